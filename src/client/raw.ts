@@ -1,0 +1,51 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../generated/schema.js';
+
+export type TokenSource = string | (() => string | Promise<string>);
+
+export interface RawClientOptions {
+  baseUrl: string;
+  /** Bearer token, or a function called before each request so tokens can be refreshed. */
+  token?: TokenSource;
+  /** Sent as `User-Agent` on every request: the name of the calling application. */
+  userAgent?: string;
+  fetch?: typeof globalThis.fetch;
+  /** Extra middleware, run after auth and User-Agent. */
+  middleware?: Middleware[];
+}
+
+export type RawClient = Client<paths>;
+
+export function authMiddleware(token: TokenSource): Middleware {
+  return {
+    async onRequest({ request }) {
+      const value = typeof token === 'function' ? await token() : token;
+      request.headers.set('Authorization', `Bearer ${value}`);
+      return request;
+    },
+  };
+}
+
+export function userAgentMiddleware(userAgent: string): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set('User-Agent', userAgent);
+      return request;
+    },
+  };
+}
+
+/** A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware. */
+export function createRawClient(options: RawClientOptions): RawClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl,
+    // Errors come as application/problem+json; a bare application/json would make a strict server
+    // (and Prism) refuse to send them.
+    headers: { Accept: 'application/json, application/problem+json' },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  if (options.token !== undefined) client.use(authMiddleware(options.token));
+  if (options.userAgent !== undefined) client.use(userAgentMiddleware(options.userAgent));
+  for (const middleware of options.middleware ?? []) client.use(middleware);
+  return client;
+}

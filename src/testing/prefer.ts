@@ -1,0 +1,25 @@
+/**
+ * Prism picks a response per request from the `Prefer` header. These helpers build it, e.g.
+ * `headers: preferHeaders({ code: 429 })` or `preferHeaders({ example: 'LastPage' })`.
+ */
+export interface MockPreference {
+  /** The status code of the documented response to serve. */
+  code?: number;
+  /** The name of the documented example to serve. */
+  example?: string;
+  /** Generate this response from its schema instead of an example. */
+  dynamic?: boolean;
+}
+
+export function preferHeader(preference: MockPreference): string {
+  const parts: string[] = [];
+  if (preference.code !== undefined) parts.push(`code=${preference.code}`);
+  if (preference.example !== undefined) parts.push(`example=${preference.example}`);
+  if (preference.dynamic !== undefined) parts.push(`dynamic=${preference.dynamic}`);
+  if (parts.length === 0) throw new Error('preferHeader needs at least one of code, example or dynamic');
+  return parts.join(', ');
+}
+
+export function preferHeaders(preference: MockPreference): { Prefer: string } {
+  return { Prefer: preferHeader(preference) };
+}

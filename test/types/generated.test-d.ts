@@ -1,0 +1,54 @@
+// The generated types reject wrong shapes at compile time (vitest typecheck).
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Address, BrazilianState, NaturalPersonUpdate, PixKey, PixKeyList, UpdateNaturalPersonQuery } from '../../src/types.js';
+import { createRawClient } from '../../src/client/raw.js';
+
+const client = createRawClient({ baseUrl: 'http://127.0.0.1:4010' });
+const address: Address = {
+  postalCode: '01310100',
+  street: 'Avenida Paulista',
+  number: '1578',
+  neighborhood: 'Bela Vista',
+  city: 'São Paulo',
+  state: 'SP',
+};
+
+describe('generated types', () => {
+  it('state is the union of the 27 UFs', () => {
+    expectTypeOf<BrazilianState>().toEqualTypeOf<
+      | 'AC' | 'AL' | 'AP' | 'AM' | 'BA' | 'CE' | 'DF' | 'ES' | 'GO' | 'MA' | 'MT' | 'MS' | 'MG' | 'PA'
+      | 'PB' | 'PR' | 'PE' | 'PI' | 'RJ' | 'RN' | 'RS' | 'RO' | 'RR' | 'SC' | 'SP' | 'SE' | 'TO'
+    >();
+    // @ts-expect-error 'XX' is not a UF
+    const bad: Address = { ...address, state: 'XX' };
+    void bad;
+  });
+
+  it('rejects a misspelled field in the update body', () => {
+    // @ts-expect-error phoneNumber, not phone_number
+    const body: NaturalPersonUpdate = { phone_number: '+5511987654321' };
+    void body;
+    expectTypeOf<NaturalPersonUpdate['isPoliticallyExposedPerson']>().toEqualTypeOf<boolean | undefined>();
+  });
+
+  it('requires the core address parts', () => {
+    // @ts-expect-error city is required in an address
+    const partial: Address = { postalCode: '01310100', street: 'Rua A', number: '1', neighborhood: 'Centro', state: 'SP' };
+    void partial;
+  });
+
+  it('requires both Account and DocumentNumber', () => {
+    expectTypeOf<UpdateNaturalPersonQuery>().toEqualTypeOf<{ Account: string; DocumentNumber: string }>();
+    void client.PUT('/v2/api/baas-onboarding/account/natural-person', {
+      // @ts-expect-error DocumentNumber is missing
+      params: { query: { Account: '300541976902' } },
+      body: { email: 'a@b.com' },
+    });
+  });
+
+  it('types the key list response', () => {
+    expectTypeOf<PixKeyList['data']>().toEqualTypeOf<PixKey[]>();
+    expectTypeOf<PixKeyList['cursor']['next']>().toEqualTypeOf<string | null>();
+    expectTypeOf<PixKey['beneficiary_entity']['document_type']>().toEqualTypeOf<'cpf' | 'cnpj'>();
+  });
+});
