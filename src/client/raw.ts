@@ -9,17 +9,21 @@ export interface RawClientOptions {
   token?: TokenSource;
   /** Sent as `User-Agent` on every request: the name of the calling application. */
   userAgent?: string;
-  fetch?: typeof globalThis.fetch;
+  fetch?: (request: Request) => Promise<Response>;
+  /** Called with each token value the auth middleware sends. */
+  onToken?: (value: string) => void;
   /** Extra middleware, run after auth and User-Agent. */
   middleware?: Middleware[];
 }
 
 export type RawClient = Client<paths>;
 
-export function authMiddleware(token: TokenSource): Middleware {
+/** Sets the bearer token; `onToken` learns each value so errors can redact it. */
+export function authMiddleware(token: TokenSource, onToken?: (value: string) => void): Middleware {
   return {
     async onRequest({ request }) {
       const value = typeof token === 'function' ? await token() : token;
+      onToken?.(value);
       request.headers.set('Authorization', `Bearer ${value}`);
       return request;
     },
@@ -44,7 +48,7 @@ export function createRawClient(options: RawClientOptions): RawClient {
     headers: { Accept: 'application/json, application/problem+json' },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  if (options.token !== undefined) client.use(authMiddleware(options.token));
+  if (options.token !== undefined) client.use(authMiddleware(options.token, options.onToken));
   if (options.userAgent !== undefined) client.use(userAgentMiddleware(options.userAgent));
   for (const middleware of options.middleware ?? []) client.use(middleware);
   return client;

@@ -1,0 +1,78 @@
+// Turns what the server sent into data or into the right error class, tolerantly.
+import { ApiError, ResponseError, type BaasError, type ErrorContext } from '../errors.js';
+import { redactJson, redactText, truncate } from '../redact.js';
+import type { Problem } from '../types.js';
+import { parseRetryAfter } from './retry.js';
+
+const isJsonType = (type: string): boolean => /^application\/([\w.+-]+\+)?json\b/i.test(type) || type === '';
+const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text);
+
+interface ReadContext {
+  context: ErrorContext;
+  secrets: Iterable<string>;
+}
+
+/** Reads a success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
+export async function readSuccessBody(response: Response, { context, secrets }: ReadContext): Promise<unknown> {
+  const text = await response.text();
+  if (text.trim() === '') return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  const snippet = (): string => truncate(redactText(text, secrets));
+  if (!isJsonType(type)) {
+    throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, context);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, context);
+  }
+}
+
+interface UpstreamEnvelope {
+  status: 'ERROR';
+  error: { errorCode?: unknown; message?: unknown };
+}
+
+const isEnvelope = (body: unknown): body is UpstreamEnvelope =>
+  typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'ERROR' &&
+  typeof (body as { error?: unknown }).error === 'object' && (body as { error?: unknown }).error !== null;
+
+/**
+ * Builds the error for a non-2xx answer. `body` is what openapi-fetch made of it: parsed JSON, or
+ * the raw text when it was not JSON.
+ */
+export function errorFromResponse(response: Response, body: unknown, { context, secrets }: ReadContext): BaasError {
+  const status = response.status;
+  const type = response.headers.get('content-type') ?? '';
+  const text = typeof body === 'string' ? body : undefined;
+  const snippet = text === undefined ? undefined : truncate(redactText(text, secrets));
+
+  if (status < 400) {
+    const where = response.headers.get('location') ? 'a redirect to another origin or for a non-GET request, not followed' : 'an unexpected status';
+    return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, context);
+  }
+  if (text !== undefined && text.trim() !== '' && (isHtml(type, text) || /json/i.test(type))) {
+    const reason = isHtml(type, text) ? 'an HTML page instead of an API error' : 'an error body that is not valid JSON';
+    return new ResponseError(reason, { status, contentType: type, bodySnippet: snippet }, context);
+  }
+
+  let problem: Problem | undefined;
+  let code: string | undefined;
+  if (isEnvelope(body)) {
+    code = typeof body.error.errorCode === 'string' ? body.error.errorCode : undefined;
+    const message = typeof body.error.message === 'string' ? body.error.message : undefined;
+    problem = { type: 'about:blank', status, title: code ?? 'Upstream error', ...(message ? { detail: redactText(message, secrets) } : {}) };
+  } else if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    // RFC 9457: an absent type means about:blank.
+    const parsed = redactJson(body as Partial<Problem>, secrets);
+    problem = { ...parsed, type: typeof parsed.type === 'string' ? parsed.type : 'about:blank' };
+  } else if (snippet) {
+    problem = { type: 'about:blank', status, detail: snippet };
+  }
+
+  const requestId = response.headers.get('x-request-id') ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
+  return new ApiError(
+    { status, problem, code, requestId, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) },
+    context,
+  );
+}

@@ -1,0 +1,128 @@
+// The error family every client call rejects with. Every field is redacted when the error is
+// built, so message, toString(), JSON.stringify and util.inspect are all safe to log.
+import type { Problem } from './types.js';
+import type { ValidationIssue } from './validation/index.js';
+
+export type BaasErrorKind = 'api' | 'validation' | 'timeout' | 'network' | 'response';
+
+export type OperationName = 'updateNaturalPerson' | 'listPixKeys' | (string & {});
+
+export interface ErrorContext {
+  operation?: OperationName | undefined;
+  method?: string | undefined;
+  /** Already redacted. */
+  url?: string | undefined;
+}
+
+export abstract class BaasError extends Error {
+  abstract readonly kind: BaasErrorKind;
+  readonly operation: OperationName | undefined;
+  readonly method: string | undefined;
+  /** The request URL with DocumentNumber masked. */
+  readonly url: string | undefined;
+
+  constructor(message: string, context: ErrorContext = {}) {
+    const where = context.method && context.url ? ` (${context.method} ${context.url})` : '';
+    super(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`);
+    this.name = new.target.name;
+    this.operation = context.operation;
+    this.method = context.method;
+    this.url = context.url;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const fields: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) if (value !== undefined) fields[key] = value;
+    return fields;
+  }
+}
+
+/** The server answered with an HTTP error status. */
+export class ApiError extends BaasError {
+  readonly kind = 'api' as const;
+  readonly status: number;
+  /** The parsed problem details (also built from the upstream `{status:"ERROR",error:{…}}` envelope or a text body). */
+  readonly problem: Problem | undefined;
+  /** The upstream provider's error code, e.g. `CIE999`, when it sent its own envelope. */
+  readonly code: string | undefined;
+  /** `X-Request-Id` of the response, or the problem's correlationId. */
+  readonly requestId: string | undefined;
+  /** From `Retry-After`, when the server sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    init: { status: number; problem?: Problem | undefined; code?: string | undefined; requestId?: string | undefined; retryAfterMs?: number | undefined },
+    context: ErrorContext = {},
+  ) {
+    const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
+    super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
+    this.status = init.status;
+    this.problem = init.problem;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** Input broke the contract; nothing was sent. */
+export class ValidationError extends BaasError {
+  readonly kind = 'validation' as const;
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: ValidationIssue[], context: ErrorContext = {}) {
+    const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+    super(`invalid input, ${count}, nothing was sent: ${issues.map((i) => i.message).join('; ')}`, {
+      operation: context.operation,
+    });
+    this.issues = issues;
+  }
+}
+
+/** No complete answer within `timeoutMs`, on the last attempt. */
+export class TimeoutError extends BaasError {
+  readonly kind = 'timeout' as const;
+  readonly timeoutMs: number;
+  readonly attempts: number;
+
+  constructor(timeoutMs: number, attempts: number, context: ErrorContext = {}) {
+    super(`no complete response within ${timeoutMs} ms (attempt ${attempts})`, context);
+    this.timeoutMs = timeoutMs;
+    this.attempts = attempts;
+  }
+}
+
+/** The connection failed: refused, reset, DNS, TLS. */
+export class NetworkError extends BaasError {
+  readonly kind = 'network' as const;
+  /** The system error code, e.g. ECONNREFUSED or ECONNRESET, when there is one. */
+  readonly code: string | undefined;
+  readonly attempts: number;
+
+  constructor(code: string | undefined, attempts: number, context: ErrorContext = {}) {
+    super(`network failure${code ? ` (${code})` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
+    this.code = code;
+    this.attempts = attempts;
+  }
+}
+
+/** The server answered, but not as the contract says: invalid JSON, an HTML page, a redirect elsewhere. */
+export class ResponseError extends BaasError {
+  readonly kind = 'response' as const;
+  readonly status: number;
+  readonly contentType: string | undefined;
+  /** The start of the body, redacted and truncated. */
+  readonly bodySnippet: string | undefined;
+
+  constructor(
+    reason: string,
+    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined },
+    context: ErrorContext = {},
+  ) {
+    super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
+    this.status = init.status;
+    this.contentType = init.contentType;
+    this.bodySnippet = init.bodySnippet;
+  }
+}
+
+export const isBaasError = (value: unknown): value is BaasError => value instanceof BaasError;

@@ -1,0 +1,206 @@
+// createBaasClient against a local fault server: timeouts, resets, bad bodies, retries, aborts, pagination.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError, NetworkError, ResponseError, TimeoutError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import { freePort } from '../../src/testing/mock.js';
+import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
+import { firstPageKeys } from '../support/fixtures.js';
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer();
+});
+afterAll(() => server.close());
+
+const client = (options: Partial<BaasClientOptions> = {}) =>
+  createBaasClient({ baseUrl: server.url, token: 'fault-token-123456', timeoutMs: 300, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
+
+const page = (next: string | null, keys = firstPageKeys()) => ({ cursor: { next }, data: keys });
+
+describe('faults', () => {
+  it('times out when the server never answers', async () => {
+    server.handle(() => undefined);
+    const error = await client({ retry: false }).listPixKeys().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(300);
+  });
+
+  it('times out on a body that stalls after the headers', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"cursor":');
+    });
+    await expect(client({ retry: false }).listPixKeys()).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('retries a timeout, then gives up after maxAttempts', async () => {
+    server.handle(() => undefined);
+    const error = (await client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } }).listPixKeys().catch((e: unknown) => e)) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('reports a reset connection as NetworkError', async () => {
+    server.handle((req) => req.socket.destroy());
+    const error = (await client({ retry: false }).listPixKeys().catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe('network');
+  });
+
+  it('reports a refused connection as NetworkError after retrying', async () => {
+    // A port that was just free: fetch itself refuses well-known "bad ports" such as 1 before connecting.
+    const port = await freePort();
+    const error = (await createBaasClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'fault-token-123456', retry: { maxAttempts: 2, baseDelayMs: 1 } })
+      .listPixKeys()
+      .catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.code).toBe('ECONNREFUSED');
+    expect(error.attempts).toBe(2);
+  });
+
+  it('reports invalid JSON on 200 as ResponseError', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"cursor": {"next": nu'));
+    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ResponseError;
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.message).toMatch(/not valid JSON/);
+  });
+
+  it('reports an HTML 502 as ResponseError, after retrying it', async () => {
+    server.handle((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'));
+    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ResponseError;
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.status).toBe(502);
+    expect(error.bodySnippet).toContain('502 Bad Gateway');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reads the upstream provider envelope into ApiError', async () => {
+    server.handle((_req, res) => json(res, 400, { version: '1.0.0', status: 'ERROR', error: { errorCode: 'CIE999', message: 'Conta não encontrada' } }, { 'content-type': 'application/json' }));
+    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('CIE999');
+    expect(error.problem?.detail).toBe('Conta não encontrada');
+  });
+
+  it('reads a plain-text error into ApiError, truncated', async () => {
+    server.handle((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found '.repeat(200)));
+    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.problem?.detail?.length).toBeLessThan(600);
+  });
+
+  it('gives up on 503 after the attempt bound with ApiError', async () => {
+    server.handle((_req, res) => json(res, 503, { title: 'Service unavailable', status: 503 }));
+    const error = (await client({ retry: { maxAttempts: 3, baseDelayMs: 1 } }).listPixKeys().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry 401', async () => {
+    server.handle((_req, res) => json(res, 401, { title: 'Unauthorized', status: 401 }));
+    await expect(client().listPixKeys()).rejects.toMatchObject({ kind: 'api', status: 401 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry at all with retry: false', async () => {
+    server.handle((_req, res) => json(res, 503, { title: 'Service unavailable', status: 503 }));
+    await expect(client({ retry: false }).listPixKeys()).rejects.toMatchObject({ status: 503 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops when the caller aborts, with the caller reason', async () => {
+    server.handle(() => undefined);
+    const controller = new AbortController();
+    const pending = client({ timeoutMs: 5_000 }).listPixKeys({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+    await expect(pending).rejects.toThrow('caller gave up');
+  });
+
+  it('follows cursor.next across pages until it is null', async () => {
+    server.handle((req, res) => {
+      const cursor = new URL(req.url ?? '', server.url).searchParams.get('cursor');
+      const next = cursor === null ? 'p2' : cursor === 'p2' ? 'p3' : null;
+      json(res, 200, page(next));
+    });
+    const keys = [];
+    for await (const key of client().pixKeys({ limit: 2 })) keys.push(key);
+    expect(keys).toHaveLength(6);
+    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('cursor'))).toEqual([null, 'p2', 'p3']);
+    expect(server.requests.every((r) => r.url.includes('limit=2'))).toBe(true);
+  });
+
+  it('stops with a clear error when the server repeats a cursor', async () => {
+    server.handle((_req, res) => json(res, 200, page('same')));
+    const walk = async () => {
+      for await (const key of client().pixKeys()) void key;
+    };
+    await expect(walk()).rejects.toThrow(/already sent.*endless loop/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('passes unknown key_type, key_status and extra properties through', async () => {
+    const [key] = firstPageKeys();
+    const odd = { ...key!, key_type: 'nfc_tag', key_status: 'pending_portability', loyalty_tier: 'gold' };
+    server.handle((_req, res) => json(res, 200, { cursor: { next: null, total: 1 }, data: [odd], meta: {} }));
+    const result = await client().listPixKeys();
+    expect(result.data[0]).toEqual(odd);
+  });
+
+  it('sends the token, the User-Agent and the accept header on every request', async () => {
+    let calls = 0;
+    server.handle((_req, res) => json(res, 200, page(null)));
+    const c = client({ token: () => `rotating-token-${++calls}`, userAgent: 'acme-payments/1.4.2' });
+    await c.listPixKeys();
+    await c.listPixKeys();
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer rotating-token-1', 'Bearer rotating-token-2']);
+    expect(server.requests.map((r) => r.headers['user-agent'])).toEqual(['acme-payments/1.4.2', 'acme-payments/1.4.2']);
+    expect(server.requests[0]?.headers.accept).toContain('application/problem+json');
+  });
+
+  it('does not carry the token through a redirect to another origin', async () => {
+    const other = await startFaultServer();
+    try {
+      other.handle((_req, res) => json(res, 200, page(null)));
+      server.handle((_req, res) => res.writeHead(302, { location: `${other.url}/v2/api/pix/keys/list-keys` }).end());
+      await expect(client().listPixKeys()).rejects.toBeInstanceOf(ResponseError);
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('succeeds on an empty 200 and on 204 for the update', async () => {
+    const input = { account: '300541976902', documentNumber: '52998224725', body: { socialName: 'Maria' } };
+    server.handle((_req, res) => res.writeHead(200).end());
+    await expect(client().updateNaturalPerson(input)).resolves.toBeUndefined();
+    server.handle((_req, res) => res.writeHead(204).end());
+    await expect(client().updateNaturalPerson(input)).resolves.toBeUndefined();
+    server.handle((_req, res) => json(res, 200, { anything: true }));
+    await expect(client().updateNaturalPerson(input)).resolves.toEqual({ anything: true });
+  });
+});
+
+describe('Retry-After (fake timers)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it.each([
+    ['seconds', () => '2'],
+    ['an HTTP date', () => new Date(Date.now() + 2_000).toUTCString()],
+  ])('waits Retry-After given in %s, then retries once', async (_form, retryAfter) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    // A whole second, so an HTTP date (second precision) means exactly 2 s from now.
+    vi.setSystemTime(new Date('2026-11-22T12:00:00.000Z'));
+    const fetchMock = vi
+      .fn<(request: Request) => Promise<Response>>()
+      .mockImplementationOnce(async () => new Response('{"title":"Too many requests"}', { status: 429, headers: { 'retry-after': retryAfter(), 'content-type': 'application/problem+json' } }))
+      .mockImplementationOnce(async () => Response.json({ cursor: { next: null }, data: [] }));
+    const c = createBaasClient({ baseUrl: 'https://api.test', token: 'fake-timer-token', fetch: fetchMock });
+    const result = c.listPixKeys();
+    await vi.advanceTimersByTimeAsync(1_990);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(20);
+    await expect(result).resolves.toEqual({ cursor: { next: null }, data: [] });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});

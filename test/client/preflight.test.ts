@@ -1,0 +1,88 @@
+// Bad input never leaves the process: the client throws ValidationError and fetch is never called.
+import { describe, expect, it, vi } from 'vitest';
+import { ValidationError, createBaasClient, type NaturalPersonUpdate } from '../../src/index.js';
+import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
+
+function clientWithSpy(validate = true) {
+  const fetchSpy = vi.fn<(request: Request) => Promise<Response>>(async () => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
+  return { fetchSpy, client: createBaasClient({ baseUrl: 'https://api.test', token: 'preflight-token', fetch: fetchSpy, validate }) };
+}
+
+const withAddress = (patch: Record<string, unknown>) => {
+  const body = fullUpdate();
+  return { ...body, address: { ...body.address, ...patch } } as NaturalPersonUpdate;
+};
+
+describe('pre-flight validation', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['bad phone', { ...fullUpdate(), phoneNumber: '11987654321' }, '/phoneNumber'],
+    ['bad e-mail', { ...fullUpdate(), email: 'not-an-email' }, '/email'],
+    ['unknown UF', withAddress({ state: 'XX' }), '/address/state'],
+    ['7-digit CEP', withAddress({ postalCode: '0131010' }), '/address/postalCode'],
+    ['non-numeric latitude', withAddress({ latitude: '23S' }), '/address/latitude'],
+    ['long social name', { socialName: 'x'.repeat(121) }, '/socialName'],
+    ['PEP flag as text', { isPoliticallyExposedPerson: 'no' }, '/isPoliticallyExposedPerson'],
+    ['unknown property', { ...fullUpdate(), fullName: 'Maria' }, '/fullName'],
+    ['empty body', {}, ''],
+  ])('rejects %s without sending', async (_rule, body, path) => {
+    const { client, fetchSpy } = clientWithSpy();
+    const error = await client
+      .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: body as NaturalPersonUpdate })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path)).toContain(path);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['10-digit DocumentNumber', VALID_ACCOUNT, '5299822472', 'DocumentNumber'],
+    ['wrong CPF check digit', VALID_ACCOUNT, '52998224724', 'DocumentNumber'],
+    ['repeated-digit CPF', VALID_ACCOUNT, '11111111111', 'DocumentNumber'],
+    ['Account with letters', '30054A', VALID_CPF, 'Account'],
+    ['empty Account', '', VALID_CPF, 'Account'],
+  ])('rejects %s', async (_rule, account, documentNumber, path) => {
+    const { client, fetchSpy } = clientWithSpy();
+    const error = (await client.updateNaturalPerson({ account, documentNumber, body: fullUpdate() }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.kind).toBe('validation');
+    expect(error.issues.map((i) => i.path)).toContain(path);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('lists every problem at once', async () => {
+    const { client } = clientWithSpy();
+    const body = { ...withAddress({ state: 'XX', postalCode: '1' }), phoneNumber: '0' };
+    const error = (await client.updateNaturalPerson({ account: 'x', documentNumber: '1', body }).catch((e: unknown) => e)) as ValidationError;
+    const paths = new Set(error.issues.map((i) => i.path));
+    expect([...paths]).toEqual(expect.arrayContaining(['Account', 'DocumentNumber', '/address/state', '/address/postalCode', '/phoneNumber']));
+  });
+
+  it.each([
+    ['limit 0', { limit: 0 }, 'limit'],
+    ['limit 201', { limit: 201 }, 'limit'],
+    ['cursor with spaces', { cursor: 'a b' }, 'cursor'],
+  ])('rejects listPixKeys with %s', async (_rule, query, path) => {
+    const { client, fetchSpy } = clientWithSpy();
+    const error = (await client.listPixKeys(query).catch((e: unknown) => e)) as ValidationError;
+    expect(error.issues.map((i) => i.path)).toContain(path);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('sends a valid update', async () => {
+    const { client, fetchSpy } = clientWithSpy();
+    await expect(client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() })).resolves.toEqual({
+      version: '1.0.0',
+      status: 'SUCCESS',
+    });
+    const request = fetchSpy.mock.calls[0]![0];
+    expect(request.method).toBe('PUT');
+    expect(new URL(request.url).searchParams.get('DocumentNumber')).toBe(VALID_CPF);
+    expect(await request.json()).toEqual(fullUpdate());
+  });
+
+  it('validate: false sends what it is given', async () => {
+    const { client, fetchSpy } = clientWithSpy(false);
+    await client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '52998224724', body: {} as NaturalPersonUpdate });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,76 @@
+// The bearer token and the CPF never appear in any form of an error.
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBaasClient, type BaasError, type NaturalPersonUpdate } from '../../src/index.js';
+import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
+import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer();
+});
+afterAll(() => server.close());
+
+const client = () => createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs: 200, retry: false });
+const update = (body: NaturalPersonUpdate = fullUpdate()): Promise<BaasError> =>
+  client()
+    .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body })
+    .then(() => {
+      throw new Error('expected the update to fail');
+    })
+    .catch((e: unknown) => e as BaasError);
+
+function everyForm(error: BaasError): string {
+  return [error.message, String(error), error.stack, JSON.stringify(error), inspect(error, { depth: 10 }), error.url].join('\n');
+}
+
+const expectClean = (error: BaasError): void => {
+  const text = everyForm(error);
+  expect(text).not.toContain(SECRET_TOKEN);
+  expect(text).not.toContain(VALID_CPF);
+  expect(text).not.toContain('529.982.247-25');
+};
+
+describe('redaction', () => {
+  it('an ApiError whose problem echoes the token and the CPF', async () => {
+    server.handle((_req, res) =>
+      json(res, 404, { title: 'Not found', status: 404, detail: `No customer ${VALID_CPF} (529.982.247-25) for token Bearer ${SECRET_TOKEN}`, token: SECRET_TOKEN }),
+    );
+    const error = await update();
+    expect(error.kind).toBe('api');
+    expectClean(error);
+    expect(error.url).toContain('DocumentNumber=*********25');
+    expect(error.message).toContain('*********25');
+  });
+
+  it('a ResponseError with an HTML page that echoes them', async () => {
+    server.handle((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${VALID_CPF} ${SECRET_TOKEN}</html>`));
+    const error = await update();
+    expect(error.kind).toBe('response');
+    expectClean(error);
+  });
+
+  it('a TimeoutError', async () => {
+    server.handle(() => undefined);
+    const error = await update();
+    expect(error.kind).toBe('timeout');
+    expectClean(error);
+  });
+
+  it('a NetworkError', async () => {
+    server.handle((req) => req.socket.destroy());
+    const error = await update();
+    expect(error.kind).toBe('network');
+    expectClean(error);
+  });
+
+  it('a ValidationError', async () => {
+    const error = (await client()
+      .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '52998224724', body: { phoneNumber: SECRET_TOKEN } })
+      .catch((e: unknown) => e)) as BaasError;
+    expect(error.kind).toBe('validation');
+    const text = everyForm(error);
+    expect(text).not.toContain(SECRET_TOKEN);
+    expect(text).not.toContain('52998224724');
+  });
+});

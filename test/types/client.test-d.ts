@@ -1,0 +1,26 @@
+// The client's types: wrong shapes fail to compile, results carry the named types.
+import { describe, expectTypeOf, it } from 'vitest';
+import { createBaasClient, type PixKey, type PixKeyList, type UpdateResult } from '../../src/index.js';
+
+const client = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
+const address = { postalCode: '01310100', street: 'Av. Paulista', number: '1', neighborhood: 'Bela Vista', city: 'São Paulo' };
+
+describe('client types', () => {
+  it('rejects a wrong body shape and a wrong state', () => {
+    // @ts-expect-error socialname is misspelled
+    void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { socialname: 'Maria' } });
+    // @ts-expect-error 'ZZ' is not a UF
+    void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { address: { ...address, state: 'ZZ' } } });
+    // @ts-expect-error documentNumber is required
+    void client.updateNaturalPerson({ account: '1', body: { socialName: 'Maria' } });
+  });
+
+  it('resolves with the named types', () => {
+    expectTypeOf(client.updateNaturalPerson).returns.resolves.toEqualTypeOf<UpdateResult | undefined>();
+    expectTypeOf(client.listPixKeys).returns.resolves.toEqualTypeOf<PixKeyList>();
+  });
+
+  it('pixKeys yields PixKey', () => {
+    expectTypeOf(client.pixKeys()).toEqualTypeOf<AsyncIterable<PixKey>>();
+  });
+});
