@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Regenerates everything derived from openapi/: the single-file bundle (YAML and JSON) and the
-// TypeScript types. `--out DIR` writes elsewhere, so the staleness check can compare without
+// TypeScript types and the standalone request validators. `--out DIR` writes elsewhere, so the staleness check can compare without
 // touching the committed files.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { redocly } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { VALIDATOR_TYPES, validatorSource } from './lib/validators.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -22,4 +23,7 @@ const bundled = JSON.parse(await readFile(join(outDir, 'openapi.json'), 'utf8'))
 const ast = await openapiTS(bundled, { alphabetize: false, exportType: false });
 await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
 
-console.log(`generated bundle and types in ${values.out}`);
+await writeFile(join(outDir, 'validators.js'), HEADER + (await validatorSource(bundled)));
+await writeFile(join(outDir, 'validators.d.ts'), HEADER + VALIDATOR_TYPES);
+
+console.log(`generated bundle, types and validators in ${values.out}`);
