@@ -5,9 +5,9 @@ import { repoRoot } from './paths.mjs';
 const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
 
 /** Runs a command from the repo root; rejects with its output when it exits non-zero. */
-export function run(command, args, { quiet = true } = {}) {
+export function run(command, args, { quiet = true, cwd = repoRoot } = {}) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, args, { cwd, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
