@@ -18,3 +18,11 @@ export function collectAssumptions(spec) {
   walk(spec, '');
   return found;
 }
+
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The Markdown table of every assumption: the README's and the docs' own. */
+export function assumptionsTable(spec) {
+  const rows = collectAssumptions(spec).map((a) => `| ${cell(a.notShown)} | ${cell(a.choice)} | ${cell(a.why)} |`);
+  return ['| Not shown in the description | Choice in this contract | Why |', '|---|---|---|', ...rows].join('\n');
+}
