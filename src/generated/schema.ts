@@ -283,7 +283,15 @@ export interface components {
              * @example 52998224725
              */
             document: string;
-        } & (unknown & unknown);
+        } & ({
+            /** @constant */
+            document_type?: "cpf";
+            document?: unknown;
+        } | {
+            /** @constant */
+            document_type?: "cnpj";
+            document?: unknown;
+        });
         /**
          * PixKey
          * @description An instant-payment key linked to the account, with its beneficiary account and entity.
@@ -318,7 +326,30 @@ export interface components {
             account_id: string;
             beneficiary_account: components["schemas"]["BeneficiaryAccount"];
             beneficiary_entity: components["schemas"]["BeneficiaryEntity"];
-        } & (unknown & unknown & unknown & unknown & unknown);
+        } & ({
+            /** @constant */
+            key_type?: "phone";
+            key?: unknown;
+        } | {
+            /** @constant */
+            key_type?: "email";
+            /** Format: email */
+            key?: unknown;
+        } | {
+            /** @constant */
+            key_type?: "cpf";
+            key?: unknown;
+        } | {
+            /** @constant */
+            key_type?: "cnpj";
+            key?: unknown;
+        } | {
+            /** @constant */
+            key_type?: "evp";
+            key?: unknown;
+        } | {
+            key_type?: string;
+        });
         /**
          * PixKeyList
          * @description One page of the calling account's PIX keys.

@@ -2,6 +2,8 @@
 // spec, with the name and type the description gives it.
 import { describe, expect, it } from 'vitest';
 import { deref, spec } from '../support/spec.js';
+import { schemaErrors } from '../support/ajv.js';
+import { firstPageKeys } from '../support/fixtures.js';
 
 const schema = (name: string) => spec.components.schemas![name];
 const typeOf = (node: any): string => {
@@ -55,7 +57,8 @@ describe('service description fields', () => {
   it('has the formats and shapes the description states', () => {
     expect(deref<any>(schema('PixKey').properties.id).format).toBe('uuid');
     expect(deref<any>(schema('PixKey').properties.account_id).format).toBe('uuid');
-    expect(schema('BeneficiaryAccount').properties.created_at).toMatchObject({ format: 'date-time', pattern: 'Z$' });
+    expect(schema('BeneficiaryAccount').properties.created_at.format).toBe('date-time');
+    expect(schema('BeneficiaryAccount').properties.created_at.pattern).toMatch(/Z\$$/);
     expect(schema('Address').properties.postalCode.pattern).toBe('^[0-9]{8}$');
     expect(schema('BrazilianState').enum).toHaveLength(27);
     expect(schema('KnownPixKeyType').enum).toEqual(expect.arrayContaining(['phone', 'email']));
@@ -95,5 +98,34 @@ describe('service description endpoints', () => {
 
   it('serves the templated base_url and the local mock', () => {
     expect((spec.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}', 'http://127.0.0.1:4010']);
+  });
+});
+
+describe('conditional formats', () => {
+  const key = firstPageKeys()[0]!;
+  const check = (patch: Record<string, unknown>) => schemaErrors('/components/schemas/PixKey', { ...key, ...patch });
+
+  it.each([
+    ['phone', '+5511987654321', 'maria@email.com'],
+    ['email', 'maria@email.com', '+5511987654321'],
+    ['cpf', '52998224725', '529.982.247-25'],
+    ['cnpj', '11222333000181', '52998224725'],
+    ['evp', '123e4567-e89b-42d3-a456-426614174000', '123E4567-E89B-42D3-A456-426614174000'],
+  ])('a %s key must look like one', (keyType, good, bad) => {
+    expect(check({ key_type: keyType, key: good })).toEqual([]);
+    expect(check({ key_type: keyType, key: bad })).not.toEqual([]);
+  });
+
+  it('a key type this contract does not know passes, as readers must tolerate it', () => {
+    expect(check({ key_type: 'nfc_tag', key: 'anything', key_status: 'pending_portability' })).toEqual([]);
+  });
+
+  it('the document follows document_type', () => {
+    const entity = (document_type: string, document: string) =>
+      schemaErrors('/components/schemas/BeneficiaryEntity', { name: 'Maria', document_type, document });
+    expect(entity('cpf', '52998224725')).toEqual([]);
+    expect(entity('cnpj', '11222333000181')).toEqual([]);
+    expect(entity('cpf', '11222333000181')).not.toEqual([]);
+    expect(entity('cnpj', '52998224725')).not.toEqual([]);
   });
 });
