@@ -43,18 +43,23 @@ describe('redocly lint', () => {
       await writeFile(path, after);
     }
 
-    it('flags unbounded strings, arrays and numbers, a missing 429 and a 429 without Retry-After', async () => {
+    it('flags unbounded strings, arrays and numbers, a missing 429, a 429 without Retry-After, an error without example, and no security', async () => {
       await edit('components/schemas/Address.yaml', '    maxLength: 120\n', '');
       await edit('components/schemas/PixKeyList.yaml', '    maxItems: 200\n', '');
       await edit('components/parameters/Limit.yaml', '  maximum: 200\n', '');
       await edit('paths/v2_api_baas-onboarding_account_natural-person.yaml', /    '429':\n.*\n/, '');
       await edit('components/responses/TooManyRequests.yaml', /  Retry-After:\n.*\n/, '');
       await edit('components/responses/NotFound.yaml', /    examples:\n.*\n.*\n/, '');
+      await edit('openapi.yaml', 'security:\n  - BearerAuth: []\n', '');
       const report = await lint(join(copy, 'openapi', 'openapi.yaml'), copy);
       const rules = new Set(report.problems.map((p) => p.ruleId));
       expect([...rules].sort()).toEqual(
         [
+          // The bearer scheme, no longer required anywhere, is also unused.
+          'no-unused-components',
           'response-contains-header',
+          'rule/operation-has-security',
+          'security-defined',
           'rule/array-has-max-items',
           'rule/number-has-bounds',
           'rule/operation-has-401-and-429',
