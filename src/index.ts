@@ -3,7 +3,7 @@ export { createBaasClient, type BaasClient, type UpdateNaturalPersonInput, type 
 export type { BaasClientOptions } from './client/options.js';
 export type { RetryOptions } from './client/retry.js';
 export type { PixKeysOptions } from './client/pagination.js';
-export { createRawClient, authMiddleware, userAgentMiddleware } from './client/raw.js';
+export { createRawClient, headersMiddleware } from './client/raw.js';
 export type { RawClient, RawClientOptions, TokenSource } from './client/raw.js';
 export {
   BaasError,

@@ -77,17 +77,18 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     operation: OperationName,
     signal: AbortSignal | undefined,
     send: (transport: CallTransport) => Promise<{ response: Response; error?: unknown }>,
-    parse: (body: unknown, response: Response, context: ErrorContext) => T,
+    parse: (body: unknown, response: Response, context: () => ErrorContext) => T,
   ): Promise<T> {
     const transport = transportFor(operation, signal);
+    // Built only when an error needs it: redacting the URL costs more than the happy path should pay.
+    const context = (): ErrorContext => lastContext(transport, operation, secrets);
     try {
       const { response, error } = await send(transport);
-      const context = lastContext(transport, operation, secrets);
-      if (!response.ok) throw errorFromResponse(response, error, { context, secrets });
+      if (!response.ok) throw errorFromResponse(response, error, { context: context(), secrets });
       const body = response.status === 204 ? undefined : await readSuccessBody(response, { context, secrets });
       return parse(body, response, context);
     } catch (error) {
-      throw normalize(error, transport, settings, lastContext(transport, operation, secrets), signal);
+      throw normalize(error, transport, settings, context(), signal);
     } finally {
       transport.finish();
     }
@@ -104,7 +105,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       return call(
         'updateNaturalPerson',
         signal,
-        (transport) => raw.PUT(UPDATE_PATH, { params: { query }, body, parseAs: 'stream', fetch: transport.fetch, ...(signal ? { signal } : {}) }),
+        (transport) => raw.PUT(UPDATE_PATH, { params: { query }, body, parseAs: 'stream', ...transportOptions(transport) }),
         (parsed) => parsed as UpdateResult | undefined,
       );
     },
@@ -119,12 +120,15 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
           raw.GET(LIST_PATH, {
             params: { query, header: { 'User-Agent': settings.userAgent } },
             parseAs: 'stream',
-            fetch: transport.fetch,
-            ...(signal ? { signal } : {}),
+            ...transportOptions(transport),
           }),
         (parsed, response, context) => {
           if (!isPixKeyList(parsed)) {
-            throw new ResponseError('a key list without a `data` array', { status: response.status, contentType: response.headers.get('content-type') ?? undefined }, context);
+            throw new ResponseError(
+              'a key list without a `data` array',
+              { status: response.status, contentType: response.headers.get('content-type') ?? undefined },
+              context(),
+            );
           }
           return parsed;
         },
@@ -138,6 +142,12 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     raw,
   };
   return client;
+}
+
+/** The call's own fetch, and a Request built abortable and without automatic redirects. */
+function transportOptions(transport: CallTransport) {
+  transport.requestIsPrepared = true;
+  return { fetch: transport.fetch, signal: transport.signal, redirect: 'manual' } as const;
 }
 
 const isPixKeyList = (value: unknown): value is PixKeyList =>

@@ -18,22 +18,19 @@ export interface RawClientOptions {
 
 export type RawClient = Client<paths>;
 
-/** Sets the bearer token; `onToken` learns each value so errors can redact it. */
-export function authMiddleware(token: TokenSource, onToken?: (value: string) => void): Middleware {
+/**
+ * Sets `Authorization: Bearer …` and `User-Agent`; one middleware rather than two, as each step costs
+ * every request. `onToken` learns each token value so errors can redact it.
+ */
+export function headersMiddleware(token: TokenSource | undefined, userAgent: string | undefined, onToken?: (value: string) => void): Middleware {
   return {
     async onRequest({ request }) {
-      const value = typeof token === 'function' ? await token() : token;
-      onToken?.(value);
-      request.headers.set('Authorization', `Bearer ${value}`);
-      return request;
-    },
-  };
-}
-
-export function userAgentMiddleware(userAgent: string): Middleware {
-  return {
-    onRequest({ request }) {
-      request.headers.set('User-Agent', userAgent);
+      if (token !== undefined) {
+        const value = typeof token === 'function' ? await token() : token;
+        onToken?.(value);
+        request.headers.set('Authorization', `Bearer ${value}`);
+      }
+      if (userAgent !== undefined) request.headers.set('User-Agent', userAgent);
       return request;
     },
   };
@@ -48,8 +45,9 @@ export function createRawClient(options: RawClientOptions): RawClient {
     headers: { Accept: 'application/json, application/problem+json' },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  if (options.token !== undefined) client.use(authMiddleware(options.token, options.onToken));
-  if (options.userAgent !== undefined) client.use(userAgentMiddleware(options.userAgent));
+  if (options.token !== undefined || options.userAgent !== undefined) {
+    client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
+  }
   for (const middleware of options.middleware ?? []) client.use(middleware);
   return client;
 }

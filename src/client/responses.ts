@@ -13,18 +13,21 @@ interface ReadContext {
 }
 
 /** Reads a success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
-export async function readSuccessBody(response: Response, { context, secrets }: ReadContext): Promise<unknown> {
+export async function readSuccessBody(
+  response: Response,
+  { context, secrets }: { context: () => ErrorContext; secrets: Iterable<string> },
+): Promise<unknown> {
   const text = await response.text();
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
   const snippet = (): string => truncate(redactText(text, secrets));
   if (!isJsonType(type)) {
-    throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, context);
+    throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, context());
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, context);
+    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, context());
   }
 }
 

@@ -21,32 +21,55 @@ export class CallTransport {
   lastRequest: Request | undefined;
   /** True once the current attempt's timer fired; read when a body read fails after `fetch` returned. */
   timedOut = false;
-  private disarm: (() => void) | undefined;
+  private controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly unlinkCaller: (() => void) | undefined;
+  /** Set when the caller built the Request with `signal` and `redirect: 'manual'` (see transportOptions). */
+  requestIsPrepared = false;
 
   constructor(
     private readonly settings: TransportSettings,
     private readonly callerSignal?: AbortSignal,
-  ) {}
+  ) {
+    if (callerSignal) {
+      // Always the current attempt's controller: a retry gets a fresh one.
+      const onAbort = (): void => this.controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+      this.unlinkCaller = () => callerSignal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Give this to openapi-fetch (with `redirect: 'manual'`) so the Request it builds is already
+   * abortable by this call, and the first attempt needs no copy of it.
+   */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
 
   /** Stops the timer of the attempt whose response was returned. Call it once the body is read. */
   finish(): void {
-    this.disarm?.();
-    this.disarm = undefined;
+    clearTimeout(this.timer);
+    this.unlinkCaller?.();
   }
 
   readonly fetch = async (request: Request): Promise<Response> => {
     const { retry, timeoutMs } = this.settings;
     const started = Date.now();
     this.lastRequest = request;
+    // A body can be read once: keep a copy for the attempts after the first.
+    const template = retry && request.body !== null ? request.clone() : request;
+    // A Request's own signal is a follower of the one it was built with, so identity cannot tell.
+    let current = this.requestIsPrepared ? request : this.withSignal(request);
     for (;;) {
       this.attempts += 1;
       this.callerSignal?.throwIfAborted();
-      const attempt = this.arm(timeoutMs);
+      this.armTimer(timeoutMs);
       let response: Response;
       try {
-        response = await this.send(request.clone(), attempt.signal);
+        response = await this.send(current);
       } catch (error) {
-        this.finish();
+        clearTimeout(this.timer);
         if (this.callerSignal?.aborted) throw this.callerSignal.reason;
         const failure = this.timedOut
           ? new TimeoutError(timeoutMs, this.attempts, this.settings.context(request))
@@ -54,14 +77,16 @@ export class CallTransport {
         const wait = retry ? backoffMs(this.attempts, retry) : 0;
         if (!retry || !this.mayRetry(retry, started, wait)) throw failure;
         await sleep(wait, this.callerSignal);
+        current = this.nextAttempt(template);
         continue;
       }
       if (retry && retry.statuses.includes(response.status)) {
         const wait = parseRetryAfter(response.headers.get('retry-after')) ?? backoffMs(this.attempts, retry);
         if (this.mayRetry(retry, started, wait)) {
-          this.finish();
+          clearTimeout(this.timer);
           await response.body?.cancel().catch(() => undefined);
           await sleep(wait, this.callerSignal);
+          current = this.nextAttempt(template);
           continue;
         }
       }
@@ -73,34 +98,37 @@ export class CallTransport {
     return this.attempts < retry.maxAttempts && Date.now() - started + wait <= retry.maxElapsedMs;
   }
 
-  private arm(timeoutMs: number): AbortController {
-    const controller = new AbortController();
+  private armTimer(timeoutMs: number): void {
     this.timedOut = false;
-    const timer = setTimeout(() => {
+    const controller = this.controller;
+    this.timer = setTimeout(() => {
       this.timedOut = true;
       controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
     }, timeoutMs);
-    const onCallerAbort = (): void => controller.abort(this.callerSignal?.reason);
-    this.callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    this.disarm = () => {
-      clearTimeout(timer);
-      this.callerSignal?.removeEventListener('abort', onCallerAbort);
-    };
-    return controller;
+  }
+
+  private withSignal(request: Request): Request {
+    return new Request(request, { signal: this.controller.signal, redirect: 'manual' });
+  }
+
+  private nextAttempt(template: Request): Request {
+    this.controller = new AbortController();
+    return this.withSignal(template.body === null ? template : template.clone());
   }
 
   /** Follows same-origin redirects of safe methods; anything else comes back as the 3xx itself. */
-  private async send(request: Request, signal: AbortSignal): Promise<Response> {
-    let current = new Request(request, { signal, redirect: 'manual' });
+  private async send(request: Request): Promise<Response> {
+    let current = request;
     for (let hop = 0; ; hop += 1) {
       const response = await this.settings.fetch(current);
+      if (!REDIRECTS.has(response.status)) return response;
       const location = response.headers.get('location');
-      if (!REDIRECTS.has(response.status) || !location || hop >= MAX_REDIRECTS) return response;
+      if (!location || hop >= MAX_REDIRECTS) return response;
       const target = new URL(location, current.url);
       const safe = current.method === 'GET' || current.method === 'HEAD';
       if (target.origin !== new URL(current.url).origin || !safe) return response;
       await response.body?.cancel().catch(() => undefined);
-      current = new Request(target, { method: current.method, headers: current.headers, signal, redirect: 'manual' });
+      current = new Request(target, { method: current.method, headers: current.headers, signal: this.controller.signal, redirect: 'manual' });
     }
   }
 }

@@ -1,0 +1,74 @@
+// 1. Per-request overhead: raw fetch, bare openapi-fetch and createBaasClient, interleaved A B C.
+import createClient from 'openapi-fetch';
+import { createBaasClient } from '../src/index.js';
+import type { paths } from '../src/generated/schema.js';
+import { exampleServer } from './lib/servers.js';
+import { summarize, type Summary } from './lib/stats.js';
+
+export interface OverheadResult {
+  perRequestUs: Record<'rawFetch' | 'rawFetchWithTimeout' | 'openapiFetch' | 'baasClient', Summary>;
+  ratioToRawFetch: Record<'rawFetchWithTimeout' | 'openapiFetch' | 'baasClient', Summary>;
+  ratioToOpenapiFetch: Summary;
+  rounds: number;
+  requestsPerRound: number;
+}
+
+const TOKEN = 'bench-token-0123456789';
+const USER_AGENT = 'baas-bench/1.0';
+
+export async function measureOverhead(rounds = 21, perRound = 300): Promise<OverheadResult> {
+  const server = await exampleServer();
+  try {
+    const url = `${server.url}/v2/api/pix/keys/list-keys`;
+    const headers = { Authorization: `Bearer ${TOKEN}`, 'User-Agent': USER_AGENT, Accept: 'application/json, application/problem+json' };
+    const bare = createClient<paths>({ baseUrl: server.url, headers });
+    const ours = createBaasClient({ baseUrl: server.url, token: TOKEN, userAgent: USER_AGENT });
+
+    const callers = {
+      rawFetch: async () => {
+        const response = await fetch(url, { headers });
+        return (await response.json()) as unknown;
+      },
+      // Not a budget line: what the per-attempt timeout alone costs a raw fetch.
+      rawFetchWithTimeout: async () => {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 10_000);
+        const response = await fetch(url, { headers, signal: controller.signal });
+        const body = (await response.json()) as unknown;
+        clearTimeout(timer);
+        return body;
+      },
+      openapiFetch: async () => (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } } })).data,
+      baasClient: () => ours.listPixKeys(),
+    };
+    const names = Object.keys(callers) as (keyof typeof callers)[];
+
+    // Warm up the connection pool and the JIT for each caller.
+    for (const name of names) for (let i = 0; i < 300; i += 1) await callers[name]();
+
+    const samples: Record<keyof typeof callers, number[]> = { rawFetch: [], rawFetchWithTimeout: [], openapiFetch: [], baasClient: [] };
+    for (let round = 0; round < rounds; round += 1) {
+      // Rotate who goes first so no caller always inherits a warmer or colder machine.
+      const order = names.map((_, i) => names[(i + round) % names.length]!);
+      for (const name of order) {
+        const start = process.hrtime.bigint();
+        for (let i = 0; i < perRound; i += 1) await callers[name]();
+        samples[name].push(Number(process.hrtime.bigint() - start) / 1000 / perRound);
+      }
+    }
+    const ratio = (a: number[], b: number[]) => summarize(a.map((value, i) => value / b[i]!));
+    return {
+      perRequestUs: { rawFetch: summarize(samples.rawFetch), rawFetchWithTimeout: summarize(samples.rawFetchWithTimeout), openapiFetch: summarize(samples.openapiFetch), baasClient: summarize(samples.baasClient) },
+      ratioToRawFetch: { rawFetchWithTimeout: ratio(samples.rawFetchWithTimeout, samples.rawFetch), openapiFetch: ratio(samples.openapiFetch, samples.rawFetch), baasClient: ratio(samples.baasClient, samples.rawFetch) },
+      ratioToOpenapiFetch: ratio(samples.baasClient, samples.openapiFetch),
+      rounds,
+      requestsPerRound: perRound,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await measureOverhead(), null, 2));
+}
