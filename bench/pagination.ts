@@ -1,0 +1,82 @@
+// 3. pixKeys() over 1,000 pages of 100 keys: flat heap, and keys per second against a hand-written
+// cursor loop over raw fetch. Needs `node --expose-gc`.
+import { createBaasClient } from '../src/index.js';
+import { pagingServer } from './lib/servers.js';
+import { summarize, type Summary } from './lib/stats.js';
+
+export interface PaginationResult {
+  pages: number;
+  perPage: number;
+  heapAtPage10MB: number;
+  heapAtLastPageMB: number;
+  heapGrowthMB: number;
+  keysPerSecond: { pixKeys: Summary; rawLoop: Summary };
+  ratioToRawLoop: Summary;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMB = (): number => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+export async function measurePagination(pages = 1_000, perPage = 100, timingRuns = 5): Promise<PaginationResult> {
+  if (!gc) throw new Error('run the benchmark with node --expose-gc (npm run bench does)');
+  const server = await pagingServer(pages, perPage);
+  try {
+    const client = createBaasClient({ baseUrl: server.url, token: 'bench-token-0123456789' });
+    let heapAtPage10 = 0;
+    let heapAtLast = 0;
+    let seen = 0;
+    for await (const key of client.pixKeys({ limit: perPage })) {
+      void key;
+      seen += 1;
+      if (seen === perPage * 10) heapAtPage10 = heapMB();
+      if (seen === perPage * pages) heapAtLast = heapMB();
+    }
+    if (seen !== pages * perPage) throw new Error(`expected ${pages * perPage} keys, got ${seen}`);
+
+    // Timing on a tenth of the pages per run, the two loops alternating.
+    const shortServer = await pagingServer(pages / 10, perPage);
+    const ours: number[] = [];
+    const raw: number[] = [];
+    try {
+      const shortClient = createBaasClient({ baseUrl: shortServer.url, token: 'bench-token-0123456789' });
+      const headers = { Authorization: 'Bearer bench-token-0123456789', 'User-Agent': 'baas-bench/1.0' };
+      for (let run = 0; run < timingRuns; run += 1) {
+        let start = performance.now();
+        let count = 0;
+        for await (const key of shortClient.pixKeys({ limit: perPage })) {
+          void key;
+          count += 1;
+        }
+        ours.push(count / ((performance.now() - start) / 1000));
+        start = performance.now();
+        count = 0;
+        let cursor: string | null = null;
+        do {
+          const url: string = `${shortServer.url}/v2/api/pix/keys/list-keys?limit=${perPage}${cursor ? `&cursor=${cursor}` : ''}`;
+          const page = (await (await fetch(url, { headers })).json()) as { cursor: { next: string | null }; data: unknown[] };
+          count += page.data.length;
+          cursor = page.cursor.next;
+        } while (cursor);
+        raw.push(count / ((performance.now() - start) / 1000));
+      }
+    } finally {
+      await shortServer.close();
+    }
+    return {
+      pages,
+      perPage,
+      heapAtPage10MB: heapAtPage10,
+      heapAtLastPageMB: heapAtLast,
+      heapGrowthMB: heapAtLast - heapAtPage10,
+      keysPerSecond: { pixKeys: summarize(ours), rawLoop: summarize(raw) },
+      // Time per key, ours over raw: above 1 means slower.
+      ratioToRawLoop: summarize(ours.map((value, i) => raw[i]! / value)),
+    };
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,56 @@
+// `npm run bench`: every figure measured side by side in one run, printed against its budget and
+// written to .artifacts/bench/results.json. Timings are never asserted in tests; only size is.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../scripts/lib/paths.mjs';
+import { fmt, printBudgets, type BudgetLine } from './lib/stats.js';
+import { measureOverhead } from './overhead.js';
+import { measureValidation } from './validation.js';
+import { measurePagination } from './pagination.js';
+import { measurePipeline } from './pipeline.js';
+import { measureSize } from './size.js';
+
+const started = performance.now();
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+console.log(`machine: ${machine.cpus} × ${machine.cpu}, Node ${machine.node}`);
+
+const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+  const t = performance.now();
+  process.stdout.write(`• ${name} … `);
+  const result = await work();
+  console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return result;
+};
+
+const overhead = await step('per-request overhead', () => measureOverhead());
+const validation = await step('validation cost', () => measureValidation());
+const pagination = await step('pagination at scale', () => measurePagination());
+const pipeline = await step('pipeline, real and 50× spec', () => measurePipeline());
+const size = await step('size and consumer type-check', () => measureSize());
+
+const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
+const lines: BudgetLine[] = [
+  { figure: 'ours / raw fetch (median, min–max)', value: r(overhead.ratioToRawFetch.baasClient), budget: '≤ 1.10', pass: overhead.ratioToRawFetch.baasClient.median <= 1.1 },
+  { figure: 'ours / bare openapi-fetch', value: r(overhead.ratioToOpenapiFetch), budget: '≤ 1.05', pass: overhead.ratioToOpenapiFetch.median <= 1.05 },
+  { figure: 'bare openapi-fetch / raw fetch', value: r(overhead.ratioToRawFetch.openapiFetch), budget: '—', pass: null },
+  { figure: 'raw fetch + timeout signal / raw fetch', value: r(overhead.ratioToRawFetch.rawFetchWithTimeout), budget: '—', pass: null },
+  { figure: 'validation of a full update (µs)', value: `${fmt(validation.validationUs.median, 2)} µs, ${Math.round(validation.opsPerSecond)} ops/s`, budget: '—', pass: null },
+  { figure: 'validation / loopback request', value: `${(validation.shareOfRequest * 100).toFixed(2)} %`, budget: '< 1 %', pass: validation.shareOfRequest < 0.01 },
+  { figure: 'heap growth, page 10 → 1,000 (MB)', value: `${fmt(pagination.heapGrowthMB, 2)} (${fmt(pagination.heapAtPage10MB, 1)} → ${fmt(pagination.heapAtLastPageMB, 1)})`, budget: 'flat (< 5 MB)', pass: pagination.heapGrowthMB < 5 },
+  { figure: 'pixKeys time per key / raw cursor loop', value: r(pagination.ratioToRawLoop), budget: '≤ 1.10', pass: pagination.ratioToRawLoop.median <= 1.1 },
+  { figure: 'pipeline total, real spec (s)', value: fmt(pipeline.real.ms.total / 1000, 2), budget: '—', pass: null },
+  { figure: 'pipeline total, 50× spec (s)', value: fmt(pipeline.synthetic.ms.total / 1000, 2), budget: '—', pass: null },
+  { figure: 'pipeline time ratio / size ratio', value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`, budget: 'report', pass: null },
+  { figure: 'client entry, min+gzip (bytes)', value: String(size.gzipBytes), budget: `≤ ${size.budgetBytes}`, pass: size.gzipBytes <= size.budgetBytes },
+  { figure: 'consumer type-check (ms)', value: r(size.consumerTypecheckMs), budget: 'report', pass: null },
+];
+console.log('');
+printBudgets(lines);
+console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
+
+const results = { date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, budgets: lines };
+const out = join(repoRoot, '.artifacts', 'bench');
+await mkdir(out, { recursive: true });
+await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));
+console.log(`\nresults: .artifacts/bench/results.json (${results.seconds.toFixed(0)} s in all)`);
