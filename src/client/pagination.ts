@@ -12,26 +12,81 @@ export interface PixKeysOptions {
 
 type FetchPage = (query: { limit?: number; cursor?: string; signal?: AbortSignal }) => Promise<PixKeyList>;
 
-export async function* walkPixKeys(fetchPage: FetchPage, options: PixKeysOptions): AsyncGenerator<PixKey, void, undefined> {
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 1; options.maxPages === undefined || page <= options.maxPages; page += 1) {
-    const result = await fetchPage({
-      ...(options.limit !== undefined ? { limit: options.limit } : {}),
-      ...(cursor !== undefined ? { cursor } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    yield* result.data;
-    const next = result.cursor?.next;
-    if (next === null || next === undefined || next === '') return;
-    if (seen.has(next)) {
+/**
+ * An async iterator written by hand rather than as an async generator: keys already in the page
+ * are handed out with one resolved promise each, without a generator's per-item machinery, which
+ * `npm run bench` showed to cost more than the page fetch on large pages.
+ */
+class PixKeyIterator implements AsyncIterableIterator<PixKey> {
+  private page: PixKey[] = [];
+  private index = 0;
+  private pagesRead = 0;
+  private cursor: string | undefined;
+  private finished = false;
+  /** The server said there is no next page. */
+  private exhausted = false;
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly fetchPage: FetchPage,
+    private readonly options: PixKeysOptions,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<PixKey, undefined>> {
+    if (this.index < this.page.length) return Promise.resolve({ value: this.page[this.index++]!, done: false });
+    return this.nextPage();
+  }
+
+  return(): Promise<IteratorResult<PixKey, undefined>> {
+    this.finish();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.page = [];
+  }
+
+  private async nextPage(): Promise<IteratorResult<PixKey, undefined>> {
+    const { limit, maxPages, signal } = this.options;
+    while (!this.finished && !this.exhausted && (maxPages === undefined || this.pagesRead < maxPages)) {
+      const result = await this.fetchPage({
+        ...(limit !== undefined ? { limit } : {}),
+        ...(this.cursor !== undefined ? { cursor: this.cursor } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      this.pagesRead += 1;
+      this.page = result.data;
+      this.index = 0;
+      this.advanceCursor(result.cursor?.next);
+      if (this.page.length > 0) return { value: this.page[this.index++]!, done: false };
+    }
+    this.finish();
+    return { value: undefined, done: true };
+  }
+
+  private advanceCursor(next: string | null | undefined): void {
+    if (next === null || next === undefined || next === '') {
+      this.exhausted = true;
+      return;
+    }
+    if (this.seen.has(next)) {
+      this.finish();
       throw new ResponseError(
-        `the server sent a cursor it had already sent (page ${page}); stopped to avoid an endless loop`,
+        `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
         { status: 200 },
         { operation: 'listPixKeys' },
       );
     }
-    seen.add(next);
-    cursor = next;
+    this.seen.add(next);
+    this.cursor = next;
   }
+}
+
+export function walkPixKeys(fetchPage: FetchPage, options: PixKeysOptions): AsyncIterableIterator<PixKey> {
+  return new PixKeyIterator(fetchPage, options);
 }

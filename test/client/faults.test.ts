@@ -82,6 +82,20 @@ describe('faults', () => {
     expect(server.requests.every((r) => r.url.includes('limit=2'))).toBe(true);
   });
 
+  it('fetches no further page once the loop breaks, and stops at maxPages', async () => {
+    let served = 0;
+    server.handle((_req, res) => json(res, 200, page(`p${++served}`)));
+    for await (const key of client().pixKeys()) {
+      void key;
+      break;
+    }
+    expect(server.requests).toHaveLength(1);
+    const keys = [];
+    for await (const key of client().pixKeys({ maxPages: 3 })) keys.push(key);
+    expect(keys).toHaveLength(6);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('stops with a clear error when the server repeats a cursor', async () => {
     server.handle((_req, res) => json(res, 200, page('same')));
     const walk = async () => {
