@@ -1,0 +1,85 @@
+// `npm run bench:report`: renders .artifacts/bench/results.json as the "Latest run" section of
+// BENCHMARKS.md, so the document always holds the numbers of a real run.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repoRoot } from '../scripts/lib/paths.mjs';
+import type { Summary } from './lib/stats.js';
+
+const results = JSON.parse(await readFile(join(repoRoot, '.artifacts/bench/results.json'), 'utf8'));
+const s = (x: Summary, digits = 3) => `${x.median.toFixed(digits)} | ${x.min.toFixed(digits)} | ${x.max.toFixed(digits)}`;
+const o = results.overhead;
+const p = results.pagination;
+const v = results.validation;
+const pl = results.pipeline;
+
+const section = `<!-- latest-run:start -->
+## Latest run
+
+${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node} (${results.machine.platform}); ${Math.round(results.seconds)} s in all.
+
+### 1. Per-request overhead (${o.rounds} interleaved rounds of ${o.requestsPerRound} requests per caller)
+
+| caller | µs per request: median | min | max |
+|---|---|---|---|
+| raw fetch | ${s(o.perRequestUs.rawFetch, 1)} |
+| raw fetch + timeout signal | ${s(o.perRequestUs.rawFetchWithTimeout, 1)} |
+| bare openapi-fetch | ${s(o.perRequestUs.openapiFetch, 1)} |
+| createBaasClient (defaults) | ${s(o.perRequestUs.baasClient, 1)} |
+
+| ratio (per round) | median | min | max | budget |
+|---|---|---|---|---|
+| createBaasClient / raw fetch | ${s(o.ratioToRawFetch.baasClient)} | ≤ 1.10 |
+| createBaasClient / bare openapi-fetch | ${s(o.ratioToOpenapiFetch)} | ≤ 1.05 |
+| bare openapi-fetch / raw fetch | ${s(o.ratioToRawFetch.openapiFetch)} | — |
+| raw fetch + timeout signal / raw fetch | ${s(o.ratioToRawFetch.rawFetchWithTimeout)} | — |
+
+### 2. Validation cost
+
+| figure | median | min | max |
+|---|---|---|---|
+| full update body, µs | ${s(v.validationUs, 2)} |
+| query + CPF check digits, µs | ${s(v.queryValidationUs, 2)} |
+| loopback request, µs | ${s(v.loopbackRequestUs, 1)} |
+
+Body validation: ${Math.round(v.opsPerSecond).toLocaleString('en')} ops/s, **${(v.shareOfRequest * 100).toFixed(2)} %** of a loopback request (budget < 1 %).
+
+### 3. Pagination at scale (${p.pages} pages × ${p.perPage} keys)
+
+| figure | value |
+|---|---|
+| heap after GC at page 10 | ${p.heapAtPage10MB.toFixed(1)} MB |
+| heap after GC at page ${p.pages} | ${p.heapAtLastPageMB.toFixed(1)} MB |
+| growth | **${p.heapGrowthMB.toFixed(2)} MB** (budget: flat) |
+
+| keys per second | median | min | max |
+|---|---|---|---|
+| pixKeys() | ${s(p.keysPerSecond.pixKeys, 0)} |
+| hand-written cursor loop over raw fetch | ${s(p.keysPerSecond.rawLoop, 0)} |
+| time per key, pixKeys / raw loop | ${s(p.ratioToRawLoop)} |
+
+### 4. Pipeline
+
+| step | real spec (ms) | 50× spec (ms) | time ratio |
+|---|---|---|---|
+${(['lint', 'bundle', 'generate', 'docs', 'total'] as const).map((k) => `| ${k} | ${pl.real.ms[k].toFixed(0)} | ${pl.synthetic.ms[k].toFixed(0)} | ${pl.timeRatio[k].toFixed(2)} |`).join('\n')}
+
+Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleString('en')} bytes (${pl.sizeRatio.toFixed(1)}×; ${pl.real.paths} → ${pl.synthetic.paths} paths, ${pl.real.schemas} → ${pl.synthetic.schemas} schemas). Time grew **${pl.timeRatio.total.toFixed(2)}×** for **${pl.sizeRatio.toFixed(1)}×** the size: each tool's start-up dominates the real spec. Lint problems on the synthetic spec: ${pl.synthetic.lintProblems} (copied operations without their own tags and the like; timing only).
+
+### 5. Size
+
+| figure | value | budget |
+|---|---|---|
+| client entry (src/index.ts + openapi-fetch + validators), minified | ${results.size.minifiedBytes.toLocaleString('en')} B | — |
+| same, gzip | **${results.size.gzipBytes.toLocaleString('en')} B** | ≤ ${results.size.budgetBytes.toLocaleString('en')} B |
+| consumer type-check (tsc --noEmit, strict, imports everything), ms | ${s(results.size.consumerTypecheckMs, 0)} | — |
+
+Largest inputs: ${results.size.largestInputs.map((i: { path: string; bytes: number }) => `${i.path} (${i.bytes.toLocaleString('en')} B)`).join(', ')}.
+<!-- latest-run:end -->`;
+
+const file = join(repoRoot, 'BENCHMARKS.md');
+const current = await readFile(file, 'utf8').catch(() => '');
+const next = /<!-- latest-run:start -->[\s\S]*<!-- latest-run:end -->/.test(current)
+  ? current.replace(/<!-- latest-run:start -->[\s\S]*<!-- latest-run:end -->/, section)
+  : `${current}\n${section}\n`;
+await writeFile(file, next);
+console.log('BENCHMARKS.md updated from .artifacts/bench/results.json');
