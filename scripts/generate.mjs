@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Regenerates everything derived from openapi/: the single-file bundle (YAML and JSON) and the
-// TypeScript types and the standalone request validators. `--out DIR` writes elsewhere, so the staleness check can compare without
-// touching the committed files.
+// Regenerates everything derived from openapi/: the single-file bundle (YAML and JSON), the
+// TypeScript types and the standalone request validators (with their .d.ts). `--out DIR` writes
+// elsewhere, so the staleness check can compare without touching the committed files.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

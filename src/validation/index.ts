@@ -1,10 +1,15 @@
 // Pre-flight validators: the spec's own schemas (compiled at build time into src/generated/validators.js)
 // plus the one rule JSON Schema cannot express, the CPF check digits.
 import { listPixKeysQuery, naturalPersonUpdate, updateNaturalPersonQuery } from '../generated/validators.js';
-import { isValidCpf } from './cpf.js';
+import { cpfProblem, isValidCpf } from './cpf.js';
 import { runValidator, type ValidationIssue } from './issues.js';
 
 export { isValidCpf, type ValidationIssue };
+
+const CPF_MESSAGES = {
+  'repeated-digit': 'DocumentNumber is not a CPF: one digit repeated 11 times is never one',
+  'check-digits': 'DocumentNumber is not a CPF: its check digits do not match',
+} as const;
 
 /** Checks an update body; `[]` when it is valid. */
 export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
@@ -14,11 +19,12 @@ export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
 /** Checks `{ Account, DocumentNumber }`, including the CPF check digits; `[]` when valid. */
 export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssue[] {
   const issues = runValidator(updateNaturalPersonQuery, query, 'query');
-  const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
-  const shapeIsFine = !issues.some((issue) => issue.path === 'DocumentNumber');
-  if (shapeIsFine && typeof documentNumber === 'string' && !isValidCpf(documentNumber)) {
-    issues.push({ path: 'DocumentNumber', message: 'DocumentNumber is not a valid CPF: its check digits do not match' });
-  }
+  // Only a DocumentNumber of the right shape has check digits worth reporting.
+  if (issues.some((issue) => issue.path === 'DocumentNumber' || issue.path === '')) return issues;
+  const documentNumber = (query as Record<string, unknown>).DocumentNumber;
+  if (typeof documentNumber !== 'string') return issues;
+  const problem = cpfProblem(documentNumber);
+  if (problem === 'repeated-digit' || problem === 'check-digits') issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });
   return issues;
 }
 

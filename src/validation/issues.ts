@@ -1,58 +1,45 @@
-// Turns Ajv errors into issues that name the field and the rule, and never the value: the value
-// may be a CPF, a phone number or an address.
+// Turns the errors of a generated validator into issues: where (a JSON pointer in the body, or a
+// query parameter's name) and which rule, in words. Never the value.
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
+import { ruleOf } from './rules.js';
 
 export interface ValidationIssue {
-  /** JSON pointer of a body field (`/address/state`, `` for the body) or the name of a query parameter. */
+  /** JSON pointer of a body field (`/address/state`, `` for the body) or the name of a query parameter (`DocumentNumber`). */
   path: string;
   /** The field and the rule it broke, in words. Never the value. */
   message: string;
 }
 
-type Target = 'body' | 'query';
+/** What was validated: a request body, or the query parameters as one object. */
+export type Target = 'body' | 'query';
+
+const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescapePointer = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+// Ajv reports a missing or unknown property on its parent object; the issue belongs to the property.
+function propertyNamed(error: GeneratedValidatorError): string | undefined {
+  const { missingProperty, additionalProperty, unevaluatedProperty } = error.params;
+  const name = missingProperty ?? additionalProperty ?? unevaluatedProperty;
+  return typeof name === 'string' ? name : undefined;
+}
 
 function pathOf(error: GeneratedValidatorError, target: Target): string {
-  const extra =
-    error.keyword === 'required' ? `/${error.params.missingProperty}` : error.keyword === 'additionalProperties' ? `/${error.params.additionalProperty}` : '';
-  const pointer = `${error.instancePath}${extra}`;
-  return target === 'query' ? pointer.replace(/^\//, '') : pointer;
+  const property = propertyNamed(error);
+  const pointer = property === undefined ? error.instancePath : `${error.instancePath}/${escapePointer(property)}`;
+  if (target === 'body') return pointer;
+  // Query parameters are flat, so the first segment is the parameter's name.
+  const [, first] = pointer.split('/');
+  return first === undefined ? '' : unescapePointer(first);
 }
 
-function ruleOf(error: GeneratedValidatorError): string {
-  const p = error.params;
-  switch (error.keyword) {
-    case 'required':
-      return 'is required';
-    case 'additionalProperties':
-      return 'is not a field of this contract';
-    case 'minProperties':
-      return `must hold at least ${p.limit} field`;
-    case 'type':
-      return `must be of type ${p.type}`;
-    case 'enum':
-      return `must be one of the ${(p.allowedValues as unknown[]).length} allowed values`;
-    case 'pattern':
-      return `must match the pattern ${p.pattern}`;
-    case 'format':
-      return `must be a valid ${p.format}`;
-    case 'minLength':
-      return `must have at least ${p.limit} characters`;
-    case 'maxLength':
-      return `must have at most ${p.limit} characters`;
-    case 'minimum':
-      return `must be at least ${p.limit}`;
-    case 'maximum':
-      return `must be at most ${p.limit}`;
-    default:
-      return `breaks the rule "${error.keyword}"`;
-  }
-}
-
+/** Runs `validate` and lists every problem once; `[]` when `data` is valid. */
 export function runValidator(validate: GeneratedValidator, data: unknown, target: Target): ValidationIssue[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).map((error) => {
+  const issues = new Map<string, ValidationIssue>();
+  for (const error of validate.errors ?? []) {
     const path = pathOf(error, target);
-    const name = path === '' ? 'the body' : path;
-    return { path, message: `${name} ${ruleOf(error)}` };
-  });
+    const message = `${path === '' ? `the ${target}` : path} ${ruleOf(error)}`;
+    issues.set(`${path}\n${message}`, { path, message });
+  }
+  return [...issues.values()];
 }

@@ -1,0 +1,86 @@
+// The rule an Ajv error stands for, in words. Built only from the keyword and its schema-side
+// params (limits, patterns, counts), never from the data: the value may be a CPF, a phone number
+// or an address.
+import type { GeneratedValidatorError } from '../generated/validators.js';
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+const FORMAT_WORDS: Record<string, string> = {
+  email: 'an e-mail address',
+  uuid: 'a UUID',
+  'date-time': 'a date-time (RFC 3339)',
+  date: 'a date (YYYY-MM-DD)',
+  uri: 'an absolute URI',
+  'uri-reference': 'a URI reference',
+};
+
+const plural = (count: unknown, one: string, many: string): string => `${String(count)} ${count === 1 ? one : many}`;
+
+function typeWords(type: unknown): string {
+  // A multi-type schema reports its types joined with commas.
+  return String(type)
+    .split(',')
+    .map((name) => TYPE_WORDS[name] ?? name)
+    .join(' or ');
+}
+
+/** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
+export function ruleOf(error: GeneratedValidatorError): string {
+  const p = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return 'is not a field of the contract';
+    case 'minProperties':
+      return `must hold at least ${plural(p.limit, 'field', 'fields')}`;
+    case 'maxProperties':
+      return `must hold at most ${plural(p.limit, 'field', 'fields')}`;
+    case 'type':
+      return `must be ${typeWords(p.type)}`;
+    case 'enum':
+      // The count, not the list: a list of 27 UF codes would drown the message.
+      return `must be one of the ${Array.isArray(p.allowedValues) ? p.allowedValues.length : ''} allowed values`;
+    case 'const':
+      return 'must be the one allowed value';
+    case 'pattern':
+      return `must match the pattern ${String(p.pattern)}`;
+    case 'format':
+      return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
+    case 'minLength':
+      return `must have at least ${plural(p.limit, 'character', 'characters')}`;
+    case 'maxLength':
+      return `must have at most ${plural(p.limit, 'character', 'characters')}`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(p.limit)}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(p.multipleOf)}`;
+    case 'minItems':
+      return `must hold at least ${plural(p.limit, 'item', 'items')}`;
+    case 'maxItems':
+      return `must hold at most ${plural(p.limit, 'item', 'items')}`;
+    case 'uniqueItems':
+      return 'must not repeat an item';
+    case 'anyOf':
+      return 'must match one of the allowed forms';
+    case 'oneOf':
+      return 'must match exactly one of the allowed forms';
+    default:
+      return `breaks the "${error.keyword}" rule of the contract`;
+  }
+}

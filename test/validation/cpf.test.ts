@@ -1,0 +1,25 @@
+// isValidCpf: the two check digits (weights 10..2, then 11..2, mod 11) and the repeated-digit rule.
+import { describe, expect, it } from 'vitest';
+import { isValidCpf } from '../../src/index.js';
+
+describe('isValidCpf', () => {
+  // 05231794309 has a remainder below 2 for a check digit, so it must be 0.
+  it.each(['52998224725', '12345678909', '39053344705', '05231794309', '11144477735'])('accepts %s', (cpf) => {
+    expect(isValidCpf(cpf)).toBe(true);
+  });
+
+  it.each([
+    ['a wrong second check digit', '52998224724'],
+    ['a wrong first check digit', '52998224735'],
+    ['swapped base digits', '25998224725'],
+    ['one repeated digit, whose check digits add up', '00000000000'],
+    ['one repeated digit', '11111111111'],
+    ['10 digits', '5299822472'],
+    ['12 digits', '529982247250'],
+    ['punctuation', '529.982.247-25'],
+    ['letters', 'abcdefghijk'],
+    ['nothing', ''],
+  ])('rejects %s', (_case, cpf) => {
+    expect(isValidCpf(cpf)).toBe(false);
+  });
+});
