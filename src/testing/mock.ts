@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface StartMockOptions {
@@ -30,6 +32,12 @@ export interface RunningMock {
 const HOST = '127.0.0.1';
 const READY_LINE = /Prism is listening on (http:\/\/\S+)/;
 const FATAL_LINE = /\bfatal\b|EADDRINUSE/;
+// Prism prints a fatal error over several chunks and then exits; wait this long for the rest.
+const FATAL_GRACE_MS = 2_000;
+// Prism exits on SIGTERM at once; SIGKILL after this long is only a safety net.
+const STOP_GRACE_MS = 5_000;
+// When the port is ours to choose, another process may take it between freePort() and Prism's bind.
+const PORT_ATTEMPTS = 3;
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The bundled spec sits in src/generated/ in the repository and in dist/generated/ once built. */
@@ -66,7 +74,7 @@ function installExitHooks(): void {
   if (exitHooksInstalled) return;
   exitHooksInstalled = true;
   process.on('exit', () => {
-    for (const child of running) child.kill('SIGTERM');
+    for (const child of running) child.kill('SIGKILL');
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
@@ -79,64 +87,103 @@ function installExitHooks(): void {
   }
 }
 
-function waitForExit(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => child.once('exit', () => done()));
+const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+
+function waitForExit(child: ChildProcess, ms = Infinity): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true);
+  return new Promise((done) => {
+    const timer = Number.isFinite(ms) ? setTimeout(() => done(false), ms) : undefined;
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done(true);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (exited(child)) return;
+  child.kill('SIGTERM');
+  if (await waitForExit(child, STOP_GRACE_MS)) return;
+  child.kill('SIGKILL');
+  await waitForExit(child);
+}
+
+/** Resolves with Prism's URL once it says it is listening; rejects with everything it printed otherwise. */
+function waitUntilReady(child: ChildProcess, spec: string, timeoutMs: number): Promise<string> {
+  let output = '';
+  return new Promise<string>((resolveUrl, reject) => {
+    let settled = false;
+    const settle = (result: { url: string } | { error: Error }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // Stop collecting: a mock that logs every request must not grow this string for hours.
+      child.stdout?.off('data', onData).resume();
+      child.stderr?.off('data', onData).resume();
+      if ('url' in result) resolveUrl(result.url);
+      else reject(result.error);
+    };
+    const timer = setTimeout(
+      () => settle({ error: new Error(`startMock: Prism did not report "Prism is listening" for ${spec} within ${timeoutMs} ms:\n${output.trim()}`) }),
+      timeoutMs,
+    );
+    let failing = false;
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const ready = READY_LINE.exec(output);
+      if (ready?.[1]) settle({ url: ready[1].replace(/\/$/, '') });
+      else if (FATAL_LINE.test(output) && !failing) {
+        failing = true;
+        void waitForExit(child, FATAL_GRACE_MS).then(() => {
+          // The reason first (Prism's "fatal" line, e.g. a YAML error), then everything it printed.
+          const reason = /.*EADDRINUSE.*/.exec(output)?.[0].trim() ?? /fatal[ \t]+(\S.*)/.exec(output)?.[1]?.trim() ?? 'see its output';
+          settle({ error: new Error(`startMock: Prism could not serve ${spec}: ${reason}\n\nPrism's output:\n${output.trim()}`) });
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      if (!failing) settle({ error: new Error(`startMock: Prism exited (${signal ?? code}) before it was ready to serve ${spec}:\n${output.trim()}`) });
+    });
+    child.once('error', (error) => settle({ error }));
+  });
+}
+
+async function startOnce(args: string[], spec: string, port: number, timeoutMs: number): Promise<RunningMock> {
+  installExitHooks();
+  const child = spawn(process.execPath, [...args, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const stop = () => stopChild(child);
+  try {
+    return { url: await waitUntilReady(child, spec, timeoutMs), port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
-  const port = options.port ?? (await freePort());
-  const args = [prismEntry(), 'mock', options.spec ?? bundledSpecPath, '--host', HOST, '--port', String(port)];
+  const spec = resolve(options.spec ?? bundledSpecPath);
+  // Prism's own message for a missing file is buried in its log; say it plainly, before spawning.
+  await access(spec, constants.R_OK).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`startMock: cannot read the OpenAPI document ${spec} (${error.code ?? error.message})`);
+  });
+  // One process (NODE_ENV=production would make Prism fork its server), so stopping it stops the mock.
+  const args = [prismEntry(), 'mock', spec, '--host', HOST, '--no-multiprocess'];
   if (options.dynamic) args.push('--dynamic');
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   if (options.errors) args.push('--errors');
+  const timeoutMs = options.readyTimeoutMs ?? 30_000;
 
-  installExitHooks();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await waitForExit(child);
-  };
-
-  let output = '';
-  try {
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`Prism did not report "Prism is listening" within ${options.readyTimeoutMs ?? 30_000} ms:\n${output}`)),
-        options.readyTimeoutMs ?? 30_000,
-      );
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        const ready = READY_LINE.exec(output);
-        if (ready?.[1]) {
-          clearTimeout(timer);
-          resolveUrl(ready[1].replace(/\/$/, ''));
-        } else if (FATAL_LINE.test(output)) {
-          clearTimeout(timer);
-          reject(new Error(`Prism failed to start:\n${output}`));
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`Prism exited (${signal ?? code}) before it was ready:\n${output}`));
-      });
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-    // Keep draining the logs so a chatty mock never blocks on a full pipe.
-    child.stdout?.resume();
-    child.stderr?.resume();
-    return { url, port, stop };
-  } catch (error) {
-    await stop();
-    throw error;
+  if (options.port !== undefined) return startOnce(args, spec, options.port, timeoutMs);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(args, spec, await freePort(), timeoutMs);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/EADDRINUSE/.test(String(error))) throw error;
+    }
   }
 }

@@ -11,10 +11,24 @@ export interface MockPreference {
   dynamic?: boolean;
 }
 
+// Prism splits the header on commas and each part on "=": a name holding either, or white space,
+// would silently ask for something else.
+const EXAMPLE_NAME = /^[^\s,=]+$/;
+
 export function preferHeader(preference: MockPreference): string {
   const parts: string[] = [];
-  if (preference.code !== undefined) parts.push(`code=${preference.code}`);
-  if (preference.example !== undefined) parts.push(`example=${preference.example}`);
+  if (preference.code !== undefined) {
+    if (!Number.isInteger(preference.code) || preference.code < 100 || preference.code > 599) {
+      throw new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${preference.code}`);
+    }
+    parts.push(`code=${preference.code}`);
+  }
+  if (preference.example !== undefined) {
+    if (!EXAMPLE_NAME.test(preference.example)) {
+      throw new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(preference.example)}`);
+    }
+    parts.push(`example=${preference.example}`);
+  }
   if (preference.dynamic !== undefined) parts.push(`dynamic=${preference.dynamic}`);
   if (parts.length === 0) throw new Error('preferHeader needs at least one of code, example or dynamic');
   return parts.join(', ');

@@ -1,88 +1,154 @@
-// The rendered docs in a real headless Chromium: opened from disk, no request leaves the page,
-// no console error, both operations, the key schemas, the errors and the assumptions visible.
+// The rendered docs in a real headless Chromium, offline: opened from disk, no request leaves the
+// page, no console error; both operations, the named schemas, the examples, every error response
+// and every assumption visible. Screenshots go to .artifacts/ (git-ignored) for a person to look at.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectAssumptions } from '../../scripts/lib/assumptions.mjs';
 import { buildDocs, DOCS_TITLE } from '../../scripts/lib/docs.mjs';
-import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/lib/chromium.mjs';
+import { CHROMIUM_FLAGS, ensureChromium } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { deref, spec } from '../support/spec.js';
 
+const ARTIFACTS = join(repoRoot, '.artifacts');
+// Markdown as Redoc shows it: no backticks, single spaces.
+const plain = (markdown: string) => markdown.replace(/`/g, '').replace(/\s+/g, ' ').trim();
+
+const OPERATIONS = [
+  { hash: '#/customers/updatenaturalperson', path: '/v2/api/baas-onboarding/account/natural-person', method: 'put', shotStatus: '422', shot: 'docs-update' },
+  { hash: '#/pixkeys/listpixkeys', path: '/v2/api/pix/keys/list-keys', method: 'get', shotStatus: '429', shot: 'docs-list' },
+] as const;
+const summaryOf = (path: string, method: string) => spec.paths[path]![method].summary as string;
+
+let executablePath: string;
 let browser: Browser | undefined;
 let dir: string;
 const outside: string[] = [];
 const consoleErrors: string[] = [];
+const errorResponsesNotShown: string[] = [];
 let text = '';
 let title = '';
 
+/** Opens each documented error response and records those whose description does not appear. */
+async function visitErrorResponses(tab: Page, path: string, method: string): Promise<void> {
+  const responses = spec.paths[path]![method].responses as Record<string, unknown>;
+  const tabs = tab.getByRole('tablist', { name: 'Response status' }).first();
+  for (const status of Object.keys(responses).filter((code) => Number(code) >= 400)) {
+    const description = plain(deref<{ description: string }>(responses[status]).description);
+    // Matched on the text before the first code span, which Redoc puts in its own element.
+    const shown = tab.getByText(description.split('`')[0]!.split('. ')[0]!).filter({ visible: true }).first();
+    const ok = await tabs
+      .getByRole('tab', { name: status, exact: true })
+      .click({ timeout: 5_000 })
+      .then(() => shown.waitFor({ state: 'visible', timeout: 5_000 }))
+      .then(() => true, () => false);
+    if (!ok) errorResponsesNotShown.push(`${method.toUpperCase()} ${path} ${status}: "${description}"`);
+  }
+}
+
+// Finding (or installing) Chromium can take minutes on a fresh machine: a hook of its own.
+beforeAll(async () => {
+  executablePath = await ensureChromium();
+}, 10 * 60_000);
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'baas-docs-test-'));
-  const page = join(dir, 'index.html');
-  await buildDocs(page);
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  // Anything but the file itself and inline data is a request leaving the page: record and block it.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (/^(file|data|blob|about):/.test(url)) return route.continue();
-    outside.push(url);
-    return route.abort();
+  const page = pathToFileURL(join(dir, 'index.html')).href;
+  await buildDocs(join(dir, 'index.html'));
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+  // Offline, as someone reading the file with no network; anything but the file itself and inline
+  // data is a request leaving the page: recorded (route and request event both) and blocked.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, offline: true, serviceWorkers: 'block' });
+  const local = (url: string) => /^(file|data|blob|about):/.test(url);
+  context.on('request', (request) => {
+    if (!local(request.url())) outside.push(request.url());
   });
+  await context.route('**/*', (route) => (local(route.request().url()) ? route.continue() : route.abort()));
+  // Fake timers that still run in real time, so the end of the visit can jump a minute ahead and
+  // flush anything batched on a timer (Redoc's telemetry exporter waits a few seconds).
+  await context.clock.install();
   const tab = await context.newPage();
   tab.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   tab.on('pageerror', (error) => consoleErrors.push(error.message));
-  await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+
+  await tab.goto(page, { waitUntil: 'load' });
   await tab.locator('h1').first().waitFor({ timeout: 20_000 });
   title = await tab.title();
   text = await tab.locator('body').innerText();
-  await mkdir(join(repoRoot, '.artifacts'), { recursive: true });
-  await tab.screenshot({ path: join(repoRoot, '.artifacts', 'docs-intro.png') });
-  // Redoc renders an operation when it is opened (its menu entry sets this hash).
-  for (const [hash, operation, shot] of [
-    ['#/customers/updatenaturalperson', 'Update natural-person customer data', 'docs-update.png'],
-    ['#/pixkeys/listpixkeys', 'List PIX keys of the calling account', 'docs-list.png'],
-  ] as const) {
-    await tab.goto(pathToFileURL(page).href + hash);
-    await tab.getByRole('heading', { name: operation }).first().waitFor({ timeout: 20_000 });
+  await mkdir(ARTIFACTS, { recursive: true });
+  await tab.screenshot({ path: join(ARTIFACTS, 'docs-intro.png') });
+
+  // Redoc renders an operation when its route (the menu entry's hash) is opened.
+  for (const operation of OPERATIONS) {
+    await tab.goto(page + operation.hash);
+    await tab.getByRole('heading', { name: summaryOf(operation.path, operation.method) }).first().waitFor({ timeout: 20_000 });
     text += '\n' + (await tab.locator('body').innerText());
-    await tab.screenshot({ path: join(repoRoot, '.artifacts', shot), fullPage: true });
+    await visitErrorResponses(tab, operation.path, operation.method);
+    // Screenshots with an error response open (e.g. 422 and its violations): the whole page, and
+    // the responses at a readable size.
+    const tablist = tab.getByRole('tablist', { name: 'Response status' }).first();
+    await tablist.getByRole('tab', { name: operation.shotStatus, exact: true }).click();
+    text += '\n' + (await tab.locator('body').innerText());
+    await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}.png`), fullPage: true });
+    await tablist.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}-${operation.shotStatus}.png`) });
   }
-}, 90_000);
+  await tab.clock.runFor(60_000);
+  // Leaving the page is when beacons go out.
+  await tab.close({ runBeforeUnload: true });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('docs page', () => {
-  it('says what the API is', () => {
+  it('says what the API is: its title and an intro naming both operations', () => {
     expect(title).toBe(DOCS_TITLE);
-    expect(text).toContain('Update a natural-person customer');
+    expect(DOCS_TITLE).toBe(spec.info.title);
+    expect(text).toContain(plain((spec.info as { summary?: string }).summary ?? 'no info.summary'));
+    expect(text).toContain('Contract for a Brazilian banking-as-a-service API with two operations');
   });
 
-  it('renders both operations', () => {
-    expect(text).toContain('Update natural-person customer data');
-    expect(text).toContain('List PIX keys of the calling account');
-    expect(text).toContain('/v2/api/baas-onboarding/account/natural-person');
-    expect(text).toContain('/v2/api/pix/keys/list-keys');
-  });
-
-  it('renders the key schemas, examples and error responses', () => {
-    for (const field of ['phoneNumber', 'isPoliticallyExposedPerson', 'postalCode', 'beneficiary_account', 'beneficiary_entity', 'key_type']) {
-      expect(text).toContain(field);
+  it('renders both operations with their method and path', () => {
+    for (const { path, method } of OPERATIONS) {
+      expect(text).toContain(summaryOf(path, method));
+      expect(text).toMatch(new RegExp(`${method.toUpperCase()}\\s+${path}`));
     }
-    for (const status of ['401', '422', '429', '503']) expect(text).toContain(status);
-    // Examples are listed by their summaries.
-    expect(text).toContain('Every field');
   });
 
-  it('lists the assumptions', () => {
+  it('names the key schemas, and the schemas nested in the bodies', () => {
+    for (const name of ['NaturalPersonUpdate', 'UpdateResult', 'PixKeyList', 'PixKey', 'Problem']) expect(text).toContain(name);
+    // Redoc writes a referenced schema's name under its field.
+    for (const name of ['(Address)', '(PhoneNumber)', '(Cursor)', '(PixKey)', '(Violation)']) expect(text).toContain(name);
+    for (const field of ['phoneNumber', 'isPoliticallyExposedPerson', 'postalCode', 'cursor', 'data']) expect(text).toContain(field);
+  });
+
+  it('renders the examples, by summary and by value', () => {
+    const examples = spec.components.examples!;
+    for (const name of ['FullUpdate', 'FirstPage']) expect(text).toContain(examples[name].summary);
+    expect(text).toContain('"+5511987654321"');
+    expect(text).toContain('"SUCCESS"');
+    expect(text).toContain('"eyJvZmZzZXQiOjJ9"');
+  });
+
+  it('renders every documented error response of both operations with its description', () => {
+    expect(errorResponsesNotShown).toEqual([]);
+  });
+
+  it('lists every assumption of the spec', () => {
     expect(text).toContain('Every assumption');
-    expect(text).toContain('Body and status codes of the update response.');
+    const assumptions = collectAssumptions(spec) as { notShown: string }[];
+    expect(assumptions.length).toBeGreaterThan(10);
+    const shown = text.replace(/\s+/g, ' ');
+    expect(assumptions.map((a) => plain(a.notShown)).filter((notShown) => !shown.includes(notShown))).toEqual([]);
   });
 
   it('makes no request outside the page and logs no console error', () => {

@@ -1,4 +1,7 @@
-// A consumer's file: compiled with strict tsc against the installed tarball, then run against the mock.
+// A consumer's file: compiled with strict tsc against the installed tarball, then run against the
+// mock the package itself starts. Everything a README reader would import is used once.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import {
   ApiError,
   ValidationError,
@@ -6,11 +9,15 @@ import {
   validateNaturalPersonUpdate,
   type NaturalPersonUpdate,
   type PixKey,
+  type ValidationIssue,
 } from 'baas-pix-contract';
 import { preferHeaders, startMock } from 'baas-pix-contract/testing';
+import bundledJson from 'baas-pix-contract/openapi.json' with { type: 'json' };
 
 const body: NaturalPersonUpdate = { email: 'maria.silva@email.com.br' };
+const yamlSpec = await readFile(fileURLToPath(import.meta.resolve('baas-pix-contract/openapi.yaml')), 'utf8');
 
+// No `spec` option: the mock serves the spec packed in dist/generated/.
 const mock = await startMock();
 try {
   const baas = createBaasClient({ baseUrl: mock.url, token: 'consumer-token', userAgent: 'consumer/1.0' });
@@ -18,6 +25,7 @@ try {
   const keys: PixKey[] = [];
   for await (const key of baas.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
 
+  // A CPF with a wrong check digit: refused before anything is sent.
   const invalid = await baas
     .updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body })
     .catch((error: unknown) => error);
@@ -32,14 +40,16 @@ try {
   })
     .listPixKeys()
     .catch((error: unknown) => error);
+  const issues: ValidationIssue[] = validateNaturalPersonUpdate({ phoneNumber: '123' });
 
   console.log(
     JSON.stringify({
       updated,
       keyTypes: keys.map((k) => k.key_type),
-      validatorIssues: validateNaturalPersonUpdate({ phoneNumber: '123' }).map((i) => i.path),
+      validatorIssues: issues.map((i) => i.path),
       invalidIsValidationError: invalid instanceof ValidationError,
       limitedStatus: limited instanceof ApiError ? limited.status : null,
+      specVersions: [bundledJson.info.version, /^ {2}version: (\S+)$/m.exec(yamlSpec)?.[1]],
     }),
   );
 } finally {
