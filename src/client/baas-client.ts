@@ -83,9 +83,9 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     // Built only when an error needs it: redacting the URL costs more than the happy path should pay.
     const context = (): ErrorContext => lastContext(transport, operation, secrets);
     try {
-      const { response, error } = await send(transport);
+      const { response, error } = await Promise.race([send(transport), transport.bodyAborted]);
       if (!response.ok) throw errorFromResponse(response, error, { context: context(), secrets });
-      const body = response.status === 204 ? undefined : await readSuccessBody(response, { context, secrets });
+      const body = response.status === 204 ? undefined : await Promise.race([readSuccessBody(response, { context, secrets }), transport.bodyAborted]);
       return parse(body, response, context);
     } catch (error) {
       throw normalize(error, transport, settings, context(), signal);

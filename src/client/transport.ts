@@ -26,14 +26,29 @@ export class CallTransport {
   private readonly unlinkCaller: (() => void) | undefined;
   /** Set when the caller built the Request with `signal` and `redirect: 'manual'` (see transportOptions). */
   requestIsPrepared = false;
+  /**
+   * Rejects when the attempt whose response was returned is aborted (its timer, or the caller)
+   * while its body is still being read. Node's fetch can leave a body read pending after an abort
+   * (a 421 re-sent on a new connection, a body that fails to decompress), so reads race this.
+   */
+  readonly bodyAborted: Promise<never>;
+  private rejectBody: ((reason: unknown) => void) | undefined;
+  private reading = false;
 
   constructor(
     private readonly settings: TransportSettings,
     private readonly callerSignal?: AbortSignal,
   ) {
+    this.bodyAborted = new Promise<never>((_resolve, reject) => {
+      this.rejectBody = reject;
+    });
+    this.bodyAborted.catch(() => undefined);
     if (callerSignal) {
       // Always the current attempt's controller: a retry gets a fresh one.
-      const onAbort = (): void => this.controller.abort(callerSignal.reason);
+      const onAbort = (): void => {
+        this.controller.abort(callerSignal.reason);
+        if (this.reading) this.rejectBody?.(callerSignal.reason);
+      };
       callerSignal.addEventListener('abort', onAbort, { once: true });
       this.unlinkCaller = () => callerSignal.removeEventListener('abort', onAbort);
     }
@@ -90,6 +105,7 @@ export class CallTransport {
           continue;
         }
       }
+      this.reading = true;
       return response;
     }
   };
@@ -103,7 +119,9 @@ export class CallTransport {
     const controller = this.controller;
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+      const reason = new DOMException('attempt timed out', 'TimeoutError');
+      controller.abort(reason);
+      if (this.reading) this.rejectBody?.(reason);
     }, timeoutMs);
   }
 

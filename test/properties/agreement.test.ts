@@ -1,108 +1,282 @@
-// The validators and the mock are two readers of one contract: they must agree on every valid
-// update and on every update that breaks exactly one rule.
+// The types, the pre-flight validators and the mock are three readers of one contract. Generated
+// valid requests must pass all of them; a valid request with exactly one rule broken must be
+// rejected by the validators and by the mock, at the same field. The differences the mock cannot
+// help (CPF check digits, Prism's leniency about query parameter names and empty values) are
+// asserted explicitly, so they are known rather than hidden.
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
-import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery } from '../../src/index.js';
-import { account, cpf, cpfWithWrongCheckDigit, fullNaturalPersonUpdate, naturalPersonUpdate } from '../support/arbitraries.js';
-import { TEST_TOKEN, mockUrl } from '../support/mock.js';
-import { prismPaths } from '../support/prism-violations.js';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  createBaasClient,
+  isValidCpf,
+  validateListPixKeysQuery,
+  validateNaturalPersonUpdate,
+  validateUpdateNaturalPersonQuery,
+  type NaturalPersonUpdate,
+} from '../../src/index.js';
+import {
+  ADDRESS_PROPERTIES,
+  BODY_PROPERTIES,
+  BRAZILIAN_STATES,
+  CURSOR_MAX_LENGTH,
+  FREE_TEXT_FIELDS,
+  LIMIT_RANGE,
+  REQUIRED_ADDRESS_FIELDS,
+  STRING_FIELDS,
+  account,
+  cpf,
+  cpfWithWrongCheckDigit,
+  digits,
+  e164,
+  fullNaturalPersonUpdate,
+  listQuery,
+  naturalPersonUpdate,
+  repeatedDigitCpf,
+  stringSchemaAt,
+  textOfLength,
+} from '../support/arbitraries.js';
+import { exampleValue } from '../support/fixtures.js';
+import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from '../support/mock.js';
+import { comparablePaths, prismPaths } from '../support/prism-violations.js';
 
 const RUNS = { seed: 20261122, numRuns: 200 };
 const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
 const LIST = '/v2/api/pix/keys/list-keys';
+const HEADERS = { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': TEST_USER_AGENT, Accept: 'application/json, application/problem+json' };
 
-async function putToMock(query: Record<string, string>, body: unknown): Promise<Response> {
+type Query = Record<string, string>;
+type Body = Record<string, unknown>;
+
+/** Straight to the mock, no client and no pre-flight: what Prism alone makes of the request. */
+async function putToMock(query: Query, body: unknown): Promise<Response> {
   const url = new URL(mockUrl() + UPDATE);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const response = await fetch(url, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
-    body: JSON.stringify(body),
-  });
+  const response = await fetch(url, { method: 'PUT', headers: { ...HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   await response.arrayBuffer();
   return response;
 }
 
-type Query = Record<string, string>;
-type Case = { query: Query; body: Record<string, unknown>; path: string };
+async function listFromMock(query: Record<string, string | number>): Promise<Response> {
+  const url = new URL(mockUrl() + LIST);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
+  const response = await fetch(url, { headers: HEADERS });
+  await response.arrayBuffer();
+  return response;
+}
 
-/** One rule broken on a valid request; `path` is where both readers must point. */
-const mutations: fc.Arbitrary<(q: Query, b: Record<string, unknown>) => Case>[] = [
-  // wrong pattern
-  fc.constant((query, body) => ({ query, body: { ...body, phoneNumber: String(body.phoneNumber).slice(1) }, path: '/phoneNumber' })),
-  fc.integer({ min: 1, max: 7 }).map((n) => (query, body) => ({
-    query,
-    body: { ...body, address: { ...(body.address as object), postalCode: '1'.repeat(n) } },
-    path: '/address/postalCode',
-  })),
-  fc.constantFrom('23S', '1,5', '--1', '').map((bad) => (query, body) => ({
-    query,
-    body: { ...body, address: { ...(body.address as object), latitude: bad } },
-    path: '/address/latitude',
-  })),
-  // value outside the enum
-  fc.constantFrom('XX', 'sp', 'São Paulo', 'ZZ').map((bad) => (query, body) => ({
-    query,
-    body: { ...body, address: { ...(body.address as object), state: bad } },
-    path: '/address/state',
-  })),
-  // wrong type
-  fc.constantFrom<unknown>('true', 1, null, []).map((bad) => (query, body) => ({ query, body: { ...body, isPoliticallyExposedPerson: bad }, path: '/isPoliticallyExposedPerson' })),
-  // too long
-  fc.integer({ min: 121, max: 300 }).map((n) => (query, body) => ({ query, body: { ...body, socialName: 'a'.repeat(n) }, path: '/socialName' })),
-  // unknown property
-  fc.constantFrom('fullName', 'cpf', 'motherName', 'extra').map((key) => (query, body) => ({ query, body: { ...body, [key]: 'x' }, path: `/${key}` })),
-  // missing required query parameter
-  fc.constantFrom('Account', 'DocumentNumber').map((name) => (query, body) => {
-    const { [name]: _dropped, ...rest } = query;
-    return { query: rest, body, path: name };
-  }),
-  // wrong query pattern
-  fc.constantFrom('12a', '1'.repeat(21), ' 1').map((bad) => (query, body) => ({ query: { ...query, Account: bad }, body, path: 'Account' })),
-];
-
-const sameField = (validatorPath: string, mockPaths: string[]) =>
-  mockPaths.some((p) => p.toLowerCase() === validatorPath.toLowerCase());
-
-describe('validators and mock agree', () => {
-  test.prop([naturalPersonUpdate, cpf, account], RUNS)('every valid update passes pre-flight and gets a 2xx', async (body, documentNumber, acct) => {
-    const query = { Account: acct, DocumentNumber: documentNumber };
-    expect(validateUpdateNaturalPersonQuery(query)).toEqual([]);
-    expect(validateNaturalPersonUpdate(body)).toEqual([]);
-    const response = await putToMock(query, body);
-    expect(prismPaths(response)).toEqual([]);
-    expect(response.status).toBe(200);
-  });
-
-  test.prop([fullNaturalPersonUpdate, cpf, account, fc.oneof(...mutations)], RUNS)(
-    'an update that breaks one rule is rejected by both, at the same field',
-    async (valid, documentNumber, acct, mutate) => {
-      const { query, body, path } = mutate({ Account: acct, DocumentNumber: documentNumber }, valid as Record<string, unknown>);
-      const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)];
-      expect(issues.map((i) => i.path)).toContain(path);
-      expect(new Set(issues.map((i) => i.path))).toEqual(new Set([path]));
-      const response = await putToMock(query, body);
-      expect(response.status).toBe(422);
-      expect(sameField(path, prismPaths(response))).toBe(true);
+/** A client against the mock that remembers what Prism said about each request. */
+function recordingClient(): { client: ReturnType<typeof createBaasClient>; seen: { status: number; violations: string[] }[] } {
+  const seen: { status: number; violations: string[] }[] = [];
+  const client = createBaasClient({
+    baseUrl: mockUrl(),
+    token: TEST_TOKEN,
+    userAgent: TEST_USER_AGENT,
+    retry: false,
+    fetch: async (request) => {
+      const response = await fetch(request);
+      seen.push({ status: response.status, violations: prismPaths(response) });
+      return response;
     },
-  );
+  });
+  return { client, seen };
+}
 
-  test.prop([fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 201 }))], RUNS)('an out-of-range limit is rejected by both', async (limit) => {
-    expect(validateListPixKeysQuery({ limit }).map((i) => i.path)).toEqual(['limit']);
-    const response = await fetch(`${mockUrl()}${LIST}?limit=${limit}`, { headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': 'props/1' } });
-    await response.arrayBuffer();
-    expect(response.status).toBe(422);
-    expect(prismPaths(response)).toContain('limit');
+// ---------------------------------------------------------------------------------------------
+// Mutations: each takes a valid request and breaks one rule; `path` is where both must point.
+
+interface Case {
+  rule: string;
+  query: Query;
+  body: unknown;
+  path: string;
+}
+type Valid = { query: Query; body: Required<NaturalPersonUpdate> & { address: Body } };
+type Mutation = fc.Arbitrary<(valid: Valid) => Case>;
+
+const inBody = (rule: string, path: string, value: unknown) => (valid: Valid): Case => {
+  const body = structuredClone(valid.body) as Body;
+  const [first, second] = path.split('/').slice(1) as [string, string | undefined];
+  if (second === undefined) body[first] = value;
+  else (body[first] as Body)[second] = value;
+  return { rule, query: valid.query, body, path };
+};
+
+const COORDINATES = ['/address/latitude', '/address/longitude'];
+const notInEnum = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.constantFrom(...BRAZILIAN_STATES).map((state) => state.toLowerCase()),
+  fc.constantFrom('São Paulo', 'XX', 'S P', 'SP '),
+).filter((value) => !(BRAZILIAN_STATES as string[]).includes(value));
+const unknownName = (known: readonly string[]) => fc.stringMatching(/^[a-z][A-Za-z_]{0,15}$/).filter((name) => !known.includes(name) && !(name in {}));
+
+const mutations: Record<string, Mutation> = {
+  'wrong pattern: phone': fc
+    .oneof(e164.map((phone) => phone.slice(1)), digits(1, 14).map((d) => `+0${d}`), fc.constantFrom('+55 11 98765-4321', '(11) 98765-4321', '+55119876543210000', '+'))
+    .map((bad) => inBody('wrong pattern: phone', '/phoneNumber', bad)),
+  'wrong pattern: CEP': fc
+    .oneof(digits(1, 7), digits(9, 12), fc.constantFrom('01310-100', 'abcdefgh', '0131010 '))
+    .map((bad) => inBody('wrong pattern: CEP', '/address/postalCode', bad)),
+  'wrong pattern: coordinate': fc
+    .tuple(fc.constantFrom(...COORDINATES), fc.constantFrom('23S', '1,5', '--1', '+1', '1.', '.5', '1e5', '1'.repeat(13), '1.1234567890123', ' 1'))
+    .map(([path, bad]) => inBody('wrong pattern: coordinate', path, bad)),
+  'not in the enum: UF': notInEnum.map((bad) => inBody('not in the enum: UF', '/address/state', bad)),
+  'wrong format: e-mail': fc
+    .constantFrom('maria', 'maria@', '@email.com.br', 'maria silva@email.com', 'joão@email.com.br', 'a@@b.com', 'a@b', 'a..b@c.com', '.a@c.com', 'a@-b.com', 'a@b..com')
+    .map((bad) => inBody('wrong format: e-mail', '/email', bad)),
+  'wrong type': fc
+    .constantFrom<[string, unknown]>(
+      ['/isPoliticallyExposedPerson', 'true'],
+      ['/isPoliticallyExposedPerson', 1],
+      ['/isPoliticallyExposedPerson', null],
+      ['/phoneNumber', 5511987654321],
+      ['/socialName', 42],
+      ['/email', ['maria@email.com.br']],
+      ['/address', 'Avenida Paulista, 1578'],
+      ['/address', []],
+      ['/address', null],
+      ['/address/state', 35],
+      ['/address/postalCode', 1310100],
+      ['/address/number', 1578],
+    )
+    .map(([path, bad]) => inBody('wrong type', path, bad)),
+  'too long': fc
+    .tuple(fc.constantFrom(...FREE_TEXT_FIELDS, '/email'), fc.integer({ min: 1, max: 40 }))
+    .chain(([path, extra]) => {
+      const length = stringSchemaAt(path).maxLength + extra;
+      // A long e-mail that is still an e-mail, so length is the only rule broken.
+      const domain = '@email.com.br';
+      const value = path === '/email' ? fc.constant(`${'a'.repeat(length - domain.length)}${domain}`) : textOfLength(length, length);
+      return value.map((bad) => inBody('too long', path, bad));
+    }),
+  'too short': fc
+    .constantFrom(...STRING_FIELDS.filter((path) => (stringSchemaAt(path).minLength ?? 0) > 0 && FREE_TEXT_FIELDS.includes(path)))
+    .map((path) => inBody('too short', path, '')),
+  'unknown property': fc.oneof(
+    unknownName(BODY_PROPERTIES).map((name) => inBody('unknown property', `/${name}`, 'x')),
+    unknownName(ADDRESS_PROPERTIES).map((name) => inBody('unknown property', `/address/${name}`, 'x')),
+  ),
+  'missing required address part': fc.constantFrom(...REQUIRED_ADDRESS_FIELDS).map((name) => (valid: Valid): Case => {
+    const { [name]: _dropped, ...address } = valid.body.address;
+    return { rule: 'missing required address part', query: valid.query, body: { ...valid.body, address }, path: `/address/${name}` };
+  }),
+  'empty body': fc.constant((valid: Valid): Case => ({ rule: 'empty body', query: valid.query, body: {}, path: '' })),
+  'missing query parameter': fc.constantFrom('Account', 'DocumentNumber').map((name) => (valid: Valid): Case => {
+    const { [name]: _dropped, ...query } = valid.query;
+    return { rule: 'missing query parameter', query, body: valid.body, path: name };
+  }),
+  'wrong pattern: Account': fc
+    .oneof(digits(21, 30), fc.constantFrom('12a', ' 1', '-1', '1.0', '١٢٣', '300541976902 '))
+    .map((bad) => (valid: Valid): Case => ({ rule: 'wrong pattern: Account', query: { ...valid.query, Account: bad }, body: valid.body, path: 'Account' })),
+  'wrong pattern: DocumentNumber': fc
+    .oneof(digits(1, 10), digits(12, 14), fc.constantFrom('529.982.247-25', '5299822472X', 'abcdefghijk'))
+    .map((bad) => (valid: Valid): Case => ({ rule: 'wrong pattern: DocumentNumber', query: { ...valid.query, DocumentNumber: bad }, body: valid.body, path: 'DocumentNumber' })),
+};
+
+const brokenRequest = fc
+  .record({ body: fullNaturalPersonUpdate, DocumentNumber: cpf, Account: account, mutate: fc.oneof(...Object.values(mutations)) })
+  .map(({ body, DocumentNumber, Account, mutate }) => mutate({ query: { Account, DocumentNumber }, body }));
+
+const exercised = new Map<string, number>();
+
+describe('validators and mock agree on valid requests', () => {
+  test.prop([naturalPersonUpdate, cpf, account], RUNS)('every valid update passes pre-flight and gets a 2xx from the mock', async (body, documentNumber, acct) => {
+    expect(validateUpdateNaturalPersonQuery({ Account: acct, DocumentNumber: documentNumber })).toEqual([]);
+    expect(validateNaturalPersonUpdate(body)).toEqual([]);
+    const { client, seen } = recordingClient();
+    const result = await client.updateNaturalPerson({ account: acct, documentNumber, body }).catch((error: unknown) => error);
+    expect(seen.map((s) => s.violations), 'what Prism rejected').toEqual([[]]);
+    expect(seen[0]!.status).toBeGreaterThanOrEqual(200);
+    expect(seen[0]!.status).toBeLessThan(300);
+    expect(result).toEqual(exampleValue('UpdateSucceeded'));
   });
 
-  test.prop([fullNaturalPersonUpdate, cpfWithWrongCheckDigit, account], RUNS)(
-    'a wrong CPF check digit: the validator rejects it, the mock cannot (a known difference)',
+  test.prop([listQuery], RUNS)('every valid list query passes pre-flight and gets a page from the mock', async (query) => {
+    expect(validateListPixKeysQuery(query)).toEqual([]);
+    const { client, seen } = recordingClient();
+    const page = await client.listPixKeys(query);
+    expect(seen.map((s) => [s.status, s.violations])).toEqual([[200, []]]);
+    expect(Array.isArray(page.data)).toBe(true);
+  });
+});
+
+describe('validators and mock agree on requests that break one rule', () => {
+  test.prop([brokenRequest], { ...RUNS, numRuns: 300 })('both reject it, naming the same field', async ({ rule, query, body, path }) => {
+    exercised.set(rule, (exercised.get(rule) ?? 0) + 1);
+    const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)];
+    expect(comparablePaths(issues.map((i) => i.path)), `validator on ${rule}`).toEqual(comparablePaths([path]));
+    const response = await putToMock(query, body);
+    expect(response.status, `mock on ${rule}`).toBe(422);
+    expect(comparablePaths(prismPaths(response)), `mock on ${rule}`).toEqual(comparablePaths([path]));
+  });
+
+  it('tried every kind of mutation', (context) => {
+    // Only meaningful after the property above ran (not when this test is picked alone with -t).
+    if (exercised.size === 0) context.skip();
+    for (const rule of Object.keys(mutations)) expect(exercised.get(rule) ?? 0, rule).toBeGreaterThanOrEqual(5);
+  });
+
+  const badLimit = fc.oneof(
+    fc.integer({ max: LIMIT_RANGE.min - 1 }),
+    fc.integer({ min: LIMIT_RANGE.max + 1 }),
+    fc.double({ min: LIMIT_RANGE.min, max: LIMIT_RANGE.max, noNaN: true }).filter((n) => !Number.isInteger(n)),
+  );
+  test.prop([badLimit], RUNS)('an out-of-range or fractional limit: both reject it', async (limit) => {
+    expect(validateListPixKeysQuery({ limit }).map((i) => i.path)).toEqual(['limit']);
+    const response = await listFromMock({ limit });
+    expect(response.status).toBe(422);
+    expect(comparablePaths(prismPaths(response))).toEqual(['limit']);
+  });
+
+  const badCursor = fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9]+$/).map((s) => s.padEnd(CURSOR_MAX_LENGTH + 1, 'a')),
+    fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{0,8}$/), fc.constantFrom(' ', '/', '+', '%', 'ç', '?', '&', '#')).map(([s, c]) => `${s}${c}${s}`),
+  );
+  test.prop([badCursor], RUNS)('a cursor of the wrong shape: both reject it', async (cursor) => {
+    expect(validateListPixKeysQuery({ cursor }).map((i) => i.path)).toContain('cursor');
+    expect(comparablePaths(validateListPixKeysQuery({ cursor }).map((i) => i.path))).toEqual(['cursor']);
+    const response = await listFromMock({ cursor });
+    expect(response.status).toBe(422);
+    expect(comparablePaths(prismPaths(response))).toEqual(['cursor']);
+  });
+
+  test.prop([brokenRequest], { ...RUNS, numRuns: 50 })('the client with pre-flight off gets the mock’s 422 as an ApiError', async ({ query, body }) => {
+    // Same readers through the client: nothing is checked before sending, so the mock decides.
+    const client = createBaasClient({ baseUrl: mockUrl(), token: TEST_TOKEN, retry: false, validate: false });
+    const error = await client
+      .updateNaturalPerson({ account: query.Account as string, documentNumber: query.DocumentNumber as string, body: body as NaturalPersonUpdate })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(422);
+  });
+});
+
+describe('known differences: rules only the validators enforce', () => {
+  test.prop([cpf], RUNS)('the generator’s CPFs are what isValidCpf accepts', (value) => {
+    expect(isValidCpf(value)).toBe(true);
+  });
+
+  test.prop([fullNaturalPersonUpdate, fc.oneof(cpfWithWrongCheckDigit, repeatedDigitCpf), account], RUNS)(
+    'a CPF with a wrong check digit or one repeated digit: the validator rejects it, the mock answers 2xx',
     async (body, documentNumber, acct) => {
+      expect(isValidCpf(documentNumber)).toBe(false);
       const query = { Account: acct, DocumentNumber: documentNumber };
       expect(validateUpdateNaturalPersonQuery(query).map((i) => i.path)).toEqual(['DocumentNumber']);
+      expect(validateNaturalPersonUpdate(body)).toEqual([]);
+      // JSON Schema has no check-digit rule, so Prism accepts anything of the right shape.
       const response = await putToMock(query, body);
-      // JSON Schema has no check-digit rule, so Prism accepts the shape.
       expect(response.status).toBe(200);
+      expect(prismPaths(response)).toEqual([]);
     },
   );
+
+  it('Prism reads query parameter names case-insensitively: `account=` satisfies the required `Account`', async () => {
+    const query = { account: '300541976902', DocumentNumber: '52998224725' };
+    expect(validateUpdateNaturalPersonQuery(query).map((i) => i.path)).toContain('Account');
+    expect((await putToMock(query, { socialName: 'Maria' })).status).toBe(200);
+  });
+
+  it('Prism takes an empty `cursor=` as no cursor; the contract (minLength 1) does not', async () => {
+    expect(validateListPixKeysQuery({ cursor: '' }).map((i) => i.path)).toContain('cursor');
+    expect((await listFromMock({ cursor: '' })).status).toBe(200);
+  });
 });

@@ -1,82 +1,131 @@
-// Every response the mock generates in dynamic mode, for every documented status, conforms to the
-// spec's schema and is read by the client as data or as the right error.
+// Every response the mock generates in dynamic mode, for every documented status of both
+// operations, conforms to the spec (status, media type, body schema, documented headers) and is
+// read by the client: a 2xx as the very data sent, an error status as an ApiError carrying the
+// status, the problem, the request id and Retry-After.
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createBaasClient, type BaasClient } from '../../src/index.js';
-import { startMock, type RunningMock } from '../../src/testing/mock.js';
+import { preferHeaders } from '../../src/testing/prefer.js';
+import type { RunningMock } from '../../src/testing/mock.js';
 import { schemaErrors } from '../support/ajv.js';
+import { startRepeatableDynamicMock } from '../support/dynamic-mock.js';
+import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 import { deref, spec } from '../support/spec.js';
-import { fullUpdate } from '../support/fixtures.js';
 
 const PER_OPERATION = 200;
-// Prism re-seeds its generator on every request, so one seed gives one body per status. Three
-// fixed seeds give three different bodies per status, and every run is the same.
-const SEEDS = ['baas-20261122-a', 'baas-20261122-b', 'baas-20261122-c'];
-let mocks: RunningMock[] = [];
+const SEED = 'baas-dynamic-20261122';
+let mock: RunningMock | undefined;
 
 beforeAll(async () => {
-  const started = await Promise.allSettled(SEEDS.map((seed) => startMock({ dynamic: true, seed })));
-  mocks = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw (failure as PromiseRejectedResult).reason;
+  mock = await startRepeatableDynamicMock(SEED);
 }, 60_000);
-afterAll(() => Promise.all(mocks.map((mock) => mock.stop())));
+afterAll(() => mock?.stop());
 
-function clientPreferring(status: number, round: number): BaasClient {
+interface Seen {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+function clientPreferring(status: number, seen: Seen[]): BaasClient {
   return createBaasClient({
-    baseUrl: mocks[round % mocks.length]!.url,
-    token: 'dynamic-token',
+    baseUrl: mock!.url,
+    token: SECRET_TOKEN,
     retry: false,
     fetch: async (request) => {
-      request.headers.set('Prefer', `code=${status}, dynamic=true`);
+      for (const [name, value] of Object.entries(preferHeaders({ code: status }))) request.headers.set(name, value);
       const response = await fetch(request);
-      // Keep a copy so the test can check the very body the client read.
-      seen.push({ status: response.status, body: await response.clone().text(), type: response.headers.get('content-type') ?? '' });
+      // A copy, so the test checks the very body the client read.
+      seen.push({ status: response.status, headers: response.headers, body: await response.clone().text() });
       return response;
     },
   });
 }
-const seen: { status: number; body: string; type: string }[] = [];
+
+const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The JSON pointer of a node in the bundle, following `$ref`s: where Ajv finds its schema. */
+function pointerOf(pointer: string): string {
+  let current = pointer;
+  for (let hops = 0; hops < 10; hops += 1) {
+    const node = current.split('/').slice(1).reduce<any>((acc, part) => acc?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    if (typeof node?.$ref !== 'string') return current;
+    current = (node.$ref as string).replace(/^#/, '');
+  }
+  throw new Error(`too many $refs from ${pointer}`);
+}
+
+/** What a documented header's text must be, checked with its schema (integers arrive as text). */
+function headerErrors(headerPointer: string, name: string, value: string | null): string[] {
+  const header = deref<{ required?: boolean; schema: { type?: string } }>({ $ref: `#${headerPointer}` });
+  if (value === null) return header.required ? [`${name} is required but absent`] : [];
+  const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? (/^-?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : value) : value;
+  return schemaErrors(`${headerPointer}/schema`, typed).map((e) => `${name}${e}`);
+}
 
 const operations = [
   {
     id: 'updateNaturalPerson',
     path: '/v2/api/baas-onboarding/account/natural-person',
     method: 'put',
-    call: (client: BaasClient) => client.updateNaturalPerson({ account: '300541976902', documentNumber: '52998224725', body: fullUpdate() }),
+    call: (client: BaasClient) => client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() }),
   },
   { id: 'listPixKeys', path: '/v2/api/pix/keys/list-keys', method: 'get', call: (client: BaasClient) => client.listPixKeys({ limit: 20 }) },
 ] as const;
 
 describe.each(operations)('$id in dynamic mode', ({ path, method, call }) => {
-  const responses = spec.paths[path]![method].responses as Record<string, unknown>;
-  const statuses = Object.keys(responses).map(Number);
-  const rounds = Math.ceil(PER_OPERATION / statuses.length);
+  const operationPointer = `/paths/${escape(path)}/${method}`;
+  const statuses = Object.keys(spec.paths[path]![method].responses as object);
 
-  it(`conforms and parses for ${statuses.length} statuses, ${PER_OPERATION}+ responses`, async () => {
-    let checked = 0;
-    for (let round = 0; round < rounds; round += 1) {
-      for (const status of statuses) {
-        seen.length = 0;
-        const outcome = await call(clientPreferring(status, round)).then(
-          (data) => ({ data }),
-          (error: unknown) => ({ error }),
-        );
-        const last = seen.at(-1)!;
-        expect(last.status).toBe(status);
-        const media = deref<any>(responses[String(status)]).content;
-        const [type, content] = Object.entries<any>(media)[0]!;
-        expect(last.type).toContain(type);
-        const errors = schemaErrors(content.schema.$ref.slice(1), JSON.parse(last.body));
-        expect(errors, `${status}: ${last.body.slice(0, 300)}`).toEqual([]);
-        if (status < 300) expect(outcome).toEqual({ data: JSON.parse(last.body) });
-        else {
-          const error = 'error' in outcome ? outcome.error : undefined;
-          expect(error).toBeInstanceOf(ApiError);
-          expect((error as ApiError).status).toBe(status);
-        }
-        checked += 1;
+  it(`every response for the ${statuses.length} documented statuses conforms and parses (${PER_OPERATION} responses)`, async () => {
+    const distinctBodies = new Set<string>();
+    for (let i = 0; i < PER_OPERATION; i += 1) {
+      const status = statuses[i % statuses.length]!;
+      const seen: Seen[] = [];
+      const outcome = await call(clientPreferring(Number(status), seen)).then(
+        (data) => ({ data }),
+        (error: unknown) => ({ error }),
+      );
+      expect(seen).toHaveLength(1);
+      const response = seen[0]!;
+      const where = `${status}, response ${i}: ${response.body.slice(0, 400)}`;
+      distinctBodies.add(response.body);
+
+      // What the spec documents for this status.
+      const responsePointer = pointerOf(`${operationPointer}/responses/${status}`);
+      const documented = deref<{ content: Record<string, unknown>; headers?: Record<string, unknown> }>({ $ref: `#${responsePointer}` });
+      const [mediaType] = Object.keys(documented.content);
+      expect(response.status, where).toBe(Number(status));
+      expect(response.headers.get('content-type'), where).toContain(mediaType);
+      const body = JSON.parse(response.body) as unknown;
+      const schemaPointer = pointerOf(`${responsePointer}/content/${escape(mediaType!)}/schema`);
+      expect(schemaErrors(schemaPointer, body), where).toEqual([]);
+      for (const name of Object.keys(documented.headers ?? {})) {
+        const headerPointer = pointerOf(`${responsePointer}/headers/${escape(name)}`);
+        expect(headerErrors(headerPointer, name, response.headers.get(name)), where).toEqual([]);
+      }
+
+      // What the client made of it.
+      if (Number(status) < 300) {
+        expect(outcome, where).toEqual({ data: body });
+        continue;
+      }
+      const error = 'error' in outcome ? outcome.error : outcome;
+      expect(error, where).toBeInstanceOf(ApiError);
+      const apiError = error as ApiError;
+      const problem = body as { status?: number; correlationId?: string };
+      expect(apiError.status).toBe(Number(status));
+      expect(apiError.problem, where).toBeTypeOf('object');
+      if (problem.status !== undefined) expect(apiError.problem?.status).toBe(problem.status);
+      expect(apiError.requestId).toBe(response.headers.get('x-request-id') ?? problem.correlationId);
+      const retryAfter = response.headers.get('retry-after');
+      expect(apiError.retryAfterMs).toBe(retryAfter === null ? undefined : Number(retryAfter) * 1000);
+      for (const form of [apiError.message, JSON.stringify(apiError), inspect(apiError, { depth: 10 })]) {
+        expect(form).not.toContain(SECRET_TOKEN);
+        expect(form).not.toContain(VALID_CPF);
       }
     }
-    expect(checked).toBeGreaterThanOrEqual(PER_OPERATION);
+    // Generated, not one example served again and again: nearly every body is new.
+    expect(distinctBodies.size).toBeGreaterThan(PER_OPERATION * 0.9);
   }, 120_000);
 });

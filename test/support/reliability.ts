@@ -1,0 +1,74 @@
+// Shared checks of the reliability suite (test/properties, test/faults): how a call settled, within
+// what time, whether an error leaks a secret, unhandled rejections, and TCP handles left open.
+import { inspect } from 'node:util';
+
+export type Settled<T> = { kind: 'data'; value: T; ms: number } | { kind: 'error'; error: unknown; ms: number } | { kind: 'hung'; ms: number };
+
+/**
+ * Races the call against a real-time deadline (no fake timers: the client's own timers must do
+ * the work). The deadline timer is always cleared, so it leaves no handle behind.
+ */
+export async function settleWithin<T>(call: Promise<T>, deadlineMs: number): Promise<Settled<T>> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), deadlineMs);
+  });
+  try {
+    const outcome = await Promise.race([
+      call.then(
+        (value) => ({ kind: 'data' as const, value }),
+        (error: unknown) => ({ kind: 'error' as const, error }),
+      ),
+      deadline,
+    ]);
+    const ms = performance.now() - started;
+    return outcome === 'hung' ? { kind: 'hung', ms } : { ...outcome, ms };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Every form in which an error ends up in a log. */
+export function loggedForms(error: unknown): string[] {
+  const forms = [String(error), inspect(error, { depth: 10 }), inspect(error, { depth: 10, showHidden: true })];
+  if (error instanceof Error) forms.push(error.message, error.stack ?? '');
+  try {
+    forms.push(JSON.stringify(error) ?? '');
+  } catch (e) {
+    forms.push(`JSON.stringify threw: ${String(e)}`);
+  }
+  return forms;
+}
+
+/** The secrets that appear in any logged form of the error (expected: none). */
+export const leakedSecrets = (error: unknown, secrets: readonly string[]): string[] =>
+  secrets.filter((secret) => loggedForms(error).some((form) => form.includes(secret)));
+
+/** Collects `unhandledRejection`s from now until `stop()`. */
+export function watchUnhandledRejections(): { reasons: unknown[]; stop(): void } {
+  const reasons: unknown[] = [];
+  const listener = (reason: unknown): void => {
+    reasons.push(reason);
+  };
+  process.on('unhandledRejection', listener);
+  return { reasons, stop: () => process.off('unhandledRejection', listener) };
+}
+
+/** TCP sockets and servers alive in this process (Node's own resource list). */
+export const openTcpHandles = (): number => process.getActiveResourcesInfo().filter((name) => name.startsWith('TCP')).length;
+
+/** Waits until at most `baseline` TCP handles are alive, or `withinMs` passes; resolves the count. */
+export async function tcpHandlesSettle(baseline: number, withinMs = 2_000): Promise<number> {
+  const until = Date.now() + withinMs;
+  while (openTcpHandles() > baseline && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  return openTcpHandles();
+}
+
+/** A fixed-width text table: the same in every terminal and CI log. */
+export function textTable(rows: readonly Record<string, string>[]): string {
+  const columns = Object.keys(rows[0] ?? {});
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]): string => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => line(columns.map((c) => row[c] ?? '')))].join('\n');
+}
