@@ -15,7 +15,7 @@ const pl = results.pipeline;
 const section = `<!-- latest-run:start -->
 ## Latest run
 
-${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node} (${results.machine.platform}); ${Math.round(results.seconds)} s in all.
+${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node} (${results.machine.platform}); ${Math.round(results.seconds)} s in all; 1-minute load average ${results.load ? `${results.load.before.toFixed(2)} before, ${results.load.after.toFixed(2)} after` : 'not recorded'} (the bench itself keeps about one core busy).
 
 ### 1. Per-request overhead (${o.rounds} interleaved rounds of ${o.requestsPerRound} requests per caller)
 
@@ -63,7 +63,7 @@ Body validation: ${Math.round(v.opsPerSecond).toLocaleString('en')} ops/s, **${(
 |---|---|---|---|
 ${(['lint', 'bundle', 'generate', 'docs', 'total'] as const).map((k) => `| ${k} | ${pl.real.ms[k].toFixed(0)} | ${pl.synthetic.ms[k].toFixed(0)} | ${pl.timeRatio[k].toFixed(2)} |`).join('\n')}
 
-Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleString('en')} bytes (${pl.sizeRatio.toFixed(1)}×; ${pl.real.paths} → ${pl.synthetic.paths} paths, ${pl.real.schemas} → ${pl.synthetic.schemas} schemas). Time grew **${pl.timeRatio.total.toFixed(2)}×** for **${pl.sizeRatio.toFixed(1)}×** the size: each tool's start-up dominates the real spec. Lint problems on the synthetic spec: ${pl.synthetic.lintProblems} (copied operations without their own tags and the like; timing only).
+Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleString('en')} bytes (${pl.sizeRatio.toFixed(1)}×; ${pl.real.paths} → ${pl.synthetic.paths} paths, ${pl.real.schemas} → ${pl.synthetic.schemas} schemas). Time grew **${pl.timeRatio.total.toFixed(2)}×** for **${pl.sizeRatio.toFixed(1)}×** the size: each tool's start-up dominates the real spec. Lint problems: ${pl.real.lintProblems} on the real spec, ${pl.synthetic.lintProblems} on the synthetic one (copied operations without their own tags and the like; timing only).
 
 ### 5. Size
 
@@ -71,7 +71,7 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 |---|---|---|
 | client entry (src/index.ts + openapi-fetch + validators), minified | ${results.size.minifiedBytes.toLocaleString('en')} B | — |
 | same, gzip | **${results.size.gzipBytes.toLocaleString('en')} B** | ≤ ${results.size.budgetBytes.toLocaleString('en')} B |
-| consumer type-check (tsc --noEmit, strict, imports everything), ms | ${s(results.size.consumerTypecheckMs, 0)} | — |
+| consumer type-check (tsc --noEmit, strict, imports everything), ms: median (min–max) | ${results.size.consumerTypecheckMs.median.toFixed(0)} (${results.size.consumerTypecheckMs.min.toFixed(0)}–${results.size.consumerTypecheckMs.max.toFixed(0)}) | — |
 
 Largest inputs: ${results.size.largestInputs.map((i: { path: string; bytes: number }) => `${i.path} (${i.bytes.toLocaleString('en')} B)`).join(', ')}.
 <!-- latest-run:end -->`;

@@ -1,7 +1,7 @@
 // `npm run bench`: every figure measured side by side in one run, printed against its budget and
 // written to .artifacts/bench/results.json. Timings are never asserted in tests; only size is.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { fmt, printBudgets, type BudgetLine } from './lib/stats.js';
@@ -13,7 +13,10 @@ import { measureSize } from './size.js';
 
 const started = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
-console.log(`machine: ${machine.cpus} × ${machine.cpu}, Node ${machine.node}`);
+// The 1-minute load average before and after: above the CPU count, other work shared the cores and the
+// timings (not the sizes) are suspect.
+const loadBefore = loadavg()[0]!;
+console.log(`machine: ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, load ${loadBefore.toFixed(2)}`);
 
 const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const t = performance.now();
@@ -50,7 +53,8 @@ console.log('');
 printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
-const results = { date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, budgets: lines };
+const load = { before: loadBefore, after: loadavg()[0]! };
+const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, budgets: lines };
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));
