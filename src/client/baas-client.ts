@@ -13,7 +13,7 @@ import { resolveOptions, type BaasClientOptions, type ResolvedOptions } from './
 import { walkPixKeys, type PixKeysOptions } from './pagination.js';
 import { createRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, readSuccessBody } from './responses.js';
-import { CallTransport } from './transport.js';
+import { CallTransport, systemCode } from './transport.js';
 
 const UPDATE_PATH = '/v2/api/baas-onboarding/account/natural-person';
 const LIST_PATH = '/v2/api/pix/keys/list-keys';
@@ -57,7 +57,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   };
   const contextFor =
     (operation: OperationName) =>
-    (request: Request): ErrorContext => ({ operation, method: request.method, url: redactUrl(request.url, secrets) });
+    (request: Request | undefined): ErrorContext =>
+      request ? { operation, method: request.method, url: redactUrl(request.url, secrets) } : { operation };
 
   const transportFor = (operation: OperationName, signal?: AbortSignal): CallTransport =>
     new CallTransport(
@@ -81,7 +82,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   ): Promise<T> {
     const transport = transportFor(operation, signal);
     // Built only when an error needs it: redacting the URL costs more than the happy path should pay.
-    const context = (): ErrorContext => lastContext(transport, operation, secrets);
+    const context = (): ErrorContext => transport.errorContext();
     try {
       const { response, error } = await Promise.race([send(transport), transport.bodyAborted]);
       if (!response.ok) throw errorFromResponse(response, error, { context: context(), secrets });
@@ -153,15 +154,10 @@ function transportOptions(transport: CallTransport) {
 const isPixKeyList = (value: unknown): value is PixKeyList =>
   typeof value === 'object' && value !== null && Array.isArray((value as { data?: unknown }).data);
 
-function lastContext(transport: CallTransport, operation: OperationName, secrets: string[]): ErrorContext {
-  const request = transport.lastRequest;
-  return request ? { operation, method: request.method, url: redactUrl(request.url, secrets) } : { operation };
-}
-
 /** Every failure leaves as a BaasError, except a caller's own abort, which keeps its reason. */
 function normalize(error: unknown, transport: CallTransport, settings: ResolvedOptions, context: ErrorContext, signal?: AbortSignal): unknown {
   if (error instanceof BaasError) return error;
   if (signal?.aborted) return signal.reason;
   if (transport.timedOut) return new TimeoutError(settings.timeoutMs, transport.attempts, context);
-  return new NetworkError((error as { code?: string })?.code, transport.attempts, context);
+  return new NetworkError(systemCode(error), transport.attempts, context);
 }

@@ -8,8 +8,8 @@ export interface TransportSettings {
   fetch: (request: Request) => Promise<Response>;
   timeoutMs: number;
   retry: RetrySettings | false;
-  /** Builds the redacted context of an error from the request. */
-  context: (request: Request) => ErrorContext;
+  /** Builds the redacted context of an error from the request, if one was built yet. */
+  context: (request: Request | undefined) => ErrorContext;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -62,6 +62,11 @@ export class CallTransport {
     return this.controller.signal;
   }
 
+  /** Operation, method and redacted URL of this call, for an error. */
+  errorContext(): ErrorContext {
+    return this.settings.context(this.lastRequest);
+  }
+
   /** Stops the timer of the attempt whose response was returned. Call it once the body is read. */
   finish(): void {
     clearTimeout(this.timer);
@@ -87,8 +92,8 @@ export class CallTransport {
         clearTimeout(this.timer);
         if (this.callerSignal?.aborted) throw this.callerSignal.reason;
         const failure = this.timedOut
-          ? new TimeoutError(timeoutMs, this.attempts, this.settings.context(request))
-          : new NetworkError(systemCode(error), this.attempts, this.settings.context(request));
+          ? new TimeoutError(timeoutMs, this.attempts, this.errorContext())
+          : new NetworkError(systemCode(error), this.attempts, this.errorContext());
         const wait = retry ? backoffMs(this.attempts, retry) : 0;
         if (!retry || !this.mayRetry(retry, started, wait)) throw failure;
         await sleep(wait, this.callerSignal);
@@ -151,7 +156,8 @@ export class CallTransport {
   }
 }
 
-function systemCode(error: unknown): string | undefined {
+/** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */
+export function systemCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
