@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
+import { listOperations } from './operations.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -11,28 +12,16 @@ const require = createRequire(import.meta.url);
 const BUNDLE_ID = 'https://baas-pix-contract.local/openapi.json';
 
 /**
- * One export of validators.js each. A body validator points at a component schema; a query
- * validator is an object schema assembled from the operation's query parameters.
+ * One query validator (when the operation has query parameters) and one body validator (when it
+ * takes a JSON body) per operationId, found by walking `paths`: `<operationId>Query`, `<operationId>Body`.
  */
-const VALIDATORS = [
-  { name: 'naturalPersonUpdate', schema: 'NaturalPersonUpdate', doc: 'The body of updateNaturalPerson (NaturalPersonUpdate).' },
-  { name: 'updateNaturalPersonQuery', queryOf: 'updateNaturalPerson', doc: 'The query parameters of updateNaturalPerson, as one object.' },
-  { name: 'listPixKeysQuery', queryOf: 'listPixKeys', doc: 'The query parameters of listPixKeys, as one object.' },
-];
-
-export const VALIDATOR_NAMES = VALIDATORS.map((v) => v.name);
-
-const escapePointer = (segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-const unescapePointer = (segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-const resolvePointer = (spec, pointer) => pointer.replace(/^#\//, '').split('/').map(unescapePointer).reduce((node, key) => node[key], spec);
-
-function findOperation(spec, operationId) {
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation?.operationId === operationId) return { path, method, item, operation };
-    }
-  }
-  throw new Error(`no operation with operationId ${operationId} in the spec`);
+export function validatorsOf(spec) {
+  return listOperations(spec).flatMap((op) => [
+    ...(op.parameters.some((p) => p.in === 'query')
+      ? [{ name: `${op.operationId}Query`, operation: op, doc: `The query parameters of ${op.operationId}, as one object.` }]
+      : []),
+    ...(op.body ? [{ name: `${op.operationId}Body`, schemaPointer: op.body.schemaPointer, doc: `The ${op.body.mediaType} body of ${op.operationId}.` }] : []),
+  ]);
 }
 
 /**
@@ -40,24 +29,12 @@ function findOperation(spec, operationId) {
  * schema in the bundle, so patterns and bounds are never copied and any `$ref` inside them still
  * resolves against the bundle.
  */
-function querySchema(spec, operationId, id) {
-  const { path, method, item, operation } = findOperation(spec, operationId);
-  const located = (list, base) =>
-    (list ?? []).map((node, index) => {
-      const pointer = node.$ref ?? `${base}/parameters/${index}`;
-      return { pointer, parameter: node.$ref ? resolvePointer(spec, node.$ref) : node };
-    });
-  const pathBase = `#/paths/${escapePointer(path)}`;
-  // OpenAPI: operation parameters override path-level ones with the same name and location.
-  const byKey = new Map();
-  for (const entry of [...located(item.parameters, pathBase), ...located(operation.parameters, `${pathBase}/${method}`)]) {
-    byKey.set(`${entry.parameter.in}:${entry.parameter.name}`, entry);
-  }
+function querySchema(operation, id) {
   const properties = {};
   const required = [];
-  for (const { pointer, parameter } of byKey.values()) {
+  for (const parameter of operation.parameters) {
     if (parameter.in !== 'query') continue;
-    properties[parameter.name] = { $ref: `${BUNDLE_ID}${pointer}/schema` };
+    properties[parameter.name] = { $ref: `${BUNDLE_ID}${parameter.pointer}/schema` };
     if (parameter.required) required.push(parameter.name);
   }
   return { $id: id, type: 'object', properties, required };
@@ -103,6 +80,8 @@ export async function validatorSource(fullSpec) {
   const spec = withoutDocs(fullSpec);
   const ajv = new Ajv2020({
     allErrors: true,
+    // The rules read keyword and params only (src/validation/rules.ts): Ajv's English messages need not ship.
+    messages: false,
     // OpenAPI keywords outside JSON Schema (discriminator, xml, …) must not stop compilation.
     strict: false,
     code: { source: true, esm: true, lines: true },
@@ -113,19 +92,18 @@ export async function validatorSource(fullSpec) {
   addFormats(ajv);
   ajv.addSchema(spec, BUNDLE_ID);
   const refs = {};
-  for (const v of VALIDATORS) {
-    if (v.queryOf) {
-      ajv.addSchema(querySchema(spec, v.queryOf, v.name));
+  for (const v of validatorsOf(spec)) {
+    if (v.operation) {
+      ajv.addSchema(querySchema(v.operation, v.name));
       refs[v.name] = v.name;
     } else {
-      if (!spec.components?.schemas?.[v.schema]) throw new Error(`no component schema ${v.schema} in the spec`);
-      refs[v.name] = `${BUNDLE_ID}#/components/schemas/${escapePointer(v.schema)}`;
+      refs[v.name] = `${BUNDLE_ID}${v.schemaPointer}`;
     }
   }
   return `${inlineRuntimeHelpers(standaloneCode(ajv, refs))}\n`;
 }
 
-export const VALIDATOR_TYPES = `export interface GeneratedValidatorError {
+export const validatorTypes = (fullSpec) => `export interface GeneratedValidatorError {
   /** JSON pointer of the failing value inside the validated data. */
   instancePath: string;
   schemaPath: string;
@@ -138,5 +116,5 @@ export interface GeneratedValidator {
   /** Every error of the last call that returned false (allErrors). */
   errors?: GeneratedValidatorError[] | null;
 }
-${VALIDATORS.map((v) => `/** ${v.doc} */\nexport declare const ${v.name}: GeneratedValidator;`).join('\n')}
+${validatorsOf(withoutDocs(fullSpec)).map((v) => `/** ${v.doc} */\nexport declare const ${v.name}: GeneratedValidator;`).join('\n')}
 `;

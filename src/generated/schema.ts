@@ -494,6 +494,38 @@ export interface components {
     };
     pathItems: never;
 }
+export type PhoneNumber = components['schemas']['PhoneNumber'];
+export type BrazilianState = components['schemas']['BrazilianState'];
+export type Coordinate = components['schemas']['Coordinate'];
+export type Address = components['schemas']['Address'];
+export type NaturalPersonUpdate = components['schemas']['NaturalPersonUpdate'];
+export type UpdateResult = components['schemas']['UpdateResult'];
+export type Violation = components['schemas']['Violation'];
+export type Problem = components['schemas']['Problem'];
+export type Cursor = components['schemas']['Cursor'];
+export type KnownPixKeyType = components['schemas']['KnownPixKeyType'];
+export type PixKeyType = components['schemas']['PixKeyType'];
+export type BeneficiaryAccount = components['schemas']['BeneficiaryAccount'];
+export type DocumentType = components['schemas']['DocumentType'];
+export type BeneficiaryEntity = components['schemas']['BeneficiaryEntity'];
+export type PixKey = components['schemas']['PixKey'];
+export type PixKeyList = components['schemas']['PixKeyList'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ParameterAccount = components['parameters']['Account'];
+export type ParameterDocumentNumber = components['parameters']['DocumentNumber'];
+export type ParameterUserAgent = components['parameters']['UserAgent'];
+export type ParameterLimit = components['parameters']['Limit'];
+export type ParameterPageCursor = components['parameters']['PageCursor'];
+export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
     updateNaturalPerson: {

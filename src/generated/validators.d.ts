@@ -12,9 +12,9 @@ export interface GeneratedValidator {
   /** Every error of the last call that returned false (allErrors). */
   errors?: GeneratedValidatorError[] | null;
 }
-/** The body of updateNaturalPerson (NaturalPersonUpdate). */
-export declare const naturalPersonUpdate: GeneratedValidator;
 /** The query parameters of updateNaturalPerson, as one object. */
 export declare const updateNaturalPersonQuery: GeneratedValidator;
+/** The application/json body of updateNaturalPerson. */
+export declare const updateNaturalPersonBody: GeneratedValidator;
 /** The query parameters of listPixKeys, as one object. */
 export declare const listPixKeysQuery: GeneratedValidator;

@@ -6,17 +6,15 @@ import { mockUrl } from '../support/mock.js';
 import { spec } from '../support/spec.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
-// Prism picks the status from Prefer; the client has no per-call headers, so a wrapped fetch adds it.
-const preferring = (status: number) =>
-  createBaasClient({
-    baseUrl: mockUrl(),
-    token: 'test-token-123456',
-    retry: false,
-    fetch: (request) => {
-      request.headers.set('Prefer', `code=${status}`);
-      return fetch(request);
-    },
-  });
+// Prism picks the status from Prefer, sent as a per-call header.
+const preferring = (status: number) => {
+  const client = createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', retry: false });
+  const headers = { Prefer: `code=${status}` };
+  return {
+    updateNaturalPerson: (input: Parameters<typeof client.updateNaturalPerson>[0]) => client.updateNaturalPerson({ ...input, headers }),
+    listPixKeys: (input: Parameters<typeof client.listPixKeys>[0] = {}) => client.listPixKeys({ ...input, headers }),
+  };
+};
 
 const client = () => createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', userAgent: 'client-tests/1.0', retry: false });
 

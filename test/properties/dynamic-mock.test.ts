@@ -32,9 +32,8 @@ function clientPreferring(status: number, seen: Seen[]): BaasClient {
     baseUrl: mock!.url,
     token: SECRET_TOKEN,
     retry: false,
-    fetch: async (request) => {
-      for (const [name, value] of Object.entries(preferHeaders({ code: status }))) request.headers.set(name, value);
-      const response = await fetch(request);
+    fetch: async (url, init) => {
+      const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...preferHeaders({ code: status }) } });
       // A copy, so the test checks the very body the client read.
       seen.push({ status: response.status, headers: response.headers, body: await response.clone().text() });
       return response;
