@@ -24,12 +24,15 @@ ${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${resul
 | raw fetch | ${s(o.perRequestUs.rawFetch, 1)} |
 | raw fetch + timeout signal | ${s(o.perRequestUs.rawFetchWithTimeout, 1)} |
 | bare openapi-fetch | ${s(o.perRequestUs.openapiFetch, 1)} |
+| bare openapi-fetch + timeout signal | ${s(o.perRequestUs.openapiFetchWithTimeout, 1)} |
 | createBaasClient (defaults) | ${s(o.perRequestUs.baasClient, 1)} |
 
 | ratio (per round) | median | min | max | budget |
 |---|---|---|---|---|
-| createBaasClient / raw fetch | ${s(o.ratioToRawFetch.baasClient)} | ≤ 1.10 |
-| createBaasClient / bare openapi-fetch | ${s(o.ratioToOpenapiFetch)} | ≤ 1.05 |
+| createBaasClient / bare openapi-fetch + timeout signal | ${s(o.ratioToOpenapiFetchWithTimeout)} | ≤ 1.05 |
+| createBaasClient / bare openapi-fetch | ${s(o.ratioToOpenapiFetch)} | — |
+| createBaasClient / raw fetch | ${s(o.ratioToRawFetch.baasClient)} | — |
+| bare openapi-fetch + timeout signal / raw fetch | ${s(o.ratioToRawFetch.openapiFetchWithTimeout)} | — |
 | bare openapi-fetch / raw fetch | ${s(o.ratioToRawFetch.openapiFetch)} | — |
 | raw fetch + timeout signal / raw fetch | ${s(o.ratioToRawFetch.rawFetchWithTimeout)} | — |
 

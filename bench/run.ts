@@ -34,8 +34,10 @@ const size = await step('size and consumer type-check', () => measureSize());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 const lines: BudgetLine[] = [
-  { figure: 'ours / raw fetch (median, min–max)', value: r(overhead.ratioToRawFetch.baasClient), budget: '≤ 1.10', pass: overhead.ratioToRawFetch.baasClient.median <= 1.1 },
-  { figure: 'ours / bare openapi-fetch', value: r(overhead.ratioToOpenapiFetch), budget: '≤ 1.05', pass: overhead.ratioToOpenapiFetch.median <= 1.05 },
+  { figure: 'ours / bare openapi-fetch + timeout signal (median, min–max)', value: r(overhead.ratioToOpenapiFetchWithTimeout), budget: '≤ 1.05', pass: overhead.ratioToOpenapiFetchWithTimeout.median <= 1.05 },
+  { figure: 'ours / bare openapi-fetch', value: r(overhead.ratioToOpenapiFetch), budget: '—', pass: null },
+  { figure: 'ours / raw fetch', value: r(overhead.ratioToRawFetch.baasClient), budget: '—', pass: null },
+  { figure: 'bare openapi-fetch + timeout signal / raw fetch', value: r(overhead.ratioToRawFetch.openapiFetchWithTimeout), budget: '—', pass: null },
   { figure: 'bare openapi-fetch / raw fetch', value: r(overhead.ratioToRawFetch.openapiFetch), budget: '—', pass: null },
   { figure: 'raw fetch + timeout signal / raw fetch', value: r(overhead.ratioToRawFetch.rawFetchWithTimeout), budget: '—', pass: null },
   { figure: 'validation of a full update body (µs)', value: `${fmt(validation.validationUs.median, 2)} µs, ${Math.round(validation.opsPerSecond)} ops/s`, budget: '—', pass: null },

@@ -37,7 +37,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Account"}};
+const err0 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "Account"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -47,7 +47,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.DocumentNumber === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "DocumentNumber"}};
+const err1 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "DocumentNumber"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -60,7 +60,7 @@ if(data.Account !== undefined){
 let data0 = data.Account;
 if(typeof data0 === "string"){
 if(func1(data0) > 20){
-const err2 = {instancePath:instancePath+"/Account",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Account/schema/maxLength",keyword:"maxLength",params:{limit: 20}};
+const err2 = {instancePath:instancePath+"/Account",schemaPath:"",keyword:"maxLength",params:{limit: 20}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -70,7 +70,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/Account",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Account/schema/minLength",keyword:"minLength",params:{limit: 1}};
+const err3 = {instancePath:instancePath+"/Account",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -80,7 +80,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern4.test(data0)){
-const err4 = {instancePath:instancePath+"/Account",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Account/schema/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"}};
+const err4 = {instancePath:instancePath+"/Account",schemaPath:"",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -91,7 +91,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/Account",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Account/schema/type",keyword:"type",params:{type: "string"}};
+const err5 = {instancePath:instancePath+"/Account",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -105,7 +105,7 @@ if(data.DocumentNumber !== undefined){
 let data1 = data.DocumentNumber;
 if(typeof data1 === "string"){
 if(func1(data1) > 11){
-const err6 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/DocumentNumber/schema/maxLength",keyword:"maxLength",params:{limit: 11}};
+const err6 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"",keyword:"maxLength",params:{limit: 11}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -115,7 +115,7 @@ vErrors.push(err6);
 errors++;
 }
 if(func1(data1) < 11){
-const err7 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/DocumentNumber/schema/minLength",keyword:"minLength",params:{limit: 11}};
+const err7 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"",keyword:"minLength",params:{limit: 11}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -125,7 +125,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern5.test(data1)){
-const err8 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/DocumentNumber/schema/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+const err8 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -136,7 +136,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/DocumentNumber/schema/type",keyword:"type",params:{type: "string"}};
+const err9 = {instancePath:instancePath+"/DocumentNumber",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -148,7 +148,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err10 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -186,7 +186,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.postalCode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "postalCode"}};
+const err0 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "postalCode"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -196,7 +196,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.street === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "street"}};
+const err1 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "street"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -206,7 +206,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.number === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "number"}};
+const err2 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "number"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -216,7 +216,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.neighborhood === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "neighborhood"}};
+const err3 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "neighborhood"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -226,7 +226,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.city === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"}};
+const err4 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -236,7 +236,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.state === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"}};
+const err5 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "state"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -247,7 +247,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(func11.call(schema37.properties, key0))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+const err6 = {instancePath,schemaPath:"",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -261,7 +261,7 @@ if(data.postalCode !== undefined){
 let data0 = data.postalCode;
 if(typeof data0 === "string"){
 if(func1(data0) > 8){
-const err7 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 8}};
+const err7 = {instancePath:instancePath+"/postalCode",schemaPath:"",keyword:"maxLength",params:{limit: 8}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -271,7 +271,7 @@ vErrors.push(err7);
 errors++;
 }
 if(func1(data0) < 8){
-const err8 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/minLength",keyword:"minLength",params:{limit: 8}};
+const err8 = {instancePath:instancePath+"/postalCode",schemaPath:"",keyword:"minLength",params:{limit: 8}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -281,7 +281,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!pattern7.test(data0)){
-const err9 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"}};
+const err9 = {instancePath:instancePath+"/postalCode",schemaPath:"",keyword:"pattern",params:{pattern: "^[0-9]{8}$"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -292,7 +292,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"}};
+const err10 = {instancePath:instancePath+"/postalCode",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -306,7 +306,7 @@ if(data.street !== undefined){
 let data1 = data.street;
 if(typeof data1 === "string"){
 if(func1(data1) > 120){
-const err11 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/maxLength",keyword:"maxLength",params:{limit: 120}};
+const err11 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"maxLength",params:{limit: 120}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -316,7 +316,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func1(data1) < 1){
-const err12 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1}};
+const err12 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -327,7 +327,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"}};
+const err13 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -341,7 +341,7 @@ if(data.number !== undefined){
 let data2 = data.number;
 if(typeof data2 === "string"){
 if(func1(data2) > 10){
-const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 10}};
+const err14 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"maxLength",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -351,7 +351,7 @@ vErrors.push(err14);
 errors++;
 }
 if(func1(data2) < 1){
-const err15 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minLength",keyword:"minLength",params:{limit: 1}};
+const err15 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -362,7 +362,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"}};
+const err16 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -376,7 +376,7 @@ if(data.addressComplement !== undefined){
 let data3 = data.addressComplement;
 if(typeof data3 === "string"){
 if(func1(data3) > 60){
-const err17 = {instancePath:instancePath+"/addressComplement",schemaPath:"#/properties/addressComplement/maxLength",keyword:"maxLength",params:{limit: 60}};
+const err17 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -387,7 +387,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/addressComplement",schemaPath:"#/properties/addressComplement/type",keyword:"type",params:{type: "string"}};
+const err18 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -401,7 +401,7 @@ if(data.neighborhood !== undefined){
 let data4 = data.neighborhood;
 if(typeof data4 === "string"){
 if(func1(data4) > 60){
-const err19 = {instancePath:instancePath+"/neighborhood",schemaPath:"#/properties/neighborhood/maxLength",keyword:"maxLength",params:{limit: 60}};
+const err19 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -411,7 +411,7 @@ vErrors.push(err19);
 errors++;
 }
 if(func1(data4) < 1){
-const err20 = {instancePath:instancePath+"/neighborhood",schemaPath:"#/properties/neighborhood/minLength",keyword:"minLength",params:{limit: 1}};
+const err20 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -422,7 +422,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/neighborhood",schemaPath:"#/properties/neighborhood/type",keyword:"type",params:{type: "string"}};
+const err21 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -436,7 +436,7 @@ if(data.city !== undefined){
 let data5 = data.city;
 if(typeof data5 === "string"){
 if(func1(data5) > 60){
-const err22 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 60}};
+const err22 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -446,7 +446,7 @@ vErrors.push(err22);
 errors++;
 }
 if(func1(data5) < 1){
-const err23 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1}};
+const err23 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -457,7 +457,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -470,7 +470,7 @@ errors++;
 if(data.state !== undefined){
 let data6 = data.state;
 if(!(((((((((((((((((((((((((((data6 === "AC") || (data6 === "AL")) || (data6 === "AP")) || (data6 === "AM")) || (data6 === "BA")) || (data6 === "CE")) || (data6 === "DF")) || (data6 === "ES")) || (data6 === "GO")) || (data6 === "MA")) || (data6 === "MT")) || (data6 === "MS")) || (data6 === "MG")) || (data6 === "PA")) || (data6 === "PB")) || (data6 === "PR")) || (data6 === "PE")) || (data6 === "PI")) || (data6 === "RJ")) || (data6 === "RN")) || (data6 === "RS")) || (data6 === "RO")) || (data6 === "RR")) || (data6 === "SC")) || (data6 === "SP")) || (data6 === "SE")) || (data6 === "TO"))){
-const err25 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/BrazilianState/enum",keyword:"enum",params:{allowedValues: schema38.enum}};
+const err25 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"enum",params:{allowedValues: schema38.enum}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -481,7 +481,7 @@ errors++;
 }
 if(typeof data6 === "string"){
 if(func1(data6) > 2){
-const err26 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/BrazilianState/maxLength",keyword:"maxLength",params:{limit: 2}};
+const err26 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"maxLength",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -491,7 +491,7 @@ vErrors.push(err26);
 errors++;
 }
 if(func1(data6) < 2){
-const err27 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/BrazilianState/minLength",keyword:"minLength",params:{limit: 2}};
+const err27 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"minLength",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -502,7 +502,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/BrazilianState/type",keyword:"type",params:{type: "string"}};
+const err28 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -516,7 +516,7 @@ if(data.longitude !== undefined){
 let data7 = data.longitude;
 if(typeof data7 === "string"){
 if(func1(data7) > 26){
-const err29 = {instancePath:instancePath+"/longitude",schemaPath:"#/components/schemas/Coordinate/maxLength",keyword:"maxLength",params:{limit: 26}};
+const err29 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -526,7 +526,7 @@ vErrors.push(err29);
 errors++;
 }
 if(func1(data7) < 1){
-const err30 = {instancePath:instancePath+"/longitude",schemaPath:"#/components/schemas/Coordinate/minLength",keyword:"minLength",params:{limit: 1}};
+const err30 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -536,7 +536,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!pattern8.test(data7)){
-const err31 = {instancePath:instancePath+"/longitude",schemaPath:"#/components/schemas/Coordinate/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
+const err31 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -547,7 +547,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/longitude",schemaPath:"#/components/schemas/Coordinate/type",keyword:"type",params:{type: "string"}};
+const err32 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -561,7 +561,7 @@ if(data.latitude !== undefined){
 let data8 = data.latitude;
 if(typeof data8 === "string"){
 if(func1(data8) > 26){
-const err33 = {instancePath:instancePath+"/latitude",schemaPath:"#/components/schemas/Coordinate/maxLength",keyword:"maxLength",params:{limit: 26}};
+const err33 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -571,7 +571,7 @@ vErrors.push(err33);
 errors++;
 }
 if(func1(data8) < 1){
-const err34 = {instancePath:instancePath+"/latitude",schemaPath:"#/components/schemas/Coordinate/minLength",keyword:"minLength",params:{limit: 1}};
+const err34 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -581,7 +581,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!pattern8.test(data8)){
-const err35 = {instancePath:instancePath+"/latitude",schemaPath:"#/components/schemas/Coordinate/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
+const err35 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -592,7 +592,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/latitude",schemaPath:"#/components/schemas/Coordinate/type",keyword:"type",params:{type: "string"}};
+const err36 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -604,7 +604,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err37 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -631,7 +631,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1}};
+const err0 = {instancePath,schemaPath:"",keyword:"minProperties",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -642,7 +642,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "phoneNumber") || (key0 === "email")) || (key0 === "socialName")) || (key0 === "isPoliticallyExposedPerson")) || (key0 === "address"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+const err1 = {instancePath,schemaPath:"",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -656,7 +656,7 @@ if(data.phoneNumber !== undefined){
 let data0 = data.phoneNumber;
 if(typeof data0 === "string"){
 if(func1(data0) > 16){
-const err2 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/components/schemas/PhoneNumber/maxLength",keyword:"maxLength",params:{limit: 16}};
+const err2 = {instancePath:instancePath+"/phoneNumber",schemaPath:"",keyword:"maxLength",params:{limit: 16}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -666,7 +666,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 3){
-const err3 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/components/schemas/PhoneNumber/minLength",keyword:"minLength",params:{limit: 3}};
+const err3 = {instancePath:instancePath+"/phoneNumber",schemaPath:"",keyword:"minLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -676,7 +676,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern6.test(data0)){
-const err4 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/components/schemas/PhoneNumber/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"}};
+const err4 = {instancePath:instancePath+"/phoneNumber",schemaPath:"",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -687,7 +687,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/components/schemas/PhoneNumber/type",keyword:"type",params:{type: "string"}};
+const err5 = {instancePath:instancePath+"/phoneNumber",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -701,7 +701,7 @@ if(data.email !== undefined){
 let data1 = data.email;
 if(typeof data1 === "string"){
 if(func1(data1) > 254){
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254}};
+const err6 = {instancePath:instancePath+"/email",schemaPath:"",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -711,7 +711,7 @@ vErrors.push(err6);
 errors++;
 }
 if(func1(data1) < 3){
-const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/minLength",keyword:"minLength",params:{limit: 3}};
+const err7 = {instancePath:instancePath+"/email",schemaPath:"",keyword:"minLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -721,7 +721,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(formats0.test(data1))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"}};
+const err8 = {instancePath:instancePath+"/email",schemaPath:"",keyword:"format",params:{format: "email"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -732,7 +732,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"}};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -746,7 +746,7 @@ if(data.socialName !== undefined){
 let data2 = data.socialName;
 if(typeof data2 === "string"){
 if(func1(data2) > 120){
-const err10 = {instancePath:instancePath+"/socialName",schemaPath:"#/properties/socialName/maxLength",keyword:"maxLength",params:{limit: 120}};
+const err10 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"maxLength",params:{limit: 120}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -756,7 +756,7 @@ vErrors.push(err10);
 errors++;
 }
 if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/socialName",schemaPath:"#/properties/socialName/minLength",keyword:"minLength",params:{limit: 1}};
+const err11 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -767,7 +767,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/socialName",schemaPath:"#/properties/socialName/type",keyword:"type",params:{type: "string"}};
+const err12 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -779,7 +779,7 @@ errors++;
 }
 if(data.isPoliticallyExposedPerson !== undefined){
 if(typeof data.isPoliticallyExposedPerson !== "boolean"){
-const err13 = {instancePath:instancePath+"/isPoliticallyExposedPerson",schemaPath:"#/properties/isPoliticallyExposedPerson/type",keyword:"type",params:{type: "boolean"}};
+const err13 = {instancePath:instancePath+"/isPoliticallyExposedPerson",schemaPath:"",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -797,7 +797,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err14 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -832,7 +832,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.limit !== undefined){
 let data0 = data.limit;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/limit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Limit/schema/type",keyword:"type",params:{type: "integer"}};
+const err0 = {instancePath:instancePath+"/limit",schemaPath:"",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -843,7 +843,7 @@ errors++;
 }
 if(typeof data0 == "number"){
 if(data0 > 200 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Limit/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200}};
+const err1 = {instancePath:instancePath+"/limit",schemaPath:"",keyword:"maximum",params:{comparison: "<=", limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -853,7 +853,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/limit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/Limit/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+const err2 = {instancePath:instancePath+"/limit",schemaPath:"",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -868,7 +868,7 @@ if(data.cursor !== undefined){
 let data1 = data.cursor;
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-const err3 = {instancePath:instancePath+"/cursor",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema/maxLength",keyword:"maxLength",params:{limit: 512}};
+const err3 = {instancePath:instancePath+"/cursor",schemaPath:"",keyword:"maxLength",params:{limit: 512}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -878,7 +878,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/cursor",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema/minLength",keyword:"minLength",params:{limit: 1}};
+const err4 = {instancePath:instancePath+"/cursor",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -888,7 +888,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!pattern10.test(data1)){
-const err5 = {instancePath:instancePath+"/cursor",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~=-]+$"}};
+const err5 = {instancePath:instancePath+"/cursor",schemaPath:"",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~=-]+$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -899,7 +899,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/cursor",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema/type",keyword:"type",params:{type: "string"}};
+const err6 = {instancePath:instancePath+"/cursor",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -911,7 +911,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err7 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err7];
 }
