@@ -114,7 +114,7 @@ describe('docs page', () => {
     expect(title).toBe(DOCS_TITLE);
     expect(DOCS_TITLE).toBe(spec.info.title);
     expect(text).toContain(plain((spec.info as { summary?: string }).summary ?? 'no info.summary'));
-    expect(text).toContain('Contract for a Brazilian banking-as-a-service API with two operations');
+    expect(text).toContain('Contract for a Brazilian banking-as-a-service API');
   });
 
   it('renders both operations with their method and path', () => {

@@ -5,6 +5,7 @@
 import { operations, type OperationName as SpecOperation } from '../../src/generated/operations.js';
 import type { BaasClient, CallOptions } from '../../src/index.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from './fixtures.js';
+import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from './mock.js';
 
 export interface OperationCase {
   id: SpecOperation;
@@ -55,4 +56,21 @@ export const callNames: CallName[] = [...operationCases.map((c) => c.id), 'raw']
 
 export function callBy(name: CallName, client: BaasClient): Promise<unknown> {
   return name === 'raw' ? rawCall(client) : OPERATIONS[name].call(client);
+}
+
+/** The operation's valid request, straight to the run's mock (no client, no pre-flight), with extra headers. */
+export function sendToMock(operation: OperationCase, headers: Record<string, string> = {}): Promise<Response> {
+  const url = new URL(mockUrl() + operation.path);
+  for (const [name, value] of Object.entries(operation.query)) url.searchParams.set(name, value);
+  return fetch(url, {
+    method: operation.method,
+    headers: {
+      Authorization: `Bearer ${TEST_TOKEN}`,
+      'User-Agent': TEST_USER_AGENT,
+      Accept: 'application/json, application/problem+json',
+      ...(operation.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
+  });
 }
