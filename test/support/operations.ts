@@ -19,6 +19,8 @@ export interface OperationCase {
   success: 'any-object-or-empty' | 'page';
   /** A valid query and body, as sent on the wire (for tests that go to the mock without the client). */
   query: Record<string, string>;
+  /** Values of the path's `{parameters}`, when it has any. */
+  pathParams?: Record<string, string>;
   body?: unknown;
 }
 
@@ -60,7 +62,8 @@ export function callBy(name: CallName, client: BaasClient): Promise<unknown> {
 
 /** The operation's valid request, straight to the run's mock (no client, no pre-flight), with extra headers. */
 export function sendToMock(operation: OperationCase, headers: Record<string, string> = {}): Promise<Response> {
-  const url = new URL(mockUrl() + operation.path);
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(operation.pathParams?.[name] ?? ''));
+  const url = new URL(mockUrl() + path);
   for (const [name, value] of Object.entries(operation.query)) url.searchParams.set(name, value);
   return fetch(url, {
     method: operation.method,
