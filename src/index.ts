@@ -17,7 +17,7 @@ export {
   type BaasErrorKind,
   type ErrorContext,
 } from './errors.js';
-export { operations, operationNames } from './generated/operations.js';
+export { operations as operationTable, operationNames } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
