@@ -59,6 +59,7 @@ Body validation: ${Math.round(v.opsPerSecond).toLocaleString('en')} ops/s, **${(
 | pixKeys() | ${s(p.keysPerSecond.pixKeys, 0)} |
 | hand-written cursor loop over raw fetch | ${s(p.keysPerSecond.rawLoop, 0)} |
 | time per key, pixKeys / raw loop | ${s(p.ratioToRawLoop)} |
+| time per key, pixKeys / raw loop + timeout signal (report) | ${p.ratioToRawLoopWithTimeout ? s(p.ratioToRawLoopWithTimeout) : 'not measured | | '} |
 
 ### 4. Pipeline
 
