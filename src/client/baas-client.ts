@@ -40,6 +40,10 @@ export interface BaasClient {
   raw: RawClient;
 }
 
+// RFC 9110 field names (tokens), and values without control characters other than tab.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 // Tokens seen recently, so errors can mask them even if a server echoes one back.
 const TOKENS_REMEMBERED = 4;
 
@@ -81,7 +85,12 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     const operation = operations[name];
     const headers = { ...baseHeaders };
     if (callOptions.headers) {
-      for (const [header, value] of Object.entries(callOptions.headers)) if (header.toLowerCase() !== 'authorization') headers[header] = value;
+      for (const [header, value] of Object.entries(callOptions.headers)) {
+        if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
+          throw new ValidationError([{ path: header, message: `header ${HEADER_NAME.test(header) ? header : '(name)'} is not a valid HTTP header name and text value` }], { operation: name });
+        }
+        if (header.toLowerCase() !== 'authorization') headers[header] = value;
+      }
     }
     let body: string | undefined;
     if (operation.body !== undefined && params.body !== undefined) {

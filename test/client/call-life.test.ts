@@ -124,6 +124,18 @@ describe('per-call options', () => {
   });
 });
 
+describe('per-call headers that are not HTTP', () => {
+  it('a CR/LF in a value or a bad name is a ValidationError, nothing sent, the value not shown', async () => {
+    server.handle((_req, res) => json(res, 200, page));
+    const injected = `abc\r\nX-Injected: ${SECRET_TOKEN}`;
+    await expect(client().listPixKeys({ headers: { 'X-Trace': injected } })).rejects.toMatchObject({ kind: 'validation', attempts: 0 });
+    const error = await client().listPixKeys({ headers: { 'X-Trace': injected } }).catch((e: unknown) => e);
+    expect(JSON.stringify(error)).not.toContain(SECRET_TOKEN);
+    await expect(client().listPixKeys({ headers: { 'Bad Name': 'x' } })).rejects.toMatchObject({ kind: 'validation' });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('every error carries attempts and the last request id', () => {
   it('a TimeoutError after a 503 with a request id', async () => {
     server.handle((_req, res) =>
