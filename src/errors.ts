@@ -141,10 +141,6 @@ export class ResponseError extends BaasError {
  */
 export class AuthError extends BaasError {
   readonly kind = 'auth' as const;
-
-  constructor(reason: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
-    super(reason, context, options);
-  }
 }
 
 export const isBaasError = (value: unknown): value is BaasError => value instanceof BaasError;

@@ -73,7 +73,6 @@ export function operationsSource(spec) {
       `    header: ${params('header')},`,
       `    pathParams: ${params('path')},`,
       `    body: ${op.body ? JSON.stringify(op.body.mediaType) : 'undefined'},`,
-      `    statuses: [${op.statuses.join(', ')}],`,
       '  },',
     ].join('\n');
   });
@@ -83,9 +82,14 @@ export function operationsSource(spec) {
   ]);
   return `import type { operations as Operations } from './schema.js';
 
-/** Every operation of the spec: operationId → method, path, parameters, request media type, documented statuses. */
+/** Every operation of the spec: operationId → method, path, parameters, request media type. */
 export const operations = {
 ${entries.join('\n')}
+} as const;
+
+/** The documented statuses of each operation (apart, so a bundle that does not use them drops them). */
+export const operationStatuses = {
+${list.map((op) => `  ${op.operationId}: [${op.statuses.join(', ')}],`).join('\n')}
 } as const;
 
 export type OperationName = keyof typeof operations;

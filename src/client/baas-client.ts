@@ -87,7 +87,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     if (callOptions.headers) {
       for (const [header, value] of Object.entries(callOptions.headers)) {
         if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
-          throw new ValidationError([{ path: header, message: `header ${HEADER_NAME.test(header) ? header : '(name)'} is not a valid HTTP header name and text value` }], { operation: name });
+          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], { operation: name });
         }
         if (header.toLowerCase() !== 'authorization') headers[header] = value;
       }

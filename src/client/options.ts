@@ -76,7 +76,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   if (options.token === undefined || options.token === '') throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
-    if (problem) throw new AuthError(`createBaasClient: ${problem.replace('the token source gave', 'the token is')}`);
+    if (problem) throw new AuthError(`createBaasClient: ${problem}`);
   } else if (typeof options.token !== 'function') {
     throw new AuthError('createBaasClient: token must be a string or a function returning one');
   }

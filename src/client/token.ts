@@ -12,7 +12,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function tokenProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
   if (value.trim() === '') return 'the token source gave an empty token';
-  if (CONTROL.test(value)) return 'the token contains a control character (CR, LF or another), which would corrupt the Authorization header';
+  // CR/LF would split the Authorization header.
+  if (CONTROL.test(value)) return 'the token source gave a token with a control character';
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 // never-hangs, dynamic mock, agreement): for each operationId of the generated table, a valid call
 // and what the documented behaviour makes of the answers that differ between operations. Adding an
 // operation to the spec makes `tsc` fail here until it has its entry.
-import { operations, type OperationName as SpecOperation } from '../../src/generated/operations.js';
+import { operationStatuses, operations, type OperationName as SpecOperation } from '../../src/generated/operations.js';
 import type { BaasClient, CallOptions } from '../../src/index.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from './fixtures.js';
 import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from './mock.js';
@@ -24,7 +24,7 @@ export interface OperationCase {
   body?: unknown;
 }
 
-const table = <K extends SpecOperation>(id: K) => ({ id, method: operations[id].method, path: operations[id].path, statuses: operations[id].statuses });
+const table = <K extends SpecOperation>(id: K) => ({ id, method: operations[id].method, path: operations[id].path, statuses: operationStatuses[id] });
 
 export const OPERATIONS = {
   updateNaturalPerson: {
