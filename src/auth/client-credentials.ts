@@ -2,9 +2,10 @@
 // One token is cached until `expires_in` minus a margin; concurrent callers on a cold or stale cache
 // share one token request; a failed request is not cached; `invalidate()` drops a token the API
 // refused (401).
-import type { TlsFetch } from '../tls/fetch.js';
+import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions, type ResolvedClientCredentials } from './options.js';
 import { TokenError } from './token-error.js';
+import type { TokenEvent } from '../logging/events.js';
 
 export type { ClientCredentialsOptions, ClientAuthMethod } from './options.js';
 
@@ -18,12 +19,19 @@ export interface ClientCredentialsTokenSource {
   invalidate(token?: string): void;
   /** Every token and secret this source knows, for the client's redaction. */
   secrets(): string[];
+  /**
+   * Hears each token fetched, dropped or failed (the client forwards them to its log and event
+   * listeners). The events carry no token and no secret. Returns the function that stops it.
+   */
+  observe(listener: (event: TokenEvent) => void): () => void;
   /** Releases the TLS agent, if `tls` was given. */
   close(): Promise<void>;
 }
 
 interface CachedToken {
   value: string;
+  /** As the endpoint said, or the default. */
+  expiresInSeconds: number;
   /** When to fetch a new one (expiry minus the margin), in `now()` milliseconds. */
   refreshAt: number;
 }
@@ -48,21 +56,22 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   const settings = resolveClientCredentials(options);
   let cached: CachedToken | undefined;
   let inflight: Promise<CachedToken> | undefined;
-  let tlsFetch: Promise<TlsFetch> | undefined;
   // Every access token issued so far (bounded), so none leaks through an error text.
   const issued: string[] = [];
   const secrets = () => [settings.clientSecret, base64(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`), ...issued];
 
-  const fetcher = async (): Promise<(request: Request) => Promise<Response>> => {
-    if (settings.fetch) return settings.fetch;
-    if (!settings.tls) return (request) => globalThis.fetch(request);
-    // Loaded only now: users without certificates never load undici.
-    tlsFetch ??= import('../tls/fetch.js').then((m) => m.createTlsFetch(settings.tls!, { where: 'clientCredentials.tls' }));
-    try {
-      return await tlsFetch;
-    } catch (error) {
-      tlsFetch = undefined;
-      throw error;
+  // Built now, so a malformed tls option fails at creation; undici loads on the first request.
+  const send: ((request: Request) => Promise<Response>) & { close?: () => Promise<void> } =
+    settings.fetch ?? (settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : (request) => globalThis.fetch(request));
+
+  const observers = new Set<(event: TokenEvent) => void>();
+  const tell = (event: TokenEvent) => {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's failure is not the token's.
+      }
     }
   };
 
@@ -70,8 +79,10 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
     if (cached && settings.now() < cached.refreshAt) return cached.value;
     if (!inflight) {
       // Set before any await, so every caller arriving meanwhile joins this one request.
-      inflight = fetcher().then((fetch) => requestToken(settings, fetch, secrets)).then(
+      const startedAt = settings.now();
+      inflight = requestToken(settings, send, secrets).then(
         (token) => {
+          tell({ type: 'token', action: 'fetched', tokenUrl: settings.shownUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
           issued.push(token.value);
           if (issued.length > 8) issued.shift();
           cached = token;
@@ -80,6 +91,8 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
         },
         (error: unknown) => {
           inflight = undefined;
+          const e = error as TokenError;
+          tell({ type: 'token', action: 'failed', tokenUrl: settings.shownUrl, error: e.error ?? e.failure, message: e.message });
           throw error;
         },
       );
@@ -89,13 +102,18 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
 
   return Object.assign(source, {
     invalidate(token?: string) {
-      if (token === undefined || cached?.value === token) cached = undefined;
+      if (cached && (token === undefined || cached.value === token)) {
+        cached = undefined;
+        tell({ type: 'token', action: 'invalidated', tokenUrl: settings.shownUrl });
+      }
+    },
+    observe(listener: (event: TokenEvent) => void) {
+      observers.add(listener);
+      return () => observers.delete(listener);
     },
     secrets,
     async close() {
-      const pending = tlsFetch;
-      tlsFetch = undefined;
-      if (pending) await pending.then((f) => f.close()).catch(() => undefined);
+      if (settings.tls) await send.close?.();
     },
   });
 }
@@ -166,7 +184,7 @@ async function requestToken(settings: ResolvedClientCredentials, fetch: (request
   const lifetimeMs = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : settings.defaultExpiresInMs;
   const margin = Math.min(settings.refreshMarginMs, lifetimeMs / 2);
   // From when the request started: the server's clock started counting no earlier.
-  return { value: token, refreshAt: startedAt + lifetimeMs - margin };
+  return { value: token, expiresInSeconds: lifetimeMs / 1000, refreshAt: startedAt + lifetimeMs - margin };
 }
 
 function describeCause(error: unknown): string {

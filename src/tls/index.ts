@@ -3,3 +3,4 @@ export { checkTlsOptions, type TlsOptions, type TlsMaterial, type PemClientCerti
 export { createTlsFetch, type TlsFetch, type TlsFetchOptions } from './fetch.js';
 export { fromUrlInitFetch, type UrlInitFetch, type UrlInit, type ResponseLike } from './adapt.js';
 export { tlsFailure, TlsConnectionError, type TlsFailure } from './failure.js';
+export { lazyTlsFetch } from './lazy.js';

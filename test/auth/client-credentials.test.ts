@@ -8,6 +8,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
+import type { TokenEvent } from '../../src/logging/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 
 const CLIENT_ID = 'acme-payments';
@@ -154,6 +155,28 @@ describe('a token from the token endpoint', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('tells observers of each token fetched, dropped and failed, without token or secret', async () => {
+    const source = clientCredentials(options());
+    const events: TokenEvent[] = [];
+    const stop = source.observe((e) => events.push(e));
+    const token = await source();
+    source.invalidate(token);
+    nextAnswer((r) => {
+      r.statusCode = 400;
+      r.body = { error: 'invalid_scope', error_description: `bad scope for ${CLIENT_SECRET}` };
+    });
+    await source().catch(() => undefined);
+    stop();
+    await source();
+    expect(events.map((e) => [e.action, e.error])).toEqual([
+      ['fetched', undefined],
+      ['invalidated', undefined],
+      ['failed', 'invalid_scope'],
+    ]);
+    expect(events[0]).toMatchObject({ tokenUrl, expiresInSeconds: 3600 });
+    expectNoSecrets(events, [token]);
+  });
+
   it('is usable as createBaasClient({ token }) against the mock', async () => {
     const source = clientCredentials(options());
     const sent: string[] = [];
@@ -259,6 +282,7 @@ describe('options', () => {
     [{ authMethod: 'private_key_jwt' }, /authMethod must be/],
     [{ fetch: globalThis.fetch, tls: { ca: 'x' } }, /either tls or fetch/],
     [{ refreshMarginSeconds: -1 }, /refreshMarginSeconds must be a non-negative number/],
+    [{ tls: { cert: 'only a cert' } }, /clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/],
   ])('%o is refused at creation', (patch, message) => {
     expect(() => clientCredentials(options(patch as Partial<ClientCredentialsOptions>))).toThrow(message);
     try {

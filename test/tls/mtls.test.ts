@@ -3,7 +3,7 @@
 // CA and an expired one each fail fast with an error naming the TLS problem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as undici from 'undici';
-import { createTlsFetch, fromUrlInitFetch, tlsFailure, TlsConnectionError, type TlsFetch, type TlsOptions, type UrlInitFetch } from '../../src/tls/index.js';
+import { createTlsFetch, fromUrlInitFetch, lazyTlsFetch, tlsFailure, TlsConnectionError, type TlsFetch, type TlsOptions, type UrlInitFetch } from '../../src/tls/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 
@@ -123,6 +123,20 @@ describe('a bad tls option fails when the fetch is made, naming the field, never
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(message);
     expectNoSecrets(error);
+  });
+});
+
+describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
+  it('checks the shape at once, builds the TLS fetch on the first request, and reports a bad key then', async () => {
+    expect(() => lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions)).toThrow(/either pfx or cert and key/);
+    const good = lazyTlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
+    try {
+      expect(await (await good(get(`${mtls.url}/lazy`))).json()).toMatchObject({ client: 'client' });
+    } finally {
+      await good.close();
+    }
+    const bad = lazyTlsFetch({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'wrong' });
+    for (let i = 0; i < 2; i += 1) await expect(bad(get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls\.passphrase could not be used/);
   });
 });
 
