@@ -3,6 +3,10 @@
 // either sends an alert (which undici reports only as "other side closed") or, like Node's own
 // https server, just closes. Either way the request fails with UND_ERR_SOCKET and nothing about TLS.
 // Keyed by local port, which undici's SocketError reports.
+// An alert code is certain. A silent close is an inference: a fresh connection that presented a
+// certificate and was closed before any answer is reported as a likely refusal (CLIENT_CERT_REFUSED,
+// or CLIENT_CERT_EXPIRED when our certificate has expired); a server that drops a fresh connection
+// for another reason gets the same words, hedged. A connection that has carried an answer never does.
 import type { TLSSocket } from 'node:tls';
 import type { TlsFailure } from './failure.js';
 
@@ -11,7 +15,8 @@ interface SocketRecord {
   tlsCode?: string;
   /** Our certificate as sent, when one was. */
   ownCert?: { issuer: string; validTo: string };
-  bytesRead: number;
+  /** Whether any response data arrived on it. */
+  gotData: boolean;
 }
 
 const MAX_RECORDS = 256;
@@ -20,7 +25,7 @@ export class SocketWatch {
   private readonly records = new Map<number, SocketRecord>();
 
   watch(socket: TLSSocket): void {
-    const record: SocketRecord = { bytesRead: 0 };
+    const record: SocketRecord = { gotData: false };
     // undici's connector hands the socket over once the handshake is done (as the client sees it).
     const local = socket.localPort;
     if (local !== undefined) {
@@ -33,7 +38,11 @@ export class SocketWatch {
       const issuer = own.issuer as unknown as Record<string, string> | undefined;
       record.ownCert = { issuer: issuer?.CN ?? issuer?.O ?? 'unknown issuer', validTo: own.valid_to };
     }
-    socket.on('data', (chunk: Uint8Array) => (record.bytesRead += chunk.byteLength));
+    // A 'readable' listener, not 'data': 'data' would switch the socket to flowing mode before undici
+    // attaches its own 'readable' reader. At the end of the stream 'readable' fires with nothing buffered.
+    socket.on('readable', () => {
+      if (socket.readableLength > 0) record.gotData = true;
+    });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       if (typeof error.code === 'string' && /^ERR_SSL_|^ERR_TLS_/.test(error.code)) record.tlsCode = error.code;
     });
@@ -47,14 +56,14 @@ export class SocketWatch {
     if (!record) return undefined;
     this.records.delete(localPort);
     if (record.tlsCode) return { code: record.tlsCode, reason: '' };
-    if (record.bytesRead > 0) return undefined;
+    if (record.gotData) return undefined;
     if (record.ownCert && Date.parse(record.ownCert.validTo) < Date.now()) {
       return { code: 'CLIENT_CERT_EXPIRED', reason: `the client certificate expired on ${record.ownCert.validTo}, and the server closed the connection` };
     }
     if (record.ownCert) {
       return {
         code: 'CLIENT_CERT_REFUSED',
-        reason: `the server closed the connection right after the TLS handshake without answering: it refused the client certificate (issued by ${record.ownCert.issuer}); check that the server trusts this issuer`,
+        reason: `the server closed the connection right after the TLS handshake without answering, which is how a server refuses a client certificate under TLS 1.3: it most likely refused the client certificate (issued by ${record.ownCert.issuer}); check that the server trusts this issuer`,
       };
     }
     return undefined;
