@@ -193,6 +193,7 @@ export interface components {
              */
             title?: string;
             /**
+             * Format: int32
              * @description HTTP status code of this occurrence.
              * @example 422
              */
@@ -365,6 +366,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -375,6 +378,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
@@ -386,6 +391,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -396,6 +403,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -406,6 +415,8 @@ export interface components {
         UnprocessableEntity: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -416,6 +427,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -482,6 +495,20 @@ export interface components {
          */
         RequestId: string;
         /**
+         * @description The quota left under the rate-limit policy that is closest to being used up, as an IETF
+         *     `RateLimit` structured field (draft-ietf-httpapi-ratelimit-headers): the policy name, `r` the
+         *     requests left, `t` the seconds until the quota resets. E.g. `"default";r=49;t=42`.
+         * @example "default";r=49;t=42
+         */
+        RateLimit: string;
+        /**
+         * @description The rate-limit policies that apply to this request, as an IETF `RateLimit-Policy` structured
+         *     field: one item per policy, `q` the quota and `w` the window in seconds. E.g.
+         *     `"default";q=100;w=60`.
+         * @example "default";q=100;w=60
+         */
+        RateLimitPolicy: string;
+        /**
          * @description The authentication scheme the server expects.
          * @example Bearer
          */
@@ -524,6 +551,8 @@ export type ParameterUserAgent = components['parameters']['UserAgent'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageCursor = components['parameters']['PageCursor'];
 export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderRateLimit = components['headers']['RateLimit'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
@@ -558,6 +587,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -604,6 +635,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -813,7 +813,7 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const listPixKeysQuery = validate25;
 const schema41 = {"$id":"listPixKeysQuery","type":"object","properties":{"limit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/Limit/schema"},"cursor":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema"}},"required":[]};
-const schema42 = {"type":"integer","minimum":1,"maximum":200,"default":50};
+const schema42 = {"type":"integer","format":"int32","minimum":1,"maximum":200,"default":50};
 const schema43 = {"type":"string","minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"};
 const pattern10 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
 

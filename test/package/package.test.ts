@@ -32,10 +32,12 @@ describe('package.json', () => {
     expect(manifest.engines.node).toMatch(/^>=20(\.\d+)*$/);
   });
 
-  it('depends at run time on openapi-fetch only; Prism is an optional peer and a dev dependency', () => {
+  it('depends at run time on openapi-fetch only; Prism and undici (for tls) are optional peers and dev dependencies', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
-    expect(manifest.peerDependencies).toEqual({ '@stoplight/prism-cli': manifest.devDependencies['@stoplight/prism-cli'] });
+    expect(manifest.peerDependencies).toEqual({ '@stoplight/prism-cli': manifest.devDependencies['@stoplight/prism-cli'], undici: '^7.0.0' });
     expect(manifest.peerDependenciesMeta['@stoplight/prism-cli']?.optional).toBe(true);
+    expect(manifest.peerDependenciesMeta.undici?.optional).toBe(true);
+    expect(manifest.devDependencies.undici).toMatch(/^\^7\./);
   });
 
   it('exports the client, the testing helpers and the bundled spec, typed', () => {
