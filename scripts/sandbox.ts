@@ -11,6 +11,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '2' },
     accounts: { type: 'string', default: '2' },
     keys: { type: 'string', default: '5' },
+    quiet: { type: 'boolean', default: false },
   },
 });
 
@@ -20,7 +21,7 @@ const sandbox = createSandbox({
   accountsPerClient: Number(values.accounts),
   keysPerAccount: Number(values.keys),
 });
-const running = await sandbox.listen({ port: Number(values.port), log: (line) => console.log(line) });
+const running = await sandbox.listen({ port: Number(values.port), ...(values.quiet ? {} : { log: (line: string) => console.log(line) }) });
 
 console.log(`Sandbox: ${running.url}  (seed ${JSON.stringify(values.seed)}; the tokens and CPFs below are synthetic)\n`);
 sandbox.clients.forEach((client, index) => {

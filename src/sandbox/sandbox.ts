@@ -66,6 +66,8 @@ const ROUTES: Record<string, { method: string; operation: OperationId }> = {
 };
 const UPDATED: UpdateResult = DOCUMENTED.updateNaturalPerson.get(200)!.examples.values().next().value as UpdateResult;
 
+const PAGE_CACHE_SIZE = 32;
+
 const violationsOf = (issues: ValidationIssue[]): Violation[] =>
   // The whole body has no JSON pointer of its own in a violation's `property` (at least one character).
   issues.map((issue) => ({ property: issue.path === '' ? 'body' : issue.path, reason: issue.message }));
@@ -91,6 +93,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
   const faults = new FaultQueue(options.faults ?? []);
   const totalKeys = accountsPerClient * keysPerAccount;
+
+  // Keys never change, so a page's body never does: recent ones are kept serialized (bounded, LRU),
+  // since tests walk the same pages again and again.
+  const pageCache = new Map<string, string>();
+  function pageBody(clientIndex: number, offset: number, limit: number): string {
+    const cacheKey = `${clientIndex}:${offset}:${limit}`;
+    let body = pageCache.get(cacheKey);
+    if (body !== undefined) {
+      pageCache.delete(cacheKey);
+    } else {
+      body = JSON.stringify(page(clientIndex, offset, limit));
+      if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
+    }
+    pageCache.set(cacheKey, body);
+    return body;
+  }
 
   function page(clientIndex: number, offset: number, limit: number): PixKeyList {
     const end = Math.min(offset + limit, totalKeys);
@@ -122,7 +140,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       offset = decoded;
     }
     const limit = (query.limit as number | undefined) ?? LIMIT_DEFAULT;
-    return json(200, page(clientIndex, offset, Math.min(limit, LIMIT_MAX)), requestId);
+    return new Response(pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX)), { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
   }
 
   async function updateNaturalPerson(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
