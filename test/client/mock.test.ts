@@ -41,9 +41,18 @@ describe('createBaasClient against the mock', () => {
   });
 
   it('pixKeys iterates with maxPages', async () => {
-    // The mock answers every cursor with the same first page, so maxPages bounds the walk.
+    // FirstPage answers every cursor with the same page and its cursor, so maxPages bounds the walk.
+    const firstPage = createBaasClient({
+      baseUrl: mockUrl(),
+      token: 'test-token-123456',
+      retry: false,
+      fetch: (request) => {
+        request.headers.set('Prefer', 'example=FirstPage');
+        return fetch(request);
+      },
+    });
     const keys = [];
-    for await (const key of client().pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
+    for await (const key of firstPage.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
     expect(keys).toHaveLength(2);
   });
 
