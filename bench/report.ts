@@ -90,6 +90,7 @@ GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answ
 | start, Prism until listening (ms) | ${s(sb.startMs.prism, 0)} | — |
 | Prism (req/s) | ${rps(sb.requestsPerSecond.prism)} | — |
 | sandbox in process (req/s) | ${rps(sb.requestsPerSecond.inProcess)} | ≥ 20 × Prism: **${sb.ratio.inProcess.toFixed(1)} ×** |
+| sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${sb.requestsPerSecond.inProcessUncached ? rps(sb.requestsPerSecond.inProcessUncached) : '—'} | ${sb.ratio.inProcessUncached ? `${sb.ratio.inProcessUncached.toFixed(1)} ×` : '—'} |
 | sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
 
 The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: keys are derived from the seed when a page is served, not stored); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
