@@ -1,9 +1,9 @@
 // The stateful implementation of the contract: one fetch handler, used in process, over HTTP, or by MSW.
 import { randomUUID } from 'node:crypto';
-import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult, Violation } from '../types.js';
+import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
 import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
 import { Cursors } from './cursor.js';
-import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { buildWorld, keyAt, keyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -103,21 +103,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (body !== undefined) {
       pageCache.delete(cacheKey);
     } else {
-      body = JSON.stringify(page(clientIndex, offset, limit));
+      body = page(clientIndex, offset, limit);
       if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
     }
     pageCache.set(cacheKey, body);
     return body;
   }
 
-  function page(clientIndex: number, offset: number, limit: number): PixKeyList {
+  /** A page of the key list as JSON text (PixKeyList). */
+  function page(clientIndex: number, offset: number, limit: number): string {
     const end = Math.min(offset + limit, totalKeys);
-    const data: PixKey[] = [];
+    const data: string[] = [];
     for (let position = offset; position < end; position += 1) {
       const account = world.accounts[clientIndex]![Math.floor(position / keysPerAccount)]!;
-      data.push(keyAt(world, account, position % keysPerAccount));
+      data.push(keyJson(world, account, position % keysPerAccount));
     }
-    return { cursor: { next: end < totalKeys ? cursors.encode(clientIndex, end) : null }, data };
+    const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
+    return `{"cursor":{"next":${next}},"data":[${data.join(',')}]}`;
   }
 
   async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {

@@ -1,6 +1,7 @@
 // Seeded data: the same seed gives the same bytes; the data is valid for the contract and Brazilian.
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { buildWorld, keyAt, keyJson } from '../../src/sandbox/data.js';
 import { isValidCpf } from '../../src/validation/index.js';
 import { schemaErrors } from '../support/ajv.js';
 import { BRAZILIAN_STATES } from '../support/arbitraries.js';
@@ -46,5 +47,15 @@ describe('seeded data', () => {
     expect(text).not.toContain(sandbox.clients[0]!.token);
     for (const account of sandbox.clients[0]!.accounts) expect(text).not.toContain(account.documentNumber);
     expect(text).not.toMatch(/"(document|key)":"[0-9]{11}"/);
+  });
+
+  it('writes a key as text exactly as JSON.stringify writes the key record', () => {
+    const world = buildWorld('json', 2, 2, 300);
+    world.accounts[1]![0]!.name = 'Conceição "Ção" D\'Ávila \\ Jr.';
+    for (const accounts of world.accounts) {
+      for (const account of accounts) {
+        for (let index = 0; index < 300; index += 1) expect(keyJson(world, account, index)).toBe(JSON.stringify(keyAt(world, account, index)));
+      }
+    }
   });
 });
