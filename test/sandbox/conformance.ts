@@ -8,7 +8,6 @@ const PATHS: Record<Operation, [string, string]> = {
   updateNaturalPerson: ['/v2/api/baas-onboarding/account/natural-person', 'put'],
   listPixKeys: ['/v2/api/pix/keys/list-keys', 'get'],
 };
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export interface Checked {
   status: number;
@@ -34,6 +33,5 @@ export async function conforming(operation: Operation, response: Response): Prom
   const schemaRef = documented.content[mediaType!].schema.$ref as string;
   const validate = validatorFor(schemaRef.replace(/^#/, ''));
   if (!validate(body)) throw new Error(`${operation} ${status}: body breaks ${schemaRef}: ${JSON.stringify(validate.errors)}`);
-  void escape;
   return { status, body, headers: response.headers };
 }
