@@ -78,7 +78,28 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 | consumer type-check (tsc --noEmit, strict, imports everything), ms: median (min–max) | ${results.size.consumerTypecheckMs.median.toFixed(0)} (${results.size.consumerTypecheckMs.min.toFixed(0)}–${results.size.consumerTypecheckMs.max.toFixed(0)}) | — |
 
 Largest inputs: ${results.size.largestInputs.map((i: { path: string; bytes: number }) => `${i.path} (${i.bytes.toLocaleString('en')} B)`).join(', ')}.
+${results.sandbox ? sandboxSection(results.sandbox) : ''}
 <!-- latest-run:end -->`;
+
+function sandboxSection(sb: any): string {
+  const rps = (x: Summary) => `${Math.round(x.median)} | ${Math.round(x.min)} | ${Math.round(x.max)}`;
+  return `
+### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
+
+GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox builds a 50-key page (cached once built: keys never change). Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: \`npm run sandbox --quiet\`), 4 requests in flight; in process, one loop calls \`sandbox.fetch\`.
+
+| figure | median | min | max | budget |
+|---|---|---|---|---|
+| start, \`createSandbox\` with 10,000 keys (ms) | ${s(sb.startMs.sandbox10k, 2)} | < 50 |
+| start, Prism until listening (ms) | ${s(sb.startMs.prism, 0)} | — |
+| Prism (req/s) | ${rps(sb.requestsPerSecond.prism)} | — |
+| sandbox in process (req/s) | ${rps(sb.requestsPerSecond.inProcess)} | ≥ 20 × Prism: **${sb.ratio.inProcess.toFixed(1)} ×** |
+| sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${sb.requestsPerSecond.inProcessUncached ? rps(sb.requestsPerSecond.inProcessUncached) : '—'} | ${sb.ratio.inProcessUncached ? `${sb.ratio.inProcessUncached.toFixed(1)} ×` : '—'} |
+| sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
+
+The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: keys are derived from the seed when a page is served, not stored); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
+`;
+}
 
 const file = join(repoRoot, 'BENCHMARKS.md');
 const current = await readFile(file, 'utf8').catch(() => '');

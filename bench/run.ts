@@ -10,6 +10,7 @@ import { measureValidation } from './validation.js';
 import { measurePagination } from './pagination.js';
 import { measurePipeline } from './pipeline.js';
 import { measureSize } from './size.js';
+import { measureSandbox } from './sandbox.js';
 
 const started = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
@@ -31,6 +32,7 @@ const validation = await step('validation cost', () => measureValidation());
 const pagination = await step('pagination at scale', () => measurePagination());
 const pipeline = await step('pipeline, real and 50× spec', () => measurePipeline());
 const size = await step('size and consumer type-check', () => measureSize());
+const sandbox = await step('sandbox beside Prism', () => measureSandbox());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 const lines: BudgetLine[] = [
@@ -51,13 +53,20 @@ const lines: BudgetLine[] = [
   { figure: 'pipeline time ratio / size ratio', value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`, budget: 'report', pass: null },
   { figure: 'client entry, min+gzip (bytes)', value: String(size.gzipBytes), budget: `≤ ${size.budgetBytes}`, pass: size.gzipBytes <= size.budgetBytes },
   { figure: 'consumer type-check (ms)', value: r(size.consumerTypecheckMs), budget: 'report', pass: null },
+  { figure: 'sandbox start, 10,000 keys (ms)', value: `${r(sandbox.startMs.sandbox10k)}; first in process ${fmt(sandbox.startMs.sandboxFirst, 0)} (loads Faker)`, budget: '< 50', pass: sandbox.startMs.sandbox10k.median < 50 },
+  { figure: 'Prism start (ms)', value: r(sandbox.startMs.prism), budget: 'report', pass: null },
+  { figure: 'sandbox in process / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcess, 1)} (${Math.round(sandbox.requestsPerSecond.inProcess.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 20', pass: sandbox.ratio.inProcess >= 20 },
+  { figure: 'sandbox in process, every page new / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcessUncached, 1)} (${Math.round(sandbox.requestsPerSecond.inProcessUncached.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: 'report', pass: null },
+  { figure: 'sandbox over HTTP / Prism (req/s)', value: `${fmt(sandbox.ratio.http, 1)} (${Math.round(sandbox.requestsPerSecond.http.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 5', pass: sandbox.ratio.http >= 5 },
+  { figure: 'sandbox heap with 100,000 keys (MB)', value: fmt(sandbox.heap.with100kMB, 2), budget: '< 100', pass: sandbox.heap.with100kMB < 100 },
+  { figure: 'sandbox heap growth, walk of 100,000 keys, page 10 → end (MB)', value: fmt(sandbox.heap.walkGrowthMB, 2), budget: 'flat (< 5 MB)', pass: sandbox.heap.walkGrowthMB < 5 },
 ];
 console.log('');
 printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
 const load = { before: loadBefore, after: loadavg()[0]! };
-const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, budgets: lines };
+const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, sandbox, budgets: lines };
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));

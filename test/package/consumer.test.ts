@@ -115,6 +115,10 @@ describe('a consumer project', () => {
     await symlink(join(repoRoot, 'node_modules/@stoplight/prism-cli'), join(project, 'node_modules/@stoplight/prism-cli'), 'dir');
     await symlink(join(repoRoot, 'node_modules/@types'), join(project, 'node_modules/@types'), 'dir');
     await symlink(join(repoRoot, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
+    // The sandbox's optional peers, for the README's sandbox tests.
+    await mkdir(join(project, 'node_modules', '@hono'), { recursive: true });
+    await mkdir(join(project, 'node_modules', '@faker-js'), { recursive: true });
+    for (const name of ['@faker-js/faker', '@hono/node-server', 'hono']) await symlink(join(repoRoot, 'node_modules', name), join(project, 'node_modules', name), 'dir');
   }, 120_000);
 
   it('gets openapi-fetch as the only run-time dependency, and no Prism unless it asks', async () => {
@@ -165,7 +169,7 @@ describe('a consumer project', () => {
     );
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
       updated: { version: '1.0.0', status: 'SUCCESS' },
-      keyTypes: ['phone', 'email'],
+      keyTypes: ['phone', 'email', 'evp'],
       validatorIssues: ['/phoneNumber'],
       invalidIsValidationError: true,
       limitedStatus: 429,

@@ -32,17 +32,19 @@ describe('package.json', () => {
     expect(manifest.engines.node).toMatch(/^>=20(\.\d+)*$/);
   });
 
-  it('depends at run time on openapi-fetch only; Prism and undici (for tls) are optional peers and dev dependencies', () => {
+  it('depends at run time on openapi-fetch only; Prism, undici (for tls) and the sandbox helpers are optional peers and dev dependencies', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
-    expect(manifest.peerDependencies).toEqual({ '@stoplight/prism-cli': manifest.devDependencies['@stoplight/prism-cli'], undici: '^7.0.0' });
-    expect(manifest.peerDependenciesMeta['@stoplight/prism-cli']?.optional).toBe(true);
-    expect(manifest.peerDependenciesMeta.undici?.optional).toBe(true);
-    expect(manifest.devDependencies.undici).toMatch(/^\^7\./);
+    expect(manifest.peerDependencies['@stoplight/prism-cli']).toBe(manifest.devDependencies['@stoplight/prism-cli']);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@faker-js/faker', '@hono/node-server', '@stoplight/prism-cli', 'msw', 'undici']);
+    for (const peer of Object.keys(manifest.peerDependencies)) {
+      expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
+      expect(manifest.devDependencies[peer], peer).toBeDefined();
+    }
   });
 
   it('exports the client, the testing helpers and the bundled spec, typed', () => {
-    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './openapi.json', './openapi.yaml', './package.json', './testing']);
-    for (const entry of ['.', './testing']) expect(Object.keys(manifest.exports[entry] as object), entry).toEqual(['types', 'default']);
+    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './openapi.json', './openapi.yaml', './package.json', './sandbox', './testing']);
+    for (const entry of ['.', './testing', './sandbox']) expect(Object.keys(manifest.exports[entry] as object), entry).toEqual(['types', 'default']);
   });
 
   it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing', () => {
