@@ -9,6 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { redocly } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { VALIDATOR_TYPES, validatorSource } from './lib/validators.mjs';
+import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -25,5 +26,8 @@ await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
 
 await writeFile(join(outDir, 'validators.js'), HEADER + (await validatorSource(bundled)));
 await writeFile(join(outDir, 'validators.d.ts'), HEADER + VALIDATOR_TYPES);
+// Response validators (issue 13): loaded only when response validation is on, never by the entry.
+await writeFile(join(outDir, 'response-validators.js'), HEADER + (await responseValidatorSource(bundled)));
+await writeFile(join(outDir, 'response-validators.d.ts'), HEADER + RESPONSE_VALIDATOR_TYPES);
 
 console.log(`generated bundle, types and validators in ${values.out}`);
