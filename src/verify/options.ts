@@ -93,6 +93,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
     throw new UsageError('--base-url must be an absolute http(s) URL');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--base-url must be an absolute http(s) URL');
+  // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
+  if (parsed.username || parsed.password) throw new UsageError('--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN');
   const pages = positiveInt('pages', values.pages, 3);
   const pageSize = positiveInt('page-size', values['page-size'], 50);
   if (pageSize > 200) throw new UsageError('--page-size must be at most 200 (the contract bound)');

@@ -105,13 +105,16 @@ describe('verify', () => {
     }
   });
 
-  it('takes the token from BAAS_TOKEN and masks it in errors', async () => {
-    const server = await startDriftServer();
+  it('takes the token from BAAS_TOKEN; a CPF in the base URL never reaches table or report', async () => {
+    const server = await startDriftServer(undefined, `/${CPF}`);
     try {
       const out: string[] = [];
-      const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => out.push(t), env: { BAAS_TOKEN: TOKEN } });
+      const report = join(dir, 'env-report.json');
+      const code = await main(['--base-url', server.url, '--report', report], { out: (t) => out.push(t), err: (t) => out.push(t), env: { BAAS_TOKEN: TOKEN } });
       expect(code).toBe(0);
-      expect(out.join('\n')).not.toContain(TOKEN);
+      const text = `${out.join('\n')}\n${await readFile(report, 'utf8')}`;
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(CPF);
     } finally {
       await server.close();
     }
@@ -124,16 +127,21 @@ describe('verify', () => {
     [['--base-url', 'http://x', '--page-size', '500'], /--page-size must be at most 200/],
     [['--base-url', 'http://x', '--allow-writes'], /--allow-writes needs --account, --document-number and --body/],
     [['--base-url', 'http://x', '--document-number', CPF], /only apply with --allow-writes/],
+    [['--base-url', `http://user:${TOKEN}@x`], /must not carry credentials/],
   ])('rejects %j with a message naming the option', (argv, message) => {
     expect(() => parseVerifyArgs(argv as string[])).toThrow(UsageError);
     expect(() => parseVerifyArgs(argv as string[])).toThrow(message);
   });
 
-  it('prints usage with exit status 2 on a usage error, without echoing values', async () => {
+  it.each([
+    [['--base-url', 'http://x', '--document-number', CPF]],
+    [['--base-url', `http://user:${TOKEN}@x`, '--token', TOKEN]],
+  ])('prints usage with exit status 2 on a usage error, without echoing values (%#)', async (argv) => {
     const err: string[] = [];
-    const code = await main(['--base-url', 'http://x', '--document-number', CPF], { out: () => {}, err: (t) => err.push(t), env: {} });
+    const code = await main(argv, { out: () => {}, err: (t) => err.push(t), env: {} });
     expect(code).toBe(2);
     expect(err.join('\n')).toMatch(/Usage: verify/);
     expect(err.join('\n')).not.toContain(CPF);
+    expect(err.join('\n')).not.toContain(TOKEN);
   });
 });
