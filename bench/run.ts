@@ -10,6 +10,7 @@ import { measureValidation } from './validation.js';
 import { measurePagination } from './pagination.js';
 import { measurePipeline } from './pipeline.js';
 import { measureSize } from './size.js';
+import { measureDrift, SAMPLE_ITEMS } from './drift.js';
 
 const started = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
@@ -31,6 +32,7 @@ const validation = await step('validation cost', () => measureValidation());
 const pagination = await step('pagination at scale', () => measurePagination());
 const pipeline = await step('pipeline, real and 50× spec', () => measurePipeline());
 const size = await step('size and consumer type-check', () => measureSize());
+const drift = await step('response validation of a 200-key page', () => measureDrift());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 const lines: BudgetLine[] = [
@@ -48,13 +50,15 @@ const lines: BudgetLine[] = [
   { figure: 'pipeline time ratio / size ratio', value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`, budget: 'report', pass: null },
   { figure: 'client entry, min+gzip (bytes)', value: String(size.gzipBytes), budget: `≤ ${size.budgetBytes}`, pass: size.gzipBytes <= size.budgetBytes },
   { figure: 'consumer type-check (ms)', value: r(size.consumerTypecheckMs), budget: 'report', pass: null },
+  { figure: '200-key page: response check, every key / loopback request', value: `${(drift.shareOfRequest * 100).toFixed(2)} % (${fmt(drift.checkUs.median, 1)} µs / ${fmt(drift.loopbackRequestUs.median, 1)} µs)`, budget: '< 2 %', pass: drift.shareOfRequest < 0.02 },
+  { figure: `200-key page: response check, first ${SAMPLE_ITEMS} keys / loopback request`, value: `${(drift.sampledShareOfRequest * 100).toFixed(2)} % (${fmt(drift.sampledCheckUs.median, 1)} µs)`, budget: '< 2 %', pass: drift.sampledShareOfRequest < 0.02 },
 ];
 console.log('');
 printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
 const load = { before: loadBefore, after: loadavg()[0]! };
-const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, budgets: lines };
+const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, drift, budgets: lines };
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));

@@ -1,13 +1,16 @@
 // Response drift checks. This file is small and safe to import anywhere: the generated response
 // validators (~70 kB) load only when `loadDriftChecker()` is first called, by dynamic import.
+import type { CheckOptions } from './check.js';
 import type { DriftProblem, ObservedResponse } from './problems.js';
+
+export type { CheckOptions } from './check.js';
 
 export type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
 export { describeProblem } from './problems.js';
 
 export interface DriftChecker {
   /** Every departure of one response from the contract; `[]` when it conforms. Never holds values. */
-  check(response: ObservedResponse): DriftProblem[];
+  check(response: ObservedResponse, options?: CheckOptions): DriftProblem[];
   /** The operationIds the contract documents. */
   readonly operations: readonly string[];
 }
@@ -17,7 +20,7 @@ let loading: Promise<DriftChecker> | undefined;
 /** Loads the generated validators once and returns the checker (the same one on every call). */
 export function loadDriftChecker(): Promise<DriftChecker> {
   loading ??= Promise.all([import('../generated/response-validators.js'), import('./check.js')]).then(([generated, { checkResponse }]) => ({
-    check: (response: ObservedResponse) => checkResponse(generated.responseContract, response),
+    check: (response: ObservedResponse, options?: CheckOptions) => checkResponse(generated.responseContract, response, options),
     operations: Object.keys(generated.responseContract),
   }));
   return loading;

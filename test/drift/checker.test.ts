@@ -1,9 +1,14 @@
 // The drift checker's rules beyond the matrix: headers the contract requires, statuses it does not
 // document, unparsable bodies, and rules that never carry the value.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeProblem, loadDriftChecker } from '../../src/drift/index.js';
 
 const checker = await loadDriftChecker();
+const ajvUcs2length = (createRequire(import.meta.url)('ajv/dist/runtime/ucs2length') as { default: (s: string) => number }).default;
 const problemJson = 'application/problem+json';
 
 describe('drift checker', () => {
@@ -36,5 +41,35 @@ describe('drift checker', () => {
   it('is one shared instance, loaded once', async () => {
     expect(await loadDriftChecker()).toBe(checker);
     expect(checker.operations).toEqual(['updateNaturalPerson', 'listPixKeys']);
+  });
+});
+
+describe('drift checker: sampling and string lengths', () => {
+  const spec = JSON.parse(readFileSync(new URL('../../src/generated/openapi.json', import.meta.url), 'utf8'));
+  const record = spec.components.examples.FirstPage.value.data[0];
+
+  it('with sampleItems checks only the first N items of a list, keeps their pointers, and leaves the body untouched', () => {
+    const data = Array.from({ length: 30 }, () => structuredClone(record));
+    delete data[2].key_status;
+    delete data[25].key_status;
+    const body = { cursor: { next: null }, data };
+    const response = { operationId: 'listPixKeys', status: 200, headers: {}, contentType: 'application/json', body };
+    expect(checker.check(response).map((p) => p.pointer)).toEqual(['/data/2/key_status', '/data/25/key_status']);
+    expect(checker.check(response, { sampleItems: 10 }).map((p) => p.pointer)).toEqual(['/data/2/key_status']);
+    expect(body.data).toHaveLength(30);
+    // The envelope is always checked in full.
+    expect(checker.check({ ...response, body: { data } }, { sampleItems: 1 }).map((p) => p.pointer)).toEqual(['/cursor']);
+  });
+
+  it('counts string lengths in code points exactly as Ajv does (the generated helper is a faster copy)', async () => {
+    const generated = await readFile(new URL('../../src/generated/response-validators.js', import.meta.url), 'utf8');
+    const source = /const func1 = \((function ucs2length[\s\S]*?\n})\)/.exec(generated)?.[1];
+    expect(source).toBeDefined();
+    const fast = new Function(`return (${source})`)() as (s: string) => number;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff })).map((codes) => String.fromCharCode(...codes)), (text) => fast(text) === ajvUcs2length(text)),
+      { seed: 13, numRuns: 2000 },
+    );
+    expect(fast('😀a')).toBe(2);
   });
 });
