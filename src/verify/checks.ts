@@ -54,7 +54,9 @@ function row(check: string, expected: string, x: Exchange, problems: DriftProble
 }
 
 function failed(check: string, expected: string, error: unknown): CheckResult {
-  const why = error instanceof BudgetExhausted ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message})`;
+  // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  const why = error instanceof BudgetExhausted ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 

@@ -43,7 +43,7 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
   out.push(
     '',
     `requests: ${requests.used} of ${requests.limit} (${requests.retriesAfterWait} after a Retry-After wait); time: ${(timeMs.used / 1000).toFixed(1)} s of ${timeMs.limit / 1000} s`,
-    `${report.drifted ? 'DRIFT' : 'no drift'}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`,
+    `${report.drifted ? 'DRIFT' : report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift'}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`,
   );
   return redactText(out.join('\n'), secrets);
 }

@@ -1,0 +1,27 @@
+// verify against the package's own Prism mock (started once for the run by the global setup).
+// One page: no drift. More: the static mock answers every page with the same example, so its
+// cursor repeats, which verify rightly reports; walking pages is the sandbox's job (issue 10).
+import { inject, describe, expect, it } from 'vitest';
+import { main } from '../../src/verify/cli.js';
+
+const run = async (pages: string) => {
+  const out: string[] = [];
+  const code = await main(['--base-url', inject('mockUrl'), '--token', 'mock-token-0123456789', '--pages', pages], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+  return { code, text: out.join('\n') };
+};
+
+describe('verify against the Prism mock', () => {
+  it('reports no drift on one page, the error probes included', async () => {
+    const { code, text } = await run('1');
+    expect(text).toMatch(/list-keys without a token\s+401 application\/problem\+json\s+401 application\/problem\+json\s+OK/);
+    expect(text).toMatch(/list-keys with limit=201\s+.*\s+422 application\/problem\+json\s+OK/);
+    expect(text).toMatch(/no drift/);
+    expect(code).toBe(0);
+  });
+
+  it('reports the repeated cursor of a static mock as drift at /cursor/next', async () => {
+    const { code, text } = await run('3');
+    expect(text).toMatch(/cursor after page 2: body\/cursor\/next must not repeat the cursor of an earlier page/);
+    expect(code).toBe(1);
+  });
+});
