@@ -88,7 +88,10 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     const body = x.body as { data?: unknown; cursor?: { next?: unknown } } | undefined;
     const count = Array.isArray(body?.data) ? `, ${body.data.length} keys` : '';
     if (x.status !== 200) {
-      rows.push(row(check, expected, x, problems.length ? problems : [{ part: 'status', pointer: '', rule: 'must be 200 for a request with a valid token' }]));
+      // A documented refusal (401 for a bad token, 429 whose wait did not fit the budget, 503) is
+      // not drift, but the walk cannot go on: the run is incomplete, not failed.
+      if (problems.length) rows.push(row(check, expected, x, problems));
+      else rows.push({ check, expected, seen: `${seenOf(x)}: a documented refusal, the walk stops${x.status === 429 || x.status === 503 ? ' (Retry-After longer than the budget allows)' : ''}`, verdict: 'error', problems: [] });
       break;
     }
     rows.push(row(check, expected, x, problems, count));

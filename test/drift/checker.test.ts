@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeProblem, loadDriftChecker } from '../../src/drift/index.js';
+import { describeProblem, driftMessage, loadDriftChecker } from '../../src/drift/index.js';
 
 const checker = await loadDriftChecker();
 const ajvUcs2length = (createRequire(import.meta.url)('ajv/dist/runtime/ucs2length') as { default: (s: string) => number }).default;
@@ -71,5 +71,14 @@ describe('drift checker: sampling and string lengths', () => {
       { seed: 13, numRuns: 2000 },
     );
     expect(fast('😀a')).toBe(2);
+  });
+});
+
+describe('driftMessage', () => {
+  it('names the operation, status and first five problems, and counts the rest', () => {
+    const problems = Array.from({ length: 7 }, (_, i) => ({ part: 'body' as const, pointer: `/data/${i}/key_status`, rule: 'is required' }));
+    expect(driftMessage({ operationId: 'listPixKeys', status: 200, problems })).toBe(
+      'listPixKeys 200 drifted from the contract: body/data/0/key_status is required; body/data/1/key_status is required; body/data/2/key_status is required; body/data/3/key_status is required; body/data/4/key_status is required (and 2 more)',
+    );
   });
 });

@@ -91,6 +91,24 @@ describe('verify', () => {
     );
   });
 
+  it('does not wait past the time budget: a long Retry-After stops the walk as incomplete, not as drift', async () => {
+    await withServer(
+      (req, res) => {
+        if (!req.headers.authorization) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+        if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201') return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
+        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '3600' }).end(problem(429));
+      },
+      async (url) => {
+        const waits: number[] = [];
+        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget', '60']), { sleep: async (ms) => void waits.push(ms) });
+        expect(waits).toEqual([]);
+        expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error', problems: [] });
+        expect(report.checks[0]!.seen).toMatch(/429 .*Retry-After longer than the budget allows/);
+        expect(report.drifted).toBe(false);
+      },
+    );
+  });
+
   it('stops at the request budget and says so, with exit status 2', async () => {
     const server = await startDriftServer();
     try {
