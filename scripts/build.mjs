@@ -13,7 +13,7 @@ const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 
 const outDir = resolve(repoRoot, values['out-dir']);
 
 // Shipped as they are: tsc (allowJs off in tsconfig.build.json) does not emit them.
-const COPIED = ['validators.js', 'validators.d.ts', 'openapi.yaml', 'openapi.json'];
+const COPIED = ['validators.js', 'validators.d.ts', 'response-validators.js', 'response-validators.d.ts', 'openapi.yaml', 'openapi.json'];
 for (const file of COPIED) {
   await access(join(repoRoot, 'src', 'generated', file)).catch(() => {
     throw new Error(`src/generated/${file} is missing: run \`npm run generate\` first.`);
@@ -24,4 +24,6 @@ await rm(outDir, { recursive: true, force: true });
 await run(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir]);
 await mkdir(join(outDir, 'generated'), { recursive: true });
 for (const file of COPIED) await copyFile(join(repoRoot, 'src', 'generated', file), join(outDir, 'generated', file));
+// The Arazzo description of verify's read-only checks, for `redocly respect` (its source description is ../generated/openapi.yaml).
+await copyFile(join(repoRoot, 'src', 'verify', 'list-keys.arazzo.yaml'), join(outDir, 'verify', 'list-keys.arazzo.yaml'));
 console.log(`built ${outDir}`);

@@ -10,6 +10,7 @@ import { redocly } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { operationsSource } from './lib/operations.mjs';
 import { validatorSource, validatorTypes } from './lib/validators.mjs';
+import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -28,5 +29,8 @@ await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
 await writeFile(join(outDir, 'validators.js'), HEADER + (await validatorSource(bundled)));
 await writeFile(join(outDir, 'validators.d.ts'), HEADER + validatorTypes(bundled));
 await writeFile(join(outDir, 'operations.ts'), HEADER + operationsSource(bundled));
+// Response validators (issue 13): loaded only when response validation is on, never by the entry.
+await writeFile(join(outDir, 'response-validators.js'), HEADER + (await responseValidatorSource(bundled)));
+await writeFile(join(outDir, 'response-validators.d.ts'), HEADER + RESPONSE_VALIDATOR_TYPES);
 
 console.log(`generated bundle, types and validators in ${values.out}`);

@@ -5,21 +5,16 @@ const schema31 = {"$id":"updateNaturalPersonQuery","type":"object","properties":
 const schema33 = {"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20};
 const schema34 = {"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11};
 const func1 = (function ucs2length(str) {
-    const len = str.length;
-    let length = 0;
-    let pos = 0;
-    let value;
-    while (pos < len) {
-        length++;
-        value = str.charCodeAt(pos++);
-        if (value >= 0xd800 && value <= 0xdbff && pos < len) {
-            // high surrogate, and there is a next character
-            value = str.charCodeAt(pos);
-            if ((value & 0xfc00) === 0xdc00)
-                pos++; // low surrogate
-        }
-    }
-    return length;
+  const len = str.length;
+  if (!/[\uD800-\uDBFF]/.test(str)) return len;
+  let length = 0;
+  let pos = 0;
+  while (pos < len) {
+    length += 1;
+    const value = str.charCodeAt(pos++);
+    if (value >= 0xd800 && value <= 0xdbff && pos < len && (str.charCodeAt(pos) & 0xfc00) === 0xdc00) pos += 1;
+  }
+  return length;
 });
 const pattern4 = new RegExp("^[0-9]{1,20}$", "u");
 const pattern5 = new RegExp("^[0-9]{11}$", "u");
