@@ -55,9 +55,12 @@ describe('package.json', () => {
     expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
-  it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing', () => {
+  it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing and on a git install', () => {
     expect(manifest.files).toEqual(['dist', 'README.md']);
-    expect(manifest.scripts.prepack).toBe('node scripts/build.mjs');
+    // prepare, not prepack: npm runs it for pack and publish, and it is the only script npm runs when
+    // installing from a git URL (pacote), so a git install gets a built dist/.
+    expect(manifest.scripts.prepare).toBe('node scripts/build.mjs');
+    expect(manifest.scripts.prepack).toBeUndefined();
   });
 
   it('npm start and npm run mock run the command line (exec, so the process is npm\'s own child)', () => {
