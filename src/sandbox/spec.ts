@@ -1,6 +1,6 @@
 // What the sandbox reads from the bundled spec rather than repeating: the page-size bounds and the
 // documented examples that `Prefer` can ask for.
-import { readFileSync } from 'node:fs';
+import bundled from '../generated/openapi.json' with { type: 'json' };
 
 interface SpecExample {
   value: unknown;
@@ -14,8 +14,9 @@ interface SpecDocument {
   paths: Record<string, Record<string, { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, { examples?: Record<string, { $ref: string }> }> }> }>>;
 }
 
-// src/generated/ in the repository, dist/generated/ once built: the same place relative to this file.
-const spec = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as SpecDocument;
+// Imported, not read from disk: the bundler puts it in the sandbox's own code, so it is found from
+// the ESM and the CommonJS build alike, wherever the chunk lands.
+const spec = bundled as unknown as SpecDocument;
 
 export const LIMIT_DEFAULT = spec.components.parameters.Limit.schema.default;
 export const LIMIT_MAX = spec.components.parameters.Limit.schema.maximum;
