@@ -6,9 +6,10 @@ import { checkTlsOptions, type ConnectOptions, type TlsMaterial, type TlsOptions
 import { TlsConnectionError, tlsFailure, type TlsFailure } from './failure.js';
 import { SocketWatch } from './watch.js';
 import { fromUrlInitFetch, type UrlInitFetch } from './adapt.js';
+import type { FetchLike } from '../client/options.js';
 
-/** The client's fetch shape, plus `close()` to release the agent's pooled connections. */
-export type TlsFetch = ((request: Request) => Promise<Response>) & { close(): Promise<void> };
+/** The client's fetch shape, `fetch(url, init)`, plus `close()` to release the agent's pooled connections. */
+export type TlsFetch = FetchLike & { close(): Promise<void> };
 
 export interface TlsFetchOptions {
   /**
@@ -87,12 +88,12 @@ export async function createTlsFetch(tls: TlsOptions, options: TlsFetchOptions =
       }),
   });
   const send = fromUrlInitFetch(options.fetch ?? (undici.fetch as unknown as UrlInitFetch), { dispatcher: agent });
-  const tlsFetch = async (request: Request): Promise<Response> => {
+  const tlsFetch: FetchLike = async (url, init) => {
     try {
-      return await send(request);
+      return await send(url, init);
     } catch (error) {
       const failure = tlsFailure(error) ?? describe(sockets.explain(error));
-      if (failure) throw new TlsConnectionError(failure, new URL(request.url).host, error);
+      if (failure) throw new TlsConnectionError(failure, new URL(url).host, error);
       throw error;
     }
   };
