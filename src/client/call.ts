@@ -56,7 +56,7 @@ export interface CallEvent {
   waitMs?: number | undefined;
   reason?: string | undefined;
   error?: unknown;
-  /** The attempt's request headers (attempt events; Authorization is masked when an event is emitted). */
+  /** The attempt's request headers, without Authorization (attempt events). */
   headers?: Record<string, string> | undefined;
   /** The response's headers (response events), for the request id and rate-limit fields. */
   responseHeaders?: Headers | undefined;
@@ -213,7 +213,11 @@ export class Call {
       this.timedOut = true;
       controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
     }, this.timeoutMs);
-    this.client.observer?.attempt?.(this.event({ headers: this.request.headers }));
+    if (this.client.observer?.attempt) {
+      // Events show nothing secret: the request headers go without Authorization.
+      const { Authorization: _credential, ...headers } = this.request.headers;
+      this.client.observer.attempt(this.event({ headers }));
+    }
     return controller;
   }
 
