@@ -121,7 +121,17 @@ describe('no token, client secret or full CPF in any event or error', () => {
     };
     const echo = (status: number) => (req: { url?: string; headers: Record<string, unknown> }, res: Parameters<Parameters<FaultServer['handle']>[0]>[1]) =>
       // A server that echoes the credential and the CPF back, in the body and the headers.
-      json(res, status, { type: 'about:blank', status, title: 'Echo', detail: `${String(req.headers.authorization)} for ${VALID_CPF} at ${req.url}` }, { 'x-echo': `${String(req.headers.authorization)} ${VALID_CPF}`, 'x-request-id': 'echo-1', 'retry-after': '0' });
+      // The bare token and the client secret (as a misbehaving proxy might) are masked only because the
+      // client knows them: the token it sent, and the token source's secrets merged into its own.
+      json(
+        res,
+        status,
+        { type: 'about:blank', status, title: 'Echo', detail: `${String(req.headers.authorization)} for ${VALID_CPF} at ${req.url}; token ${bare(req)}${known(req)}` },
+        { 'x-echo': `${String(req.headers.authorization)} ${VALID_CPF} ${bare(req)}${known(req)}`, 'x-request-id': 'echo-1', 'retry-after': '0' },
+      );
+    const bare = (req: { headers: Record<string, unknown> }) => String(req.headers.authorization).replace(/^Bearer /, '');
+    // Only to the client whose token source holds the secret (a client with a fixed token cannot know it).
+    const known = (req: { headers: Record<string, unknown> }) => (bare(req) === SECRET_TOKEN ? '' : ` secret ${CLIENT_SECRET}`);
 
     const tokenSource = clientCredentials({ tokenUrl, clientId: 'acme', clientSecret: CLIENT_SECRET });
     const options = { baseUrl: api.url, logger, logLevel: 'debug' as const, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
