@@ -4,11 +4,12 @@
 // refused (401). The options are checked here, at creation; the token request itself
 // (request-token.ts) loads on first use, so a client that does not use this source does not ship it.
 import type { FetchLike } from '../client/options.js';
+import { redactedCause } from '../client/token.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';
 import type { CachedToken } from './request-token.js';
-import type { TokenError } from './token-error.js';
+import { TokenError } from './token-error.js';
 
 export type { ClientCredentialsOptions, ClientAuthMethod } from './options.js';
 
@@ -67,7 +68,11 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
       // Set before any await, so every caller arriving meanwhile joins this one request.
       const startedAt = settings.now();
       inflight = import('./request-token.js')
-        .then((m) => m.requestToken(settings, send, secrets, basic))
+        .then((m) =>
+          m.requestToken(settings, send, secrets, basic, (init) =>
+            new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) }),
+          ),
+        )
         .then(
           (token) => {
             tell({ type: 'token', action: 'fetched', tokenUrl: settings.shownUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });

@@ -1,9 +1,13 @@
 // The token request itself (RFC 6749 §4.4.2, §5.1, §5.2), loaded by clientCredentials on its first
-// use, so a client given a fixed token or its own function does not ship it.
+// use, so a client given a fixed token or its own function does not ship it. It imports nothing the
+// entry has (its errors are built by `fail`, in client-credentials.ts), so a bundler gives it a chunk
+// of its own and splits nothing off the entry.
 import type { FetchLike } from '../client/options.js';
-import { redactedCause } from '../client/token.js';
 import type { ResolvedClientCredentials } from './options.js';
-import { TokenError } from './token-error.js';
+import type { TokenError, TokenErrorInit } from './token-error.js';
+
+/** Builds the TokenError (the cause redacted) for a failure described without the token URL. */
+export type TokenFailureFactory = (init: Omit<TokenErrorInit, 'tokenUrl'>) => TokenError;
 
 export interface CachedToken {
   value: string;
@@ -23,9 +27,7 @@ function mask(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string): Promise<CachedToken> {
-  const fail = (init: Omit<ConstructorParameters<typeof TokenError>[0], 'tokenUrl'>) =>
-    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
+export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string, fail: TokenFailureFactory): Promise<CachedToken> {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };

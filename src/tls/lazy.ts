@@ -2,7 +2,7 @@
 // createBaasClient stays synchronous and fails at creation on a malformed option), the TLS fetch
 // built on the first request, by dynamic import, so undici loads only for users who set `tls`.
 import { checkTlsOptions, type TlsOptions } from './options.js';
-import type { TlsFetch } from './fetch.js';
+import type { TlsFetch } from './agent.js';
 
 /**
  * A TLS option that could not be used (a wrong passphrase, a key of another certificate, undici
@@ -15,10 +15,10 @@ const unusable = (error: unknown): Error => {
 };
 
 export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
-  checkTlsOptions(tls, where);
+  const connect = checkTlsOptions(tls, where);
   let pending: Promise<TlsFetch> | undefined;
   const get = () => {
-    pending ??= import('./fetch.js').then((m) => m.createTlsFetch(tls, { where })).catch((error: unknown) => {
+    pending ??= import('./agent.js').then((m) => m.tlsFetchFor(connect, { where })).catch((error: unknown) => {
       // A failed build is not kept: the next call reports it again.
       pending = undefined;
       throw unusable(error);

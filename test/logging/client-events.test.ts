@@ -119,7 +119,7 @@ describe('no token, client secret or full CPF in any event or error', () => {
       for (const type of ['request', 'response', 'retry', 'error', 'token'] as const) client.on(type, (e) => events.set(type, [...(events.get(type) ?? []), e]));
       return client;
     };
-    const echo = (status: number) => (req: { url?: string; headers: Record<string, unknown> }, res: Parameters<Parameters<FaultServer['handle']>[0]>[1]) =>
+    const echo = (status: number) => (req: { url?: string | undefined; headers: Record<string, unknown> }, res: Parameters<Parameters<FaultServer['handle']>[0]>[1]) =>
       // A server that echoes the credential and the CPF back, in the body and the headers.
       // The bare token and the client secret (as a misbehaving proxy might) are masked only because the
       // client knows them: the token it sent, and the token source's secrets merged into its own.
