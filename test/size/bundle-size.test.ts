@@ -17,8 +17,8 @@ describe('bundle size', () => {
     expect(inputs).toMatch(/generated\/validators\.js/);
     // What loads only for those who opt in stays out of it.
     const lazyInputs = size.lazyChunks.flatMap((c: { inputs: string[] }) => c.inputs).join('\n');
-    expect(inputs).not.toMatch(/src\/tls\/fetch\.ts|src\/logging\/event-log\.ts|src\/auth\/request-token\.ts/);
-    expect(lazyInputs).toMatch(/src\/tls\/fetch\.ts/);
+    expect(inputs).not.toMatch(/src\/tls\/agent\.ts|src\/logging\/event-log\.ts|src\/auth\/request-token\.ts/);
+    expect(lazyInputs).toMatch(/src\/tls\/agent\.ts/);
     expect(lazyInputs).toMatch(/src\/logging\/event-log\.ts/);
     expect(lazyInputs).toMatch(/src\/auth\/request-token\.ts/);
     expect(size.gzipBytes).toBeLessThanOrEqual(SIZE_BUDGET_GZIP_BYTES);
