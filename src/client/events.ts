@@ -32,13 +32,15 @@ export function clientEvents(state: ClientState, logging: ResolvedLogging | unde
           for (const entry of waiting) entry.off = log.on(entry.type, entry.listener);
         })
         .finally(() => (state.ready = undefined)));
-  if (logging) void load();
+  // A failed load reaches the calls waiting on `ready`; here it must not be an unhandled rejection.
+  const start = () => void load().catch(() => undefined);
+  if (logging) start();
   return {
     on(type, listener) {
       const entry: Waiting = { type, listener: listener as (event: BaasEvent) => void };
       waiting.add(entry);
       if (log) entry.off = log.on(type, entry.listener);
-      else void load();
+      else start();
       return () => {
         waiting.delete(entry);
         entry.off?.();
