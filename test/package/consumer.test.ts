@@ -164,10 +164,12 @@ describe('consumer projects', () => {
     ]);
     // Checked before the consumer adds its own tools.
     installed = await readdir(join(project, 'node_modules'));
-    // The sandbox's optional peers too, for the README's sandbox tests.
-    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono');
-    await link(cjsProject, '@stoplight/prism-cli', '@types');
-    await link(jestProject, '@stoplight/prism-cli', 'jest');
+    // The sandbox's optional peers too: all of them for the ESM project (and the README's sandbox
+    // tests), only Faker for the CommonJS one (its declarations must not need msw or the adapter),
+    // Faker and the HTTP adapter for Jest.
+    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono', 'msw');
+    await link(cjsProject, '@stoplight/prism-cli', '@types', '@faker-js/faker');
+    await link(jestProject, 'jest', '@faker-js/faker', '@hono/node-server', 'hono');
   }, 180_000);
 
   it('gets openapi-fetch as the only run-time dependency, and no Prism unless it asks', async () => {
@@ -232,6 +234,7 @@ describe('consumer projects', () => {
         limitedStatus: 429,
         // The packed JSON and YAML bundles, read through the package's exports.
         specVersions: [version, version],
+        sandbox: { overHttp: 10, throughMsw: 7 },
       });
     }, 90_000);
 
@@ -243,10 +246,12 @@ describe('consumer projects', () => {
         invalidIsValidationError: true,
         cpfCheck: true,
         specVersion: version,
+        sandboxKeys: 10,
+        sandboxLoadedAs: 'sandbox/index.cjs',
       });
     }, 90_000);
 
-    it.concurrent('Jest in a CommonJS project loads the client and passes its tests', async ({ expect }) => {
+    it.concurrent('Jest in a CommonJS project loads the client and the sandbox and passes its tests', async ({ expect }) => {
       const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
       // Jest prints its summary on stderr; runIn rejects on a failing test.
       const { stderr } = await promisify(execFile)(node, [jest, '--ci'], { cwd: jestProject, timeout: 90_000, env: cleanEnv() }).catch(
@@ -254,7 +259,7 @@ describe('consumer projects', () => {
           throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
         },
       );
-      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+5 passed, 5 total/);
     }, 90_000);
   });
 
@@ -263,7 +268,8 @@ describe('consumer projects', () => {
 
     it('--version and --help', async () => {
       expect((await npx(['--version'])).trim()).toBe(version);
-      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+docs /);
+      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+docs /);
+      expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
     }, 60_000);
 
     it('mock serves on the port asked, logs each request, and frees the port on SIGTERM', async () => {
@@ -276,6 +282,22 @@ describe('consumer projects', () => {
         expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(true);
       } finally {
         mock.child.kill('SIGTERM');
+      }
+      expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
+    }, 90_000);
+
+    it('sandbox serves on the port asked with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
+      const port = await freePort();
+      const sandbox = startUntil('npx', ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'], /try: curl .*\n/, { cwd: project });
+      try {
+        await sandbox.ready;
+        const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
+        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' } });
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
+        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(true);
+      } finally {
+        sandbox.child.kill('SIGTERM');
       }
       expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
     }, 90_000);
