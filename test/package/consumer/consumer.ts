@@ -12,10 +12,8 @@ import {
   type ValidationIssue,
 } from 'baas-pix-contract';
 import { preferHeaders, startMock } from 'baas-pix-contract/testing';
-import { createMswHandlers, createSandbox } from 'baas-pix-contract/sandbox';
+import { createSandbox } from 'baas-pix-contract/sandbox';
 import bundledJson from 'baas-pix-contract/openapi.json' with { type: 'json' };
-import { http, type HttpHandler } from 'msw';
-import { setupServer } from 'msw/node';
 
 const body: NaturalPersonUpdate = { email: 'maria.silva@email.com.br' };
 const yamlSpec = await readFile(fileURLToPath(import.meta.resolve('baas-pix-contract/openapi.yaml')), 'utf8');
@@ -37,7 +35,7 @@ try {
     .catch((error: unknown) => error);
   const issues: ValidationIssue[] = validateNaturalPersonUpdate({ phoneNumber: '123' });
 
-  // The sandbox with all its optional peers: over HTTP (@hono/node-server) and through msw.
+  // The sandbox over HTTP (@hono/node-server, an optional peer); through msw: consumer-msw.ts.
   const sandbox = createSandbox({ seed: 'esm', accountsPerClient: 2, keysPerAccount: 5 });
   const server = await sandbox.listen();
   let overHttp = 0;
@@ -46,16 +44,6 @@ try {
     for await (const key of viaHttp.pixKeys({ limit: 4 })) if (key.id) overHttp += 1;
   } finally {
     await server.stop();
-  }
-  const handlers: HttpHandler[] = await createMswHandlers(sandbox, { baseUrl: 'https://sandbox.baas.example', http });
-  const msw = setupServer(...handlers);
-  msw.listen({ onUnhandledRequest: 'error' });
-  let throughMsw = 0;
-  try {
-    const viaMsw = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[0]!.token, userAgent: 'consumer/1.0' });
-    throughMsw = (await viaMsw.listPixKeys({ limit: 7 })).data.length;
-  } finally {
-    msw.close();
   }
 
   console.log(
@@ -66,7 +54,7 @@ try {
       invalidIsValidationError: invalid instanceof ValidationError,
       limitedStatus: limited instanceof ApiError ? limited.status : null,
       specVersions: [bundledJson.info.version, /^ {2}version: (\S+)$/m.exec(yamlSpec)?.[1]],
-      sandbox: { overHttp, throughMsw },
+      sandbox: { overHttp },
     }),
   );
 } finally {
