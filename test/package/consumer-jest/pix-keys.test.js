@@ -1,7 +1,7 @@
 // Jest (NestJS' default runner) in a CommonJS project: the client and the sandbox load with
-// `require`, no ESM flag. The sandbox runs in process (its fetch is the client's fetch), and once
+// `require`, no ESM flag (with @faker-js/faker 9.9, which ships CommonJS; Faker 10 does not). The sandbox runs in process (its fetch is the client's fetch), and once
 // over HTTP, which loads its optional peer @hono/node-server from CommonJS.
-const { createBaasClient, ApiError, ValidationError } = require('baas-pix-contract');
+const { createBaasClient, ApiError, ValidationError, validateNaturalPersonUpdate, isValidCpf } = require('baas-pix-contract');
 const { createSandbox } = require('baas-pix-contract/sandbox');
 
 const sandbox = createSandbox({ seed: 'jest', clients: 2, accountsPerClient: 2, keysPerAccount: 5 });
@@ -10,6 +10,14 @@ const client = (options = {}) =>
   createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: me.token, userAgent: 'jest-consumer/1.0', fetch: sandbox.fetch, ...options });
 
 afterEach(() => sandbox.reset());
+
+test('seeds data valid for the contract with the Faker this project has', () => {
+  expect(require('@faker-js/faker/package.json').version).toMatch(/^9\./);
+  for (const account of sandbox.snapshot().clients.flatMap((client) => client.accounts)) {
+    expect(validateNaturalPersonUpdate(account.data)).toEqual([]);
+  }
+  for (const account of [...me.accounts, ...other.accounts]) expect(isValidCpf(account.documentNumber)).toBe(true);
+});
 
 test('walks every PIX key of the calling client across real pages', async () => {
   const ids = new Set();
