@@ -2,6 +2,7 @@
 // the same GET list-keys?limit=50 with the same client headers) and heap with 100,000 keys.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { startMock } from '../src/testing/mock.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -15,9 +16,20 @@ const heapMB = (): number => {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-/** `npm run sandbox` in a process of its own, as Prism runs in its own: the client's fetch does not share its thread. */
+/**
+ * The sandbox served over HTTP in a process of its own, as Prism runs in its own: the client's fetch
+ * does not share its thread. Its bare listen(), without the command line's request log in front
+ * (Prism is measured without it too).
+ */
 async function sandboxProcess(): Promise<{ url: string; token: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'sandbox.ts'), '--port', '0', '--seed', 'bench', '--clients', '1', '--keys', '5000', '--quiet'], {
+  const script = [
+    `import { createSandbox } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'sandbox', 'index.ts')).href)};`,
+    "const sandbox = createSandbox({ seed: 'bench', clients: 1, keysPerAccount: 5000 });",
+    'const running = await sandbox.listen({ port: 0 });',
+    "for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void running.stop().then(() => process.exit(0)));",
+    "console.log(`Sandbox: ${running.url} Bearer ${sandbox.clients[0].token} Ctrl-C`);",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
@@ -30,7 +42,7 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
       const token = /Bearer (sbx_[0-9a-f]+)/.exec(out)?.[1];
       if (url && token && out.includes('Ctrl-C')) resolve({ url, token });
     });
-    child.once('exit', (code) => reject(new Error(`npm run sandbox exited (${code}):\n${out}`)));
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}):\n${out}`)));
   });
   // Its request log is not part of the measurement.
   child.stdout.removeAllListeners('data');
