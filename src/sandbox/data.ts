@@ -111,8 +111,38 @@ interface KeyValue {
   keyType: (typeof KEY_TYPES)[number];
 }
 
-function keyValue(world: World, account: SeededAccount, index: number): KeyValue {
-  const r = new Random(world.seed, account.clientIndex, account.accountIndex, index, 0x6b);
+/** What every key of an account shares, worked out once per account (its name never changes). */
+export interface AccountKeys {
+  account: SeededAccount;
+  seed: number;
+  /** The local part of its e-mail keys, before the key's index. */
+  emailLocal: string;
+  /** The JSON of the fields every key of the account shares, closing the key's object. */
+  sharedJson: string;
+}
+
+const accountKeysCache = new WeakMap<SeededAccount, AccountKeys>();
+
+const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
+const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, document_type: 'cpf' as const, document: account.documentNumber });
+
+export function accountKeys(world: World, account: SeededAccount): AccountKeys {
+  let found = accountKeysCache.get(account);
+  if (found === undefined || found.seed !== world.seed) {
+    found = {
+      account,
+      seed: world.seed,
+      emailLocal: ascii(account.name),
+      sharedJson: `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`,
+    };
+    accountKeysCache.set(account, found);
+  }
+  return found;
+}
+
+function keyValue(shared: AccountKeys, index: number): KeyValue {
+  const { account } = shared;
+  const r = new Random(shared.seed, account.clientIndex, account.accountIndex, index, 0x6b);
   const keyType = index < KEY_TYPES.length ? KEY_TYPES[index]! : r.pick(LATER_TYPES);
   const id = r.uuid();
   let key: string;
@@ -124,7 +154,7 @@ function keyValue(world: World, account: SeededAccount, index: number): KeyValue
       key = cnpj(r);
       break;
     case 'email':
-      key = `${ascii(account.name)}${index}@${r.pick(EMAIL_DOMAINS)}`;
+      key = `${shared.emailLocal}${index}@${r.pick(EMAIL_DOMAINS)}`;
       break;
     case 'phone':
       key = `+55${r.pick(DDD)}9${r.digits(8)}`;
@@ -135,12 +165,9 @@ function keyValue(world: World, account: SeededAccount, index: number): KeyValue
   return { id, key, keyType };
 }
 
-const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
-const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, document_type: 'cpf' as const, document: account.documentNumber });
-
 /** Key `index` of an account: the same record every time it is asked for. */
 export function keyAt(world: World, account: SeededAccount, index: number): PixKey {
-  const { id, key, keyType } = keyValue(world, account, index);
+  const { id, key, keyType } = keyValue(accountKeys(world, account), index);
   return {
     id,
     key,
@@ -152,20 +179,17 @@ export function keyAt(world: World, account: SeededAccount, index: number): PixK
   };
 }
 
-// The JSON of what every key of an account shares, written once per account.
-const sharedJson = new WeakMap<SeededAccount, string>();
-
 /**
  * `JSON.stringify(keyAt(...))`, written as text: a page of new keys costs less this way
  * (`npm run bench`). Key values are ASCII digits, hex, `+`, `.`, `@` and lower-case letters, which JSON
  * needs no escape for; the shared part (with the holder's name) goes through JSON.stringify.
  */
 export function keyJson(world: World, account: SeededAccount, index: number): string {
-  let shared = sharedJson.get(account);
-  if (shared === undefined) {
-    shared = `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`;
-    sharedJson.set(account, shared);
-  }
-  const { id, key, keyType } = keyValue(world, account, index);
-  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",${shared}`;
+  return sharedKeyJson(accountKeys(world, account), index);
+}
+
+/** `keyJson` with the account's shared part already looked up: what a page calls per key. */
+export function sharedKeyJson(shared: AccountKeys, index: number): string {
+  const { id, key, keyType } = keyValue(shared, index);
+  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",${shared.sharedJson}`;
 }

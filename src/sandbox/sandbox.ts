@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
 import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
 import { Cursors } from './cursor.js';
-import { buildWorld, keyAt, keyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { accountKeys, buildWorld, keyAt, sharedKeyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -113,13 +113,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   /** A page of the key list as JSON text (PixKeyList). */
   function page(clientIndex: number, offset: number, limit: number): string {
     const end = Math.min(offset + limit, totalKeys);
-    const data: string[] = [];
-    for (let position = offset; position < end; position += 1) {
-      const account = world.accounts[clientIndex]![Math.floor(position / keysPerAccount)]!;
-      data.push(keyJson(world, account, position % keysPerAccount));
+    const accounts = world.accounts[clientIndex]!;
+    let data = '';
+    let position = offset;
+    while (position < end) {
+      const accountIndex = Math.floor(position / keysPerAccount);
+      const shared = accountKeys(world, accounts[accountIndex]!);
+      const accountEnd = Math.min(end, (accountIndex + 1) * keysPerAccount);
+      for (let index = position - accountIndex * keysPerAccount; position < accountEnd; position += 1, index += 1) {
+        data += data === '' ? sharedKeyJson(shared, index) : `,${sharedKeyJson(shared, index)}`;
+      }
     }
     const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
-    return `{"cursor":{"next":${next}},"data":[${data.join(',')}]}`;
+    return `{"cursor":{"next":${next}},"data":[${data}]}`;
   }
 
   async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
