@@ -2,6 +2,7 @@
 // the same GET list-keys?limit=50 with the same client headers) and heap with 100,000 keys.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { startMock } from '../src/testing/mock.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -152,4 +153,18 @@ export async function measureSandbox(): Promise<SandboxBench> {
     ratio: { inProcess: inProcess.median / prismSummary.median, inProcessUncached: summarize(uncachedRps).median / prismSummary.median, http: http.median / prismSummary.median },
     heap: { baselineMB, with100kMB, walkAtPage10MB, walkAtEndMB, walkGrowthMB: walkAtEndMB - walkAtPage10MB, keysWalked },
   };
+}
+
+// A focused run, wired as in `npm run bench`: `node --expose-gc --import tsx bench/sandbox.ts`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { loadavg } = await import('node:os');
+  const before = loadavg()[0]!;
+  const result = await measureSandbox();
+  const f = (s: Summary) => `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})`;
+  const rps = result.requestsPerSecond;
+  console.log(`load ${before.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`start ms: sandbox 10k ${result.startMs.sandbox10k.median.toFixed(2)} (first ${result.startMs.sandboxFirst.toFixed(0)}), Prism ${Math.round(result.startMs.prism.median)}`);
+  console.log(`req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`);
+  console.log(`ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×`);
+  console.log(`heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`);
 }

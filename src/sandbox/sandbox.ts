@@ -67,6 +67,7 @@ const ROUTES: Record<string, { method: string; operation: OperationId }> = {
 const UPDATED: UpdateResult = DOCUMENTED.updateNaturalPerson.get(200)!.examples.values().next().value as UpdateResult;
 
 const PAGE_CACHE_SIZE = 32;
+const utf8 = new TextEncoder();
 
 const violationsOf = (issues: ValidationIssue[]): Violation[] =>
   // The whole body has no JSON pointer of its own in a violation's `property` (at least one character).
@@ -94,16 +95,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faults = new FaultQueue(options.faults ?? []);
   const totalKeys = accountsPerClient * keysPerAccount;
 
-  // Keys never change, so a page's body never does: recent ones are kept serialized (bounded, LRU),
-  // since tests walk the same pages again and again.
-  const pageCache = new Map<string, string>();
-  function pageBody(clientIndex: number, offset: number, limit: number): string {
+  // Keys never change, so a page's body never does: recent ones are kept encoded (bounded, LRU),
+  // since tests walk the same pages again and again. Bytes rather than text: a Response scans a
+  // string body three times (USVString check, length, encoding), a Uint8Array it copies once.
+  const pageCache = new Map<string, Uint8Array<ArrayBuffer>>();
+  function pageBody(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const cacheKey = `${clientIndex}:${offset}:${limit}`;
     let body = pageCache.get(cacheKey);
     if (body !== undefined) {
       pageCache.delete(cacheKey);
     } else {
-      body = page(clientIndex, offset, limit);
+      body = utf8.encode(page(clientIndex, offset, limit));
       if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
     }
     pageCache.set(cacheKey, body);
