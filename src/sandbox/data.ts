@@ -119,6 +119,8 @@ export interface AccountKeys {
   emailLocal: string;
   /** The JSON of the fields every key of the account shares, closing the key's object. */
   sharedJson: string;
+  /** `sharedJson` as UTF-8, copied into every page (the holder's name may not be ASCII). */
+  sharedBytes: Uint8Array;
 }
 
 const accountKeysCache = new WeakMap<SeededAccount, AccountKeys>();
@@ -129,12 +131,8 @@ const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, doc
 export function accountKeys(world: World, account: SeededAccount): AccountKeys {
   let found = accountKeysCache.get(account);
   if (found === undefined || found.seed !== world.seed) {
-    found = {
-      account,
-      seed: world.seed,
-      emailLocal: ascii(account.name),
-      sharedJson: `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`,
-    };
+    const sharedJson = `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`;
+    found = { account, seed: world.seed, emailLocal: ascii(account.name), sharedJson, sharedBytes: Buffer.from(sharedJson, 'utf8') };
     accountKeysCache.set(account, found);
   }
   return found;
@@ -185,11 +183,12 @@ export function keyAt(world: World, account: SeededAccount, index: number): PixK
  * needs no escape for; the shared part (with the holder's name) goes through JSON.stringify.
  */
 export function keyJson(world: World, account: SeededAccount, index: number): string {
-  return sharedKeyJson(accountKeys(world, account), index);
+  const shared = accountKeys(world, account);
+  return keyHead(shared, index) + shared.sharedJson;
 }
 
-/** `keyJson` with the account's shared part already looked up: what a page calls per key. */
-export function sharedKeyJson(shared: AccountKeys, index: number): string {
+/** The start of a key's JSON, up to its shared part: ASCII only (see `keyJson`). */
+export function keyHead(shared: AccountKeys, index: number): string {
   const { id, key, keyType } = keyValue(shared, index);
-  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",${shared.sharedJson}`;
+  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",`;
 }

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
 import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
 import { Cursors } from './cursor.js';
-import { accountKeys, buildWorld, keyAt, sharedKeyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { pageBytes } from './page.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -67,7 +68,6 @@ const ROUTES: Record<string, { method: string; operation: OperationId }> = {
 const UPDATED: UpdateResult = DOCUMENTED.updateNaturalPerson.get(200)!.examples.values().next().value as UpdateResult;
 
 const PAGE_CACHE_SIZE = 32;
-const utf8 = new TextEncoder();
 
 const violationsOf = (issues: ValidationIssue[]): Violation[] =>
   // The whole body has no JSON pointer of its own in a violation's `property` (at least one character).
@@ -97,7 +97,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   // Keys never change, so a page's body never does: recent ones are kept encoded (bounded, LRU),
   // since tests walk the same pages again and again. Bytes rather than text: a Response scans a
-  // string body three times (USVString check, length, encoding), a Uint8Array it copies once.
+  // string body three times (USVString check, length, encoding) and copies a Uint8Array once.
   const pageCache = new Map<string, Uint8Array<ArrayBuffer>>();
   function pageBody(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const cacheKey = `${clientIndex}:${offset}:${limit}`;
@@ -105,29 +105,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (body !== undefined) {
       pageCache.delete(cacheKey);
     } else {
-      body = utf8.encode(page(clientIndex, offset, limit));
+      body = page(clientIndex, offset, limit);
       if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
     }
     pageCache.set(cacheKey, body);
     return body;
   }
 
-  /** A page of the key list as JSON text (PixKeyList). */
-  function page(clientIndex: number, offset: number, limit: number): string {
+  /** A page of the key list as JSON bytes (PixKeyList). */
+  function page(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const end = Math.min(offset + limit, totalKeys);
-    const accounts = world.accounts[clientIndex]!;
-    let data = '';
-    let position = offset;
-    while (position < end) {
-      const accountIndex = Math.floor(position / keysPerAccount);
-      const shared = accountKeys(world, accounts[accountIndex]!);
-      const accountEnd = Math.min(end, (accountIndex + 1) * keysPerAccount);
-      for (let index = position - accountIndex * keysPerAccount; position < accountEnd; position += 1, index += 1) {
-        data += data === '' ? sharedKeyJson(shared, index) : `,${sharedKeyJson(shared, index)}`;
-      }
-    }
     const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
-    return `{"cursor":{"next":${next}},"data":[${data}]}`;
+    return pageBytes(world, world.accounts[clientIndex]!, offset, end, next);
   }
 
   async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
