@@ -1,45 +1,64 @@
-// A page of the key list (PixKeyList) written straight to UTF-8 bytes: each key's own fields are
-// ASCII text, and what its account's keys share is copied from bytes encoded once per account.
-// Building one long string and encoding it cost about as much as deriving the keys (`npm run bench`).
-import { accountKeys, keyHead, type AccountKeys, type SeededAccount, type World } from './data.js';
+// Pages of the key list (PixKeyList) as UTF-8 bytes. Every key's own fields (id, key, key_type) are
+// derived from the seed once, when the sandbox is created, and kept as ASCII bytes, about 100 bytes
+// a key; what an account's keys share is encoded once per account. A page, served before or not, is
+// then copied from those bytes: deriving keys while serving cost most of a page (`npm run bench`).
+import { accountKeys, keyHead, type SeededAccount, type World } from './data.js';
 
 const COMMA = 0x2c;
-const CLOSE = ']}';
+
+/** One account's keys, ready to copy into pages. */
+export interface CompiledAccount {
+  /** The start of every key's JSON, up to its shared part, one after another (ASCII). */
+  heads: Buffer;
+  /** Where key i's head ends in `heads` (it starts where key i-1's ends). */
+  ends: Uint32Array;
+  /** The rest of every key's JSON: the fields its account's keys share (UTF-8). */
+  shared: Buffer;
+}
+
+export function compileAccount(world: World, account: SeededAccount): CompiledAccount {
+  const keys = accountKeys(world, account);
+  const ends = new Uint32Array(world.keysPerAccount);
+  let text = '';
+  for (let index = 0; index < world.keysPerAccount; index += 1) {
+    text += keyHead(keys, index);
+    ends[index] = text.length;
+  }
+  // Its own ArrayBuffer, not a slice of Node's pool. Key fields are ASCII (see `keyJson`): latin1 is exact.
+  const heads = Buffer.allocUnsafeSlow(text.length);
+  heads.write(text, 0, 'latin1');
+  return { heads, ends, shared: Buffer.from(keys.sharedBytes) };
+}
 
 /**
  * The JSON text of `{"cursor":{"next":…},"data":[keys offset..end-1]}` as bytes, exactly what
  * `JSON.stringify` writes for the same page. `next` is the cursor's JSON (a quoted string or `null`).
  */
-export function pageBytes(world: World, accounts: readonly SeededAccount[], offset: number, end: number, next: string): Uint8Array<ArrayBuffer> {
-  const keysPerAccount = world.keysPerAccount;
-  const heads: string[] = [];
-  const shares: AccountKeys[] = [];
+export function pageBytes(accounts: readonly CompiledAccount[], keysPerAccount: number, offset: number, end: number, next: string): Uint8Array<ArrayBuffer> {
   const open = `{"cursor":{"next":${next}},"data":[`;
-  let size = open.length + CLOSE.length;
-  let position = offset;
-  while (position < end) {
+  let size = open.length + 2 + Math.max(0, end - offset - 1);
+  for (let position = offset; position < end; ) {
     const accountIndex = Math.floor(position / keysPerAccount);
-    const shared = accountKeys(world, accounts[accountIndex]!);
-    const accountEnd = Math.min(end, (accountIndex + 1) * keysPerAccount);
-    for (let index = position - accountIndex * keysPerAccount; position < accountEnd; position += 1, index += 1) {
-      const head = keyHead(shared, index);
-      heads.push(head);
-      shares.push(shared);
-      size += head.length + shared.sharedBytes.byteLength;
-    }
+    const account = accounts[accountIndex]!;
+    const first = position - accountIndex * keysPerAccount;
+    const last = Math.min(end, (accountIndex + 1) * keysPerAccount) - accountIndex * keysPerAccount;
+    size += account.ends[last - 1]! - (first === 0 ? 0 : account.ends[first - 1]!) + (last - first) * account.shared.byteLength;
+    position += last - first;
   }
-  size += Math.max(0, heads.length - 1);
-  // Its own ArrayBuffer (not a slice of Node's pool), so a cached page keeps only its own bytes.
+  // Its own ArrayBuffer, so a cached page keeps only its own bytes.
   const bytes = Buffer.allocUnsafeSlow(size);
   let at = bytes.write(open, 0, 'latin1');
-  for (let i = 0; i < heads.length; i += 1) {
-    if (i > 0) bytes[at++] = COMMA;
-    at += bytes.write(heads[i]!, at, 'latin1');
-    const shared = shares[i]!.sharedBytes;
-    bytes.set(shared, at);
-    at += shared.byteLength;
+  for (let position = offset; position < end; ) {
+    const accountIndex = Math.floor(position / keysPerAccount);
+    const { heads, ends, shared } = accounts[accountIndex]!;
+    const accountEnd = Math.min(end, (accountIndex + 1) * keysPerAccount);
+    for (let index = position - accountIndex * keysPerAccount; position < accountEnd; position += 1, index += 1) {
+      if (position > offset) bytes[at++] = COMMA;
+      at += heads.copy(bytes, at, index === 0 ? 0 : ends[index - 1]!, ends[index]!);
+      at += shared.copy(bytes, at);
+    }
   }
-  at += bytes.write(CLOSE, at, 'latin1');
+  at += bytes.write(']}', at, 'latin1');
   if (at !== size) throw new Error(`pageBytes: wrote ${at} bytes of ${size}`);
   return new Uint8Array(bytes.buffer, bytes.byteOffset, size) as Uint8Array<ArrayBuffer>;
 }

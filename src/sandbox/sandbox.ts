@@ -4,7 +4,7 @@ import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
 import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
 import { Cursors } from './cursor.js';
 import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
-import { pageBytes } from './page.js';
+import { compileAccount, pageBytes } from './page.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -94,6 +94,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
   const faults = new FaultQueue(options.faults ?? []);
   const totalKeys = accountsPerClient * keysPerAccount;
+  // Keys never change: derived once here, served from bytes (src/sandbox/page.ts).
+  const compiled = world.accounts.map((accounts) => accounts.map((account) => compileAccount(world, account)));
 
   // Keys never change, so a page's body never does: recent ones are kept encoded (bounded, LRU),
   // since tests walk the same pages again and again. Bytes rather than text: a Response scans a
@@ -116,7 +118,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   function page(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const end = Math.min(offset + limit, totalKeys);
     const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
-    return pageBytes(world, world.accounts[clientIndex]!, offset, end, next);
+    return pageBytes(compiled[clientIndex]!, keysPerAccount, offset, end, next);
   }
 
   async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
