@@ -5,6 +5,7 @@ import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNa
 import { Cursors } from './cursor.js';
 import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
 import { compileAccount, pageBytes } from './page.js';
+import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -121,7 +122,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return pageBytes(compiled[clientIndex]!, keysPerAccount, offset, end, next);
   }
 
-  async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+  async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string, inProcess: boolean): Promise<Response> {
     const query: Record<string, unknown> = {};
     const limitText = url.searchParams.get('limit');
     if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
@@ -141,7 +142,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       offset = decoded;
     }
     const limit = (query.limit as number | undefined) ?? LIMIT_DEFAULT;
-    return new Response(pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX)), { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+    const body = pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX));
+    const init = { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } };
+    // Over HTTP, the adapter writes a plain Response's bytes straight to the socket; in process, a
+    // BytesResponse spares the caller the stream that Node's Response reads every body through.
+    return inProcess ? new BytesResponse(body, init) : new Response(body, init);
   }
 
   async function updateNaturalPerson(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
@@ -210,7 +215,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return new Response(null, { status: fault.status, headers });
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, inProcess: boolean): Promise<Response> {
     const requestId = randomUUID();
     let url: URL;
     try {
@@ -240,14 +245,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (answer) return answer;
     }
     return route.operation === 'listPixKeys'
-      ? listPixKeys(request, url, clientIndex, requestId)
+      ? listPixKeys(request, url, clientIndex, requestId, inProcess)
       : updateNaturalPerson(request, url, clientIndex, requestId);
   }
 
   /** Never throws, except DroppedConnection: a bug becomes a 500 problem (updates apply whole or not at all). */
-  async function safeHandle(request: Request): Promise<Response> {
+  async function safeHandle(request: Request, inProcess: boolean): Promise<Response> {
     try {
-      return await handle(request);
+      return await handle(request, inProcess);
     } catch (error) {
       if (error instanceof DroppedConnection) throw error;
       return problem({ status: 500, slug: 'internal', title: 'Internal server error', detail: 'The sandbox failed to handle the request.' }, randomUUID());
@@ -259,7 +264,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async fetch(input, init) {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       try {
-        return await safeHandle(request);
+        return await safeHandle(request, true);
       } catch {
         // What Node's fetch rejects with when the server closes the connection without answering.
         throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
@@ -267,7 +272,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./listen.js');
-      return listen(safeHandle, listenOptions);
+      return listen((request) => safeHandle(request, false), listenOptions);
     },
     inject(fault) {
       faults.add(fault);
