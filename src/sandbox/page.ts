@@ -60,8 +60,11 @@ export function pageBytes(accounts: readonly CompiledAccount[], keysPerAccount: 
     const accountEnd = Math.min(end, (accountIndex + 1) * keysPerAccount);
     for (let index = position - accountIndex * keysPerAccount; position < accountEnd; position += 1, index += 1) {
       if (position > offset) bytes[at++] = COMMA;
-      at += heads.copy(bytes, at, index === 0 ? 0 : ends[index - 1]!, ends[index]!);
-      at += shared.copy(bytes, at);
+      const start = index === 0 ? 0 : ends[index - 1]!;
+      bytes.set(heads.subarray(start, ends[index]!), at);
+      at += ends[index]! - start;
+      bytes.set(shared, at);
+      at += shared.byteLength;
     }
   }
   at += bytes.write(']}', at, 'latin1');
