@@ -1,6 +1,6 @@
 // The seeded world: API clients (a token each), their customer accounts, and each account's PIX keys.
-// Customers come from a seeded Faker (pt_BR); keys are derived on demand from (seed, position), so
-// they cost nothing until served and are the same on every run.
+// Customers come from a seeded Faker (pt_BR); each key is derived from (seed, position) alone, so it
+// is the same on every run and in any order (page.ts derives them all once, at creation).
 import type { NaturalPersonUpdate, PixKey } from '../types.js';
 import { seededFaker } from './faker.js';
 import { cnpj, cpf, hashSeed, Random } from './random.js';
