@@ -9,7 +9,7 @@ import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { bearerToken, preference, readJsonBody } from './request.js';
+import { bearerToken, lightRequest, preference, readJsonBody, type SandboxRequest } from './request.js';
 import { DOCUMENTED, LIMIT_DEFAULT, LIMIT_MAX, type OperationId } from './spec.js';
 import { snapshotOf, type SandboxSnapshot } from './snapshot.js';
 
@@ -122,7 +122,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return pageBytes(compiled[clientIndex]!, keysPerAccount, offset, end, next);
   }
 
-  async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string, inProcess: boolean): Promise<Response> {
+  async function listPixKeys(request: SandboxRequest, url: URL, clientIndex: number, requestId: string, inProcess: boolean): Promise<Response> {
     const query: Record<string, unknown> = {};
     const limitText = url.searchParams.get('limit');
     if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
@@ -149,7 +149,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return inProcess ? new BytesResponse(body, init) : new Response(body, init);
   }
 
-  async function updateNaturalPerson(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+  async function updateNaturalPerson(request: SandboxRequest, url: URL, clientIndex: number, requestId: string): Promise<Response> {
     const query: Record<string, unknown> = {};
     for (const name of ['Account', 'DocumentNumber']) {
       const value = url.searchParams.get(name);
@@ -215,7 +215,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return new Response(null, { status: fault.status, headers });
   }
 
-  async function handle(request: Request, inProcess: boolean): Promise<Response> {
+  async function handle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
     const requestId = randomUUID();
     let url: URL;
     try {
@@ -250,7 +250,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** Never throws, except DroppedConnection: a bug becomes a 500 problem (updates apply whole or not at all). */
-  async function safeHandle(request: Request, inProcess: boolean): Promise<Response> {
+  async function safeHandle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
     try {
       return await handle(request, inProcess);
     } catch (error) {
@@ -262,7 +262,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     clients: world.clients,
     async fetch(input, init) {
-      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : (lightRequest(input, init) ?? new Request(input, init));
       try {
         return await safeHandle(request, true);
       } catch {

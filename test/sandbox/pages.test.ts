@@ -2,6 +2,7 @@
 // of the key records, and the in-process Response behaves as Node's own Response does.
 import { describe, expect, it } from 'vitest';
 import { BytesResponse } from '../../src/sandbox/bytes-response.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { buildWorld, keyAt } from '../../src/sandbox/data.js';
 import { compileAccount, pageBytes } from '../../src/sandbox/page.js';
 
@@ -69,5 +70,30 @@ describe('BytesResponse', () => {
 
   it('rejects json() on a body that is not JSON, as Node’s Response does', async () => {
     await expect(new BytesResponse(new TextEncoder().encode('{'), init).json()).rejects.toBeInstanceOf(SyntaxError);
+  });
+});
+
+describe('sandbox.fetch(url, init), as the client calls it', () => {
+  const sandbox = createSandbox({ seed: 'light', keysPerAccount: 30 });
+  const url = 'https://sandbox.baas.example/v2/api/pix/keys/list-keys?limit=7';
+  const headers = { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'user-agent': 'test/1' };
+  // The request id is new on every answer (and problem bodies repeat it): compared as a placeholder.
+  const answer = async (response: Response) => {
+    const id = response.headers.get('x-request-id')!;
+    return { status: response.status, type: response.headers.get('content-type'), id: /^[0-9a-f-]{36}$/.test(id), body: (await response.text()).replaceAll(id, 'ID') };
+  };
+
+  it('answers a GET exactly as it answers the same Request', async () => {
+    for (const init of [{ headers }, { headers, method: 'get' }, { headers: new Headers(headers), signal: AbortSignal.timeout(5_000) }, { headers: { ...headers, authorization: 'Bearer nope' } }, {}]) {
+      expect(await answer(await sandbox.fetch(url, init))).toEqual(await answer(await sandbox.fetch(new Request(url, init))));
+    }
+    expect(await answer(await sandbox.fetch(new URL(url), { headers }))).toEqual(await answer(await sandbox.fetch(new Request(url, { headers }))));
+  });
+
+  it('rejects what new Request rejects: a relative URL, credentials in the URL, a GET with a body, a bad header', async () => {
+    await expect(sandbox.fetch('/v2/api/pix/keys/list-keys', { headers })).rejects.toBeInstanceOf(TypeError);
+    await expect(sandbox.fetch('https://user:pw@sandbox.baas.example/v2/api/pix/keys/list-keys', { headers })).rejects.toBeInstanceOf(TypeError);
+    await expect(sandbox.fetch(url, { headers, body: '{}' })).rejects.toBeInstanceOf(TypeError);
+    await expect(sandbox.fetch(url, { headers: { 'bad header': 'x' } })).rejects.toBeInstanceOf(TypeError);
   });
 });
