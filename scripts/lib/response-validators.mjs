@@ -85,7 +85,7 @@ const ASCII_FORMATS = new Set(['uuid', 'date-time', 'date', 'time', 'email', 'in
  * `\p`, no code-point escapes, no literal non-ASCII. Conservative: false means "not proven".
  */
 export function asciiOnlyPattern(pattern) {
-  const rest = pattern.replace(/\\[dw]/g, '').replace(/\\[-\\^$.*+?()[\]{}|/]/g, '');
+  const rest = pattern.replace(/\\[dw]|\\x[0-7][0-9A-Fa-f]/g, '').replace(/\\[-\\^$.*+?()[\]{}|/]/g, '');
   return !/[^\x20-\x7e]|\\|\.|\[\^/.test(rest);
 }
 

@@ -3201,7 +3201,7 @@ return errors === 0;
 validate23.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"correlationId":true,"violations":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":[]};
-const schema43 = {"type":"string","minLength":11,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
+const schema43 = {"type":"string","minLength":6,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="headers2" */;
@@ -3329,8 +3329,8 @@ validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"
 return false;
 }
 else {
-if(func1(data3) < 11){
-validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/minLength",keyword:"minLength",params:{limit: 11}}];
+if(func1(data3) < 6){
+validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/minLength",keyword:"minLength",params:{limit: 6}}];
 return false;
 }
 else {
