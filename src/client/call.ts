@@ -10,6 +10,7 @@
 // - a one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen (marked);
 // - rate-limit headers and response validation: `read`, the caller's reader of the final response
 //   (see responses.ts `responseMeta` and baas-client.ts `readJson`).
+import type { DriftEvent } from '../drift/problems.js';
 import { BaasError, NetworkError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from './options.js';
@@ -59,6 +60,8 @@ export interface CallObserver {
   response?(event: CallEvent): void;
   retry?(event: CallEvent): void;
   error?(event: CallEvent): void;
+  /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
+  drift?(event: DriftEvent): void;
 }
 
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */

@@ -1,4 +1,5 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
+import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
@@ -41,7 +42,19 @@ export interface BaasClientOptions {
   validate?: boolean;
   /** Allow plain http to a host other than loopback. Never do this with a real token. */
   allowInsecureHttp?: boolean;
+  /**
+   * Check every answer of a typed operation against the contract (its documented statuses, media
+   * types, required headers and schemas). `'throw'`: an answer that departs from it is a
+   * `ResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
+   * the call goes on as usual and a drift event goes to the client's observers and `onDrift`.
+   * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
+   */
+  validateResponses?: ResponseValidation;
+  /** Hears each drift event (with `validateResponses` on). A throwing hook never fails the call. */
+  onDrift?: (event: DriftEvent) => void;
 }
+
+export type ResponseValidation = 'off' | 'warn' | 'throw';
 
 export interface ResolvedOptions {
   baseUrl: string;

@@ -32,3 +32,25 @@ export function describeProblem(problem: DriftProblem): string {
   const where = problem.part === 'body' ? `body${problem.pointer}` : problem.part === 'header' ? `header ${problem.pointer.slice(1)}` : problem.part;
   return `${where} ${problem.rule}`;
 }
+
+/**
+ * What the client emits with `validateResponses: 'warn'` (to its observers and `onDrift`), and what
+ * a `ResponseError` carries with `'throw'`. Problems never hold values.
+ */
+export interface DriftEvent {
+  type: 'drift';
+  operationId: string;
+  status: number;
+  problems: DriftProblem[];
+  /** From the client: method, redacted URL and X-Request-Id of the answer that drifted. */
+  method?: string | undefined;
+  url?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/** One line for a log or an error message: `listPixKeys 200 drifted from the contract: body/data/0/key must …; …`. */
+export function driftMessage(event: Pick<DriftEvent, 'operationId' | 'status' | 'problems'>): string {
+  const shown = event.problems.slice(0, 5).map(describeProblem).join('; ');
+  const more = event.problems.length > 5 ? ` (and ${event.problems.length - 5} more)` : '';
+  return `${event.operationId} ${event.status} drifted from the contract: ${shown}${more}`;
+}
