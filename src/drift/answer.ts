@@ -7,7 +7,7 @@
 import type { Call, ClientState } from '../client/call.js';
 import type { ResponseError } from '../errors.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf, type RuleWords } from './check.js';
-import { driftMessage, type DriftEvent } from './problems.js';
+import { describeProblems, type DriftEvent } from './problems.js';
 
 /** The body when the check had to parse it (JSON of a JSON media type), so the reader need not parse it again. */
 export type Parsed = { body: unknown } | undefined;
@@ -42,7 +42,7 @@ export async function checkAnswer(mode: 'warn' | 'throw', kit: Kit, response: Re
   const event: DriftEvent = { type: 'drift', operationId, status: response.status, problems, method: context.method, url: context.url, requestId: context.requestId };
   if (mode === 'throw') {
     // No body snippet: the values are what must not leak; pointers and rules say what is wrong.
-    throw new kit.ResponseError(driftMessage(event), { status: response.status, contentType: contentType ?? undefined, problems }, context);
+    throw new kit.ResponseError(`the answer drifted from the contract: ${describeProblems(problems)}`, { status: response.status, contentType: contentType ?? undefined, problems }, context);
   }
   // To the client's logs and events (issue 12 wires its logger and `client.on` through the observer).
   kit.state.observer?.drift?.(event);

@@ -50,7 +50,11 @@ export interface DriftEvent {
 
 /** One line for a log or an error message: `listPixKeys 200 drifted from the contract: body/data/0/key must …; …`. */
 export function driftMessage(event: Pick<DriftEvent, 'operationId' | 'status' | 'problems'>): string {
-  const shown = event.problems.slice(0, 5).map(describeProblem).join('; ');
-  const more = event.problems.length > 5 ? ` (and ${event.problems.length - 5} more)` : '';
-  return `${event.operationId} ${event.status} drifted from the contract: ${shown}${more}`;
+  return `${event.operationId} ${event.status} drifted from the contract: ${describeProblems(event.problems)}`;
+}
+
+/** The first five problems in words, and how many more. */
+export function describeProblems(problems: readonly DriftProblem[]): string {
+  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+  return `${problems.slice(0, 5).map(describeProblem).join('; ')}${more}`;
 }
