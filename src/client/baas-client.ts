@@ -12,6 +12,7 @@ import {
 } from '../validation/index.js';
 import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
+import { clientEvents, type ClientEvents } from './events.js';
 import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
@@ -39,6 +40,13 @@ export interface BaasClient {
   pixKeys(options?: PixKeysOptions): AsyncIterable<PixKey>;
   /** The underlying openapi-fetch client, with the same auth, User-Agent, timeout and retry. */
   raw: RawClient;
+  /**
+   * Listens to `request` (each attempt sent), `response`, `retry` (its wait and why), `error` and
+   * `token` events, and `drift` (with `validateResponses: 'warn'`): the objects the logger gets, redacted. Returns the function that stops it.
+   */
+  on: ClientEvents['on'];
+  /** Releases what the client holds open: the connections of its `tls` agent. */
+  close(): Promise<void>;
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -66,7 +74,9 @@ function operationUrl(baseUrl: string, operation: Operation, params: Params): st
 
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
-  const secrets: string[] = [];
+  // The token source's own secrets (clientCredentials: the client secret) stay; tokens come and go.
+  const kept = typeof settings.token === 'function' ? (settings.token.secrets?.() ?? []) : [];
+  const secrets: string[] = [...kept];
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
@@ -75,7 +85,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     remember(token) {
       if (secrets.includes(token)) return;
       secrets.push(token);
-      if (secrets.length > TOKENS_REMEMBERED) secrets.shift();
+      if (secrets.length > kept.length + TOKENS_REMEMBERED) secrets.splice(kept.length, 1);
     },
   };
   if (typeof settings.token === 'string') state.remember(settings.token);
@@ -128,6 +138,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     },
 
     raw: createCallingRawClient(settings.baseUrl, state, settings),
+    on: clientEvents(state, settings.logging).on,
+    close: settings.close,
   };
   return client;
 }

@@ -93,8 +93,7 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
   const passphrase = tls && 'passphrase' in tls && tls.passphrase ? [tls.passphrase] : [];
   // Built now so a malformed certificate option fails before anything is sent; undici loads on the first request.
   const tlsSend = tls ? lazyTlsFetch(tls, 'tls') : undefined;
-  // src/tls takes a WHATWG Request today; if it takes (url, init) (issue 12), this line becomes `tlsSend`.
-  const fetch = tlsSend ? (url: string, init: RequestInit) => tlsSend(new Request(url, init)) : undefined;
+  const fetch = tlsSend;
   const closeTls = async () => {
     await tlsSend?.close();
   };

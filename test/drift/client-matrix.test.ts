@@ -102,6 +102,26 @@ describe("validateResponses: 'warn' and 'off'", () => {
     }
   });
 
+  it("'warn' goes to client.on('drift') and to the logger at warn level, with pointers and no values", async () => {
+    const server = await startDriftServer(BREAKS[2]!.breakIt);
+    const logged: { level: string; message: string; fields: unknown }[] = [];
+    const at = (level: string) => (message: string, fields: object) => logged.push({ level, message, fields });
+    try {
+      const client = createBaasClient({ baseUrl: server.url, token: TOKEN, validateResponses: 'warn', logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } });
+      const heard: DriftEvent[] = [];
+      client.on('drift', (event) => heard.push(event));
+      await client.listPixKeys();
+      expect(heard).toHaveLength(1);
+      expect(pointers(heard[0]!.problems)).toEqual(BREAKS[2]!.expected);
+      const warned = logged.filter((l) => l.level === 'warn');
+      expect(warned).toHaveLength(1);
+      expect(warned[0]!.message).toMatch(/listPixKeys GET .* answered HTTP 200 off the contract: 1 problem/);
+      expect(JSON.stringify(logged)).not.toMatch(/11987654321|verify-test-token/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses an unknown mode at creation, naming the option', () => {
     expect(() => createBaasClient({ baseUrl: 'https://api.test', token: 'token-0123456789', validateResponses: 'strict' as never })).toThrow(/validateResponses must be off, warn or throw/);
   });

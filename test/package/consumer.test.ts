@@ -191,8 +191,9 @@ describe('consumer projects', () => {
   }, 60_000);
 
   it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({ expect }) => {
-    const files = exampleFiles();
-    expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(['app.ts', 'vitest.config.ts', 'vitest.global-setup.ts', 'pix-keys.test.ts']));
+    // "Going to production" shows tokens, certificates and logs together: type-checked only (it needs a real provider).
+    const files = [...exampleFiles(), ...exampleFiles(readmeSection('## Going to production'))];
+    expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(['app.ts', 'vitest.config.ts', 'vitest.global-setup.ts', 'pix-keys.test.ts', 'production.ts']));
     for (const file of files) await writeFile(join(project, file.name), file.code);
     await writeFile(
       join(project, 'tsconfig.readme.json'),

@@ -26,10 +26,8 @@ test('a 429 from the server is an ApiError with its status', async () => {
     baseUrl: backend.url,
     token: 'jest-token',
     retry: false,
-    fetch: (request) => {
-      for (const [name, value] of Object.entries(preferHeaders({ code: 429 }))) request.headers.set(name, value);
-      return fetch(request);
-    },
+    // The client calls an injected fetch as fetch(url, init), init.headers a plain object.
+    fetch: (url, init) => fetch(url, { ...init, headers: { ...init.headers, ...preferHeaders({ code: 429 }) } }),
   });
   const error = await baas.listPixKeys().catch((e) => e);
   expect(error).toBeInstanceOf(ApiError);
