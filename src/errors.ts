@@ -1,5 +1,6 @@
 // The error family every client call rejects with. Every field is redacted when the error is
 // built, so message, toString(), JSON.stringify and util.inspect are all safe to log.
+import type { DriftProblem } from './drift/problems.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
@@ -129,16 +130,19 @@ export class ResponseError extends BaasError {
   readonly contentType: string | undefined;
   /** The start of the body, redacted and truncated. */
   readonly bodySnippet: string | undefined;
+  /** Where the answer left the contract (`validateResponses: 'throw'`, a repeated cursor): JSON pointer and rule, never the value. */
+  readonly problems: readonly DriftProblem[] | undefined;
 
   constructor(
     reason: string,
-    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined },
+    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined; problems?: readonly DriftProblem[] | undefined },
     context: ErrorContext = {},
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
     this.status = init.status;
     this.contentType = init.contentType;
     this.bodySnippet = init.bodySnippet;
+    this.problems = init.problems;
   }
 }
 

@@ -11,6 +11,7 @@
 // - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
+import type { DriftEvent } from '../drift/problems.js';
 import { BaasError, NetworkError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
@@ -67,6 +68,8 @@ export interface CallObserver {
   response?(event: CallEvent): void;
   retry?(event: CallEvent): void;
   error?(event: CallEvent): void;
+  /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
+  drift?(event: DriftEvent): void;
 }
 
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */

@@ -1,4 +1,5 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
+import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
@@ -54,7 +55,19 @@ export interface BaasClientOptions {
   logger?: Logger;
   /** `off`, `error`, `warn`, `info` or `debug` (one entry per attempt, response, retry and error). Default `warn` with a logger, else `off`. */
   logLevel?: LogLevel;
+  /**
+   * Check every answer of a typed operation against the contract (its documented statuses, media
+   * types, required headers and schemas). `'throw'`: an answer that departs from it is a
+   * `ResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
+   * the call goes on as usual and a drift event goes to the client's observers and `onDrift`.
+   * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
+   */
+  validateResponses?: ResponseValidation;
+  /** Hears each drift event (with `validateResponses` on). A throwing hook never fails the call. */
+  onDrift?: (event: DriftEvent) => void;
 }
+
+export type ResponseValidation = 'off' | 'warn' | 'throw';
 
 export interface ResolvedOptions {
   baseUrl: string;

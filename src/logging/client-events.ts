@@ -57,6 +57,9 @@ export function attachEvents(state: ClientState, logging: ResolvedLogging | unde
         rateLimit: error.rateLimit,
       });
     },
+    drift(e) {
+      if (log.wants('drift')) log.emit(e);
+    },
   };
   // clientCredentials tells of each token fetched, dropped or failed.
   const observe = typeof state.token === 'function' ? (state.token as { observe?: (listener: (event: TokenEvent) => void) => unknown }).observe : undefined;
