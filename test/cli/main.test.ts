@@ -76,7 +76,8 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('verify is verify\'s own command line: its options, its usage errors (2), its help through the dispatcher', async () => {
     let io = capture();
     expect(await main(['verify', '--help'], COMMANDS, io)).toBe(0);
-    expect(io.stdout.join('\n')).toMatch(/^Usage: baas-pix-contract verify --base-url URL \[--token TOKEN\].*\[--allow-writes --account ACCOUNT/);
+    expect(io.stdout.join('\n')).toMatch(/^Usage: baas-pix-contract verify --base-url URL \[credentials\].*\[--allow-writes --account ACCOUNT/);
+    expect(io.stdout.join('\n')).toMatch(/--token TOKEN .*\n.*--token-url URL --client-id ID/);
     expect(io.stdout.join('\n')).toMatch(/Exit status: 0 nothing drifted, 1 drift found/);
     io = capture();
     expect(await main(['verify', '--pages', '2'], COMMANDS, io)).toBe(2);
