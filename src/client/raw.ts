@@ -1,6 +1,7 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { Call, type ClientState } from './call.js';
+import { lazyClient } from './lazy-client.js';
 import type { RetrySettings } from './retry.js';
 import type { TokenSource } from './token.js';
 
@@ -39,20 +40,22 @@ export function headersMiddleware(token: TokenSource | undefined, userAgent: str
   };
 }
 
-/** A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware. */
+/**
+ * A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware.
+ * openapi-fetch itself loads on the first request (see lazy-client.ts).
+ */
 export function createRawClient(options: RawClientOptions): RawClient {
-  const client = createClient<paths>({
-    baseUrl: options.baseUrl,
-    // Errors come as application/problem+json; a bare application/json would make a strict server
-    // (and Prism) refuse to send them.
-    headers: { Accept: 'application/json, application/problem+json' },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  if (options.token !== undefined || options.userAgent !== undefined) {
-    client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
-  }
-  for (const middleware of options.middleware ?? []) client.use(middleware);
-  return client;
+  const middleware = options.token !== undefined || options.userAgent !== undefined ? [headersMiddleware(options.token, options.userAgent, options.onToken)] : [];
+  return lazyClient(
+    {
+      baseUrl: options.baseUrl,
+      // Errors come as application/problem+json; a bare application/json would make a strict server
+      // (and Prism) refuse to send them.
+      headers: { Accept: ACCEPT },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+    [...middleware, ...(options.middleware ?? [])],
+  );
 }
 
 /** The Accept header of every call: errors come as application/problem+json. */
@@ -72,7 +75,7 @@ export function createCallingRawClient(
   state: ClientState,
   settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string },
 ): RawClient {
-  return createClient<paths>({
+  return lazyClient({
     baseUrl,
     headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
     fetch: async (request: Request) => {
