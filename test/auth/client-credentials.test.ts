@@ -320,7 +320,7 @@ describe('tls for the token endpoint', () => {
   });
 
   it('a malformed tls (its shape is checked on the first token request) fails each request as a network TokenError naming the field', async () => {
-    const source = clientCredentials(options({ tokenUrl: httpsUrl, tls: { cert: certs.client.cert } as ClientCredentialsOptions['tls'] }));
+    const source = clientCredentials(options({ tokenUrl: httpsUrl, tls: { cert: certs.client.cert } as NonNullable<ClientCredentialsOptions['tls']> }));
     for (let i = 0; i < 2; i += 1) {
       const error = await rejection(source());
       expect(error.failure).toBe('network');
