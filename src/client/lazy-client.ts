@@ -1,27 +1,24 @@
 // openapi-fetch is about 2.3 kB of gzip that only `raw` users need, so `client.raw` and
 // `createRawClient` hand out this stand-in: the same `Client<paths>` interface, whose request methods
-// import openapi-fetch on first use and create the real client then, with the middleware `use`d
-// and `eject`ed so far, in order. After that every method goes straight to the real client.
-import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
+// load openapi-fetch (raw-load.ts) on first use and create the real client then, with the middleware
+// `use`d and `eject`ed so far, in order. After that every method goes straight to the real client.
+import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 
 type Real = Client<paths>;
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
 const METHODS: Method[] = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'];
 
-/** A `Client<paths>` that loads openapi-fetch on its first request. */
-export function lazyClient(options: ClientOptions, middleware: Middleware[] = []): Real {
-  // openapi-fetch reads the global fetch and Request when a client is created, so take them now:
-  // a fetch patched in later (a test's mock) is seen exactly as with an eagerly created client.
-  const settings: ClientOptions = { Request: globalThis.Request, fetch: globalThis.fetch, ...options };
+/** A `Client<paths>` that creates the real one with `create` on its first request. */
+export function lazyClient(create: () => Promise<Real>, middleware: Middleware[] = []): Real {
   const queue = [...middleware];
   let real: Real | undefined;
   let loading: Promise<Real> | undefined;
 
   const load = (): Promise<Real> =>
-    (loading ??= import('openapi-fetch').then(
-      ({ default: createClient }) => {
-        real = createClient<paths>(settings);
+    (loading ??= create().then(
+      (created) => {
+        real = created;
         real.use(...queue);
         return real;
       },
