@@ -8,7 +8,6 @@ import { redactedCause } from '../client/token.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';
-import type { TokenFailureFactory } from './request-token.js';
 import type { TokenCache } from './token-cache.js';
 import { TokenError } from './token-error.js';
 
@@ -46,27 +45,18 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   let loading: Promise<TokenCache> | undefined;
   const secrets = () => [settings.clientSecret, basic, ...(cache?.issued ?? [])];
 
-  // Built now, so a malformed tls option fails at creation; undici loads on the first request.
+  // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
   const send: FetchLike & { close?: () => Promise<void> } =
     settings.fetch ?? (settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : (url, init) => globalThis.fetch(url, init));
 
+  // Listeners may come before the first token; the cache tells them (token-cache.ts).
   const observers = new Set<(event: TokenEvent) => void>();
-  const tell = (event: TokenEvent) => {
-    for (const observer of observers) {
-      try {
-        observer(event);
-      } catch {
-        // An observer's failure is not the token's.
-      }
-    }
-  };
-  const fail: TokenFailureFactory = (init) =>
-    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
 
   // The cache and the token request load together on first use; a failed load is tried again.
+  // TokenError (an AuthError of the entry) and redactedCause come along, so the chunk imports neither.
   const load = () =>
     (loading ??= import('./token-cache.js').then(
-      (m) => (cache = m.tokenCache(settings, send, secrets, basic, fail, tell)),
+      (m) => (cache = m.tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause })),
       (error: unknown) => {
         loading = undefined;
         throw error;

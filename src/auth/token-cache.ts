@@ -1,12 +1,13 @@
 // The cache and single flight of a clientCredentials token source, loaded with the token request on
 // its first use. One token is kept until `expires_in` minus a margin; concurrent callers on a cold or
 // stale cache share one token request; a failed request is not cached. Like request-token.ts it
-// imports nothing the client entry has (errors come from `fail`, built in client-credentials.ts), so
-// a bundler gives it a chunk of its own and splits nothing off the entry.
+// imports nothing the client entry has (TokenError and redactedCause come as arguments), so a
+// bundler gives it a chunk of its own and splits nothing off the entry.
 import type { FetchLike } from '../client/options.js';
 import type { TokenEvent } from '../logging/events.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { requestToken, type CachedToken, type TokenFailureFactory } from './request-token.js';
+import type { redactedCause } from '../client/token.js';
 import type { TokenError } from './token-error.js';
 
 export interface TokenCache {
@@ -16,14 +17,30 @@ export interface TokenCache {
   issued: string[];
 }
 
-export function tokenCache(
-  settings: ResolvedClientCredentials,
-  send: FetchLike,
-  secrets: () => string[],
-  basic: string,
-  fail: TokenFailureFactory,
-  tell: (event: TokenEvent) => void,
-): TokenCache {
+export interface TokenCacheInit {
+  settings: ResolvedClientCredentials;
+  send: FetchLike;
+  /** The client secret, its Basic encoding and the tokens issued: masked in every error. */
+  secrets: () => string[];
+  basic: string;
+  /** Told of each token fetched, dropped or failed; an observer's failure is not the token's. */
+  observers: ReadonlySet<(event: TokenEvent) => void>;
+  TokenError: typeof TokenError;
+  redactedCause: typeof redactedCause;
+}
+
+export function tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause }: TokenCacheInit): TokenCache {
+  const tell = (event: TokenEvent) => {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's failure is not the token's.
+      }
+    }
+  };
+  const fail: TokenFailureFactory = (init) =>
+    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
   let cached: CachedToken | undefined;
   let inflight: Promise<CachedToken> | undefined;
   const issued: string[] = [];
