@@ -6,8 +6,8 @@ import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 
 type Real = Client<paths>;
-type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
-const METHODS: Method[] = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'];
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request';
+const METHODS: Method[] = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE', 'request'];
 
 /** A `Client<paths>` that creates the real one with `create` on its first request. */
 export function lazyClient(create: () => Promise<Real>, middleware: Middleware[] = []): Real {
@@ -30,7 +30,6 @@ export function lazyClient(create: () => Promise<Real>, middleware: Middleware[]
     ));
 
   const client = {
-    request: (method: never, url: never, ...init: never[]) => load().then((c) => c.request(method, url, ...init)),
     use(...added: Middleware[]) {
       if (real) return real.use(...added);
       for (const m of added) {
@@ -51,7 +50,7 @@ export function lazyClient(create: () => Promise<Real>, middleware: Middleware[]
     },
   } as Record<string, unknown>;
   for (const method of METHODS) {
-    client[method] = (url: never, ...init: never[]) => load().then((c) => (c[method] as (url: never, ...init: never[]) => unknown)(url, ...init));
+    client[method] = (...args: never[]) => load().then((c) => (c[method] as (...args: never[]) => unknown)(...args));
   }
   return client as unknown as Real;
 }
