@@ -22,6 +22,7 @@ const gzip = (contents) => gzipSync(contents, { level: 9 }).length;
 export async function entrySize(entry = 'src/index.ts') {
   const result = await build({
     entryPoints: [join(repoRoot, entry)],
+    absWorkingDir: repoRoot,
     bundle: true,
     minify: true,
     splitting: true,
@@ -35,7 +36,8 @@ export async function entrySize(entry = 'src/index.ts') {
   });
   const outputs = result.metafile.outputs;
   const files = new Map(result.outputFiles.map((file) => [relative(repoRoot, file.path), file.contents]));
-  const entryName = Object.keys(outputs).find((name) => outputs[name].entryPoint);
+  // Chunks of dynamically imported modules carry an entryPoint too: the entry is the one of `entry`.
+  const entryName = Object.keys(outputs).find((name) => outputs[name].entryPoint === entry);
   if (!entryName) throw new Error(`no entry chunk for ${entry}`);
 
   // The entry and everything it imports statically: what loads with `import … from 'baas-pix-contract'`.

@@ -1,14 +1,14 @@
 // OAuth2 client credentials (RFC 6749 §4.4) as a token source for `createBaasClient({ token })`.
-// One token is cached until `expires_in` minus a margin; concurrent callers on a cold or stale cache
-// share one token request; a failed request is not cached; `invalidate()` drops a token the API
-// refused (401). The options are checked here, at creation; the token request itself
-// (request-token.ts) loads on first use, so a client that does not use this source does not ship it.
+// The options are checked here, at creation, and the errors are built here (TokenError is an
+// AuthError of the entry); the cache, its single flight (token-cache.ts) and the token request
+// itself (request-token.ts) load on first use, so a client that does not use this source ships
+// only this file and the option checks.
 import type { FetchLike } from '../client/options.js';
 import { redactedCause } from '../client/token.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';
-import type { CachedToken } from './request-token.js';
+import type { TokenCache } from './token-cache.js';
 import { TokenError } from './token-error.js';
 
 export type { ClientCredentialsOptions, ClientAuthMethod } from './options.js';
@@ -40,66 +40,32 @@ const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().e
 
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentialsTokenSource {
   const settings = resolveClientCredentials(options);
-  let cached: CachedToken | undefined;
-  let inflight: Promise<CachedToken> | undefined;
-  // Every access token issued so far (bounded), so none leaks through an error text.
-  const issued: string[] = [];
   const basic = base64(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);
-  const secrets = () => [settings.clientSecret, basic, ...issued];
+  let cache: TokenCache | undefined;
+  let loading: Promise<TokenCache> | undefined;
+  const secrets = () => [settings.clientSecret, basic, ...(cache?.issued ?? [])];
 
-  // Built now, so a malformed tls option fails at creation; undici loads on the first request.
+  // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
   const send: FetchLike & { close?: () => Promise<void> } =
     settings.fetch ?? (settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : (url, init) => globalThis.fetch(url, init));
 
+  // Listeners may come before the first token; the cache tells them (token-cache.ts).
   const observers = new Set<(event: TokenEvent) => void>();
-  const tell = (event: TokenEvent) => {
-    for (const observer of observers) {
-      try {
-        observer(event);
-      } catch {
-        // An observer's failure is not the token's.
-      }
-    }
-  };
 
-  const source = async (): Promise<string> => {
-    if (cached && settings.now() < cached.refreshAt) return cached.value;
-    if (!inflight) {
-      // Set before any await, so every caller arriving meanwhile joins this one request.
-      const startedAt = settings.now();
-      inflight = import('./request-token.js')
-        .then((m) =>
-          m.requestToken(settings, send, secrets, basic, (init) =>
-            new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) }),
-          ),
-        )
-        .then(
-          (token) => {
-            tell({ type: 'token', action: 'fetched', tokenUrl: settings.shownUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
-            issued.push(token.value);
-            if (issued.length > 8) issued.shift();
-            cached = token;
-            inflight = undefined;
-            return token;
-          },
-          (error: unknown) => {
-            inflight = undefined;
-            const e = error as TokenError;
-            tell({ type: 'token', action: 'failed', tokenUrl: settings.shownUrl, error: e.error ?? e.failure, message: e.message });
-            throw error;
-          },
-        );
-    }
-    return (await inflight).value;
-  };
+  // The cache and the token request load together on first use; a failed load is tried again.
+  // TokenError (an AuthError of the entry) and redactedCause come along, so the chunk imports neither.
+  const load = () =>
+    (loading ??= import('./token-cache.js').then(
+      (m) => (cache = m.tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause })),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
 
-  return Object.assign(source, {
-    invalidate(token?: string) {
-      if (cached && (token === undefined || cached.value === token)) {
-        cached = undefined;
-        tell({ type: 'token', action: 'invalidated', tokenUrl: settings.shownUrl });
-      }
-    },
+  return Object.assign(async () => (cache ?? (await load())).get(), {
+    // Before the first token there is nothing to drop.
+    invalidate: (token?: string) => cache?.invalidate(token),
     observe(listener: (event: TokenEvent) => void) {
       observers.add(listener);
       return () => observers.delete(listener);

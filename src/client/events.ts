@@ -5,6 +5,7 @@
 import type { BaasEvent, BaasEventType } from '../logging/events.js';
 import type { EventLog } from '../logging/event-log.js';
 import type { ResolvedLogging } from '../logging/levels.js';
+import { redactText, redactUrl } from '../redact.js';
 import type { ClientState } from './call.js';
 
 /** Receives the events of one type, already redacted: the same objects the logger gets. */
@@ -28,7 +29,7 @@ export function clientEvents(state: ClientState, logging: ResolvedLogging | unde
     (loading ??= state.ready =
       import('../logging/client-events.js')
         .then((m) => {
-          log = m.attachEvents(state, logging);
+          log = m.attachEvents(state, logging, { text: redactText, url: redactUrl });
           for (const entry of waiting) entry.off = log.on(entry.type, entry.listener);
         })
         .finally(() => (state.ready = undefined)));

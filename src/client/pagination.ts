@@ -1,6 +1,7 @@
 // Walks a cursor-paginated list page by page, holding one page at a time. Generic over the item:
 // any operation whose page is `{ data: Item[], cursor: { next } }` (the spec's Cursor convention).
-import { ResponseError, type OperationName } from '../errors.js';
+// Loaded on the first page of `pixKeys()` (lazy-iterator.ts); it imports nothing the client entry has
+// (its one error comes from `repeated`), so a bundler splits nothing off the entry for its chunk.
 import type { CallOptions } from './options.js';
 
 export interface PageOptions extends CallOptions {
@@ -41,7 +42,7 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
   constructor(
     private readonly fetchPage: FetchPage<Item>,
     options: PageOptions,
-    private readonly operation: OperationName,
+    private readonly repeated: (message: string) => Error,
   ) {
     const { maxPages, ...query } = options;
     this.maxPages = maxPages;
@@ -88,17 +89,14 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
     }
     if (this.seen.has(next)) {
       this.finish();
-      throw new ResponseError(
-        `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
-        { status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] },
-        { operation: this.operation },
-      );
+      throw this.repeated(`the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`);
     }
     this.seen.add(next);
     this.cursor = next;
   }
 }
 
-export function walkPages<Item>(operation: OperationName, fetchPage: FetchPage<Item>, options: PageOptions): AsyncIterableIterator<Item> {
-  return new CursorIterator(fetchPage, options, operation);
+/** `repeated` builds the error for a cursor the server sent twice (the client's ResponseError). */
+export function walkPages<Item>(fetchPage: FetchPage<Item>, options: PageOptions, repeated: (message: string) => Error): AsyncIterableIterator<Item> {
+  return new CursorIterator(fetchPage, options, repeated);
 }

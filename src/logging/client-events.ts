@@ -3,7 +3,7 @@
 // client knows, logged at its level and handed to listeners. Loaded only when a logger, a log level
 // or a listener is set (src/client/events.ts).
 import type { CallEvent, ClientState } from '../client/call.js';
-import { createEventLog, type EventLog } from './event-log.js';
+import { eventLog, type EventLog, type Redactors } from './event-log.js';
 import type { TokenEvent } from './events.js';
 import type { ResolvedLogging } from './levels.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
@@ -18,8 +18,8 @@ const plain = (headers: Headers): Record<string, string> => {
 };
 
 /** Sets the client's observer (and the token source's, when it has one); returns the event log. */
-export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined): EventLog {
-  const log = createEventLog({ ...(logging?.logger ? { logger: logging.logger, logLevel: logging.level } : {}), secrets: () => state.secrets });
+export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined, redact: Redactors): EventLog {
+  const log = eventLog(logging?.logger ? logging : { logger: undefined, level: 'off' }, () => state.secrets, redact);
   state.observer = {
     attempt(e) {
       if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers });

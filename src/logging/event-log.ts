@@ -1,8 +1,23 @@
 // One place where events are redacted, logged at their level, and handed to listeners. The client
 // asks `wants(type)` before building an event, so a client with logging off pays one check.
-import { redactText, redactUrl } from '../redact.js';
+// This file is in the client's lazy logging chunk, so it imports nothing the client entry imports
+// (a module both import would become a chunk of its own, loaded with the entry): the redaction
+// functions come as an argument, and the options arrive already checked (createEventLog in
+// standalone.ts binds both for use outside the client).
+import type { redactText, redactUrl } from '../redact.js';
 import { levelOf, messageOf, type BaasEvent, type BaasEventType } from './events.js';
-import { passes, resolveLogging, type LoggingOptions, type LogMethod, type ResolvedLogging } from './levels.js';
+import type { LoggingOptions, LogLevel, LogMethod, ResolvedLogging } from './levels.js';
+
+/** redact.ts's functions, handed in by whoever has them loaded already. */
+export interface Redactors {
+  text: typeof redactText;
+  url: typeof redactUrl;
+}
+
+const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** Whether an entry of `method` passes the threshold `level`. */
+export const passes = (method: LogMethod, level: LogLevel): boolean => RANK[method] <= RANK[level];
 
 export type BaasEventListener<T extends BaasEventType = BaasEventType> = (event: Extract<BaasEvent, { type: T }>) => void;
 
@@ -29,7 +44,7 @@ const MAX_DEPTH = 6;
 /** The most severe level an event of each type can be logged at (see levelOf). */
 const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', response: 'debug', retry: 'info', error: 'error', token: 'warn', drift: 'warn' };
 
-function redactHeaders(headers: Record<string, string>, secrets: string[]): Record<string, string> {
+function redactHeaders(headers: Record<string, string>, secrets: string[], redact: Redactors): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -37,17 +52,17 @@ function redactHeaders(headers: Record<string, string>, secrets: string[]): Reco
       // Keep the scheme (Bearer, Basic): it helps diagnose, and is no secret.
       const scheme = /^(Bearer|Basic)\s/i.exec(value)?.[1];
       out[lower] = scheme ? `${scheme} ${MASK}` : MASK;
-    } else out[lower] = redactText(String(value), secrets);
+    } else out[lower] = redact.text(String(value), secrets);
   }
   return out;
 }
 
 /** A deep copy with every string redacted: URLs by redactUrl, headers by name, the rest as text. */
-export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T {
+export function redactEvent<T extends BaasEvent>(event: T, secrets: string[], redact: Redactors): T {
   const walk = (node: unknown, key: string, depth: number): unknown => {
-    if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redactUrl(node, secrets) : redactText(node, secrets);
+    if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redact.url(node, secrets) : redact.text(node, secrets);
     if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return typeof node === 'object' ? undefined : node;
-    if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets);
+    if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets, redact);
     if (Array.isArray(node)) return node.map((item) => walk(item, key, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) if (v !== undefined) out[k] = walk(v, k, depth + 1);
@@ -56,10 +71,9 @@ export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T
   return walk(event, '', 0) as T;
 }
 
-export function createEventLog(options: EventLogOptions = {}): EventLog {
-  const logging: ResolvedLogging = resolveLogging(options, options.where);
+/** The event log over checked options (see resolveLogging), masking `secrets()` with `redact`. */
+export function eventLog(logging: ResolvedLogging, secrets: () => Iterable<string>, redact: Redactors): EventLog {
   const listeners = new Map<BaasEventType, Set<(event: BaasEvent) => void>>();
-  const secrets = options.secrets ?? (() => []);
 
   const logs = (event: BaasEvent) => logging.logger !== undefined && passes(levelOf(event), logging.level);
 
@@ -74,7 +88,7 @@ export function createEventLog(options: EventLogOptions = {}): EventLog {
       if (!toLog && !set?.size) return;
       let safe: BaasEvent;
       try {
-        safe = redactEvent(event, [...secrets()]);
+        safe = redactEvent(event, [...secrets()], redact);
       } catch {
         return;
       }

@@ -13,11 +13,6 @@ export interface Logger {
 }
 
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
-const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
-
-/** Whether an entry of `method` passes the threshold `level`. */
-export const passes = (method: LogMethod, level: LogLevel): boolean => RANK[method] <= RANK[level];
-
 export interface LoggingOptions {
   /** Where entries go. Default `console` when a logLevel is given. */
   logger?: Logger;

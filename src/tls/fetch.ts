@@ -8,3 +8,19 @@ export type { TlsFetch, TlsFetchOptions } from './agent.js';
 export async function createTlsFetch(tls: TlsOptions, options: TlsFetchOptions = {}): Promise<TlsFetch> {
   return tlsFetchFor(checkTlsOptions(tls, options.where ?? 'tls'), options);
 }
+
+/**
+ * A TLS option that could not be used (a malformed shape, a wrong passphrase, a key of another
+ * certificate, undici missing). Its message names the field, never a value; `code` and `reason`
+ * let the client's NetworkError say it.
+ */
+const unusable = (error: unknown): Error => {
+  const message = error instanceof Error ? error.message : String(error);
+  return Object.assign(new TypeError(message, { cause: error }), { code: 'ERR_TLS_OPTION', reason: message });
+};
+
+/** What lazyTlsFetch (lazy.ts) loads: the TLS fetch, or why the option cannot be used. */
+export const usableTlsFetch = (tls: TlsOptions, where: string): Promise<TlsFetch> =>
+  createTlsFetch(tls, { where }).catch((error: unknown) => {
+    throw unusable(error);
+  });

@@ -1,27 +1,23 @@
-// The `tls` option as the client and clientCredentials take it: shape checked now (so
-// createBaasClient stays synchronous and fails at creation on a malformed option), the TLS fetch
-// built on the first request, by dynamic import, so undici loads only for users who set `tls`.
-import { checkTlsOptions, type TlsOptions } from './options.js';
+// The `tls` option as the client and clientCredentials take it: its type checked now (so a value
+// that is not an options object fails at creation, naming the field), its shape (options.ts) and its
+// material (agent.ts) on the first request, with the TLS fetch built on undici, by dynamic import:
+// users who do not set `tls` ship none of it. A malformed shape then fails that request, and every
+// one after it, with a NetworkError naming the field and the rule (`unusable` in fetch.ts).
+import type { TlsOptions } from './options.js';
 import type { TlsFetch } from './agent.js';
 
-/**
- * A TLS option that could not be used (a wrong passphrase, a key of another certificate, undici
- * missing). Its message names the field, never a value; `code` and `reason` let the client's
- * NetworkError say it.
- */
-const unusable = (error: unknown): Error => {
-  const message = error instanceof Error ? error.message : String(error);
-  return Object.assign(new TypeError(message, { cause: error }), { code: 'ERR_TLS_OPTION', reason: message });
-};
-
 export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
-  const connect = checkTlsOptions(tls, where);
+  if (!tls || typeof tls !== 'object' || Array.isArray(tls)) {
+    throw new TypeError(`${where} must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }`);
+  }
+  // A copy, so the options cannot change between creation and the first request.
+  const given = { ...tls };
   let pending: Promise<TlsFetch> | undefined;
   const get = () => {
-    pending ??= import('./agent.js').then((m) => m.tlsFetchFor(connect, { where })).catch((error: unknown) => {
+    pending ??= import('./fetch.js').then((m) => m.usableTlsFetch(given, where)).catch((error: unknown) => {
       // A failed build is not kept: the next call reports it again.
       pending = undefined;
-      throw unusable(error);
+      throw error;
     });
     return pending;
   };

@@ -282,7 +282,7 @@ describe('options', () => {
     [{ authMethod: 'private_key_jwt' }, /authMethod must be/],
     [{ fetch: globalThis.fetch, tls: { ca: 'x' } }, /either tls or fetch/],
     [{ refreshMarginSeconds: -1 }, /refreshMarginSeconds must be a non-negative number/],
-    [{ tls: { cert: 'only a cert' } }, /clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/],
+    [{ tls: 'a PEM string' }, /clientCredentials\.tls must be an object/],
   ])('%o is refused at creation', (patch, message) => {
     expect(() => clientCredentials(options(patch as Partial<ClientCredentialsOptions>))).toThrow(message);
     try {
@@ -316,6 +316,16 @@ describe('tls for the token endpoint', () => {
       expect(await source()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     } finally {
       await source.close();
+    }
+  });
+
+  it('a malformed tls (its shape is checked on the first token request) fails each request as a network TokenError naming the field', async () => {
+    const source = clientCredentials(options({ tokenUrl: httpsUrl, tls: { cert: certs.client.cert } as NonNullable<ClientCredentialsOptions['tls']> }));
+    for (let i = 0; i < 2; i += 1) {
+      const error = await rejection(source());
+      expect(error.failure).toBe('network');
+      expect(error.message).toMatch(/clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/);
+      expect(error.message).not.toContain(CLIENT_SECRET);
     }
   });
 

@@ -103,6 +103,17 @@ describe('faults', () => {
     };
     await expect(walk()).rejects.toThrow(/already sent.*endless loop/);
     expect(server.requests).toHaveLength(2);
+    const error = await walk().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect((error as ResponseError).operation).toBe('listPixKeys');
+  });
+
+  it('an iterator closed before its first page (the walker not loaded yet) fetches nothing, then or later', async () => {
+    server.handle((_req, res) => json(res, 200, page('p2')));
+    const iterator = client().pixKeys()[Symbol.asyncIterator]();
+    await expect(iterator.return!()).resolves.toEqual({ value: undefined, done: true });
+    await expect(iterator.next()).resolves.toEqual({ value: undefined, done: true });
+    expect(server.requests).toHaveLength(0);
   });
 
   it('passes unknown key_type, key_status and extra properties through', async () => {

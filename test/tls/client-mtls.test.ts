@@ -68,11 +68,20 @@ describe('createBaasClient({ tls })', () => {
     expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
   });
 
-  it('tls together with fetch is refused at creation, and a malformed tls too', () => {
+  it('tls together with fetch, or a tls that is not an object, is refused at creation', () => {
     expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: { ca: certs.ca }, fetch: (url, init) => fetch(url, init) })).toThrow(
       /give either tls or fetch, not both/,
     );
-    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: { cert: certs.client.cert } as TlsOptions })).toThrow(/tls\.key is required with tls\.cert/);
+    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: certs.client.cert as unknown as TlsOptions })).toThrow(/^tls must be an object/);
+  });
+
+  it('a malformed tls (checked with undici, on the first call) fails each call as a NetworkError naming the field', async () => {
+    const c = createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', retry: false, tls: { cert: certs.client.cert } as TlsOptions });
+    for (let i = 0; i < 2; i += 1) {
+      const error = await update(c).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).message).toMatch(/tls\.key is required with tls\.cert/);
+    }
   });
 
   it('close() releases the agent, and a closed client opens a new one on its next call', async () => {

@@ -1,0 +1,82 @@
+// The cache and single flight of a clientCredentials token source, loaded with the token request on
+// its first use. One token is kept until `expires_in` minus a margin; concurrent callers on a cold or
+// stale cache share one token request; a failed request is not cached. Like request-token.ts it
+// imports nothing the client entry has (TokenError and redactedCause come as arguments), so a
+// bundler gives it a chunk of its own and splits nothing off the entry.
+import type { FetchLike } from '../client/options.js';
+import type { TokenEvent } from '../logging/events.js';
+import type { ResolvedClientCredentials } from './options.js';
+import { requestToken, type CachedToken, type TokenFailureFactory } from './request-token.js';
+import type { redactedCause } from '../client/token.js';
+import type { TokenError } from './token-error.js';
+
+export interface TokenCache {
+  get(): Promise<string>;
+  invalidate(token?: string): void;
+  /** Every access token issued so far (bounded), so none leaks through an error text. */
+  issued: string[];
+}
+
+export interface TokenCacheInit {
+  settings: ResolvedClientCredentials;
+  send: FetchLike;
+  /** The client secret, its Basic encoding and the tokens issued: masked in every error. */
+  secrets: () => string[];
+  basic: string;
+  /** Told of each token fetched, dropped or failed; an observer's failure is not the token's. */
+  observers: ReadonlySet<(event: TokenEvent) => void>;
+  TokenError: typeof TokenError;
+  redactedCause: typeof redactedCause;
+}
+
+export function tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause }: TokenCacheInit): TokenCache {
+  const tell = (event: TokenEvent) => {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's failure is not the token's.
+      }
+    }
+  };
+  const fail: TokenFailureFactory = (init) =>
+    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
+  let cached: CachedToken | undefined;
+  let inflight: Promise<CachedToken> | undefined;
+  const issued: string[] = [];
+  const tokenUrl = settings.shownUrl;
+
+  return {
+    issued,
+    async get() {
+      if (cached && settings.now() < cached.refreshAt) return cached.value;
+      if (!inflight) {
+        // Set before any await, so every caller arriving meanwhile joins this one request.
+        const startedAt = settings.now();
+        inflight = requestToken(settings, send, secrets, basic, fail).then(
+          (token) => {
+            tell({ type: 'token', action: 'fetched', tokenUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
+            issued.push(token.value);
+            if (issued.length > 8) issued.shift();
+            cached = token;
+            inflight = undefined;
+            return token;
+          },
+          (error: unknown) => {
+            inflight = undefined;
+            const e = error as TokenError;
+            tell({ type: 'token', action: 'failed', tokenUrl, error: e.error ?? e.failure, message: e.message });
+            throw error;
+          },
+        );
+      }
+      return (await inflight).value;
+    },
+    invalidate(token) {
+      if (cached && (token === undefined || cached.value === token)) {
+        cached = undefined;
+        tell({ type: 'token', action: 'invalidated', tokenUrl });
+      }
+    },
+  };
+}
