@@ -1,0 +1,75 @@
+// Turns StrykerJS's JSON report into the table of TESTING.md. Scores are kept per file in
+// reports/mutation/scores.json, so a run over a few files (`-- --mutate src/redact.ts`) updates
+// their rows and leaves the others, each row dated by the run that measured it.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { calculateMutationTestMetrics } from 'mutation-testing-metrics';
+import { repoRoot } from './paths.mjs';
+
+export const REPORT = join(repoRoot, 'reports', 'mutation', 'mutation.json');
+export const SCORES = join(repoRoot, 'reports', 'mutation', 'scores.json');
+export const TESTING = join(repoRoot, 'TESTING.md');
+const START = '<!-- mutation-table:start -->';
+const END = '<!-- mutation-table:end -->';
+
+/** Code that guards secrets and transport safety must kill every mutant; the rest at least 85 %. */
+export const STRICT_FILES = [
+  'src/redact.ts',
+  'src/client/options.ts',
+];
+export const barOf = (file) => (STRICT_FILES.includes(file) ? 100 : 85);
+
+/** Per-file counts and score of a StrykerJS report. */
+export function scoresOf(report) {
+  const { systemUnderTestMetrics } = calculateMutationTestMetrics(report);
+  const rows = {};
+  const walk = (node, prefix) => {
+    for (const child of node.childResults) {
+      const path = prefix ? `${prefix}/${child.name}` : child.name;
+      if (child.file) {
+        const m = child.metrics;
+        rows[child.file.name ?? path] = {
+          killed: m.killed,
+          timeout: m.timeout,
+          survived: m.survived,
+          noCoverage: m.noCoverage,
+          ignored: m.ignored,
+          valid: m.totalValid,
+          score: Number.isNaN(m.mutationScore) ? 100 : Math.round(m.mutationScore * 10) / 10,
+        };
+      } else walk(child, path);
+    }
+  };
+  walk(systemUnderTestMetrics, '');
+  return rows;
+}
+
+export function renderTable(scores) {
+  const lines = [
+    '| file | score | bar | killed | timed out | survived | no coverage | ignored | measured | command |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const file of Object.keys(scores).sort()) {
+    const s = scores[file];
+    const verdict = s.score >= barOf(file) ? '' : ' ✗';
+    lines.push(
+      `| \`${file}\` | ${s.score.toFixed(1)} %${verdict} | ${barOf(file)} % | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.ignored} | ${s.date} | \`${s.command}\` |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export async function writeMutationReport({ command, date = new Date().toISOString().slice(0, 10) }) {
+  const report = JSON.parse(await readFile(REPORT, 'utf8'));
+  const previous = JSON.parse(await readFile(SCORES, 'utf8').catch(() => '{}'));
+  const fresh = scoresOf(report);
+  const scores = { ...previous };
+  for (const [file, row] of Object.entries(fresh)) scores[file.replace(/^.*?(src\/)/, 'src/')] = { ...row, date, command };
+  await writeFile(SCORES, `${JSON.stringify(scores, null, 2)}\n`);
+  const page = await readFile(TESTING, 'utf8');
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`TESTING.md lacks the ${START} … ${END} markers`);
+  await writeFile(TESTING, `${page.slice(0, start + START.length)}\n${renderTable(scores)}\n${page.slice(end)}`);
+  return Object.keys(scores).length;
+}
