@@ -1,4 +1,6 @@
-// 1. Per-request overhead: raw fetch, bare openapi-fetch and createBaasClient, interleaved A B C.
+// 1. Per-request overhead: raw fetch, bare openapi-fetch (with and without a per-attempt timeout
+// signal) and createBaasClient, interleaved A B C D E. The budget compares the client with bare
+// openapi-fetch given a timeout signal: the least any client with a timeout must pay.
 import createClient from 'openapi-fetch';
 import { createBaasClient } from '../src/index.js';
 import type { paths } from '../src/generated/schema.js';
@@ -6,8 +8,10 @@ import { exampleServer } from './lib/servers.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface OverheadResult {
-  perRequestUs: Record<'rawFetch' | 'rawFetchWithTimeout' | 'openapiFetch' | 'baasClient', Summary>;
-  ratioToRawFetch: Record<'rawFetchWithTimeout' | 'openapiFetch' | 'baasClient', Summary>;
+  perRequestUs: Record<'rawFetch' | 'rawFetchWithTimeout' | 'openapiFetch' | 'openapiFetchWithTimeout' | 'baasClient', Summary>;
+  ratioToRawFetch: Record<'rawFetchWithTimeout' | 'openapiFetch' | 'openapiFetchWithTimeout' | 'baasClient', Summary>;
+  /** The budget line: ours / bare openapi-fetch with a per-attempt timeout signal. */
+  ratioToOpenapiFetchWithTimeout: Summary;
   ratioToOpenapiFetch: Summary;
   rounds: number;
   requestsPerRound: number;
@@ -41,6 +45,16 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
         return body;
       },
       openapiFetch: async () => (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } } })).data,
+      // The budget's baseline: openapi-fetch with what any client with a timeout must add.
+      openapiFetchWithTimeout: async () => {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 10_000);
+        try {
+          return (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } }, signal: controller.signal })).data;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
       baasClient: () => ours.listPixKeys(),
     };
     const names = Object.keys(callers) as (keyof typeof callers)[];
@@ -48,7 +62,7 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
     // Warm up the connection pool and the JIT for each caller.
     for (const name of names) for (let i = 0; i < 300; i += 1) await callers[name]();
 
-    const samples: Record<keyof typeof callers, number[]> = { rawFetch: [], rawFetchWithTimeout: [], openapiFetch: [], baasClient: [] };
+    const samples: Record<keyof typeof callers, number[]> = { rawFetch: [], rawFetchWithTimeout: [], openapiFetch: [], openapiFetchWithTimeout: [], baasClient: [] };
     for (let round = 0; round < rounds; round += 1) {
       // Rotate who goes first so no caller always inherits a warmer or colder machine.
       const order = names.map((_, i) => names[(i + round) % names.length]!);
@@ -60,8 +74,20 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
     }
     const ratio = (a: number[], b: number[]) => summarize(a.map((value, i) => value / b[i]!));
     return {
-      perRequestUs: { rawFetch: summarize(samples.rawFetch), rawFetchWithTimeout: summarize(samples.rawFetchWithTimeout), openapiFetch: summarize(samples.openapiFetch), baasClient: summarize(samples.baasClient) },
-      ratioToRawFetch: { rawFetchWithTimeout: ratio(samples.rawFetchWithTimeout, samples.rawFetch), openapiFetch: ratio(samples.openapiFetch, samples.rawFetch), baasClient: ratio(samples.baasClient, samples.rawFetch) },
+      perRequestUs: {
+        rawFetch: summarize(samples.rawFetch),
+        rawFetchWithTimeout: summarize(samples.rawFetchWithTimeout),
+        openapiFetch: summarize(samples.openapiFetch),
+        openapiFetchWithTimeout: summarize(samples.openapiFetchWithTimeout),
+        baasClient: summarize(samples.baasClient),
+      },
+      ratioToRawFetch: {
+        rawFetchWithTimeout: ratio(samples.rawFetchWithTimeout, samples.rawFetch),
+        openapiFetch: ratio(samples.openapiFetch, samples.rawFetch),
+        openapiFetchWithTimeout: ratio(samples.openapiFetchWithTimeout, samples.rawFetch),
+        baasClient: ratio(samples.baasClient, samples.rawFetch),
+      },
+      ratioToOpenapiFetchWithTimeout: ratio(samples.baasClient, samples.openapiFetchWithTimeout),
       ratioToOpenapiFetch: ratio(samples.baasClient, samples.openapiFetch),
       rounds,
       requestsPerRound: perRound,

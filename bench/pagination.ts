@@ -10,8 +10,10 @@ export interface PaginationResult {
   heapAtPage10MB: number;
   heapAtLastPageMB: number;
   heapGrowthMB: number;
-  keysPerSecond: { pixKeys: Summary; rawLoop: Summary };
+  keysPerSecond: { pixKeys: Summary; rawLoop: Summary; rawLoopWithTimeout: Summary };
   ratioToRawLoop: Summary;
+  /** Report only: against a raw loop that also arms a per-request timeout signal, as the client must. */
+  ratioToRawLoopWithTimeout: Summary;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -48,6 +50,7 @@ export async function measurePagination(pages = 1_000, perPage = 100, timingRuns
     const shortServer = await pagingServer(pages / 20, perPage);
     const ours: number[] = [];
     const raw: number[] = [];
+    const rawTimed: number[] = [];
     try {
       const shortClient = createBaasClient({ baseUrl: shortServer.url, token: 'bench-token-0123456789' });
       const headers = { Authorization: 'Bearer bench-token-0123456789', 'User-Agent': 'baas-bench/1.0' };
@@ -74,15 +77,36 @@ export async function measurePagination(pages = 1_000, perPage = 100, timingRuns
           } while (cursor);
           return count;
         },
+        rawLoopWithTimeout: async () => {
+          let count = 0;
+          let cursor: string | null = null;
+          do {
+            const url: string = `${shortServer.url}/v2/api/pix/keys/list-keys?limit=${perPage}${cursor ? `&cursor=${cursor}` : ''}`;
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(), 10_000);
+            const page = (await (await fetch(url, { headers, signal: controller.signal })).json()) as { cursor: { next: string | null }; data: unknown[] };
+            clearTimeout(timer);
+            for (const key of page.data) {
+              void key;
+              count += 1;
+            }
+            cursor = page.cursor.next;
+          } while (cursor);
+          return count;
+        },
       };
       await loops.pixKeys();
       await loops.rawLoop();
+      await loops.rawLoopWithTimeout();
+      const names = ['pixKeys', 'rawLoop', 'rawLoopWithTimeout'] as const;
+      const into = { pixKeys: ours, rawLoop: raw, rawLoopWithTimeout: rawTimed };
       for (let run = 0; run < timingRuns; run += 1) {
-        // Alternate who goes first, so neither always follows the other's garbage.
-        for (const name of run % 2 === 0 ? (['pixKeys', 'rawLoop'] as const) : (['rawLoop', 'pixKeys'] as const)) {
+        // Rotate who goes first, so none always follows another's garbage.
+        for (let i = 0; i < names.length; i += 1) {
+          const name = names[(i + run) % names.length]!;
           const start = performance.now();
           const count = await loops[name]();
-          (name === 'pixKeys' ? ours : raw).push(count / ((performance.now() - start) / 1000));
+          into[name].push(count / ((performance.now() - start) / 1000));
         }
       }
     } finally {
@@ -94,9 +118,10 @@ export async function measurePagination(pages = 1_000, perPage = 100, timingRuns
       heapAtPage10MB: heapAtPage10,
       heapAtLastPageMB: heapAtLast,
       heapGrowthMB: heapAtLast - heapAtPage10,
-      keysPerSecond: { pixKeys: summarize(ours), rawLoop: summarize(raw) },
+      keysPerSecond: { pixKeys: summarize(ours), rawLoop: summarize(raw), rawLoopWithTimeout: summarize(rawTimed) },
       // Time per key, ours over raw: above 1 means slower.
       ratioToRawLoop: summarize(ours.map((value, i) => raw[i]! / value)),
+      ratioToRawLoopWithTimeout: summarize(ours.map((value, i) => rawTimed[i]! / value)),
     };
   } finally {
     await server.close();

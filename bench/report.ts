@@ -24,12 +24,15 @@ ${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${resul
 | raw fetch | ${s(o.perRequestUs.rawFetch, 1)} |
 | raw fetch + timeout signal | ${s(o.perRequestUs.rawFetchWithTimeout, 1)} |
 | bare openapi-fetch | ${s(o.perRequestUs.openapiFetch, 1)} |
+| bare openapi-fetch + timeout signal | ${s(o.perRequestUs.openapiFetchWithTimeout, 1)} |
 | createBaasClient (defaults) | ${s(o.perRequestUs.baasClient, 1)} |
 
 | ratio (per round) | median | min | max | budget |
 |---|---|---|---|---|
-| createBaasClient / raw fetch | ${s(o.ratioToRawFetch.baasClient)} | ≤ 1.10 |
-| createBaasClient / bare openapi-fetch | ${s(o.ratioToOpenapiFetch)} | ≤ 1.05 |
+| createBaasClient / bare openapi-fetch + timeout signal | ${s(o.ratioToOpenapiFetchWithTimeout)} | ≤ 1.05 |
+| createBaasClient / bare openapi-fetch | ${s(o.ratioToOpenapiFetch)} | — |
+| createBaasClient / raw fetch | ${s(o.ratioToRawFetch.baasClient)} | — |
+| bare openapi-fetch + timeout signal / raw fetch | ${s(o.ratioToRawFetch.openapiFetchWithTimeout)} | — |
 | bare openapi-fetch / raw fetch | ${s(o.ratioToRawFetch.openapiFetch)} | — |
 | raw fetch + timeout signal / raw fetch | ${s(o.ratioToRawFetch.rawFetchWithTimeout)} | — |
 
@@ -56,6 +59,7 @@ Body validation: ${Math.round(v.opsPerSecond).toLocaleString('en')} ops/s, **${(
 | pixKeys() | ${s(p.keysPerSecond.pixKeys, 0)} |
 | hand-written cursor loop over raw fetch | ${s(p.keysPerSecond.rawLoop, 0)} |
 | time per key, pixKeys / raw loop | ${s(p.ratioToRawLoop)} |
+| time per key, pixKeys / raw loop + timeout signal (report) | ${p.ratioToRawLoopWithTimeout ? s(p.ratioToRawLoopWithTimeout) : 'not measured | | '} |
 
 ### 4. Pipeline
 
@@ -74,7 +78,28 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 | consumer type-check (tsc --noEmit, strict, imports everything), ms: median (min–max) | ${results.size.consumerTypecheckMs.median.toFixed(0)} (${results.size.consumerTypecheckMs.min.toFixed(0)}–${results.size.consumerTypecheckMs.max.toFixed(0)}) | — |
 
 Largest inputs: ${results.size.largestInputs.map((i: { path: string; bytes: number }) => `${i.path} (${i.bytes.toLocaleString('en')} B)`).join(', ')}.
+${results.sandbox ? sandboxSection(results.sandbox) : ''}
 <!-- latest-run:end -->`;
+
+function sandboxSection(sb: any): string {
+  const rps = (x: Summary) => `${Math.round(x.median)} | ${Math.round(x.min)} | ${Math.round(x.max)}`;
+  return `
+### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
+
+GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox builds a 50-key page (cached once built: keys never change). Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: \`npm run sandbox --quiet\`), 4 requests in flight; in process, one loop calls \`sandbox.fetch\`.
+
+| figure | median | min | max | budget |
+|---|---|---|---|---|
+| start, \`createSandbox\` with 10,000 keys (ms) | ${s(sb.startMs.sandbox10k, 2)} | < 50 |
+| start, Prism until listening (ms) | ${s(sb.startMs.prism, 0)} | — |
+| Prism (req/s) | ${rps(sb.requestsPerSecond.prism)} | — |
+| sandbox in process (req/s) | ${rps(sb.requestsPerSecond.inProcess)} | ≥ 20 × Prism: **${sb.ratio.inProcess.toFixed(1)} ×** |
+| sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${sb.requestsPerSecond.inProcessUncached ? rps(sb.requestsPerSecond.inProcessUncached) : '—'} | ${sb.ratio.inProcessUncached ? `${sb.ratio.inProcessUncached.toFixed(1)} ×` : '—'} |
+| sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
+
+The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: keys are derived from the seed when a page is served, not stored); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
+`;
+}
 
 const file = join(repoRoot, 'BENCHMARKS.md');
 const current = await readFile(file, 'utf8').catch(() => '');

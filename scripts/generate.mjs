@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Regenerates everything derived from openapi/: the single-file bundle (YAML and JSON), the
-// TypeScript types and the standalone request validators (with their .d.ts). `--out DIR` writes
+// TypeScript types, the standalone request validators (with their .d.ts) and the operation table. `--out DIR` writes
 // elsewhere, so the staleness check can compare without touching the committed files.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { redocly } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { VALIDATOR_TYPES, validatorSource } from './lib/validators.mjs';
+import { operationsSource } from './lib/operations.mjs';
+import { validatorSource, validatorTypes } from './lib/validators.mjs';
+import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -20,10 +22,15 @@ await redocly(['bundle', 'openapi/openapi.yaml', '--output', join(outDir, 'opena
 await redocly(['bundle', 'openapi/openapi.yaml', '--ext', 'json', '--output', join(outDir, 'openapi.json')]);
 
 const bundled = JSON.parse(await readFile(join(outDir, 'openapi.json'), 'utf8'));
-const ast = await openapiTS(bundled, { alphabetize: false, exportType: false });
+// rootTypes: one named alias per component (`PixKey`, `ResponseNotFound`, …), re-exported by src/types.ts.
+const ast = await openapiTS(bundled, { alphabetize: false, exportType: false, rootTypes: true, rootTypesNoSchemaPrefix: true });
 await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
 
 await writeFile(join(outDir, 'validators.js'), HEADER + (await validatorSource(bundled)));
-await writeFile(join(outDir, 'validators.d.ts'), HEADER + VALIDATOR_TYPES);
+await writeFile(join(outDir, 'validators.d.ts'), HEADER + validatorTypes(bundled));
+await writeFile(join(outDir, 'operations.ts'), HEADER + operationsSource(bundled));
+// Response validators (issue 13): loaded only when response validation is on, never by the entry.
+await writeFile(join(outDir, 'response-validators.js'), HEADER + (await responseValidatorSource(bundled)));
+await writeFile(join(outDir, 'response-validators.d.ts'), HEADER + RESPONSE_VALIDATOR_TYPES);
 
 console.log(`generated bundle, types and validators in ${values.out}`);

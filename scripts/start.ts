@@ -1,11 +1,12 @@
 // `npm start`: the whole pipeline a person wants, then the mock in the foreground.
-// lint -> bundle + generate -> docs -> mock on 127.0.0.1:4010 (PORT overrides).
+// lint -> bundle + generate -> docs -> `baas-pix-contract mock` (the command line's own code), with
+// any arguments passed on: `npm start -- --port 4020`.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { redocly, run } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { docsPath, buildDocs } from './lib/docs.mjs';
-import { startMock } from '../src/testing/mock.js';
+import { main } from '../src/cli/main.js';
 
 async function step(name: string, work: () => Promise<unknown>): Promise<void> {
   const started = Date.now();
@@ -23,11 +24,5 @@ try {
   process.exit(1);
 }
 
-const mock = await startMock({ port: Number(process.env.PORT ?? 4010) });
-console.log(`
-Docs: ${pathToFileURL(resolve(repoRoot, docsPath)).href}
-Mock: ${mock.url}  (Prism, serving src/generated/openapi.yaml)
-
-  curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${mock.url}/v2/api/pix/keys/list-keys
-
-Ctrl-C stops the mock.`);
+console.log(`Docs: ${pathToFileURL(resolve(repoRoot, docsPath)).href}`);
+process.exitCode = await main(['mock', ...process.argv.slice(2)]);

@@ -3,15 +3,23 @@
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
 
-export type BaasErrorKind = 'api' | 'validation' | 'timeout' | 'network' | 'response';
+import type { OperationName as GeneratedOperationName } from './generated/operations.js';
 
-export type OperationName = 'updateNaturalPerson' | 'listPixKeys' | (string & {});
+export type BaasErrorKind = 'api' | 'validation' | 'timeout' | 'network' | 'response' | 'auth';
 
+/** An operationId of the spec (from the generated operation table), or `raw` for calls through `client.raw`. */
+export type OperationName = GeneratedOperationName | 'raw';
+
+/** What every error knows about the call it ends; built in one place, the call (src/client/call.ts). */
 export interface ErrorContext {
   operation?: OperationName | undefined;
   method?: string | undefined;
   /** Already redacted. */
   url?: string | undefined;
+  /** Attempts sent, 0 when nothing was sent. */
+  attempts?: number | undefined;
+  /** The last `X-Request-Id` (or problem correlationId) the server sent during the call. */
+  requestId?: string | undefined;
 }
 
 export abstract class BaasError extends Error {
@@ -20,14 +28,20 @@ export abstract class BaasError extends Error {
   readonly method: string | undefined;
   /** The request URL with DocumentNumber masked. */
   readonly url: string | undefined;
+  /** Attempts sent before the call ended; 0 when nothing was sent (validation, a refused token). */
+  readonly attempts: number;
+  /** The last request id the server sent during the call (`X-Request-Id`, or a problem's correlationId). */
+  readonly requestId: string | undefined;
 
-  constructor(message: string, context: ErrorContext = {}) {
+  constructor(message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
     const where = context.method && context.url ? ` (${context.method} ${context.url})` : '';
-    super(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`);
+    super(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`, options);
     this.name = new.target.name;
     this.operation = context.operation;
     this.method = context.method;
     this.url = context.url;
+    this.attempts = context.attempts ?? 0;
+    this.requestId = context.requestId;
   }
 
   toJSON(): Record<string, unknown> {
@@ -45,13 +59,12 @@ export class ApiError extends BaasError {
   readonly problem: Problem | undefined;
   /** The upstream provider's error code, e.g. `CIE999`, when it sent its own envelope. */
   readonly code: string | undefined;
-  /** `X-Request-Id` of the response, or the problem's correlationId. */
-  readonly requestId: string | undefined;
   /** From `Retry-After`, when the server sent one. */
   readonly retryAfterMs: number | undefined;
 
+  /** `context.requestId` is this response's `X-Request-Id`, or the problem's correlationId. */
   constructor(
-    init: { status: number; problem?: Problem | undefined; code?: string | undefined; requestId?: string | undefined; retryAfterMs?: number | undefined },
+    init: { status: number; problem?: Problem | undefined; code?: string | undefined; retryAfterMs?: number | undefined },
     context: ErrorContext = {},
   ) {
     const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
@@ -59,7 +72,6 @@ export class ApiError extends BaasError {
     this.status = init.status;
     this.problem = init.problem;
     this.code = init.code;
-    this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
   }
 }
@@ -73,6 +85,7 @@ export class ValidationError extends BaasError {
     const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
     super(`invalid input, ${count}, nothing was sent: ${issues.map((i) => i.message).join('; ')}`, {
       operation: context.operation,
+      attempts: 0,
     });
     this.issues = issues;
   }
@@ -82,12 +95,10 @@ export class ValidationError extends BaasError {
 export class TimeoutError extends BaasError {
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
-  readonly attempts: number;
 
-  constructor(timeoutMs: number, attempts: number, context: ErrorContext = {}) {
-    super(`no complete response within ${timeoutMs} ms (attempt ${attempts})`, context);
+  constructor(timeoutMs: number, context: ErrorContext = {}) {
+    super(`no complete response within ${timeoutMs} ms (attempt ${context.attempts ?? 0})`, context);
     this.timeoutMs = timeoutMs;
-    this.attempts = attempts;
   }
 }
 
@@ -96,12 +107,11 @@ export class NetworkError extends BaasError {
   readonly kind = 'network' as const;
   /** The system error code, e.g. ECONNREFUSED or ECONNRESET, when there is one. */
   readonly code: string | undefined;
-  readonly attempts: number;
 
-  constructor(code: string | undefined, attempts: number, context: ErrorContext = {}) {
+  constructor(code: string | undefined, context: ErrorContext = {}) {
+    const attempts = context.attempts ?? 0;
     super(`network failure${code ? ` (${code})` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
     this.code = code;
-    this.attempts = attempts;
   }
 }
 
@@ -123,6 +133,14 @@ export class ResponseError extends BaasError {
     this.contentType = init.contentType;
     this.bodySnippet = init.bodySnippet;
   }
+}
+
+/**
+ * The token source failed (it threw or rejected: `cause` is its error, redacted) or gave something
+ * that is not a usable token (empty, not a string, control characters). Nothing was sent with it.
+ */
+export class AuthError extends BaasError {
+  readonly kind = 'auth' as const;
 }
 
 export const isBaasError = (value: unknown): value is BaasError => value instanceof BaasError;

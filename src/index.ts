@@ -1,8 +1,8 @@
 export * from './types.js';
 export { createBaasClient, type BaasClient, type UpdateNaturalPersonInput, type ListPixKeysInput } from './client/baas-client.js';
-export type { BaasClientOptions } from './client/options.js';
+export type { BaasClientOptions, CallOptions, FetchLike } from './client/options.js';
 export type { RetryOptions } from './client/retry.js';
-export type { PixKeysOptions } from './client/pagination.js';
+export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export { createRawClient, headersMiddleware } from './client/raw.js';
 export type { RawClient, RawClientOptions, TokenSource } from './client/raw.js';
 export {
@@ -12,9 +12,12 @@ export {
   TimeoutError,
   NetworkError,
   ResponseError,
+  AuthError,
   isBaasError,
   type BaasErrorKind,
+  type ErrorContext,
 } from './errors.js';
+export { operations as operationTable, operationNames } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,

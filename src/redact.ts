@@ -5,7 +5,12 @@ const MASK = '[REDACTED]';
 // A CPF written bare (11 digits) or formatted (000.000.000-00); the last two digits stay visible.
 const BARE_CPF = /(?<![0-9])([0-9]{9})([0-9]{2})(?![0-9])/g;
 const FORMATTED_CPF = /(?<![0-9])[0-9]{3}\.[0-9]{3}\.[0-9]{3}-([0-9]{2})(?![0-9])/g;
-const BEARER = /(Bearer\s+)[^\s"',;]+/gi;
+// A credential where it is one: the value of an Authorization header or field, whatever its scheme.
+const AUTHORIZATION = /(\bauthorization"?\s*[:=]\s*"?)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+/gi;
+// After `Bearer`, only what is shaped like a token (RFC 6750 b64token): 8+ characters with a digit or
+// one of -_~+/, or 24+ characters. English words after "bearer" ("A valid bearer token is required.")
+// are not tokens; the tokens the client knows are masked by value, whatever their shape.
+const BEARER = /(\bBearer\s+)(?:(?=[A-Za-z0-9._~+/-]*[0-9_~+/-])[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*/gi;
 
 export function maskDigits(value: string): string {
   return value.length <= 2 ? '*'.repeat(value.length) : '*'.repeat(value.length - 2) + value.slice(-2);
@@ -19,6 +24,7 @@ export function redactText(text: string, secrets: Iterable<string> = []): string
     if (secret.length >= 6) out = out.split(secret).join(MASK);
   }
   return out
+    .replace(AUTHORIZATION, `$1${MASK}`)
     .replace(BEARER, `$1${MASK}`)
     .replace(FORMATTED_CPF, (_m, last: string) => `***.***.***-${last}`)
     .replace(BARE_CPF, (_m, head: string, last: string) => '*'.repeat(head.length) + last);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assumptionsTable } from './assumptions.mjs';
 import { repoRoot } from './paths.mjs';
-import { redocly } from './run.mjs';
+import { redocly, run } from './run.mjs';
 
 export const docsPath = 'docs/index.html';
 export const DOCS_TITLE = 'BaaS Customer Update and PIX Key Listing API';
@@ -18,16 +18,20 @@ const INLINE_LOGO =
 /**
  * One HTML page with Redoc inlined, so it opens with no network. Redoc does not render vendor
  * extensions, so the `x-assumption` choices are rendered into the intro as a table first.
+ * The command line (`baas-pix-contract docs`) passes the packaged spec and the Redocly CLI it found.
+ * @param {string} [output]
+ * @param {{ specJson?: string, redoclyCli?: string }} [options]
  */
-export async function buildDocs(output = docsPath) {
-  const spec = JSON.parse(await readFile(join(repoRoot, 'src/generated/openapi.json'), 'utf8'));
+export async function buildDocs(output = docsPath, { specJson = join(repoRoot, 'src/generated/openapi.json'), redoclyCli } = {}) {
+  const spec = JSON.parse(await readFile(specJson, 'utf8'));
   spec.info.description += `\n\n### Every assumption\n\n${assumptionsTable(spec)}\n`;
   const dir = await mkdtemp(join(tmpdir(), 'baas-docs-'));
   try {
     const input = join(dir, 'openapi.json');
     await writeFile(input, JSON.stringify(spec));
     const target = resolve(repoRoot, output);
-    await redocly(['build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target]);
+    const args = ['build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target];
+    await (redoclyCli ? run(process.execPath, [redoclyCli, ...args]) : redocly(args));
     const html = await readFile(target, 'utf8');
     await writeFile(target, html.replace(CDN_LOGO, INLINE_LOGO));
   } finally {

@@ -1,7 +1,8 @@
-// The client most users import: typed operations over openapi-fetch, with pre-flight validation,
-// typed errors, timeouts, retries, pagination and redaction.
-import { BaasError, NetworkError, ResponseError, TimeoutError, ValidationError, type ErrorContext, type OperationName } from '../errors.js';
-import { redactUrl } from '../redact.js';
+// The client most users import: one method per operation of the spec, each a thin layer over the
+// generated operation table (method, path, parameters) and the call owner (call.ts), which does the
+// sending, timeouts, retries, redirects and error classification for every call alike.
+import { ResponseError, ValidationError, type OperationName } from '../errors.js';
+import { operations, type Operation } from '../generated/operations.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import {
   validateListPixKeysQuery,
@@ -9,28 +10,23 @@ import {
   validateUpdateNaturalPersonQuery,
   type ValidationIssue,
 } from '../validation/index.js';
-import { resolveOptions, type BaasClientOptions, type ResolvedOptions } from './options.js';
-import { walkPixKeys, type PixKeysOptions } from './pagination.js';
-import { createRawClient, type RawClient } from './raw.js';
-import { errorFromResponse, readSuccessBody } from './responses.js';
-import { CallTransport, systemCode } from './transport.js';
+import { Call, type ClientState, type Reader } from './call.js';
+import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
+import { walkPages, type PixKeysOptions } from './pagination.js';
+import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
+import { errorFromResponse, parseSuccessBody } from './responses.js';
 
-const UPDATE_PATH = '/v2/api/baas-onboarding/account/natural-person';
-const LIST_PATH = '/v2/api/pix/keys/list-keys';
-
-export interface UpdateNaturalPersonInput {
+export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
   account: string;
   /** `DocumentNumber` query parameter: the customer's CPF, 11 digits. */
   documentNumber: string;
   body: NaturalPersonUpdate;
-  signal?: AbortSignal;
 }
 
-export interface ListPixKeysInput {
+export interface ListPixKeysInput extends CallOptions {
   limit?: number;
   cursor?: string;
-  signal?: AbortSignal;
 }
 
 export interface BaasClient {
@@ -44,55 +40,66 @@ export interface BaasClient {
   raw: RawClient;
 }
 
+// RFC 9110 field names (tokens), and values without control characters other than tab.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 // Tokens seen recently, so errors can mask them even if a server echoes one back.
 const TOKENS_REMEMBERED = 4;
+
+type Params = { query?: Record<string, string | number | undefined>; path?: Record<string, string>; body?: unknown };
+
+/** The URL of an operation: its path (path parameters filled in) and its query, in the spec's parameter order. */
+function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
+  let url = baseUrl + operation.path;
+  if (operation.pathParams.length > 0) url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
+  let separator = '?';
+  for (const { name } of operation.query) {
+    const value = params.query?.[name];
+    if (value === undefined) continue;
+    url += `${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+    separator = '&';
+  }
+  return url;
+}
 
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
   const secrets: string[] = [];
-  const remember = (token: string): void => {
-    if (secrets.includes(token)) return;
-    secrets.push(token);
-    if (secrets.length > TOKENS_REMEMBERED) secrets.shift();
-  };
-  const contextFor =
-    (operation: OperationName) =>
-    (request: Request | undefined): ErrorContext =>
-      request ? { operation, method: request.method, url: redactUrl(request.url, secrets) } : { operation };
-
-  const transportFor = (operation: OperationName, signal?: AbortSignal): CallTransport =>
-    new CallTransport(
-      { fetch: settings.fetch, timeoutMs: settings.timeoutMs, retry: settings.retry, context: contextFor(operation) },
-      signal,
-    );
-
-  const raw = createRawClient({
-    baseUrl: settings.baseUrl,
+  const state: ClientState = {
+    fetch: settings.fetch,
     token: settings.token,
-    userAgent: settings.userAgent,
-    onToken: remember,
-    fetch: (request) => transportFor('raw').fetch(request),
-  });
+    authorization: typeof settings.token === 'string' ? `Bearer ${settings.token}` : undefined,
+    secrets,
+    remember(token) {
+      if (secrets.includes(token)) return;
+      secrets.push(token);
+      if (secrets.length > TOKENS_REMEMBERED) secrets.shift();
+    },
+  };
+  if (typeof settings.token === 'string') state.remember(settings.token);
+  const baseHeaders: Record<string, string> = { Accept: ACCEPT, 'User-Agent': settings.userAgent };
 
-  async function call<T>(
-    operation: OperationName,
-    signal: AbortSignal | undefined,
-    send: (transport: CallTransport) => Promise<{ response: Response; error?: unknown }>,
-    parse: (body: unknown, response: Response, context: () => ErrorContext) => T,
-  ): Promise<T> {
-    const transport = transportFor(operation, signal);
-    // Built only when an error needs it: redacting the URL costs more than the happy path should pay.
-    const context = (): ErrorContext => transport.errorContext();
-    try {
-      const { response, error } = await Promise.race([send(transport), transport.bodyAborted]);
-      if (!response.ok) throw errorFromResponse(response, error, { context: context(), secrets });
-      const body = response.status === 204 ? undefined : await Promise.race([readSuccessBody(response, { context, secrets }), transport.bodyAborted]);
-      return parse(body, response, context);
-    } catch (error) {
-      throw normalize(error, transport, settings, context(), signal);
-    } finally {
-      transport.finish();
+  /** Sends one operation of the table through a new Call and reads its answer with `read`. */
+  function send<T>(name: OperationName & keyof typeof operations, params: Params, callOptions: CallOptions, read: Reader<T>): Promise<T> {
+    const operation = operations[name];
+    const headers = { ...baseHeaders };
+    if (callOptions.headers) {
+      for (const [header, value] of Object.entries(callOptions.headers)) {
+        if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
+          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], { operation: name });
+        }
+        if (header.toLowerCase() !== 'authorization') headers[header] = value;
+      }
     }
+    let body: string | undefined;
+    if (operation.body !== undefined && params.body !== undefined) {
+      headers['Content-Type'] = operation.body;
+      body = JSON.stringify(params.body);
+    }
+    const { timeoutMs, retry } = callOptions.timeoutMs === undefined && callOptions.retry === undefined ? settings : callSettings(settings, callOptions);
+    const call = new Call(state, { operation: name, method: operation.method, url: operationUrl(settings.baseUrl, operation, params), headers, body }, timeoutMs, retry, callOptions.signal);
+    return call.run(read);
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
@@ -100,64 +107,49 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   }
 
   const client: BaasClient = {
-    async updateNaturalPerson({ account, documentNumber, body, signal }) {
-      const query = { Account: account, DocumentNumber: documentNumber };
-      preflight('updateNaturalPerson', [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)]);
-      return call(
-        'updateNaturalPerson',
-        signal,
-        (transport) => raw.PUT(UPDATE_PATH, { params: { query }, body, parseAs: 'stream', ...transportOptions(transport) }),
-        (parsed) => parsed as UpdateResult | undefined,
-      );
+    async updateNaturalPerson(input) {
+      const query = { Account: input.account, DocumentNumber: input.documentNumber };
+      preflight('updateNaturalPerson', [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(input.body)]);
+      return send('updateNaturalPerson', { query, body: input.body }, input, readJson as Reader<UpdateResult | undefined>);
     },
 
-    async listPixKeys({ limit, cursor, signal } = {}) {
-      const query = { ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
-      preflight('listPixKeys', validateListPixKeysQuery(query));
-      return call(
-        'listPixKeys',
-        signal,
-        (transport) =>
-          raw.GET(LIST_PATH, {
-            params: { query, header: { 'User-Agent': settings.userAgent } },
-            parseAs: 'stream',
-            ...transportOptions(transport),
-          }),
-        (parsed, response, context) => {
-          if (!isPixKeyList(parsed)) {
-            throw new ResponseError(
-              'a key list without a `data` array',
-              { status: response.status, contentType: response.headers.get('content-type') ?? undefined },
-              context(),
-            );
-          }
-          return parsed;
-        },
-      );
+    async listPixKeys(input = {}) {
+      const query = { limit: input.limit, cursor: input.cursor };
+      preflight('listPixKeys', validateListPixKeysQuery(input.limit === undefined && input.cursor === undefined ? {} : withoutUndefined(query)));
+      return send('listPixKeys', { query }, input, readPixKeyList);
     },
 
-    pixKeys(options = {}) {
-      return walkPixKeys((query) => client.listPixKeys(query), options);
+    pixKeys(pageOptions = {}) {
+      return walkPages('listPixKeys', (query) => client.listPixKeys(query), pageOptions);
     },
 
-    raw,
+    raw: createCallingRawClient(settings.baseUrl, state, settings),
   };
   return client;
 }
 
-/** The call's own fetch, and a Request built abortable and without automatic redirects. */
-function transportOptions(transport: CallTransport) {
-  transport.requestIsPrepared = true;
-  return { fetch: transport.fetch, signal: transport.signal, redirect: 'manual' } as const;
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)) as T;
+
+/**
+ * The answer of a typed operation: the parsed success body (undefined when empty or 204), or the
+ * error an answer that is not a success stands for. Response validation (`validateResponses`)
+ * would check the parsed body here, the one place every typed answer passes.
+ */
+async function readJson(response: Response, call: Call): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!response.ok) throw errorFromResponse(response, text, call);
+  return parseSuccessBody(response, text, call);
+}
+
+async function readPixKeyList(response: Response, call: Call): Promise<PixKeyList> {
+  const parsed = await readJson(response, call);
+  if (!isPixKeyList(parsed)) {
+    throw new ResponseError('a key list without a `data` array', { status: response.status, contentType: response.headers.get('content-type') ?? undefined }, call.context());
+  }
+  return parsed;
 }
 
 const isPixKeyList = (value: unknown): value is PixKeyList =>
   typeof value === 'object' && value !== null && Array.isArray((value as { data?: unknown }).data);
-
-/** Every failure leaves as a BaasError, except a caller's own abort, which keeps its reason. */
-function normalize(error: unknown, transport: CallTransport, settings: ResolvedOptions, context: ErrorContext, signal?: AbortSignal): unknown {
-  if (error instanceof BaasError) return error;
-  if (signal?.aborted) return signal.reason;
-  if (transport.timedOut) return new TimeoutError(settings.timeoutMs, transport.attempts, context);
-  return new NetworkError(systemCode(error), transport.attempts, context);
-}

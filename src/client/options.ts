@@ -1,7 +1,28 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
+import { AuthError } from '../errors.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import type { TokenSource } from './raw.js';
 import { retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
+import { tokenProblem, type TokenSource } from './token.js';
+
+/**
+ * What the client hands an injected `fetch`: a URL string and a plain init (method, headers as a
+ * plain object, body as a string or ArrayBuffer, signal, `redirect: 'manual'`), never a Request
+ * object, so undici's own `fetch` (whose Request class is not the global one) works as well as
+ * Node's. It must resolve a WHATWG Response and reject when the signal aborts.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Options of one call, beside its parameters: `listPixKeys({ limit, signal, timeoutMs })`. */
+export interface CallOptions {
+  /** Aborting it rejects the call with the signal's reason (an `AbortSignal.timeout()` too: a DOMException named TimeoutError). */
+  signal?: AbortSignal | undefined;
+  /** Time for each attempt of this call, headers and body; a TimeoutError when it runs out. Default: the client's. */
+  timeoutMs?: number | undefined;
+  /** Retry settings for this call, merged over the client's; `false` sends it once. */
+  retry?: RetryOptions | false | undefined;
+  /** Extra request headers for this call. They cannot replace `Authorization`. */
+  headers?: Record<string, string> | undefined;
+}
 
 export interface BaasClientOptions {
   /** Where the API lives, e.g. `https://sandbox.baas.example`. Plain http only to loopback unless `allowInsecureHttp`. */
@@ -10,8 +31,8 @@ export interface BaasClientOptions {
   token: TokenSource;
   /** Names the calling application in `User-Agent`. Default `baas-pix-contract/<version>`. */
   userAgent?: string;
-  /** Injected fetch, e.g. for tests or a proxy agent. Default the global fetch. */
-  fetch?: (request: Request) => Promise<Response>;
+  /** Injected fetch, called as `fetch(url, init)` (see FetchLike), e.g. undici's own. Default the global fetch. */
+  fetch?: FetchLike;
   /** Time for one attempt, headers and body. Default 10 000 ms. */
   timeoutMs?: number;
   /** Retries of network errors, timeouts, 429, 502, 503 and 504. `false` turns them off. */
@@ -26,7 +47,7 @@ export interface ResolvedOptions {
   baseUrl: string;
   token: TokenSource;
   userAgent: string;
-  fetch: (request: Request) => Promise<Response>;
+  fetch: FetchLike;
   timeoutMs: number;
   retry: RetrySettings | false;
   validate: boolean;
@@ -52,9 +73,14 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
   }
-  if (options.token === undefined || options.token === '') throw new TypeError('createBaasClient: token is required (a string or a function returning one)');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError('createBaasClient: timeoutMs must be a positive number of milliseconds');
+  if (options.token === undefined || options.token === '') throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
+  if (typeof options.token === 'string') {
+    const problem = tokenProblem(options.token);
+    if (problem) throw new AuthError(`createBaasClient: ${problem}`);
+  } else if (typeof options.token !== 'function') {
+    throw new AuthError('createBaasClient: token must be a string or a function returning one');
+  }
+  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
   if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
 
@@ -62,9 +88,22 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     baseUrl: url.toString().replace(/\/+$/, ''),
     token: options.token,
     userAgent,
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     timeoutMs,
     retry: retrySettings(options.retry),
     validate: options.validate ?? true,
   };
+}
+
+function checkTimeout(timeoutMs: number, where: string): number {
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds`);
+  return timeoutMs;
+}
+
+/** The timeout and retry settings of one call: its own options over the client's. */
+export function callSettings(settings: ResolvedOptions, options: CallOptions): { timeoutMs: number; retry: RetrySettings | false } {
+  const timeoutMs = options.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(options.timeoutMs, 'call options');
+  const retry =
+    options.retry === undefined ? settings.retry : options.retry === false ? false : retrySettings({ ...(settings.retry || {}), ...options.retry });
+  return { timeoutMs, retry };
 }

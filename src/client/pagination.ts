@@ -1,24 +1,32 @@
-// Walks the key list page by page, holding one page at a time.
-import { ResponseError } from '../errors.js';
-import type { PixKey, PixKeyList } from '../types.js';
+// Walks a cursor-paginated list page by page, holding one page at a time. Generic over the item:
+// any operation whose page is `{ data: Item[], cursor: { next } }` (the spec's Cursor convention).
+import { ResponseError, type OperationName } from '../errors.js';
+import type { CallOptions } from './options.js';
 
-export interface PixKeysOptions {
-  /** Page size asked of the server (1-200). */
+export interface PageOptions extends CallOptions {
+  /** Page size asked of the server. */
   limit?: number;
   /** Stop after this many pages. Default: no limit. */
   maxPages?: number;
-  signal?: AbortSignal;
 }
 
-type FetchPage = (query: { limit?: number; cursor?: string; signal?: AbortSignal }) => Promise<PixKeyList>;
+/** Options of `pixKeys()`: page size, a page limit, and the per-call options of each page's call. */
+export type PixKeysOptions = PageOptions;
+
+export interface Page<Item> {
+  data: Item[];
+  cursor?: { next?: string | null | undefined } | undefined;
+}
+
+type FetchPage<Item> = (query: PageOptions & { cursor?: string }) => Promise<Page<Item>>;
 
 /**
  * An async iterator written by hand rather than as an async generator: keys already in the page
  * are handed out with one resolved promise each, without a generator's per-item machinery, which
  * `npm run bench` showed to cost more than the page fetch on large pages.
  */
-class PixKeyIterator implements AsyncIterableIterator<PixKey> {
-  private page: PixKey[] = [];
+class CursorIterator<Item> implements AsyncIterableIterator<Item> {
+  private page: Item[] = [];
   private index = 0;
   private pagesRead = 0;
   private cursor: string | undefined;
@@ -27,21 +35,29 @@ class PixKeyIterator implements AsyncIterableIterator<PixKey> {
   private exhausted = false;
   private readonly seen = new Set<string>();
 
+  private readonly query: PageOptions;
+  private readonly maxPages: number | undefined;
+
   constructor(
-    private readonly fetchPage: FetchPage,
-    private readonly options: PixKeysOptions,
-  ) {}
+    private readonly fetchPage: FetchPage<Item>,
+    options: PageOptions,
+    private readonly operation: OperationName,
+  ) {
+    const { maxPages, ...query } = options;
+    this.maxPages = maxPages;
+    this.query = query;
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
-  next(): Promise<IteratorResult<PixKey, undefined>> {
+  next(): Promise<IteratorResult<Item, undefined>> {
     if (this.index < this.page.length) return Promise.resolve({ value: this.page[this.index++]!, done: false });
     return this.nextPage();
   }
 
-  return(): Promise<IteratorResult<PixKey, undefined>> {
+  return(): Promise<IteratorResult<Item, undefined>> {
     this.finish();
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -51,14 +67,10 @@ class PixKeyIterator implements AsyncIterableIterator<PixKey> {
     this.page = [];
   }
 
-  private async nextPage(): Promise<IteratorResult<PixKey, undefined>> {
-    const { limit, maxPages, signal } = this.options;
+  private async nextPage(): Promise<IteratorResult<Item, undefined>> {
+    const maxPages = this.maxPages;
     while (!this.finished && !this.exhausted && (maxPages === undefined || this.pagesRead < maxPages)) {
-      const result = await this.fetchPage({
-        ...(limit !== undefined ? { limit } : {}),
-        ...(this.cursor !== undefined ? { cursor: this.cursor } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      const result = await this.fetchPage(this.cursor === undefined ? this.query : { ...this.query, cursor: this.cursor });
       this.pagesRead += 1;
       this.page = result.data;
       this.index = 0;
@@ -79,7 +91,7 @@ class PixKeyIterator implements AsyncIterableIterator<PixKey> {
       throw new ResponseError(
         `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
         { status: 200 },
-        { operation: 'listPixKeys' },
+        { operation: this.operation },
       );
     }
     this.seen.add(next);
@@ -87,6 +99,6 @@ class PixKeyIterator implements AsyncIterableIterator<PixKey> {
   }
 }
 
-export function walkPixKeys(fetchPage: FetchPage, options: PixKeysOptions): AsyncIterableIterator<PixKey> {
-  return new PixKeyIterator(fetchPage, options);
+export function walkPages<Item>(operation: OperationName, fetchPage: FetchPage<Item>, options: PageOptions): AsyncIterableIterator<Item> {
+  return new CursorIterator(fetchPage, options, operation);
 }

@@ -1,7 +1,10 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
+import { Call, type ClientState } from './call.js';
+import type { RetrySettings } from './retry.js';
+import type { TokenSource } from './token.js';
 
-export type TokenSource = string | (() => string | Promise<string>);
+export type { TokenSource };
 
 export interface RawClientOptions {
   baseUrl: string;
@@ -50,4 +53,39 @@ export function createRawClient(options: RawClientOptions): RawClient {
   }
   for (const middleware of options.middleware ?? []) client.use(middleware);
   return client;
+}
+
+/** The Accept header of every call: errors come as application/problem+json. */
+export const ACCEPT = 'application/json, application/problem+json';
+
+// Statuses whose Response must have a null body.
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * `createBaasClient`'s `raw`: openapi-fetch for building the typed request, and the same call owner
+ * as the typed operations for sending it (token, timeout per attempt, retries, redirects, the
+ * caller's signal as `request.signal`). The body is read inside the call, so the attempt's timer
+ * covers it and is cleared when the call ends; openapi-fetch then parses the buffered copy.
+ */
+export function createCallingRawClient(
+  baseUrl: string,
+  state: ClientState,
+  settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string },
+): RawClient {
+  return createClient<paths>({
+    baseUrl,
+    headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
+    fetch: async (request: Request) => {
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        if (name !== 'authorization') headers[name] = value;
+      });
+      const body = request.body === null ? undefined : await request.arrayBuffer();
+      const call = new Call(state, { operation: 'raw', method: request.method, url: request.url, headers, body }, settings.timeoutMs, settings.retry, request.signal);
+      return call.run(async (response) => {
+        const buffered = NULL_BODY.has(response.status) ? null : await response.arrayBuffer();
+        return new Response(buffered, { status: response.status, statusText: response.statusText, headers: response.headers });
+      });
+    },
+  });
 }

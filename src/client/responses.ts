@@ -1,33 +1,31 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
-import { ApiError, ResponseError, type BaasError, type ErrorContext } from '../errors.js';
+import { ApiError, ResponseError, type BaasError } from '../errors.js';
 import { redactJson, redactText, truncate } from '../redact.js';
 import type { Problem } from '../types.js';
+import type { Call } from './call.js';
 import { parseRetryAfter } from './retry.js';
 
 const isJsonType = (type: string): boolean => /^application\/([\w.+-]+\+)?json\b/i.test(type) || type === '';
 const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text);
 
-interface ReadContext {
-  context: ErrorContext;
-  secrets: Iterable<string>;
+/**
+ * What the headers of an answer say about the call, for errors (and, later, events): the request id
+ * and `Retry-After`. Rate-limit headers belong here too.
+ */
+export function responseMeta(response: Response): { requestId: string | undefined; retryAfterMs: number | undefined } {
+  return { requestId: response.headers.get('x-request-id') ?? undefined, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) };
 }
 
-/** Reads a success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
-export async function readSuccessBody(
-  response: Response,
-  { context, secrets }: { context: () => ErrorContext; secrets: Iterable<string> },
-): Promise<unknown> {
-  const text = await response.text();
+/** A success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
+export function parseSuccessBody(response: Response, text: string, call: Call): unknown {
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
-  const snippet = (): string => truncate(redactText(text, secrets));
-  if (!isJsonType(type)) {
-    throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, context());
-  }
+  const snippet = (): string => truncate(redactText(text, call.secrets));
+  if (!isJsonType(type)) throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, call.context());
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, context());
+    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, call.context());
   }
 }
 
@@ -40,23 +38,32 @@ const isEnvelope = (body: unknown): body is UpstreamEnvelope =>
   typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'ERROR' &&
   typeof (body as { error?: unknown }).error === 'object' && (body as { error?: unknown }).error !== null;
 
-/**
- * Builds the error for a non-2xx answer. `body` is what openapi-fetch made of it: parsed JSON, or
- * the raw text when it was not JSON.
- */
-export function errorFromResponse(response: Response, body: unknown, { context, secrets }: ReadContext): BaasError {
+/** The body of an answer that is not a success: parsed JSON when it parses (whatever its type), its text otherwise. */
+function errorBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Builds the error for an answer that is not a success (a 3xx not followed, or a 4xx/5xx). */
+export function errorFromResponse(response: Response, rawText: string, call: Call): BaasError {
+  const secrets = call.secrets;
   const status = response.status;
   const type = response.headers.get('content-type') ?? '';
+  const body = errorBody(rawText);
   const text = typeof body === 'string' ? body : undefined;
   const snippet = text === undefined ? undefined : truncate(redactText(text, secrets));
+  const meta = responseMeta(response);
 
   if (status < 400) {
     const where = response.headers.get('location') ? 'a redirect to another origin or for a non-GET request, not followed' : 'an unexpected status';
-    return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, context);
+    return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
   if (text !== undefined && text.trim() !== '' && (isHtml(type, text) || /json/i.test(type))) {
     const reason = isHtml(type, text) ? 'an HTML page instead of an API error' : 'an error body that is not valid JSON';
-    return new ResponseError(reason, { status, contentType: type, bodySnippet: snippet }, context);
+    return new ResponseError(reason, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
 
   let problem: Problem | undefined;
@@ -73,9 +80,6 @@ export function errorFromResponse(response: Response, body: unknown, { context, 
     problem = { type: 'about:blank', status, detail: snippet };
   }
 
-  const requestId = response.headers.get('x-request-id') ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
-  return new ApiError(
-    { status, problem, code, requestId, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) },
-    context,
-  );
+  const requestId = meta.requestId ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
+  return new ApiError({ status, problem, code, retryAfterMs: meta.retryAfterMs }, call.context(requestId));
 }

@@ -1,4 +1,5 @@
-// When and how long to wait before another attempt.
+// When and how long to wait before another attempt: one decision, `shouldRetry`, as Stainless'
+// `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
@@ -30,6 +31,40 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
     throw new TypeError('retry.maxAttempts must be a whole number of at least 1');
   }
   return settings;
+}
+
+/** Methods a server must treat as idempotent (RFC 9110 §9.2.2): safe to send again after a failure. */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+export interface RetryQuestion {
+  /** The attempt that just ended, from 1. */
+  attempt: number;
+  method: string;
+  /** The status of the answer, when there was one. */
+  status?: number | undefined;
+  /** What the attempt failed with, when it got no answer: a network failure or its timeout. */
+  failure?: 'network' | 'timeout' | undefined;
+  /** `Retry-After` of the answer, in ms, when it had one. */
+  retryAfterMs?: number | undefined;
+  /** Since the first attempt started. */
+  elapsedMs: number;
+  /** The call carries an `Idempotency-Key`, so a method that is not idempotent may be sent again. */
+  idempotencyKey?: boolean;
+}
+
+/**
+ * Whether to send the call again, and after how long: the wait in ms, or undefined for no retry.
+ * Only idempotent methods (or calls with an idempotency key) are retried; only network failures,
+ * timeouts and the retryable statuses; never past `maxAttempts` or `maxElapsedMs`. The server's
+ * `Retry-After` is the wait when it sent one (and too long a one means no retry), backoff otherwise.
+ */
+export function shouldRetry(question: RetryQuestion, settings: RetrySettings | false, random: () => number = Math.random): number | undefined {
+  if (!settings || question.attempt >= settings.maxAttempts) return undefined;
+  if (!IDEMPOTENT_METHODS.has(question.method) && !question.idempotencyKey) return undefined;
+  const retryable = question.failure !== undefined || (question.status !== undefined && settings.statuses.includes(question.status));
+  if (!retryable) return undefined;
+  const wait = question.status !== undefined && question.retryAfterMs !== undefined ? question.retryAfterMs : backoffMs(question.attempt, settings, random);
+  return question.elapsedMs + wait <= settings.maxElapsedMs ? wait : undefined;
 }
 
 /** Exponential backoff with full jitter: a random wait up to base × 2^(attempt-1), capped. */

@@ -193,6 +193,7 @@ export interface components {
              */
             title?: string;
             /**
+             * Format: int32
              * @description HTTP status code of this occurrence.
              * @example 422
              */
@@ -365,6 +366,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -375,6 +378,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
@@ -386,6 +391,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -396,6 +403,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -406,6 +415,8 @@ export interface components {
         UnprocessableEntity: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -416,6 +427,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -482,6 +495,20 @@ export interface components {
          */
         RequestId: string;
         /**
+         * @description The quota left under the rate-limit policy that is closest to being used up, as an IETF
+         *     `RateLimit` structured field (draft-ietf-httpapi-ratelimit-headers): the policy name, `r` the
+         *     requests left, `t` the seconds until the quota resets. E.g. `"default";r=49;t=42`.
+         * @example "default";r=49;t=42
+         */
+        RateLimit: string;
+        /**
+         * @description The rate-limit policies that apply to this request, as an IETF `RateLimit-Policy` structured
+         *     field: one item per policy, `q` the quota and `w` the window in seconds. E.g.
+         *     `"default";q=100;w=60`.
+         * @example "default";q=100;w=60
+         */
+        RateLimitPolicy: string;
+        /**
          * @description The authentication scheme the server expects.
          * @example Bearer
          */
@@ -494,6 +521,40 @@ export interface components {
     };
     pathItems: never;
 }
+export type PhoneNumber = components['schemas']['PhoneNumber'];
+export type BrazilianState = components['schemas']['BrazilianState'];
+export type Coordinate = components['schemas']['Coordinate'];
+export type Address = components['schemas']['Address'];
+export type NaturalPersonUpdate = components['schemas']['NaturalPersonUpdate'];
+export type UpdateResult = components['schemas']['UpdateResult'];
+export type Violation = components['schemas']['Violation'];
+export type Problem = components['schemas']['Problem'];
+export type Cursor = components['schemas']['Cursor'];
+export type KnownPixKeyType = components['schemas']['KnownPixKeyType'];
+export type PixKeyType = components['schemas']['PixKeyType'];
+export type BeneficiaryAccount = components['schemas']['BeneficiaryAccount'];
+export type DocumentType = components['schemas']['DocumentType'];
+export type BeneficiaryEntity = components['schemas']['BeneficiaryEntity'];
+export type PixKey = components['schemas']['PixKey'];
+export type PixKeyList = components['schemas']['PixKeyList'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ParameterAccount = components['parameters']['Account'];
+export type ParameterDocumentNumber = components['parameters']['DocumentNumber'];
+export type ParameterUserAgent = components['parameters']['UserAgent'];
+export type ParameterLimit = components['parameters']['Limit'];
+export type ParameterPageCursor = components['parameters']['PageCursor'];
+export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderRateLimit = components['headers']['RateLimit'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
+export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
     updateNaturalPerson: {
@@ -526,6 +587,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -572,6 +635,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {

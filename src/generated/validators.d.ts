@@ -2,6 +2,7 @@
 export interface GeneratedValidatorError {
   /** JSON pointer of the failing value inside the validated data. */
   instancePath: string;
+  /** Always empty: emptied by the generator, nothing reads it. */
   schemaPath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -12,9 +13,9 @@ export interface GeneratedValidator {
   /** Every error of the last call that returned false (allErrors). */
   errors?: GeneratedValidatorError[] | null;
 }
-/** The body of updateNaturalPerson (NaturalPersonUpdate). */
-export declare const naturalPersonUpdate: GeneratedValidator;
 /** The query parameters of updateNaturalPerson, as one object. */
 export declare const updateNaturalPersonQuery: GeneratedValidator;
+/** The application/json body of updateNaturalPerson. */
+export declare const updateNaturalPersonBody: GeneratedValidator;
 /** The query parameters of listPixKeys, as one object. */
 export declare const listPixKeysQuery: GeneratedValidator;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 export interface StartMockOptions {
   /** Path of the OpenAPI document to serve. Defaults to the bundled spec shipped with this package. */
   spec?: string;
-  /** Port on 127.0.0.1. Defaults to a free port chosen by the system. */
+  /** Port to listen on. Defaults to a free port chosen by the system. */
   port?: number;
+  /** Interface to listen on. Defaults to 127.0.0.1: a mock is for this machine only unless asked. */
+  host?: string;
   /** Generate responses from the schemas (Prism `-d`) instead of serving the examples. */
   dynamic?: boolean;
   /** Seed for dynamic responses, so that a run can be repeated. */
@@ -29,7 +31,7 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
-const HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 const READY_LINE = /Prism is listening on (http:\/\/\S+)/;
 const FATAL_LINE = /\bfatal\b|EADDRINUSE/;
 // Prism prints a fatal error over several chunks and then exits; wait this long for the rest.
@@ -39,9 +41,26 @@ const STOP_GRACE_MS = 5_000;
 // When the port is ours to choose, another process may take it between freePort() and Prism's bind.
 const PORT_ATTEMPTS = 3;
 
+// import.meta.url: in the CommonJS build the bundler (tsup, shims on) replaces it with this file's URL.
 const here = dirname(fileURLToPath(import.meta.url));
-/** The bundled spec sits in src/generated/ in the repository and in dist/generated/ once built. */
-export const bundledSpecPath = join(here, '..', 'generated', 'openapi.yaml');
+
+/**
+ * The bundled spec sits in src/generated/ in the repository and in dist/generated/ once built. The
+ * bundler may put this code in dist/testing/ or in a shared chunk in dist/, so the nearest
+ * `generated/openapi.yaml` above this file is the one, not a fixed relative path.
+ */
+function findBundledSpec(): string {
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'generated', 'openapi.yaml');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(here, '..', 'generated', 'openapi.yaml');
+  }
+}
+export const bundledSpecPath = findBundledSpec();
+
+// Loaded into Prism's process before Prism itself: when the IPC channel to the parent closes (the
+// parent exited, however, SIGKILL included), Prism exits too, so no mock outlives what started it.
+const PARENT_WATCHDOG = `data:text/javascript,process.on('disconnect',()=>process.exit(0))`;
 
 function prismEntry(): string {
   const require = createRequire(import.meta.url);
@@ -59,7 +78,7 @@ export function freePort(): Promise<number> {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, HOST, () => {
+    server.listen(0, DEFAULT_HOST, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => resolvePort(port));
@@ -152,7 +171,11 @@ function waitUntilReady(child: ChildProcess, spec: string, timeoutMs: number): P
 
 async function startOnce(args: string[], spec: string, port: number, timeoutMs: number): Promise<RunningMock> {
   installExitHooks();
-  const child = spawn(process.execPath, [...args, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', PARENT_WATCHDOG, ...args, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  // The channel exists only for the watchdog: it must not keep this process alive by itself.
+  child.channel?.unref();
   running.add(child);
   child.once('exit', () => running.delete(child));
   const stop = () => stopChild(child);
@@ -172,7 +195,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     throw new Error(`startMock: cannot read the OpenAPI document ${spec} (${error.code ?? error.message})`);
   });
   // One process (NODE_ENV=production would make Prism fork its server), so stopping it stops the mock.
-  const args = [prismEntry(), 'mock', spec, '--host', HOST, '--no-multiprocess'];
+  const args = [prismEntry(), 'mock', spec, '--host', options.host ?? DEFAULT_HOST, '--no-multiprocess'];
   if (options.dynamic) args.push('--dynamic');
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   if (options.errors) args.push('--errors');

@@ -1,6 +1,6 @@
 // Pre-flight validators: the spec's own schemas (compiled at build time into src/generated/validators.js)
 // plus the one rule JSON Schema cannot express, the CPF check digits.
-import { listPixKeysQuery, naturalPersonUpdate, updateNaturalPersonQuery } from '../generated/validators.js';
+import { listPixKeysQuery, updateNaturalPersonBody, updateNaturalPersonQuery } from '../generated/validators.js';
 import { cpfProblem, isValidCpf } from './cpf.js';
 import { runValidator, type ValidationIssue } from './issues.js';
 
@@ -13,7 +13,7 @@ const CPF_MESSAGES = {
 
 /** Checks an update body; `[]` when it is valid. */
 export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
-  return runValidator(naturalPersonUpdate, body, 'body');
+  return runValidator(updateNaturalPersonBody, body, 'body');
 }
 
 /** Checks `{ Account, DocumentNumber }`, including the CPF check digits; `[]` when valid. */

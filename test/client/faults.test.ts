@@ -146,7 +146,7 @@ describe('Retry-After (fake timers)', () => {
     // A whole second, so an HTTP date (second precision) means exactly 2 s from now.
     vi.setSystemTime(new Date('2026-11-22T12:00:00.000Z'));
     const fetchMock = vi
-      .fn<(request: Request) => Promise<Response>>()
+      .fn<(url: string, init: RequestInit) => Promise<Response>>()
       .mockImplementationOnce(async () => new Response('{"title":"Too many requests"}', { status: 429, headers: { 'retry-after': retryAfter(), 'content-type': 'application/problem+json' } }))
       .mockImplementationOnce(async () => Response.json({ cursor: { next: null }, data: [] }));
     const c = createBaasClient({ baseUrl: 'https://api.test', token: 'fake-timer-token', fetch: fetchMock });

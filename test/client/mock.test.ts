@@ -6,17 +6,15 @@ import { mockUrl } from '../support/mock.js';
 import { spec } from '../support/spec.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
-// Prism picks the status from Prefer; the client has no per-call headers, so a wrapped fetch adds it.
-const preferring = (status: number) =>
-  createBaasClient({
-    baseUrl: mockUrl(),
-    token: 'test-token-123456',
-    retry: false,
-    fetch: (request) => {
-      request.headers.set('Prefer', `code=${status}`);
-      return fetch(request);
-    },
-  });
+// Prism picks the status from Prefer, sent as a per-call header.
+const preferring = (status: number) => {
+  const client = createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', retry: false });
+  const headers = { Prefer: `code=${status}` };
+  return {
+    updateNaturalPerson: (input: Parameters<typeof client.updateNaturalPerson>[0]) => client.updateNaturalPerson({ ...input, headers }),
+    listPixKeys: (input: Parameters<typeof client.listPixKeys>[0] = {}) => client.listPixKeys({ ...input, headers }),
+  };
+};
 
 const client = () => createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', userAgent: 'client-tests/1.0', retry: false });
 
@@ -28,16 +26,32 @@ describe('createBaasClient against the mock', () => {
     });
   });
 
-  it('listPixKeys resolves with one page', async () => {
-    const page = await client().listPixKeys({ limit: 2 });
-    expect(page.cursor.next).toBe('eyJvZmZzZXQiOjJ9');
-    expect(page.data.map((k) => k.key_type)).toEqual(['phone', 'email']);
+  it('listPixKeys resolves with one page (by default the CompletePage example, next null)', async () => {
+    const page = await client().listPixKeys({ limit: 5 });
+    expect(page.cursor.next).toBeNull();
+    expect(page.data.map((k) => k.key_type)).toEqual(['phone', 'email', 'evp']);
+  });
+
+  it('pixKeys walks the default mock to the end (issue 10: the default page used to repeat its cursor forever)', async () => {
+    const keys = [];
+    for await (const key of client().pixKeys()) keys.push(key.id);
+    expect(keys).toHaveLength(3);
   });
 
   it('pixKeys iterates with maxPages', async () => {
-    // The mock answers every cursor with the same first page, so maxPages bounds the walk.
+    // FirstPage answers every cursor with the same page and its cursor, so maxPages bounds the walk.
+    const firstPage = createBaasClient({
+      baseUrl: mockUrl(),
+      token: 'test-token-123456',
+      retry: false,
+      fetch: (url, init) => {
+        const headers = new Headers(init.headers);
+        headers.set('Prefer', 'example=FirstPage');
+        return fetch(url, { ...init, headers });
+      },
+    });
     const keys = [];
-    for await (const key of client().pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
+    for await (const key of firstPage.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
     expect(keys).toHaveLength(2);
   });
 

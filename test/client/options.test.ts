@@ -29,20 +29,20 @@ describe('options', () => {
 
   it('defaults the User-Agent to package name and version, which match package.json', async () => {
     expect([PACKAGE_NAME, PACKAGE_VERSION]).toEqual([pkg.name, pkg.version]);
-    const fetchSpy = vi.fn(async (_request: Request) => Response.json({ cursor: { next: null }, data: [] }));
+    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
     await createBaasClient({ baseUrl: 'https://a.example/', token: 't0ken-abcdef', fetch: fetchSpy }).listPixKeys();
-    const request = fetchSpy.mock.calls[0]![0];
-    expect(request.headers.get('user-agent')).toBe(`${pkg.name}/${pkg.version}`);
-    expect(request.url).toBe('https://a.example/v2/api/pix/keys/list-keys');
+    const [url, init] = fetchSpy.mock.calls[0]!;
+    expect(new Headers(init.headers).get('user-agent')).toBe(`${pkg.name}/${pkg.version}`);
+    expect(url).toBe('https://a.example/v2/api/pix/keys/list-keys');
   });
 
   it('awaits an async token function for each request', async () => {
     const token = vi.fn(async () => 'refreshed-token');
-    const fetchSpy = vi.fn(async (_request: Request) => Response.json({ cursor: { next: null }, data: [] }));
+    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
     const client = createBaasClient({ baseUrl: 'https://a.example', token, fetch: fetchSpy });
     await client.listPixKeys();
     await client.listPixKeys();
     expect(token).toHaveBeenCalledTimes(2);
-    expect(fetchSpy.mock.calls[1]![0].headers.get('authorization')).toBe('Bearer refreshed-token');
+    expect(new Headers(fetchSpy.mock.calls[1]![1].headers).get('authorization')).toBe('Bearer refreshed-token');
   });
 });

@@ -4,7 +4,7 @@ import { ValidationError, createBaasClient, type NaturalPersonUpdate } from '../
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
 function clientWithSpy(validate = true) {
-  const fetchSpy = vi.fn<(request: Request) => Promise<Response>>(async () => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
+  const fetchSpy = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
   return { fetchSpy, client: createBaasClient({ baseUrl: 'https://api.test', token: 'preflight-token', fetch: fetchSpy, validate }) };
 }
 
@@ -74,10 +74,10 @@ describe('pre-flight validation', () => {
       version: '1.0.0',
       status: 'SUCCESS',
     });
-    const request = fetchSpy.mock.calls[0]![0];
-    expect(request.method).toBe('PUT');
-    expect(new URL(request.url).searchParams.get('DocumentNumber')).toBe(VALID_CPF);
-    expect(await request.json()).toEqual(fullUpdate());
+    const [url, init] = fetchSpy.mock.calls[0]!;
+    expect(init.method).toBe('PUT');
+    expect(new URL(url).searchParams.get('DocumentNumber')).toBe(VALID_CPF);
+    expect(JSON.parse(init.body as string)).toEqual(fullUpdate());
   });
 
   it('validate: false sends what it is given', async () => {

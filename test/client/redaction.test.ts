@@ -74,3 +74,31 @@ describe('redaction', () => {
     expect(text).not.toContain('52998224724');
   });
 });
+
+describe('redaction leaves prose alone', () => {
+  it.each([
+    'A valid bearer token is required.',
+    'Send a Bearer token in the Authorization header.',
+    'Bearer authentication failed for this account',
+    'The bearer credentials expired; request a new one.',
+  ])('"%s" reaches the user intact', async (sentence) => {
+    const { redactText } = await import('../../src/redact.js');
+    expect(redactText(sentence)).toBe(sentence);
+  });
+
+  it.each([
+    [`Authorization: Bearer abc`, 'Authorization: [REDACTED]'],
+    ['Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig-nature_x', 'Bearer [REDACTED]'],
+    ['token was Bearer 0123456789abcdef0123', 'token was Bearer [REDACTED]'],
+  ])('a credential is masked where it is one: %s', async (text, expected) => {
+    const { redactText } = await import('../../src/redact.js');
+    expect(redactText(text)).toBe(expected);
+  });
+
+  it("the mock's 401 detail reaches an ApiError unchanged", async () => {
+    server.handle((_req, res) => json(res, 401, { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'A valid bearer token is required.' }));
+    const error = await update();
+    expect(error.kind).toBe('api');
+    expect(error.message).toContain('A valid bearer token is required.');
+  });
+});

@@ -1,11 +1,11 @@
 // Every named example in the spec, served by the mock, comes back exactly as written.
 import { describe, expect, it } from 'vitest';
 import { deref, spec } from '../support/spec.js';
-import { TEST_USER_AGENT, mockClient } from '../support/mock.js';
+import { mockClient } from '../support/mock.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
+import { operationCases, sendToMock } from '../support/operations.js';
 
 const VALID_QUERY = { Account: '300541976902', DocumentNumber: '52998224725' };
-const USER_AGENT = { 'User-Agent': TEST_USER_AGENT };
 
 type ExampleCase = { operationId: string; status: string; example: string; value: unknown };
 
@@ -46,23 +46,15 @@ describe('request examples', () => {
 
 describe('response examples', () => {
   const cases = responseExamples();
-  it('covers both operations and every error status', () => {
-    expect(new Set(cases.map((c) => c.operationId))).toEqual(new Set(['updateNaturalPerson', 'listPixKeys']));
+  it('cover every operation of the shared list', () => {
+    expect(new Set(cases.map((c) => c.operationId))).toEqual(new Set(operationCases.map((c) => c.id)));
     expect(cases.length).toBeGreaterThanOrEqual(19);
   });
 
   it.each(cases)('$operationId $status $example round-trips', async ({ operationId, status, example, value }) => {
-    const headers = preferHeaders({ code: Number(status), example });
-    const client = mockClient();
-    const { data, error, response } =
-      operationId === 'updateNaturalPerson'
-        ? await client.PUT('/v2/api/baas-onboarding/account/natural-person', {
-            params: { query: VALID_QUERY },
-            body: { socialName: 'Maria Silva' },
-            headers,
-          })
-        : await client.GET('/v2/api/pix/keys/list-keys', { params: { header: USER_AGENT }, headers });
+    const operation = operationCases.find((c) => c.id === operationId)!;
+    const response = await sendToMock(operation, preferHeaders({ code: Number(status), example }));
     expect(response.status).toBe(Number(status));
-    expect(data ?? error).toEqual(value);
+    expect(await response.json()).toEqual(value);
   });
 });

@@ -10,7 +10,7 @@ const PATH = '/v2/api/pix/keys/list-keys';
 
 describe('listPixKeys', () => {
   it('returns a page of key records with their beneficiary account and entity', async () => {
-    const { data, response } = await mockClient().GET(PATH, { params: { query: { limit: 2 }, header: USER_AGENT } });
+    const { data, response } = await mockClient().GET(PATH, { params: { query: { limit: 2 }, header: USER_AGENT }, headers: preferHeaders({ example: 'FirstPage' }) });
     expect(response.status).toBe(200);
     expect(data?.cursor.next).toEqual(expect.any(String));
     expect(data?.data).toHaveLength(2);

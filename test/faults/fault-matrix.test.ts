@@ -1,4 +1,5 @@
-// Every way a server or the network can fail, against both operations of the client: the outcome
+// Every way a server or the network can fail, against every operation of the client (the shared
+// list in test/support/operations.ts) and `raw`: the outcome
 // it must become (an error class, or data), within a deadline (a hang fails the case instead of
 // stalling the run), with no unhandled rejection, no secret (token, CPF) in any logged form of the
 // error, and no TCP handle left open. The matrix is printed at the end: fault, expected, observed.
@@ -6,17 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BaasError, NetworkError, ResponseError, TimeoutError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
 import { freePort } from '../../src/testing/mock.js';
 import { json, startFaultServer, type FaultServer, type Handler } from '../support/fault-server.js';
-import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
+import { SECRET_TOKEN, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
+import { OPERATIONS, callBy, callNames, type CallName } from '../support/operations.js';
 import { leakedSecrets, openTcpHandles, settleWithin, tcpHandlesSettle, textTable, watchUnhandledRejections } from '../support/reliability.js';
 
-type Operation = 'list' | 'update';
+type Operation = CallName;
 type ErrorClass = typeof TimeoutError | typeof NetworkError | typeof ResponseError | typeof ApiError;
 /** One outcome, or any of several where the platform hides which one happened. */
 type Expected = ErrorClass | 'data' | readonly ErrorClass[];
 
 interface Fault {
   fault: string;
-  expected: Expected | { readonly list: Expected; readonly update: Expected };
+  /** One outcome for all, or one per operation (by what the operation does with the answer). */
+  expected: Expected | { readonly byOperation: (operation: Exclude<Operation, 'raw'>) => Expected };
   handler?: Handler;
   operations?: Operation[];
   options?: Partial<BaasClientOptions>;
@@ -26,6 +29,8 @@ interface Fault {
   repeat?: number;
   /** Longest a call may take before it counts as hung. Default 1.5 s. */
   deadlineMs?: number;
+  /** The check looks only at what the servers saw, so it holds for `raw` too. */
+  checksServersOnly?: boolean;
   /** Checks of the outcome and of what the servers saw. */
   check?: (outcome: { value?: unknown; error?: unknown; operation: Operation }) => void;
 }
@@ -155,10 +160,10 @@ const faults: Fault[] = [
   },
   {
     fault: 'empty 200',
-    expected: { list: ResponseError, update: 'data' },
+    expected: { byOperation: (operation) => (OPERATIONS[operation].success === 'page' ? ResponseError : 'data') },
     handler: (_req, res) => res.writeHead(200).end(),
     check: ({ operation, value }) => {
-      if (operation === 'update') expect(value).toBeUndefined();
+      if (operation !== 'raw' && OPERATIONS[operation].success !== 'page') expect(value).toBeUndefined();
     },
   },
   {
@@ -178,7 +183,7 @@ const faults: Fault[] = [
   {
     fault: '429, Retry-After: 1 (seconds), then 200',
     expected: 'data',
-    operations: ['list'],
+    operations: ['listPixKeys'],
     deadlineMs: 3_000,
     handler: (_req, res) => (server.requests.length === 1 ? json(res, 429, problem(429, 'Too many requests'), { 'retry-after': '1' }) : json(res, 200, page)),
     check: () => {
@@ -190,7 +195,7 @@ const faults: Fault[] = [
     fault: '429, Retry-After as an HTTP date, then 200',
     expected: 'data',
     // The update, so the retry also replays the request body.
-    operations: ['update'],
+    operations: ['updateNaturalPerson'],
     deadlineMs: 4_000,
     handler: (_req, res) => {
       if (server.requests.length > 1) return json(res, 200, page);
@@ -207,7 +212,7 @@ const faults: Fault[] = [
   {
     fault: '429, Retry-After: 1 every time',
     expected: ApiError,
-    operations: ['update'],
+    operations: ['updateNaturalPerson'],
     deadlineMs: 3_000,
     options: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 5_000 } },
     handler: (_req, res) => json(res, 429, problem(429, 'Too many requests'), { 'retry-after': '1' }),
@@ -237,6 +242,7 @@ const faults: Fault[] = [
   },
   {
     fault: 'redirect to another origin',
+    checksServersOnly: true,
     expected: ResponseError,
     handler: (_req, res) => res.writeHead(307, { location: `${elsewhere.url}/v2/api/pix/keys/list-keys` }).end(),
     check: () => {
@@ -246,16 +252,19 @@ const faults: Fault[] = [
   },
   {
     fault: 'redirect to the same origin',
-    expected: { list: 'data', update: ResponseError },
+    checksServersOnly: true,
+    expected: { byOperation: (operation) => (OPERATIONS[operation].method === 'GET' ? 'data' : ResponseError) },
     handler: (req, res) => (req.url?.startsWith('/moved') ? json(res, 200, page) : res.writeHead(307, { location: '/moved' }).end()),
     check: ({ operation }) => {
       // GET follows with the token (same origin); a PUT is not replayed to another URL.
-      const expectedAuth = operation === 'list' ? [`Bearer ${SECRET_TOKEN}`, `Bearer ${SECRET_TOKEN}`] : [`Bearer ${SECRET_TOKEN}`];
+      const follows = operation === 'raw' || OPERATIONS[operation].method === 'GET';
+      const expectedAuth = follows ? [`Bearer ${SECRET_TOKEN}`, `Bearer ${SECRET_TOKEN}`] : [`Bearer ${SECRET_TOKEN}`];
       expect(server.requests.map((r) => r.headers.authorization)).toEqual(expectedAuth);
     },
   },
   {
     fault: 'redirect loop on the same origin',
+    checksServersOnly: true,
     expected: ResponseError,
     handler: (req, res) => res.writeHead(302, { location: req.url === '/a' ? '/b' : '/a' }).end(),
     check: () => expect(server.requests.length).toBeLessThanOrEqual(6 * ATTEMPTS),
@@ -263,7 +272,7 @@ const faults: Fault[] = [
   {
     fault: 'a 30 MB page of keys',
     expected: 'data',
-    operations: ['list'],
+    operations: ['listPixKeys'],
     options: { timeoutMs: 20_000 },
     deadlineMs: 25_000,
     handler: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(bigPage()),
@@ -306,17 +315,33 @@ let retryAt = 0;
 const expectedNames = (expected: Expected): string[] =>
   expected === 'data' ? ['data'] : Array.isArray(expected) ? expected.map((e) => e.name) : [(expected as ErrorClass).name];
 
+/** A fault the transport itself must turn into an error, whoever reads the answer. */
+const transportOnly = (expected: Expected): boolean =>
+  expectedNames(expected).every((name) => name === TimeoutError.name || name === NetworkError.name);
+
+/**
+ * `raw` hands any answer back to openapi-fetch (which may fail to parse it), so it must match the
+ * typed operations only where the transport decides: timeouts and network failures.
+ */
+const RAW_ANSWERED = 'answered (openapi-fetch reads it)';
+
 const cases = faults.flatMap((fault) =>
-  (fault.operations ?? (['list', 'update'] as const)).map((operation) => ({
-    ...fault,
-    operation,
-    name: `${fault.fault} (${operation})`,
-    expectedHere: typeof fault.expected === 'object' && 'list' in fault.expected ? fault.expected[operation] : (fault.expected as Expected),
-  })),
+  (fault.operations ?? callNames).map((operation) => {
+    const typed = typeof fault.expected === 'object' && 'byOperation' in fault.expected ? fault.expected.byOperation(operation === 'raw' ? 'listPixKeys' : operation) : fault.expected;
+    const rawDiffers = operation === 'raw' && !transportOnly(typed);
+    return {
+      ...fault,
+      operation,
+      name: `${fault.fault} (${operation})`,
+      expectedHere: typed,
+      rawDiffers,
+      check: rawDiffers && !fault.checksServersOnly ? undefined : fault.check,
+    };
+  }),
 );
 
 describe('fault matrix', () => {
-  it.each(cases)('$name', async ({ fault, operation, expectedHere: expected, handler, options = {}, baseUrl, repeat = 1, deadlineMs = 1_500, check }) => {
+  it.each(cases)('$name', async ({ fault, operation, expectedHere: expected, rawDiffers, handler, options = {}, baseUrl, repeat = 1, deadlineMs = 1_500, check }) => {
     for (let round = 0; round < repeat; round += 1) {
       elsewhere.handle((_req, res) => json(res, 200, page));
       arrivals.length = 0;
@@ -332,20 +357,19 @@ describe('fault matrix', () => {
         retry: { maxAttempts: ATTEMPTS, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 5_000 },
         ...options,
       });
-      const call =
-        operation === 'list'
-          ? client.listPixKeys()
-          : client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } });
-      const outcome = await settleWithin<unknown>(call, deadlineMs);
+      const outcome = await settleWithin<unknown>(callBy(operation, client), deadlineMs);
+      const notBaas = outcome.kind === 'error' && !(outcome.error instanceof BaasError);
       const observed =
         outcome.kind === 'hung'
           ? `hung (> ${deadlineMs} ms)`
-          : outcome.kind === 'data'
-            ? 'data'
-            : outcome.error instanceof BaasError
-              ? outcome.error.name
-              : `not a BaasError: ${String(outcome.error)}`;
-      const allowed = expectedNames(expected);
+          : rawDiffers && (outcome.kind === 'data' || (notBaas && outcome.error instanceof SyntaxError))
+            ? RAW_ANSWERED
+            : outcome.kind === 'data'
+              ? 'data'
+              : outcome.error instanceof BaasError
+                ? outcome.error.name
+                : `not a BaasError: ${String(outcome.error)}`;
+      const allowed = rawDiffers ? [RAW_ANSWERED] : expectedNames(expected);
       if (!allowed.includes(observed) || round === repeat - 1) {
         const calls = repeat > 1 ? ` (call ${round + 1}/${repeat})` : '';
         rows.push({ fault, operation, expected: allowed.join(' or '), observed: `${observed}${calls}`, ms: String(Math.round(outcome.ms)) });

@@ -1,28 +1,72 @@
 // The packed tarball, built once here for two jobs (a build costs seconds). First as a registry
-// receives it: the right files, the README's listing, clean publint and attw reports. Then in a
-// consumer's hands: installed into a fresh project outside the repository, compiled strictly
-// (NodeNext without DOM, and Bundler), and run against the mock it starts itself; the README's
-// example files get the same treatment: type-checked, and its vitest setup and test run.
+// receives it: the right files, the README's listing, clean publint and attw reports (every
+// resolution: node10, node16 from CommonJS and from ESM, bundler). Then in consumers' hands, each a
+// fresh project outside the repository with the tarball installed: ESM with NodeNext (and Bundler),
+// CommonJS as NestJS sets it up ("module": "commonjs", default resolution), and Jest in a CommonJS
+// project; each compiled once with strict tsc, then run on Node 20, 22 and 24. The README's example
+// files are type-checked and its vitest test run; the command line is run with npx.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/lib/run.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { CLI_BIN, ENTRIES } from '../../scripts/lib/entries.mjs';
+import { freePort } from '../../src/testing/mock.js';
+import { eventually, portIsFree, startUntil } from '../cli/processes.js';
+import { NODE_MAJORS, nodeBinary } from './node-versions.js';
 import { packPackage, type Packed } from './pack.js';
 import { exampleFiles, packListing, readmeSection } from './readme.js';
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
 let packed: Packed;
 let project: string;
+let cjsProject: string;
+let jestProject: string;
 let installed: string[];
 
-function compile(config: string): Promise<unknown> {
-  return run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(project, config)]).catch((error: Error) => {
-    throw new Error(`The consumer file does not compile against the packed package (${config}); a missing export or a broken .d.ts?\n${error.message}`);
+function compile(config: string, dir = project): Promise<unknown> {
+  return run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, config)]).catch((error: Error) => {
+    throw new Error(`The consumer file does not compile against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`);
   });
+}
+
+// A clean environment: this run's own VITEST_* variables, loaders and colour settings would leak in.
+const cleanEnv = (): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|FORCE_COLOR|NODE_OPTIONS|JEST)/.test(name))),
+  NO_COLOR: '1',
+});
+
+/** Runs a file with a Node binary in a consumer project; rejects with all it printed. */
+async function runIn(dir: string, binary: string, args: string[], what: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(binary, args, { cwd: dir, timeout: 90_000, env: cleanEnv() }).catch(
+    (error: { message: string; stdout?: string; stderr?: string }) => {
+      throw new Error(`${what} failed:\n${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    },
+  );
+  return stdout;
+}
+
+/** A fresh project outside the repository with the tarball installed, as a consumer's `npm install` does it. */
+async function consumerProject(name: string, manifest: object, from: string): Promise<string> {
+  const dir = join(packed.dir, name);
+  await mkdir(dir);
+  await cp(join(repoRoot, from), dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
+  // openapi-fetch comes from the npm cache when it is there (this repository installed it), else from
+  // the registry. No lock file, no scripts: only what a consumer's `npm install` would fetch.
+  await run('npm', ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir });
+  return dir;
+}
+
+/** Tools a consumer adds itself, linked from this repository rather than downloaded a second time. */
+async function link(dir: string, ...packages: string[]): Promise<void> {
+  for (const name of packages) {
+    if (name.includes('/')) await mkdir(join(dir, 'node_modules', name.split('/')[0]!), { recursive: true });
+    await symlink(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  }
 }
 
 beforeAll(async () => {
@@ -34,16 +78,20 @@ describe('the packed tarball', () => {
   it('ships dist/, the README, the licence and the manifest, nothing else', () => {
     const outside = packed.files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file));
     expect(outside).toEqual([]);
-    // No sources, tests, maps or build info: only JavaScript, declarations and the spec.
-    expect(packed.files.filter((file) => file.startsWith('dist/') && !/\.(js|d\.ts|yaml|json)$/.test(file))).toEqual([]);
-    expect(packed.files.filter((file) => /^dist\/.*(?<!\.d)\.ts$/.test(file))).toEqual([]);
+    // No sources, tests, maps or build info: only JavaScript of both formats, declarations and the spec.
+    expect(packed.files.filter((file) => file.startsWith('dist/') && !/\.(js|cjs|d\.ts|d\.cts|yaml|json)$/.test(file))).toEqual([]);
+    expect(packed.files.filter((file) => /^dist\/.*(?<!\.d)\.c?ts$/.test(file))).toEqual([]);
   });
 
-  it('holds every file the exports map points at, and the generated files', () => {
-    const targets = Object.values(packed.manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
-    for (const file of [...targets, './dist/generated/validators.js', './dist/generated/validators.d.ts', './dist/generated/schema.d.ts']) {
-      expect(packed.files, `${file} is not in the tarball`).toContain(file.replace(/^\.\//, ''));
+  it('holds every file the exports map and the bin point at, both formats of every entry point', () => {
+    const targets = (value: unknown): string[] => (typeof value === 'string' ? [value] : Object.values(value as object).flatMap(targets));
+    const files = targets(packed.manifest.exports);
+    for (const subpath of Object.keys(ENTRIES)) {
+      const entry = JSON.stringify(packed.manifest.exports[subpath]);
+      for (const kind of ['.js"', '.d.ts"', '.cjs"', '.d.cts"']) expect(entry, `${subpath} lacks its ${kind.slice(0, -1)} file`).toContain(kind);
     }
+    for (const file of [...files, CLI_BIN]) expect(packed.files, `${file} is not in the tarball`).toContain(file.replace(/^\.\//, ''));
+    expect((packed.manifest as { bin?: Record<string, string> }).bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
   it('is what the README says it ships ("What `npm pack` ships")', () => {
@@ -55,11 +103,17 @@ describe('the packed tarball', () => {
       if (first.endsWith('/')) for (const name of rest) listed.add(first + name);
       else for (const path of [first, ...rest]) listed.add(path);
     }
-    const shipped = packed.files.filter((file) => file.startsWith('dist/') && !file.endsWith('.d.ts'));
+    // Declarations are not listed (one beside each entry file); `*` stands for a chunk's hash.
+    const shipped = packed.files.filter((file) => file.startsWith('dist/') && !/\.d\.c?ts$/.test(file));
+    const pattern = (listing: string) => new RegExp(`^${listing.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]+')}$`);
+    const covers = (listing: string, file: string) => pattern(listing).test(file);
     const hint = 'update the listing in README.md ("What `npm pack` ships") from `npm pack --dry-run`';
-    expect(shipped.filter((file) => !listed.has(file)), `packed but not in the README: ${hint}`).toEqual([]);
-    expect([...listed].filter((file) => !shipped.includes(file)), `in the README but not packed: ${hint}`).toEqual([]);
-    for (const file of shipped.filter((f) => f.endsWith('.js'))) expect(packed.files, `${file} has no .d.ts`).toContain(file.replace(/\.js$/, '.d.ts'));
+    expect(shipped.filter((file) => ![...listed].some((l) => covers(l, file))), `packed but not in the README: ${hint}`).toEqual([]);
+    expect([...listed].filter((l) => !shipped.some((file) => covers(l, file))), `in the README but not packed: ${hint}`).toEqual([]);
+    for (const subpath of Object.keys(ENTRIES)) {
+      const base = subpath === '.' ? 'dist/index' : `dist/${subpath.slice(2)}/index`;
+      for (const ext of ['.js', '.d.ts', '.cjs', '.d.cts']) expect(packed.files, `${base}${ext}`).toContain(base + ext);
+    }
     expect(/lists (\d+) files/.exec(readmeSection())?.[1], `the file count: ${hint}`).toBe(String(packed.files.length));
   });
 
@@ -69,12 +123,11 @@ describe('the packed tarball', () => {
     expect(messages).toEqual([]);
   });
 
-  it('passes attw for node16 (ESM) and bundler resolution, every entry point typed', async () => {
-    // ESM only (profile esm-only): CommonJS consumers on Node >= 20.19 load it through require(esm).
+  it('passes attw for every resolution (node10, node16 from CommonJS and ESM, bundler), every entry point typed', async () => {
     // openapi.yaml is a file to read (import.meta.resolve), not a module, so it has no resolution.
     const { stdout } = await promisify(execFile)(
       join(repoRoot, 'node_modules/.bin/attw'),
-      [packed.tarball, '--profile', 'esm-only', '--format', 'json', '--exclude-entrypoints', './openapi.yaml'],
+      [packed.tarball, '--format', 'json', '--exclude-entrypoints', './openapi.yaml'],
       { maxBuffer: 64 * 1024 * 1024 },
     ).catch((error: { stdout?: string; stderr?: string }) => {
       // attw exits non-zero on a problem; its JSON report is still on stdout.
@@ -82,40 +135,40 @@ describe('the packed tarball', () => {
       return { stdout: error.stdout };
     });
     const report = JSON.parse(stdout) as {
-      problems?: Record<string, { entrypoint?: string; resolutionKind?: string }[]>;
+      problems?: Record<string, unknown[]>;
       analysis: { entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> };
     };
-    const checked = ['node16-esm', 'bundler'];
-    const problems = Object.values(report.problems ?? {})
-      .flat()
-      .filter((problem) => problem.resolutionKind === undefined || checked.includes(problem.resolutionKind));
-    expect(problems).toEqual([]);
-    // A clean report must come from real resolutions, not from entry points attw skipped.
-    for (const entry of ['.', './testing', './openapi.json']) {
-      for (const kind of checked) {
-        expect(report.analysis.entrypoints[entry]?.resolutions[kind]?.resolution?.fileName, `${entry} (${kind})`).toMatch(/\/dist\//);
+    expect(Object.values(report.problems ?? {}).flat()).toEqual([]);
+    // A clean report must come from real resolutions, not from entry points attw skipped; CommonJS
+    // resolutions get the .d.cts declarations, ESM ones the .d.ts.
+    const expected = { node10: /\/dist\/.*\.d\.cts$/, 'node16-cjs': /\/dist\/.*\.d\.cts$/, 'node16-esm': /\/dist\/.*\.d\.ts$/, bundler: /\/dist\/.*\.d\.ts$/ };
+    for (const entry of Object.keys(ENTRIES)) {
+      for (const [kind, file] of Object.entries(expected)) {
+        expect(report.analysis.entrypoints[entry]?.resolutions[kind]?.resolution?.fileName, `${entry} (${kind})`).toMatch(file);
       }
+    }
+    for (const kind of Object.keys(expected)) {
+      expect(report.analysis.entrypoints['./openapi.json']?.resolutions[kind]?.resolution?.fileName, `./openapi.json (${kind})`).toMatch(/\/dist\/generated\/openapi\.json$/);
     }
   });
 });
 
-describe('a consumer project', () => {
+describe('consumer projects', () => {
+  const compiled: Record<'esm' | 'cjs', Promise<unknown> | undefined> = { esm: undefined, cjs: undefined };
+
   beforeAll(async () => {
-    project = join(packed.dir, 'consumer');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await cp(join(repoRoot, 'test/package/consumer'), project, { recursive: true });
-    // openapi-fetch comes from the npm cache when it is there (this repository installed it), else from
-    // the registry. No lock file, no scripts: only what a consumer's `npm install` would fetch.
-    await run('npm', ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: project });
-    // Checked before the consumer adds its own: Prism for the mock and Node's types, linked from this
-    // repository rather than downloaded a second time.
+    [project, cjsProject, jestProject] = await Promise.all([
+      consumerProject('consumer', { type: 'module' }, 'test/package/consumer'),
+      consumerProject('consumer-cjs', {}, 'test/package/consumer-cjs'),
+      consumerProject('consumer-jest', JSON.parse(await readFile(join(repoRoot, 'test/package/consumer-jest/package.json'), 'utf8')), 'test/package/consumer-jest'),
+    ]);
+    // Checked before the consumer adds its own tools.
     installed = await readdir(join(project, 'node_modules'));
-    await mkdir(join(project, 'node_modules', '@stoplight'), { recursive: true });
-    await symlink(join(repoRoot, 'node_modules/@stoplight/prism-cli'), join(project, 'node_modules/@stoplight/prism-cli'), 'dir');
-    await symlink(join(repoRoot, 'node_modules/@types'), join(project, 'node_modules/@types'), 'dir');
-    await symlink(join(repoRoot, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
-  }, 120_000);
+    // The sandbox's optional peers too, for the README's sandbox tests.
+    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono');
+    await link(cjsProject, '@stoplight/prism-cli', '@types');
+    await link(jestProject, '@stoplight/prism-cli', 'jest');
+  }, 180_000);
 
   it('gets openapi-fetch as the only run-time dependency, and no Prism unless it asks', async () => {
     expect(installed).toContain('baas-pix-contract');
@@ -125,8 +178,16 @@ describe('a consumer project', () => {
   });
 
   // Independent of each other, so they share the wall-clock time.
-  it.concurrent('type-checks strictly as a bundler project sees it (moduleResolution Bundler)', async () => {
+  it.concurrent('ESM: compiles strictly for Node (NodeNext, no DOM, skipLibCheck off)', async () => {
+    await (compiled.esm ??= compile('tsconfig.json'));
+  }, 60_000);
+
+  it.concurrent('ESM: type-checks strictly as a bundler project sees it (moduleResolution Bundler)', async () => {
     await compile('tsconfig.bundler.json');
+  }, 60_000);
+
+  it.concurrent('CommonJS: compiles with "module": "commonjs" and the default (node10) resolution, skipLibCheck off', async () => {
+    await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
   }, 60_000);
 
   it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({ expect }) => {
@@ -140,12 +201,10 @@ describe('a consumer project', () => {
     await compile('tsconfig.readme.json');
     // app.ts needs the real API; the vitest files run as they are, on the mock their globalSetup starts.
     const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
-    // A clean environment: this run's own VITEST_* variables and colour settings would leak into it.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|FORCE_COLOR|NODE_OPTIONS)/.test(name)));
     const { stdout } = await promisify(execFile)(process.execPath, [vitest, 'run', '--reporter=dot'], {
       cwd: project,
       timeout: 60_000,
-      env: { ...env, NO_COLOR: '1' },
+      env: cleanEnv(),
     }).catch(
       (error: { message: string; stdout?: string; stderr?: string }) => {
         throw new Error(`The README's vitest example failed in the consumer project:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
@@ -155,22 +214,79 @@ describe('a consumer project', () => {
     expect(stripVTControlCharacters(stdout)).toMatch(new RegExp(`Tests\\s+${readmeTests} passed \\(${readmeTests}\\)`));
   }, 90_000);
 
-  it.concurrent('compiles strictly for Node (NodeNext, no DOM) and runs against the mock the package starts', async ({ expect }) => {
-    await compile('tsconfig.json');
-    // Killed after 60 s so a hung consumer cannot outlive the test; startMock's exit hook then stops Prism.
-    const { stdout } = await promisify(execFile)(process.execPath, [join(project, 'out', 'consumer.js')], { cwd: project, timeout: 60_000 }).catch(
-      (error: { message: string; stdout?: string; stderr?: string }) => {
-        throw new Error(`The compiled consumer failed against its mock:\n${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-      },
-    );
-    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
-      updated: { version: '1.0.0', status: 'SUCCESS' },
-      keyTypes: ['phone', 'email'],
-      validatorIssues: ['/phoneNumber'],
-      invalidIsValidationError: true,
-      limitedStatus: 429,
-      // The packed JSON and YAML bundles, read through the package's exports.
-      specVersions: [version, version],
-    });
-  }, 90_000);
+  describe.each(NODE_MAJORS)('on Node %i', (major) => {
+    let node: string;
+    beforeAll(async () => {
+      node = await nodeBinary(major);
+      await (compiled.esm ??= compile('tsconfig.json'));
+      await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
+    }, 6 * 60_000);
+
+    it.concurrent('the ESM consumer runs against the mock the package starts', async ({ expect }) => {
+      const stdout = await runIn(project, node, [join(project, 'out', 'consumer.js')], `The ESM consumer on Node ${major}`);
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
+        updated: { version: '1.0.0', status: 'SUCCESS' },
+        keyTypes: ['phone', 'email', 'evp'],
+        validatorIssues: ['/phoneNumber'],
+        invalidIsValidationError: true,
+        limitedStatus: 429,
+        // The packed JSON and YAML bundles, read through the package's exports.
+        specVersions: [version, version],
+      });
+    }, 90_000);
+
+    it.concurrent('the CommonJS consumer runs with require() against the mock', async ({ expect }) => {
+      const stdout = await runIn(cjsProject, node, [join(cjsProject, 'out', 'consumer.js')], `The CommonJS consumer on Node ${major}`);
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
+        loadedAs: 'index.cjs',
+        keyTypes: ['phone', 'email', 'evp'],
+        invalidIsValidationError: true,
+        cpfCheck: true,
+        specVersion: version,
+      });
+    }, 90_000);
+
+    it.concurrent('Jest in a CommonJS project loads the client and passes its tests', async ({ expect }) => {
+      const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
+      // Jest prints its summary on stderr; runIn rejects on a failing test.
+      const { stderr } = await promisify(execFile)(node, [jest, '--ci'], { cwd: jestProject, timeout: 90_000, env: cleanEnv() }).catch(
+        (error: { message: string; stdout?: string; stderr?: string }) => {
+          throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+        },
+      );
+      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+3 passed, 3 total/);
+    }, 90_000);
+  });
+
+  describe('the command line, installed from the tarball (npx baas-pix-contract)', () => {
+    const npx = (args: string[]) => runIn(project, 'npx', ['--no-install', 'baas-pix-contract', ...args], `npx baas-pix-contract ${args.join(' ')}`);
+
+    it('--version and --help', async () => {
+      expect((await npx(['--version'])).trim()).toBe(version);
+      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+docs /);
+    }, 60_000);
+
+    it('mock serves on the port asked, logs each request, and frees the port on SIGTERM', async () => {
+      const port = await freePort();
+      const mock = startUntil('npx', ['--no-install', 'baas-pix-contract', 'mock', '--port', String(port)], /listening on http:\/\/127\.0\.0\.1:\d+/, { cwd: project });
+      try {
+        await mock.ready;
+        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, { headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' } });
+        expect(response.status).toBe(200);
+        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(true);
+      } finally {
+        mock.child.kill('SIGTERM');
+      }
+      expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
+    }, 90_000);
+
+    it('docs --out DIR writes the one-page HTML docs from the packaged spec', async () => {
+      const out = join(project, 'api-docs');
+      expect(await npx(['docs', '--out', out])).toMatch(/docs written to .*api-docs\/index\.html/);
+      const html = await readFile(join(out, 'index.html'), 'utf8');
+      expect((await stat(join(out, 'index.html'))).size).toBeGreaterThan(500_000);
+      expect(html).toContain('BaaS Customer Update and PIX Key Listing API');
+      expect(html).toContain('list-keys');
+    }, 120_000);
+  });
 });

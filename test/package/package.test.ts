@@ -1,10 +1,13 @@
-// The manifest a consumer relies on: a public ESM package without side effects, one run-time
-// dependency, Prism as an optional peer, and the entry points the README documents. The packed
-// tarball itself is checked in consumer.test.ts, which builds it once for both jobs.
+// The manifest a consumer relies on: a public package without side effects, both module formats,
+// one run-time dependency, Prism and Redocly as optional peers, the entry points of
+// scripts/lib/entries.mjs, the bin, and engines that say what is tested. The packed tarball itself is
+// checked in consumer.test.ts, which builds it once for both jobs.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN, ENTRIES, manifestFields } from '../../scripts/lib/entries.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { NODE_MAJORS } from './node-versions.js';
 
 interface Manifest {
   name: string;
@@ -12,7 +15,8 @@ interface Manifest {
   type: string;
   sideEffects: boolean;
   engines: { node: string };
-  exports: Record<string, string | Record<string, string>>;
+  exports: Record<string, unknown>;
+  bin: Record<string, string>;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
@@ -21,30 +25,48 @@ interface Manifest {
   scripts: Record<string, string>;
 }
 
-const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as Manifest & Record<string, unknown>;
 
 describe('package.json', () => {
-  it('is the public package baas-pix-contract, ESM, without side effects', () => {
+  it('is the public package baas-pix-contract, without side effects', () => {
     expect(manifest.name).toBe('baas-pix-contract');
     expect(manifest.private).toBeUndefined();
     expect(manifest.type).toBe('module');
     expect(manifest.sideEffects).toBe(false);
-    expect(manifest.engines.node).toMatch(/^>=20(\.\d+)*$/);
   });
 
-  it('depends at run time on openapi-fetch only; Prism is an optional peer and a dev dependency', () => {
+  it('engines names exactly the Node.js lines the consumer tests run on', () => {
+    const majors = manifest.engines.node.split('||').map((range) => Number(/^\s*\^(\d+)\./.exec(range)?.[1]));
+    expect(majors).toEqual([...NODE_MAJORS]);
+  });
+
+  it('depends at run time on openapi-fetch only; Prism, Redocly, undici (for tls) and the sandbox helpers are optional peers and dev dependencies', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
-    expect(manifest.peerDependencies).toEqual({ '@stoplight/prism-cli': manifest.devDependencies['@stoplight/prism-cli'] });
-    expect(manifest.peerDependenciesMeta['@stoplight/prism-cli']?.optional).toBe(true);
+    for (const peer of ['@stoplight/prism-cli', '@redocly/cli']) expect(manifest.peerDependencies[peer], peer).toBe(manifest.devDependencies[peer]);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@faker-js/faker', '@hono/node-server', '@redocly/cli', '@stoplight/prism-cli', 'msw', 'undici']);
+    for (const peer of Object.keys(manifest.peerDependencies)) {
+      expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
+      expect(manifest.devDependencies[peer], peer).toBeDefined();
+    }
   });
 
-  it('exports the client, the testing helpers and the bundled spec, typed', () => {
-    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './openapi.json', './openapi.yaml', './package.json', './testing']);
-    for (const entry of ['.', './testing']) expect(Object.keys(manifest.exports[entry] as object), entry).toEqual(['types', 'default']);
+  it('exports, typesVersions, main/module/types and bin are the ones derived from scripts/lib/entries.mjs (npm run sync:exports)', () => {
+    for (const [key, value] of Object.entries(manifestFields())) expect(manifest[key], `${key}: run \`npm run sync:exports\``).toEqual(value);
+    expect(Object.keys(manifest.exports)).toEqual([...Object.keys(ENTRIES), './openapi.yaml', './openapi.json', './package.json']);
+    expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
-  it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing', () => {
+  it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing and on a git install', () => {
     expect(manifest.files).toEqual(['dist', 'README.md']);
-    expect(manifest.scripts.prepack).toBe('node scripts/build.mjs');
+    // prepare, not prepack: npm runs it for pack and publish, and it is the only script npm runs when
+    // installing from a git URL (pacote), so a git install gets a built dist/.
+    expect(manifest.scripts.prepare).toBe('node scripts/build.mjs');
+    expect(manifest.scripts.prepack).toBeUndefined();
+  });
+
+  it('npm start and npm run mock run the command line (exec, so the process is npm\'s own child)', () => {
+    expect(manifest.scripts.mock).toBe('exec node --import tsx src/cli/index.ts mock');
+    expect(manifest.scripts.start).toBe('exec node --import tsx scripts/start.ts');
+    // scripts/start.ts hands over to the same main() after its build steps.
   });
 });

@@ -38,10 +38,11 @@ import {
 import { exampleValue } from '../support/fixtures.js';
 import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from '../support/mock.js';
 import { comparablePaths, prismPaths } from '../support/prism-violations.js';
+import { OPERATIONS } from '../support/operations.js';
 
 const RUNS = { seed: 20261122, numRuns: 200 };
-const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
-const LIST = '/v2/api/pix/keys/list-keys';
+const UPDATE = OPERATIONS.updateNaturalPerson.path;
+const LIST = OPERATIONS.listPixKeys.path;
 const HEADERS = { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': TEST_USER_AGENT, Accept: 'application/json, application/problem+json' };
 
 type Query = Record<string, string>;
@@ -72,8 +73,8 @@ function recordingClient(): { client: ReturnType<typeof createBaasClient>; seen:
     token: TEST_TOKEN,
     userAgent: TEST_USER_AGENT,
     retry: false,
-    fetch: async (request) => {
-      const response = await fetch(request);
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
       seen.push({ status: response.status, violations: prismPaths(response) });
       return response;
     },

@@ -1,5 +1,5 @@
-// Every response the mock generates in dynamic mode, for every documented status of both
-// operations, conforms to the spec (status, media type, body schema, documented headers) and is
+// Every response the mock generates in dynamic mode, for every documented status of every
+// operation (the shared list in test/support/operations.ts), conforms to the spec (status, media type, body schema, documented headers) and is
 // read by the client: a 2xx as the very data sent, an error status as an ApiError carrying the
 // status, the problem, the request id and Retry-After.
 import { inspect } from 'node:util';
@@ -9,7 +9,8 @@ import { preferHeaders } from '../../src/testing/prefer.js';
 import type { RunningMock } from '../../src/testing/mock.js';
 import { schemaErrors } from '../support/ajv.js';
 import { startRepeatableDynamicMock } from '../support/dynamic-mock.js';
-import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
+import { SECRET_TOKEN, VALID_CPF } from '../support/fixtures.js';
+import { operationCases } from '../support/operations.js';
 import { deref, spec } from '../support/spec.js';
 
 const PER_OPERATION = 200;
@@ -32,9 +33,8 @@ function clientPreferring(status: number, seen: Seen[]): BaasClient {
     baseUrl: mock!.url,
     token: SECRET_TOKEN,
     retry: false,
-    fetch: async (request) => {
-      for (const [name, value] of Object.entries(preferHeaders({ code: status }))) request.headers.set(name, value);
-      const response = await fetch(request);
+    fetch: async (url, init) => {
+      const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...preferHeaders({ code: status }) } });
       // A copy, so the test checks the very body the client read.
       seen.push({ status: response.status, headers: response.headers, body: await response.clone().text() });
       return response;
@@ -63,19 +63,9 @@ function headerErrors(headerPointer: string, name: string, value: string | null)
   return schemaErrors(`${headerPointer}/schema`, typed).map((e) => `${name}${e}`);
 }
 
-const operations = [
-  {
-    id: 'updateNaturalPerson',
-    path: '/v2/api/baas-onboarding/account/natural-person',
-    method: 'put',
-    call: (client: BaasClient) => client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() }),
-  },
-  { id: 'listPixKeys', path: '/v2/api/pix/keys/list-keys', method: 'get', call: (client: BaasClient) => client.listPixKeys({ limit: 20 }) },
-] as const;
-
-describe.each(operations)('$id in dynamic mode', ({ path, method, call }) => {
-  const operationPointer = `/paths/${escape(path)}/${method}`;
-  const statuses = Object.keys(spec.paths[path]![method].responses as object);
+describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, statuses: documented }) => {
+  const operationPointer = `/paths/${escape(path)}/${method.toLowerCase()}`;
+  const statuses = documented.map(String);
 
   it(`every response for the ${statuses.length} documented statuses conforms and parses (${PER_OPERATION} responses)`, async () => {
     const distinctBodies = new Set<string>();

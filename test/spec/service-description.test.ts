@@ -96,8 +96,9 @@ describe('service description endpoints', () => {
     for (const path of Object.keys(spec.paths)) expect(path).toMatch(/^\/v2\/api\//);
   });
 
-  it('serves the templated base_url and the local mock', () => {
-    expect((spec.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}', 'http://127.0.0.1:4010']);
+  it('serves the templated https base_url only (the local mock is documented, not listed: servers get real tokens)', () => {
+    expect((spec.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}']);
+    expect((spec.servers as any[])[0].variables.base_url.default).toMatch(/^https:\/\//);
   });
 });
 

@@ -20,6 +20,17 @@ describe('client types', () => {
     expectTypeOf(client.listPixKeys).returns.resolves.toEqualTypeOf<PixKeyList>();
   });
 
+  it('takes per-call options on every operation, beside the parameters', () => {
+    const signal = new AbortController().signal;
+    void client.listPixKeys({ limit: 10, signal, timeoutMs: 2_000, retry: false, headers: { 'X-Correlation-Id': 'a' } });
+    void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { socialName: 'Maria' }, timeoutMs: 500, retry: { maxAttempts: 2 } });
+    void client.pixKeys({ limit: 10, maxPages: 2, timeoutMs: 1_000, retry: false });
+    // @ts-expect-error retry is a settings object or false
+    void client.listPixKeys({ retry: 'yes' });
+    // @ts-expect-error timeoutMs is a number of milliseconds
+    void client.listPixKeys({ timeoutMs: '2s' });
+  });
+
   it('pixKeys yields PixKey', () => {
     expectTypeOf(client.pixKeys()).toEqualTypeOf<AsyncIterable<PixKey>>();
   });

@@ -23,7 +23,7 @@ describe('src/generated/validators.js', () => {
   });
 
   it('exports the three validators', () => {
-    for (const name of ['naturalPersonUpdate', 'updateNaturalPersonQuery', 'listPixKeysQuery']) {
+    for (const name of ['updateNaturalPersonBody', 'updateNaturalPersonQuery', 'listPixKeysQuery']) {
       expect(source).toMatch(new RegExp(`^export const ${name} = `, 'm'));
     }
   });

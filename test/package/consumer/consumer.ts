@@ -29,16 +29,8 @@ try {
   const invalid = await baas
     .updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body })
     .catch((error: unknown) => error);
-  const limited = await createBaasClient({
-    baseUrl: mock.url,
-    token: 'consumer-token',
-    retry: false,
-    fetch: (request) => {
-      for (const [name, value] of Object.entries(preferHeaders({ code: 429 }))) request.headers.set(name, value);
-      return fetch(request);
-    },
-  })
-    .listPixKeys()
+  const limited = await createBaasClient({ baseUrl: mock.url, token: 'consumer-token' })
+    .listPixKeys({ headers: preferHeaders({ code: 429 }), retry: false })
     .catch((error: unknown) => error);
   const issues: ValidationIssue[] = validateNaturalPersonUpdate({ phoneNumber: '123' });
 

@@ -1,0 +1,112 @@
+// Checks for clientCredentials' options, so a misconfiguration fails at creation, naming the field
+// and never its value.
+import type { TlsOptions } from '../tls/options.js';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+export interface ClientCredentialsOptions {
+  /** The token endpoint, e.g. `https://sandbox.openfinance.celcoin.dev/v5/token`. https, or http to loopback. */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes to ask for: a space-separated string or a list. Default none (the server's default). */
+  scope?: string | readonly string[];
+  /** How the client authenticates (RFC 6749 §2.3.1). Default `client_secret_basic`. */
+  authMethod?: ClientAuthMethod;
+  /** Seconds before `expires_in` runs out at which a new token is fetched. Default 60, at most half the lifetime. */
+  refreshMarginSeconds?: number;
+  /** Lifetime assumed when the endpoint sends no `expires_in`. Default 300 seconds. */
+  defaultExpiresInSeconds?: number;
+  /** Time for one token request. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** A client certificate and/or private CA for the token endpoint (needs the optional peer `undici`). */
+  tls?: TlsOptions;
+  /** Injected fetch taking a WHATWG Request; not together with `tls`. Default the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Allow plain http to a host other than loopback. Never with a real secret. */
+  allowInsecureHttp?: boolean;
+  /** Clock in milliseconds, for tests. Default Date.now. */
+  now?: () => number;
+}
+
+export interface ResolvedClientCredentials {
+  tokenUrl: string;
+  /** For messages: origin and path only. */
+  shownUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope: string | undefined;
+  authMethod: ClientAuthMethod;
+  refreshMarginMs: number;
+  defaultExpiresInMs: number;
+  timeoutMs: number;
+  tls: TlsOptions | undefined;
+  fetch: ((request: Request) => Promise<Response>) | undefined;
+  now: () => number;
+}
+
+const LOOPBACK = /^(localhost|127(\.[0-9]{1,3}){3}|\[::1\])$/i;
+// RFC 6749 appendix A: client ids and secrets are visible characters; a control character would
+// break the header or the form.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+const fail = (message: string): never => {
+  throw new TypeError(`clientCredentials: ${message}`);
+};
+
+const positive = (value: number | undefined, name: string, fallback: number, allowZero = false): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  return value;
+};
+
+export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
+  if (!options || typeof options !== 'object') fail('options are required: { tokenUrl, clientId, clientSecret }');
+  if (typeof options.tokenUrl !== 'string') fail('tokenUrl is required, e.g. "https://auth.example/oauth/token"');
+  let url: URL;
+  try {
+    url = new URL(options.tokenUrl);
+  } catch {
+    return fail('tokenUrl must be an absolute https URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`tokenUrl must use https, not ${url.protocol}`);
+  if (url.username || url.password) fail('tokenUrl must not carry credentials; use clientId and clientSecret');
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !options.allowInsecureHttp) {
+    fail(`tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`);
+  }
+  for (const name of ['clientId', 'clientSecret'] as const) {
+    const value = options[name];
+    if (typeof value !== 'string' || value.length === 0) fail(`${name} is required (a non-empty string)`);
+    if (CONTROL.test(value)) fail(`${name} must not contain control characters`);
+  }
+  let scope: string | undefined;
+  if (options.scope !== undefined) {
+    const list = typeof options.scope === 'string' ? options.scope.split(' ').filter(Boolean) : [...options.scope];
+    list.forEach((item, i) => {
+      if (typeof item !== 'string' || !SCOPE_TOKEN.test(item)) fail(`scope${typeof options.scope === 'string' ? '' : `[${i}]`} must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3`);
+    });
+    scope = list.length ? list.join(' ') : undefined;
+  }
+  const authMethod = options.authMethod ?? 'client_secret_basic';
+  if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') fail('authMethod must be "client_secret_basic" or "client_secret_post"');
+  if (options.tls !== undefined && options.fetch !== undefined) fail('give either tls or fetch, not both (tls builds its own fetch)');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function taking a Request');
+  if (options.now !== undefined && typeof options.now !== 'function') fail('now must be a function returning milliseconds');
+
+  return {
+    tokenUrl: url.toString(),
+    shownUrl: `${url.origin}${url.pathname}`,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scope,
+    authMethod,
+    refreshMarginMs: positive(options.refreshMarginSeconds, 'refreshMarginSeconds', 60, true) * 1000,
+    defaultExpiresInMs: positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300) * 1000,
+    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 10_000),
+    tls: options.tls,
+    fetch: options.fetch,
+    now: options.now ?? Date.now,
+  };
+}

@@ -1,0 +1,37 @@
+// `baas-pix-contract docs --out DIR`: the self-contained HTML docs (2.6 MB, so not shipped) rendered
+// from the packaged spec by the Redocly CLI installed next to this package.
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { buildDocs } from '../../scripts/lib/docs.mjs';
+import { bundledSpecPath } from '../testing/mock.js';
+import { UsageError, defineCommand } from './command.js';
+
+function redoclyCli(): string {
+  const require = createRequire(import.meta.url);
+  try {
+    const manifest = require.resolve('@redocly/cli/package.json');
+    const bin = (require(manifest) as { bin: Record<string, string> }).bin;
+    return join(dirname(manifest), bin.redocly ?? 'bin/cli.js');
+  } catch {
+    throw new Error('docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).');
+  }
+}
+
+export const docs = defineCommand({
+  name: 'docs',
+  summary: 'write the HTML docs of the contract (one page that works offline) into a folder',
+  usage: '--out DIR',
+  details: ['--out DIR, -o DIR   folder to write index.html into (created if missing)', 'Needs @redocly/cli@^2 installed next to this package (an optional peer).'],
+  options: { out: { type: 'string', short: 'o' } },
+  async run(values, _positionals, context) {
+    if (!values.out) throw new UsageError('docs needs --out DIR');
+    const out = resolve(values.out);
+    const page = join(out, 'index.html');
+    const cli = redoclyCli();
+    await mkdir(out, { recursive: true });
+    await buildDocs(page, { specJson: bundledSpecPath.replace(/\.yaml$/, '.json'), redoclyCli: cli });
+    context.out(`docs written to ${page}`);
+    return 0;
+  },
+});

@@ -1,0 +1,77 @@
+// What every server of the command line shares: --port and --host, 127.0.0.1 unless asked, one log
+// line per request (./request-log.ts, in front of the real server), and a clean stop on SIGINT,
+// SIGTERM or SIGHUP: the front, the server behind it and any process it started all end.
+import { type CommandContext, UsageError } from './command.js';
+import { startRequestLog } from './request-log.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+export const serverOptions = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+} as const;
+
+export const serverDetails = (defaultPort: number): string[] => [
+  `--port, -p N   port to listen on (default ${defaultPort}; 0 picks a free one)`,
+  `--host H       interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 opens it to the network)`,
+];
+
+export function listenAddress(values: { port?: string; host?: string }, defaultPort: number): { host: string; port: number } {
+  const port = values.port === undefined ? defaultPort : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535 || values.port?.trim() === '') {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
+  }
+  const host = values.host ?? DEFAULT_HOST;
+  if (host.trim() === '') throw new UsageError('--host must not be empty');
+  return { host, port };
+}
+
+/** A server the command line started on 127.0.0.1 (any port), to be put behind the request log. */
+export interface Backend {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+// How often to look whether the parent is gone (npm, a shell, a test runner killed with SIGKILL).
+const PARENT_CHECK_MS = 1_000;
+
+/** Resolves with the signal that asks this process to stop, or 'parent exited' once it is orphaned. */
+function stopRequested(): Promise<string> {
+  const parent = process.ppid;
+  return new Promise((resolve) => {
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) done('parent exited');
+    }, PARENT_CHECK_MS);
+    const handlers = STOP_SIGNALS.map((signal) => [signal, () => done(signal)] as const);
+    function done(reason: string): void {
+      clearInterval(watch);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      resolve(reason);
+    }
+    for (const [signal, handler] of handlers) process.on(signal, handler);
+  });
+}
+
+/**
+ * Serves `backend` on host:port through the request log until a stop signal, then stops both.
+ * Resolves with the exit code (0: stopped on request).
+ */
+export async function serveUntilStopped(
+  name: string,
+  backend: Backend,
+  address: { host: string; port: number },
+  context: CommandContext,
+  hints: (url: string) => string[] = () => [],
+): Promise<number> {
+  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(async (error: unknown) => {
+    await backend.stop();
+    throw error;
+  });
+  context.out(`${name} listening on ${front.url} (Ctrl-C to stop)`);
+  for (const line of hints(front.url)) context.out(line);
+  const reason = await stopRequested();
+  context.err(`${name}: ${reason}, stopping`);
+  await Promise.allSettled([front.stop(), backend.stop()]);
+  return 0;
+}

@@ -1,0 +1,269 @@
+// One object owns a call's whole life, typed operations and `raw` alike: the caller's signal, each
+// attempt with its own timer and abort controller, the bearer token, the redirect policy, the retry
+// decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
+// Nothing outside this class sets its state.
+//
+// Where later features plug in, each at one place:
+// - logs and events: `observer` (attempt, response, retry, error), called from `attempt()`,
+//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent`;
+// - a TLS dispatcher (undici Agent): `ClientState.init`, spread into every attempt's fetch init;
+// - a one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen (marked);
+// - rate-limit headers and response validation: `read`, the caller's reader of the final response
+//   (see responses.ts `responseMeta` and baas-client.ts `readJson`).
+import { BaasError, NetworkError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
+import { redactUrl } from '../redact.js';
+import type { FetchLike } from './options.js';
+import { parseRetryAfter, shouldRetry, sleep, IDEMPOTENT_METHODS, type RetrySettings } from './retry.js';
+import { resolveToken, type TokenSource } from './token.js';
+
+/** What every call of one client shares. */
+export interface ClientState {
+  fetch: FetchLike;
+  token: TokenSource;
+  /** `Bearer …`, built once when the token is a fixed string. */
+  authorization: string | undefined;
+  /** Tokens seen recently, masked in every error. */
+  secrets: string[];
+  remember(token: string): void;
+  /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
+  init?: Record<string, unknown> | undefined;
+  observer?: CallObserver | undefined;
+}
+
+/** What one call sends. `headers` is the call's own object (the call sets Authorization on it). */
+export interface CallRequest {
+  operation: OperationName;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Replayable: a retry sends it again. */
+  body?: string | ArrayBuffer | undefined;
+}
+
+/** What a log line or an event may show of a call: nothing secret (the URL is redacted). */
+export interface CallEvent {
+  operation: OperationName;
+  method: string;
+  url: string;
+  attempt: number;
+  status?: number | undefined;
+  durationMs: number;
+  requestId?: string | undefined;
+  waitMs?: number | undefined;
+  reason?: string | undefined;
+  error?: unknown;
+}
+
+export interface CallObserver {
+  attempt?(event: CallEvent): void;
+  response?(event: CallEvent): void;
+  retry?(event: CallEvent): void;
+  error?(event: CallEvent): void;
+}
+
+/** Reads the final response while its attempt is still alive (timer armed, abortable). */
+export type Reader<T> = (response: Response, call: Call) => Promise<T>;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+const REQUEST_ID = 'x-request-id';
+
+export class Call {
+  private attempts = 0;
+  private readonly started = Date.now();
+  private attemptStarted = 0;
+  private timedOut = false;
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Where the current attempt went (after same-origin redirects). */
+  private url: string;
+  /** The response being returned to the reader, once there is one. */
+  private response: Response | undefined;
+  /** The last request id of a response that was retried. */
+  private earlierRequestId: string | undefined;
+
+  constructor(
+    private readonly client: ClientState,
+    private readonly request: CallRequest,
+    private readonly timeoutMs: number,
+    private readonly retry: RetrySettings | false,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.url = request.url;
+  }
+
+  /** Runs the call to its end: data from `read`, or a BaasError (a caller's abort keeps its reason). */
+  async run<T>(read: Reader<T>): Promise<T> {
+    const signal = this.signal;
+    // Always the current attempt's controller: each attempt gets a fresh one.
+    const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
+    if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await this.attemptUntilAnswered();
+      return await this.whileAttemptLives(read(response, this));
+    } catch (error) {
+      throw this.fail(error);
+    } finally {
+      clearTimeout(this.timer);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Operation, method, redacted URL, attempts and last request id: the context of any error of this call. */
+  context(requestId?: string): ErrorContext {
+    return {
+      operation: this.request.operation,
+      method: this.request.method,
+      url: redactUrl(this.url, this.client.secrets),
+      attempts: this.attempts,
+      requestId: requestId ?? this.response?.headers.get(REQUEST_ID) ?? this.earlierRequestId,
+    };
+  }
+
+  get secrets(): readonly string[] {
+    return this.client.secrets;
+  }
+
+  private async attemptUntilAnswered(): Promise<Response> {
+    const { method, headers, body } = this.request;
+    for (;;) {
+      this.signal?.throwIfAborted();
+      headers.Authorization = this.client.authorization ?? `Bearer ${await this.token()}`;
+      const controller = this.attempt();
+      let response: Response;
+      try {
+        response = await this.send({ ...this.client.init, method, headers, body: body ?? null, signal: controller.signal, redirect: 'manual' });
+      } catch (error) {
+        clearTimeout(this.timer);
+        if (this.signal?.aborted) throw this.signal.reason;
+        const failure = this.timedOut ? 'timeout' : 'network';
+        const wait = shouldRetry({ attempt: this.attempts, method, failure, elapsedMs: Date.now() - this.started, idempotencyKey: this.idempotencyKey() }, this.retry);
+        if (wait === undefined) throw error;
+        await this.retrying(wait, failure);
+        continue;
+      }
+      this.answered(response);
+      // A one-time 401 token refresh (drop the cached token, resolve again, repeat once) goes here.
+      if (this.retry && !response.ok) {
+        const wait = shouldRetry(
+          {
+            attempt: this.attempts,
+            method,
+            status: response.status,
+            retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+            elapsedMs: Date.now() - this.started,
+            idempotencyKey: this.idempotencyKey(),
+          },
+          this.retry,
+        );
+        if (wait !== undefined) {
+          clearTimeout(this.timer);
+          this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
+          await response.body?.cancel().catch(() => undefined);
+          await this.retrying(wait, `HTTP ${response.status}`);
+          continue;
+        }
+      }
+      this.response = response;
+      return response;
+    }
+  }
+
+  private token(): Promise<string> {
+    return resolveToken(this.client.token, this.client.secrets, this.client.remember, () => this.context());
+  }
+
+  /** Starts an attempt: its count, its controller, its timer. */
+  private attempt(): AbortController {
+    this.attempts += 1;
+    this.attemptStarted = Date.now();
+    const controller = (this.controller = new AbortController());
+    this.timedOut = false;
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+    }, this.timeoutMs);
+    this.client.observer?.attempt?.(this.event());
+    return controller;
+  }
+
+  private answered(response: Response): void {
+    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined }));
+  }
+
+  private async retrying(waitMs: number, reason: string): Promise<void> {
+    this.client.observer?.retry?.(this.event({ waitMs, reason }));
+    await sleep(waitMs, this.signal);
+  }
+
+  private event(extra: Partial<CallEvent> = {}): CallEvent {
+    const { operation, method } = this.request;
+    return { operation, method, url: redactUrl(this.url, this.client.secrets), attempt: this.attempts, durationMs: Date.now() - this.attemptStarted, ...extra };
+  }
+
+  /** A method that is not idempotent is sent again only when the call carries an idempotency key. */
+  private idempotencyKey(): boolean {
+    if (IDEMPOTENT_METHODS.has(this.request.method)) return false;
+    return Object.keys(this.request.headers).some((name) => name.toLowerCase() === 'idempotency-key');
+  }
+
+  /**
+   * Node's fetch can leave a body read pending after its attempt was aborted (a 421 re-sent on a
+   * new connection, a body that fails to decompress), so the read races the attempt's abort.
+   */
+  private whileAttemptLives<T>(work: Promise<T>): Promise<T> {
+    const signal = this.controller!.signal;
+    if (signal.aborted) {
+      work.catch(() => undefined);
+      return Promise.reject(signal.reason);
+    }
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  /** Follows same-origin redirects of safe methods; anything else comes back as the 3xx itself. */
+  private async send(init: RequestInit): Promise<Response> {
+    let url = this.request.url;
+    for (let hop = 0; ; hop += 1) {
+      this.url = url;
+      const response = await this.client.fetch(url, init);
+      if (!REDIRECTS.has(response.status)) return response;
+      const location = response.headers.get('location');
+      if (!location || hop >= MAX_REDIRECTS || (init.method !== 'GET' && init.method !== 'HEAD')) return response;
+      let target: URL;
+      try {
+        target = new URL(location, url);
+      } catch {
+        return response;
+      }
+      if (target.origin !== new URL(url).origin) return response;
+      await response.body?.cancel().catch(() => undefined);
+      url = target.href;
+    }
+  }
+
+  /** The single place where a failure becomes what the caller sees. */
+  private fail(error: unknown): unknown {
+    let outcome: unknown;
+    if (error instanceof BaasError) outcome = error;
+    else if (this.signal?.aborted) outcome = this.signal.reason;
+    else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
+    else outcome = new NetworkError(systemCode(error), this.context());
+    this.client.observer?.error?.(this.event({ error: outcome, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }));
+    return outcome;
+  }
+}
+
+/** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */
+export function systemCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

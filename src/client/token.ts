@@ -1,0 +1,47 @@
+// The token source's answer, made safe to send: a failure of the source and a value that is not
+// a usable token both become an AuthError before anything is sent, naming the problem, never the value.
+import { AuthError, type ErrorContext } from '../errors.js';
+import { redactText } from '../redact.js';
+
+export type TokenSource = string | (() => string | Promise<string>);
+
+// Control characters (CR/LF would split the header), and DEL.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Why `value` cannot be a bearer token, or undefined when it can. */
+export function tokenProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
+  if (value.trim() === '') return 'the token source gave an empty token';
+  // CR/LF would split the Authorization header.
+  if (CONTROL.test(value)) return 'the token source gave a token with a control character';
+  return undefined;
+}
+
+/** A copy of the source's error that is safe to keep as `cause`: its message and stack redacted. */
+function redactedCause(error: unknown, secrets: Iterable<string>): Error {
+  const list = [...secrets];
+  if (!(error instanceof Error)) return new Error(redactText(String(error), list));
+  const copy = new Error(redactText(error.message, list));
+  copy.name = error.name;
+  copy.stack = redactText(error.stack ?? '', list);
+  return copy;
+}
+
+/** Resolves the token for one attempt; `remember` learns it so errors can mask it. */
+export async function resolveToken(
+  source: TokenSource,
+  secrets: Iterable<string>,
+  remember: (token: string) => void,
+  context: () => ErrorContext,
+): Promise<string> {
+  let value: unknown;
+  try {
+    value = typeof source === 'function' ? await source() : source;
+  } catch (error) {
+    throw new AuthError('the token source failed; nothing was sent', context(), { cause: redactedCause(error, secrets) });
+  }
+  const problem = tokenProblem(value);
+  if (problem) throw new AuthError(`${problem}; nothing was sent`, context());
+  remember(value as string);
+  return value as string;
+}

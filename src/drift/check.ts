@@ -1,0 +1,106 @@
+// Checks one response against the contract's documented responses. Pure: the contract table is
+// passed in, so this file never pulls the generated validators into anyone's import graph.
+import type { DocumentedResponse } from '../generated/response-validators.js';
+import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
+import { ruleOf } from '../validation/rules.js';
+import { collapseAnyOf } from './anyof.js';
+import type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
+
+export type ResponseContract = Readonly<Record<string, Readonly<Record<string, DocumentedResponse>>>>;
+
+const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** `application/problem+json; charset=utf-8` → `application/problem+json`. */
+export function mediaTypeOf(contentType: string | null | undefined): string | null {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type ? type : null;
+}
+
+export const isJsonMediaType = (type: string | null): boolean => type !== null && (type === 'application/json' || /^[\w.+-]+\/[\w.+-]+\+json$/.test(type));
+
+/** The documented response for a status: the exact code, then its range (`4XX`), then `default`. */
+export function documentedResponse(contract: ResponseContract, operationId: string, status: number): DocumentedResponse | undefined {
+  const responses = contract[operationId];
+  if (!responses) return undefined;
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+}
+
+function headerObject(headers: ObservedResponse['headers'], types: DocumentedResponse['headerTypes']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const add = (value: string | undefined, name: string): void => {
+    if (value === undefined) return;
+    const lower = name.toLowerCase();
+    // Header values are text; the contract types some as integers (Retry-After). Only a plain
+    // decimal becomes a number, so `Retry-After: soon` still breaks the integer rule.
+    out[lower] = types[lower] && /^-?[0-9]+(\.[0-9]+)?$/.test(value.trim()) ? Number(value.trim()) : value;
+  };
+  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') (headers as Headers).forEach(add);
+  else for (const [name, value] of Object.entries(headers as Record<string, string | undefined>)) add(value, name);
+  return out;
+}
+
+function problemsOf(validate: GeneratedValidator, data: unknown, part: DriftPart): DriftProblem[] {
+  if (validate(data)) return [];
+  const seen = new Map<string, DriftProblem>();
+  for (const error of collapseAnyOf(validate.errors ?? [])) {
+    const pointer = pointerOf(error);
+    const rule = ruleOf(error);
+    seen.set(`${pointer}\n${rule}`, { part, pointer, rule });
+  }
+  return [...seen.values()];
+}
+
+function pointerOf(error: GeneratedValidatorError): string {
+  const { missingProperty } = error.params;
+  return typeof missingProperty === 'string' ? `${error.instancePath}/${escapePointer(missingProperty)}` : error.instancePath;
+}
+
+export interface CheckOptions {
+  /**
+   * Check only the first N items of each list at the top of the body (a key page's `data`); every
+   * other member is still checked in full. Full checking of a 200-key page costs about as much as
+   * parsing it; a provider's drift is systematic (every record changes), so a sample finds it at a
+   * fraction of the cost. Pointers stay those of the full body. Default: every item.
+   */
+  sampleItems?: number;
+}
+
+/** The body with each top-level list cut to its first `n` items (a shallow copy; the caller's body is untouched). */
+function sampled(body: unknown, n: number | undefined): unknown {
+  if (n === undefined || body === null || typeof body !== 'object') return body;
+  if (Array.isArray(body)) return body.length > n ? body.slice(0, n) : body;
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value) && value.length > n) (copy ??= { ...(body as Record<string, unknown>) })[name] = value.slice(0, n);
+  }
+  return copy ?? body;
+}
+
+/**
+ * Every way `response` departs from what the contract documents for its operation and status;
+ * `[]` when it conforms. Unknown members and unknown values of the open enum-like fields
+ * (key_type, key_status, account_type) are allowed by the contract itself, so they never show up.
+ */
+export function checkResponse(contract: ResponseContract, response: ObservedResponse, options: CheckOptions = {}): DriftProblem[] {
+  if (!contract[response.operationId]) throw new Error(`no operation ${response.operationId} in the contract`);
+  const documented = documentedResponse(contract, response.operationId, response.status);
+  if (!documented) {
+    return [{ part: 'status', pointer: '', rule: `must be one of the documented statuses ${Object.keys(contract[response.operationId]!).join(', ')}` }];
+  }
+  const problems = problemsOf(documented.headers, headerObject(response.headers, documented.headerTypes), 'header');
+  const documentedTypes = Object.keys(documented.contentTypes);
+  if (documentedTypes.length === 0) return problems;
+  const type = mediaTypeOf(response.contentType);
+  if (type === null || !documentedTypes.includes(type)) {
+    // A body of an undocumented type is not validated: its shape means nothing to the contract.
+    problems.push({ part: 'content-type', pointer: '', rule: `must be ${documentedTypes.join(' or ')}` });
+    return problems;
+  }
+  if (response.bodyUnparsable) {
+    problems.push({ part: 'body', pointer: '', rule: isJsonMediaType(type) ? 'must be valid JSON' : `must be valid ${type}` });
+    return problems;
+  }
+  const validate = documented.contentTypes[type];
+  if (validate) problems.push(...problemsOf(validate, sampled(response.body, options.sampleItems), 'body'));
+  return problems;
+}

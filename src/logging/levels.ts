@@ -1,0 +1,47 @@
+// The logger and logLevel options, as the Stainless SDKs have them: any object with debug, info,
+// warn and error methods taking (message, object). console and winston fit as they are; pino takes
+// (object, message), so wrap it: `{ info: (m, o) => pino.info(o, m), … }`.
+
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+export type LogMethod = Exclude<LogLevel, 'off'>;
+
+export interface Logger {
+  debug(message: string, fields: object): void;
+  info(message: string, fields: object): void;
+  warn(message: string, fields: object): void;
+  error(message: string, fields: object): void;
+}
+
+export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** Whether an entry of `method` passes the threshold `level`. */
+export const passes = (method: LogMethod, level: LogLevel): boolean => RANK[method] <= RANK[level];
+
+export interface LoggingOptions {
+  /** Where entries go. Default `console` when a logLevel is given. */
+  logger?: Logger;
+  /** Threshold. Default `warn` when a logger is given, `off` when neither is. */
+  logLevel?: LogLevel;
+}
+
+export interface ResolvedLogging {
+  logger: Logger | undefined;
+  level: LogLevel;
+}
+
+/** Checks the options, naming the field that is wrong. */
+export function resolveLogging(options: LoggingOptions = {}, where = 'createBaasClient'): ResolvedLogging {
+  const { logger, logLevel } = options;
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) {
+    throw new TypeError(`${where}: logLevel must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}`);
+  }
+  if (logger !== undefined) {
+    if (!logger || typeof logger !== 'object') throw new TypeError(`${where}: logger must be an object with debug, info, warn and error methods`);
+    for (const method of ['debug', 'info', 'warn', 'error'] as const) {
+      if (typeof (logger as unknown as Record<string, unknown>)[method] !== 'function') throw new TypeError(`${where}: logger.${method} must be a function (message, object)`);
+    }
+  }
+  const level = logLevel ?? (logger ? 'warn' : 'off');
+  return { logger: level === 'off' ? undefined : (logger ?? (globalThis.console as Logger)), level };
+}

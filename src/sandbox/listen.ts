@@ -1,0 +1,69 @@
+// The sandbox over HTTP, through @hono/node-server (an optional peer, loaded only here).
+import type { AddressInfo } from 'node:net';
+import type { ListenOptions, RunningSandbox } from './sandbox.js';
+import { DroppedConnection } from './faults.js';
+import { maskCpf } from './snapshot.js';
+
+type Handler = (request: Request) => Promise<Response>;
+
+/** A request line fit for a log: path and query with DocumentNumber masked; never a header. */
+export function logLine(request: Request, status: number | 'dropped', ms: number): string {
+  const url = new URL(request.url);
+  const document = url.searchParams.get('DocumentNumber');
+  if (document !== null) url.searchParams.set('DocumentNumber', maskCpf(document));
+  // A cursor is opaque but harmless; other unknown parameters may hold anything, so only names are kept.
+  for (const name of [...url.searchParams.keys()]) {
+    if (!['DocumentNumber', 'Account', 'limit', 'cursor'].includes(name)) url.searchParams.set(name, '…');
+  }
+  return `${request.method} ${url.pathname}${url.search} → ${status} (${ms.toFixed(1)} ms)`;
+}
+
+async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
+  try {
+    return await import('@hono/node-server');
+  } catch (error) {
+    throw new Error('sandbox.listen() needs @hono/node-server: install it with `npm install --save-dev @hono/node-server@^2`.', { cause: error });
+  }
+}
+
+export async function listen(handle: Handler, options: ListenOptions): Promise<RunningSandbox> {
+  const { createAdaptorServer } = await loadAdapter();
+  const host = options.host ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== 'localhost') throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
+  const log = options.log;
+  const server = createAdaptorServer({
+    fetch: async (request, env) => {
+      const started = performance.now();
+      try {
+        const response = await handle(request);
+        log?.(logLine(request, response.status, performance.now() - started));
+        return response;
+      } catch (error) {
+        if (!(error instanceof DroppedConnection)) throw error;
+        log?.(logLine(request, 'dropped', performance.now() - started));
+        ('incoming' in env ? env.incoming.socket : undefined)?.destroy();
+        return new Response(null, { status: 500 });
+      }
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host === 'localhost' ? '127.0.0.1' : host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        (server as import('node:http').Server).closeAllConnections?.();
+        server.close(() => resolve());
+      });
+      return stopping;
+    },
+  };
+}

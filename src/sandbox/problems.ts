@@ -1,0 +1,55 @@
+// Every answer of the sandbox is built here: JSON bodies, problem details (RFC 9457) in the
+// contract's shape, and the headers each documented status carries.
+import type { Problem, Violation } from '../types.js';
+
+export const PROBLEM_BASE = 'https://sandbox.baas.example/problems/';
+
+export interface ProblemInput {
+  status: number;
+  slug: string;
+  title: string;
+  detail: string;
+  violations?: Violation[];
+  headers?: Record<string, string>;
+}
+
+export function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
+  });
+}
+
+export function problem(input: ProblemInput, requestId: string): Response {
+  const body: Problem = {
+    type: `${PROBLEM_BASE}${input.slug}`,
+    title: input.title,
+    status: input.status,
+    detail: input.detail,
+    instance: `/problems/occurrences/${requestId}`,
+    correlationId: requestId,
+    ...(input.violations ? { violations: input.violations } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status: input.status,
+    headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...statusHeaders(input.status), ...input.headers },
+  });
+}
+
+/** Headers the contract requires with a status, whoever builds the body (the sandbox, `Prefer` or a fault). */
+export function statusHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer' };
+  if (status === 429 || status === 503) return { 'retry-after': '30' };
+  return {};
+}
+
+export const unauthorized = (detail: string, requestId: string) =>
+  problem({ status: 401, slug: 'unauthorized', title: 'Unauthorized', detail }, requestId);
+
+export const badRequest = (detail: string, requestId: string) =>
+  problem({ status: 400, slug: 'bad-request', title: 'Malformed request', detail }, requestId);
+
+export function invalid(violations: Violation[], requestId: string): Response {
+  const fields = violations.length === 1 ? '1 field broke' : `${violations.length} fields broke`;
+  return problem({ status: 422, slug: 'validation', title: 'Invalid request', detail: `${fields} a rule of the contract.`, violations }, requestId);
+}

@@ -1,0 +1,286 @@
+// The stateful implementation of the contract: one fetch handler, used in process, over HTTP, or by MSW.
+import { randomUUID } from 'node:crypto';
+import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
+import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
+import { Cursors } from './cursor.js';
+import { buildWorld, keyAt, keyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
+import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { bearerToken, preference, readJsonBody } from './request.js';
+import { DOCUMENTED, LIMIT_DEFAULT, LIMIT_MAX, type OperationId } from './spec.js';
+import { snapshotOf, type SandboxSnapshot } from './snapshot.js';
+
+export interface SandboxOptions {
+  /** Same seed, same data, byte for byte (for a given version of this package and of Faker). Default 'baas-pix-contract'. */
+  seed?: string | number;
+  /** How many API clients (tokens). Default 1. */
+  clients?: number;
+  /** Customer accounts per client. Default 2. */
+  accountsPerClient?: number;
+  /** PIX keys per account. Default 5 (one of each type). */
+  keysPerAccount?: number;
+  /** Requests per window per token; over it, 429 with Retry-After. Default: no limit. */
+  rateLimit?: RateLimitOptions;
+  /** Faults armed from the start (and again after `reset()`). */
+  faults?: Fault[];
+  /** The clock of the rate limit, in ms. Default `performance.now`. */
+  now?: () => number;
+}
+
+export interface Sandbox {
+  /** A web-standard fetch handler: pass it as the client's `fetch` option. */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+  /** Serves the same handler over HTTP on 127.0.0.1 (needs `@hono/node-server`). */
+  listen(options?: ListenOptions): Promise<RunningSandbox>;
+  /** The seeded API clients, each with its token and customer accounts. */
+  readonly clients: readonly SandboxClient[];
+  /** Arms a fault for the next `times` calls of an operation. */
+  inject(fault: Fault): void;
+  /** Restores the seeded state: customers' data, rate-limit windows, faults. */
+  reset(): void;
+  /** The current state as plain JSON (CPFs masked, no tokens), for assertions. */
+  snapshot(): SandboxSnapshot;
+}
+
+export interface ListenOptions {
+  port?: number;
+  host?: '127.0.0.1' | 'localhost';
+  /** Called with one line per request; tokens never appear and CPFs are masked. */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  /** e.g. `http://127.0.0.1:41234`, without a trailing slash. */
+  url: string;
+  port: number;
+  /** Closes the server and its connections. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const UPDATE_PATH = '/v2/api/baas-onboarding/account/natural-person';
+const LIST_PATH = '/v2/api/pix/keys/list-keys';
+const ROUTES: Record<string, { method: string; operation: OperationId }> = {
+  [UPDATE_PATH]: { method: 'PUT', operation: 'updateNaturalPerson' },
+  [LIST_PATH]: { method: 'GET', operation: 'listPixKeys' },
+};
+const UPDATED: UpdateResult = DOCUMENTED.updateNaturalPerson.get(200)!.examples.values().next().value as UpdateResult;
+
+const PAGE_CACHE_SIZE = 32;
+
+const violationsOf = (issues: ValidationIssue[]): Violation[] =>
+  // The whole body has no JSON pointer of its own in a violation's `property` (at least one character).
+  issues.map((issue) => ({ property: issue.path === '' ? 'body' : issue.path, reason: issue.message }));
+
+const count = (name: string, value: number | undefined, fallback: number, min: number): number => {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < min) throw new RangeError(`createSandbox: ${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  return n;
+};
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clients = count('clients', options.clients, 1, 1);
+  const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2, 1);
+  const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5, 0);
+  const seed = options.seed ?? 'baas-pix-contract';
+  const world: World = buildWorld(seed, clients, accountsPerClient, keysPerAccount);
+  const seeded = world.accounts.map((accounts) => accounts.map((account) => JSON.stringify(account.data)));
+  const byToken = new Map(world.clients.map((client, index) => [client.token, index]));
+  const byAccount = new Map<string, SeededAccount>();
+  for (const accounts of world.accounts) for (const account of accounts) byAccount.set(`${account.account}/${account.documentNumber}`, account);
+  const cursors = new Cursors(`${world.seed}:${clients}:${accountsPerClient}:${keysPerAccount}`);
+  const now = options.now ?? (() => performance.now());
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const faults = new FaultQueue(options.faults ?? []);
+  const totalKeys = accountsPerClient * keysPerAccount;
+
+  // Keys never change, so a page's body never does: recent ones are kept serialized (bounded, LRU),
+  // since tests walk the same pages again and again.
+  const pageCache = new Map<string, string>();
+  function pageBody(clientIndex: number, offset: number, limit: number): string {
+    const cacheKey = `${clientIndex}:${offset}:${limit}`;
+    let body = pageCache.get(cacheKey);
+    if (body !== undefined) {
+      pageCache.delete(cacheKey);
+    } else {
+      body = page(clientIndex, offset, limit);
+      if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
+    }
+    pageCache.set(cacheKey, body);
+    return body;
+  }
+
+  /** A page of the key list as JSON text (PixKeyList). */
+  function page(clientIndex: number, offset: number, limit: number): string {
+    const end = Math.min(offset + limit, totalKeys);
+    const data: string[] = [];
+    for (let position = offset; position < end; position += 1) {
+      const account = world.accounts[clientIndex]![Math.floor(position / keysPerAccount)]!;
+      data.push(keyJson(world, account, position % keysPerAccount));
+    }
+    const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
+    return `{"cursor":{"next":${next}},"data":[${data.join(',')}]}`;
+  }
+
+  async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+    const query: Record<string, unknown> = {};
+    const limitText = url.searchParams.get('limit');
+    if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
+    const cursor = url.searchParams.get('cursor');
+    if (cursor !== null) query.cursor = cursor;
+    const issues = validateListPixKeysQuery(query);
+    const userAgent = request.headers.get('user-agent');
+    if (!userAgent) issues.push({ path: 'User-Agent', message: 'User-Agent is required: the name of the calling application' });
+    else if (userAgent.length > 256) issues.push({ path: 'User-Agent', message: 'User-Agent must be at most 256 characters' });
+    if (issues.length > 0) return invalid(violationsOf(issues), requestId);
+    let offset = 0;
+    if (cursor !== null) {
+      const decoded = cursors.decode(clientIndex, cursor);
+      if (decoded === undefined || decoded > totalKeys) {
+        return problem({ status: 400, slug: 'bad-cursor', title: 'Malformed request', detail: 'The cursor was not issued to this client by this server; start again without a cursor.' }, requestId);
+      }
+      offset = decoded;
+    }
+    const limit = (query.limit as number | undefined) ?? LIMIT_DEFAULT;
+    return new Response(pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX)), { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+  }
+
+  async function updateNaturalPerson(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+    const query: Record<string, unknown> = {};
+    for (const name of ['Account', 'DocumentNumber']) {
+      const value = url.searchParams.get(name);
+      if (value !== null) query[name] = value;
+    }
+    const body = await readJsonBody(request);
+    if (!body.ok) return badRequest(body.reason, requestId);
+    const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body.value)];
+    if (issues.length > 0) return invalid(violationsOf(issues), requestId);
+    const account = byAccount.get(`${query.Account as string}/${query.DocumentNumber as string}`);
+    if (!account) {
+      return problem({ status: 404, slug: 'not-found', title: 'Customer not found', detail: 'No customer account matches the given Account and DocumentNumber.' }, requestId);
+    }
+    if (account.clientIndex !== clientIndex) {
+      return problem({ status: 403, slug: 'forbidden', title: 'Forbidden', detail: 'This token may not act on the requested account.' }, requestId);
+    }
+    // Top-level fields replace the stored ones; an address is replaced whole.
+    const update = body.value as NaturalPersonUpdate;
+    account.data = { ...account.data, ...structuredClone(update) } as CustomerData;
+    return json(200, UPDATED, requestId);
+  }
+
+  /** A documented response picked with `Prefer`, as Prism would serve it. */
+  function preferred(operation: OperationId, code: number | undefined, example: string | undefined, requestId: string): Response | undefined {
+    const responses = DOCUMENTED[operation];
+    let status = code;
+    let body: unknown;
+    if (example !== undefined) {
+      const found = [...responses.values()].find((response) => (code === undefined || response.status === code) && response.examples.has(example));
+      if (!found) return badRequest(`Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.`, requestId);
+      status = found.status;
+      body = found.examples.get(example);
+    } else if (code !== undefined) {
+      const found = responses.get(code);
+      if (!found) return badRequest(`Prefer asks for code=${code}, which ${operation} does not document.`, requestId);
+      // 2xx without an example: the sandbox's own answer.
+      if (code < 300) return undefined;
+      body = found.examples.values().next().value;
+    }
+    if (status === undefined) return undefined;
+    if (body && typeof body === 'object' && 'status' in body && status >= 400) {
+      body = { ...(body as object), instance: `/problems/occurrences/${requestId}`, correlationId: requestId };
+    }
+    const type = status >= 400 ? 'application/problem+json' : 'application/json';
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': type, 'x-request-id': requestId, ...statusHeaders(status) } });
+  }
+
+  async function applyFault(fault: Fault, operation: OperationId, requestId: string): Promise<Response | undefined> {
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault.drop) throw new DroppedConnection();
+    if (fault.status === undefined) return undefined;
+    const headers = { 'x-request-id': requestId, ...statusHeaders(fault.status), ...fault.headers };
+    if (fault.body !== undefined) {
+      const text = typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+      const type = typeof fault.body === 'string' ? 'text/plain' : fault.status >= 400 ? 'application/problem+json' : 'application/json';
+      return new Response(text, { status: fault.status, headers: { 'content-type': type, ...headers } });
+    }
+    const documented = preferred(operation, fault.status, undefined, requestId);
+    if (documented && documented.status === fault.status) {
+      for (const [name, value] of Object.entries(headers)) documented.headers.set(name, value);
+      return documented;
+    }
+    return new Response(null, { status: fault.status, headers });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const requestId = randomUUID();
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return badRequest('The request URL cannot be parsed.', requestId);
+    }
+    const route = ROUTES[url.pathname];
+    if (!route) return problem({ status: 404, slug: 'not-found', title: 'Not found', detail: 'No operation of the contract has this path.' }, requestId);
+    if (request.method !== route.method) {
+      return problem({ status: 405, slug: 'method-not-allowed', title: 'Method not allowed', detail: `This path answers ${route.method} only.`, headers: { allow: route.method } }, requestId);
+    }
+    const fault = faults.take(route.operation);
+    if (fault) {
+      const faulted = await applyFault(fault, route.operation, requestId);
+      if (faulted) return faulted;
+    }
+    const token = bearerToken(request.headers.get('authorization'));
+    if (token === undefined) return unauthorized('A bearer token is required: Authorization: Bearer <token>.', requestId);
+    const clientIndex = byToken.get(token);
+    if (clientIndex === undefined) return unauthorized('The bearer token is not known to this sandbox.', requestId);
+    const limited = limiter?.check(token, requestId);
+    if (limited) return limited;
+    const prefer = preference(request.headers.get('prefer'));
+    if (prefer) {
+      const answer = preferred(route.operation, prefer.code, prefer.example, requestId);
+      if (answer) return answer;
+    }
+    return route.operation === 'listPixKeys'
+      ? listPixKeys(request, url, clientIndex, requestId)
+      : updateNaturalPerson(request, url, clientIndex, requestId);
+  }
+
+  /** Never throws, except DroppedConnection: a bug becomes a 500 problem (updates apply whole or not at all). */
+  async function safeHandle(request: Request): Promise<Response> {
+    try {
+      return await handle(request);
+    } catch (error) {
+      if (error instanceof DroppedConnection) throw error;
+      return problem({ status: 500, slug: 'internal', title: 'Internal server error', detail: 'The sandbox failed to handle the request.' }, randomUUID());
+    }
+  }
+
+  const sandbox: Sandbox = {
+    clients: world.clients,
+    async fetch(input, init) {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      try {
+        return await safeHandle(request);
+      } catch {
+        // What Node's fetch rejects with when the server closes the connection without answering.
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      }
+    },
+    async listen(listenOptions = {}) {
+      const { listen } = await import('./listen.js');
+      return listen(safeHandle, listenOptions);
+    },
+    inject(fault) {
+      faults.add(fault);
+    },
+    reset() {
+      world.accounts.forEach((accounts, c) => accounts.forEach((account, a) => (account.data = JSON.parse(seeded[c]![a]!) as CustomerData)));
+      limiter?.reset();
+      faults.reset();
+    },
+    snapshot() {
+      return snapshotOf(world, (account, index) => keyAt(world, account, index));
+    },
+  };
+  return sandbox;
+}

@@ -1,0 +1,195 @@
+// The checks of a verify run, in order: walk list-keys pages, probe the documented errors, and
+// (only when asked) send one update. Each returns rows of the report; none throws on drift.
+import { readFileSync } from 'node:fs';
+import type { DriftChecker, DriftProblem } from '../drift/index.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { BudgetExhausted, type Budget, type Exchange } from './budget.js';
+import type { VerifyOptions } from './options.js';
+import type { CheckResult } from './report.js';
+
+interface Operation {
+  method: string;
+  path: string;
+}
+
+/** Method and path of an operation, read from the bundled spec (never kept by hand). */
+export function operation(operationId: string): Operation {
+  const spec = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  for (const [path, item] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(item)) if (op.operationId === operationId) return { method: method.toUpperCase(), path };
+  }
+  throw new Error(`no operation ${operationId} in the spec`);
+}
+
+const USER_AGENT = `${PACKAGE_NAME}-verify/${PACKAGE_VERSION}`;
+const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+export interface Context {
+  options: VerifyOptions;
+  budget: Budget;
+  checker: DriftChecker;
+  /** Every exchange of the run, for the assumption rows. */
+  seen: Exchange[];
+}
+
+export function urlFor(baseUrl: string, path: string, query: Record<string, string> = {}): string {
+  const url = new URL(baseUrl);
+  // A gateway's prefix stays in front of the contract's path.
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+async function headers(ctx: Context, withToken: boolean, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const out: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, application/problem+json', ...extra };
+  const authorization = withToken ? await ctx.options.credentials.authorization() : undefined;
+  if (authorization) out.authorization = authorization;
+  return out;
+}
+
+const seenOf = (x: Exchange): string => `${x.status} ${x.contentType?.split(';')[0] ?? '(no content type)'}`;
+
+function row(check: string, expected: string, x: Exchange, problems: DriftProblem[], extra = ''): CheckResult {
+  return { check, expected, seen: `${seenOf(x)}${extra}${problems.length ? `, ${problems.length} problem(s)` : ''}`, verdict: problems.length ? 'drift' : 'ok', problems };
+}
+
+function failed(check: string, expected: string, error: unknown): CheckResult {
+  // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  const why = error instanceof BudgetExhausted ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
+  return { check, expected, seen: why, verdict: 'error', problems: [] };
+}
+
+function inspect(ctx: Context, operationId: string, x: Exchange): DriftProblem[] {
+  ctx.seen.push(x);
+  return ctx.checker.check({ operationId, status: x.status, headers: x.headers, contentType: x.contentType, body: x.body, bodyUnparsable: x.bodyUnparsable });
+}
+
+/** Walks up to `pages` pages of list-keys; every page is checked, and every cursor must be new. */
+export async function walkPages(ctx: Context): Promise<CheckResult[]> {
+  const rows: CheckResult[] = [];
+  const { path } = operation('listPixKeys');
+  const cursors = new Set<string>();
+  let cursor: string | null = null;
+  let reachedEnd = false;
+  for (let page = 1; page <= ctx.options.pages; page += 1) {
+    const check = `list-keys page ${page}`;
+    const expected = '200 application/json PixKeyList';
+    let x: Exchange;
+    try {
+      const query: Record<string, string> = { limit: String(ctx.options.pageSize) };
+      if (cursor !== null) query.cursor = cursor;
+      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), { method: 'GET', headers: await headers(ctx, true) });
+    } catch (error) {
+      rows.push(failed(check, expected, error));
+      break;
+    }
+    const problems = inspect(ctx, 'listPixKeys', x);
+    const body = x.body as { data?: unknown; cursor?: { next?: unknown } } | undefined;
+    const count = Array.isArray(body?.data) ? `, ${body.data.length} keys` : '';
+    if (x.status !== 200) {
+      // A documented refusal (401 for a bad token, 429 whose wait did not fit the budget, 503) is
+      // not drift, but the walk cannot go on: the run is incomplete, not failed.
+      if (problems.length) rows.push(row(check, expected, x, problems));
+      else rows.push({ check, expected, seen: `${seenOf(x)}: a documented refusal, the walk stops${x.status === 429 || x.status === 503 ? ' (Retry-After longer than the budget allows)' : ''}`, verdict: 'error', problems: [] });
+      break;
+    }
+    rows.push(row(check, expected, x, problems, count));
+    if (problems.length) break;
+    const next = body?.cursor?.next;
+    if (next === null || next === undefined) {
+      reachedEnd = true;
+      break;
+    }
+    if (typeof next !== 'string') break;
+    if (cursors.has(next) || next === cursor) {
+      rows.push({
+        check: `cursor after page ${page}`,
+        expected: 'a cursor not seen before, or null',
+        seen: 'a cursor of an earlier page',
+        verdict: 'drift',
+        problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
+      });
+      break;
+    }
+    cursors.add(next);
+    cursor = next;
+  }
+  rows.push({
+    check: 'cursor.next null on the last page',
+    expected: 'null once the list ends (x-assumption)',
+    seen: reachedEnd ? 'null on the last page walked' : `the list did not end within ${ctx.options.pages} page(s)`,
+    verdict: reachedEnd ? 'held' : 'not-seen',
+    problems: [],
+  });
+  return rows;
+}
+
+/** A request without a token must be refused with documented problem details. */
+export async function probeWithoutToken(ctx: Context): Promise<CheckResult> {
+  const check = 'list-keys without a token';
+  const expected = '401 application/problem+json';
+  try {
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path), { method: 'GET', headers: await headers(ctx, false) });
+    const problems = inspect(ctx, 'listPixKeys', x);
+    if (x.status !== 401 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' });
+    return row(check, expected, x, problems);
+  } catch (error) {
+    return failed(check, expected, error);
+  }
+}
+
+/** A limit above the contract's bound must be refused with documented problem details. */
+export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
+  const check = 'list-keys with limit=201';
+  const expected = '422 or 400 application/problem+json';
+  try {
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), { method: 'GET', headers: await headers(ctx, true) });
+    const problems = inspect(ctx, 'listPixKeys', x);
+    if (x.status !== 422 && x.status !== 400 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' });
+    return row(check, expected, x, problems);
+  } catch (error) {
+    return failed(check, expected, error);
+  }
+}
+
+/** One PUT, sent once (never retried), only with --allow-writes. */
+export async function sendUpdate(ctx: Context, body: string): Promise<CheckResult> {
+  const write = ctx.options.write!;
+  const check = 'update natural person (write)';
+  const expected = '200 application/json UpdateResult';
+  const { method, path } = operation('updateNaturalPerson');
+  try {
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, { Account: write.account, DocumentNumber: write.documentNumber }), {
+      method,
+      headers: await headers(ctx, true, { 'content-type': 'application/json' }),
+      body,
+    });
+    return row(check, expected, x, inspect(ctx, 'updateNaturalPerson', x));
+  } catch (error) {
+    return failed(check, expected, error);
+  }
+}
+
+/** Assumptions read off every response of the run; never drift. */
+export function assumptions(ctx: Context): CheckResult[] {
+  const total = ctx.seen.length;
+  const withId = ctx.seen.filter((x) => x.headers.has('x-request-id')).length;
+  const withRate = ctx.seen.filter((x) => RATE_LIMIT_HEADERS.some((h) => x.headers.has(h))).length;
+  return [
+    {
+      check: 'X-Request-Id on responses',
+      expected: 'present (optional, x-assumption)',
+      seen: `on ${withId} of ${total} responses`,
+      verdict: total > 0 && withId === total ? 'held' : 'not-seen',
+      problems: [],
+    },
+    {
+      check: 'rate-limit headers',
+      expected: 'RateLimit-* or X-RateLimit-* (not in the contract)',
+      seen: `on ${withRate} of ${total} responses`,
+      verdict: withRate > 0 ? 'held' : 'not-seen',
+      problems: [],
+    },
+  ];
+}

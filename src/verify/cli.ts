@@ -1,0 +1,45 @@
+// `npm run verify -- …` and, later, `baas-pix-contract verify …`: parse, run, print, exit status.
+// 0: nothing drifted; 1: drift; 2: usage error, or a check could not run (budget, network).
+import { writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { redactText } from '../redact.js';
+import { parseVerifyArgs, USAGE, UsageError } from './options.js';
+import { formatJson, formatTable } from './report.js';
+import { runVerify } from './run.js';
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
+}
+
+const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
+
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  let options;
+  try {
+    options = parseVerifyArgs(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`verify: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const secrets = options.credentials.secrets;
+  try {
+    const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
+    io.out(formatTable(report, secrets));
+    if (options.reportFile) {
+      await writeFile(options.reportFile, `${formatJson(report, secrets)}\n`);
+      io.out(`report: ${options.reportFile}`);
+    }
+    return report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
+  } catch (error) {
+    io.err(redactText(`verify: ${(error as Error).message}`, secrets));
+    return 2;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,122 @@
+// The options of `verify`, parsed from a command line. Credentials come through one seam
+// (`CredentialSource`) so client credentials and client certificates (issue 12) plug in without
+// touching the checks.
+import { parseArgs } from 'node:util';
+
+/** Gives the Authorization header value for each request, or undefined for none. */
+export interface CredentialSource {
+  authorization(): Promise<string | undefined>;
+  /** Strings to mask wherever output is written (tokens, client secrets). */
+  readonly secrets: readonly string[];
+}
+
+/** `--token`: a bearer token the user already holds. */
+export function staticToken(token: string | undefined): CredentialSource {
+  return { authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [] };
+}
+
+export interface WriteOptions {
+  account: string;
+  documentNumber: string;
+  /** Path of a JSON file holding the update body. */
+  bodyFile: string;
+}
+
+export interface VerifyOptions {
+  /** Service root; may carry a gateway's path prefix (`https://gw.example/baas`). */
+  baseUrl: string;
+  credentials: CredentialSource;
+  /** Largest number of list-keys pages walked. */
+  pages: number;
+  /** Page size sent as `limit` while walking. */
+  pageSize: number;
+  /** Most requests sent in all, retries included. */
+  maxRequests: number;
+  /** Wall-clock budget for the whole run, in milliseconds. */
+  timeBudgetMs: number;
+  /** Per-request timeout, in milliseconds (never more than what is left of the time budget). */
+  requestTimeoutMs: number;
+  /** Where to write the JSON report, if anywhere. */
+  reportFile?: string;
+  /** Present only with --allow-writes: one PUT is sent. */
+  write?: WriteOptions;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: verify --base-url URL [--token TOKEN] [--pages N] [--page-size N] [--report FILE]
+              [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS]
+              [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
+Checks a live service against the contract. Read-only unless --allow-writes is given.
+The token may also come from the BAAS_TOKEN environment variable (keeps it out of shell history).
+Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`;
+
+const positiveInt = (name: string, raw: string | undefined, fallback: number): number => {
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  return Number(raw);
+};
+
+export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): VerifyOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        pages: { type: 'string' },
+        'page-size': { type: 'string' },
+        report: { type: 'string' },
+        'max-requests': { type: 'string' },
+        'time-budget': { type: 'string' },
+        timeout: { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        account: { type: 'string' },
+        'document-number': { type: 'string' },
+        body: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs names the option; it never echoes a value.
+    throw new UsageError((error as Error).message);
+  }
+  const baseUrl = values['base-url'];
+  if (!baseUrl) throw new UsageError('--base-url is required');
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new UsageError('--base-url must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--base-url must be an absolute http(s) URL');
+  // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
+  if (parsed.username || parsed.password) throw new UsageError('--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN');
+  const pages = positiveInt('pages', values.pages, 3);
+  const pageSize = positiveInt('page-size', values['page-size'], 50);
+  if (pageSize > 200) throw new UsageError('--page-size must be at most 200 (the contract bound)');
+  const writeFlags = [values.account, values['document-number'], values.body];
+  let write: WriteOptions | undefined;
+  if (values['allow-writes']) {
+    if (writeFlags.some((v) => !v)) throw new UsageError('--allow-writes needs --account, --document-number and --body');
+    write = { account: values.account!, documentNumber: values['document-number']!, bodyFile: values.body! };
+  } else if (writeFlags.some((v) => v !== undefined)) {
+    throw new UsageError('--account, --document-number and --body only apply with --allow-writes');
+  }
+  const options: VerifyOptions = {
+    baseUrl,
+    credentials: staticToken(values.token ?? env.BAAS_TOKEN),
+    pages,
+    pageSize,
+    // Pages, the two error probes, one PUT, and room for a Retry-After wait on each.
+    maxRequests: positiveInt('max-requests', values['max-requests'], 2 * (pages + 3)),
+    timeBudgetMs: positiveInt('time-budget', values['time-budget'], 120) * 1000,
+    requestTimeoutMs: positiveInt('timeout', values.timeout, 15) * 1000,
+  };
+  if (values.report) options.reportFile = values.report;
+  if (write) options.write = write;
+  return options;
+}

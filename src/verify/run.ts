@@ -1,0 +1,41 @@
+// `verify`: checks a live service against the contract and returns a report. The command line
+// (cli.ts) only parses options, prints and sets the exit status.
+import { readFile } from 'node:fs/promises';
+import { loadDriftChecker } from '../drift/index.js';
+import { redactUrl } from '../redact.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { Budget, type BudgetDeps } from './budget.js';
+import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
+import type { VerifyOptions } from './options.js';
+import type { CheckResult, Verdict, VerifyReport } from './report.js';
+
+export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
+  const startedAt = new Date().toISOString();
+  const budget = new Budget(options.maxRequests, options.timeBudgetMs, options.requestTimeoutMs, {
+    fetch: deps.fetch ?? fetch,
+    now: deps.now ?? (() => performance.now()),
+    sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  });
+  // Read before anything is sent, so a missing file never leaves a run half done.
+  const updateBody = options.write ? await readFile(options.write.bodyFile, 'utf8') : undefined;
+  const ctx: Context = { options, budget, checker: await loadDriftChecker(), seen: [] };
+  const checks: CheckResult[] = [...(await walkPages(ctx)), await probeWithoutToken(ctx), await probeLimitOutOfRange(ctx)];
+  if (updateBody !== undefined) checks.push(await sendUpdate(ctx, updateBody));
+  checks.push(...assumptions(ctx));
+  const counts: Record<Verdict, number> = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };
+  for (const c of checks) counts[c.verdict] += 1;
+  return {
+    tool: `${PACKAGE_NAME} verify ${PACKAGE_VERSION}`,
+    contractVersion: PACKAGE_VERSION,
+    baseUrl: redactUrl(options.baseUrl, options.credentials.secrets),
+    startedAt,
+    readOnly: !options.write,
+    budgets: {
+      requests: { used: budget.requestsUsed, limit: options.maxRequests, retriesAfterWait: budget.retriesAfterWait },
+      timeMs: { used: Math.round(budget.elapsedMs), limit: options.timeBudgetMs },
+    },
+    checks,
+    drifted: counts.drift > 0,
+    counts,
+  };
+}

@@ -1,0 +1,82 @@
+// The command line's dispatcher, in process: help, version, unknown commands and bad options, and
+// that a new subcommand is nothing but its own definition in the list.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { defineCommand, type Command, type CommandContext } from '../../src/cli/command.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { main } from '../../src/cli/main.js';
+
+const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+
+function capture(): CommandContext & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (line) => stdout.push(line), err: (line) => stderr.push(line) };
+}
+
+describe('baas-pix-contract (dispatcher)', () => {
+  it('--version prints the package version', async () => {
+    const io = capture();
+    expect(await main(['--version'], COMMANDS, io)).toBe(0);
+    expect(io.stdout).toEqual([version]);
+  });
+
+  it('--help lists every command with its summary; no command at all is a usage error (2)', async () => {
+    const io = capture();
+    expect(await main(['--help'], COMMANDS, io)).toBe(0);
+    const lines = io.stdout.join('\n').split('\n');
+    for (const command of COMMANDS) expect(lines.some((l) => l.startsWith(`  ${command.name} `) && l.endsWith(command.summary)), command.name).toBe(true);
+    expect(COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['mock', 'docs']));
+    expect(await main([], COMMANDS, capture())).toBe(2);
+  });
+
+  it('<command> --help shows its usage and options', async () => {
+    const io = capture();
+    expect(await main(['mock', '--help'], COMMANDS, io)).toBe(0);
+    expect(io.stdout.join('\n')).toMatch(/Usage: baas-pix-contract mock .*--port N.*--host H/);
+    expect(io.stdout.join('\n')).toMatch(/default 127\.0\.0\.1/);
+  });
+
+  it('an unknown command or option, or a bad port, is a usage error (2) that names it', async () => {
+    let io = capture();
+    expect(await main(['serve'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/unknown command "serve".*mock, docs/);
+    io = capture();
+    expect(await main(['mock', '--prot', '1'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--prot/);
+    io = capture();
+    expect(await main(['mock', '--port', '70000'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--port must be a whole number from 0 to 65535, got "70000"/);
+    io = capture();
+    expect(await main(['docs'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/docs needs --out DIR/);
+  });
+
+  it('a command is one definition: its options are parsed and typed for it, its exit code returned', async () => {
+    const seen: unknown[] = [];
+    const echo = defineCommand({
+      name: 'echo',
+      summary: 'test command',
+      usage: '[--times N] [--loud]',
+      details: [],
+      options: { times: { type: 'string' }, loud: { type: 'boolean' } },
+      async run(values, positionals) {
+        seen.push(values.times, values.loud, positionals);
+        return 7;
+      },
+    });
+    const io = capture();
+    expect(await main(['echo', '--times', '3', '--loud', 'x'], [...COMMANDS, echo as unknown as Command], io)).toBe(7);
+    expect(seen).toEqual(['3', true, ['x']]);
+    expect(io.stdout).toEqual([]);
+  });
+
+  it('a failing command exits 1 with its message, not a stack trace', async () => {
+    const boom = defineCommand({ name: 'boom', summary: 's', usage: '', details: [], options: {}, run: () => Promise.reject(new Error('no Prism here')) });
+    const io = capture();
+    expect(await main(['boom'], [boom as unknown as Command], io)).toBe(1);
+    expect(io.stderr).toEqual(['baas-pix-contract boom: no Prism here']);
+  });
+});

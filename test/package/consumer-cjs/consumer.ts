@@ -1,0 +1,34 @@
+// A CommonJS consumer as NestJS sets one up: "module": "commonjs" and TypeScript's default
+// resolution (node10, which ignores `exports`). Compiled with strict tsc against the installed
+// tarball, then run with `require` against the mock the package starts.
+import { ValidationError, createBaasClient, isValidCpf, type PixKey } from 'baas-pix-contract';
+import { startMock, type RunningMock } from 'baas-pix-contract/testing';
+import spec = require('baas-pix-contract/openapi.json');
+
+async function main(): Promise<void> {
+  const mock: RunningMock = await startMock();
+  try {
+    const baas = createBaasClient({ baseUrl: mock.url, token: 'consumer-token', userAgent: 'consumer-cjs/1.0' });
+    const keys: PixKey[] = [];
+    for await (const key of baas.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
+    const invalid = await baas
+      .updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body: { email: 'a@b.co' } })
+      .catch((error: unknown) => error);
+    console.log(
+      JSON.stringify({
+        loadedAs: require.resolve('baas-pix-contract').replace(/^.*\//, ''),
+        keyTypes: keys.map((k) => k.key_type),
+        invalidIsValidationError: invalid instanceof ValidationError,
+        cpfCheck: isValidCpf('52998224725'),
+        specVersion: spec.info.version,
+      }),
+    );
+  } finally {
+    await mock.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

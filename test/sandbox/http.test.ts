@@ -1,0 +1,121 @@
+// The sandbox over HTTP (listen), behind Prism's proxy, through MSW; rate limit, faults and Prefer.
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, NetworkError, createBaasClient } from '../../src/index.js';
+import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startPrismProxy } from './prism-proxy.js';
+
+const sandbox = createSandbox({ seed: 'http', clients: 2, keysPerAccount: 40 });
+const token = sandbox.clients[0]!.token;
+const target = sandbox.clients[0]!.accounts[1]!;
+const lines: string[] = [];
+let running: RunningSandbox;
+
+beforeAll(async () => {
+  running = await sandbox.listen({ log: (line) => lines.push(line) });
+});
+afterAll(() => running?.stop());
+
+describe('over HTTP', () => {
+  it('serves the client on 127.0.0.1: updates are kept, pages walk to the end', async () => {
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const baas = createBaasClient({ baseUrl: running.url, token });
+    await baas.updateNaturalPerson({ account: target.account, documentNumber: target.documentNumber, body: { socialName: 'Bia' } });
+    expect(sandbox.snapshot().clients[0]!.accounts[1]!.data.socialName).toBe('Bia');
+    const ids = new Set<string>();
+    for await (const key of baas.pixKeys({ limit: 9 })) ids.add(key.id);
+    expect(ids.size).toBe(80);
+  });
+
+  it('logs each request without the token and with the CPF masked', () => {
+    const log = lines.join('\n');
+    expect(log).toContain('PUT /v2/api/baas-onboarding/account/natural-person');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(target.documentNumber);
+    expect(log).toContain(`*********${target.documentNumber.slice(-2)}`);
+  });
+
+  it('drops the connection when told to: the client sees a NetworkError', async () => {
+    sandbox.inject({ operation: 'listPixKeys', drop: true });
+    const baas = createBaasClient({ baseUrl: running.url, token, retry: false });
+    await expect(baas.listPixKeys()).rejects.toBeInstanceOf(NetworkError);
+    await expect(baas.listPixKeys()).resolves.toMatchObject({ data: expect.any(Array) });
+  });
+});
+
+describe('behind Prism in proxy mode (--errors)', () => {
+  let proxy: Awaited<ReturnType<typeof startPrismProxy>>;
+  beforeAll(async () => {
+    proxy = await startPrismProxy(running.url);
+  }, 60_000);
+  afterAll(() => proxy?.stop());
+
+  it('Prism finds nothing wrong with the requests or the responses of a walk, an update and errors', async () => {
+    const baas = createBaasClient({ baseUrl: proxy.url, token, retry: false });
+    const keys = [];
+    for await (const key of baas.pixKeys({ limit: 30 })) keys.push(key);
+    expect(keys).toHaveLength(80);
+    await expect(baas.updateNaturalPerson({ account: target.account, documentNumber: target.documentNumber, body: { email: 'bia@exemplo.com.br' } })).resolves.toEqual({ version: '1.0.0', status: 'SUCCESS' });
+    const other = sandbox.clients[1]!.accounts[0]!;
+    const forbidden = await baas.updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } }).catch((e: unknown) => e);
+    expect((forbidden as ApiError).status).toBe(403);
+    const raw = await fetch(`${proxy.url}/v2/api/pix/keys/list-keys?cursor=0.abc`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } });
+    expect(raw.status).toBe(400);
+    expect(raw.headers.get('sl-violations')).toBeNull();
+  });
+});
+
+describe('rate limit, faults and Prefer (in process)', () => {
+  it('answers 429 with Retry-After past the limit, per token, and resets', async () => {
+    let now = 0;
+    const limited = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 }, now: () => now });
+    const get = (client: number) =>
+      limited.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { authorization: `Bearer ${limited.clients[client]!.token}`, 'user-agent': 't/1' } }));
+    expect((await get(0)).status).toBe(200);
+    expect((await get(0)).status).toBe(200);
+    now = 4_000;
+    const third = await get(0);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('6');
+    expect((await get(1)).status).toBe(200);
+    now = 10_000;
+    expect((await get(0)).status).toBe(200);
+  });
+
+  it('injects a status for the next N calls, a delay, and the documented Prefer responses', async () => {
+    const faulty = createSandbox({ seed: 'faults' });
+    const client = createBaasClient({ baseUrl: 'https://x.test', token: faulty.clients[0]!.token, fetch: faulty.fetch, retry: false });
+    faulty.inject({ operation: 'listPixKeys', status: 503, times: 2 });
+    for (let i = 0; i < 2; i += 1) {
+      const error = (await client.listPixKeys().catch((e: unknown) => e)) as ApiError;
+      expect(error.status).toBe(503);
+      expect(error.retryAfterMs).toBe(30_000);
+    }
+    await expect(client.listPixKeys()).resolves.toBeDefined();
+    faulty.inject({ operation: '*', delayMs: 30 });
+    const started = performance.now();
+    await client.listPixKeys();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    const headers = { authorization: `Bearer ${faulty.clients[0]!.token}`, 'user-agent': 't/1' };
+    const last = await faulty.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'example=LastPage' } }));
+    expect(((await last.json()) as { cursor: { next: null } }).cursor.next).toBeNull();
+    const limited = await faulty.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'code=429' } }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('30');
+  });
+});
+
+describe('through MSW', () => {
+  const msw = setupServer();
+  beforeAll(async () => {
+    msw.use(...(await createMswHandlers(sandbox, { baseUrl: 'https://sandbox.baas.example' })));
+    msw.listen({ onUnhandledRequest: 'error' });
+  });
+  afterAll(() => msw.close());
+
+  it('routes the client\'s requests (global fetch) to the sandbox', async () => {
+    const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[1]!.token });
+    const page = await baas.listPixKeys({ limit: 3 });
+    expect(page.data.map((k) => k.account_id)).toEqual(Array(3).fill(sandbox.clients[1]!.accounts[0]!.accountId));
+  });
+});
