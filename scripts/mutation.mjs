@@ -10,10 +10,18 @@ import { writeMutationReport } from './lib/mutation-report.mjs';
 
 const NODE = 'node@22';
 const stryker = join(repoRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-const args = ['-y', NODE, stryker, 'run', ...process.argv.slice(2)];
+const passed = process.argv.slice(2);
+// `-- --table-only`: re-render TESTING.md from the committed scores (after adding or removing a source file).
+if (passed.includes('--table-only')) {
+  console.log(`TESTING.md: ${await writeMutationReport({ command: '', tableOnly: true })} files listed`);
+  process.exit(0);
+}
+const args = ['-y', NODE, stryker, 'run', ...passed];
+// At the lowest priority where `nice` exists: a run takes long, and the machine stays usable meanwhile.
+const [command, commandArgs] = process.platform === 'win32' ? ['npx', args] : ['nice', ['-n', '19', 'npx', ...args]];
 
-console.log(`> npx ${args.join(' ')}`);
-const child = spawn('npx', args, { cwd: repoRoot, stdio: 'inherit' });
+console.log(`> ${command} ${commandArgs.join(' ')}`);
+const child = spawn(command, commandArgs, { cwd: repoRoot, stdio: 'inherit' });
 // Stop StrykerJS (and its test workers) with us.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => child.kill(signal));
 const code = await new Promise((resolve) => child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));

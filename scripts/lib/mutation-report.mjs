@@ -1,8 +1,8 @@
 // Turns StrykerJS's JSON report into the table of TESTING.md. Scores are kept per file in
 // reports/mutation/scores.json, so a run over a few files (`-- --mutate src/redact.ts`) updates
 // their rows and leaves the others, each row dated by the run that measured it.
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { calculateMutationTestMetrics } from 'mutation-testing-metrics';
 import { repoRoot } from './paths.mjs';
 
@@ -44,6 +44,22 @@ export function scoresOf(report) {
   return rows;
 }
 
+/** Every file StrykerJS mutates: src/**/*.ts without src/generated/ and declarations. */
+export async function sourceFiles(dir = join(repoRoot, 'src')) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const rel = relative(repoRoot, path).split('\\').join('/');
+    if (entry.isDirectory()) {
+      if (rel !== 'src/generated') out.push(...(await sourceFiles(path)));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** A measured row at or above its bar. */
+export const meetsBar = (file, row) => row.measured !== false && row.score >= barOf(file);
+
 export function renderTable(scores) {
   const lines = [
     '| file | score | bar | killed | timed out | survived | no coverage | ignored | measured | command |',
@@ -51,6 +67,10 @@ export function renderTable(scores) {
   ];
   for (const file of Object.keys(scores).sort()) {
     const s = scores[file];
+    if (s.measured === false) {
+      lines.push(`| \`${file}\` | not measured | ${barOf(file)} % | | | | | | | |`);
+      continue;
+    }
     const verdict = s.score >= barOf(file) ? '' : ' ✗';
     lines.push(
       `| \`${file}\` | ${s.score.toFixed(1)} %${verdict} | ${barOf(file)} % | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.ignored} | ${s.date} | \`${s.command}\` |`,
@@ -59,12 +79,18 @@ export function renderTable(scores) {
   return lines.join('\n');
 }
 
-export async function writeMutationReport({ command, date = new Date().toISOString().slice(0, 10) }) {
-  const report = JSON.parse(await readFile(REPORT, 'utf8'));
+/**
+ * Merges the last run's report (unless `tableOnly`) into the per-file scores, adds a "not measured"
+ * row for every source file without one, drops rows of files that are gone, and renders TESTING.md.
+ */
+export async function writeMutationReport({ command, tableOnly = false, date = new Date().toISOString().slice(0, 10) }) {
   const previous = JSON.parse(await readFile(SCORES, 'utf8').catch(() => '{}'));
-  const fresh = scoresOf(report);
-  const scores = { ...previous };
-  for (const [file, row] of Object.entries(fresh)) scores[file.replace(/^.*?(src\/)/, 'src/')] = { ...row, date, command };
+  const scores = {};
+  for (const file of await sourceFiles()) scores[file] = previous[file] ?? { measured: false };
+  if (!tableOnly) {
+    const fresh = scoresOf(JSON.parse(await readFile(REPORT, 'utf8')));
+    for (const [file, row] of Object.entries(fresh)) scores[file.replace(/^.*?(src\/)/, 'src/')] = { ...row, date, command };
+  }
   await writeFile(SCORES, `${JSON.stringify(scores, null, 2)}\n`);
   const page = await readFile(TESTING, 'utf8');
   const start = page.indexOf(START);
