@@ -44,7 +44,7 @@ export function scoresOf(report) {
   return rows;
 }
 
-/** Every file StrykerJS mutates: src/**/*.ts without src/generated/ and declarations. */
+// Every file StrykerJS mutates: the .ts files of src/, without src/generated/ and declarations.
 export async function sourceFiles(dir = join(repoRoot, 'src')) {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
