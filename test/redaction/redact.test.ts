@@ -55,6 +55,11 @@ describe('redactText: secrets and credentials', () => {
     expect(redactText(`Bearer ${'a'.repeat(24)}`)).toBe('Bearer [REDACTED]');
   });
 
+  it('masks a token after Bearer and any run of white space', () => {
+    expect(redactText('Bearer  abcdefg1')).toBe('Bearer  [REDACTED]');
+    expect(redactText('Bearer\tabcdefg1')).toBe('Bearer\t[REDACTED]');
+  });
+
   it('leaves words after "bearer" alone: prose is not a credential', () => {
     expect(redactText('A valid bearer token is required.')).toBe('A valid bearer token is required.');
     expect(redactText('Bearer abcdefgh')).toBe('Bearer abcdefgh');
@@ -91,6 +96,10 @@ describe('redactJson', () => {
       count: 11144477735,
     });
     expect(input.detail).toBe('cpf 52998224725');
+  });
+
+  it('needs no secrets to mask CPFs', () => {
+    expect(redactJson({ detail: 'cpf 52998224725' })).toEqual({ detail: 'cpf *********25' });
   });
 });
 
