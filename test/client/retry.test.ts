@@ -99,9 +99,15 @@ describe('parseRetryAfter', () => {
     ['-5', undefined],
     ['1.5', undefined],
     ['2026-11-23T12:00:30Z', undefined],
+    ['x Mon, 23 Nov 2026 12:00:30 GMT', undefined],
   ])('%j → %j ms', (value, ms) => {
     expect(parseRetryAfter(value, now)).toBe(ms);
   });
+});
+
+it('reads the asctime form of an HTTP date, which has no comma', () => {
+  const start = Date.parse('Mon Nov 23 12:00:00 2026');
+  expect(parseRetryAfter('Mon Nov 23 12:00:30 2026', start)).toBe(30_000);
 });
 
 describe('sleep', () => {

@@ -47,6 +47,8 @@ describe('redactText: secrets and credentials', () => {
     expect(redactText('authorization=Basic dXNlcjpwYXNz')).toBe('authorization=[REDACTED]');
     expect(redactText('{"Authorization":"token abc"}')).toBe('{"Authorization":"[REDACTED]"}');
     expect(redactText('AUTHORIZATION: opaque-value;next')).toBe('AUTHORIZATION: [REDACTED];next');
+    expect(redactText('Authorization : Bearer abc')).toBe('Authorization : [REDACTED]');
+    expect(redactText('Authorization: Bearer  abc')).toBe('Authorization: [REDACTED]');
   });
 
   it('masks a token-shaped credential after Bearer, with its padding', () => {
