@@ -86,7 +86,7 @@ function sandboxSection(sb: any): string {
   return `
 ### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
 
-GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox builds a 50-key page (cached once built: keys never change). Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: \`npm run sandbox --quiet\`), 4 requests in flight; in process, one loop calls \`sandbox.fetch\`.
+GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox copies a 50-key page from the keys it compiled at creation (and caches recent pages). Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: the command line's \`sandbox\`), driven by the same \`node:http\` keep-alive client with 4 requests in flight (Node's \`fetch\` as the client was the bottleneck: ${sb.ratio.httpFetch ? `${sb.ratio.httpFetch.toFixed(1)} × through it` : 'also measured'}); in process, one loop calls \`sandbox.fetch(url, init)\`, as the client does.
 
 | figure | median | min | max | budget |
 |---|---|---|---|---|
@@ -97,7 +97,7 @@ GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answ
 | sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${sb.requestsPerSecond.inProcessUncached ? rps(sb.requestsPerSecond.inProcessUncached) : '—'} | ${sb.ratio.inProcessUncached ? `${sb.ratio.inProcessUncached.toFixed(1)} ×` : '—'} |
 | sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
 
-The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: keys are derived from the seed when a page is served, not stored); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
+The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: each key is compiled once at creation into compact JSON bytes, about 0.4 MB per 1,000 keys; heap and array buffers counted); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
 `;
 }
 

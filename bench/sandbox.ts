@@ -1,7 +1,9 @@
 // The sandbox beside Prism, in one run: start-up, requests per second (in process and over HTTP,
 // the same GET list-keys?limit=50 with the same client headers) and heap with 100,000 keys.
 import { spawn } from 'node:child_process';
+import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { startMock } from '../src/testing/mock.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
@@ -9,15 +11,28 @@ import { summarize, type Summary } from './lib/stats.js';
 
 const PATH = '/v2/api/pix/keys/list-keys?limit=50';
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+// The JS heap and the ArrayBuffers beside it: the sandbox keeps its keys' bytes in Buffers.
 const heapMB = (): number => {
   gc();
   gc();
-  return process.memoryUsage().heapUsed / 1024 / 1024;
+  const memory = process.memoryUsage();
+  return (memory.heapUsed + memory.arrayBuffers) / 1024 / 1024;
 };
 
-/** `npm run sandbox` in a process of its own, as Prism runs in its own: the client's fetch does not share its thread. */
+/**
+ * The sandbox served over HTTP in a process of its own, as Prism runs in its own: the client's fetch
+ * does not share its thread. Its bare listen(), without the command line's request log in front
+ * (Prism is measured without it too).
+ */
 async function sandboxProcess(): Promise<{ url: string; token: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'sandbox.ts'), '--port', '0', '--seed', 'bench', '--clients', '1', '--keys', '5000', '--quiet'], {
+  const script = [
+    `import { createSandbox } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'sandbox', 'index.ts')).href)};`,
+    "const sandbox = createSandbox({ seed: 'bench', clients: 1, keysPerAccount: 5000 });",
+    'const running = await sandbox.listen({ port: 0 });',
+    "for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void running.stop().then(() => process.exit(0)));",
+    "console.log(`Sandbox: ${running.url} Bearer ${sandbox.clients[0].token} Ctrl-C`);",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
@@ -30,7 +45,7 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
       const token = /Bearer (sbx_[0-9a-f]+)/.exec(out)?.[1];
       if (url && token && out.includes('Ctrl-C')) resolve({ url, token });
     });
-    child.once('exit', (code) => reject(new Error(`npm run sandbox exited (${code}):\n${out}`)));
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}):\n${out}`)));
   });
   // Its request log is not part of the measurement.
   child.stdout.removeAllListeners('data');
@@ -38,18 +53,47 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
   return { ...ready, stop };
 }
 
+/** Sends one request, reads its whole body and resolves its status. */
+type Send = () => Promise<number>;
+
+const viaFetch =
+  (send: () => Promise<Response>): Send =>
+  async () => {
+    const response = await send();
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+/**
+ * GET over node:http with a keep-alive agent: a load generator that costs the bench process a
+ * fraction of what Node's fetch does (~0.3–0.4 ms of CPU a request on this machine under load),
+ * so that the figure is the server's throughput, not the client's. Both servers get the same.
+ */
+function viaHttp(url: string, headers: Record<string, string>, sockets: number): { send: Send; close(): void } {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const send: Send = () =>
+    new Promise<number>((resolve, reject) => {
+      const request = httpGet(url, { agent, headers }, (response) => {
+        response.on('data', () => undefined);
+        response.once('end', () => resolve(response.statusCode ?? 0));
+        response.once('error', reject);
+      });
+      request.once('error', reject);
+    });
+  return { send, close: () => agent.destroy() };
+}
+
 /** Requests per second of `send` over `ms`, `parallel` loops at once, every body read. */
-async function throughput(send: () => Promise<Response>, ms: number, parallel: number): Promise<number> {
-  for (let i = 0; i < 50; i += 1) await (await send()).arrayBuffer();
+async function throughput(send: Send, ms: number, parallel: number): Promise<number> {
+  for (let i = 0; i < 50; i += 1) await send();
   let done = 0;
   const end = performance.now() + ms;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (performance.now() < end) {
-        const response = await send();
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`bench: status ${response.status}`);
+        const status = await send();
+        if (status !== 200) throw new Error(`bench: status ${status}`);
         done += 1;
       }
     }),
@@ -61,8 +105,9 @@ const headersFor = (sandbox: Sandbox) => ({ authorization: `Bearer ${sandbox.cli
 
 export interface SandboxBench {
   startMs: { sandboxFirst: number; sandbox10k: Summary; prism: Summary };
-  requestsPerSecond: { prism: Summary; inProcess: Summary; inProcessUncached: Summary; http: Summary };
-  ratio: { inProcess: number; inProcessUncached: number; http: number };
+  /** `prism` and `http`: through node:http (the servers' throughput); `prismFetch` and `httpFetch`: through Node's fetch. */
+  requestsPerSecond: { prism: Summary; inProcess: Summary; inProcessUncached: Summary; http: Summary; prismFetch: Summary; httpFetch: Summary };
+  ratio: { inProcess: number; inProcessUncached: number; http: number; httpFetch: number };
   heap: { baselineMB: number; with100kMB: number; walkAtPage10MB: number; walkAtEndMB: number; walkGrowthMB: number; keysWalked: number };
 }
 
@@ -106,20 +151,33 @@ export async function measureSandbox(): Promise<SandboxBench> {
   }
   let turn = 0;
   const httpRps: number[] = [];
+  const prismFetchRps: number[] = [];
+  const httpFetchRps: number[] = [];
+  const prismHttp = viaHttp(`${prism.url}${PATH}`, { ...headers, authorization: 'Bearer bench-token' }, 4);
+  const sandboxHttp = viaHttp(`${running.url}${PATH}`, httpHeaders, 4);
   try {
-    // Interleaved rounds, so load from other work hits all three alike.
+    // Interleaved rounds, so load from other work hits all of them alike.
     for (let round = 0; round < 5; round += 1) {
-      prismRps.push(await throughput(() => fetch(`${prism.url}${PATH}`, { headers: { ...headers, authorization: 'Bearer bench-token' } }), 1_000, 4));
-      inProcessRps.push(await throughput(() => sandbox.fetch(new Request(`http://sandbox.test${PATH}`, { headers })), 1_000, 1));
+      prismRps.push(await throughput(prismHttp.send, 1_000, 4));
+      prismFetchRps.push(await throughput(viaFetch(() => fetch(`${prism.url}${PATH}`, { headers: { ...headers, authorization: 'Bearer bench-token' } })), 1_000, 4));
+      // In process, called as the client calls its fetch: `fetch(url, init)`.
+      inProcessRps.push(await throughput(viaFetch(() => sandbox.fetch(`http://sandbox.test${PATH}`, { headers })), 1_000, 1));
       uncachedRps.push(
-        await throughput(() => {
-          const cursor = cursors[turn++ % cursors.length];
-          return sandbox.fetch(new Request(`http://sandbox.test${PATH}${cursor ? `&cursor=${cursor}` : ''}`, { headers }));
-        }, 1_000, 1),
+        await throughput(
+          viaFetch(() => {
+            const cursor = cursors[turn++ % cursors.length];
+            return sandbox.fetch(`http://sandbox.test${PATH}${cursor ? `&cursor=${cursor}` : ''}`, { headers });
+          }),
+          1_000,
+          1,
+        ),
       );
-      httpRps.push(await throughput(() => fetch(`${running.url}${PATH}`, { headers: httpHeaders }), 1_000, 4));
+      httpRps.push(await throughput(sandboxHttp.send, 1_000, 4));
+      httpFetchRps.push(await throughput(viaFetch(() => fetch(`${running.url}${PATH}`, { headers: httpHeaders })), 1_000, 4));
     }
   } finally {
+    prismHttp.close();
+    sandboxHttp.close();
     await running.stop();
     await prism.stop();
   }
@@ -142,14 +200,38 @@ export async function measureSandbox(): Promise<SandboxBench> {
     if (pages === 10) walkAtPage10MB = heapMB();
   } while (cursor);
   const walkAtEndMB = heapMB();
+  // Alive until here: otherwise the sandbox itself may be collected before the last figure and hide growth.
+  if (big.clients.length !== 1) throw new Error('bench: the 100,000-key sandbox has one client');
 
   const prismSummary = summarize(prismRps);
   const inProcess = summarize(inProcessRps);
   const http = summarize(httpRps);
+  const prismFetch = summarize(prismFetchRps);
+  const httpFetch = summarize(httpFetchRps);
   return {
     startMs: { sandboxFirst, sandbox10k: summarize(starts), prism: summarize(prismStarts) },
-    requestsPerSecond: { prism: prismSummary, inProcess, inProcessUncached: summarize(uncachedRps), http },
-    ratio: { inProcess: inProcess.median / prismSummary.median, inProcessUncached: summarize(uncachedRps).median / prismSummary.median, http: http.median / prismSummary.median },
+    requestsPerSecond: { prism: prismSummary, inProcess, inProcessUncached: summarize(uncachedRps), http, prismFetch, httpFetch },
+    ratio: {
+      inProcess: inProcess.median / prismSummary.median,
+      inProcessUncached: summarize(uncachedRps).median / prismSummary.median,
+      http: http.median / prismSummary.median,
+      httpFetch: httpFetch.median / prismFetch.median,
+    },
     heap: { baselineMB, with100kMB, walkAtPage10MB, walkAtEndMB, walkGrowthMB: walkAtEndMB - walkAtPage10MB, keysWalked },
   };
+}
+
+// A focused run, wired as in `npm run bench`: `node --expose-gc --import tsx bench/sandbox.ts`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { loadavg } = await import('node:os');
+  const before = loadavg()[0]!;
+  const result = await measureSandbox();
+  const f = (s: Summary) => `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})`;
+  const rps = result.requestsPerSecond;
+  console.log(`load ${before.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`start ms: sandbox 10k ${result.startMs.sandbox10k.median.toFixed(2)} (first ${result.startMs.sandboxFirst.toFixed(0)}), Prism ${Math.round(result.startMs.prism.median)}`);
+  console.log(`req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`);
+  console.log(`req/s through Node's fetch: Prism ${f(rps.prismFetch)}; sandbox over HTTP ${f(rps.httpFetch)}`);
+  console.log(`ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×; HTTP through fetch ${result.ratio.httpFetch.toFixed(1)} ×`);
+  console.log(`heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`);
 }

@@ -36,7 +36,17 @@ const common = {
 await rm(outDir, { recursive: true, force: true });
 const entry = Object.fromEntries(Object.entries(ENTRIES).map(([subpath, source]) => [outputName(subpath), join(repoRoot, source)]));
 await build({ ...common, entry, format: ['esm', 'cjs'], dts: true });
-await build({ ...common, entry: { cli: join(repoRoot, CLI_ENTRY) }, format: ['esm'], dts: false });
+// The command's chunks (what it loads on demand: verify, the sandbox) go to dist/cli/, one level
+// down like the entries, so that code finding the spec at `../generated/` from itself finds dist/generated/.
+await build({
+  ...common,
+  entry: { cli: join(repoRoot, CLI_ENTRY) },
+  format: ['esm'],
+  dts: false,
+  esbuildOptions(options) {
+    options.chunkNames = 'cli/[name]-[hash]';
+  },
+});
 await mkdir(join(outDir, 'generated'), { recursive: true });
 for (const file of SPEC_FILES) await copyFile(join(repoRoot, 'src', 'generated', file), join(outDir, 'generated', file));
 // The Arazzo description of verify's read-only checks, for `redocly respect` (its source description is ../generated/openapi.yaml).

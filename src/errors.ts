@@ -1,5 +1,7 @@
 // The error family every client call rejects with. Every field is redacted when the error is
 // built, so message, toString(), JSON.stringify and util.inspect are all safe to log.
+import type { DriftProblem } from './drift/problems.js';
+import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
 
@@ -61,10 +63,12 @@ export class ApiError extends BaasError {
   readonly code: string | undefined;
   /** From `Retry-After`, when the server sent one. */
   readonly retryAfterMs: number | undefined;
+  /** On a 429: what the rate-limit header fields say (`RateLimit`/`RateLimit-Policy` or `X-RateLimit-*`), when sent. */
+  readonly rateLimit: RateLimitInfo | undefined;
 
   /** `context.requestId` is this response's `X-Request-Id`, or the problem's correlationId. */
   constructor(
-    init: { status: number; problem?: Problem | undefined; code?: string | undefined; retryAfterMs?: number | undefined },
+    init: { status: number; problem?: Problem | undefined; code?: string | undefined; retryAfterMs?: number | undefined; rateLimit?: RateLimitInfo | undefined },
     context: ErrorContext = {},
   ) {
     const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
@@ -73,6 +77,7 @@ export class ApiError extends BaasError {
     this.problem = init.problem;
     this.code = init.code;
     this.retryAfterMs = init.retryAfterMs;
+    this.rateLimit = init.rateLimit;
   }
 }
 
@@ -105,13 +110,16 @@ export class TimeoutError extends BaasError {
 /** The connection failed: refused, reset, DNS, TLS. */
 export class NetworkError extends BaasError {
   readonly kind = 'network' as const;
-  /** The system error code, e.g. ECONNREFUSED or ECONNRESET, when there is one. */
+  /** The system error code, e.g. ECONNREFUSED, ECONNRESET, ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, when there is one. */
   readonly code: string | undefined;
+  /** What failed, in words, when the failure names itself (a TLS failure: no, an unknown or an expired client certificate). */
+  readonly reason: string | undefined;
 
-  constructor(code: string | undefined, context: ErrorContext = {}) {
+  constructor(code: string | undefined, context: ErrorContext = {}, reason?: string) {
     const attempts = context.attempts ?? 0;
-    super(`network failure${code ? ` (${code})` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
+    super(`network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -122,22 +130,26 @@ export class ResponseError extends BaasError {
   readonly contentType: string | undefined;
   /** The start of the body, redacted and truncated. */
   readonly bodySnippet: string | undefined;
+  /** Where the answer left the contract (`validateResponses: 'throw'`, a repeated cursor): JSON pointer and rule, never the value. */
+  readonly problems: readonly DriftProblem[] | undefined;
 
   constructor(
     reason: string,
-    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined },
+    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined; problems?: readonly DriftProblem[] | undefined },
     context: ErrorContext = {},
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
     this.status = init.status;
     this.contentType = init.contentType;
     this.bodySnippet = init.bodySnippet;
+    this.problems = init.problems;
   }
 }
 
 /**
- * The token source failed (it threw or rejected: `cause` is its error, redacted) or gave something
- * that is not a usable token (empty, not a string, control characters). Nothing was sent with it.
+ * The token source failed (it threw or rejected: `cause` is its error, redacted; for clientCredentials
+ * a TokenError, itself an AuthError, with the RFC 6749 `error`) or gave something that is not a usable
+ * token (empty, not a string, control characters). Nothing was sent with it.
  */
 export class AuthError extends BaasError {
   readonly kind = 'auth' as const;

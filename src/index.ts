@@ -1,6 +1,8 @@
 export * from './types.js';
 export { createBaasClient, type BaasClient, type UpdateNaturalPersonInput, type ListPixKeysInput } from './client/baas-client.js';
-export type { BaasClientOptions, CallOptions, FetchLike } from './client/options.js';
+export type { BaasClientOptions, CallOptions, FetchLike, ResponseValidation } from './client/options.js';
+export type { TokenFunction } from './client/token.js';
+export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
 export type { RetryOptions } from './client/retry.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export { createRawClient, headersMiddleware } from './client/raw.js';
@@ -26,4 +28,11 @@ export {
   type ValidationIssue,
 } from './validation/index.js';
 export { redactText, redactUrl } from './redact.js';
+export { clientCredentials, type ClientCredentialsTokenSource, type ClientCredentialsOptions, type ClientAuthMethod } from './auth/client-credentials.js';
+export type { TokenError, TokenFailure } from './auth/token-error.js';
+export type { TlsOptions, TlsMaterial } from './tls/options.js';
+export type { Logger, LogLevel } from './logging/levels.js';
+export type { BaasEvent, BaasEventType, RequestEvent, ResponseEvent, RetryEvent, ErrorEvent, TokenEvent } from './logging/events.js';
+export type { RateLimitInfo } from './logging/rate-limit.js';
+export type { BaasEventListener } from './client/events.js';
 export { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';

@@ -13,10 +13,13 @@ export const BUNDLE_ID = 'https://baas-pix-contract.local/openapi.json';
 
 const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
-/** An Ajv for standalone code: every error, no unknown format skipped, only formats that inline. */
-export function standaloneAjv({ messages }) {
+/**
+ * An Ajv for standalone code: no unknown format skipped, only formats that inline. Every error by
+ * default; `allErrors: false` stops at the first (a yes/no fast path).
+ */
+export function standaloneAjv({ messages, allErrors = true }) {
   const ajv = new Ajv2020({
-    allErrors: true,
+    allErrors,
     messages,
     // OpenAPI keywords outside JSON Schema (discriminator, xml, …) must not stop compilation.
     strict: false,
@@ -76,12 +79,20 @@ const UCS2LENGTH = `function ucs2length(str) {
 }`;
 const OWN_HELPERS = { 'ajv/dist/runtime/ucs2length': UCS2LENGTH };
 
+/**
+ * For a yes/no pre-check only: UTF-16 length instead of code points. It can only over-count, so
+ * `maxLength` can only be stricter; `minLength` would be laxer on astral characters, which
+ * `fastPathSchema` (response-validators.mjs) rules out. Ajv's own switch for this (`unicode: false`)
+ * is deprecated.
+ */
+export const UTF16_LENGTH_HELPERS = { 'ajv/dist/runtime/ucs2length': 'function utf16length(str) { return str.length; }' };
+
 // Ajv's standalone code `require`s its runtime helpers even in ESM mode. Each helper it needs is one
 // self-contained function, so its source is pasted in: consumers then need no Ajv at run time.
 const RUNTIME_HELPER = /require\("(ajv\/dist\/runtime\/[\w-]+)"\)\.default/g;
 
-export function inlineRuntimeHelpers(code, file) {
-  const inlined = code.replace(RUNTIME_HELPER, (_, id) => `(${OWN_HELPERS[id] ?? require(id).default.toString()})`);
+export function inlineRuntimeHelpers(code, file, helpers = OWN_HELPERS) {
+  const inlined = code.replace(RUNTIME_HELPER, (_, id) => `(${helpers[id] ?? require(id).default.toString()})`);
   const leftover = inlined.match(/require\([^)]*\)/);
   // E.g. a function format: its closure cannot be pasted as one function.
   if (leftover) throw new Error(`${file} would need ${leftover[0]} at run time; inline it in scripts/lib/ajv-standalone.mjs`);

@@ -4,7 +4,7 @@
 // (response-validators.js) is loaded only when response validation is switched on, so it stays out
 // of the client entry's import graph.
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { BUNDLE_ID, inlineRuntimeHelpers, standaloneAjv, withoutDocs } from './ajv-standalone.mjs';
+import { BUNDLE_ID, UTF16_LENGTH_HELPERS, inlineRuntimeHelpers, standaloneAjv, withoutDocs } from './ajv-standalone.mjs';
 
 const METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
 
@@ -77,11 +77,40 @@ export function documentedResponses(spec) {
   return found;
 }
 
-/** Returns the source of response-validators.js. */
-export async function responseValidatorSource(fullSpec) {
-  const spec = withoutDocs(fullSpec);
-  const responses = documentedResponses(spec);
-  const ajv = standaloneAjv({ messages: true });
+// Formats whose regexes match only ASCII (so UTF-16 length and code points agree on what they accept).
+const ASCII_FORMATS = new Set(['uuid', 'date-time', 'date', 'time', 'email', 'int32', 'int64']);
+
+/**
+ * True when every string the pattern accepts is ASCII: no negated class, no `.`, no `\D`/`\S`/`\W`/
+ * `\p`, no code-point escapes, no literal non-ASCII. Conservative: false means "not proven".
+ */
+export function asciiOnlyPattern(pattern) {
+  const rest = pattern.replace(/\\[dw]|\\x[0-7][0-9A-Fa-f]/g, '').replace(/\\[-\\^$.*+?()[\]{}|/]/g, '');
+  return !/[^\x20-\x7e]|\\|\.|\[\^/.test(rest);
+}
+
+/**
+ * The schema for the yes/no fast path, which counts string lengths in UTF-16 units: a `minLength`
+ * above 1 on a string that may hold astral characters becomes `2 × minLength − 1` (UTF-16 units
+ * that guarantee `minLength` code points), so the fast path never accepts what the full check
+ * rejects. It may reject more; those responses simply get the full check.
+ */
+export function fastPathSchema(node) {
+  if (Array.isArray(node)) return node.map(fastPathSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) out[key] = fastPathSchema(value);
+  const ascii = (typeof node.pattern === 'string' && asciiOnlyPattern(node.pattern)) || ASCII_FORMATS.has(node.format) || Array.isArray(node.enum) || node.const !== undefined;
+  if (typeof node.minLength === 'number' && node.minLength > 1 && !ascii) out.minLength = 2 * node.minLength - 1;
+  return out;
+}
+
+/**
+ * Standalone code for one set of validators, compiled from `spec` with the given Ajv. Each export
+ * is named in `refs`; `wrap` puts a second set in a scope of its own (Ajv numbers its functions
+ * and constants from 1 in each run, so two sets in one module would collide).
+ */
+function compiled(spec, responses, ajv, helpers, wrap) {
   ajv.addSchema(spec, BUNDLE_ID);
   const refs = {};
   for (const response of responses) {
@@ -90,16 +119,38 @@ export async function responseValidatorSource(fullSpec) {
     ajv.addSchema({ $id: response.headers.validator, ...response.headers.schema });
     refs[response.headers.validator] = response.headers.validator;
   }
+  const code = inlineRuntimeHelpers(standaloneCode(ajv, refs), 'response-validators.js', helpers);
+  if (!wrap) return code;
+  const names = [];
+  const body = code.replace(/^"use strict";\n/m, '').replace(/^export const (\w+) = (validate\d+);\n/gm, (_, name, fn) => {
+    names.push(`${name}: ${fn}`);
+    return '';
+  });
+  return `const ${wrap} = (() => {\n${body}\nreturn { ${names.join(', ')} };\n})();\n`;
+}
+
+/** Returns the source of response-validators.js. */
+export async function responseValidatorSource(fullSpec) {
+  const spec = withoutDocs(fullSpec);
+  const responses = documentedResponses(spec);
+  // Two sets from the same schemas: the full one (every error, with messages) says what is wrong;
+  // the fast one (first error, UTF-16 lengths) only says whether anything is, and lets a valid
+  // response through at a fraction of the cost.
+  const full = compiled(spec, responses, standaloneAjv({ messages: true }));
+  const fast = compiled(fastPathSchema(spec), responses, standaloneAjv({ messages: false, allErrors: false }), UTF16_LENGTH_HELPERS, 'fast');
   const table = {};
   for (const r of responses) {
     (table[r.operationId] ??= {})[r.status] = `{ contentTypes: { ${r.contentTypes
       .map((m) => `${JSON.stringify(m.type)}: ${m.validator ?? 'null'}`)
-      .join(', ')} }, headers: ${r.headers.validator}, requiredHeaders: ${JSON.stringify(r.headers.required)}, headerTypes: ${JSON.stringify(r.headers.types)} }`;
+      .join(', ')} }, fastContentTypes: { ${r.contentTypes
+      .map((m) => `${JSON.stringify(m.type)}: ${m.validator ? `fast.${m.validator}` : 'null'}`)
+      .join(', ')} }, headers: ${r.headers.validator}, fastHeaders: fast.${r.headers.validator}, requiredHeaders: ${JSON.stringify(r.headers.required)}, headerTypes: ${JSON.stringify(r.headers.types)} }`;
   }
   const tableSource = Object.entries(table)
     .map(([op, statuses]) => `  ${op}: {\n${Object.entries(statuses).map(([s, v]) => `    ${JSON.stringify(s)}: ${v},`).join('\n')}\n  },`)
     .join('\n');
-  return `${inlineRuntimeHelpers(standaloneCode(ajv, refs), 'response-validators.js')}
+  return `${full}
+${fast}
 /** Per operationId and documented status: body validator per media type, header validator, header facts. */
 export const responseContract = {
 ${tableSource}
@@ -111,8 +162,12 @@ export const RESPONSE_VALIDATOR_TYPES = `import type { GeneratedValidator } from
 export interface DocumentedResponse {
   /** Media type (no parameters) → validator of the body, or null when the contract gives no schema. */
   contentTypes: Record<string, GeneratedValidator | null>;
+  /** The same, as yes/no checks that stop at the first error: only a \`false\` needs the full validator. */
+  fastContentTypes: Record<string, GeneratedValidator | null>;
   /** Validates the response headers as one object with lower-case names (values already converted to numbers where the schema says integer/number). */
   headers: GeneratedValidator;
+  /** The header validator's yes/no fast path. */
+  fastHeaders: GeneratedValidator;
   /** Lower-case names of the headers the contract requires. */
   requiredHeaders: readonly string[];
   /** Lower-case header name → JSON type, for the headers that are not strings. */

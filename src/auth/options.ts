@@ -1,5 +1,6 @@
 // Checks for clientCredentials' options, so a misconfiguration fails at creation, naming the field
 // and never its value.
+import type { FetchLike } from '../client/options.js';
 import type { TlsOptions } from '../tls/options.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -21,8 +22,8 @@ export interface ClientCredentialsOptions {
   timeoutMs?: number;
   /** A client certificate and/or private CA for the token endpoint (needs the optional peer `undici`). */
   tls?: TlsOptions;
-  /** Injected fetch taking a WHATWG Request; not together with `tls`. Default the global fetch. */
-  fetch?: (request: Request) => Promise<Response>;
+  /** Injected fetch, called as `fetch(url, init)` like the client's (see FetchLike); not together with `tls`. Default the global fetch. */
+  fetch?: FetchLike;
   /** Allow plain http to a host other than loopback. Never with a real secret. */
   allowInsecureHttp?: boolean;
   /** Clock in milliseconds, for tests. Default Date.now. */
@@ -41,7 +42,7 @@ export interface ResolvedClientCredentials {
   defaultExpiresInMs: number;
   timeoutMs: number;
   tls: TlsOptions | undefined;
-  fetch: ((request: Request) => Promise<Response>) | undefined;
+  fetch: FetchLike | undefined;
   now: () => number;
 }
 
@@ -92,7 +93,7 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   const authMethod = options.authMethod ?? 'client_secret_basic';
   if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') fail('authMethod must be "client_secret_basic" or "client_secret_post"');
   if (options.tls !== undefined && options.fetch !== undefined) fail('give either tls or fetch, not both (tls builds its own fetch)');
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function taking a Request');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function (url, init)');
   if (options.now !== undefined && typeof options.now !== 'function') fail('now must be a function returning milliseconds');
 
   return {

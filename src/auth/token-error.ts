@@ -1,7 +1,8 @@
-// The error a token source rejects with. It stands alone for now; once src/errors.ts has its
-// `AuthError` (a BaasError of kind 'auth', for token-source failures), this class becomes
-// `class TokenError extends AuthError` with the same fields, and `kind` comes from there.
-// Every text in it is redacted when it is built: the client secret and tokens never appear.
+// The error a clientCredentials token source rejects with: an AuthError (kind 'auth'), so every
+// token failure is one error kind, whether the client meets it or a program calls the source itself.
+// Every text in it is redacted when it is built: the client secret and tokens never appear, and its
+// `cause` (a network or timeout error) is a redacted copy.
+import { AuthError } from '../errors.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
@@ -20,11 +21,11 @@ export interface TokenErrorInit {
   errorUri?: string | undefined;
   /** What went wrong, already redacted. */
   detail: string;
+  /** Already redacted. */
   cause?: unknown;
 }
 
-export class TokenError extends Error {
-  readonly kind = 'auth' as const;
+export class TokenError extends AuthError {
   readonly failure: TokenFailure;
   readonly tokenUrl: string;
   readonly status: number | undefined;
@@ -33,20 +34,13 @@ export class TokenError extends Error {
   readonly errorUri: string | undefined;
 
   constructor(init: TokenErrorInit) {
-    super(`token request to ${init.tokenUrl} failed: ${init.detail}`, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'TokenError';
+    super(`token request to ${init.tokenUrl} failed: ${init.detail}`, {}, init.cause === undefined ? undefined : { cause: init.cause });
     this.failure = init.failure;
     this.tokenUrl = init.tokenUrl;
     this.status = init.status;
     this.error = init.error;
     this.errorDescription = init.errorDescription;
     this.errorUri = init.errorUri;
-  }
-
-  toJSON(): Record<string, unknown> {
-    const fields: Record<string, unknown> = { name: this.name, message: this.message };
-    for (const [key, value] of Object.entries(this)) if (value !== undefined) fields[key] = value;
-    return fields;
   }
 }
 

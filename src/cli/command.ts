@@ -23,6 +23,11 @@ export interface Command<O extends Options = Options> {
   /** One line per option, shown by `<command> --help`. */
   details: string[];
   options: O;
+  /**
+   * The command parses its own arguments (a command that has its own parser, such as verify): the
+   * dispatcher handles `--help` and passes every other argument on as a positional, untouched.
+   */
+  ownArguments?: boolean;
   /** Resolves with the exit code once the command is done (for a server: once it was stopped). */
   run(values: Values<O>, positionals: string[], context: CommandContext): Promise<number>;
 }

@@ -1,7 +1,8 @@
-// Every subcommand, one line each: the sandbox and verify commands add theirs here
-// (`import { sandbox } from './sandbox.js';` and `sandbox,` in the list).
+// Every subcommand, one line each.
 import type { Command } from './command.js';
 import { docs } from './docs.js';
 import { mock } from './mock.js';
+import { sandbox } from './sandbox.js';
+import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [mock, docs];
+export const COMMANDS: readonly Command[] = [mock, sandbox, verify, docs];

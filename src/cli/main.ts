@@ -45,6 +45,13 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     return 2;
   }
   try {
+    if (command.ownArguments) {
+      if (rest[0] === '--help' || rest[0] === '-h') {
+        context.out(commandHelp(command));
+        return 0;
+      }
+      return await command.run({}, rest, context);
+    }
     const { values, positionals } = parseArgs({
       args: rest,
       options: { ...command.options, help: { type: 'boolean', short: 'h' } },

@@ -10,7 +10,9 @@ import {
   validateUpdateNaturalPersonQuery,
   type ValidationIssue,
 } from '../validation/index.js';
+import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
+import { clientEvents, type ClientEvents } from './events.js';
 import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
@@ -38,6 +40,13 @@ export interface BaasClient {
   pixKeys(options?: PixKeysOptions): AsyncIterable<PixKey>;
   /** The underlying openapi-fetch client, with the same auth, User-Agent, timeout and retry. */
   raw: RawClient;
+  /**
+   * Listens to `request` (each attempt sent), `response`, `retry` (its wait and why), `error` and
+   * `token` events, and `drift` (with `validateResponses: 'warn'`): the objects the logger gets, redacted. Returns the function that stops it.
+   */
+  on: ClientEvents['on'];
+  /** Releases what the client holds open: the connections of its `tls` agent. */
+  close(): Promise<void>;
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -65,7 +74,9 @@ function operationUrl(baseUrl: string, operation: Operation, params: Params): st
 
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
-  const secrets: string[] = [];
+  // The token source's own secrets (clientCredentials: the client secret) stay; tokens come and go.
+  const kept = typeof settings.token === 'function' ? (settings.token.secrets?.() ?? []) : [];
+  const secrets: string[] = [...kept];
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
@@ -74,11 +85,14 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     remember(token) {
       if (secrets.includes(token)) return;
       secrets.push(token);
-      if (secrets.length > TOKENS_REMEMBERED) secrets.shift();
+      if (secrets.length > kept.length + TOKENS_REMEMBERED) secrets.splice(kept.length, 1);
     },
   };
   if (typeof settings.token === 'string') state.remember(settings.token);
   const baseHeaders: Record<string, string> = { Accept: ACCEPT, 'User-Agent': settings.userAgent };
+  const check = answerCheck(options.validateResponses, options.onDrift, state);
+  const readUpdate = (response: Response, call: Call) => readJson(response, call, check) as Promise<UpdateResult | undefined>;
+  const readList = (response: Response, call: Call) => readPixKeyList(response, call, check);
 
   /** Sends one operation of the table through a new Call and reads its answer with `read`. */
   function send<T>(name: OperationName & keyof typeof operations, params: Params, callOptions: CallOptions, read: Reader<T>): Promise<T> {
@@ -110,13 +124,13 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     async updateNaturalPerson(input) {
       const query = { Account: input.account, DocumentNumber: input.documentNumber };
       preflight('updateNaturalPerson', [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(input.body)]);
-      return send('updateNaturalPerson', { query, body: input.body }, input, readJson as Reader<UpdateResult | undefined>);
+      return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
     },
 
     async listPixKeys(input = {}) {
       const query = { limit: input.limit, cursor: input.cursor };
       preflight('listPixKeys', validateListPixKeysQuery(input.limit === undefined && input.cursor === undefined ? {} : withoutUndefined(query)));
-      return send('listPixKeys', { query }, input, readPixKeyList);
+      return send('listPixKeys', { query }, input, readList);
     },
 
     pixKeys(pageOptions = {}) {
@@ -124,6 +138,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     },
 
     raw: createCallingRawClient(settings.baseUrl, state, settings),
+    on: clientEvents(state, settings.logging).on,
+    close: settings.close,
   };
   return client;
 }
@@ -133,18 +149,19 @@ const withoutUndefined = <T extends object>(value: T): T =>
 
 /**
  * The answer of a typed operation: the parsed success body (undefined when empty or 204), or the
- * error an answer that is not a success stands for. Response validation (`validateResponses`)
- * would check the parsed body here, the one place every typed answer passes.
+ * error an answer that is not a success stands for. With `validateResponses` on, `check` sees every
+ * answer here first (and hands back the body if it parsed it).
  */
-async function readJson(response: Response, call: Call): Promise<unknown> {
+async function readJson(response: Response, call: Call, check?: AnswerCheck): Promise<unknown> {
+  const text = response.status === 204 ? '' : await response.text();
+  const checked = check && (await check(response, text, call));
   if (response.status === 204) return undefined;
-  const text = await response.text();
   if (!response.ok) throw errorFromResponse(response, text, call);
-  return parseSuccessBody(response, text, call);
+  return checked ? checked.body : parseSuccessBody(response, text, call);
 }
 
-async function readPixKeyList(response: Response, call: Call): Promise<PixKeyList> {
-  const parsed = await readJson(response, call);
+async function readPixKeyList(response: Response, call: Call, check?: AnswerCheck): Promise<PixKeyList> {
+  const parsed = await readJson(response, call, check);
   if (!isPixKeyList(parsed)) {
     throw new ResponseError('a key list without a `data` array', { status: response.status, contentType: response.headers.get('content-type') ?? undefined }, call.context());
   }

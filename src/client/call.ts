@@ -3,14 +3,17 @@
 // decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
 // Nothing outside this class sets its state.
 //
-// Where later features plug in, each at one place:
+// Where features plug in, each at one place:
 // - logs and events: `observer` (attempt, response, retry, error), called from `attempt()`,
-//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent`;
-// - a TLS dispatcher (undici Agent): `ClientState.init`, spread into every attempt's fetch init;
-// - a one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen (marked);
-// - rate-limit headers and response validation: `read`, the caller's reader of the final response
-//   (see responses.ts `responseMeta` and baas-client.ts `readJson`).
+//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent`; `ready`, when set, is
+//   awaited before the first attempt (the logging code loading);
+// - a TLS fetch (undici Agent): `ClientState.fetch`; other fetch init: `ClientState.init`;
+// - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
+// - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
+//   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
+import type { DriftEvent } from '../drift/problems.js';
 import { BaasError, NetworkError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
+import type { RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from './options.js';
 import { parseRetryAfter, shouldRetry, sleep, IDEMPOTENT_METHODS, type RetrySettings } from './retry.js';
@@ -28,6 +31,8 @@ export interface ClientState {
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;
   observer?: CallObserver | undefined;
+  /** Awaited before a call's first attempt while set: the observer is being loaded. */
+  ready?: Promise<unknown> | undefined;
 }
 
 /** What one call sends. `headers` is the call's own object (the call sets Authorization on it). */
@@ -52,6 +57,10 @@ export interface CallEvent {
   waitMs?: number | undefined;
   reason?: string | undefined;
   error?: unknown;
+  /** The attempt's request headers, without Authorization (attempt events). */
+  headers?: Record<string, string> | undefined;
+  /** The response's headers (response events), for the request id and rate-limit fields. */
+  responseHeaders?: Headers | undefined;
 }
 
 export interface CallObserver {
@@ -59,6 +68,8 @@ export interface CallObserver {
   response?(event: CallEvent): void;
   retry?(event: CallEvent): void;
   error?(event: CallEvent): void;
+  /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
+  drift?(event: DriftEvent): void;
 }
 
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */
@@ -81,6 +92,12 @@ export class Call {
   private response: Response | undefined;
   /** The last request id of a response that was retried. */
   private earlierRequestId: string | undefined;
+  /** The token sent with the current attempt, when it came from a function. */
+  private sentToken: string | undefined;
+  /** Whether the token was already renewed after a 401 (it is, once per call). */
+  private renewed = false;
+  /** What the rate-limit header fields of a final 429 say. */
+  rateLimit: RateLimitInfo | undefined;
 
   constructor(
     private readonly client: ClientState,
@@ -99,6 +116,7 @@ export class Call {
     const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
     if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
     try {
+      if (this.client.ready) await this.client.ready;
       const response = await this.attemptUntilAnswered();
       return await this.whileAttemptLives(read(response, this));
     } catch (error) {
@@ -128,7 +146,7 @@ export class Call {
     const { method, headers, body } = this.request;
     for (;;) {
       this.signal?.throwIfAborted();
-      headers.Authorization = this.client.authorization ?? `Bearer ${await this.token()}`;
+      headers.Authorization = this.client.authorization ?? `Bearer ${(this.sentToken = await this.token())}`;
       const controller = this.attempt();
       let response: Response;
       try {
@@ -139,11 +157,20 @@ export class Call {
         const failure = this.timedOut ? 'timeout' : 'network';
         const wait = shouldRetry({ attempt: this.attempts, method, failure, elapsedMs: Date.now() - this.started, idempotencyKey: this.idempotencyKey() }, this.retry);
         if (wait === undefined) throw error;
-        await this.retrying(wait, failure);
+        await this.retrying(wait, `${failure}${systemCode(error) ? ` ${systemCode(error)}` : ''}`);
         continue;
       }
       this.answered(response);
-      // A one-time 401 token refresh (drop the cached token, resolve again, repeat once) goes here.
+      // A 401 with a token the source can drop: drop it, get a new one, repeat the call once. A
+      // second 401 is the caller's ApiError.
+      const source = this.client.token;
+      if (response.status === 401 && !this.renewed && typeof source === 'function' && source.invalidate) {
+        this.renewed = true;
+        await this.discard(response);
+        source.invalidate(this.sentToken);
+        await this.retrying(0, 'token refused (401)', 401);
+        continue;
+      }
       if (this.retry && !response.ok) {
         const wait = shouldRetry(
           {
@@ -157,16 +184,22 @@ export class Call {
           this.retry,
         );
         if (wait !== undefined) {
-          clearTimeout(this.timer);
-          this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
-          await response.body?.cancel().catch(() => undefined);
-          await this.retrying(wait, `HTTP ${response.status}`);
+          await this.discard(response);
+          await this.retrying(wait, `HTTP ${response.status}`, response.status);
           continue;
         }
       }
+      if (response.status === 429) this.rateLimit = (await import('../logging/rate-limit.js')).parseRateLimit(response.headers);
       this.response = response;
       return response;
     }
+  }
+
+  /** Ends an attempt whose answer is not kept: its timer, its body; its request id is remembered. */
+  private async discard(response: Response): Promise<void> {
+    clearTimeout(this.timer);
+    this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
+    await response.body?.cancel().catch(() => undefined);
   }
 
   private token(): Promise<string> {
@@ -183,16 +216,20 @@ export class Call {
       this.timedOut = true;
       controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
     }, this.timeoutMs);
-    this.client.observer?.attempt?.(this.event());
+    if (this.client.observer?.attempt) {
+      // Events show nothing secret: the request headers go without Authorization.
+      const { Authorization: _credential, ...headers } = this.request.headers;
+      this.client.observer.attempt(this.event({ headers }));
+    }
     return controller;
   }
 
   private answered(response: Response): void {
-    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined }));
+    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined, responseHeaders: response.headers }));
   }
 
-  private async retrying(waitMs: number, reason: string): Promise<void> {
-    this.client.observer?.retry?.(this.event({ waitMs, reason }));
+  private async retrying(waitMs: number, reason: string, status?: number): Promise<void> {
+    this.client.observer?.retry?.(this.event({ waitMs, reason, status }));
     await sleep(waitMs, this.signal);
   }
 
@@ -252,10 +289,21 @@ export class Call {
     if (error instanceof BaasError) outcome = error;
     else if (this.signal?.aborted) outcome = this.signal.reason;
     else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
-    else outcome = new NetworkError(systemCode(error), this.context());
-    this.client.observer?.error?.(this.event({ error: outcome, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }));
+    else outcome = new NetworkError(systemCode(error), this.context(), failureReason(error));
+    // The error event's duration runs from the call's start.
+    this.client.observer?.error?.(this.event({ error: outcome, durationMs: Date.now() - this.started, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }));
     return outcome;
   }
+}
+
+/** What a failure says in words when it names itself (a TLS failure: `reason` beside its `code`). */
+function failureReason(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const { code, reason } = current as { code?: unknown; reason?: unknown };
+    if (typeof code === 'string' && typeof reason === 'string') return reason;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */

@@ -1,5 +1,9 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
+import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
+import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
+import { lazyTlsFetch } from '../tls/lazy.js';
+import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
@@ -41,7 +45,29 @@ export interface BaasClientOptions {
   validate?: boolean;
   /** Allow plain http to a host other than loopback. Never do this with a real token. */
   allowInsecureHttp?: boolean;
+  /**
+   * A client certificate (`{ cert, key, passphrase? }` PEM or `{ pfx, passphrase? }` PKCS#12) and/or a
+   * private authority (`ca`) for the API calls. Needs the optional peer `undici`, loaded on the first
+   * call. Not together with `fetch`. Call `client.close()` to release its connections.
+   */
+  tls?: TlsOptions;
+  /** Where log entries go: any object with debug, info, warn and error taking (message, object). Default console when `logLevel` is set. */
+  logger?: Logger;
+  /** `off`, `error`, `warn`, `info` or `debug` (one entry per attempt, response, retry and error). Default `warn` with a logger, else `off`. */
+  logLevel?: LogLevel;
+  /**
+   * Check every answer of a typed operation against the contract (its documented statuses, media
+   * types, required headers and schemas). `'throw'`: an answer that departs from it is a
+   * `ResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
+   * the call goes on as usual and a drift event goes to the client's observers and `onDrift`.
+   * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
+   */
+  validateResponses?: ResponseValidation;
+  /** Hears each drift event (with `validateResponses` on). A throwing hook never fails the call. */
+  onDrift?: (event: DriftEvent) => void;
 }
+
+export type ResponseValidation = 'off' | 'warn' | 'throw';
 
 export interface ResolvedOptions {
   baseUrl: string;
@@ -51,6 +77,10 @@ export interface ResolvedOptions {
   timeoutMs: number;
   retry: RetrySettings | false;
   validate: boolean;
+  /** Set when `logger` or `logLevel` was given. */
+  logging: ResolvedLogging | undefined;
+  /** Releases what the client holds open (the TLS agent). */
+  close: () => Promise<void>;
 }
 
 const LOOPBACK = /^(localhost|127(\.[0-9]{1,3}){3}|\[::1\])$/i;
@@ -83,15 +113,22 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
   if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
+  if (options.tls !== undefined && options.fetch !== undefined) {
+    throw new TypeError('createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)');
+  }
+  const tlsFetch = options.tls === undefined ? undefined : lazyTlsFetch(options.tls);
+  const logging = options.logger === undefined && options.logLevel === undefined ? undefined : resolveLogging(options);
 
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
     token: options.token,
     userAgent,
-    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    fetch: tlsFetch ?? options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     timeoutMs,
     retry: retrySettings(options.retry),
     validate: options.validate ?? true,
+    logging,
+    close: async () => tlsFetch?.close(),
   };
 }
 

@@ -90,7 +90,7 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
       this.finish();
       throw new ResponseError(
         `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
-        { status: 200 },
+        { status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] },
         { operation: this.operation },
       );
     }

@@ -9,8 +9,9 @@ const isJsonType = (type: string): boolean => /^application\/([\w.+-]+\+)?json\b
 const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text);
 
 /**
- * What the headers of an answer say about the call, for errors (and, later, events): the request id
- * and `Retry-After`. Rate-limit headers belong here too.
+ * What the headers of an answer say about the call, for errors: the request id and `Retry-After`.
+ * Rate-limit header fields are read by the call on a final 429 (`call.rateLimit`, loaded lazily) and
+ * by the logging code for response events.
  */
 export function responseMeta(response: Response): { requestId: string | undefined; retryAfterMs: number | undefined } {
   return { requestId: response.headers.get('x-request-id') ?? undefined, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) };
@@ -81,5 +82,5 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   }
 
   const requestId = meta.requestId ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
-  return new ApiError({ status, problem, code, retryAfterMs: meta.retryAfterMs }, call.context(requestId));
+  return new ApiError({ status, problem, code, retryAfterMs: meta.retryAfterMs, rateLimit: call.rateLimit }, call.context(requestId));
 }

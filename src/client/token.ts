@@ -3,7 +3,16 @@
 import { AuthError, type ErrorContext } from '../errors.js';
 import { redactText } from '../redact.js';
 
-export type TokenSource = string | (() => string | Promise<string>);
+/**
+ * A fixed token, or a function called before each attempt. A function may also have `invalidate`
+ * (clientCredentials has): the client calls it with the token an API refused (401), then gets a new
+ * one and repeats the call once; and `secrets`, values the client masks in everything it shows.
+ */
+export type TokenSource = string | TokenFunction;
+export type TokenFunction = (() => string | Promise<string>) & {
+  invalidate?: (token?: string) => void;
+  secrets?: () => string[];
+};
 
 // Control characters (CR/LF would split the header), and DEL.
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -17,8 +26,8 @@ export function tokenProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A copy of the source's error that is safe to keep as `cause`: its message and stack redacted. */
-function redactedCause(error: unknown, secrets: Iterable<string>): Error {
+/** A copy of an error that is safe to keep as `cause`: its message and stack redacted. */
+export function redactedCause(error: unknown, secrets: Iterable<string>): Error {
   const list = [...secrets];
   if (!(error instanceof Error)) return new Error(redactText(String(error), list));
   const copy = new Error(redactText(error.message, list));
@@ -38,6 +47,9 @@ export async function resolveToken(
   try {
     value = typeof source === 'function' ? await source() : source;
   } catch (error) {
+    // An AuthError (clientCredentials' TokenError) is redacted already and keeps its fields as cause;
+    // its message says what the token endpoint answered.
+    if (error instanceof AuthError) throw new AuthError(`the token source failed (${redactText(error.message, secrets)}); nothing was sent`, context(), { cause: error });
     throw new AuthError('the token source failed; nothing was sent', context(), { cause: redactedCause(error, secrets) });
   }
   const problem = tokenProblem(value);

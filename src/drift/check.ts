@@ -1,8 +1,8 @@
-// Checks one response against the contract's documented responses. Pure: the contract table is
-// passed in, so this file never pulls the generated validators into anyone's import graph.
+// Checks one response against the contract's documented responses. Pure: the contract table and
+// the rule wording (src/validation/rules.ts) are passed in, so this file pulls neither into anyone's
+// import graph (the client, which has the wording already, hands its own to its lazy chunk).
 import type { DocumentedResponse } from '../generated/response-validators.js';
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
-import { ruleOf } from '../validation/rules.js';
 import { collapseAnyOf } from './anyof.js';
 import type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
 
@@ -39,8 +39,18 @@ function headerObject(headers: ObservedResponse['headers'], types: DocumentedRes
   return out;
 }
 
-function problemsOf(validate: GeneratedValidator, data: unknown, part: DriftPart): DriftProblem[] {
-  if (validate(data)) return [];
+/**
+ * The fast validator (first error only, cheap lengths) answers for data that conforms, which is
+ * nearly all of it; only data it rejects goes through the full validator, for every problem. The
+ * fast one never accepts what the full one rejects (see fastPathSchema in the generator); when it
+ * rejects what the full one accepts, the full one's `[]` stands.
+ */
+/** The rule an Ajv error stands for, in words, never the value (src/validation/rules.ts `ruleOf`). */
+export type RuleWords = (error: GeneratedValidatorError) => string;
+
+function problemsOf(ruleOf: RuleWords, validate: GeneratedValidator, fast: GeneratedValidator | null | undefined, data: unknown, part: DriftPart): DriftProblem[] {
+  if (fast ? fast(data) : validate(data)) return [];
+  if (fast && validate(data)) return [];
   const seen = new Map<string, DriftProblem>();
   for (const error of collapseAnyOf(validate.errors ?? [])) {
     const pointer = pointerOf(error);
@@ -63,6 +73,8 @@ export interface CheckOptions {
    * fraction of the cost. Pointers stay those of the full body. Default: every item.
    */
   sampleItems?: number;
+  /** Skip the fast path and run the full validator on everything (for the benchmark's side-by-side figure and tests). */
+  fullCheckOnly?: boolean;
 }
 
 /** The body with each top-level list cut to its first `n` items (a shallow copy; the caller's body is untouched). */
@@ -81,13 +93,13 @@ function sampled(body: unknown, n: number | undefined): unknown {
  * `[]` when it conforms. Unknown members and unknown values of the open enum-like fields
  * (key_type, key_status, account_type) are allowed by the contract itself, so they never show up.
  */
-export function checkResponse(contract: ResponseContract, response: ObservedResponse, options: CheckOptions = {}): DriftProblem[] {
+export function checkResponse(contract: ResponseContract, ruleOf: RuleWords, response: ObservedResponse, options: CheckOptions = {}): DriftProblem[] {
   if (!contract[response.operationId]) throw new Error(`no operation ${response.operationId} in the contract`);
   const documented = documentedResponse(contract, response.operationId, response.status);
   if (!documented) {
     return [{ part: 'status', pointer: '', rule: `must be one of the documented statuses ${Object.keys(contract[response.operationId]!).join(', ')}` }];
   }
-  const problems = problemsOf(documented.headers, headerObject(response.headers, documented.headerTypes), 'header');
+  const problems = problemsOf(ruleOf, documented.headers, documented.fastHeaders, headerObject(response.headers, documented.headerTypes), 'header');
   const documentedTypes = Object.keys(documented.contentTypes);
   if (documentedTypes.length === 0) return problems;
   const type = mediaTypeOf(response.contentType);
@@ -101,6 +113,6 @@ export function checkResponse(contract: ResponseContract, response: ObservedResp
     return problems;
   }
   const validate = documented.contentTypes[type];
-  if (validate) problems.push(...problemsOf(validate, sampled(response.body, options.sampleItems), 'body'));
+  if (validate) problems.push(...problemsOf(ruleOf, validate, options.fullCheckOnly ? null : documented.fastContentTypes[type], sampled(response.body, options.sampleItems), 'body'));
   return problems;
 }

@@ -5,10 +5,8 @@ import type { DriftProblem, ObservedResponse } from './problems.js';
 
 export type { CheckOptions } from './check.js';
 
-export type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
-import { describeProblem } from './problems.js';
-
-export { describeProblem };
+export type { DriftEvent, DriftPart, DriftProblem, ObservedResponse } from './problems.js';
+export { describeProblem, driftMessage } from './problems.js';
 
 export interface DriftChecker {
   /** Every departure of one response from the contract; `[]` when it conforms. Never holds values. */
@@ -21,27 +19,10 @@ let loading: Promise<DriftChecker> | undefined;
 
 /** Loads the generated validators once and returns the checker (the same one on every call). */
 export function loadDriftChecker(): Promise<DriftChecker> {
-  loading ??= Promise.all([import('../generated/response-validators.js'), import('./check.js')]).then(([generated, { checkResponse }]) => ({
-    check: (response: ObservedResponse, options?: CheckOptions) => checkResponse(generated.responseContract, response, options),
+  loading ??= Promise.all([import('../generated/response-validators.js'), import('./check.js'), import('../validation/rules.js')]).then(([generated, { checkResponse }, { ruleOf }]) => ({
+    check: (response: ObservedResponse, options?: CheckOptions) => checkResponse(generated.responseContract, ruleOf, response, options),
     operations: Object.keys(generated.responseContract),
   }));
   return loading;
 }
 
-/**
- * What the client emits with `validateResponses: 'warn'` (to its logs and events), and what a
- * `ResponseError` carries with `'throw'`. Problems never hold values.
- */
-export interface DriftEvent {
-  type: 'drift';
-  operationId: string;
-  status: number;
-  problems: DriftProblem[];
-}
-
-/** One line for a log or an error message: `listPixKeys 200 drifted from the contract: body/data/0/key must …; …`. */
-export function driftMessage(event: Omit<DriftEvent, 'type'>): string {
-  const shown = event.problems.slice(0, 5).map(describeProblem).join('; ');
-  const more = event.problems.length > 5 ? ` (and ${event.problems.length - 5} more)` : '';
-  return `${event.operationId} ${event.status} drifted from the contract: ${shown}${more}`;
-}

@@ -32,3 +32,29 @@ export function describeProblem(problem: DriftProblem): string {
   const where = problem.part === 'body' ? `body${problem.pointer}` : problem.part === 'header' ? `header ${problem.pointer.slice(1)}` : problem.part;
   return `${where} ${problem.rule}`;
 }
+
+/**
+ * What the client emits with `validateResponses: 'warn'` (to its observers and `onDrift`), and what
+ * a `ResponseError` carries with `'throw'`. Problems never hold values.
+ */
+export interface DriftEvent {
+  type: 'drift';
+  operationId: string;
+  status: number;
+  problems: DriftProblem[];
+  /** From the client: method, redacted URL and X-Request-Id of the answer that drifted. */
+  method?: string | undefined;
+  url?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/** One line for a log or an error message: `listPixKeys 200 drifted from the contract: body/data/0/key must …; …`. */
+export function driftMessage(event: Pick<DriftEvent, 'operationId' | 'status' | 'problems'>): string {
+  return `${event.operationId} ${event.status} drifted from the contract: ${describeProblems(event.problems)}`;
+}
+
+/** The first five problems in words, and how many more. */
+export function describeProblems(problems: readonly DriftProblem[]): string {
+  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+  return `${problems.slice(0, 5).map(describeProblem).join('; ')}${more}`;
+}

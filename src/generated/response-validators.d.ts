@@ -3,8 +3,12 @@ import type { GeneratedValidator } from './validators.js';
 export interface DocumentedResponse {
   /** Media type (no parameters) → validator of the body, or null when the contract gives no schema. */
   contentTypes: Record<string, GeneratedValidator | null>;
+  /** The same, as yes/no checks that stop at the first error: only a `false` needs the full validator. */
+  fastContentTypes: Record<string, GeneratedValidator | null>;
   /** Validates the response headers as one object with lower-case names (values already converted to numbers where the schema says integer/number). */
   headers: GeneratedValidator;
+  /** The header validator's yes/no fast path. */
+  fastHeaders: GeneratedValidator;
   /** Lower-case names of the headers the contract requires. */
   requiredHeaders: readonly string[];
   /** Lower-case header name → JSON type, for the headers that are not strings. */

@@ -2689,27 +2689,2293 @@ return errors === 0;
 }
 validate28.evaluated = {"props":{"cursor":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
+const fast = (() => {
+const schema32 = {"type":"object","required":["version","status"],"properties":{"version":{"type":"string","minLength":1,"maxLength":16},"status":{"type":"string","minLength":1,"maxLength":32}}};
+const func1 = (function utf16length(str) { return str.length; });
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.version === undefined) && (missing0 = "version")) || ((data.status === undefined) && (missing0 = "status"))){
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.version !== undefined){
+let data0 = data.version;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) > 16){
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 16}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data1 = data.status;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func1(data1) > 32){
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 32}}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":{"version":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema33 = {"$id":"headers1","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"}},"required":[]};
+const schema34 = {"type":"string","minLength":1,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$"};
+const schema35 = {"type":"string","minLength":1,"maxLength":1024,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
+const schema36 = {"type":"string","minLength":1,"maxLength":1024,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
+const pattern4 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const pattern5 = new RegExp("^[\\x21-\\x7E][\\x20-\\x7E]*$", "u");
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="headers1" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+validate22.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate22.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern4.test(data0)){
+validate22.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ratelimit !== undefined){
+let data1 = data.ratelimit;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) > 1024){
+validate22.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate22.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data1)){
+validate22.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["ratelimit-policy"] !== undefined){
+let data2 = data["ratelimit-policy"];
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data2 === "string"){
+if(func1(data2) > 1024){
+validate22.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate22.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data2)){
+validate22.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":{"x-request-id":true,"ratelimit":true,"ratelimit-policy":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema37 = {"type":"object","properties":{"type":{"type":"string","format":"uri-reference","default":"about:blank","maxLength":2048},"title":{"type":"string","maxLength":256},"status":{"type":"integer","format":"int32","minimum":100,"maximum":599},"detail":{"type":"string","maxLength":4096},"instance":{"type":"string","format":"uri-reference","maxLength":2048},"correlationId":{"type":"string","maxLength":128,"pattern":"^[\\x21-\\x7E]+$"},"violations":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Violation"}}}};
+const schema38 = {"type":"object","required":["property","reason"],"properties":{"property":{"type":"string","minLength":1,"maxLength":256},"reason":{"type":"string","minLength":1,"maxLength":512}}};
+const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs1 = errors;
+if(errors === _errs1){
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) > 2048){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/maxLength",keyword:"maxLength",params:{limit: 2048}}];
+return false;
+}
+else {
+if(!(formats0.test(data0))){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri-reference"}}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func1(data1) > 256){
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 256}}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs5 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data2 == "number"){
+if(data2 > 599 || isNaN(data2)){
+validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599}}];
+return false;
+}
+else {
+if(data2 < 100 || isNaN(data2)){
+validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100}}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.detail !== undefined){
+let data3 = data.detail;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func1(data3) > 4096){
+validate23.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/maxLength",keyword:"maxLength",params:{limit: 4096}}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instance !== undefined){
+let data4 = data.instance;
+const _errs9 = errors;
+if(errors === _errs9){
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func1(data4) > 2048){
+validate23.errors = [{instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/maxLength",keyword:"maxLength",params:{limit: 2048}}];
+return false;
+}
+else {
+if(!(formats0.test(data4))){
+validate23.errors = [{instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/format",keyword:"format",params:{format: "uri-reference"}}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.correlationId !== undefined){
+let data5 = data.correlationId;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data5 === "string"){
+if(func1(data5) > 128){
+validate23.errors = [{instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate23.errors = [{instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.violations !== undefined){
+let data6 = data.violations;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data6)){
+if(data6.length > 100){
+validate23.errors = [{instancePath:instancePath+"/violations",schemaPath:"#/properties/violations/maxItems",keyword:"maxItems",params:{limit: 100}}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing0;
+if(((data7.property === undefined) && (missing0 = "property")) || ((data7.reason === undefined) && (missing0 = "reason"))){
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0,schemaPath:"#/components/schemas/Violation/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data7.property !== undefined){
+let data8 = data7.property;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 256){
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/property",schemaPath:"#/components/schemas/Violation/properties/property/maxLength",keyword:"maxLength",params:{limit: 256}}];
+return false;
+}
+else {
+if(func1(data8) < 1){
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/property",schemaPath:"#/components/schemas/Violation/properties/property/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/property",schemaPath:"#/components/schemas/Violation/properties/property/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.reason !== undefined){
+let data9 = data7.reason;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func1(data9) > 512){
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/reason",schemaPath:"#/components/schemas/Violation/properties/reason/maxLength",keyword:"maxLength",params:{limit: 512}}];
+return false;
+}
+else {
+if(func1(data9) < 1){
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/reason",schemaPath:"#/components/schemas/Violation/properties/reason/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0+"/reason",schemaPath:"#/components/schemas/Violation/properties/reason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/violations/" + i0,schemaPath:"#/components/schemas/Violation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs15 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/violations",schemaPath:"#/properties/violations/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"correlationId":true,"violations":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":[]};
+const schema43 = {"type":"string","minLength":6,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="headers2" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+validate24.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate24.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern4.test(data0)){
+validate24.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ratelimit !== undefined){
+let data1 = data.ratelimit;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) > 1024){
+validate24.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate24.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data1)){
+validate24.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["ratelimit-policy"] !== undefined){
+let data2 = data["ratelimit-policy"];
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data2 === "string"){
+if(func1(data2) > 1024){
+validate24.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate24.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data2)){
+validate24.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["www-authenticate"] !== undefined){
+let data3 = data["www-authenticate"];
+const _errs10 = errors;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data3 === "string"){
+if(func1(data3) > 256){
+validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/maxLength",keyword:"maxLength",params:{limit: 256}}];
+return false;
+}
+else {
+if(func1(data3) < 6){
+validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/minLength",keyword:"minLength",params:{limit: 6}}];
+return false;
+}
+else {
+if(!pattern5.test(data3)){
+validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":{"x-request-id":true,"ratelimit":true,"ratelimit-policy":true,"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema44 = {"$id":"headers3","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"retry-after":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema"}},"required":["retry-after"]};
+const schema48 = {"type":"integer","format":"int32","minimum":0,"maximum":86400};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="headers3" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data["retry-after"] === undefined) && (missing0 = "retry-after")){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+validate25.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern4.test(data0)){
+validate25.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ratelimit !== undefined){
+let data1 = data.ratelimit;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) > 1024){
+validate25.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate25.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data1)){
+validate25.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["ratelimit-policy"] !== undefined){
+let data2 = data["ratelimit-policy"];
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data2 === "string"){
+if(func1(data2) > 1024){
+validate25.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/maxLength",keyword:"maxLength",params:{limit: 1024}}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate25.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern5.test(data2)){
+validate25.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["retry-after"] !== undefined){
+let data3 = data["retry-after"];
+const _errs10 = errors;
+const _errs11 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate25.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs11){
+if(typeof data3 == "number"){
+if(data3 > 86400 || isNaN(data3)){
+validate25.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate25.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":{"x-request-id":true,"ratelimit":true,"ratelimit-policy":true,"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema49 = {"$id":"headers4","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"}},"required":[]};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="headers4" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+validate26.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate26.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern4.test(data0)){
+validate26.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":{"x-request-id":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema51 = {"$id":"headers5","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"retry-after":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema"}},"required":["retry-after"]};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="headers5" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data["retry-after"] === undefined) && (missing0 = "retry-after")){
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+validate27.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128}}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate27.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern4.test(data0)){
+validate27.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["retry-after"] !== undefined){
+let data1 = data["retry-after"];
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate27.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data1 == "number"){
+if(data1 > 86400 || isNaN(data1)){
+validate27.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400}}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+validate27.errors = [{instancePath:instancePath+"/retry-after",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RetryAfter/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":{"x-request-id":true,"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema54 = {"type":"object","required":["cursor","data"],"properties":{"cursor":{"$ref":"#/components/schemas/Cursor"},"data":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/PixKey"}}}};
+const schema55 = {"type":"object","required":["next"],"properties":{"next":{"type":["string","null"],"minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"}}};
+const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
+const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"const":"phone"},"key":{"pattern":"^\\+[1-9][0-9]{1,14}$"}}},{"properties":{"key_type":{"const":"email"},"key":{"format":"email"}}},{"properties":{"key_type":{"const":"cpf"},"key":{"pattern":"^[0-9]{11}$"}}},{"properties":{"key_type":{"const":"cnpj"},"key":{"pattern":"^[0-9]{14}$"}}},{"properties":{"key_type":{"const":"evp"},"key":{"pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}}}}]}]};
+const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
+const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
+const pattern19 = new RegExp("^[0-9]{11}$", "u");
+const pattern20 = new RegExp("^[0-9]{14}$", "u");
+const pattern21 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
+const pattern22 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern24 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern25 = new RegExp("^[0-9]{1,20}$", "u");
+const pattern26 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const formats6 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+const formats10 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const schema57 = {"anyOf":[{"$ref":"#/components/schemas/KnownPixKeyType"},{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32}]};
+const schema58 = {"type":"string","minLength":3,"maxLength":5,"enum":["cpf","cnpj","email","phone","evp"]};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+const _errs2 = errors;
+if(!(((((data === "cpf") || (data === "cnpj")) || (data === "email")) || (data === "phone")) || (data === "evp"))){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownPixKeyType/enum",keyword:"enum",params:{allowedValues: schema58.enum}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs2){
+if(typeof data === "string"){
+if(func1(data) > 5){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownPixKeyType/maxLength",keyword:"maxLength",params:{limit: 5}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(func1(data) < 3){
+const err2 = {instancePath,schemaPath:"#/components/schemas/KnownPixKeyType/minLength",keyword:"minLength",params:{limit: 3}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/components/schemas/KnownPixKeyType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data === "string"){
+if(func1(data) > 32){
+const err4 = {instancePath,schemaPath:"#/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(func1(data) < 1){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(!pattern22.test(data)){
+const err6 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+validate30.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema60 = {"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"$ref":"#/components/schemas/DocumentType"},"document":{"type":"string","pattern":"^([0-9]{11}|[0-9]{14})$","minLength":11,"maxLength":14}},"allOf":[{"anyOf":[{"properties":{"document_type":{"const":"cpf"},"document":{"pattern":"^[0-9]{11}$"}}},{"properties":{"document_type":{"const":"cnpj"},"document":{"pattern":"^[0-9]{14}$"}}}]}]};
+const schema61 = {"type":"string","minLength":3,"maxLength":4,"enum":["cpf","cnpj"]};
+const pattern29 = new RegExp("^([0-9]{11}|[0-9]{14})$", "u");
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.document_type !== undefined){
+const _errs4 = errors;
+if("cpf" !== data.document_type){
+const err0 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.document !== undefined){
+let data1 = data.document;
+const _errs5 = errors;
+if(typeof data1 === "string"){
+if(!pattern19.test(data1)){
+const err1 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.document_type = true;
+props0.document = true;
+}
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.document_type !== undefined){
+const _errs7 = errors;
+if("cnpj" !== data.document_type){
+const err2 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.document !== undefined){
+let data3 = data.document;
+const _errs8 = errors;
+if(typeof data3 === "string"){
+if(!pattern20.test(data3)){
+const err3 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.document_type = true;
+props0.document = true;
+}
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate32.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document === undefined) && (missing0 = "document"))){
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.document_type = true;
+props0.document = true;
+}
+if(data.name !== undefined){
+let data4 = data.name;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func1(data4) > 120){
+validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}}];
+return false;
+}
+else {
+if(func1(data4) < 1){
+validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid4 = _errs9 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.document_type !== undefined){
+let data5 = data.document_type;
+const _errs11 = errors;
+const _errs12 = errors;
+if(!((data5 === "cpf") || (data5 === "cnpj"))){
+validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/enum",keyword:"enum",params:{allowedValues: schema61.enum}}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 4){
+validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/maxLength",keyword:"maxLength",params:{limit: 4}}];
+return false;
+}
+else {
+if(func1(data5) < 3){
+validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/minLength",keyword:"minLength",params:{limit: 3}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.document !== undefined){
+let data6 = data.document;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 14){
+validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}}];
+return false;
+}
+else {
+if(func1(data6) < 11){
+validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/minLength",keyword:"minLength",params:{limit: 11}}];
+return false;
+}
+else {
+if(!pattern29.test(data6)){
+validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/pattern",keyword:"pattern",params:{pattern: "^([0-9]{11}|[0-9]{14})$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid4 = _errs14 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate32.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate32.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+const _errs4 = errors;
+if("phone" !== data.key_type){
+const err0 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/const",keyword:"const",params:{allowedValue: "phone"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.key !== undefined){
+let data1 = data.key;
+const _errs5 = errors;
+if(typeof data1 === "string"){
+if(!pattern18.test(data1)){
+const err1 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.key_type = true;
+props0.key = true;
+}
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+const _errs7 = errors;
+if("email" !== data.key_type){
+const err2 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/const",keyword:"const",params:{allowedValue: "email"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.key !== undefined){
+let data3 = data.key;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!(formats4.test(data3))){
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+const _errs10 = errors;
+if("cpf" !== data.key_type){
+const err4 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid4 = _errs10 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.key !== undefined){
+let data5 = data.key;
+const _errs11 = errors;
+if(typeof data5 === "string"){
+if(!pattern19.test(data5)){
+const err5 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+const _errs13 = errors;
+if("cnpj" !== data.key_type){
+const err6 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs13 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.key !== undefined){
+let data7 = data.key;
+const _errs14 = errors;
+if(typeof data7 === "string"){
+if(!pattern20.test(data7)){
+const err7 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid5 = _errs14 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+var _valid0 = _errs12 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+const _errs16 = errors;
+if("evp" !== data.key_type){
+const err8 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid6 = _errs16 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data.key !== undefined){
+let data9 = data.key;
+const _errs17 = errors;
+if(typeof data9 === "string"){
+if(!pattern21.test(data9)){
+const err9 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var valid6 = _errs17 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+var _valid0 = _errs15 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs18 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data10 = data.key_type;
+const _errs19 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
+if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
+const err10 = {};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid8 = _errs22 === errors;
+if(valid8){
+const err11 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs19){
+if(typeof data10 === "string"){
+if(func1(data10) > 32){
+const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+if(func1(data10) < 1){
+const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(!pattern22.test(data10)){
+const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+}
+}
+if(!valid1){
+const err16 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+validate29.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.id === undefined) && (missing0 = "id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.key_type === undefined) && (missing0 = "key_type"))) || ((data.key_status === undefined) && (missing0 = "key_status"))) || ((data.account_id === undefined) && (missing0 = "account_id"))) || ((data.beneficiary_account === undefined) && (missing0 = "beneficiary_account"))) || ((data.beneficiary_entity === undefined) && (missing0 = "beneficiary_entity"))){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.key = true;
+props0.key_type = true;
+props0.key_status = true;
+props0.account_id = true;
+props0.beneficiary_account = true;
+props0.beneficiary_entity = true;
+}
+if(data.id !== undefined){
+let data11 = data.id;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data11 === "string"){
+if(func1(data11) > 36){
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36}}];
+return false;
+}
+else {
+if(func1(data11) < 36){
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36}}];
+return false;
+}
+else {
+if(!(formats6.test(data11))){
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"}}];
+return false;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+var valid9 = _errs23 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.key !== undefined){
+let data12 = data.key;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data12 === "string"){
+if(func1(data12) > 77){
+validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}}];
+return false;
+}
+else {
+if(func1(data12) < 1){
+validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid9 = _errs25 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.key_type !== undefined){
+const _errs27 = errors;
+if(!(validate30(data.key_type, {instancePath:instancePath+"/key_type",parentData:data,parentDataProperty:"key_type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs27 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.key_status !== undefined){
+let data14 = data.key_status;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data14 === "string"){
+if(func1(data14) > 64){
+validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64}}];
+return false;
+}
+else {
+if(func1(data14) < 1){
+validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid9 = _errs28 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.account_id !== undefined){
+let data15 = data.account_id;
+const _errs30 = errors;
+if(errors === _errs30){
+if(errors === _errs30){
+if(typeof data15 === "string"){
+if(func1(data15) > 36){
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36}}];
+return false;
+}
+else {
+if(func1(data15) < 36){
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36}}];
+return false;
+}
+else {
+if(!(formats6.test(data15))){
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"}}];
+return false;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+var valid9 = _errs30 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.beneficiary_account !== undefined){
+let data16 = data.beneficiary_account;
+const _errs32 = errors;
+const _errs33 = errors;
+if(errors === _errs33){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+let missing1;
+if(((((data16.branch_code === undefined) && (missing1 = "branch_code")) || ((data16.account_code === undefined) && (missing1 = "account_code"))) || ((data16.account_type === undefined) && (missing1 = "account_type"))) || ((data16.created_at === undefined) && (missing1 = "created_at"))){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data16.branch_code !== undefined){
+let data17 = data16.branch_code;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data17 === "string"){
+if(func1(data17) > 4){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4}}];
+return false;
+}
+else {
+if(func1(data17) < 1){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern24.test(data17)){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid11 = _errs35 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data16.account_code !== undefined){
+let data18 = data16.account_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data18 === "string"){
+if(func1(data18) > 20){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20}}];
+return false;
+}
+else {
+if(func1(data18) < 1){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern25.test(data18)){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid11 = _errs37 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data16.account_type !== undefined){
+let data19 = data16.account_type;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data19 === "string"){
+if(func1(data19) > 8){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8}}];
+return false;
+}
+else {
+if(func1(data19) < 1){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid11 = _errs39 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data16.created_at !== undefined){
+let data20 = data16.created_at;
+const _errs41 = errors;
+if(errors === _errs41){
+if(errors === _errs41){
+if(typeof data20 === "string"){
+if(func1(data20) > 35){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35}}];
+return false;
+}
+else {
+if(func1(data20) < 20){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20}}];
+return false;
+}
+else {
+if(!pattern26.test(data20)){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"}}];
+return false;
+}
+else {
+if(!(formats10.test(data20))){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"}}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+var valid11 = _errs41 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs32 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.beneficiary_entity !== undefined){
+const _errs43 = errors;
+if(!(validate32(data.beneficiary_entity, {instancePath:instancePath+"/beneficiary_entity",parentData:data,parentDataProperty:"beneficiary_entity",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs43 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate29.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate29.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.cursor === undefined) && (missing0 = "cursor")) || ((data.data === undefined) && (missing0 = "data"))){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.cursor !== undefined){
+let data0 = data.cursor;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.next === undefined) && (missing1 = "next")){
+validate28.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/components/schemas/Cursor/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.next !== undefined){
+let data1 = data0.next;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate28.errors = [{instancePath:instancePath+"/cursor/next",schemaPath:"#/components/schemas/Cursor/properties/next/type",keyword:"type",params:{type: schema55.properties.next.type}}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate28.errors = [{instancePath:instancePath+"/cursor/next",schemaPath:"#/components/schemas/Cursor/properties/next/maxLength",keyword:"maxLength",params:{limit: 512}}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate28.errors = [{instancePath:instancePath+"/cursor/next",schemaPath:"#/components/schemas/Cursor/properties/next/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern17.test(data1)){
+validate28.errors = [{instancePath:instancePath+"/cursor/next",schemaPath:"#/components/schemas/Cursor/properties/next/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~=-]+$"}}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/components/schemas/Cursor/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+let data2 = data.data;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 200){
+validate28.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/maxItems",keyword:"maxItems",params:{limit: 200}}];
+return false;
+}
+else {
+var valid3 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs8 = errors;
+if(!(validate29(data2[i0], {instancePath:instancePath+"/data/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs8 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":{"cursor":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+
+return { bodyUpdateResult: validate21, headers1: validate22, bodyProblem: validate23, headers2: validate24, headers3: validate25, headers4: validate26, headers5: validate27, bodyPixKeyList: validate28 };
+})();
+
 /** Per operationId and documented status: body validator per media type, header validator, header facts. */
 export const responseContract = {
   updateNaturalPerson: {
-    "200": { contentTypes: { "application/json": bodyUpdateResult }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "400": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "401": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers2, requiredHeaders: [], headerTypes: {} },
-    "403": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "404": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "422": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "429": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers3, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
-    "500": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers4, requiredHeaders: [], headerTypes: {} },
-    "503": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers5, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
+    "200": { contentTypes: { "application/json": bodyUpdateResult }, fastContentTypes: { "application/json": fast.bodyUpdateResult }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "400": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: [], headerTypes: {} },
+    "403": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "404": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "422": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "429": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers3, fastHeaders: fast.headers3, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
+    "500": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers4, fastHeaders: fast.headers4, requiredHeaders: [], headerTypes: {} },
+    "503": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers5, fastHeaders: fast.headers5, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
   },
   listPixKeys: {
-    "200": { contentTypes: { "application/json": bodyPixKeyList }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "400": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "401": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers2, requiredHeaders: [], headerTypes: {} },
-    "403": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "422": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers1, requiredHeaders: [], headerTypes: {} },
-    "429": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers3, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
-    "500": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers4, requiredHeaders: [], headerTypes: {} },
-    "503": { contentTypes: { "application/problem+json": bodyProblem }, headers: headers5, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
+    "200": { contentTypes: { "application/json": bodyPixKeyList }, fastContentTypes: { "application/json": fast.bodyPixKeyList }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "400": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: [], headerTypes: {} },
+    "403": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "422": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "429": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers3, fastHeaders: fast.headers3, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
+    "500": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers4, fastHeaders: fast.headers4, requiredHeaders: [], headerTypes: {} },
+    "503": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers5, fastHeaders: fast.headers5, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },
   },
 };

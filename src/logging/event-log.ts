@@ -27,7 +27,7 @@ const MASK = '[REDACTED]';
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-client-secret']);
 const MAX_DEPTH = 6;
 /** The most severe level an event of each type can be logged at (see levelOf). */
-const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', response: 'debug', retry: 'info', error: 'error', token: 'warn' };
+const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', response: 'debug', retry: 'info', error: 'error', token: 'warn', drift: 'warn' };
 
 function redactHeaders(headers: Record<string, string>, secrets: string[]): Record<string, string> {
   const out: Record<string, string> = {};

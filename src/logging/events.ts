@@ -1,5 +1,6 @@
 // What the client reports about a call: one event per attempt sent, per response, per retry, per
 // error, and per token fetched or dropped. The same objects go to the logger and to listeners.
+import type { DriftEvent } from '../drift/problems.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import type { LogMethod } from './levels.js';
 
@@ -69,7 +70,10 @@ export interface TokenEvent {
   message?: string | undefined;
 }
 
-export type BaasEvent = RequestEvent | ResponseEvent | RetryEvent | ErrorEvent | TokenEvent;
+/** An answer that departed from the contract (`validateResponses: 'warn'`): pointers and rules, never values. */
+export type { DriftEvent };
+
+export type BaasEvent = RequestEvent | ResponseEvent | RetryEvent | ErrorEvent | TokenEvent | DriftEvent;
 export type BaasEventType = BaasEvent['type'];
 
 /** The level an event is logged at. */
@@ -84,6 +88,8 @@ export function levelOf(event: BaasEvent): LogMethod {
       return 'error';
     case 'token':
       return event.action === 'failed' ? 'warn' : 'debug';
+    case 'drift':
+      return 'warn';
   }
 }
 
@@ -102,5 +108,7 @@ export function messageOf(event: BaasEvent): string {
       return `baas: ${where(event)} failed after ${event.attempt} attempt${event.attempt === 1 ? '' : 's'}: ${event.errorName}: ${event.message}`;
     case 'token':
       return `baas: token ${event.action}${event.tokenUrl ? ` at ${event.tokenUrl}` : ''}${event.error ? ` (${event.error})` : ''}`;
+    case 'drift':
+      return `baas: ${event.operationId} ${event.method ?? ''} ${event.url ?? ''} answered HTTP ${event.status} off the contract: ${event.problems.length} problem${event.problems.length === 1 ? '' : 's'} (see problems)`;
   }
 }

@@ -2,7 +2,12 @@
 // one issued to another client or by a sandbox with other data, is refused instead of trusted.
 import { createHmac } from 'node:crypto';
 
+// Cursors issued lately, so the next page's request skips the HMAC (a few µs, a tenth of a cached page).
+const ISSUED_SIZE = 1024;
+
 export class Cursors {
+  private readonly issued = new Map<string, number>();
+
   constructor(private readonly secret: string) {}
 
   private mac(clientIndex: number, offset: number): string {
@@ -10,11 +15,16 @@ export class Cursors {
   }
 
   encode(clientIndex: number, offset: number): string {
-    return `${offset.toString(36)}.${this.mac(clientIndex, offset)}`;
+    const cursor = `${offset.toString(36)}.${this.mac(clientIndex, offset)}`;
+    if (this.issued.size >= ISSUED_SIZE) this.issued.delete(this.issued.keys().next().value!);
+    this.issued.set(`${clientIndex}/${cursor}`, offset);
+    return cursor;
   }
 
   /** The offset a cursor stands for, or undefined when it was not issued to this client by this sandbox. */
   decode(clientIndex: number, cursor: string): number | undefined {
+    const known = this.issued.get(`${clientIndex}/${cursor}`);
+    if (known !== undefined) return known;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || !/^[0-9a-z]{1,10}$/.test(cursor.slice(0, dot))) return undefined;
     const offset = parseInt(cursor.slice(0, dot), 36);

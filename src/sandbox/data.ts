@@ -1,6 +1,6 @@
 // The seeded world: API clients (a token each), their customer accounts, and each account's PIX keys.
-// Customers come from a seeded Faker (pt_BR); keys are derived on demand from (seed, position), so
-// they cost nothing until served and are the same on every run.
+// Customers come from a seeded Faker (pt_BR); each key is derived from (seed, position) alone, so it
+// is the same on every run and in any order (page.ts derives them all once, at creation).
 import type { NaturalPersonUpdate, PixKey } from '../types.js';
 import { seededFaker } from './faker.js';
 import { cnpj, cpf, hashSeed, Random } from './random.js';
@@ -111,8 +111,36 @@ interface KeyValue {
   keyType: (typeof KEY_TYPES)[number];
 }
 
-function keyValue(world: World, account: SeededAccount, index: number): KeyValue {
-  const r = new Random(world.seed, account.clientIndex, account.accountIndex, index, 0x6b);
+/** What every key of an account shares, worked out once per account (its name never changes). */
+export interface AccountKeys {
+  account: SeededAccount;
+  seed: number;
+  /** The local part of its e-mail keys, before the key's index. */
+  emailLocal: string;
+  /** The JSON of the fields every key of the account shares, closing the key's object. */
+  sharedJson: string;
+  /** `sharedJson` as UTF-8, copied into every page (the holder's name may not be ASCII). */
+  sharedBytes: Uint8Array;
+}
+
+const accountKeysCache = new WeakMap<SeededAccount, AccountKeys>();
+
+const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
+const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, document_type: 'cpf' as const, document: account.documentNumber });
+
+export function accountKeys(world: World, account: SeededAccount): AccountKeys {
+  let found = accountKeysCache.get(account);
+  if (found === undefined || found.seed !== world.seed) {
+    const sharedJson = `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`;
+    found = { account, seed: world.seed, emailLocal: ascii(account.name), sharedJson, sharedBytes: Buffer.from(sharedJson, 'utf8') };
+    accountKeysCache.set(account, found);
+  }
+  return found;
+}
+
+function keyValue(shared: AccountKeys, index: number): KeyValue {
+  const { account } = shared;
+  const r = new Random(shared.seed, account.clientIndex, account.accountIndex, index, 0x6b);
   const keyType = index < KEY_TYPES.length ? KEY_TYPES[index]! : r.pick(LATER_TYPES);
   const id = r.uuid();
   let key: string;
@@ -124,7 +152,7 @@ function keyValue(world: World, account: SeededAccount, index: number): KeyValue
       key = cnpj(r);
       break;
     case 'email':
-      key = `${ascii(account.name)}${index}@${r.pick(EMAIL_DOMAINS)}`;
+      key = `${shared.emailLocal}${index}@${r.pick(EMAIL_DOMAINS)}`;
       break;
     case 'phone':
       key = `+55${r.pick(DDD)}9${r.digits(8)}`;
@@ -135,12 +163,9 @@ function keyValue(world: World, account: SeededAccount, index: number): KeyValue
   return { id, key, keyType };
 }
 
-const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
-const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, document_type: 'cpf' as const, document: account.documentNumber });
-
 /** Key `index` of an account: the same record every time it is asked for. */
 export function keyAt(world: World, account: SeededAccount, index: number): PixKey {
-  const { id, key, keyType } = keyValue(world, account, index);
+  const { id, key, keyType } = keyValue(accountKeys(world, account), index);
   return {
     id,
     key,
@@ -152,20 +177,18 @@ export function keyAt(world: World, account: SeededAccount, index: number): PixK
   };
 }
 
-// The JSON of what every key of an account shares, written once per account.
-const sharedJson = new WeakMap<SeededAccount, string>();
-
 /**
  * `JSON.stringify(keyAt(...))`, written as text: a page of new keys costs less this way
  * (`npm run bench`). Key values are ASCII digits, hex, `+`, `.`, `@` and lower-case letters, which JSON
  * needs no escape for; the shared part (with the holder's name) goes through JSON.stringify.
  */
 export function keyJson(world: World, account: SeededAccount, index: number): string {
-  let shared = sharedJson.get(account);
-  if (shared === undefined) {
-    shared = `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`;
-    sharedJson.set(account, shared);
-  }
-  const { id, key, keyType } = keyValue(world, account, index);
-  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",${shared}`;
+  const shared = accountKeys(world, account);
+  return keyHead(shared, index) + shared.sharedJson;
+}
+
+/** The start of a key's JSON, up to its shared part: ASCII only (see `keyJson`). */
+export function keyHead(shared: AccountKeys, index: number): string {
+  const { id, key, keyType } = keyValue(shared, index);
+  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",`;
 }

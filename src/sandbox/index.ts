@@ -5,4 +5,4 @@ export type { SandboxClient, SandboxAccount, CustomerData } from './data.js';
 export type { Fault } from './faults.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { SandboxSnapshot, SnapshotAccount } from './snapshot.js';
-export { createMswHandlers, type MswHandlerOptions } from './msw.js';
+export { createMswHandlers, type MswHandlerOptions, type MswHttp } from './msw.js';

@@ -32,6 +32,9 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
   if (host !== '127.0.0.1' && host !== 'localhost') throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
   const log = options.log;
   const server = createAdaptorServer({
+    // By default the adapter swaps the process's global Request and Response for its own: a test's
+    // other users of them (msw's `instanceof Response` among them) would then see foreign objects.
+    overrideGlobalObjects: false,
     fetch: async (request, env) => {
       const started = performance.now();
       try {

@@ -1,25 +1,44 @@
 // MSW request handlers that route to a sandbox; msw (2.x) is an optional peer, loaded only here.
+// The declarations never name msw: a consumer without msw, compiling with skipLibCheck off, would
+// otherwise fail on `import('msw')` in our .d.ts (TS2307). The handler type comes from the msw the
+// consumer passes (`http`), or is left open when msw is loaded here.
 import type { Sandbox } from './sandbox.js';
 
-export interface MswHandlerOptions {
-  /** The base URL your client calls, e.g. `https://sandbox.baas.example`. */
-  baseUrl: string;
+/** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
+export interface MswHttp<Handler> {
+  all(path: string, resolver: (info: { request: Request }) => Promise<Response>): Handler;
 }
 
-export async function createMswHandlers(sandbox: Sandbox, options: MswHandlerOptions): Promise<import('msw').RequestHandler[]> {
-  let msw: typeof import('msw');
-  try {
-    msw = await import('msw');
-  } catch (error) {
-    throw new Error('createMswHandlers needs msw 2: install it with `npm install --save-dev msw@^2`.', { cause: error });
+export interface MswHandlerOptions<Handler = unknown> {
+  /** The base URL your client calls, e.g. `https://sandbox.baas.example`. */
+  baseUrl: string;
+  /**
+   * msw's `http` (`import { http } from 'msw'`): the handlers are then typed as msw's own
+   * (HttpHandler). Without it, msw is imported here and the handlers' type is left open.
+   */
+  http?: MswHttp<Handler>;
+}
+
+/** Handlers for `setupServer(...)` or `server.use(...)` that answer every `/v2/api/*` call from the sandbox. */
+// `any` only when msw's own `http` is not passed: the type of msw's handler cannot be named here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createMswHandlers<Handler = any>(sandbox: Sandbox, options: MswHandlerOptions<Handler>): Promise<Handler[]> {
+  let http = options.http;
+  if (!http) {
+    try {
+      http = (await import('msw')).http as unknown as MswHttp<Handler>;
+    } catch (error) {
+      throw new Error('createMswHandlers needs msw 2: install it with `npm install --save-dev msw@^2`.', { cause: error });
+    }
   }
   const base = options.baseUrl.replace(/\/$/, '');
   const route = async ({ request }: { request: Request }): Promise<Response> => {
     try {
       return await sandbox.fetch(request);
     } catch {
-      return msw.HttpResponse.error();
+      // A dropped connection (injected fault): MSW turns an error Response into a network error.
+      return Response.error();
     }
   };
-  return [msw.http.all(`${base}/v2/api/*`, route)];
+  return [http.all(`${base}/v2/api/*`, route)];
 }

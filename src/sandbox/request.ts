@@ -29,7 +29,26 @@ export function preference(header: string | null): Preference | undefined {
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
-export async function readJsonBody(request: Request): Promise<BodyResult> {
+/** What the handler reads of a request: a Request, or the `LightRequest` from `lightRequest`. */
+export type SandboxRequest = Pick<Request, 'method' | 'url' | 'headers' | 'body'>;
+
+/**
+ * `sandbox.fetch(url, init)`, as the client calls it, for a GET without a body: the method, URL and
+ * headers that a Request would hold, without building one (its URL record, AbortSignal and body
+ * state cost more than serving a cached page). Anything else, or a URL that does not parse, gets
+ * undefined and goes through `new Request`, errors included.
+ */
+export function lightRequest(input: string | URL, init: RequestInit | undefined): SandboxRequest | undefined {
+  const method = init?.method;
+  if (method !== undefined && method.toUpperCase() !== 'GET') return undefined;
+  if (init?.body !== undefined && init.body !== null) return undefined;
+  const url = typeof input === 'string' ? input : input.href;
+  // `new Request` refuses credentials in the URL: an '@' anywhere sends the call its way.
+  if (url.includes('@') || !URL.canParse(url)) return undefined;
+  return { method: 'GET', url, headers: new Headers(init?.headers), body: null };
+}
+
+export async function readJsonBody(request: SandboxRequest): Promise<BodyResult> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     return { ok: false, reason: 'The request body must be sent as Content-Type: application/json.' };
@@ -63,7 +82,7 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
   }
 }
 
-function tooLarge(request: Request): BodyResult {
+function tooLarge(request: SandboxRequest): BodyResult {
   void request.body?.cancel().catch(() => undefined);
   return { ok: false, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
 }

@@ -3,11 +3,13 @@ import { randomUUID } from 'node:crypto';
 import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
 import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
 import { Cursors } from './cursor.js';
-import { buildWorld, keyAt, keyJson, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
+import { compileAccount, pageBytes } from './page.js';
+import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { bearerToken, preference, readJsonBody } from './request.js';
+import { bearerToken, lightRequest, preference, readJsonBody, type SandboxRequest } from './request.js';
 import { DOCUMENTED, LIMIT_DEFAULT, LIMIT_MAX, type OperationId } from './spec.js';
 import { snapshotOf, type SandboxSnapshot } from './snapshot.js';
 
@@ -93,11 +95,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
   const faults = new FaultQueue(options.faults ?? []);
   const totalKeys = accountsPerClient * keysPerAccount;
+  // Keys never change: derived once here, served from bytes (src/sandbox/page.ts).
+  const compiled = world.accounts.map((accounts) => accounts.map((account) => compileAccount(world, account)));
 
-  // Keys never change, so a page's body never does: recent ones are kept serialized (bounded, LRU),
-  // since tests walk the same pages again and again.
-  const pageCache = new Map<string, string>();
-  function pageBody(clientIndex: number, offset: number, limit: number): string {
+  // Keys never change, so a page's body never does: recent ones are kept encoded (bounded, LRU),
+  // since tests walk the same pages again and again. Bytes rather than text: a Response scans a
+  // string body three times (USVString check, length, encoding) and copies a Uint8Array once.
+  const pageCache = new Map<string, Uint8Array<ArrayBuffer>>();
+  function pageBody(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const cacheKey = `${clientIndex}:${offset}:${limit}`;
     let body = pageCache.get(cacheKey);
     if (body !== undefined) {
@@ -110,19 +115,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return body;
   }
 
-  /** A page of the key list as JSON text (PixKeyList). */
-  function page(clientIndex: number, offset: number, limit: number): string {
+  /** A page of the key list as JSON bytes (PixKeyList). */
+  function page(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const end = Math.min(offset + limit, totalKeys);
-    const data: string[] = [];
-    for (let position = offset; position < end; position += 1) {
-      const account = world.accounts[clientIndex]![Math.floor(position / keysPerAccount)]!;
-      data.push(keyJson(world, account, position % keysPerAccount));
-    }
     const next = end < totalKeys ? `"${cursors.encode(clientIndex, end)}"` : 'null';
-    return `{"cursor":{"next":${next}},"data":[${data.join(',')}]}`;
+    return pageBytes(compiled[clientIndex]!, keysPerAccount, offset, end, next);
   }
 
-  async function listPixKeys(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+  async function listPixKeys(request: SandboxRequest, url: URL, clientIndex: number, requestId: string, inProcess: boolean): Promise<Response> {
     const query: Record<string, unknown> = {};
     const limitText = url.searchParams.get('limit');
     if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
@@ -142,10 +142,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       offset = decoded;
     }
     const limit = (query.limit as number | undefined) ?? LIMIT_DEFAULT;
-    return new Response(pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX)), { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+    const body = pageBody(clientIndex, offset, Math.min(limit, LIMIT_MAX));
+    const init = { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } };
+    // Over HTTP, the adapter writes a plain Response's bytes straight to the socket; in process, a
+    // BytesResponse spares the caller the stream that Node's Response reads every body through.
+    return inProcess ? new BytesResponse(body, init) : new Response(body, init);
   }
 
-  async function updateNaturalPerson(request: Request, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+  async function updateNaturalPerson(request: SandboxRequest, url: URL, clientIndex: number, requestId: string): Promise<Response> {
     const query: Record<string, unknown> = {};
     for (const name of ['Account', 'DocumentNumber']) {
       const value = url.searchParams.get(name);
@@ -211,7 +215,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return new Response(null, { status: fault.status, headers });
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
     const requestId = randomUUID();
     let url: URL;
     try {
@@ -241,14 +245,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (answer) return answer;
     }
     return route.operation === 'listPixKeys'
-      ? listPixKeys(request, url, clientIndex, requestId)
+      ? listPixKeys(request, url, clientIndex, requestId, inProcess)
       : updateNaturalPerson(request, url, clientIndex, requestId);
   }
 
   /** Never throws, except DroppedConnection: a bug becomes a 500 problem (updates apply whole or not at all). */
-  async function safeHandle(request: Request): Promise<Response> {
+  async function safeHandle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
     try {
-      return await handle(request);
+      return await handle(request, inProcess);
     } catch (error) {
       if (error instanceof DroppedConnection) throw error;
       return problem({ status: 500, slug: 'internal', title: 'Internal server error', detail: 'The sandbox failed to handle the request.' }, randomUUID());
@@ -258,9 +262,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     clients: world.clients,
     async fetch(input, init) {
-      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : (lightRequest(input, init) ?? new Request(input, init));
       try {
-        return await safeHandle(request);
+        return await safeHandle(request, true);
       } catch {
         // What Node's fetch rejects with when the server closes the connection without answering.
         throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
@@ -268,7 +272,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./listen.js');
-      return listen(safeHandle, listenOptions);
+      return listen((request) => safeHandle(request, false), listenOptions);
     },
     inject(fault) {
       faults.add(fault);

@@ -18,7 +18,7 @@ export class BudgetExhausted extends Error {
 }
 
 export interface BudgetDeps {
-  fetch: typeof fetch;
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
 }

@@ -25,18 +25,21 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     io.err(`verify: ${error.message}\n\n${USAGE}`);
     return 2;
   }
-  const secrets = options.credentials.secrets;
+  // Read at each output: tokens issued during the run (client credentials) join the list.
+  const secrets = () => options.credentials.secrets;
   try {
     const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
-    io.out(formatTable(report, secrets));
+    io.out(formatTable(report, secrets()));
     if (options.reportFile) {
-      await writeFile(options.reportFile, `${formatJson(report, secrets)}\n`);
+      await writeFile(options.reportFile, `${formatJson(report, secrets())}\n`);
       io.out(`report: ${options.reportFile}`);
     }
     return report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
   } catch (error) {
-    io.err(redactText(`verify: ${(error as Error).message}`, secrets));
+    io.err(redactText(`verify: ${(error as Error).message}`, secrets()));
     return 2;
+  } finally {
+    await options.credentials.close();
   }
 }
 

@@ -1,19 +1,9 @@
 // The options of `verify`, parsed from a command line. Credentials come through one seam
-// (`CredentialSource`) so client credentials and client certificates (issue 12) plug in without
-// touching the checks.
+// (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
 import { parseArgs } from 'node:util';
+import { CredentialError, credentialsFrom, ENV, type CredentialSource } from './credentials.js';
 
-/** Gives the Authorization header value for each request, or undefined for none. */
-export interface CredentialSource {
-  authorization(): Promise<string | undefined>;
-  /** Strings to mask wherever output is written (tokens, client secrets). */
-  readonly secrets: readonly string[];
-}
-
-/** `--token`: a bearer token the user already holds. */
-export function staticToken(token: string | undefined): CredentialSource {
-  return { authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [] };
-}
+export { staticToken, type CredentialSource } from './credentials.js';
 
 export interface WriteOptions {
   account: string;
@@ -46,11 +36,19 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `Usage: verify --base-url URL [--token TOKEN] [--pages N] [--page-size N] [--report FILE]
+export const USAGE = `Usage: verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE]
               [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS]
               [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
 Checks a live service against the contract. Read-only unless --allow-writes is given.
-The token may also come from the BAAS_TOKEN environment variable (keeps it out of shell history).
+Credentials, as the client takes them (secrets from the environment keep them out of shell history):
+  --token TOKEN                 a bearer token you hold (or ${ENV.token})
+  --token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]
+                                OAuth2 client credentials; the secret from ${ENV.clientSecret}
+                                (or --client-secret SECRET, which shell history keeps)
+  --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
+                                its passphrase from ${ENV.passphrase}
+  --ca FILE                     a private authority to trust
+Secrets, tokens and CPFs are masked in the table and the report.
 Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`;
 
 const positiveInt = (name: string, raw: string | undefined, fallback: number): number => {
@@ -68,6 +66,15 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
       options: {
         'base-url': { type: 'string' },
         token: { type: 'string' },
+        'token-url': { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        scope: { type: 'string' },
+        'auth-method': { type: 'string' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
+        pfx: { type: 'string' },
+        ca: { type: 'string' },
         pages: { type: 'string' },
         'page-size': { type: 'string' },
         report: { type: 'string' },
@@ -94,7 +101,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--base-url must be an absolute http(s) URL');
   // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
-  if (parsed.username || parsed.password) throw new UsageError('--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN');
+  if (parsed.username || parsed.password) throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
   const pages = positiveInt('pages', values.pages, 3);
   const pageSize = positiveInt('page-size', values['page-size'], 50);
   if (pageSize > 200) throw new UsageError('--page-size must be at most 200 (the contract bound)');
@@ -106,9 +113,16 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   } else if (writeFlags.some((v) => v !== undefined)) {
     throw new UsageError('--account, --document-number and --body only apply with --allow-writes');
   }
+  let credentials: CredentialSource;
+  try {
+    credentials = credentialsFrom(values, env);
+  } catch (error) {
+    if (error instanceof CredentialError || error instanceof TypeError) throw new UsageError((error as Error).message);
+    throw error;
+  }
   const options: VerifyOptions = {
     baseUrl,
-    credentials: staticToken(values.token ?? env.BAAS_TOKEN),
+    credentials,
     pages,
     pageSize,
     // Pages, the two error probes, one PUT, and room for a Retry-After wait on each.

@@ -12,7 +12,7 @@ import type { CheckResult, Verdict, VerifyReport } from './report.js';
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
   const startedAt = new Date().toISOString();
   const budget = new Budget(options.maxRequests, options.timeBudgetMs, options.requestTimeoutMs, {
-    fetch: deps.fetch ?? fetch,
+    fetch: deps.fetch ?? options.credentials.fetch ?? fetch,
     now: deps.now ?? (() => performance.now()),
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   });

@@ -28,7 +28,7 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(await main(['--help'], COMMANDS, io)).toBe(0);
     const lines = io.stdout.join('\n').split('\n');
     for (const command of COMMANDS) expect(lines.some((l) => l.startsWith(`  ${command.name} `) && l.endsWith(command.summary)), command.name).toBe(true);
-    expect(COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['mock', 'docs']));
+    expect(COMMANDS.map((c) => c.name)).toEqual(['mock', 'sandbox', 'verify', 'docs']);
     expect(await main([], COMMANDS, capture())).toBe(2);
   });
 
@@ -42,7 +42,7 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('an unknown command or option, or a bad port, is a usage error (2) that names it', async () => {
     let io = capture();
     expect(await main(['serve'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/unknown command "serve".*mock, docs/);
+    expect(io.stderr.join('\n')).toMatch(/unknown command "serve".*mock, sandbox, verify, docs/);
     io = capture();
     expect(await main(['mock', '--prot', '1'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--prot/);
@@ -71,6 +71,29 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(await main(['echo', '--times', '3', '--loud', 'x'], [...COMMANDS, echo as unknown as Command], io)).toBe(7);
     expect(seen).toEqual(['3', true, ['x']]);
     expect(io.stdout).toEqual([]);
+  });
+
+  it('verify is verify\'s own command line: its options, its usage errors (2), its help through the dispatcher', async () => {
+    let io = capture();
+    expect(await main(['verify', '--help'], COMMANDS, io)).toBe(0);
+    expect(io.stdout.join('\n')).toMatch(/^Usage: baas-pix-contract verify --base-url URL \[credentials\].*\[--allow-writes --account ACCOUNT/);
+    expect(io.stdout.join('\n')).toMatch(/--token TOKEN .*\n.*--token-url URL --client-id ID/);
+    expect(io.stdout.join('\n')).toMatch(/Exit status: 0 nothing drifted, 1 drift found/);
+    io = capture();
+    expect(await main(['verify', '--pages', '2'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--base-url is required/);
+    io = capture();
+    expect(await main(['verify', '--base-url', 'http://127.0.0.1:9', '--pages', '0'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--pages must be a positive whole number/);
+  });
+
+  it('sandbox --help lists its options; a bad count is a usage error naming the option', async () => {
+    let io = capture();
+    expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);
+    for (const option of ['--port', '--host', '--seed', '--clients', '--accounts', '--keys']) expect(io.stdout.join('\n')).toContain(option);
+    io = capture();
+    expect(await main(['sandbox', '--clients', 'two'], COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--clients must be a whole number from 1 to 1000, got "two"/);
   });
 
   it('a failing command exits 1 with its message, not a stack trace', async () => {

@@ -50,14 +50,14 @@ async function runIn(dir: string, binary: string, args: string[], what: string):
 }
 
 /** A fresh project outside the repository with the tarball installed, as a consumer's `npm install` does it. */
-async function consumerProject(name: string, manifest: object, from: string): Promise<string> {
+async function consumerProject(name: string, manifest: object, from: string, extra: string[] = []): Promise<string> {
   const dir = join(packed.dir, name);
   await mkdir(dir);
   await cp(join(repoRoot, from), dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
   // openapi-fetch comes from the npm cache when it is there (this repository installed it), else from
   // the registry. No lock file, no scripts: only what a consumer's `npm install` would fetch.
-  await run('npm', ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir });
+  await run('npm', ['install', packed.tarball, ...extra, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir });
   return dir;
 }
 
@@ -154,20 +154,24 @@ describe('the packed tarball', () => {
 });
 
 describe('consumer projects', () => {
-  const compiled: Record<'esm' | 'cjs', Promise<unknown> | undefined> = { esm: undefined, cjs: undefined };
+  const compiled: Record<'esm' | 'msw' | 'cjs', Promise<unknown> | undefined> = { esm: undefined, msw: undefined, cjs: undefined };
 
   beforeAll(async () => {
     [project, cjsProject, jestProject] = await Promise.all([
       consumerProject('consumer', { type: 'module' }, 'test/package/consumer'),
       consumerProject('consumer-cjs', {}, 'test/package/consumer-cjs'),
-      consumerProject('consumer-jest', JSON.parse(await readFile(join(repoRoot, 'test/package/consumer-jest/package.json'), 'utf8')), 'test/package/consumer-jest'),
+      // Faker 10 is ES modules only, which Jest's CommonJS runtime cannot require: Jest users install
+      // Faker 9.9 (same API, CommonJS), as the README says; the registry's copy, as they would.
+      consumerProject('consumer-jest', JSON.parse(await readFile(join(repoRoot, 'test/package/consumer-jest/package.json'), 'utf8')), 'test/package/consumer-jest', ['@faker-js/faker@^9.9.0']),
     ]);
     // Checked before the consumer adds its own tools.
     installed = await readdir(join(project, 'node_modules'));
-    // The sandbox's optional peers too, for the README's sandbox tests.
-    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono');
-    await link(cjsProject, '@stoplight/prism-cli', '@types');
-    await link(jestProject, '@stoplight/prism-cli', 'jest');
+    // The sandbox's optional peers too: all of them for the ESM project (and the README's sandbox
+    // tests), only Faker for the CommonJS one (its declarations must not need msw or the adapter),
+    // the HTTP adapter for Jest (which has its own Faker 9).
+    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono', 'msw');
+    await link(cjsProject, '@stoplight/prism-cli', '@types', '@faker-js/faker');
+    await link(jestProject, 'jest', '@hono/node-server', 'hono');
   }, 180_000);
 
   it('gets openapi-fetch as the only run-time dependency, and no Prism unless it asks', async () => {
@@ -180,19 +184,24 @@ describe('consumer projects', () => {
   // Independent of each other, so they share the wall-clock time.
   it.concurrent('ESM: compiles strictly for Node (NodeNext, no DOM, skipLibCheck off)', async () => {
     await (compiled.esm ??= compile('tsconfig.json'));
-  }, 60_000);
+  }, 120_000);
+
+  it.concurrent('ESM with msw: compiles (NodeNext, with the DOM library msw needs)', async () => {
+    await (compiled.msw ??= compile('tsconfig.msw.json'));
+  }, 120_000);
 
   it.concurrent('ESM: type-checks strictly as a bundler project sees it (moduleResolution Bundler)', async () => {
     await compile('tsconfig.bundler.json');
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('CommonJS: compiles with "module": "commonjs" and the default (node10) resolution, skipLibCheck off', async () => {
     await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({ expect }) => {
-    const files = exampleFiles();
-    expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(['app.ts', 'vitest.config.ts', 'vitest.global-setup.ts', 'pix-keys.test.ts']));
+    // "Going to production" shows tokens, certificates and logs together: type-checked only (it needs a real provider).
+    const files = [...exampleFiles(), ...exampleFiles(readmeSection('## Going to production'))];
+    expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(['app.ts', 'vitest.config.ts', 'vitest.global-setup.ts', 'pix-keys.test.ts', 'production.ts']));
     for (const file of files) await writeFile(join(project, file.name), file.code);
     await writeFile(
       join(project, 'tsconfig.readme.json'),
@@ -219,6 +228,7 @@ describe('consumer projects', () => {
     beforeAll(async () => {
       node = await nodeBinary(major);
       await (compiled.esm ??= compile('tsconfig.json'));
+      await (compiled.msw ??= compile('tsconfig.msw.json'));
       await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
     }, 6 * 60_000);
 
@@ -232,7 +242,13 @@ describe('consumer projects', () => {
         limitedStatus: 429,
         // The packed JSON and YAML bundles, read through the package's exports.
         specVersions: [version, version],
+        sandbox: { overHttp: 10 },
       });
+    }, 90_000);
+
+    it.concurrent('the sandbox behind msw, with msw typed by its own http and loaded by the package', async ({ expect }) => {
+      const stdout = await runIn(project, node, [join(project, 'out', 'consumer-msw.js')], `The msw consumer on Node ${major}`);
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ throughMsw: 7, loadedByPackage: 10 });
     }, 90_000);
 
     it.concurrent('the CommonJS consumer runs with require() against the mock', async ({ expect }) => {
@@ -243,10 +259,12 @@ describe('consumer projects', () => {
         invalidIsValidationError: true,
         cpfCheck: true,
         specVersion: version,
+        sandboxKeys: 10,
+        sandboxLoadedAs: 'sandbox/index.cjs',
       });
     }, 90_000);
 
-    it.concurrent('Jest in a CommonJS project loads the client and passes its tests', async ({ expect }) => {
+    it.concurrent('Jest in a CommonJS project loads the client and the sandbox and passes its tests', async ({ expect }) => {
       const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
       // Jest prints its summary on stderr; runIn rejects on a failing test.
       const { stderr } = await promisify(execFile)(node, [jest, '--ci'], { cwd: jestProject, timeout: 90_000, env: cleanEnv() }).catch(
@@ -254,7 +272,7 @@ describe('consumer projects', () => {
           throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
         },
       );
-      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+6 passed, 6 total/);
     }, 90_000);
   });
 
@@ -263,7 +281,8 @@ describe('consumer projects', () => {
 
     it('--version and --help', async () => {
       expect((await npx(['--version'])).trim()).toBe(version);
-      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+docs /);
+      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+docs /);
+      expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
     }, 60_000);
 
     it('mock serves on the port asked, logs each request, and frees the port on SIGTERM', async () => {
@@ -276,6 +295,27 @@ describe('consumer projects', () => {
         expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(true);
       } finally {
         mock.child.kill('SIGTERM');
+      }
+      expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
+    }, 90_000);
+
+    it('sandbox serves on the port asked with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
+      const port = await freePort();
+      const sandbox = startUntil('npx', ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'], /try: curl .*\n/, { cwd: project });
+      try {
+        await sandbox.ready;
+        const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
+        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' } });
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
+        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(true);
+        // verify from the same install, against it: no drift (exit 0), its token masked in the table.
+        const report = await npx(['verify', '--base-url', `http://127.0.0.1:${port}`, '--token', token!, '--page-size', '3', '--pages', '2']);
+        expect(report).toMatch(/^list-keys page 2 .* OK$/m);
+        expect(report).toMatch(/^no drift: /m);
+        expect(report).not.toContain(token);
+      } finally {
+        sandbox.child.kill('SIGTERM');
       }
       expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
     }, 90_000);

@@ -6,11 +6,12 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 
 const SECTION = '## Use it in your project';
 
-export function readmeSection(): string {
+/** A top-level section of the README (default "Use it in your project"), up to the next `## `. */
+export function readmeSection(section = SECTION): string {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n${SECTION}\n`);
-  if (start < 0) throw new Error(`README.md has no "${SECTION}" section`);
-  const end = readme.indexOf('\n## ', start + SECTION.length + 2);
+  const start = readme.indexOf(`\n${section}\n`);
+  if (start < 0) throw new Error(`README.md has no "${section}" section`);
+  const end = readme.indexOf('\n## ', start + section.length + 2);
   return readme.slice(start, end < 0 ? undefined : end);
 }
 

@@ -1,4 +1,5 @@
 // The sandbox over HTTP (listen), behind Prism's proxy, through MSW; rate limit, faults and Prefer.
+import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, createBaasClient } from '../../src/index.js';
@@ -38,7 +39,8 @@ describe('over HTTP', () => {
   it('drops the connection when told to: the client sees a NetworkError', async () => {
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     const baas = createBaasClient({ baseUrl: running.url, token, retry: false });
-    await expect(baas.listPixKeys()).rejects.toBeInstanceOf(NetworkError);
+    const dropped = await baas.listPixKeys().catch((e: unknown) => e);
+    expect(dropped, String(dropped)).toBeInstanceOf(NetworkError);
     await expect(baas.listPixKeys()).resolves.toMatchObject({ data: expect.any(Array) });
   });
 });
@@ -117,5 +119,16 @@ describe('through MSW', () => {
     const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[1]!.token });
     const page = await baas.listPixKeys({ limit: 3 });
     expect(page.data.map((k) => k.account_id)).toEqual(Array(3).fill(sandbox.clients[1]!.accounts[0]!.accountId));
+  });
+
+  it("with msw's own `http` passed, the handlers are msw's type; a dropped connection is a network error", async () => {
+    const other = createSandbox({ seed: 'msw-typed' });
+    const handlers: HttpHandler[] = await createMswHandlers(other, { baseUrl: 'https://typed.baas.example', http });
+    msw.use(...handlers);
+    const baas = createBaasClient({ baseUrl: 'https://typed.baas.example', token: other.clients[0]!.token, retry: false });
+    expect((await baas.listPixKeys({ limit: 2 })).data).toHaveLength(2);
+    other.inject({ operation: 'listPixKeys', drop: true });
+    const dropped = await baas.listPixKeys().catch((e: unknown) => e);
+    expect(dropped, String(dropped)).toBeInstanceOf(NetworkError);
   });
 });

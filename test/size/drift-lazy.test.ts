@@ -8,9 +8,15 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { entrySize } from '../../scripts/lib/size.mjs';
 
 describe('response validators load lazily', () => {
-  it('are not in the client entry', async () => {
-    const { inputs } = await entrySize();
-    expect(inputs.map((i: { path: string }) => i.path).join('\n')).not.toMatch(/response-validators/);
+  it('are not in the client entry: validateResponses reaches them, and the checker, only by dynamic import', async () => {
+    const { inputs, lazyChunks } = await entrySize();
+    const eager = inputs.map((i: { path: string }) => i.path).join('\n');
+    expect(eager).not.toMatch(/response-validators|src\/drift\//);
+    // The client's hook is in the entry; what it loads is not.
+    expect(eager).toMatch(/src\/client\/answer-check\.ts/);
+    const lazy = lazyChunks.flatMap((c: { inputs: string[] }) => c.inputs).join('\n');
+    expect(lazy).toMatch(/generated\/response-validators\.js/);
+    expect(lazy).toMatch(/src\/drift\/answer\.ts/);
   });
 
   it('sit in their own chunk when src/drift is bundled with splitting', async () => {

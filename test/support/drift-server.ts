@@ -2,6 +2,7 @@
 // own examples, 401 and 422 as problem details), or with one contract break switched on. Listens
 // on 127.0.0.1 on a free port; the caller always closes it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 
 const spec = JSON.parse(readFileSync(new URL('../../src/generated/openapi.json', import.meta.url), 'utf8'));
@@ -42,9 +43,10 @@ function answer(req: IncomingMessage, prefix: string): { answer: Answer; kind: '
   return { answer: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `req-${page}` }, body }, kind: page };
 }
 
-export function startDriftServer(breakIt: Break = () => {}, prefix = ''): Promise<DriftServer> {
+/** With `tls`, HTTPS that requires a client certificate issued by `tls.ca`. */
+export function startDriftServer(breakIt: Break = () => {}, prefix = '', tls?: { cert: string; key: string; ca: string }): Promise<DriftServer> {
   const state = { requests: 0 };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     state.requests += 1;
     const found = answer(req, prefix);
@@ -55,13 +57,14 @@ export function startDriftServer(breakIt: Break = () => {}, prefix = ''): Promis
     breakIt(found.answer, { page: found.kind });
     const { status, headers, body } = found.answer;
     res.writeHead(status, headers).end(typeof body === 'string' ? body : JSON.stringify(body));
-  });
+  };
+  const server = tls ? createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, handle) : createServer(handle);
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
       resolve({
-        url: `http://127.0.0.1:${port}${prefix}`,
+        url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}${prefix}`,
         get requests() {
           return state.requests;
         },

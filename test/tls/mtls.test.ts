@@ -30,7 +30,8 @@ async function tlsFetch(tls: TlsOptions, fetch?: UrlInitFetch): Promise<TlsFetch
 }
 
 // A bounded wait: a hang would surface as a TimeoutError, which no expectation below accepts.
-const get = (url: string, init: RequestInit = {}) => new Request(url, { ...init, signal: AbortSignal.timeout(10_000) });
+// Called as the client calls a fetch: fetch(url, init).
+const get = (url: string, init: RequestInit = {}): [string, RequestInit] => [url, { ...init, signal: AbortSignal.timeout(10_000) }];
 
 /** Every secret a TLS error must not show: key bodies and the passphrase. */
 function expectNoSecrets(error: unknown): void {
@@ -55,7 +56,7 @@ describe('a client certificate the server accepts', () => {
     ['key and cert as bytes', () => ({ cert: new TextEncoder().encode(certs.client.cert), key: new TextEncoder().encode(certs.client.key), ca: [certs.ca] })],
   ])('%s: the call succeeds and the server sees the certificate', async (_name, tls) => {
     const f = await tlsFetch(tls() as TlsOptions);
-    const response = await f(get(`${mtls.url}/v2/api/pix/keys/list-keys?limit=1`));
+    const response = await f(...get(`${mtls.url}/v2/api/pix/keys/list-keys?limit=1`));
     expect(response).toBeInstanceOf(Response);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('req-1');
@@ -65,16 +66,16 @@ describe('a client certificate the server accepts', () => {
   it('sends a PUT body and its headers through', async () => {
     const f = await tlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
     const body = JSON.stringify({ socialName: 'Maria' });
-    const response = await f(get(`${mtls.url}/put`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } }));
+    const response = await f(...get(`${mtls.url}/put`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } }));
     expect(await response.json()).toMatchObject({ method: 'PUT', body });
   });
 
   it('{ ca } alone trusts a private authority without presenting a certificate', async () => {
     const f = await tlsFetch({ ca: certs.ca });
-    const response = await f(get(`${plainTls.url}/x`));
+    const response = await f(...get(`${plainTls.url}/x`));
     expect(await response.json()).toMatchObject({ client: null });
     // Without it, the global fetch does not trust the server, and the reason can be named.
-    const error = await fetch(get(`${plainTls.url}/x`)).catch((e: unknown) => e);
+    const error = await fetch(...get(`${plainTls.url}/x`)).catch((e: unknown) => e);
     expect(tlsFailure(error)?.reason).toMatch(/not trusted|untrusted authority|trusted authority/);
   });
 });
@@ -87,7 +88,7 @@ describe('a refused or missing client certificate ends in an error naming the TL
     ['a server certificate from an authority not given as ca', () => ({ cert: certs.client.cert, key: certs.client.key }), /untrusted authority|not signed by a trusted authority/, /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY/],
   ])('%s', async (_name, tls, reason, code) => {
     const f = await tlsFetch(tls() as TlsOptions);
-    const error = await f(get(`${mtls.url}/x`)).then(
+    const error = await f(...get(`${mtls.url}/x`)).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -131,24 +132,24 @@ describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
     expect(() => lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions)).toThrow(/either pfx or cert and key/);
     const good = lazyTlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
     try {
-      expect(await (await good(get(`${mtls.url}/lazy`))).json()).toMatchObject({ client: 'client' });
+      expect(await (await good(...get(`${mtls.url}/lazy`))).json()).toMatchObject({ client: 'client' });
     } finally {
       await good.close();
     }
     const bad = lazyTlsFetch({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'wrong' });
-    for (let i = 0; i < 2; i += 1) await expect(bad(get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls\.passphrase could not be used/);
+    for (let i = 0; i < 2; i += 1) await expect(bad(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls\.passphrase could not be used/);
   });
 });
 
 describe('an injected fetch from the undici package', () => {
   it("cannot take the global Request by itself (the ERR_INVALID_URL users hit), so it is called as (url, init)", async () => {
-    const direct = await undici.fetch(get(`${plainTls.url}/x`) as never).catch((e: unknown) => e);
+    const direct = await undici.fetch(new Request(`${plainTls.url}/x`) as never).catch((e: unknown) => e);
     expect(String((direct as Error).cause ?? direct)).toMatch(/Invalid URL|ERR_INVALID_URL/);
 
     const agent = new undici.Agent({ connect: { ca: certs.ca } });
     try {
       const adapted = fromUrlInitFetch(undici.fetch as unknown as UrlInitFetch, { dispatcher: agent });
-      const response = await adapted(get(`${plainTls.url}/adapted`, { method: 'PUT', body: '{"a":1}', headers: { 'x-trace': 't1' } }));
+      const response = await adapted(...get(`${plainTls.url}/adapted`, { method: 'PUT', body: '{"a":1}', headers: { 'x-trace': 't1' } }));
       // The client gets Node's own Response class, which openapi-fetch's middleware requires.
       expect(response).toBeInstanceOf(Response);
       expect(await response.json()).toMatchObject({ method: 'PUT', path: '/adapted', body: '{"a":1}' });
@@ -159,7 +160,7 @@ describe('an injected fetch from the undici package', () => {
 
   it('carries the client certificate when given to createTlsFetch', async () => {
     const f = await tlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }, undici.fetch as unknown as UrlInitFetch);
-    const response = await f(get(`${mtls.url}/x`));
+    const response = await f(...get(`${mtls.url}/x`));
     expect(await response.json()).toMatchObject({ client: 'client' });
   });
 });

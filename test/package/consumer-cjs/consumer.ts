@@ -3,6 +3,9 @@
 // tarball, then run with `require` against the mock the package starts.
 import { ValidationError, createBaasClient, isValidCpf, type PixKey } from 'baas-pix-contract';
 import { startMock, type RunningMock } from 'baas-pix-contract/testing';
+// The sandbox, in process: this project has @faker-js/faker but neither msw nor @hono/node-server,
+// and compiles with skipLibCheck off, so the sandbox's declarations must not need them.
+import { createSandbox, type Sandbox } from 'baas-pix-contract/sandbox';
 import spec = require('baas-pix-contract/openapi.json');
 
 async function main(): Promise<void> {
@@ -11,6 +14,10 @@ async function main(): Promise<void> {
     const baas = createBaasClient({ baseUrl: mock.url, token: 'consumer-token', userAgent: 'consumer-cjs/1.0' });
     const keys: PixKey[] = [];
     for await (const key of baas.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
+    const sandbox: Sandbox = createSandbox({ seed: 'cjs', accountsPerClient: 2, keysPerAccount: 5 });
+    const inProcess = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[0]!.token, userAgent: 'consumer-cjs/1.0', fetch: sandbox.fetch });
+    const sandboxKeys = new Set<string>();
+    for await (const key of inProcess.pixKeys({ limit: 3 })) sandboxKeys.add(key.id);
     const invalid = await baas
       .updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body: { email: 'a@b.co' } })
       .catch((error: unknown) => error);
@@ -21,6 +28,8 @@ async function main(): Promise<void> {
         invalidIsValidationError: invalid instanceof ValidationError,
         cpfCheck: isValidCpf('52998224725'),
         specVersion: spec.info.version,
+        sandboxKeys: sandboxKeys.size,
+        sandboxLoadedAs: require.resolve('baas-pix-contract/sandbox').replace(/^.*\/dist\//, ''),
       }),
     );
   } finally {

@@ -12,6 +12,7 @@ import {
   type ValidationIssue,
 } from 'baas-pix-contract';
 import { preferHeaders, startMock } from 'baas-pix-contract/testing';
+import { createSandbox } from 'baas-pix-contract/sandbox';
 import bundledJson from 'baas-pix-contract/openapi.json' with { type: 'json' };
 
 const body: NaturalPersonUpdate = { email: 'maria.silva@email.com.br' };
@@ -34,6 +35,17 @@ try {
     .catch((error: unknown) => error);
   const issues: ValidationIssue[] = validateNaturalPersonUpdate({ phoneNumber: '123' });
 
+  // The sandbox over HTTP (@hono/node-server, an optional peer); through msw: consumer-msw.ts.
+  const sandbox = createSandbox({ seed: 'esm', accountsPerClient: 2, keysPerAccount: 5 });
+  const server = await sandbox.listen();
+  let overHttp = 0;
+  try {
+    const viaHttp = createBaasClient({ baseUrl: server.url, token: sandbox.clients[0]!.token, userAgent: 'consumer/1.0' });
+    for await (const key of viaHttp.pixKeys({ limit: 4 })) if (key.id) overHttp += 1;
+  } finally {
+    await server.stop();
+  }
+
   console.log(
     JSON.stringify({
       updated,
@@ -42,6 +54,7 @@ try {
       invalidIsValidationError: invalid instanceof ValidationError,
       limitedStatus: limited instanceof ApiError ? limited.status : null,
       specVersions: [bundledJson.info.version, /^ {2}version: (\S+)$/m.exec(yamlSpec)?.[1]],
+      sandbox: { overHttp },
     }),
   );
 } finally {

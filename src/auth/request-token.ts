@@ -1,0 +1,107 @@
+// The token request itself (RFC 6749 §4.4.2, §5.1, §5.2), loaded by clientCredentials on its first
+// use, so a client given a fixed token or its own function does not ship it. It imports nothing the
+// entry has (its errors are built by `fail`, in client-credentials.ts), so a bundler gives it a chunk
+// of its own and splits nothing off the entry.
+import type { FetchLike } from '../client/options.js';
+import type { ResolvedClientCredentials } from './options.js';
+import type { TokenError, TokenErrorInit } from './token-error.js';
+
+/** Builds the TokenError (the cause redacted) for a failure described without the token URL. */
+export type TokenFailureFactory = (init: Omit<TokenErrorInit, 'tokenUrl'>) => TokenError;
+
+export interface CachedToken {
+  value: string;
+  /** As the endpoint said, or the default. */
+  expiresInSeconds: number;
+  /** When to fetch a new one (expiry minus the margin), in `now()` milliseconds. */
+  refreshAt: number;
+}
+
+const MASK = '[REDACTED]';
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Masks each secret inside a text. Secrets here are long; short ones would mask innocent text. */
+function mask(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(MASK);
+  return out;
+}
+
+export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string, fail: TokenFailureFactory): Promise<CachedToken> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (settings.scope) form.set('scope', settings.scope);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (settings.authMethod === 'client_secret_basic') {
+    headers.authorization = `Basic ${basic}`;
+  } else {
+    form.set('client_id', settings.clientId);
+    form.set('client_secret', settings.clientSecret);
+  }
+  const startedAt = settings.now();
+  const signal = AbortSignal.timeout(settings.timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(settings.tokenUrl, { method: 'POST', headers, body: form.toString(), signal, redirect: 'error' });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) {
+      throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });
+    }
+    // Network errors name hosts and codes, not request contents; the message is masked all the same.
+    const reason = mask(describeCause(error), secrets());
+    throw fail({ failure: 'network', detail: reason, cause: error });
+  }
+
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+  if (!response.ok) {
+    const error = str(fields.error);
+    const description = str(fields.error_description);
+    const shown = description === undefined ? undefined : mask(description, secrets()).slice(0, 500);
+    const errorUri = str(fields.error_uri);
+    const code = error ? mask(error, secrets()).slice(0, 100) : undefined;
+    throw fail({
+      failure: 'rejected',
+      status: response.status,
+      error: code,
+      errorDescription: shown,
+      errorUri,
+      detail: code ? `HTTP ${response.status} ${code}${shown ? `: ${shown}` : ''}` : `HTTP ${response.status} without an RFC 6749 error body`,
+    });
+  }
+
+  // The body of a 200 holds the token: nothing of it goes into an error.
+  const token = fields.access_token;
+  if (typeof token !== 'string' || token.length === 0) {
+    throw fail({ failure: 'invalid_response', status: response.status, detail: `HTTP ${response.status} without an access_token (${body === undefined ? 'body is not JSON' : 'JSON without access_token'})` });
+  }
+  if (CONTROL.test(token)) throw fail({ failure: 'invalid_response', status: response.status, detail: 'access_token contains control characters' });
+  const type = fields.token_type;
+  if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
+    throw fail({ failure: 'invalid_response', status: response.status, detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer` });
+  }
+  const expiresIn = typeof fields.expires_in === 'string' ? Number(fields.expires_in) : fields.expires_in;
+  const lifetimeMs = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : settings.defaultExpiresInMs;
+  const margin = Math.min(settings.refreshMarginMs, lifetimeMs / 2);
+  // From when the request started: the server's clock started counting no earlier.
+  return { value: token, expiresInSeconds: lifetimeMs / 1000, refreshAt: startedAt + lifetimeMs - margin };
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    const message = current instanceof Error ? current.message : String(current);
+    parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}

@@ -1,0 +1,68 @@
+// What the client reports, built from the call owner's observer seam (src/client/call.ts): each
+// CallEvent becomes the event of src/logging/events.ts, redacted once more with every secret the
+// client knows, logged at its level and handed to listeners. Loaded only when a logger, a log level
+// or a listener is set (src/client/events.ts).
+import type { CallEvent, ClientState } from '../client/call.js';
+import { createEventLog, type EventLog } from './event-log.js';
+import type { TokenEvent } from './events.js';
+import type { ResolvedLogging } from './levels.js';
+import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
+
+type Fields = { operation: string; method: string; url: string; attempt: number };
+const fields = (e: CallEvent): Fields => ({ operation: e.operation, method: e.method, url: e.url, attempt: e.attempt });
+
+const plain = (headers: Headers): Record<string, string> => {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name] = value));
+  return out;
+};
+
+/** Sets the client's observer (and the token source's, when it has one); returns the event log. */
+export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined): EventLog {
+  const log = createEventLog({ ...(logging?.logger ? { logger: logging.logger, logLevel: logging.level } : {}), secrets: () => state.secrets });
+  state.observer = {
+    attempt(e) {
+      if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers });
+    },
+    response(e) {
+      if (!log.wants('response')) return;
+      const headers = e.responseHeaders;
+      log.emit({
+        type: 'response',
+        ...fields(e),
+        status: e.status ?? 0,
+        durationMs: e.durationMs,
+        requestId: e.requestId,
+        rateLimit: headers ? parseRateLimit(headers) : undefined,
+        headers: headers ? plain(headers) : undefined,
+      });
+    },
+    retry(e) {
+      if (log.wants('retry')) log.emit({ type: 'retry', ...fields(e), reason: e.reason ?? 'retry', waitMs: e.waitMs ?? 0, status: e.status, requestId: e.requestId });
+    },
+    error(e) {
+      if (!log.wants('error')) return;
+      const error = (e.error ?? {}) as { name?: unknown; kind?: unknown; message?: unknown; status?: unknown; code?: unknown; rateLimit?: RateLimitInfo };
+      const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      log.emit({
+        type: 'error',
+        ...fields(e),
+        errorName: text(error.name) ?? 'Error',
+        errorKind: text(error.kind),
+        message: text(error.message) ?? String(e.error),
+        status: typeof error.status === 'number' ? error.status : undefined,
+        code: text(error.code),
+        durationMs: e.durationMs,
+        requestId: e.requestId,
+        rateLimit: error.rateLimit,
+      });
+    },
+    drift(e) {
+      if (log.wants('drift')) log.emit(e);
+    },
+  };
+  // clientCredentials tells of each token fetched, dropped or failed.
+  const observe = typeof state.token === 'function' ? (state.token as { observe?: (listener: (event: TokenEvent) => void) => unknown }).observe : undefined;
+  if (typeof observe === 'function') observe((event) => log.emit(event));
+  return log;
+}

@@ -1,0 +1,141 @@
+// verify's credentials, taken as the client takes them: a bearer token, or OAuth2 client
+// credentials (src/auth `clientCredentials`), and optionally a client certificate / private CA
+// (src/tls) for the API and the token endpoint. This file is the one seam between verify and those
+// modules. Secrets come from the environment by preference (never from shell history), are read
+// once, and are listed in `secrets` so every output masks them; file contents are never printed.
+import { readFileSync } from 'node:fs';
+import { clientCredentials, type ClientAuthMethod } from '../auth/index.js';
+import { lazyTlsFetch } from '../tls/lazy.js';
+import type { TlsOptions } from '../tls/options.js';
+
+/** Gives the Authorization header value for each request, or undefined for none. */
+export interface CredentialSource {
+  authorization(): Promise<string | undefined>;
+  /** Strings to mask wherever output is written (tokens, client secrets, passphrases); grows as tokens are issued. */
+  readonly secrets: readonly string[];
+  /** Sends every request of the run when a client certificate or private CA is in use. */
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Releases pooled TLS connections. */
+  close(): Promise<void>;
+}
+
+export class CredentialError extends Error {
+  override readonly name = 'CredentialError';
+}
+
+/** The command-line values that concern credentials (see options.ts). */
+export interface CredentialFlags {
+  token?: string | undefined;
+  'token-url'?: string | undefined;
+  'client-id'?: string | undefined;
+  'client-secret'?: string | undefined;
+  scope?: string | undefined;
+  'auth-method'?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  pfx?: string | undefined;
+  ca?: string | undefined;
+}
+
+/** Environment variables read for secrets, so they stay out of shell history and `ps`. */
+export const ENV = {
+  token: 'BAAS_TOKEN',
+  clientSecret: 'BAAS_CLIENT_SECRET',
+  passphrase: 'BAAS_TLS_PASSPHRASE',
+} as const;
+
+const AUTH_METHODS: Record<string, ClientAuthMethod> = {
+  basic: 'client_secret_basic',
+  post: 'client_secret_post',
+  client_secret_basic: 'client_secret_basic',
+  client_secret_post: 'client_secret_post',
+};
+
+/** `--token`: a bearer token the user already holds. */
+export function staticToken(token: string | undefined): CredentialSource {
+  return { authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [], close: async () => undefined };
+}
+
+function readMaterial(flag: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    // The path is the user's own argument; the contents never appear.
+    throw new CredentialError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** The `tls` option the client would take, from --cert/--key/--pfx/--ca and BAAS_TLS_PASSPHRASE; undefined when none is given. */
+export function tlsFrom(flags: CredentialFlags, env: Readonly<Record<string, string | undefined>>): TlsOptions | undefined {
+  const { cert, key, pfx, ca } = flags;
+  if (!cert && !key && !pfx && !ca) return undefined;
+  if (pfx && (cert || key)) throw new CredentialError('give either --pfx or --cert and --key, not both');
+  if (Boolean(cert) !== Boolean(key)) throw new CredentialError(`--${cert ? 'key' : 'cert'} is required with --${cert ? 'cert' : 'key'}`);
+  const passphrase = env[ENV.passphrase];
+  const tls: Record<string, unknown> = {};
+  if (cert) Object.assign(tls, { cert: readMaterial('cert', cert), key: readMaterial('key', key!) });
+  if (pfx) tls.pfx = readMaterial('pfx', pfx);
+  if (passphrase !== undefined && passphrase !== '') {
+    if (!cert && !pfx) throw new CredentialError(`${ENV.passphrase} is set but there is no --key or --pfx to decrypt`);
+    tls.passphrase = passphrase;
+  }
+  if (ca) tls.ca = readMaterial('ca', ca);
+  return tls as unknown as TlsOptions;
+}
+
+/**
+ * The credential source for a run: `--token` (or BAAS_TOKEN), or client credentials (`--token-url`,
+ * `--client-id`, the secret from BAAS_CLIENT_SECRET or `--client-secret`, `--scope`, `--auth-method`),
+ * plus a client certificate when given. Throws CredentialError naming the option on a misuse.
+ */
+export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<string, string | undefined>>): CredentialSource {
+  const tls = tlsFrom(flags, env);
+  const passphrase = tls && 'passphrase' in tls && tls.passphrase ? [tls.passphrase] : [];
+  // Built now so a malformed certificate option fails before anything is sent; undici loads on the first request.
+  const tlsSend = tls ? lazyTlsFetch(tls, 'tls') : undefined;
+  const fetch = tlsSend;
+  const closeTls = async () => {
+    await tlsSend?.close();
+  };
+
+  const usesClientCredentials = ['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'].some((name) => flags[name as keyof CredentialFlags] !== undefined);
+  const token = flags.token ?? env[ENV.token];
+  if (!usesClientCredentials) {
+    const source = staticToken(token);
+    return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
+  }
+  if (flags.token !== undefined) throw new CredentialError('give either --token or client credentials (--token-url, --client-id), not both');
+  const tokenUrl = flags['token-url'];
+  const clientId = flags['client-id'];
+  const clientSecret = env[ENV.clientSecret] || flags['client-secret'];
+  if (!tokenUrl) throw new CredentialError('--token-url is required with client credentials');
+  if (!clientId) throw new CredentialError('--client-id is required with client credentials');
+  if (!clientSecret) throw new CredentialError(`the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`);
+  const method = flags['auth-method'];
+  if (method !== undefined && !AUTH_METHODS[method]) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
+  let source: ReturnType<typeof clientCredentials>;
+  try {
+    source = clientCredentials({
+      tokenUrl,
+      clientId,
+      clientSecret,
+      ...(flags.scope !== undefined ? { scope: flags.scope } : {}),
+      ...(method !== undefined ? { authMethod: AUTH_METHODS[method]! } : {}),
+      // The same certificate for the token endpoint: mTLS providers ask for it there too.
+      ...(tls ? { tls } : {}),
+    });
+  } catch (error) {
+    // clientCredentials names the field and never the value; say which option it came from.
+    throw new CredentialError((error as Error).message.replace(/^clientCredentials: /, 'client credentials: '));
+  }
+  return {
+    authorization: async () => `Bearer ${await source()}`,
+    get secrets() {
+      return [clientSecret, ...source.secrets(), ...passphrase];
+    },
+    ...(fetch ? { fetch } : {}),
+    async close() {
+      await Promise.all([source.close(), closeTls()]);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The client's `tls` option end to end: createBaasClient against a local HTTPS server that requires
+// a client certificate (CA and certificates made by openssl for this run). The right certificate
+// works; none, one from an unknown CA and an expired one each end as a NetworkError naming the TLS
+// failure, never a hang; `tls` with `fetch` is refused at creation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBaasClient, NetworkError, type BaasClient, type TlsOptions } from '../../src/index.js';
+import { makeTestCerts, type TestCerts } from '../support/certs.js';
+import { fullUpdate, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
+import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+
+let certs: TestCerts;
+let mtls: TestHttpsServer;
+const clients: BaasClient[] = [];
+
+beforeAll(async () => {
+  certs = await makeTestCerts();
+  mtls = await startHttpsServer({ ...certs.server, ca: certs.ca, requireClientCert: true });
+});
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await mtls?.close();
+  await certs?.remove();
+});
+
+function client(tls: TlsOptions): BaasClient {
+  // retry: false: a refused certificate is refused again; one attempt shows the failure.
+  const made = createBaasClient({ baseUrl: mtls.url, token: 'tok_abcdef123456', tls, retry: false, timeoutMs: 10_000 });
+  clients.push(made);
+  return made;
+}
+
+const update = (c: BaasClient) => c.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() });
+
+describe('createBaasClient({ tls })', () => {
+  it('presents the client certificate: the server sees it, the call succeeds', async () => {
+    const answer = (await update(client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }))) as unknown as { client: string; method: string };
+    expect(answer).toMatchObject({ client: 'client', method: 'PUT' });
+  });
+
+  it('PKCS#12 with a passphrase works the same', async () => {
+    const answer = (await update(client({ pfx: certs.pfx, passphrase: certs.passphrase, ca: certs.ca }))) as unknown as { client: string };
+    expect(answer.client).toBe('client');
+  });
+
+  it.each([
+    ['no certificate', () => ({ ca: certs.ca }), /requires a client certificate and none was sent/],
+    ['a certificate from an unknown CA', () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }), /refused the client certificate|does not trust the authority/],
+    ['an expired certificate', () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }), /expired/],
+  ])('%s: a NetworkError naming the TLS failure', async (_name, tls, reason) => {
+    const error = await update(client(tls() as TlsOptions)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    const failure = error as NetworkError;
+    expect(failure.reason).toMatch(reason);
+    expect(failure.message).toMatch(reason);
+    expect(failure.code).toBeTruthy();
+    expect(failure.attempts).toBe(1);
+    const text = [failure.message, JSON.stringify(failure)].join('\n');
+    expect(text).not.toContain(VALID_CPF);
+    expect(text).not.toContain(certs.passphrase);
+  });
+
+  it('a tls option that cannot be used (wrong passphrase) says so, naming the field', async () => {
+    const error = await update(client({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it', ca: certs.ca })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
+  });
+
+  it('tls together with fetch is refused at creation, and a malformed tls too', () => {
+    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: { ca: certs.ca }, fetch: (url, init) => fetch(url, init) })).toThrow(
+      /give either tls or fetch, not both/,
+    );
+    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: { cert: certs.client.cert } as TlsOptions })).toThrow(/tls\.key is required with tls\.cert/);
+  });
+
+  it('close() releases the agent, and a closed client opens a new one on its next call', async () => {
+    const c = client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
+    await update(c);
+    await c.close();
+    await expect(update(c)).resolves.toMatchObject({ client: 'client' });
+  });
+});
