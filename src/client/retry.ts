@@ -26,7 +26,8 @@ export const DEFAULT_RETRY: RetrySettings = Object.freeze({
 
 export function retrySettings(option: RetryOptions | boolean | undefined): RetrySettings | false {
   if (option === false) return false;
-  const settings = { ...DEFAULT_RETRY, ...(option === true || option === undefined ? {} : option) };
+  // Spreading `true` or `undefined` adds nothing: both mean the defaults.
+  const settings = { ...DEFAULT_RETRY, ...(option as RetryOptions | undefined) };
   if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {
     throw new TypeError('retry.maxAttempts must be a whole number of at least 1');
   }
@@ -61,7 +62,8 @@ export interface RetryQuestion {
 export function shouldRetry(question: RetryQuestion, settings: RetrySettings | false, random: () => number = Math.random): number | undefined {
   if (!settings || question.attempt >= settings.maxAttempts) return undefined;
   if (!IDEMPOTENT_METHODS.has(question.method) && !question.idempotencyKey) return undefined;
-  const retryable = question.failure !== undefined || (question.status !== undefined && settings.statuses.includes(question.status));
+  // No status (a failure) is in no list of statuses.
+  const retryable = question.failure !== undefined || settings.statuses.includes(question.status as number);
   if (!retryable) return undefined;
   const wait = question.status !== undefined && question.retryAfterMs !== undefined ? question.retryAfterMs : backoffMs(question.attempt, settings, random);
   return question.elapsedMs + wait <= settings.maxElapsedMs ? wait : undefined;
@@ -73,11 +75,16 @@ export function backoffMs(attempt: number, settings: RetrySettings, random: () =
   return Math.floor(random() * ceiling);
 }
 
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^[0-9]+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Only an HTTP date (RFC 9110 §5.6.7: it names the day and the month): Date.parse would also read
+  // "-5" or "1.5" as dates long past, which would mean "retry at once".
+  if (!HTTP_DATE.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

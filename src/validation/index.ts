@@ -19,11 +19,10 @@ export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
 /** Checks `{ Account, DocumentNumber }`, including the CPF check digits; `[]` when valid. */
 export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssue[] {
   const issues = runValidator(updateNaturalPersonQuery, query, 'query');
-  // Only a DocumentNumber of the right shape has check digits worth reporting.
-  if (issues.some((issue) => issue.path === 'DocumentNumber' || issue.path === '')) return issues;
-  const documentNumber = (query as Record<string, unknown>).DocumentNumber;
-  if (typeof documentNumber !== 'string') return issues;
-  const problem = cpfProblem(documentNumber);
+  // Only a string of 11 digits has check digits to verify; any other value already has its issue
+  // from the schema (cpfProblem calls it not-11-digits, which adds nothing here).
+  const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
+  const problem = typeof documentNumber === 'string' ? cpfProblem(documentNumber) : undefined;
   if (problem === 'repeated-digit' || problem === 'check-digits') issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });
   return issues;
 }

@@ -19,8 +19,8 @@ const unescapePointer = (segment: string): string => segment.replace(/~1/g, '/')
 // Ajv reports a missing or unknown property on its parent object; the issue belongs to the property.
 function propertyNamed(error: GeneratedValidatorError): string | undefined {
   const { missingProperty, additionalProperty, unevaluatedProperty } = error.params;
-  const name = missingProperty ?? additionalProperty ?? unevaluatedProperty;
-  return typeof name === 'string' ? name : undefined;
+  // Ajv sets at most one of them, always to a string.
+  return (missingProperty ?? additionalProperty ?? unevaluatedProperty) as string | undefined;
 }
 
 function pathOf(error: GeneratedValidatorError, target: Target): string {

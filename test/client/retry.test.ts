@@ -1,6 +1,6 @@
 // The retry decision, one function of (attempt, method, status or failure, Retry-After, elapsed time).
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, shouldRetry, type RetryQuestion } from '../../src/client/retry.js';
+import { describe, expect, it, vi } from 'vitest';
+import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retrySettings, shouldRetry, sleep, type RetryQuestion } from '../../src/client/retry.js';
 
 const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
 const ask = (question: Partial<RetryQuestion>) => shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, settings, () => 0.5);
@@ -28,5 +28,134 @@ describe('shouldRetry', () => {
     expect(ask({ failure: 'network', elapsedMs: 29_990 })).toBeUndefined();
     expect(ask({ failure: 'network', attempt: 3 })).toBeUndefined();
     expect(shouldRetry({ attempt: 1, method: 'GET', failure: 'network', elapsedMs: 0 }, false)).toBeUndefined();
+  });
+});
+
+describe('shouldRetry at the edges of its budgets', () => {
+  it('retries while attempts remain and stops at maxAttempts exactly', () => {
+    expect(ask({ failure: 'network', attempt: 2 })).toBe(100);
+    expect(ask({ failure: 'network', attempt: 3 })).toBeUndefined();
+    expect(shouldRetry({ attempt: 1, method: 'GET', failure: 'network', elapsedMs: 0 }, { ...settings, maxAttempts: 1 }, () => 0.5)).toBeUndefined();
+  });
+
+  it('allows a wait that ends exactly at maxElapsedMs, and not a millisecond later', () => {
+    expect(ask({ status: 503, retryAfterMs: 1_000, elapsedMs: 29_000 })).toBe(1_000);
+    expect(ask({ status: 503, retryAfterMs: 1_001, elapsedMs: 29_000 })).toBeUndefined();
+  });
+
+  it('uses Retry-After only for an answer: a failure without one backs off', () => {
+    expect(ask({ failure: 'timeout', retryAfterMs: 9_000 })).toBe(50);
+  });
+
+  it('knows which methods are idempotent (RFC 9110)', () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']) expect(ask({ method, status: 503 }), method).toBe(50);
+    for (const method of ['POST', 'PATCH', 'CONNECT']) expect(ask({ method, status: 503 }), method).toBeUndefined();
+  });
+});
+
+describe('retrySettings', () => {
+  it('false turns retries off; true and undefined give the defaults', () => {
+    expect(retrySettings(false)).toBe(false);
+    expect(retrySettings(true)).toEqual(DEFAULT_RETRY);
+    expect(retrySettings(undefined)).toEqual(DEFAULT_RETRY);
+    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxElapsedMs: 30_000, statuses: [429, 502, 503, 504] });
+  });
+
+  it('overrides only what it is given', () => {
+    expect(retrySettings({ maxAttempts: 5 })).toEqual({ ...DEFAULT_RETRY, maxAttempts: 5 });
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxAttempts %s, naming the option and the rule', (maxAttempts) => {
+    expect(() => retrySettings({ maxAttempts })).toThrow(new TypeError('retry.maxAttempts must be a whole number of at least 1'));
+  });
+
+  it('accepts maxAttempts 1: one attempt, no retry', () => {
+    expect(retrySettings({ maxAttempts: 1 })).toMatchObject({ maxAttempts: 1 });
+  });
+});
+
+describe('backoffMs', () => {
+  const steps = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 350 };
+  it('draws up to base × 2^(attempt-1), capped at maxDelayMs, rounded down', () => {
+    expect(backoffMs(1, steps, () => 0.999)).toBe(99);
+    expect(backoffMs(2, steps, () => 0.5)).toBe(100);
+    expect(backoffMs(3, steps, () => 0.5)).toBe(175);
+    expect(backoffMs(9, steps, () => 1)).toBe(350);
+    expect(backoffMs(2, steps, () => 0)).toBe(0);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-23T12:00:00Z');
+  it.each([
+    [null, undefined],
+    ['0', 0],
+    [' 3 ', 3_000],
+    ['120', 120_000],
+    ['Mon, 23 Nov 2026 12:00:30 GMT', 30_000],
+    ['Mon, 23 Nov 2026 11:59:00 GMT', 0],
+    ['Monday, 23-Nov-26 12:00:10 GMT', 10_000],
+    ['soon', undefined],
+    ['-5', undefined],
+    ['1.5', undefined],
+    ['2026-11-23T12:00:30Z', undefined],
+    ['x Mon, 23 Nov 2026 12:00:30 GMT', undefined],
+  ])('%j → %j ms', (value, ms) => {
+    expect(parseRetryAfter(value, now)).toBe(ms);
+  });
+});
+
+it('reads the asctime form of an HTTP date, which has no comma', () => {
+  const start = Date.parse('Mon Nov 23 12:00:00 2026');
+  expect(parseRetryAfter('Mon Nov 23 12:00:30 2026', start)).toBe(30_000);
+});
+
+describe('sleep', () => {
+  it('resolves after the wait', async () => {
+    vi.useFakeTimers();
+    try {
+      let done = false;
+      const waiting = sleep(1_000).then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("rejects at once with the signal's reason when already aborted", async () => {
+    const reason = new Error('stop');
+    await expect(sleep(10_000, AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+
+  it("rejects with the signal's reason when aborted during the wait, and leaves no timer behind", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const reason = new Error('caller gave up');
+      const waiting = sleep(10_000, controller.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      controller.abort(reason);
+      await expect(waiting).rejects.toBe(reason);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops listening to the signal once the wait is over', async () => {
+    const controller = new AbortController();
+    const removed: string[] = [];
+    const signal = controller.signal;
+    const original = signal.removeEventListener.bind(signal);
+    signal.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject) => {
+      removed.push(type);
+      original(type, listener);
+    }) as typeof signal.removeEventListener;
+    await sleep(1, signal);
+    expect(removed).toEqual(['abort']);
   });
 });

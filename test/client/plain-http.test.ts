@@ -1,0 +1,48 @@
+// The bearer token never travels in clear: plain http only to this machine's loopback, exactly.
+import { describe, expect, it, vi } from 'vitest';
+import { createBaasClient } from '../../src/index.js';
+
+const create = (baseUrl: string, extra: { allowInsecureHttp?: boolean } = {}) => () => createBaasClient({ baseUrl, token: 't0ken-abcdef', ...extra });
+
+describe('plain http', () => {
+  it.each(['http://localhost', 'http://LOCALHOST:4010', 'http://127.0.0.1', 'http://127.1.2.3:8080', 'http://[::1]:4020'])('is allowed to loopback %s', (baseUrl) => {
+    expect(create(baseUrl)).not.toThrow();
+  });
+
+  it.each([
+    ['http://localhost.attacker.example', 'localhost.attacker.example'],
+    ['http://attacker.localhost', 'attacker.localhost'],
+    ['http://127.0.0.1.attacker.example', '127.0.0.1.attacker.example'],
+    ['http://x127.0.0.1.example', 'x127.0.0.1.example'],
+    ['http://10.0.0.1', '10.0.0.1'],
+    ['http://[::2]', '[::2]'],
+  ])('is refused to %s, which only looks local', (baseUrl, host) => {
+    expect(create(baseUrl)).toThrow(
+      new TypeError(
+        `createBaasClient: baseUrl uses plain http to ${host}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
+      ),
+    );
+  });
+
+  it('is allowed anywhere when the caller opts in', () => {
+    expect(create('http://api.baas.example', { allowInsecureHttp: true })).not.toThrow();
+  });
+});
+
+describe('baseUrl', () => {
+  it.each([
+    [undefined, 'createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'],
+    ['api.baas.example', 'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"'],
+    ['ftp://api.baas.example', 'createBaasClient: baseUrl must use https (or http to loopback), not ftp:'],
+    ['https://user:pw@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],
+    ['https://user@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],
+  ])('%j is refused: %s', (baseUrl, message) => {
+    expect(create(baseUrl as string)).toThrow(new TypeError(message));
+  });
+
+  it('keeps a path prefix (a gateway) and drops trailing slashes', async () => {
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
+    await createBaasClient({ baseUrl: 'https://gw.example/baas///', token: 't0ken-abcdef', fetch }).listPixKeys();
+    expect(fetch.mock.calls[0]![0]).toBe('https://gw.example/baas/v2/api/pix/keys/list-keys');
+  });
+});

@@ -1,0 +1,114 @@
+// The exact forms a user sees in place of a secret or a CPF: what stands in its place matters as much
+// as what is gone (a masked CPF keeps its last two digits, so a support person can tell two apart).
+import { describe, expect, it } from 'vitest';
+import { maskDigits, redactJson, redactText, redactUrl, truncate } from '../../src/redact.js';
+
+describe('maskDigits', () => {
+  it.each([
+    ['', ''],
+    ['1', '*'],
+    ['12', '**'],
+    ['123', '*23'],
+    ['52998224725', '*********25'],
+  ])('%j → %j', (value, masked) => {
+    expect(maskDigits(value)).toBe(masked);
+  });
+});
+
+describe('redactText: CPF numbers', () => {
+  it('masks a bare CPF to its last two digits, in place', () => {
+    expect(redactText('customer 52998224725 not found')).toBe('customer *********25 not found');
+  });
+
+  it('masks a formatted CPF keeping its shape', () => {
+    expect(redactText('CPF 529.982.247-25.')).toBe('CPF ***.***.***-25.');
+  });
+
+  it('masks every CPF in the text, and one glued to letters', () => {
+    expect(redactText('52998224725,11144477735 x11144477735y')).toBe('*********25,*********35 x*********35y');
+  });
+
+  it('leaves longer and shorter digit runs alone (a 12-digit account is not a CPF)', () => {
+    expect(redactText('529982247251 5299822472 1234')).toBe('529982247251 5299822472 1234');
+  });
+});
+
+describe('redactText: secrets and credentials', () => {
+  it('masks every occurrence of a known secret of 6 characters or more', () => {
+    expect(redactText('abc123 then abc123', ['abc123'])).toBe('[REDACTED] then [REDACTED]');
+  });
+
+  it('leaves secrets shorter than 6 characters alone: they would mask innocent text', () => {
+    expect(redactText('the cat sat', ['cat', 'the c'])).toBe('the cat sat');
+  });
+
+  it('masks the value of an Authorization header or field, whatever its scheme', () => {
+    expect(redactText('Authorization: Bearer x')).toBe('Authorization: [REDACTED]');
+    expect(redactText('authorization=Basic dXNlcjpwYXNz')).toBe('authorization=[REDACTED]');
+    expect(redactText('{"Authorization":"token abc"}')).toBe('{"Authorization":"[REDACTED]"}');
+    expect(redactText('AUTHORIZATION: opaque-value;next')).toBe('AUTHORIZATION: [REDACTED];next');
+    expect(redactText('Authorization : Bearer abc')).toBe('Authorization : [REDACTED]');
+    expect(redactText('Authorization: Bearer  abc')).toBe('Authorization: [REDACTED]');
+  });
+
+  it('masks a token-shaped credential after Bearer, with its padding', () => {
+    expect(redactText('sent Bearer abcdefg1 twice')).toBe('sent Bearer [REDACTED] twice');
+    expect(redactText('bearer a-b_c~d+e/f==')).toBe('bearer [REDACTED]');
+    expect(redactText(`Bearer ${'a'.repeat(24)}`)).toBe('Bearer [REDACTED]');
+  });
+
+  it('masks a token after Bearer and any run of white space', () => {
+    expect(redactText('Bearer  abcdefg1')).toBe('Bearer  [REDACTED]');
+    expect(redactText('Bearer\tabcdefg1')).toBe('Bearer\t[REDACTED]');
+  });
+
+  it('leaves words after "bearer" alone: prose is not a credential', () => {
+    expect(redactText('A valid bearer token is required.')).toBe('A valid bearer token is required.');
+    expect(redactText('Bearer abcdefgh')).toBe('Bearer abcdefgh');
+    expect(redactText(`Bearer ${'a'.repeat(23)}`)).toBe(`Bearer ${'a'.repeat(23)}`);
+    expect(redactText('Bearer a1')).toBe('Bearer a1');
+  });
+});
+
+describe('redactUrl', () => {
+  it('masks DocumentNumber whatever its case, and drops user info', () => {
+    expect(redactUrl('https://user:pw@api.example/v2?Account=123456&DocumentNumber=52998224725')).toBe(
+      'https://api.example/v2?Account=123456&DocumentNumber=*********25',
+    );
+    expect(redactUrl('https://api.example/v2?documentnumber=1234')).toBe('https://api.example/v2?documentnumber=**34');
+  });
+
+  it('masks known secrets and CPFs elsewhere in the URL', () => {
+    expect(redactUrl('https://api.example/t/secret-token-1/x?cpf=52998224725', ['secret-token-1'])).toBe(
+      'https://api.example/t/[REDACTED]/x?cpf=*********25',
+    );
+  });
+
+  it('redacts a string that is not a URL as text', () => {
+    expect(redactUrl('not a url 52998224725', [])).toBe('not a url *********25');
+  });
+});
+
+describe('redactJson', () => {
+  it('redacts every string, deep, and keeps keys, numbers, booleans and null', () => {
+    const input = { detail: 'cpf 52998224725', nested: [{ token: 'secret-token-1' }, 7, true, null], count: 11144477735 };
+    expect(redactJson(input, ['secret-token-1'])).toEqual({
+      detail: 'cpf *********25',
+      nested: [{ token: '[REDACTED]' }, 7, true, null],
+      count: 11144477735,
+    });
+    expect(input.detail).toBe('cpf 52998224725');
+  });
+
+  it('needs no secrets to mask CPFs', () => {
+    expect(redactJson({ detail: 'cpf 52998224725' })).toEqual({ detail: 'cpf *********25' });
+  });
+});
+
+describe('truncate', () => {
+  it('keeps text up to the limit and says how much it cut', () => {
+    expect(truncate('abcde', 5)).toBe('abcde');
+    expect(truncate('abcdef', 5)).toBe('abcde… (1 more characters)');
+    expect(truncate('x'.repeat(501))).toBe(`${'x'.repeat(500)}… (1 more characters)`);
+  });
+});

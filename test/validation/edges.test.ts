@@ -1,0 +1,39 @@
+// Where validation meets odd input: field names that need escaping in a JSON pointer, a query that
+// is not an object, a DocumentNumber that is not a string, and why cpfProblem refuses a value.
+import { describe, expect, it } from 'vitest';
+import { cpfProblem } from '../../src/validation/cpf.js';
+import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery } from '../../src/validation/index.js';
+
+describe('JSON pointers of unknown body fields', () => {
+  it('escape "~" as ~0 and "/" as ~1 (RFC 6901)', () => {
+    const paths = validateNaturalPersonUpdate({ email: 'a@b.example', 'a/b': 1, 'c~d': 2 }).map((issue) => issue.path);
+    expect(paths).toEqual(['/a~1b', '/c~0d']);
+  });
+});
+
+describe('a query that is not an object', () => {
+  it('is named as the query, with the rule', () => {
+    expect(validateListPixKeysQuery(42)).toEqual([{ path: '', message: 'the query must be an object' }]);
+    expect(validateUpdateNaturalPersonQuery('x')).toEqual([{ path: '', message: 'the query must be an object' }]);
+  });
+});
+
+describe('DocumentNumber that is not a string', () => {
+  it('gets the type issue only, never a check-digit verdict on a number', () => {
+    const issues = validateUpdateNaturalPersonQuery({ Account: '1234567', DocumentNumber: 52998224724 });
+    expect(issues).toEqual([{ path: 'DocumentNumber', message: 'DocumentNumber must be a string' }]);
+  });
+});
+
+describe('cpfProblem', () => {
+  it.each([
+    ['123', 'not-11-digits'],
+    ['5299822472a', 'not-11-digits'],
+    ['529982247250', 'not-11-digits'],
+    ['11111111111', 'repeated-digit'],
+    ['52998224724', 'check-digits'],
+    ['52998224725', undefined],
+  ])('%s → %s', (value, problem) => {
+    expect(cpfProblem(value)).toBe(problem);
+  });
+});
