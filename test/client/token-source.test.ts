@@ -1,0 +1,79 @@
+// What the client does with a token source's answer, word for word: a failure or an unusable value
+// is an AuthError before anything is sent, naming the problem and never the value.
+import { describe, expect, it, vi } from 'vitest';
+import { AuthError } from '../../src/errors.js';
+import { redactedCause, resolveToken, tokenProblem } from '../../src/client/token.js';
+
+describe('tokenProblem', () => {
+  it.each([
+    [undefined, 'the token source gave undefined, not a string'],
+    [42, 'the token source gave a number, not a string'],
+    [{ token: 'x' }, 'the token source gave a object, not a string'],
+    ['', 'the token source gave an empty token'],
+    [' \t ', 'the token source gave an empty token'],
+    ['abc\r\nX-Evil: 1', 'the token source gave a token with a control character'],
+    ['abc\u0000', 'the token source gave a token with a control character'],
+    ['\u001fabc', 'the token source gave a token with a control character'],
+    ['abc\u007f', 'the token source gave a token with a control character'],
+    ['abc-def.123_~+/=', undefined],
+    ['abc\u0080def', undefined],
+  ])('%j → %j', (value, problem) => {
+    expect(tokenProblem(value)).toBe(problem);
+  });
+});
+
+describe('redactedCause', () => {
+  it('keeps an error name, and masks the secrets and CPFs of its message and stack', () => {
+    const original = new RangeError('idp said no to secret-token-1 for 52998224725');
+    const copy = redactedCause(original, ['secret-token-1']);
+    expect(copy).not.toBe(original);
+    expect(copy.name).toBe('RangeError');
+    expect(copy.message).toBe('idp said no to [REDACTED] for *********25');
+    expect(copy.stack).toContain('idp said no to [REDACTED] for *********25');
+    expect(copy.stack).not.toContain('secret-token-1');
+  });
+
+  it('turns what is not an Error into one, redacted', () => {
+    const copy = redactedCause('down: secret-token-1', ['secret-token-1']);
+    expect(copy).toBeInstanceOf(Error);
+    expect(copy.message).toBe('down: [REDACTED]');
+  });
+
+  it('copes with an error without a stack', () => {
+    const original = new Error('gone');
+    delete original.stack;
+    expect(redactedCause(original, []).stack).toBe('');
+  });
+});
+
+describe('resolveToken', () => {
+  const context = () => ({ operation: 'listPixKeys' as const, attempts: 0 });
+
+  it('returns a string token and lets the client remember it', async () => {
+    const remember = vi.fn();
+    await expect(resolveToken('fixed-token-1', [], remember, context)).resolves.toBe('fixed-token-1');
+    await expect(resolveToken(async () => 'fresh-token-2', [], remember, context)).resolves.toBe('fresh-token-2');
+    expect(remember.mock.calls).toEqual([['fixed-token-1'], ['fresh-token-2']]);
+  });
+
+  it('a source that throws: AuthError "the token source failed; nothing was sent", the cause redacted', async () => {
+    const error = await resolveToken(async () => { throw new Error('idp down, secret-token-1'); }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).message).toBe('listPixKeys: the token source failed; nothing was sent');
+    expect(((error as AuthError).cause as Error).message).toBe('idp down, [REDACTED]');
+  });
+
+  it("a source's own AuthError: its message inside, redacted, and the error itself as cause", async () => {
+    const own = new AuthError('token endpoint answered invalid_client for secret-token-1');
+    const error = await resolveToken(async () => { throw own; }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
+    expect((error as AuthError).message).toBe('listPixKeys: the token source failed (token endpoint answered invalid_client for [REDACTED]); nothing was sent');
+    expect((error as AuthError).cause).toBe(own);
+  });
+
+  it('an unusable value: AuthError naming the problem, nothing remembered', async () => {
+    const remember = vi.fn();
+    const error = await resolveToken(async () => '  ', [], remember, context).catch((e: unknown) => e);
+    expect((error as AuthError).message).toBe('listPixKeys: the token source gave an empty token; nothing was sent');
+    expect(remember).not.toHaveBeenCalled();
+  });
+});
