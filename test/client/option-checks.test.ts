@@ -8,6 +8,10 @@ import { AuthError } from '../../src/errors.js';
 const base = { baseUrl: 'https://api.baas.example', token: 't0ken-abcdef' };
 
 describe('resolveOptions', () => {
+  it('refuses no options at all with its own message', () => {
+    expect(() => resolveOptions(undefined as never)).toThrow(new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'));
+  });
+
   it('gives the defaults', () => {
     const settings = resolveOptions(base);
     expect(settings).toMatchObject({ baseUrl: 'https://api.baas.example', token: 't0ken-abcdef', timeoutMs: 10_000, retry: DEFAULT_RETRY, validate: true, logging: undefined });
@@ -73,6 +77,10 @@ describe('callSettings', () => {
   it("lays the call's retry over the client's, or turns it off", () => {
     expect(callSettings(client, { retry: { baseDelayMs: 1 } }).retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 1 });
     expect(callSettings(client, { retry: false }).retry).toBe(false);
+  });
+
+  it("keeps a client's retry: false for a call that says nothing", () => {
+    expect(callSettings(resolveOptions({ ...base, retry: false }), {}).retry).toBe(false);
   });
 
   it("gives a call retries even when the client has none", () => {

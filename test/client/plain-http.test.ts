@@ -5,7 +5,7 @@ import { createBaasClient } from '../../src/index.js';
 const create = (baseUrl: string, extra: { allowInsecureHttp?: boolean } = {}) => () => createBaasClient({ baseUrl, token: 't0ken-abcdef', ...extra });
 
 describe('plain http', () => {
-  it.each(['http://localhost', 'http://LOCALHOST:4010', 'http://127.0.0.1', 'http://127.1.2.3:8080', 'http://[::1]:4020'])('is allowed to loopback %s', (baseUrl) => {
+  it.each(['http://localhost', 'http://LOCALHOST:4010', 'http://127.0.0.1', 'http://127.1.2.3:8080', 'http://127.10.200.1', 'http://[::1]:4020'])('is allowed to loopback %s', (baseUrl) => {
     expect(create(baseUrl)).not.toThrow();
   });
 
