@@ -1,6 +1,7 @@
 // Process-tree helpers for the command-line tests (Linux `ps`).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { expect } from 'vitest';
 
 /** Every live descendant of `pid`, from `ps`. */
 export function descendants(pid: number): number[] {
@@ -65,4 +66,12 @@ export function startUntil(command: string, args: string[], ready: RegExp, optio
 /** Kills every process of a tree that is still alive: the safety net after each test. */
 export function killTree(pids: number[]): void {
   for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** Every process of a stopped server's tree is gone, and its port is free again. */
+export async function expectNothingLeft(tree: number[], port: number): Promise<void> {
+  const gone = await eventually(() => tree.every((p) => !alive(p)), 15_000);
+  expect(tree.filter(alive), 'processes still alive').toEqual([]);
+  expect(gone).toBe(true);
+  expect(await eventually(() => portIsFree(port), 5_000), `port ${port} still taken`).toBe(true);
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../src/testing/mock.js';
-import { alive, descendants, eventually, killTree, portIsFree, startUntil } from './processes.js';
+import { descendants, eventually, expectNothingLeft, killTree, startUntil } from './processes.js';
 
 let started: number[] = [];
 afterEach(() => {
@@ -24,13 +24,6 @@ async function startSandboxCommand(...args: string[]) {
   const tree = [pid, ...descendants(pid)];
   started = tree;
   return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
-}
-
-async function expectNothingLeft(tree: number[], port: number): Promise<void> {
-  const gone = await eventually(() => tree.every((p) => !alive(p)), 15_000);
-  expect(tree.filter(alive), 'processes still alive').toEqual([]);
-  expect(gone).toBe(true);
-  expect(await eventually(() => portIsFree(port), 5_000), `port ${port} still taken`).toBe(true);
 }
 
 describe('npm run sandbox', () => {
