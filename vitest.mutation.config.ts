@@ -3,27 +3,34 @@
 // which no mutant of src/ can change, and without the suites that start other programs per test
 // (the command line's processes, Prism in dynamic mode, redocly respect): each would cost seconds
 // per mutant. Their code (src/cli/, src/testing/mock.ts) is mutated against the rest.
+//
+// MUTATION_TESTS (set by `npm run test:mutation -- --tests 'glob,glob'`) narrows the suite to those
+// tests. It is set after the merge: mergeConfig appends arrays, so merging it would keep the whole suite.
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      exclude: [
-        'node_modules/**',
-        'test/docs/**',
-        'test/package/**',
-        'test/release/**',
-        'test/spec/**',
-        'test/size/**',
-        'test/mutation/**',
-        'test/cli/signals.test.ts',
-        'test/sandbox/script.test.ts',
-        'test/drift/respect-matrix.test.ts',
-        'test/properties/dynamic-mock.test.ts',
-      ],
-      typecheck: { enabled: false },
-    },
-  }),
-);
+export const MUTATION_EXCLUDE = [
+  'node_modules/**',
+  'test/docs/**',
+  'test/package/**',
+  'test/release/**',
+  'test/spec/**',
+  'test/size/**',
+  'test/mutation/**',
+  'test/cli/signals.test.ts',
+  'test/sandbox/script.test.ts',
+  'test/drift/respect-matrix.test.ts',
+  'test/properties/dynamic-mock.test.ts',
+];
+
+/** The test globs of MUTATION_TESTS, or undefined for the whole mutation suite. */
+export function narrowedInclude(value = process.env.MUTATION_TESTS): string[] | undefined {
+  const globs = value?.split(',').map((glob) => glob.trim()).filter(Boolean);
+  return globs?.length ? globs : undefined;
+}
+
+const config = mergeConfig(base, defineConfig({ test: { exclude: MUTATION_EXCLUDE, typecheck: { enabled: false } } }));
+const include = narrowedInclude();
+if (include) config.test!.include = include;
+
+export default config;

@@ -1,5 +1,5 @@
 // One object owns a call's whole life, typed operations and `raw` alike: the caller's signal, each
-// attempt with its own timer and abort controller, the bearer token, the redirect policy, the retry
+// attempt with its own timer and abort controller, the bearer token, the redirect policy (redirect.ts), the retry
 // decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
 // Nothing outside this class sets its state.
 //
@@ -16,6 +16,7 @@ import { BaasError, NetworkError, TimeoutError, type ErrorContext, type Operatio
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from './options.js';
+import { fetchFollowingRedirects } from './redirect.js';
 import { parseRetryAfter, shouldRetry, sleep, IDEMPOTENT_METHODS, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
 
@@ -75,8 +76,6 @@ export interface CallObserver {
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */
 export type Reader<T> = (response: Response, call: Call) => Promise<T>;
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 5;
 const REQUEST_ID = 'x-request-id';
 
 export class Call {
@@ -262,25 +261,11 @@ export class Call {
     return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
   }
 
-  /** Follows same-origin redirects of safe methods; anything else comes back as the 3xx itself. */
-  private async send(init: RequestInit): Promise<Response> {
-    let url = this.request.url;
-    for (let hop = 0; ; hop += 1) {
+  /** One attempt's request, through the redirect policy (redirect.ts). */
+  private send(init: RequestInit): Promise<Response> {
+    return fetchFollowingRedirects(this.client.fetch, this.request.url, init, (url) => {
       this.url = url;
-      const response = await this.client.fetch(url, init);
-      if (!REDIRECTS.has(response.status)) return response;
-      const location = response.headers.get('location');
-      if (!location || hop >= MAX_REDIRECTS || (init.method !== 'GET' && init.method !== 'HEAD')) return response;
-      let target: URL;
-      try {
-        target = new URL(location, url);
-      } catch {
-        return response;
-      }
-      if (target.origin !== new URL(url).origin) return response;
-      await response.body?.cancel().catch(() => undefined);
-      url = target.href;
-    }
+    });
   }
 
   /** The single place where a failure becomes what the caller sees. */

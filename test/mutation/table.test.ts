@@ -3,13 +3,14 @@
 // listed as such, with the reason, never left out.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { barOf, meetsBar, renderTable, scoresOf, SCORES, sourceFiles, TESTING } from '../../scripts/lib/mutation-report.mjs';
+import { barOf, meetsBar, mutatedBy, renderTable, scoresOf, SCORES, sourceFiles, TESTING } from '../../scripts/lib/mutation-report.mjs';
 
 interface Row {
   measured?: false;
   score: number;
   killed: number;
   survived: number;
+  ignored?: number;
 }
 
 const scores = JSON.parse(await readFile(SCORES, 'utf8')) as Record<string, Row>;
@@ -33,6 +34,16 @@ describe('TESTING.md mutation table', () => {
       if (row.measured === false || meetsBar(file, row)) continue;
       expect(survivors, `${file} is below its bar (${row.score} % < ${barOf(file)} %) and TESTING.md does not explain its survivors`).toMatch(
         new RegExp(`^### \`${file.replace(/[.]/g, '\\.')}\`\\n(?:.*\\n)*?- .+: .+`, 'm'),
+      );
+    }
+  });
+
+  it('says why each file with ignored mutants (`// Stryker disable`) leaves them out', () => {
+    const survivors = section('Surviving mutants');
+    for (const [file, row] of Object.entries(scores)) {
+      if (row.measured === false || !row.ignored) continue;
+      expect(survivors, `${file} has ${row.ignored} ignored mutants and TESTING.md does not say why`).toMatch(
+        new RegExp(`^### \`${file.replace(/[.]/g, '\\.')}\`\n(?:.*\n)*?- .+: .+`, 'm'),
       );
     }
   });
@@ -79,5 +90,27 @@ describe('scoresOf', () => {
     });
     expect(table).toContain('| `src/redact.ts` | 99.0 % ✗ | 100 % |');
     expect(table).toContain('| `src/x.ts` | not measured | 85 % |');
+  });
+
+  it('shows a file with nothing to mutate as "no mutants", not as a score', () => {
+    const table = renderTable({ 'src/types.ts': { score: 100, killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, valid: 0, date: '2026-01-01', command: 'x' } });
+    expect(table).toContain('| `src/types.ts` | no mutants | 85 % | 0 | 0 | 0 | 0 | 0 | 2026-01-01 | `x` |');
+  });
+});
+
+describe('mutatedBy (which files a run measured, for rows of files with nothing to mutate)', () => {
+  const config = ['src/**/*.ts', '!src/generated/**', '!src/**/*.d.ts'];
+
+  it('follows the globs in order, a later `!` leaving a file out', () => {
+    expect(mutatedBy(config, 'src/types.ts')).toBe(true);
+    expect(mutatedBy(config, 'src/generated/schema.ts')).toBe(false);
+    expect(mutatedBy(['!src/types.ts', 'src/**/*.ts'], 'src/types.ts')).toBe(true);
+    expect(mutatedBy(['src/logging/*.ts'], 'src/types.ts')).toBe(false);
+    expect(mutatedBy([], 'src/types.ts')).toBe(false);
+  });
+
+  it('reads a line range as its file', () => {
+    expect(mutatedBy(['src/redact.ts:10-20'], 'src/redact.ts')).toBe(true);
+    expect(mutatedBy(['src/redact.ts:10:2-20:5'], 'src/redact.ts')).toBe(true);
   });
 });
