@@ -132,8 +132,8 @@ describe('a text body', () => {
     expect(error.problem).toStrictEqual({ type: 'about:blank', status: 500, detail: 'error near <html> tag' });
   });
 
-  it('empty, a JSON array or a JSON number: no problem at all', async () => {
-    for (const body of ['', '[1,2]', '42']) {
+  it('empty, JSON null, a JSON array or a JSON number: no problem at all', async () => {
+    for (const body of ['', 'null', '[1,2]', '42']) {
       const error = await listError(answer(500, body));
       expect(error.toJSON(), body).toStrictEqual({ name: 'ApiError', kind: 'api', message: `listPixKeys: HTTP 500 (GET ${LIST_URL})`, status: 500, ...listContext });
     }
@@ -173,8 +173,11 @@ describe('answers that are not the contract: ResponseError', () => {
   });
 
   it('a blank error body with a JSON type is an ApiError, not a broken body', async () => {
-    const error = await listError(answer(500, '', { 'content-type': 'application/json' }));
-    expect(error.kind).toBe('api');
+    for (const body of ['', ' \n']) {
+      const error = await listError(answer(500, body, { 'content-type': 'application/json' }));
+      expect(error.kind, JSON.stringify(body)).toBe('api');
+      expect(error.message, JSON.stringify(body)).toMatch(/^listPixKeys: HTTP 500/);
+    }
   });
 
   it('a redirect for a PUT, not followed, or a 3xx without a Location', async () => {
