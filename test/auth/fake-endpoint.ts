@@ -1,6 +1,8 @@
 // A token endpoint as an injected fetch: it records what clientCredentials sends and answers what
 // each test tells it to, so a test sees the request and the answer word for word, with no server.
-import type { ClientCredentialsOptions } from '../../src/auth/index.js';
+import { inspect } from 'node:util';
+import { expect } from 'vitest';
+import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import type { FetchLike } from '../../src/client/options.js';
 
 export interface SentTokenRequest {
@@ -42,10 +44,28 @@ export const rawAnswer = (status: number, body: string): Response => new Respons
 
 export const FAKE_URL = 'https://auth.example/oauth/token';
 
+export const SECRET = 'fake-client-secret-1';
+
 export const fakeOptions = (endpoint: FakeEndpoint, extra: Partial<ClientCredentialsOptions> = {}): ClientCredentialsOptions => ({
   tokenUrl: FAKE_URL,
   clientId: 'acme-payments',
-  clientSecret: 'fake-client-secret-1',
+  clientSecret: SECRET,
   fetch: endpoint.fetch,
   ...extra,
 });
+
+/** The TokenError the first token of a source with these options rejects with. */
+export async function failure(endpoint: FakeEndpoint, extra: Partial<ClientCredentialsOptions> = {}): Promise<TokenError> {
+  const error = await clientCredentials(fakeOptions(endpoint, extra))().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TokenError);
+  return error as TokenError;
+}
+
+/** Every form of the error (text, JSON, inspect, stack): none may hold one of `secrets`. */
+export function expectClean(error: unknown, secrets: string[]): void {
+  const texts = [String(error), JSON.stringify(error), inspect(error, { depth: 10 }), String((error as Error).stack)];
+  for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
+}

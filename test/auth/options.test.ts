@@ -96,6 +96,11 @@ describe('options accepted', () => {
     },
   );
 
+  it('tls alone, or fetch alone (tls is checked further on the first request)', () => {
+    expect(() => clientCredentials({ ...valid, tls: { ca: 'a PEM CA' } })).not.toThrow();
+    expect(() => clientCredentials({ ...valid, fetch: async () => new Response() })).not.toThrow();
+  });
+
   it('plain http to any host with allowInsecureHttp: true', async () => {
     const endpoint = fakeEndpoint();
     const source = clientCredentials(fakeOptions(endpoint, { tokenUrl: 'http://auth.example/token', allowInsecureHttp: true }));

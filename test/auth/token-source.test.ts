@@ -3,9 +3,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, type TokenError } from '../../src/auth/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
-import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
+import { FAKE_URL, fakeEndpoint, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 
-const SECRET = 'fake-client-secret-1';
 const BASIC = Buffer.from(`acme-payments:${SECRET}`).toString('base64');
 
 describe('secrets(): what the client masks', () => {
