@@ -2,7 +2,7 @@
 // field and never its value; each option's effect is seen in what the token endpoint (an injected
 // fetch) receives, and when.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, type ClientCredentialsOptions, type TokenError } from '../../src/auth/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 
 const valid: ClientCredentialsOptions = { tokenUrl: FAKE_URL, clientId: 'acme-payments', clientSecret: 'fake-client-secret-1' };
@@ -52,6 +52,7 @@ describe('options refused at creation, word for word', () => {
     ['both tls and fetch', { ...valid, tls: { ca: 'x' }, fetch: async () => new Response() }, 'clientCredentials: give either tls or fetch, not both (tls builds its own fetch)'],
     ['a fetch that is not a function', { ...valid, fetch: 'fetch' }, 'clientCredentials: fetch must be a function (url, init)'],
     ['a now that is not a function', { ...valid, now: 1000 }, 'clientCredentials: now must be a function returning milliseconds'],
+    ['a tls that is not an object', { ...valid, tls: 'a PEM string' }, 'clientCredentials.tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }'],
     ['a negative refreshMarginSeconds', { ...valid, refreshMarginSeconds: -1 }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
     ['a NaN refreshMarginSeconds', { ...valid, refreshMarginSeconds: Number.NaN }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
     ['a refreshMarginSeconds string', { ...valid, refreshMarginSeconds: '60' }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
@@ -99,6 +100,12 @@ describe('options accepted', () => {
   it('tls alone, or fetch alone (tls is checked further on the first request)', () => {
     expect(() => clientCredentials({ ...valid, tls: { ca: 'a PEM CA' } })).not.toThrow();
     expect(() => clientCredentials({ ...valid, fetch: async () => new Response() })).not.toThrow();
+  });
+
+  it('tls is used for the token request: a shape problem fails it as a network TokenError naming the field', async () => {
+    const error = (await clientCredentials({ ...valid, tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']> })().catch((e: unknown) => e)) as TokenError;
+    expect(error.failure).toBe('network');
+    expect(error.message).toMatch(/^token request to https:\/\/auth\.example\/oauth\/token failed: clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/);
   });
 
   it('plain http to any host with allowInsecureHttp: true', async () => {
