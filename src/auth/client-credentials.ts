@@ -46,8 +46,8 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   const secrets = () => [settings.clientSecret, basic, ...(cache?.issued ?? [])];
 
   // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
-  const send: FetchLike & { close?: () => Promise<void> } =
-    settings.fetch ?? (settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : (url, init) => globalThis.fetch(url, init));
+  const tlsFetch = settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : undefined;
+  const send: FetchLike = settings.fetch ?? tlsFetch ?? ((url, init) => globalThis.fetch(url, init));
 
   // Listeners may come before the first token; the cache tells them (token-cache.ts).
   const observers = new Set<(event: TokenEvent) => void>();
@@ -72,7 +72,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
     },
     secrets,
     async close() {
-      if (settings.tls) await send.close?.();
+      await tlsFetch?.close();
     },
   });
 }

@@ -59,7 +59,8 @@ const fail = (message: string): never => {
 
 const positive = (value: number | undefined, name: string, fallback: number, allowZero = false): number => {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  // Number.isFinite is false for anything that is not a number (a string from a config file, say).
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
   return value;
 };
 

@@ -55,11 +55,12 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
 
   let body: unknown;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    body = JSON.parse(text);
   } catch {
-    body = undefined;
+    // Not JSON (an empty body included): no fields.
   }
-  const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  // A JSON value that is not an object (a list, a string, a number) has none of the fields either.
+  const fields = (body ?? {}) as Record<string, unknown>;
   const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
   if (!response.ok) {
@@ -88,8 +89,10 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
   if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
     throw fail({ failure: 'invalid_response', status: response.status, detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer` });
   }
-  const expiresIn = typeof fields.expires_in === 'string' ? Number(fields.expires_in) : fields.expires_in;
-  const lifetimeMs = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : settings.defaultExpiresInMs;
+  // A number, or a numeric string (some servers send one); anything else is no lifetime.
+  const given = fields.expires_in;
+  const expiresIn = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
+  const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : settings.defaultExpiresInMs;
   const margin = Math.min(settings.refreshMarginMs, lifetimeMs / 2);
   // From when the request started: the server's clock started counting no earlier.
   return { value: token, expiresInSeconds: lifetimeMs / 1000, refreshAt: startedAt + lifetimeMs - margin };

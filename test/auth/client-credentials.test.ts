@@ -2,10 +2,12 @@
 // which checks the client's credentials the way the test tells it to.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { OAuth2Server } from 'oauth2-mock-server';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
@@ -326,6 +328,32 @@ describe('tls for the token endpoint', () => {
       expect(error.failure).toBe('network');
       expect(error.message).toMatch(/clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/);
       expect(error.message).not.toContain(CLIENT_SECRET);
+    }
+  });
+
+  it('close() releases the TLS agent: its kept-alive connection to the token endpoint closes', async () => {
+    const open = new Set<TLSSocket>();
+    const endpoint = createHttpsServer(certs.server, (request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ access_token: 'tls-token-123456', token_type: 'Bearer', expires_in: 60 }));
+      });
+    });
+    endpoint.on('secureConnection', (socket: TLSSocket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const source = clientCredentials(options({ tokenUrl: `https://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`, tls: { ca: certs.ca } }));
+    try {
+      expect(await source()).toBe('tls-token-123456');
+      expect(open.size).toBe(1);
+      await source.close();
+      await vi.waitFor(() => expect(open.size).toBe(0));
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
     }
   });
 
