@@ -57,7 +57,8 @@ export class Budget {
       const exchange = await read(response, waitedOn);
       const wait = retryAfterMs(response);
       const canWait = init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
-      if (!canWait || wait > this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
+      // A wait that would use up the time budget leaves nothing to send the read again with.
+      if (!canWait || wait >= this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
       waitedOn.push(response.status);
       this.retriesAfterWait += 1;
       await this.deps.sleep(wait);
