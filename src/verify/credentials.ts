@@ -112,7 +112,8 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
   if (!clientId) throw new CredentialError('--client-id is required with client credentials');
   if (!clientSecret) throw new CredentialError(`the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`);
   const method = flags['auth-method'];
-  if (method !== undefined && !AUTH_METHODS[method]) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
+  // Own names only: `toString` and the like are no methods.
+  if (method !== undefined && !Object.hasOwn(AUTH_METHODS, method)) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
   let source: ReturnType<typeof clientCredentials>;
   try {
     source = clientCredentials({
