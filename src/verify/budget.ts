@@ -68,7 +68,8 @@ export class Budget {
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
 export function retryAfterMs(response: Response, now = Date.now()): number | undefined {
-  const raw = response.headers.get('retry-after')?.trim();
+  // Headers hands values back without surrounding whitespace.
+  const raw = response.headers.get('retry-after');
   if (!raw) return undefined;
   if (/^[0-9]+$/.test(raw)) return Number(raw) * 1000;
   const date = Date.parse(raw);

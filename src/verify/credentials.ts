@@ -60,8 +60,8 @@ function readMaterial(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    // The path is the user's own argument; the contents never appear.
-    throw new CredentialError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    // The path is the user's own argument; the contents never appear. Node's file errors all carry a code.
+    throw new CredentialError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code})`);
   }
 }
 

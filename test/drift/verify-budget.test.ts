@@ -176,6 +176,8 @@ describe('retryAfterMs', () => {
     ['an empty header', '', undefined],
     ['only spaces', '   ', undefined],
     ['words', 'later', undefined],
+    ['a word before seconds', 'x5', undefined],
+    ['a word after seconds', '5x', undefined],
   ])('%s', (_name, value, expected) => {
     expect(retryAfterMs(withRetryAfter(value), NOW)).toBe(expected);
   });

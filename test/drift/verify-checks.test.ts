@@ -174,6 +174,7 @@ describe('the error probes', () => {
   it('without a token: sends no Authorization; a 401 with problem details is ok', async () => {
     const { ctx, requests } = await context();
     expect(await probeWithoutToken(ctx)).toEqual({ check: 'list-keys without a token', expected: '401 application/problem+json', seen: '401 application/problem+json', verdict: 'ok', problems: [] });
+    expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(LIST);
     expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': UA });
     expect(ctx.seen).toHaveLength(1);
@@ -197,6 +198,14 @@ describe('the error probes', () => {
     expect((await probeWithoutToken(ctx)).problems).toEqual([{ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200, 400, 401, 403, 422, 429, 500, 503' }]);
   });
 
+  it('without a token: a 403 as plain JSON is drift twice, the status first', async () => {
+    const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 403, headers: { 'content-type': 'application/json' }, body: exampleValue('AccountNotAllowed') } : undefined));
+    expect((await probeWithoutToken(ctx)).problems).toEqual([
+      { part: 'status', pointer: '', rule: 'must be 401 for a request without a token' },
+      { part: 'content-type', pointer: '', rule: 'must be application/problem+json' },
+    ]);
+  });
+
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
     const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') } : undefined));
     expect(await probeWithoutToken(ctx)).toMatchObject({ seen: '401 application/json, 1 problem(s)', verdict: 'drift', problems: [{ part: 'content-type', pointer: '', rule: 'must be application/problem+json' }] });
@@ -210,6 +219,7 @@ describe('the error probes', () => {
   it('limit=201: sent with the token; 422 and 400 with problem details are ok', async () => {
     let { ctx, requests } = await context();
     expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: '422 application/problem+json', verdict: 'ok', problems: [] });
+    expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(`${LIST}?limit=201`);
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
     ({ ctx } = await context((kind) => (kind === 'bad-limit' ? problemReply(400, 'MalformedJson') : undefined)));
@@ -227,6 +237,14 @@ describe('the error probes', () => {
     });
     ({ ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
     expect((await probeLimitOutOfRange(ctx)).problems).toHaveLength(1);
+  });
+
+  it('limit=201: a 200 page off the contract is drift twice, the status first', async () => {
+    const { ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: null } } } : undefined));
+    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([
+      { part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' },
+      { part: 'body', pointer: '/data', rule: 'is required' },
+    ]);
   });
 
   it('limit=201: no answer is an error row', async () => {

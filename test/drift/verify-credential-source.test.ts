@@ -77,6 +77,17 @@ describe('credentialsFrom: a token', () => {
     await source.close();
   });
 
+  it('a certificate file that is none fails the first request, naming the tls option, never its contents', async () => {
+    const source = credentialsFrom({ token: 'flag-token-1', pfx: file('client.p12') }, {});
+    const error = (await source.fetch!('https://127.0.0.1:9/', {}).then(
+      () => new Error('no failure'),
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(/^tls\.pfx could not be used: /);
+    expect(error.message).not.toContain('contents of');
+    await source.close();
+  });
+
   it.each(['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'] as const)('--%s with --token: either one or the other', (name) => {
     expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toBe('give either --token or client credentials (--token-url, --client-id), not both');
   });
@@ -161,9 +172,9 @@ describe('tlsFrom', () => {
   });
 
   it('reads each file given; the passphrase from BAAS_TLS_PASSPHRASE (an empty one is none)', () => {
-    expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toEqual({ cert: Buffer.from('contents of client.crt'), key: Buffer.from('contents of client.key') });
-    expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toEqual({ pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') });
-    expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toEqual({ ca: Buffer.from('contents of ca.crt') });
+    expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toStrictEqual({ cert: Buffer.from('contents of client.crt'), key: Buffer.from('contents of client.key') });
+    expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toStrictEqual({ pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') });
+    expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toStrictEqual({ ca: Buffer.from('contents of ca.crt') });
   });
 
   it.each([

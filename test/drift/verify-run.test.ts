@@ -205,4 +205,24 @@ describe('main (the command line)', () => {
     expect(text).not.toContain(SERVICE_TOKEN);
     expect(text).not.toContain(CPF);
   });
+
+  it('by default: the table on stdout, errors on stderr (each with a newline), the environment from the process', async () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const service = fakeService();
+      vi.stubGlobal('fetch', service.fetch);
+      vi.stubEnv('BAAS_TOKEN', SERVICE_TOKEN);
+      expect(await main(['--base-url', BASE])).toBe(0);
+      expect(service.requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
+      expect(stdout).toHaveBeenCalledTimes(1);
+      expect(String(stdout.mock.calls[0]![0])).toMatch(/^check .*\nno drift: 4 ok, 2 held, 1 not-seen\n$/s);
+      expect(await main([])).toBe(2);
+      expect(stderr.mock.calls.map(([text]) => text)).toEqual([`verify: --base-url is required\n\n${USAGE}\n`]);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  });
 });
