@@ -57,7 +57,8 @@ export class Budget {
       const exchange = await read(response, waitedOn);
       const wait = retryAfterMs(response);
       const canWait = init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
-      if (!canWait || wait > this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
+      // A wait that would use up the time budget leaves nothing to send the read again with.
+      if (!canWait || wait >= this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
       waitedOn.push(response.status);
       this.retriesAfterWait += 1;
       await this.deps.sleep(wait);
@@ -67,7 +68,8 @@ export class Budget {
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
 export function retryAfterMs(response: Response, now = Date.now()): number | undefined {
-  const raw = response.headers.get('retry-after')?.trim();
+  // Headers hands values back without surrounding whitespace.
+  const raw = response.headers.get('retry-after');
   if (!raw) return undefined;
   if (/^[0-9]+$/.test(raw)) return Number(raw) * 1000;
   const date = Date.parse(raw);

@@ -85,7 +85,7 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       break;
     }
     const problems = inspect(ctx, 'listPixKeys', x);
-    const body = x.body as { data?: unknown; cursor?: { next?: unknown } } | undefined;
+    const body = x.body as { data?: unknown } | undefined;
     const count = Array.isArray(body?.data) ? `, ${body.data.length} keys` : '';
     if (x.status !== 200) {
       // A documented refusal (401 for a bad token, 429 whose wait did not fit the budget, 503) is
@@ -96,13 +96,14 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     }
     rows.push(row(check, expected, x, problems, count));
     if (problems.length) break;
-    const next = body?.cursor?.next;
-    if (next === null || next === undefined) {
+    // The page conforms, so cursor.next is there: a string, or null on the last page.
+    const next = (x.body as { cursor: { next: string | null } }).cursor.next;
+    if (next === null) {
       reachedEnd = true;
       break;
     }
-    if (typeof next !== 'string') break;
-    if (cursors.has(next) || next === cursor) {
+    // Every cursor sent is in `cursors`, so this also catches a page that sends back its own.
+    if (cursors.has(next)) {
       rows.push({
         check: `cursor after page ${page}`,
         expected: 'a cursor not seen before, or null',

@@ -1,7 +1,6 @@
-// `npm run verify -- …` and, later, `baas-pix-contract verify …`: parse, run, print, exit status.
+// `baas-pix-contract verify …` (and `npm run verify -- …`, through src/cli): parse, run, print, exit status.
 // 0: nothing drifted; 1: drift; 2: usage error, or a check could not run (budget, network).
 import { writeFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import { redactText } from '../redact.js';
 import { parseVerifyArgs, USAGE, UsageError } from './options.js';
 import { formatJson, formatTable } from './report.js';
@@ -41,8 +40,4 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   } finally {
     await options.credentials.close();
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await main(process.argv.slice(2));
 }

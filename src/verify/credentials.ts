@@ -60,8 +60,8 @@ function readMaterial(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    // The path is the user's own argument; the contents never appear.
-    throw new CredentialError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    // The path is the user's own argument; the contents never appear. Node's file errors all carry a code.
+    throw new CredentialError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code})`);
   }
 }
 
@@ -112,7 +112,8 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
   if (!clientId) throw new CredentialError('--client-id is required with client credentials');
   if (!clientSecret) throw new CredentialError(`the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`);
   const method = flags['auth-method'];
-  if (method !== undefined && !AUTH_METHODS[method]) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
+  // Own names only: `toString` and the like are no methods.
+  if (method !== undefined && !Object.hasOwn(AUTH_METHODS, method)) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
   let source: ReturnType<typeof clientCredentials>;
   try {
     source = clientCredentials({

@@ -117,7 +117,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   try {
     credentials = credentialsFrom(values, env);
   } catch (error) {
-    if (error instanceof CredentialError || error instanceof TypeError) throw new UsageError((error as Error).message);
+    if (error instanceof CredentialError) throw new UsageError(error.message);
     throw error;
   }
   const options: VerifyOptions = {

@@ -1,0 +1,303 @@
+// Each check of a verify run against an in-process service (an injected fetch): the rows it reports
+// (check, expected, seen, verdict, problems) word for word, and the requests it sends.
+import { describe, expect, it } from 'vitest';
+import { loadDriftChecker } from '../../src/drift/index.js';
+import { Budget } from '../../src/verify/budget.js';
+import { assumptions, operation, probeLimitOutOfRange, probeWithoutToken, sendUpdate, urlFor, walkPages, type Context } from '../../src/verify/checks.js';
+import { staticToken, type VerifyOptions } from '../../src/verify/options.js';
+import { exampleValue } from '../support/fixtures.js';
+import { conformant, fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
+
+const BASE = 'http://127.0.0.1:9/gw/';
+const LIST = 'http://127.0.0.1:9/gw/v2/api/pix/keys/list-keys';
+const FIRST_CURSOR = exampleValue<{ cursor: { next: string } }>('FirstPage').cursor.next;
+const UA = 'baas-pix-contract-verify/0.2.0';
+
+async function context(reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined, options: Partial<VerifyOptions> = {}, fetch?: (url: string, init: RequestInit) => Promise<Response>) {
+  const service = fakeService(reply);
+  const opts: VerifyOptions = { baseUrl: BASE, credentials: staticToken(SERVICE_TOKEN), pages: 3, pageSize: 2, maxRequests: 20, timeBudgetMs: 60_000, requestTimeoutMs: 5_000, ...options };
+  const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, { fetch: fetch ?? service.fetch, now: () => 0, sleep: async () => undefined });
+  const ctx: Context = { options: opts, budget, checker: await loadDriftChecker(), seen: [] };
+  return { ctx, requests: service.requests };
+}
+
+const page = (next: string | null, data: unknown[] = []): Reply => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next }, data } });
+
+describe('operation and urlFor', () => {
+  it('reads method and path from the bundled spec, and names an operation it does not have', () => {
+    expect(operation('listPixKeys')).toEqual({ method: 'GET', path: '/v2/api/pix/keys/list-keys' });
+    expect(operation('updateNaturalPerson')).toEqual({ method: 'PUT', path: '/v2/api/baas-onboarding/account/natural-person' });
+    expect(() => operation('deletePixKey')).toThrow('no operation deletePixKey in the spec');
+  });
+
+  it('keeps a gateway prefix (trailing slashes dropped) and sets the query', () => {
+    expect(urlFor('https://gw.example/baas//', '/v2/x', { limit: '5', cursor: 'a b' })).toBe('https://gw.example/baas/v2/x?limit=5&cursor=a+b');
+    expect(urlFor('https://gw.example', '/v2/x')).toBe('https://gw.example/v2/x');
+  });
+});
+
+describe('walkPages', () => {
+  it('walks until cursor.next is null: one row a page with its key count, then the assumption held', async () => {
+    const { ctx, requests } = await context();
+    expect(await walkPages(ctx)).toEqual([
+      { check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen: '200 application/json, 2 keys', verdict: 'ok', problems: [] },
+      { check: 'list-keys page 2', expected: '200 application/json PixKeyList', seen: '200 application/json, 1 keys', verdict: 'ok', problems: [] },
+      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: 'null on the last page walked', verdict: 'held', problems: [] },
+    ]);
+    expect(requests.map((r) => [r.method, r.url.toString()])).toEqual([
+      ['GET', `${LIST}?limit=2`],
+      ['GET', `${LIST}?limit=2&cursor=${FIRST_CURSOR}`],
+    ]);
+    for (const r of requests) {
+      expect(r.headers).toEqual({ accept: 'application/json, application/problem+json', authorization: `Bearer ${SERVICE_TOKEN}`, 'user-agent': UA });
+    }
+    expect(ctx.seen.map((x) => x.status)).toEqual([200, 200]);
+  });
+
+  it('stops at --pages: the end of the list was not seen', async () => {
+    const { ctx, requests } = await context(undefined, { pages: 1 });
+    const rows = await walkPages(ctx);
+    expect(rows.map((r) => [r.check, r.verdict])).toEqual([
+      ['list-keys page 1', 'ok'],
+      ['cursor.next null on the last page', 'not-seen'],
+    ]);
+    expect(rows[1]!.seen).toBe('the list did not end within 1 page(s)');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('flags a cursor that comes back (the page before, or any earlier page) as drift and stops', async () => {
+    // Page 1 → A, page 2 → B, page 3 → A again.
+    const cursors = ['A', 'B', 'A'];
+    const { ctx, requests } = await context((kind, _r, i) => (kind === 'page1' || kind === 'page2' ? page(cursors[i]!) : undefined), { pages: 5 });
+    const rows = await walkPages(ctx);
+    expect(requests.map((r) => r.url.searchParams.get('cursor'))).toEqual([null, 'A', 'B']);
+    expect(rows.slice(3)).toEqual([
+      {
+        check: 'cursor after page 3',
+        expected: 'a cursor not seen before, or null',
+        seen: 'a cursor of an earlier page',
+        verdict: 'drift',
+        problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
+      },
+      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: 'the list did not end within 5 page(s)', verdict: 'not-seen', problems: [] },
+    ]);
+  });
+
+  it('flags a page that sends back the cursor it was asked with', async () => {
+    const { ctx } = await context((kind) => (kind === 'page2' ? page(FIRST_CURSOR) : undefined), { pages: 5 });
+    const rows = await walkPages(ctx);
+    expect(rows.map((r) => [r.check, r.verdict])).toEqual([
+      ['list-keys page 1', 'ok'],
+      ['list-keys page 2', 'ok'],
+      ['cursor after page 2', 'drift'],
+      ['cursor.next null on the last page', 'not-seen'],
+    ]);
+  });
+
+  it('a page that breaks the contract is drift, named with its problem count, and the walk stops', async () => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: 'A' } } } : undefined));
+    const rows = await walkPages(ctx);
+    expect(rows[0]).toEqual({
+      check: 'list-keys page 1',
+      expected: '200 application/json PixKeyList',
+      seen: '200 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [{ part: 'body', pointer: '/data', rule: 'is required' }],
+    });
+    expect(rows[1]!.verdict).toBe('not-seen');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a page whose data is no list is counted as no keys', async () => {
+    const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { cursor: { next: null }, data: {} } } : undefined));
+    const [first] = await walkPages(ctx);
+    expect(first!.seen).toBe('200 application/json, 1 problem(s)');
+    expect(first!.verdict).toBe('drift');
+  });
+
+  it('an empty 200 without a content type is drift, not a crash', async () => {
+    const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200 } : undefined));
+    const [first] = await walkPages(ctx);
+    expect(first).toMatchObject({ seen: '200 (no content type), 1 problem(s)', verdict: 'drift', problems: [{ part: 'content-type' }] });
+  });
+
+  it.each([
+    [401, problemReply(401, 'MissingToken'), '401 application/problem+json: a documented refusal, the walk stops'],
+    [500, problemReply(500, 'InternalError'), '500 application/problem+json: a documented refusal, the walk stops'],
+    [429, problemReply(429, 'RateLimited', { 'retry-after': '30' }), '429 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
+    [503, problemReply(503, 'UpstreamUnavailable', { 'retry-after': '30' }), '503 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
+  ])('a documented refusal (%i) stops the walk as an error, not drift', async (_status, reply, seen) => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? reply : undefined), { timeBudgetMs: 10_000 });
+    const rows = await walkPages(ctx);
+    expect(rows[0]).toEqual({ check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen, verdict: 'error', problems: [] });
+    expect(rows).toHaveLength(2);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('an undocumented status is drift and stops the walk', async () => {
+    const { ctx } = await context((kind) => (kind === 'page1' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'nope' } : undefined));
+    const rows = await walkPages(ctx);
+    expect(rows[0]).toEqual({
+      check: 'list-keys page 1',
+      expected: '200 application/json PixKeyList',
+      seen: '404 text/plain, 1 problem(s)',
+      verdict: 'drift',
+      problems: [{ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200, 400, 401, 403, 422, 429, 500, 503' }],
+    });
+    expect(rows).toHaveLength(2);
+  });
+
+  it('a budget used up mid-walk ends it with an error row naming the budget', async () => {
+    const { ctx } = await context(undefined, { maxRequests: 1 });
+    const rows = await walkPages(ctx);
+    expect(rows.map((r) => [r.check, r.seen, r.verdict])).toEqual([
+      ['list-keys page 1', '200 application/json, 2 keys', 'ok'],
+      ['list-keys page 2', 'request budget of 1 used up', 'error'],
+      ['cursor.next null on the last page', 'the list did not end within 3 page(s)', 'not-seen'],
+    ]);
+  });
+
+  it.each([
+    ['a system error code from the cause', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'no answer (TypeError: fetch failed, ECONNREFUSED)'],
+    ['no cause', new Error('socket hang up'), 'no answer (Error: socket hang up)'],
+    ['a cause whose code is no string', Object.assign(new TypeError('fetch failed'), { cause: { code: 7 } }), 'no answer (TypeError: fetch failed)'],
+  ])('no answer at all (%s): an error row', async (_name, error, seen) => {
+    const { ctx } = await context(undefined, {}, async () => {
+      throw error;
+    });
+    const [first] = await walkPages(ctx);
+    expect(first).toEqual({ check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen, verdict: 'error', problems: [] });
+  });
+});
+
+describe('the error probes', () => {
+  it('without a token: sends no Authorization; a 401 with problem details is ok', async () => {
+    const { ctx, requests } = await context();
+    expect(await probeWithoutToken(ctx)).toEqual({ check: 'list-keys without a token', expected: '401 application/problem+json', seen: '401 application/problem+json', verdict: 'ok', problems: [] });
+    expect(requests[0]!.method).toBe('GET');
+    expect(requests[0]!.url.toString()).toBe(LIST);
+    expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': UA });
+    expect(ctx.seen).toHaveLength(1);
+  });
+
+  it('without a token: a 200 is drift, the status named first', async () => {
+    const { ctx } = await context((kind) => (kind === 'no-token' ? conformant('page1') : undefined));
+    expect(await probeWithoutToken(ctx)).toEqual({
+      check: 'list-keys without a token',
+      expected: '401 application/problem+json',
+      seen: '200 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [{ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' }],
+    });
+  });
+
+  it('without a token: a documented 403 is drift too; an undocumented status is named once', async () => {
+    let { ctx } = await context((kind) => (kind === 'no-token' ? problemReply(403, 'AccountNotAllowed') : undefined));
+    expect((await probeWithoutToken(ctx)).problems).toEqual([{ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' }]);
+    ({ ctx } = await context((kind) => (kind === 'no-token' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
+    expect((await probeWithoutToken(ctx)).problems).toEqual([{ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200, 400, 401, 403, 422, 429, 500, 503' }]);
+  });
+
+  it('without a token: a 403 as plain JSON is drift twice, the status first', async () => {
+    const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 403, headers: { 'content-type': 'application/json' }, body: exampleValue('AccountNotAllowed') } : undefined));
+    expect((await probeWithoutToken(ctx)).problems).toEqual([
+      { part: 'status', pointer: '', rule: 'must be 401 for a request without a token' },
+      { part: 'content-type', pointer: '', rule: 'must be application/problem+json' },
+    ]);
+  });
+
+  it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
+    const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') } : undefined));
+    expect(await probeWithoutToken(ctx)).toMatchObject({ seen: '401 application/json, 1 problem(s)', verdict: 'drift', problems: [{ part: 'content-type', pointer: '', rule: 'must be application/problem+json' }] });
+  });
+
+  it('without a token: no answer is an error row', async () => {
+    const { ctx } = await context(undefined, { maxRequests: 0 });
+    expect(await probeWithoutToken(ctx)).toEqual({ check: 'list-keys without a token', expected: '401 application/problem+json', seen: 'request budget of 0 used up', verdict: 'error', problems: [] });
+  });
+
+  it('limit=201: sent with the token; 422 and 400 with problem details are ok', async () => {
+    let { ctx, requests } = await context();
+    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: '422 application/problem+json', verdict: 'ok', problems: [] });
+    expect(requests[0]!.method).toBe('GET');
+    expect(requests[0]!.url.toString()).toBe(`${LIST}?limit=201`);
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
+    ({ ctx } = await context((kind) => (kind === 'bad-limit' ? problemReply(400, 'MalformedJson') : undefined)));
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ seen: '400 application/problem+json', verdict: 'ok', problems: [] });
+  });
+
+  it('limit=201: a 200 is drift naming the rule; an undocumented status is named once', async () => {
+    let { ctx } = await context((kind) => (kind === 'bad-limit' ? conformant('page1') : undefined));
+    expect(await probeLimitOutOfRange(ctx)).toEqual({
+      check: 'list-keys with limit=201',
+      expected: '422 or 400 application/problem+json',
+      seen: '200 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [{ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' }],
+    });
+    ({ ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
+    expect((await probeLimitOutOfRange(ctx)).problems).toHaveLength(1);
+  });
+
+  it('limit=201: a 200 page off the contract is drift twice, the status first', async () => {
+    const { ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: null } } } : undefined));
+    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([
+      { part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' },
+      { part: 'body', pointer: '/data', rule: 'is required' },
+    ]);
+  });
+
+  it('limit=201: no answer is an error row', async () => {
+    const { ctx } = await context(undefined, {}, async () => {
+      throw new Error('reset');
+    });
+    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: 'no answer (Error: reset)', verdict: 'error', problems: [] });
+  });
+});
+
+describe('sendUpdate', () => {
+  const write = { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' };
+
+  it('sends one PUT with account and CPF in the query, the body as given, JSON and the token', async () => {
+    const { ctx, requests } = await context(undefined, { write });
+    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({ check: 'update natural person (write)', expected: '200 application/json UpdateResult', seen: '200 application/json', verdict: 'ok', problems: [] });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.method).toBe('PUT');
+    expect(requests[0]!.url.toString()).toBe('http://127.0.0.1:9/gw/v2/api/baas-onboarding/account/natural-person?Account=300541976902&DocumentNumber=52998224725');
+    expect(requests[0]!.body).toBe('{"email":"maria@example.com"}');
+    expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json', 'user-agent': UA });
+    expect(ctx.seen).toHaveLength(1);
+  });
+
+  it('an answer off the contract is drift; no answer is an error row', async () => {
+    let { ctx } = await context((kind) => (kind === 'update' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'DONE' } } : undefined), { write });
+    expect(await sendUpdate(ctx, '{}')).toMatchObject({ verdict: 'drift', seen: expect.stringMatching(/^200 application\/json, [1-9] problem\(s\)$/) });
+    ({ ctx } = await context(undefined, { write, maxRequests: 0 }));
+    expect(await sendUpdate(ctx, '{}')).toEqual({ check: 'update natural person (write)', expected: '200 application/json UpdateResult', seen: 'request budget of 0 used up', verdict: 'error', problems: [] });
+  });
+});
+
+describe('assumptions', () => {
+  const x = (headers: Record<string, string>) => ({ status: 200, headers: new Headers(headers), contentType: null, body: undefined, bodyUnparsable: false, waitedOn: [] });
+  const rowsFor = async (seen: ReturnType<typeof x>[]) => {
+    const { ctx } = await context();
+    ctx.seen.push(...seen);
+    return assumptions(ctx);
+  };
+
+  it('X-Request-Id on every response held; no rate-limit header not seen', async () => {
+    expect(await rowsFor([x({ 'x-request-id': 'a' }), x({ 'x-request-id': 'b' })])).toEqual([
+      { check: 'X-Request-Id on responses', expected: 'present (optional, x-assumption)', seen: 'on 2 of 2 responses', verdict: 'held', problems: [] },
+      { check: 'rate-limit headers', expected: 'RateLimit-* or X-RateLimit-* (not in the contract)', seen: 'on 0 of 2 responses', verdict: 'not-seen', problems: [] },
+    ]);
+  });
+
+  it('X-Request-Id on some responses only, or no response at all: not seen', async () => {
+    expect((await rowsFor([x({ 'x-request-id': 'a' }), x({})]))[0]).toMatchObject({ seen: 'on 1 of 2 responses', verdict: 'not-seen' });
+    expect((await rowsFor([]))[0]).toMatchObject({ seen: 'on 0 of 0 responses', verdict: 'not-seen' });
+  });
+
+  it.each(['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])('rate-limit headers held when one response carries %s', async (name) => {
+    expect((await rowsFor([x({}), x({ [name]: '10' })]))[1]).toMatchObject({ seen: 'on 1 of 2 responses', verdict: 'held' });
+  });
+});

@@ -1,0 +1,198 @@
+// verify's credential source in process: a token, or client credentials whose token endpoint is an
+// injected fetch, and the certificate files. Each misuse is named (option and rule, never a value),
+// and every secret is listed for masking.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CredentialError, credentialsFrom, staticToken, tlsFrom, type CredentialFlags } from '../../src/verify/credentials.js';
+
+const TOKEN_URL = 'http://127.0.0.1:9/oauth/token';
+const SECRET = 'client-secret-0815-never-shown';
+const ISSUED = 'issued-token-4711-never-shown';
+const PASSPHRASE = 'pass-phrase-never-shown';
+
+let dir: string;
+const file = (name: string) => join(dir, name);
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-credential-source-'));
+  for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt']) await writeFile(file(name), `contents of ${name}`);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The token endpoint, as the global fetch client credentials use: records each request. */
+function tokenEndpoint() {
+  const seen: { url: string; authorization: string | null; form: URLSearchParams }[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    seen.push({ url, authorization: new Headers(init.headers).get('authorization'), form: new URLSearchParams(String(init.body)) });
+    return new Response(JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expires_in: 300 }), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  return seen;
+}
+
+const credentialError = (flags: CredentialFlags, env: Record<string, string> = {}): string => {
+  try {
+    credentialsFrom(flags, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CredentialError);
+    expect((error as Error).name).toBe('CredentialError');
+    return (error as Error).message;
+  }
+  throw new Error('no CredentialError');
+};
+
+describe('staticToken', () => {
+  it('a token: Bearer, listed as a secret; none (or empty): no header, nothing to mask', async () => {
+    const source = staticToken('tok-123456');
+    expect(await source.authorization()).toBe('Bearer tok-123456');
+    expect(source.secrets).toEqual(['tok-123456']);
+    for (const none of [undefined, '']) {
+      const empty = staticToken(none);
+      expect(await empty.authorization()).toBeUndefined();
+      expect(empty.secrets).toEqual([]);
+    }
+    await expect(source.close()).resolves.toBeUndefined();
+  });
+});
+
+describe('credentialsFrom: a token', () => {
+  it('from --token, else BAAS_TOKEN; no fetch of its own without a certificate', async () => {
+    const source = credentialsFrom({ token: 'flag-token-1' }, { BAAS_TOKEN: 'env-token-2' });
+    expect(await source.authorization()).toBe('Bearer flag-token-1');
+    expect(source.secrets).toEqual(['flag-token-1']);
+    expect('fetch' in source).toBe(false);
+    expect(await credentialsFrom({}, { BAAS_TOKEN: 'env-token-2' }).authorization()).toBe('Bearer env-token-2');
+    await source.close();
+  });
+
+  it('with a client certificate: its own fetch, and the passphrase listed as a secret', async () => {
+    const source = credentialsFrom({ token: 'flag-token-1', cert: file('client.crt'), key: file('client.key') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE });
+    expect(source.fetch).toBeTypeOf('function');
+    expect(source.secrets).toEqual(['flag-token-1', PASSPHRASE]);
+    await source.close();
+  });
+
+  it('a certificate file that is none fails the first request, naming the tls option, never its contents', async () => {
+    const source = credentialsFrom({ token: 'flag-token-1', pfx: file('client.p12') }, {});
+    const error = (await source.fetch!('https://127.0.0.1:9/', {}).then(
+      () => new Error('no failure'),
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(/^tls\.pfx could not be used: /);
+    expect(error.message).not.toContain('contents of');
+    await source.close();
+  });
+
+  it.each(['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'] as const)('--%s with --token: either one or the other', (name) => {
+    expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toBe('give either --token or client credentials (--token-url, --client-id), not both');
+  });
+});
+
+describe('credentialsFrom: client credentials', () => {
+  it('asks the token endpoint (client_secret_basic by default, the secret from BAAS_CLIENT_SECRET) and sends its token; every secret listed', async () => {
+    const seen = tokenEndpoint();
+    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': 'flag-secret-ignored' }, { BAAS_CLIENT_SECRET: SECRET, BAAS_TOKEN: 'env-token-ignored' });
+    expect(source.secrets).toContain(SECRET);
+    expect(source.secrets).not.toContain(ISSUED);
+    expect(await source.authorization()).toBe(`Bearer ${ISSUED}`);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url).toBe(TOKEN_URL);
+    expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
+    expect(seen[0]!.form.get('grant_type')).toBe('client_credentials');
+    expect(seen[0]!.form.has('scope')).toBe(false);
+    expect(source.secrets[0]).toBe(SECRET);
+    expect(source.secrets).toContain(ISSUED);
+    expect(source.secrets).not.toContain('flag-secret-ignored');
+    expect('fetch' in source).toBe(false);
+    await source.close();
+  });
+
+  it('--client-secret when BAAS_CLIENT_SECRET is unset or empty; --scope sent', async () => {
+    const seen = tokenEndpoint();
+    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': SECRET, scope: 'pix.read keys.list' }, { BAAS_CLIENT_SECRET: '' });
+    await source.authorization();
+    expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
+    expect(seen[0]!.form.get('scope')).toBe('pix.read keys.list');
+  });
+
+  it.each([
+    ['basic', 'client_secret_basic'],
+    ['client_secret_basic', 'client_secret_basic'],
+    ['post', 'client_secret_post'],
+    ['client_secret_post', 'client_secret_post'],
+  ])('--auth-method %s authenticates with %s', async (flag, method) => {
+    const seen = tokenEndpoint();
+    await credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': flag }, { BAAS_CLIENT_SECRET: SECRET }).authorization();
+    if (method === 'client_secret_basic') {
+      expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
+      expect(seen[0]!.form.has('client_secret')).toBe(false);
+    } else {
+      expect(seen[0]!.authorization).toBeNull();
+      expect(seen[0]!.form.get('client_id')).toBe('cid');
+      expect(seen[0]!.form.get('client_secret')).toBe(SECRET);
+    }
+  });
+
+  it('with a certificate: the token request goes through it too (not the plain fetch), and the passphrase is listed', async () => {
+    const seen = tokenEndpoint();
+    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', pfx: file('client.p12') }, { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE });
+    expect(source.fetch).toBeTypeOf('function');
+    expect(source.secrets.at(-1)).toBe(PASSPHRASE);
+    // The file is no certificate, so the TLS transport fails; the plain fetch is never asked.
+    await expect(source.authorization()).rejects.toThrow();
+    expect(seen).toEqual([]);
+    await source.close();
+  });
+
+  it.each([
+    [{ 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
+    [{ scope: 'pix' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
+    [{ 'token-url': TOKEN_URL }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
+    [{ 'token-url': TOKEN_URL, 'client-id': '' }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
+    [{ 'token-url': TOKEN_URL, 'client-id': 'cid' }, {}, 'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret'],
+    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': '' }, { BAAS_CLIENT_SECRET: '' }, 'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret'],
+    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
+    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
+    [{ 'token-url': 'not a url', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, 'client credentials: tokenUrl must be an absolute https URL'],
+    [{ 'token-url': 'http://auth.example/token', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, 'client credentials: tokenUrl uses plain http to auth.example, which would send the client secret in clear; use https, or pass allowInsecureHttp: true'],
+  ] as [CredentialFlags, Record<string, string>, string][])('%j: %s', (flags, env, message) => {
+    expect(credentialError(flags, env)).toBe(message);
+    expect(message).not.toContain(SECRET);
+  });
+});
+
+describe('tlsFrom', () => {
+  it('none of the certificate options: no tls', () => {
+    expect(tlsFrom({ token: 'x' }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toBeUndefined();
+  });
+
+  it('reads each file given; the passphrase from BAAS_TLS_PASSPHRASE (an empty one is none)', () => {
+    expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toStrictEqual({ cert: Buffer.from('contents of client.crt'), key: Buffer.from('contents of client.key') });
+    expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toStrictEqual({ pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') });
+    expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toStrictEqual({ ca: Buffer.from('contents of ca.crt') });
+  });
+
+  it.each([
+    [{ pfx: 'p', cert: 'c' }, {}, 'give either --pfx or --cert and --key, not both'],
+    [{ pfx: 'p', key: 'k' }, {}, 'give either --pfx or --cert and --key, not both'],
+    [{ cert: 'c' }, {}, '--key is required with --cert'],
+    [{ key: 'k' }, {}, '--cert is required with --key'],
+    [{ ca: 'CA' }, { BAAS_TLS_PASSPHRASE: PASSPHRASE }, 'BAAS_TLS_PASSPHRASE is set but there is no --key or --pfx to decrypt'],
+  ] as [CredentialFlags, Record<string, string>, string][])('%j: %s', (flags, env, message) => {
+    const ca = flags.ca ? { ca: file('ca.crt') } : {};
+    expect(() => tlsFrom({ ...flags, ...ca }, env)).toThrow(new CredentialError(message));
+  });
+
+  it('a file it cannot read is named by its option and path, with the system code', () => {
+    const missing = join(dir, 'missing.pem');
+    expect(() => tlsFrom({ cert: missing, key: file('client.key') }, {})).toThrow(new CredentialError(`--cert: cannot read ${missing} (ENOENT)`));
+    expect(() => tlsFrom({ cert: file('client.crt'), key: missing }, {})).toThrow(new CredentialError(`--key: cannot read ${missing} (ENOENT)`));
+    expect(() => tlsFrom({ pfx: missing }, {})).toThrow(new CredentialError(`--pfx: cannot read ${missing} (ENOENT)`));
+    expect(() => tlsFrom({ ca: dir }, {})).toThrow(new CredentialError(`--ca: cannot read ${dir} (EISDIR)`));
+  });
+});

@@ -1,0 +1,116 @@
+// verify's command-line options: defaults, each option's effect, and each usage error word for word
+// (naming the option and its rule, never echoing a value).
+import { describe, expect, it } from 'vitest';
+import { parseVerifyArgs, USAGE, UsageError } from '../../src/verify/options.js';
+
+const BASE = ['--base-url', 'https://gw.example/baas'];
+const CPF = '52998224725';
+
+const usageError = (argv: string[], env: Record<string, string> = {}): UsageError => {
+  try {
+    parseVerifyArgs(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).name).toBe('UsageError');
+    return error as UsageError;
+  }
+  throw new Error(`no usage error for ${argv.join(' ')}`);
+};
+
+describe('parseVerifyArgs: defaults and effects', () => {
+  it('with only a base URL: 3 pages of 50, 12 requests, 120 s, 15 s a request, read-only, no report, no token', async () => {
+    const options = parseVerifyArgs(BASE);
+    expect(options).toEqual({ baseUrl: 'https://gw.example/baas', credentials: expect.any(Object), pages: 3, pageSize: 50, maxRequests: 12, timeBudgetMs: 120_000, requestTimeoutMs: 15_000 });
+    expect('reportFile' in options).toBe(false);
+    expect('write' in options).toBe(false);
+    expect(await options.credentials.authorization()).toBeUndefined();
+  });
+
+  it('takes each option; the request budget follows --pages unless given', () => {
+    expect(parseVerifyArgs([...BASE, '--pages', '5', '--page-size', '200', '--time-budget', '30', '--timeout', '2', '--report', 'out.json'])).toMatchObject({
+      pages: 5,
+      pageSize: 200,
+      maxRequests: 16,
+      timeBudgetMs: 30_000,
+      requestTimeoutMs: 2_000,
+      reportFile: 'out.json',
+    });
+    expect(parseVerifyArgs([...BASE, '--pages', '5', '--max-requests', '1']).maxRequests).toBe(1);
+    expect(parseVerifyArgs([...BASE, '--pages', '1', '--page-size', '1']).pageSize).toBe(1);
+  });
+
+  it('--allow-writes with its three options: one write', () => {
+    expect(parseVerifyArgs([...BASE, '--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', 'update.json']).write).toEqual({ account: '300541976902', documentNumber: CPF, bodyFile: 'update.json' });
+  });
+
+  it('the token from --token, else from BAAS_TOKEN', async () => {
+    expect(await parseVerifyArgs([...BASE, '--token', 'flag-token-123'], { BAAS_TOKEN: 'env-token-456' }).credentials.authorization()).toBe('Bearer flag-token-123');
+    expect(await parseVerifyArgs(BASE, { BAAS_TOKEN: 'env-token-456' }).credentials.authorization()).toBe('Bearer env-token-456');
+  });
+
+  it('an http base URL is fine too', () => {
+    expect(parseVerifyArgs(['--base-url', 'http://127.0.0.1:4010']).baseUrl).toBe('http://127.0.0.1:4010');
+  });
+});
+
+describe('parseVerifyArgs: usage errors', () => {
+  it.each([
+    [[], '--base-url is required'],
+    [['--base-url', ''], '--base-url is required'],
+    [['--base-url', 'gw.example/baas'], '--base-url must be an absolute http(s) URL'],
+    [['--base-url', 'ftp://gw.example'], '--base-url must be an absolute http(s) URL'],
+    [['--base-url', 'file:///etc/passwd'], '--base-url must be an absolute http(s) URL'],
+    [['--base-url', 'https://user:pw-secret-1@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
+    [['--base-url', 'https://user-only@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
+    [['--base-url', 'https://:pw-secret-1@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
+    [[...BASE, '--page-size', '201'], '--page-size must be at most 200 (the contract bound)'],
+    [[...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
+    [[...BASE, '--allow-writes', '--account', '1', '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
+    [[...BASE, '--allow-writes', '--account', '1', '--document-number', CPF], '--allow-writes needs --account, --document-number and --body'],
+    [[...BASE, '--allow-writes', '--account', '', '--document-number', CPF, '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
+    [[...BASE, '--account', '1'], '--account, --document-number and --body only apply with --allow-writes'],
+    [[...BASE, '--document-number', CPF], '--account, --document-number and --body only apply with --allow-writes'],
+    [[...BASE, '--body', 'b.json'], '--account, --document-number and --body only apply with --allow-writes'],
+    [[...BASE, '--account', ''], '--account, --document-number and --body only apply with --allow-writes'],
+  ])('%j: %s', (argv, message) => {
+    expect(usageError(argv).message).toBe(message);
+  });
+
+  it.each(['pages', 'page-size', 'max-requests', 'time-budget', 'timeout'])('--%s must be a positive whole number: 0, -1, 1.5, 2x, x2 and an empty value are refused, 1 is taken', (name) => {
+    for (const value of ['0', '-1', '1.5', '2x', 'x2', '']) {
+      expect(usageError([...BASE, `--${name}=${value}`]).message).toBe(`--${name} must be a positive whole number`);
+    }
+    expect(() => parseVerifyArgs([...BASE, `--${name}`, '1'])).not.toThrow();
+  });
+
+  it('an unknown option or a stray argument is a usage error naming it', () => {
+    expect(usageError([...BASE, '--nope']).message).toMatch(/Unknown option '--nope'/);
+    expect(usageError([...BASE, 'extra']).message).toMatch(/Unexpected argument 'extra'/);
+    expect(usageError([...BASE, '--pages']).message).toMatch(/Option '--pages <value>' argument missing/);
+  });
+
+  it('a credentials misuse is a usage error with the credentials message', () => {
+    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe('give either --token or client credentials (--token-url, --client-id), not both');
+  });
+
+  it('no message echoes the value it refused', () => {
+    for (const [argv, value] of [
+      [[...BASE, '--pages', '98765x'], '98765x'],
+      [['--base-url', `https://u:${CPF}@gw.example`], CPF],
+      [[...BASE, '--document-number', CPF], CPF],
+      [[...BASE, '--unknown-flag-with-value=abc-secret-9'], 'abc-secret-9'],
+    ] as const) {
+      expect(usageError([...argv]).message).not.toContain(value);
+    }
+  });
+});
+
+describe('USAGE', () => {
+  it('names every option, where secrets come from, and the exit statuses', () => {
+    for (const option of ['--base-url URL', '--pages N', '--page-size N', '--report FILE', '--max-requests N', '--time-budget SECONDS', '--timeout SECONDS', '--allow-writes --account ACCOUNT --document-number CPF --body FILE', '--token TOKEN', 'BAAS_TOKEN', 'BAAS_CLIENT_SECRET', 'BAAS_TLS_PASSPHRASE', '--ca FILE']) {
+      expect(USAGE).toContain(option);
+    }
+    expect(USAGE).toMatch(/^Usage: verify --base-url URL/);
+    expect(USAGE).toMatch(/Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached\.$/);
+  });
+});

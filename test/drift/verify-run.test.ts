@@ -1,0 +1,228 @@
+// A whole verify run in process (runVerify and the command line's main) against an injected fetch:
+// the report's fields, the exit status for each outcome, what is printed where, the report file,
+// and that no token or CPF reaches any output.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/verify/cli.js';
+import { parseVerifyArgs, staticToken, USAGE } from '../../src/verify/options.js';
+import { runVerify } from '../../src/verify/run.js';
+import { exampleValue } from '../support/fixtures.js';
+import { fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
+
+const CPF = '52998224725';
+const BASE = 'http://127.0.0.1:9/gw';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-run-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const options = (extra: string[] = []) => parseVerifyArgs(['--base-url', BASE, '--token', SERVICE_TOKEN, ...extra]);
+
+describe('runVerify', () => {
+  it('on a conformant service: the report names tool, contract, masked base URL, start, budgets, every check and the counts', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-04T05:06:07.890Z'));
+    const service = fakeService();
+    const clock = [100, 1334.6];
+    const report = await runVerify(parseVerifyArgs(['--base-url', `${BASE}/${CPF}`, '--token', SERVICE_TOKEN]), { fetch: service.fetch, now: () => clock.shift() ?? 1334.6 });
+    expect(report).toEqual({
+      tool: 'baas-pix-contract verify 0.2.0',
+      contractVersion: '0.2.0',
+      baseUrl: 'http://127.0.0.1:9/gw/*********25',
+      startedAt: '2026-03-04T05:06:07.890Z',
+      readOnly: true,
+      budgets: { requests: { used: 4, limit: 12, retriesAfterWait: 0 }, timeMs: { used: 1235, limit: 120_000 } },
+      checks: [
+        expect.objectContaining({ check: 'list-keys page 1', verdict: 'ok' }),
+        expect.objectContaining({ check: 'list-keys page 2', verdict: 'ok' }),
+        expect.objectContaining({ check: 'cursor.next null on the last page', verdict: 'held' }),
+        expect.objectContaining({ check: 'list-keys without a token', verdict: 'ok' }),
+        expect.objectContaining({ check: 'list-keys with limit=201', verdict: 'ok' }),
+        expect.objectContaining({ check: 'X-Request-Id on responses', verdict: 'held', seen: 'on 4 of 4 responses' }),
+        expect.objectContaining({ check: 'rate-limit headers', verdict: 'not-seen' }),
+      ],
+      drifted: false,
+      counts: { ok: 4, drift: 0, held: 2, 'not-seen': 1, error: 0 },
+    });
+    expect(service.requests.map((r) => r.url.pathname.endsWith('/list-keys'))).toEqual([true, true, true, true]);
+  });
+
+  it('a token in the base URL is masked in the report', async () => {
+    const service = fakeService();
+    const report = await runVerify(parseVerifyArgs(['--base-url', `${BASE}/${SERVICE_TOKEN}`, '--token', SERVICE_TOKEN]), { fetch: service.fetch });
+    expect(report.baseUrl).not.toContain(SERVICE_TOKEN);
+    expect(report.baseUrl).toBe('http://127.0.0.1:9/gw/[REDACTED]');
+  });
+
+  it('counts drift, and sends the write last with the body file as it is', async () => {
+    const bodyFile = join(dir, 'update.json');
+    await writeFile(bodyFile, '{"email":"maria@example.com"}\n');
+    const service = fakeService((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('CompletePage') } : undefined));
+    const report = await runVerify(options(['--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', bodyFile]), { fetch: service.fetch });
+    expect(report.readOnly).toBe(false);
+    expect(report.checks.map((c) => [c.check, c.verdict])).toEqual([
+      ['list-keys page 1', 'ok'],
+      ['list-keys page 2', 'ok'],
+      ['cursor.next null on the last page', 'held'],
+      ['list-keys without a token', 'ok'],
+      ['list-keys with limit=201', 'drift'],
+      ['update natural person (write)', 'ok'],
+      ['X-Request-Id on responses', 'not-seen'],
+      ['rate-limit headers', 'not-seen'],
+    ]);
+    expect(report.drifted).toBe(true);
+    expect(report.counts).toEqual({ ok: 4, drift: 1, held: 1, 'not-seen': 2, error: 0 });
+    expect(service.requests.at(-1)).toMatchObject({ method: 'PUT', body: '{"email":"maria@example.com"}\n' });
+  });
+
+  it('a body file it cannot read fails the run before anything is sent', async () => {
+    const service = fakeService();
+    const missing = join(dir, 'missing.json');
+    await expect(runVerify(options(['--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]), { fetch: service.fetch })).rejects.toThrow(/ENOENT/);
+    expect(service.requests).toEqual([]);
+  });
+
+  it('sends through the credentials\' own fetch (a client certificate) when none is injected, else the global fetch', async () => {
+    const own = fakeService();
+    const report = await runVerify({ ...options(), credentials: { ...staticToken(SERVICE_TOKEN), fetch: own.fetch } });
+    expect(own.requests).toHaveLength(4);
+    expect(report.drifted).toBe(false);
+    expect(report.budgets.timeMs.used).toBeGreaterThanOrEqual(0);
+
+    const global = fakeService();
+    vi.stubGlobal('fetch', global.fetch);
+    await runVerify(options());
+    expect(global.requests).toHaveLength(4);
+  });
+
+  it('waits out Retry-After on the real clock when no sleep is injected', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    let first = true;
+    const service = fakeService((kind) => {
+      if (kind !== 'page1' || !first) return undefined;
+      first = false;
+      return problemReply(429, 'RateLimited', { 'retry-after': '2' });
+    });
+    let done = false;
+    const run = runVerify(options(['--pages', '1']), { fetch: service.fetch }).then((report) => {
+      done = true;
+      return report;
+    });
+    // (vi.waitFor would move the fake clock itself.)
+    while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(service.requests).toHaveLength(1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const report = await run;
+    expect(report.budgets.requests).toEqual({ used: 4, limit: 8, retriesAfterWait: 1 });
+    expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'ok' });
+  });
+});
+
+/** main with captured output and the service as its fetch. */
+async function runMain(argv: string[], reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined, fetch?: typeof globalThis.fetch) {
+  const service = fakeService(reply);
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, fetch: fetch ?? (service.fetch as typeof globalThis.fetch) });
+  return { code, out, err, requests: service.requests };
+}
+
+describe('main (the command line)', () => {
+  it('no drift: exit 0, the table on stdout, nothing on stderr; the JSON report written with a final newline', async () => {
+    const reportFile = join(dir, 'ok.json');
+    const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile]);
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(/^check +expected +seen +verdict\n/);
+    expect(out[0]).toMatch(/\nno drift: 4 ok, 2 held, 1 not-seen$/);
+    expect(out[1]).toBe(`report: ${reportFile}`);
+    const text = await readFile(reportFile, 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(text)).toMatchObject({ drifted: false, counts: { ok: 4, held: 2, 'not-seen': 1 } });
+  });
+
+  it('drift: exit 1, even with a check that could not run', async () => {
+    let r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('NoKeys') } : undefined));
+    expect(r.code).toBe(1);
+    expect(r.out.join('\n')).toMatch(/\nDRIFT: 3 ok, 1 drift, 1 held, 2 not-seen$/);
+    r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 404 } : kind === 'page1' ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') } : undefined));
+    expect(r.code).toBe(1);
+    expect(r.out.join('\n')).toMatch(/\nDRIFT: 1 ok, 1 drift, 3 not-seen, 1 error$/);
+  });
+
+  it('no drift but a check could not run: exit 2, and the table says INCOMPLETE', async () => {
+    const { code, out } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'page1' ? problemReply(503, 'UpstreamUnavailable', { 'retry-after': '600' }) : undefined));
+    expect(code).toBe(2);
+    expect(out.join('\n')).toMatch(/\nINCOMPLETE \(no drift seen, but some checks could not run\): 2 ok, 1 held, 2 not-seen, 1 error$/);
+  });
+
+  it('a usage error: exit 2, the message and the usage on stderr, nothing sent', async () => {
+    const { code, out, err, requests } = await runMain(['--token', SERVICE_TOKEN]);
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toEqual([`verify: --base-url is required\n\n${USAGE}`]);
+    expect(requests).toEqual([]);
+  });
+
+  it('a run that fails (the body file cannot be read): exit 2, one masked line on stderr', async () => {
+    const missing = join(dir, `${SERVICE_TOKEN}.json`);
+    const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]);
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toEqual([`verify: ENOENT: no such file or directory, open '${join(dir, '[REDACTED].json')}'`]);
+  });
+
+  it('a report file it cannot write: exit 2 after the table, naming the failure', async () => {
+    const reportFile = join(dir, 'no-such-dir', 'r.json');
+    const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile]);
+    expect(code).toBe(2);
+    expect(out).toHaveLength(1);
+    expect(err).toEqual([`verify: ENOENT: no such file or directory, open '${reportFile}'`]);
+  });
+
+  it('no token or CPF in the table, even inside an error a check reports', async () => {
+    const base = `${BASE}/${SERVICE_TOKEN}/${CPF}`;
+    const failing = (async (url: string) => {
+      throw new Error(`connection to ${url} failed`);
+    }) as unknown as typeof globalThis.fetch;
+    const { code, out } = await runMain(['--base-url', base, '--token', SERVICE_TOKEN], undefined, failing);
+    expect(code).toBe(2);
+    const text = out.join('\n');
+    expect(text).toContain('no answer (Error: connection to http://127.0.0.1:9/gw/[REDACTED]/*********25/v2/api/pix/keys/list-keys?limit=50 failed)');
+    expect(text).not.toContain(SERVICE_TOKEN);
+    expect(text).not.toContain(CPF);
+  });
+
+  it('by default: the table on stdout, errors on stderr (each with a newline), the environment from the process', async () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const service = fakeService();
+      vi.stubGlobal('fetch', service.fetch);
+      vi.stubEnv('BAAS_TOKEN', SERVICE_TOKEN);
+      expect(await main(['--base-url', BASE])).toBe(0);
+      expect(service.requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
+      expect(stdout).toHaveBeenCalledTimes(1);
+      expect(String(stdout.mock.calls[0]![0])).toMatch(/^check .*\nno drift: 4 ok, 2 held, 1 not-seen\n$/s);
+      expect(await main([])).toBe(2);
+      expect(stderr.mock.calls.map(([text]) => text)).toEqual([`verify: --base-url is required\n\n${USAGE}\n`]);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  });
+});
