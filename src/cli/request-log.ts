@@ -3,6 +3,7 @@
 // header or a body value, so tokens and CPF numbers cannot reach the log.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 
 export interface RequestLog {
   url: string;
@@ -83,7 +84,10 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
           options.log(formatLine(method, path, status, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
         });
         res.writeHead(status, answer.statusMessage, answer.headers);
-        answer.pipe(res);
+        // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
+        pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
+          if (error && !answer.complete) options.log(`${method} ${path} ${status} (answer cut off: ${error.code ?? error.message})`);
+        });
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
