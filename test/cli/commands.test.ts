@@ -2,7 +2,7 @@
 // is started here), sandbox (the real sandbox), docs (the page build replaced, the rest real) and
 // verify (its options and the environment it is given). Each server is stopped by the handler it
 // registered for a stop signal, and nothing is left listening.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +16,23 @@ import { capture, sendStop, signalListeners, until, type Captured } from './in-p
 const mocks = vi.hoisted(() => ({
   startMock: vi.fn(),
   buildDocs: vi.fn(),
+  // How the Redocly CLI's manifest is found: as installed, not at all, or without a `bin.redocly`.
+  redocly: 'installed' as 'installed' | 'missing' | 'no bin',
 }));
+vi.mock('node:module', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:module')>();
+  const createRequire = (from: string | URL) => {
+    const real = original.createRequire(from);
+    const require = ((id: string) => (mocks.redocly === 'no bin' && id.endsWith('cli/package.json') ? { bin: { other: 'x.js' } } : real(id))) as NodeJS.Require;
+    return Object.assign(require, {
+      resolve: (id: string) => {
+        if (mocks.redocly === 'missing' && id.startsWith('@redocly/cli')) throw new Error(`Cannot find module '${id}'`);
+        return real.resolve(id);
+      },
+    });
+  };
+  return { ...original, default: { ...original, createRequire }, createRequire };
+});
 vi.mock('../../src/testing/mock.js', async (importOriginal) => ({ ...(await importOriginal<object>()), startMock: mocks.startMock }));
 vi.mock('../../scripts/lib/docs.mjs', () => ({ buildDocs: mocks.buildDocs }));
 
@@ -181,6 +197,32 @@ describe('docs', () => {
     const { bin } = JSON.parse(await readFile(redoclyManifest, 'utf8')) as { bin: Record<string, string> };
     expect(mocks.buildDocs.mock.calls).toEqual([[page, { specJson: bundledSpecPath.replace(/\.yaml$/, '.json'), redoclyCli: join(dirname(redoclyManifest), bin.redocly!) }]]);
     expect(mocks.buildDocs.mock.calls[0]![1].specJson).toMatch(/generated[\\/]openapi\.json$/);
+  });
+
+  it('the Redocly CLI not installed: exits 1 saying how to install it, before making the folder', async () => {
+    mocks.redocly = 'missing';
+    try {
+      const io = capture();
+      expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(1);
+      expect(io.stderr).toEqual([
+        'baas-pix-contract docs: docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).',
+      ]);
+      expect(mocks.buildDocs).not.toHaveBeenCalled();
+      await expect(stat(join(dir, 'new'))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      mocks.redocly = 'installed';
+    }
+  });
+
+  it('a Redocly CLI whose manifest names no `redocly` bin is run from its bin/cli.js', async () => {
+    mocks.redocly = 'no bin';
+    try {
+      expect(await main(['docs', '--out', dir], COMMANDS, capture())).toBe(0);
+      const manifest = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+      expect(mocks.buildDocs.mock.calls[0]![1].redoclyCli).toBe(join(dirname(manifest), 'bin/cli.js'));
+    } finally {
+      mocks.redocly = 'installed';
+    }
   });
 
   it('a relative --out is taken from the current folder', async () => {
