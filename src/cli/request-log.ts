@@ -91,8 +91,10 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // Once the answer has started (a reset mid-answer), the pipeline above cuts it off and logs it.
+      if (res.headersSent) return;
       options.log(`${method} ${path} 502 (server behind unreachable: ${error.code ?? error.message})`);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('Bad gateway: the server behind the request log did not answer.\n');
     });
     req.pipe(upstream);
