@@ -66,11 +66,12 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const path = loggedPath(req.url);
-    const method = req.method ?? 'GET';
+    // A request a server received always has a method, and an answer always has a status.
+    const method = req.method!;
     const upstream = httpRequest(
       { hostname: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        const status = answer.statusCode ?? 502;
+        const status = answer.statusCode!;
         const chunks: Buffer[] = [];
         let size = 0;
         if (status === 422) {
@@ -80,7 +81,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
           });
         }
         answer.on('end', () => {
-          const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString('utf8') : '';
+          const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString() : '';
           options.log(formatLine(method, path, status, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
         });
         res.writeHead(status, answer.statusMessage, answer.headers);

@@ -160,6 +160,7 @@ describe('sandbox', () => {
     ['--keys', '1.5', '--keys must be a whole number from 1 to 100000, got "1.5"'],
     ['--accounts', '-1', '--accounts must be a whole number from 1 to 1000, got "-1"'],
     ['--accounts', '2x', '--accounts must be a whole number from 1 to 1000, got "2x"'],
+    ['--keys', 'x2', '--keys must be a whole number from 1 to 100000, got "x2"'],
   ])('%s %s is a usage error', async (flag, value, message) => {
     const io = capture();
     expect(await main(['sandbox', '--port', '0', `${flag}=${value}`], COMMANDS, io)).toBe(2);

@@ -209,6 +209,19 @@ describe('listening and stopping', () => {
     }
   });
 
+  it('stops without waiting for a request still in flight: its client is cut off', async () => {
+    const log = await startRequestLog({ target: upstream.url, host: '127.0.0.1', port: 0, log: () => undefined });
+    upstream.handle(() => new Promise(() => {}));
+    const answer = fetch(`${log.url}/never`).then(
+      () => 'answered',
+      () => 'cut off',
+    );
+    await until(() => upstream.requests.length > 0);
+    await log.stop();
+    expect(await answer).toBe('cut off');
+    expect(await portIsFree(log.port)).toBe(true);
+  }, 10_000);
+
   it('stops once however often asked, without waiting for a client that sent nothing', async () => {
     const log = await startRequestLog({ target: upstream.url, host: '127.0.0.1', port: 0, log: () => undefined });
     expect(log.url).toBe(`http://127.0.0.1:${log.port}`);
