@@ -64,7 +64,7 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     }
     return await command.run(values as never, positionals, context);
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage = error instanceof UsageError || (error as { code?: string } | null | undefined)?.code?.startsWith('ERR_PARSE_ARGS');
     context.err(`${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
     if (usage) context.err(`See \`${PACKAGE_NAME} ${command.name} --help\`.`);
     return usage ? 2 : 1;

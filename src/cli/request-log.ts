@@ -3,6 +3,7 @@
 // header or a body value, so tokens and CPF numbers cannot reach the log.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 
 export interface RequestLog {
   url: string;
@@ -65,11 +66,12 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const path = loggedPath(req.url);
-    const method = req.method ?? 'GET';
+    // A request a server received always has a method, and an answer always has a status.
+    const method = req.method!;
     const upstream = httpRequest(
       { hostname: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        const status = answer.statusCode ?? 502;
+        const status = answer.statusCode!;
         const chunks: Buffer[] = [];
         let size = 0;
         if (status === 422) {
@@ -79,16 +81,21 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
           });
         }
         answer.on('end', () => {
-          const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString('utf8') : '';
+          const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString() : '';
           options.log(formatLine(method, path, status, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
         });
         res.writeHead(status, answer.statusMessage, answer.headers);
-        answer.pipe(res);
+        // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
+        pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
+          if (error && !answer.complete) options.log(`${method} ${path} ${status} (answer cut off: ${error.code ?? error.message})`);
+        });
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // Once the answer has started (a reset mid-answer), the pipeline above cuts it off and logs it.
+      if (res.headersSent) return;
       options.log(`${method} ${path} 502 (server behind unreachable: ${error.code ?? error.message})`);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('Bad gateway: the server behind the request log did not answer.\n');
     });
     req.pipe(upstream);

@@ -84,7 +84,10 @@ describe('the request log', () => {
     const dead = await startRequestLog({ target: 'http://127.0.0.1:1', host: '127.0.0.1', port: 0, log: (l) => lines.push(l) });
     lines.length = 0;
     try {
-      expect((await fetch(`${dead.url}/v2/api/pix/keys/list-keys`)).status).toBe(502);
+      const response = await fetch(`${dead.url}/v2/api/pix/keys/list-keys`);
+      expect(response.status).toBe(502);
+      expect(response.headers.get('content-type')).toBe('text/plain');
+      expect(await response.text()).toBe('Bad gateway: the server behind the request log did not answer.\n');
     } finally {
       await dead.stop();
     }

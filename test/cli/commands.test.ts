@@ -1,0 +1,263 @@
+// The subcommands run in process through `main`: mock (in front of the run's own Prism, so no Prism
+// is started here), sandbox (the real sandbox), docs (the page build replaced, the rest real) and
+// verify (its options and the environment it is given). Each server is stopped by the handler it
+// registered for a stop signal, and nothing is left listening.
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { main } from '../../src/cli/main.js';
+import { bundledSpecPath } from '../../src/testing/mock.js';
+import { portIsFree } from './processes.js';
+import { capture, sendStop, signalListeners, until, type Captured } from './in-process.js';
+
+const mocks = vi.hoisted(() => ({
+  startMock: vi.fn(),
+  buildDocs: vi.fn(),
+  // How the Redocly CLI's manifest is found: as installed, not at all, or without a `bin.redocly`.
+  redocly: 'installed' as 'installed' | 'missing' | 'no bin',
+}));
+vi.mock('node:module', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:module')>();
+  const createRequire = (from: string | URL) => {
+    const real = original.createRequire(from);
+    const require = ((id: string) => (mocks.redocly === 'no bin' && id.endsWith('cli/package.json') ? { bin: { other: 'x.js' } } : real(id))) as NodeJS.Require;
+    return Object.assign(require, {
+      resolve: (id: string) => {
+        if (mocks.redocly === 'missing' && id.startsWith('@redocly/cli')) throw new Error(`Cannot find module '${id}'`);
+        return real.resolve(id);
+      },
+    });
+  };
+  return { ...original, default: { ...original, createRequire }, createRequire };
+});
+vi.mock('../../src/testing/mock.js', async (importOriginal) => ({ ...(await importOriginal<object>()), startMock: mocks.startMock }));
+vi.mock('../../scripts/lib/docs.mjs', () => ({ buildDocs: mocks.buildDocs }));
+
+const HEADERS = { authorization: 'Bearer test', 'user-agent': 'demo/1' };
+
+/** Runs a server command until its banner is out; `stop` sends it SIGINT and resolves with its exit code. */
+async function startServer(args: string[], ready: (io: Captured) => boolean) {
+  const before = signalListeners();
+  const io = capture();
+  let code: number | undefined;
+  const done = main(args, COMMANDS, io).then((c) => (code = c));
+  await until(() => ready(io) || code !== undefined);
+  expect(code, io.stderr.join('\n')).toBeUndefined();
+  const url = /listening on (\S+) \(Ctrl-C to stop\)$/.exec(io.stdout[0] ?? '')![1]!;
+  return {
+    io,
+    url,
+    stop: async () => {
+      sendStop(before, 'SIGINT');
+      return done;
+    },
+  };
+}
+
+describe('mock', () => {
+  let stopped = 0;
+  beforeEach(() => {
+    stopped = 0;
+    mocks.startMock.mockReset().mockImplementation(async () => ({
+      url: inject('mockUrl'),
+      port: Number(new URL(inject('mockUrl')).port),
+      stop: async () => {
+        stopped += 1;
+      },
+    }));
+  });
+
+  it('starts Prism with the examples by default, prints a curl that works, logs it, and stops Prism with it', async () => {
+    const server = await startServer(['mock', '--port', '0'], (io) => io.stdout.length >= 2);
+    expect(mocks.startMock.mock.calls).toEqual([[{ dynamic: false, errors: false }]]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.io.stdout).toEqual([
+      `Mock listening on ${server.url} (Ctrl-C to stop)`,
+      `  try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${server.url}/v2/api/pix/keys/list-keys`,
+    ]);
+    const answer = await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: HEADERS });
+    expect(answer.status).toBe(200);
+    await until(() => server.io.stdout.length === 3);
+    expect(server.io.stdout[2]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys 200 \(\d+ ms\)$/);
+    expect(await server.stop()).toBe(0);
+    expect(server.io.stderr).toEqual(['Mock: SIGINT, stopping']);
+    expect(stopped).toBe(1);
+    expect(await portIsFree(Number(new URL(server.url).port))).toBe(true);
+  });
+
+  it('passes --spec, --seed, --dynamic and --errors on to Prism', async () => {
+    const server = await startServer(['mock', '-p', '0', '--spec', 'other.yaml', '--seed', '42', '--dynamic', '--errors'], (io) => io.stdout.length >= 2);
+    expect(mocks.startMock.mock.calls).toEqual([[{ spec: 'other.yaml', seed: '42', dynamic: true, errors: true }]]);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('checks --port before it starts Prism', async () => {
+    const io = capture();
+    expect(await main(['mock', '--port', '-3'], COMMANDS, io)).toBe(2);
+    expect(mocks.startMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('sandbox', () => {
+  const banner = (io: Captured) => io.stdout.some((line) => line.startsWith('  try: curl'));
+
+  it('prints the seeded clients and accounts and a curl that works; 2 clients of 2 accounts of 5 keys by default', async () => {
+    const server = await startServer(['sandbox', '--port', '0'], banner);
+    const [listening, seed, ...rest] = server.io.stdout;
+    expect(listening).toBe(`Sandbox listening on ${server.url} (Ctrl-C to stop)`);
+    expect(seed).toBe('Seed "baas-pix-contract": the tokens, accounts and CPFs below are synthetic (same seed, same data).');
+    expect(rest.map((line) => line.replace(/sbx_[0-9a-f]+/, 'TOKEN').replace(/(Account|DocumentNumber|account_id)=\S+/g, '$1=X'))).toEqual([
+      'client 1: Authorization: Bearer TOKEN',
+      '  Account=X  DocumentNumber=X  account_id=X',
+      '  Account=X  DocumentNumber=X  account_id=X',
+      'client 2: Authorization: Bearer TOKEN',
+      '  Account=X  DocumentNumber=X  account_id=X',
+      '  Account=X  DocumentNumber=X  account_id=X',
+      `  try: curl -H 'Authorization: Bearer TOKEN' -H 'User-Agent: demo/1' '${server.url}/v2/api/pix/keys/list-keys?limit=2'`,
+    ]);
+    const first = /Bearer (sbx_[0-9a-f]+)/.exec(rest[0]!)![1]!;
+    const second = /Bearer (sbx_[0-9a-f]+)/.exec(rest[3]!)![1]!;
+    expect(second).not.toBe(first);
+    expect(rest.at(-1)).toContain(`Bearer ${first}'`);
+    for (const line of [rest[1]!, rest[2]!]) expect(line).toMatch(/^ {2}Account=\d+ {2}DocumentNumber=\d{11} {2}account_id=\S+$/);
+    // The curl of the banner, as printed: the first client's first page.
+    const page = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=2`, { headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' } });
+    expect(page.status).toBe(200);
+    expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(2);
+    // Every key of the first client: 2 accounts × 5 keys.
+    const all = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=100`, { headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' } });
+    expect(((await all.json()) as { data: unknown[] }).data).toHaveLength(10);
+    expect(await server.stop()).toBe(0);
+    expect(server.io.stderr).toEqual(['Sandbox: SIGINT, stopping']);
+    expect(await portIsFree(Number(new URL(server.url).port))).toBe(true);
+  });
+
+  it('--seed, --clients, --accounts and --keys shape the data; the same seed gives the same banner', async () => {
+    const args = ['sandbox', '--port', '0', '--seed', 'again', '--clients', '1', '--accounts', '1', '--keys', '3'];
+    const once = await startServer(args, banner);
+    const text = (io: Captured) => io.stdout.slice(1).join('\n').replace(/http:\/\/127\.0\.0\.1:\d+/, 'URL');
+    const first = text(once.io);
+    const token = /Bearer (sbx_[0-9a-f]+)/.exec(first)![1]!;
+    const all = await fetch(`${once.url}/v2/api/pix/keys/list-keys?limit=100`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'demo/1' } });
+    expect(((await all.json()) as { data: unknown[] }).data).toHaveLength(3);
+    expect(await once.stop()).toBe(0);
+    expect(first.split('\n')).toHaveLength(4);
+    expect(first).toMatch(/^Seed "again": /);
+
+    const twice = await startServer(args, banner);
+    expect(text(twice.io)).toBe(first);
+    expect(await twice.stop()).toBe(0);
+  });
+
+  it.each([
+    ['--clients', '0', '--clients must be a whole number from 1 to 1000, got "0"'],
+    ['--clients', '1001', '--clients must be a whole number from 1 to 1000, got "1001"'],
+    ['--accounts', '1001', '--accounts must be a whole number from 1 to 1000, got "1001"'],
+    ['--keys', '100001', '--keys must be a whole number from 1 to 100000, got "100001"'],
+    ['--keys', '1.5', '--keys must be a whole number from 1 to 100000, got "1.5"'],
+    ['--accounts', '-1', '--accounts must be a whole number from 1 to 1000, got "-1"'],
+    ['--accounts', '2x', '--accounts must be a whole number from 1 to 1000, got "2x"'],
+    ['--keys', 'x2', '--keys must be a whole number from 1 to 100000, got "x2"'],
+  ])('%s %s is a usage error', async (flag, value, message) => {
+    const io = capture();
+    expect(await main(['sandbox', '--port', '0', `${flag}=${value}`], COMMANDS, io)).toBe(2);
+    expect(io.stderr[0]).toBe(`baas-pix-contract sandbox: ${message}`);
+  });
+
+  it('takes each count up to its maximum (checked before a later option fails)', async () => {
+    for (const [ok, then] of [
+      [['--clients', '1000'], '--accounts'],
+      [['--clients', '1', '--accounts', '1000'], '--keys'],
+    ] as const) {
+      const io = capture();
+      expect(await main(['sandbox', '--port', '0', ...ok, `${then}=0`], COMMANDS, io)).toBe(2);
+      expect(io.stderr[0]).toMatch(new RegExp(`^baas-pix-contract sandbox: ${then} must be`));
+    }
+  });
+});
+
+describe('docs', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cli-docs-'));
+    mocks.buildDocs.mockReset().mockImplementation(async (page: string) => writeFile(page, '<html></html>'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it.each(['--out', '-o'])('%s DIR creates the folder and builds index.html from the packaged spec with the Redocly CLI installed', async (flag) => {
+    const out = join(dir, 'a', 'b');
+    const io = capture();
+    expect(await main(['docs', flag, out], COMMANDS, io)).toBe(0);
+    const page = join(out, 'index.html');
+    expect(io.stdout).toEqual([`docs written to ${page}`]);
+    expect(await readFile(page, 'utf8')).toBe('<html></html>');
+    const redoclyManifest = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+    const { bin } = JSON.parse(await readFile(redoclyManifest, 'utf8')) as { bin: Record<string, string> };
+    expect(mocks.buildDocs.mock.calls).toEqual([[page, { specJson: bundledSpecPath.replace(/\.yaml$/, '.json'), redoclyCli: join(dirname(redoclyManifest), bin.redocly!) }]]);
+    expect(mocks.buildDocs.mock.calls[0]![1].specJson).toMatch(/generated[\\/]openapi\.json$/);
+  });
+
+  it('the Redocly CLI not installed: exits 1 saying how to install it, before making the folder', async () => {
+    mocks.redocly = 'missing';
+    try {
+      const io = capture();
+      expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(1);
+      expect(io.stderr).toEqual([
+        'baas-pix-contract docs: docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).',
+      ]);
+      expect(mocks.buildDocs).not.toHaveBeenCalled();
+      await expect(stat(join(dir, 'new'))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      mocks.redocly = 'installed';
+    }
+  });
+
+  it('a Redocly CLI whose manifest names no `redocly` bin is run from its bin/cli.js', async () => {
+    mocks.redocly = 'no bin';
+    try {
+      expect(await main(['docs', '--out', dir], COMMANDS, capture())).toBe(0);
+      const manifest = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+      expect(mocks.buildDocs.mock.calls[0]![1].redoclyCli).toBe(join(dirname(manifest), 'bin/cli.js'));
+    } finally {
+      mocks.redocly = 'installed';
+    }
+  });
+
+  it('a relative --out is taken from the current folder', async () => {
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    try {
+      const io = capture();
+      expect(await main(['docs', '--out', 'site'], COMMANDS, io)).toBe(0);
+      expect(io.stdout).toEqual([`docs written to ${resolve(dir, 'site', 'index.html')}`]);
+    } finally {
+      cwd.mockRestore();
+    }
+  });
+
+  it('a failing build exits 1 with its message', async () => {
+    mocks.buildDocs.mockRejectedValueOnce(new Error('redocly exited 1'));
+    const io = capture();
+    expect(await main(['docs', '--out', dir], COMMANDS, io)).toBe(1);
+    expect(io.stderr).toEqual(['baas-pix-contract docs: redocly exited 1']);
+  });
+});
+
+describe('verify', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('reads its secrets from the environment of the process', async () => {
+    const args = ['verify', '--base-url', 'http://127.0.0.1:9', '--token-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--auth-method', 'neither'];
+    vi.stubEnv('BAAS_CLIENT_SECRET', '');
+    let io = capture();
+    expect(await main(args, COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/the client secret is required: set BAAS_CLIENT_SECRET/);
+    vi.stubEnv('BAAS_CLIENT_SECRET', 'from-the-environment');
+    io = capture();
+    expect(await main(args, COMMANDS, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--auth-method must be basic or post/);
+    expect(io.stderr.join('\n')).not.toContain('from-the-environment');
+  });
+});

@@ -1,0 +1,211 @@
+// What the command line prints for help, word for word, and the dispatcher's rules: `help`, `-h`,
+// `-v`, the usage hint after a usage error, a command that fails with something not an Error, and
+// the bin itself (process.argv in, process.exitCode out, lines on stdout and stderr).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { UsageError, defineCommand, type Command } from '../../src/cli/command.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
+import { capture } from './in-process.js';
+
+const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+
+const MAIN_HELP = `baas-pix-contract ${version}: the BaaS natural-person update and PIX key listing contract
+
+Usage: baas-pix-contract <command> [options]
+
+Commands:
+  mock     serve the contract with Prism (examples, or generated responses with --dynamic)
+  sandbox  serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
+  verify   check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
+  docs     write the HTML docs of the contract (one page that works offline) into a folder
+
+Options:
+  --help, -h     this help; \`<command> --help\` for a command's own
+  --version, -v  the version of the package (and of the contract)`;
+
+const HELP: Record<string, string> = {
+  mock: `Usage: baas-pix-contract mock [--port N] [--host H] [--dynamic] [--seed S] [--errors] [--spec FILE]
+
+serve the contract with Prism (examples, or generated responses with --dynamic)
+
+  --port, -p N   port to listen on (default 4010; 0 picks a free one)
+  --host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)
+  --dynamic      generate responses from the schemas instead of serving the examples
+  --seed S       seed for --dynamic, so that a run can be repeated
+  --errors       answer with an error when a response would break the contract
+  --spec FILE    serve another OpenAPI document (default: the one in this package)
+  Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).`,
+  sandbox: `Usage: baas-pix-contract sandbox [--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N]
+
+serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
+
+  --port, -p N   port to listen on (default 4020; 0 picks a free one)
+  --host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)
+  --seed S       same seed, same data, byte for byte (default "baas-pix-contract")
+  --clients N    API clients, one token each (default 2)
+  --accounts N   customer accounts per client (default 2)
+  --keys N       PIX keys per account (default 5, one of each type)
+  Prints a token and the accounts of each client; logs one line per request (no token, no CPF).
+  Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
+  verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
+
+check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
+
+  Checks a live service against the contract. Read-only unless --allow-writes is given.
+  Credentials, as the client takes them (secrets from the environment keep them out of shell history):
+    --token TOKEN                 a bearer token you hold (or BAAS_TOKEN)
+    --token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]
+                                  OAuth2 client credentials; the secret from BAAS_CLIENT_SECRET
+                                  (or --client-secret SECRET, which shell history keeps)
+    --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
+                                  its passphrase from BAAS_TLS_PASSPHRASE
+    --ca FILE                     a private authority to trust
+  Secrets, tokens and CPFs are masked in the table and the report.
+  Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`,
+  docs: `Usage: baas-pix-contract docs --out DIR
+
+write the HTML docs of the contract (one page that works offline) into a folder
+
+  --out DIR, -o DIR   folder to write index.html into (created if missing)
+  Needs @redocly/cli@^2 installed next to this package (an optional peer).`,
+};
+
+describe('help, word for word', () => {
+  it.each([['--help'], ['-h'], ['help']])('`%s` prints the command list and exits 0', async (flag) => {
+    const io = capture();
+    expect(await main([flag], COMMANDS, io)).toBe(0);
+    expect(io.stdout).toEqual([MAIN_HELP]);
+    expect(io.stderr).toEqual([]);
+  });
+
+  it('no command at all prints the same list on stdout and exits 2', async () => {
+    const io = capture();
+    expect(await main([], COMMANDS, io)).toBe(2);
+    expect(io.stdout).toEqual([MAIN_HELP]);
+    expect(mainHelp()).toBe(MAIN_HELP);
+  });
+
+  it('the command list is padded to the longest name', () => {
+    const named = (name: string) => ({ name, summary: `about ${name}` }) as Command;
+    expect(mainHelp([named('a'), named('long-one')]).split('\n').slice(5, 7)).toEqual(['  a         about a', '  long-one  about long-one']);
+  });
+
+  it.each(Object.keys(HELP))('`%s --help` and `-h` print its usage, summary and options', async (name) => {
+    for (const flag of ['--help', '-h']) {
+      const io = capture();
+      expect(await main([name, flag], COMMANDS, io)).toBe(0);
+      expect(io.stdout).toEqual([HELP[name]]);
+    }
+    expect(commandHelp(COMMANDS.find((c) => c.name === name)!)).toBe(HELP[name]);
+  });
+
+  it.each([['--version'], ['-v']])('`%s` prints the version alone', async (flag) => {
+    const io = capture();
+    expect(await main([flag], COMMANDS, io)).toBe(0);
+    expect(io.stdout).toEqual([version]);
+  });
+});
+
+describe('the dispatcher', () => {
+  const boom = (reason: unknown) =>
+    defineCommand({ name: 'boom', summary: 's', usage: '', details: [], options: {}, run: () => Promise.reject(reason) }) as unknown as Command;
+
+  it('a usage error: the message, then the hint at the command\'s help, exit 2', async () => {
+    const io = capture();
+    expect(await main(['mock', '--port', 'x'], COMMANDS, io)).toBe(2);
+    expect(io.stderr).toEqual(['baas-pix-contract mock: --port must be a whole number from 0 to 65535, got "x"', 'See `baas-pix-contract mock --help`.']);
+    expect(io.stdout).toEqual([]);
+  });
+
+  it('an unknown option is a usage error too', async () => {
+    const io = capture();
+    expect(await main(['docs', '--outt', 'x'], COMMANDS, io)).toBe(2);
+    expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: Unknown option '--outt'/);
+    expect(io.stderr[1]).toBe('See `baas-pix-contract docs --help`.');
+  });
+
+  it('an unknown command names the ones there are, exit 2', async () => {
+    const io = capture();
+    expect(await main(['serve'], COMMANDS, io)).toBe(2);
+    expect(io.stderr).toEqual(['baas-pix-contract: unknown command "serve". Commands: mock, sandbox, verify, docs. See --help.']);
+  });
+
+  it.each([
+    { what: 'an Error', reason: new Error('no Prism here'), message: 'no Prism here', code: 1 },
+    { what: 'a UsageError', reason: new UsageError('bad'), message: 'bad', code: 2 },
+    { what: 'an error coded as a parse error', reason: Object.assign(new Error('parse'), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' }), message: 'parse', code: 2 },
+    { what: 'an error with another code', reason: Object.assign(new Error('gone'), { code: 'ENOENT' }), message: 'gone', code: 1 },
+    { what: 'a string', reason: 'plain words', message: 'plain words', code: 1 },
+    { what: 'null', reason: null, message: 'null', code: 1 },
+    { what: 'undefined', reason: undefined, message: 'undefined', code: 1 },
+  ])('a command failing with $what exits $code with the message', async ({ reason, message, code }) => {
+    const io = capture();
+    expect(await main(['boom'], [boom(reason)], io)).toBe(code);
+    expect(io.stderr[0]).toBe(`baas-pix-contract boom: ${message}`);
+    expect(io.stderr.slice(1)).toEqual(code === 2 ? ['See `baas-pix-contract boom --help`.'] : []);
+  });
+
+  it('a command with its own arguments gets every argument untouched, --help included unless first', async () => {
+    const seen: unknown[] = [];
+    const own = defineCommand({
+      name: 'own',
+      summary: 'its own parser',
+      usage: '[anything]',
+      details: ['detail'],
+      options: {},
+      ownArguments: true,
+      async run(values, positionals) {
+        seen.push(values, positionals);
+        return 3;
+      },
+    }) as unknown as Command;
+    const io = capture();
+    expect(await main(['own', '--x', '1', '--help'], [own], io)).toBe(3);
+    expect(seen).toEqual([{}, ['--x', '1', '--help']]);
+    expect(await main(['own', '-h'], [own], io)).toBe(0);
+    expect(io.stdout).toEqual(['Usage: baas-pix-contract own [anything]\n\nits own parser\n\n  detail']);
+  });
+
+  it('a UsageError is named so', () => {
+    expect(String(new UsageError('bad'))).toBe('UsageError: bad');
+  });
+});
+
+describe('the bin', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.resetModules();
+    process.exitCode = undefined;
+  });
+
+  async function runBin(...args: string[]) {
+    const argv = process.argv;
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    process.argv = ['/usr/bin/node', '/somewhere/cli.js', ...args];
+    try {
+      vi.resetModules();
+      await import('../../src/cli/index.js');
+    } finally {
+      process.argv = argv;
+    }
+    const code = process.exitCode;
+    process.exitCode = undefined;
+    const written = { code, stdout: stdout.mock.calls.map((c) => c[0]), stderr: stderr.mock.calls.map((c) => c[0]) };
+    stdout.mockRestore();
+    stderr.mockRestore();
+    return written;
+  }
+
+  it('runs the arguments after node and the script; each line ends with a newline; the exit code is set', async () => {
+    expect(await runBin('--version')).toEqual({ code: 0, stdout: [`${version}\n`], stderr: [] });
+    expect(await runBin('nope')).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: ['baas-pix-contract: unknown command "nope". Commands: mock, sandbox, verify, docs. See --help.\n'],
+    });
+  });
+});

@@ -1,0 +1,237 @@
+// The request log's edges, against a fake server of ours on 127.0.0.1 (test/support/fault-server.ts):
+// what reaches the server behind, what a 422 names and when it names nothing, the size limit on a
+// problem body, the line's exact form, a server behind that dies mid-answer, and the stop.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { faultyFields, formatLine, loggedPath, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
+import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
+import { VALID_CPF } from '../support/fixtures.js';
+import { portIsFree } from './processes.js';
+import { until } from './in-process.js';
+
+const LIMIT = 64 * 1024;
+let upstream: FaultServer;
+let front: RequestLog;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  upstream = await startFaultServer();
+  front = await startRequestLog({ target: upstream.url, host: '127.0.0.1', port: 0, log: (line) => lines.push(line) });
+});
+afterAll(async () => {
+  await front?.stop();
+  await upstream?.close();
+});
+beforeEach(() => {
+  lines.length = 0;
+  // A frozen clock: every line takes 0 ms.
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+afterEach(() => vi.useRealTimers());
+
+/** The one line logged for a request (the log is written once the answer has ended). */
+async function logged(): Promise<string> {
+  await until(() => lines.length > 0);
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+const violations = (list: unknown) => ({ 'sl-violations': JSON.stringify(list) });
+
+describe('what the server behind gets and what the client gets back', () => {
+  it('the Host of the server behind, the status and its reason phrase passed through', async () => {
+    upstream.handle((_req, res) => res.writeHead(418, 'Short And Stout', { 'x-kept': 'yes' }).end('tea'));
+    const response = await fetch(`${front.url}/teapot`);
+    expect([response.status, response.statusText, response.headers.get('x-kept'), await response.text()]).toEqual([418, 'Short And Stout', 'yes', 'tea']);
+    expect(upstream.requests[0]!.headers.host).toBe(new URL(upstream.url).host);
+    expect(await logged()).toBe('GET /teapot 418 (0 ms)');
+  });
+
+  it('a server behind that dies mid-answer: the client is not left waiting, and the line says so', async () => {
+    upstream.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('part', () => res.socket?.destroy());
+    });
+    const response = await fetch(`${front.url}/cut`);
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    expect(await logged()).toBe('GET /cut 200 (answer cut off: ECONNRESET)');
+  }, 5_000);
+
+  it('a server behind that resets the connection mid-answer: the answer is cut off, nothing is added to it', async () => {
+    let reset = () => {};
+    upstream.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('part');
+      reset = () => res.socket?.resetAndDestroy();
+    });
+    const response = await fetch(`${front.url}/reset`);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('part');
+    // Only once the client has the start of the answer does the server behind reset the connection.
+    reset();
+    const rest = async (): Promise<string> => {
+      const { done, value } = await reader.read();
+      return done ? '' : new TextDecoder().decode(value) + (await rest());
+    };
+    await expect(rest()).rejects.toThrow();
+    expect(await logged()).toBe('GET /reset 200 (answer cut off: ECONNRESET)');
+  }, 5_000);
+});
+
+describe('the fields of a 422', () => {
+  it("from sl-violations: location without 'request', numbers as text, a name from the message, each once, none empty", async () => {
+    upstream.handle((_req, res) =>
+      res
+        .writeHead(
+          422,
+          violations([
+            { location: ['request', 'body', 'phones', 0], message: 'must match pattern' },
+            { location: ['request', 'body'], message: "must NOT have additional properties, found 'nickname'" },
+            { location: ['request', 'body', 'address'], message: "must have required property 'city'" },
+            { location: ['request', 'body', 'phones', 0] },
+            { message: "must have required property 'Account'" },
+            { location: ['request'], message: 'must be object' },
+            { location: ['request', 'query', 'limit'], message: "must be <= 100, found 'x y'" },
+          ]),
+        )
+        .end(JSON.stringify({ violations: [{ property: '/never/read' }] })),
+    );
+    expect((await fetch(`${front.url}/v2/x`, { method: 'PUT' })).status).toBe(422);
+    expect(await logged()).toBe('PUT /v2/x 422 fields: body.phones.0, body.nickname, body.address.city, Account, query.limit.x y (0 ms)');
+  });
+
+  it('from the problem body when sl-violations is not JSON; only string properties', async () => {
+    upstream.handle((_req, res) => json(res, 422, { violations: [{ property: '/email' }, { property: 3 }, {}, { property: '/address/state' }] }, { 'sl-violations': 'not json' }));
+    await fetch(`${front.url}/p`, { method: 'POST' });
+    expect(await logged()).toBe('POST /p 422 fields: /email, /address/state (0 ms)');
+  });
+
+  it('from the problem body when sl-violations is JSON but not a list', async () => {
+    upstream.handle((_req, res) => json(res, 422, { violations: [{ property: '/email' }] }, violations({ location: ['request', 'body'] })));
+    await fetch(`${front.url}/p`, { method: 'POST' });
+    expect(await logged()).toBe('POST /p 422 fields: /email (0 ms)');
+  });
+
+  it.each([
+    ['a problem body without violations', '{"status":422}'],
+    ['a body that is not JSON', 'Unprocessable'],
+    ['an empty body', ''],
+  ])('"(not named)" for %s', async (_what, body) => {
+    upstream.handle((_req, res) => res.writeHead(422, { 'content-type': 'text/plain' }).end(body));
+    await fetch(`${front.url}/p`, { method: 'POST' });
+    expect(await logged()).toBe('POST /p 422 fields: (not named) (0 ms)');
+  });
+
+  it('reads a problem body of exactly 64 KiB, all of it', async () => {
+    // The padding inside the JSON, sent in two parts: a body missing its last part would not parse.
+    const head = '{"violations":[{"property":"/email"}],"pad":"';
+    const body = head + 'x'.repeat(LIMIT - head.length - 2) + '"}';
+    upstream.handle((_req, res) => {
+      res.writeHead(422, { 'content-type': 'application/problem+json' });
+      res.write(body.slice(0, LIMIT / 2), () => setImmediate(() => res.end(body.slice(LIMIT / 2))));
+    });
+    const response = await fetch(`${front.url}/big`, { method: 'PUT' });
+    expect(await response.text()).toBe(body);
+    expect(await logged()).toBe('PUT /big 422 fields: /email (0 ms)');
+  });
+
+  it('reads no problem body larger than 64 KiB, even when its start parses (the answer itself passes whole)', async () => {
+    const problem = JSON.stringify({ violations: [{ property: '/email' }] });
+    const body = problem + ' '.repeat(LIMIT + 1 - problem.length);
+    upstream.handle((_req, res) => {
+      res.writeHead(422, { 'content-type': 'application/problem+json' });
+      res.write(problem, () => setImmediate(() => res.end(body.slice(problem.length))));
+    });
+    const response = await fetch(`${front.url}/big`, { method: 'PUT' });
+    expect(await response.text()).toBe(body);
+    expect(await logged()).toBe('PUT /big 422 fields: (not named) (0 ms)');
+  });
+
+  it('a 200 names no fields even when it carries sl-violations or violations', async () => {
+    upstream.handle((_req, res) => json(res, 200, { violations: [{ property: '/email' }] }, violations([{ location: ['request', 'body', 'email'] }])));
+    await fetch(`${front.url}/ok`);
+    expect(await logged()).toBe('GET /ok 200 (0 ms)');
+  });
+});
+
+describe('the line', () => {
+  it('counts the time from the request to the end of the answer', async () => {
+    upstream.handle((_req, res) => {
+      vi.setSystemTime(Date.now() + 1_234);
+      res.writeHead(204).end();
+    });
+    await fetch(`${front.url}/slow`);
+    expect(await logged()).toBe('GET /slow 204 (1234 ms)');
+  });
+
+  it('formatLine: fields only for a 422', () => {
+    expect(formatLine('GET', '/a', 200, 5, ['x'])).toBe('GET /a 200 (5 ms)');
+    expect(formatLine('PUT', '/a', 422, 7, ['x', 'y'])).toBe('PUT /a 422 fields: x, y (7 ms)');
+    expect(formatLine('PUT', '/a', 422, 7, [])).toBe('PUT /a 422 fields: (not named) (7 ms)');
+  });
+
+  it('loggedPath: no query, every run of 11 digits or more masked digit for digit, shorter runs kept', () => {
+    expect(loggedPath(undefined)).toBe('/');
+    expect(loggedPath('/a?b=1?c')).toBe('/a');
+    expect(loggedPath(`/c/${VALID_CPF}/k/${VALID_CPF}123/n/1234567890`)).toBe('/c/***********/k/**************/n/1234567890');
+  });
+
+  it('faultyFields ignores sl-violations that is absent, and reads the body', () => {
+    expect(faultyFields({}, '{"violations":[{"property":"/x"}]}')).toEqual(['/x']);
+    expect(faultyFields({}, '{}')).toEqual([]);
+  });
+});
+
+describe('listening and stopping', () => {
+  let blocker: Server | undefined;
+  afterEach(async () => {
+    await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
+    blocker = undefined;
+  });
+
+  it('fails with EADDRINUSE when the port is taken', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    await expect(startRequestLog({ target: upstream.url, host: '127.0.0.1', port, log: () => undefined })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('shows an IPv6 host in brackets, and its URL works', async () => {
+    const log = await startRequestLog({ target: upstream.url, host: '::1', port: 0, log: () => undefined });
+    try {
+      expect(log.url).toBe(`http://[::1]:${log.port}`);
+      upstream.handle((_req, res) => res.writeHead(204).end());
+      expect((await fetch(`${log.url}/six`)).status).toBe(204);
+    } finally {
+      await log.stop();
+    }
+  });
+
+  it('stops without waiting for a request still in flight: its client is cut off', async () => {
+    const log = await startRequestLog({ target: upstream.url, host: '127.0.0.1', port: 0, log: () => undefined });
+    upstream.handle(() => new Promise(() => {}));
+    const answer = fetch(`${log.url}/never`).then(
+      () => 'answered',
+      () => 'cut off',
+    );
+    await until(() => upstream.requests.length > 0);
+    await log.stop();
+    expect(await answer).toBe('cut off');
+    expect(await portIsFree(log.port)).toBe(true);
+  }, 10_000);
+
+  it('stops once however often asked, without waiting for a client that sent nothing', async () => {
+    const log = await startRequestLog({ target: upstream.url, host: '127.0.0.1', port: 0, log: () => undefined });
+    expect(log.url).toBe(`http://127.0.0.1:${log.port}`);
+    const idle: Socket = connect(log.port, '127.0.0.1');
+    await new Promise((resolve) => idle.once('connect', resolve));
+    const closed = new Promise((resolve) => idle.once('close', resolve));
+    const first = log.stop();
+    expect(log.stop()).toBe(first);
+    await first;
+    await closed;
+    expect(await portIsFree(log.port)).toBe(true);
+  }, 10_000);
+});

@@ -1,0 +1,143 @@
+// What every server command shares, in process: --port and --host, the banner and hints, and the
+// stop: on SIGINT, SIGTERM or SIGHUP, or once the parent process is gone, the front and the server
+// behind it both end, and no handler or timer is left behind.
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/cli/command.js';
+import { DEFAULT_HOST, listenAddress, serveUntilStopped, serverDetails, type Backend } from '../../src/cli/server.js';
+import { startFaultServer, type FaultServer } from '../support/fault-server.js';
+import { portIsFree } from './processes.js';
+import { STOP_SIGNALS, addedListeners, capture, sendStop, signalListeners, until } from './in-process.js';
+
+describe('--port and --host', () => {
+  it('default to the given port and 127.0.0.1', () => {
+    expect(DEFAULT_HOST).toBe('127.0.0.1');
+    expect(listenAddress({}, 4321)).toEqual({ host: '127.0.0.1', port: 4321 });
+  });
+
+  it('take any whole port from 0 (a free one) to 65535, and any non-empty host', () => {
+    expect(listenAddress({ port: '0', host: '0.0.0.0' }, 1)).toEqual({ host: '0.0.0.0', port: 0 });
+    expect(listenAddress({ port: '65535', host: '::1' }, 1)).toEqual({ host: '::1', port: 65_535 });
+    expect(listenAddress({ port: '8080' }, 1)).toEqual({ host: '127.0.0.1', port: 8080 });
+  });
+
+  it.each(['-1', '65536', '1.5', 'eighty', '', ' '])('reject the port "%s" as a usage error that quotes it', (port) => {
+    const attempt = () => listenAddress({ port }, 1);
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(new UsageError(`--port must be a whole number from 0 to 65535, got "${port}"`));
+  });
+
+  it.each(['', '  '])('reject the host "%s" as a usage error', (host) => {
+    const attempt = () => listenAddress({ host }, 1);
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(new UsageError('--host must not be empty'));
+  });
+
+  it('are described with the default port and host in a command\'s help', () => {
+    expect(serverDetails(4010)).toEqual([
+      '--port, -p N   port to listen on (default 4010; 0 picks a free one)',
+      '--host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)',
+    ]);
+  });
+});
+
+describe('serveUntilStopped', () => {
+  let upstream: FaultServer | undefined;
+  let blocker: Server | undefined;
+  afterEach(async () => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    await upstream?.close();
+    upstream = undefined;
+    await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
+    blocker = undefined;
+  });
+
+  async function backend(): Promise<Backend & { stopped: number }> {
+    upstream = await startFaultServer();
+    upstream.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('behind'));
+    const served = upstream;
+    const result = {
+      url: served.url,
+      stopped: 0,
+      stop: async () => {
+        result.stopped += 1;
+      },
+    };
+    return result;
+  }
+
+  /** Starts serving on a free port; resolves once the banner is out, with the front's URL. */
+  async function serve(hints?: (url: string) => string[]) {
+    const before = signalListeners();
+    const io = capture();
+    const behind = await backend();
+    const done = serveUntilStopped('Thing', behind, { host: '127.0.0.1', port: 0 }, io, hints);
+    let code: number | undefined;
+    void done.then((c) => (code = c));
+    await until(() => io.stdout.length > 0 || code !== undefined);
+    const url = /^Thing listening on (http:\/\/127\.0\.0\.1:\d+) \(Ctrl-C to stop\)$/.exec(io.stdout[0] ?? '')?.[1];
+    expect(url, io.stdout.join('\n')).toBeDefined();
+    return { before, io, behind, done, url: url!, port: Number(new URL(url!).port), exit: () => code };
+  }
+
+  for (const signal of STOP_SIGNALS) {
+    it(`on ${signal}: says so on stderr, stops the front and the server behind, exits 0, and keeps no handler`, async () => {
+      const run = await serve((url) => [`  try: ${url}/here`, '  second hint']);
+      expect(run.io.stdout).toEqual([`Thing listening on ${run.url} (Ctrl-C to stop)`, `  try: ${run.url}/here`, '  second hint']);
+      // The front forwards to the server behind and logs the request.
+      expect(await (await fetch(`${run.url}/path?q=1`)).text()).toBe('behind');
+      await until(() => run.io.stdout.length === 4);
+      expect(run.io.stdout[3]).toMatch(/^GET \/path 200 \(\d+ ms\)$/);
+      for (const other of STOP_SIGNALS) expect(addedListeners(run.before, other), other).toHaveLength(1);
+
+      expect(sendStop(run.before, signal)).toBe(1);
+      expect(await run.done).toBe(0);
+      expect(run.io.stderr).toEqual([`Thing: ${signal}, stopping`]);
+      expect(run.behind.stopped).toBe(1);
+      expect(await portIsFree(run.port)).toBe(true);
+      for (const other of STOP_SIGNALS) expect(addedListeners(run.before, other), other).toEqual([]);
+    });
+  }
+
+  it('prints no hint unless given some', async () => {
+    const run = await serve();
+    expect(run.io.stdout).toEqual([`Thing listening on ${run.url} (Ctrl-C to stop)`]);
+    sendStop(run.before, 'SIGINT');
+    expect(await run.done).toBe(0);
+  });
+
+  it('stops once its parent process is gone (checked each second), and leaves no timer running', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const parent = process.ppid;
+    const ppid = vi.spyOn(process, 'ppid', 'get').mockReturnValue(parent);
+    const run = await serve();
+    expect(vi.getTimerCount()).toBe(1);
+    // Same parent: the checks find nothing.
+    vi.advanceTimersByTime(3_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(run.exit()).toBeUndefined();
+    // Orphaned: the next check, a second later and not before, stops the server.
+    ppid.mockReturnValue(1);
+    vi.advanceTimersByTime(999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(run.exit()).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(await run.done).toBe(0);
+    expect(run.io.stderr).toEqual(['Thing: parent exited, stopping']);
+    expect(run.behind.stopped).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+    for (const signal of STOP_SIGNALS) expect(addedListeners(run.before, signal), signal).toEqual([]);
+  });
+
+  it('stops the server behind when the front cannot listen (port taken), and fails with the reason', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const behind = await backend();
+    const io = capture();
+    await expect(serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(behind.stopped).toBe(1);
+    expect(io.stdout).toEqual([]);
+  });
+});
