@@ -3,6 +3,7 @@
 // Content-Type, the URL and its query, the tokens it remembers to mask, and the readers' errors.
 import { describe, expect, it } from 'vitest';
 import { ApiError, ResponseError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import type { FetchLike } from '../../src/client/options.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';
@@ -19,7 +20,7 @@ function recording(answer: (url: string, init: RequestInit) => Response = () => 
   return { fetch, calls };
 }
 
-const client = (fetch: BaasClientOptions['fetch'], options: Partial<BaasClientOptions> = {}) =>
+const client = (fetch: FetchLike, options: Partial<BaasClientOptions> = {}) =>
   createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, retry: false, fetch, ...options });
 
 const update = { account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } };

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, ResponseError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
 import { fetchFollowingRedirects } from '../../src/client/redirect.js';
+import type { FetchLike } from '../../src/client/options.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
 const START = 'https://api.example.test/v2/api/pix/keys/list-keys?limit=2';
@@ -167,7 +168,7 @@ describe('the body of a followed 3xx', () => {
 });
 
 describe('through the client: the token, and the URL errors name', () => {
-  const client = (fetch: BaasClientOptions['fetch'], options: Partial<BaasClientOptions> = {}) =>
+  const client = (fetch: FetchLike, options: Partial<BaasClientOptions> = {}) =>
     createBaasClient({ baseUrl: 'https://api.example.test', token: SECRET_TOKEN, retry: false, fetch, ...options });
   const auth = (init: RequestInit | undefined) => (init?.headers as Record<string, string> | undefined)?.Authorization;
 
