@@ -146,6 +146,8 @@ export class Call {
     for (;;) {
       this.signal?.throwIfAborted();
       headers.Authorization = this.client.authorization ?? `Bearer ${(this.sentToken = await this.token())}`;
+      // The caller may have given up while the token was fetched: no attempt's controller heard it.
+      this.signal?.throwIfAborted();
       const controller = this.attempt();
       let response: Response;
       try {

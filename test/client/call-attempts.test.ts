@@ -1,6 +1,7 @@
 // The call owner (src/client/call.ts) attempt by attempt, with an injected fetch: what each attempt
 // sends, the one-time 401 token renewal, which answers and failures are tried again and what the
 // retry event says, the request id and URL errors carry, and what a failure becomes.
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Call, type CallEvent, type CallRequest, type ClientState } from '../../src/client/call.js';
 import type { FetchLike } from '../../src/client/options.js';
@@ -307,6 +308,34 @@ describe('failures', () => {
     expect(events.map(([kind, e]) => [kind, e.error])).toEqual([['error', reason]]);
   });
 
+  it("the caller's abort while the token is fetched: its reason, nothing sent", async () => {
+    const server = scripted(status(200));
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const slowToken = async () => {
+      controller.abort(reason);
+      return 'token-after-abort';
+    };
+    const error = await run(stateOf(server.fetch, slowToken).state, {}, FAST, controller.signal).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('an aborted call asks no token', async () => {
+    const token = vi.fn(async () => 'token-never-1');
+    const error = await run(stateOf(scripted(status(200)).fetch, token).state, {}, FAST, AbortSignal.abort(new Error('gone'))).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('gone');
+    expect(token).not.toHaveBeenCalled();
+  });
+
+  it("no listener is left on the caller's signal once a call ended", async () => {
+    const controller = new AbortController();
+    const { state } = stateOf(scripted(status(200), failing({ code: 'ECONNRESET' })).fetch);
+    await run(state, {}, false, controller.signal);
+    await run(state, {}, false, controller.signal).catch(() => undefined);
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+  });
+
   it("the caller's abort during an attempt aborts that attempt with the caller's reason, not retried", async () => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
@@ -340,6 +369,45 @@ describe('failures', () => {
     const call = new Call(state, request(), 5_000, false, undefined);
     await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
     expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);
+  });
+
+  it.each([
+    ['an answer that is tried again', () => new Response(null, { status: 503, headers: { 'retry-after': '0' } })],
+    ['a network failure', () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))],
+  ])("the timer of an attempt that ended on %s does not reach into the next attempt", async (_what, first) => {
+    // Attempt 1 ends at 10 ms; attempt 2 starts at once and fails (network) at 105 ms: after attempt
+    // 1's timer would have fired (110 ms... 100 ms after it started), before attempt 2's own (110 ms).
+    vi.useFakeTimers();
+    const after = <T>(ms: number, settle: () => T | Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => Promise.resolve().then(settle).then(resolve, reject), ms));
+    const server = scripted(
+      () => after(10, first),
+      () => after(95, () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))),
+    );
+    const outcome = run(stateOf(server.fetch).state, {}, { ...FAST, maxAttempts: 2 }, undefined, 100).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(300);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+  });
+
+  it('a reader that fails after the caller aborted leaves no unhandled rejection', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const call = new Call(stateOf(scripted(status(200)).fetch).state, request(), 5_000, false, controller.signal);
+    const error = await call
+      .run(() => {
+        controller.abort(reason);
+        return Promise.reject(new Error('read failed'));
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+  it('a success is never tried again, even with its status in the retry list', async () => {
+    const server = scripted(status(200), status(200));
+    const outcome = await run(stateOf(server.fetch).state, {}, { ...FAST, statuses: [200, 503] });
+    expect(outcome.context.attempts).toBe(1);
   });
 
   it('the attempt timer is cleared once the call ends, whatever the outcome', async () => {
