@@ -60,7 +60,7 @@ const TOKENS_REMEMBERED = 4;
 type Params = { query?: Record<string, string | number | undefined>; path?: Record<string, string>; body?: unknown };
 
 /** The URL of an operation: its path (path parameters filled in) and its query, in the spec's parameter order. */
-function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
+export function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
   let url = baseUrl + operation.path;
   if (operation.pathParams.length > 0) url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
   let separator = '?';
