@@ -60,7 +60,7 @@ const TOKENS_REMEMBERED = 4;
 type Params = { query?: Record<string, string | number | undefined>; path?: Record<string, string>; body?: unknown };
 
 /** The URL of an operation: its path (path parameters filled in) and its query, in the spec's parameter order. */
-function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
+export function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
   let url = baseUrl + operation.path;
   if (operation.pathParams.length > 0) url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
   let separator = '?';
@@ -112,7 +112,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       headers['Content-Type'] = operation.body;
       body = JSON.stringify(params.body);
     }
-    const { timeoutMs, retry } = callOptions.timeoutMs === undefined && callOptions.retry === undefined ? settings : callSettings(settings, callOptions);
+    const { timeoutMs, retry } = callSettings(settings, callOptions);
     const call = new Call(state, { operation: name, method: operation.method, url: operationUrl(settings.baseUrl, operation, params), headers, body }, timeoutMs, retry, callOptions.signal);
     return call.run(read);
   }
@@ -130,7 +130,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
 
     async listPixKeys(input = {}) {
       const query = { limit: input.limit, cursor: input.cursor };
-      preflight('listPixKeys', validateListPixKeysQuery(input.limit === undefined && input.cursor === undefined ? {} : withoutUndefined(query)));
+      preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
       return send('listPixKeys', { query }, input, readList);
     },
 
@@ -163,9 +163,9 @@ const withoutUndefined = <T extends object>(value: T): T =>
  * answer here first (and hands back the body if it parsed it).
  */
 async function readJson(response: Response, call: Call, check?: AnswerCheck): Promise<unknown> {
-  const text = response.status === 204 ? '' : await response.text();
+  // A 204's body is null: its text is '', which parses as undefined.
+  const text = await response.text();
   const checked = check && (await check(response, text, call));
-  if (response.status === 204) return undefined;
   if (!response.ok) throw errorFromResponse(response, text, call);
   return checked ? checked.body : parseSuccessBody(response, text, call);
 }

@@ -17,7 +17,7 @@ import type { RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from './options.js';
 import { fetchFollowingRedirects } from './redirect.js';
-import { parseRetryAfter, shouldRetry, sleep, IDEMPOTENT_METHODS, type RetrySettings } from './retry.js';
+import { parseRetryAfter, shouldRetry, sleep, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
 
 /** What every call of one client shares. */
@@ -146,6 +146,8 @@ export class Call {
     for (;;) {
       this.signal?.throwIfAborted();
       headers.Authorization = this.client.authorization ?? `Bearer ${(this.sentToken = await this.token())}`;
+      // The caller may have given up while the token was fetched: no attempt's controller heard it.
+      this.signal?.throwIfAborted();
       const controller = this.attempt();
       let response: Response;
       try {
@@ -237,9 +239,8 @@ export class Call {
     return { operation, method, url: redactUrl(this.url, this.client.secrets), attempt: this.attempts, durationMs: Date.now() - this.attemptStarted, ...extra };
   }
 
-  /** A method that is not idempotent is sent again only when the call carries an idempotency key. */
+  /** Whether the call carries an idempotency key (shouldRetry asks only for a method that is not idempotent). */
   private idempotencyKey(): boolean {
-    if (IDEMPOTENT_METHODS.has(this.request.method)) return false;
     return Object.keys(this.request.headers).some((name) => name.toLowerCase() === 'idempotency-key');
   }
 

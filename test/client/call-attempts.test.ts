@@ -1,0 +1,421 @@
+// The call owner (src/client/call.ts) attempt by attempt, with an injected fetch: what each attempt
+// sends, the one-time 401 token renewal, which answers and failures are tried again and what the
+// retry event says, the request id and URL errors carry, and what a failure becomes.
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Call, type CallEvent, type CallRequest, type ClientState } from '../../src/client/call.js';
+import type { FetchLike } from '../../src/client/options.js';
+import type { RetrySettings } from '../../src/client/retry.js';
+import type { TokenSource } from '../../src/client/token.js';
+import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
+
+const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys';
+const FAST: RetrySettings = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, statuses: [429, 502, 503, 504] };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A fetch that answers with `answers` in turn (a function may throw), recording each request. */
+function scripted(...answers: Array<(init: RequestInit) => Response | Promise<Response>>) {
+  const calls: Array<{ url: string; init: RequestInit; authorization: string | undefined }> = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({ url, init, authorization: (init.headers as Record<string, string>).Authorization });
+    const answer = answers[Math.min(calls.length, answers.length) - 1]!;
+    return answer(init);
+  };
+  return { fetch, calls };
+}
+
+/** One client's state around `fetch`, recording the observer's events. */
+function stateOf(fetch: FetchLike, token: TokenSource = 'fixed-token-123', extra: Partial<ClientState> = {}) {
+  const events: Array<[string, CallEvent]> = [];
+  const secrets: string[] = [];
+  const state: ClientState = {
+    fetch,
+    token,
+    authorization: typeof token === 'string' ? `Bearer ${token}` : undefined,
+    secrets,
+    remember: (value) => {
+      if (!secrets.includes(value)) secrets.push(value);
+    },
+    observer: {
+      attempt: (e) => events.push(['attempt', e]),
+      response: (e) => events.push(['response', e]),
+      retry: (e) => events.push(['retry', e]),
+      error: (e) => events.push(['error', e]),
+    },
+    ...extra,
+  };
+  return { state, events, kinds: () => events.map(([kind]) => kind) };
+}
+
+const request = (over: Partial<CallRequest> = {}): CallRequest => ({ operation: 'listPixKeys', method: 'GET', url: URL_, headers: { Accept: 'application/json' }, ...over });
+
+/** Runs a call whose reader hands back the final status and the call's error context. */
+const run = (state: ClientState, over: Partial<CallRequest> = {}, retry: RetrySettings | false = FAST, signal?: AbortSignal, timeoutMs = 5_000) => {
+  const call = new Call(state, request(over), timeoutMs, retry, signal);
+  return call.run(async (response, c) => ({ status: response.status, context: c.context(), rateLimit: c.rateLimit }));
+};
+
+const status = (code: number, headers: Record<string, string> = {}, body: BodyInit | null = null) => () => new Response(body, { status: code, headers });
+const failing = (cause: unknown) => () => {
+  throw new TypeError('fetch failed', { cause });
+};
+
+describe('what an attempt sends', () => {
+  it('the method, the headers with the bearer token, the body, manual redirects, the client init; no body as null', async () => {
+    const server = scripted(status(200), status(200));
+    const { state } = stateOf(server.fetch, 'fixed-token-123', { init: { dispatcher: 'the-agent', keepalive: true } });
+    await run(state, { method: 'PUT', body: '{"a":1}' });
+    await run(state);
+    expect(server.calls[0]?.init).toMatchObject({ method: 'PUT', body: '{"a":1}', redirect: 'manual', dispatcher: 'the-agent', keepalive: true });
+    expect(server.calls[0]?.init.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer fixed-token-123' });
+    expect(server.calls[0]?.init.signal).toBeInstanceOf(AbortSignal);
+    expect(server.calls[1]?.init.body).toBeNull();
+  });
+
+  it('a token function is asked before each attempt', async () => {
+    const server = scripted(status(503), status(200));
+    let n = 0;
+    const { state } = stateOf(server.fetch, async () => `token-number-${++n}`);
+    await run(state);
+    expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
+  });
+
+  it('waits for the client to be ready before the first attempt', async () => {
+    const server = scripted(status(200));
+    let open!: () => void;
+    const { state } = stateOf(server.fetch, 'fixed-token-123', { ready: new Promise<void>((resolve) => (open = resolve)) });
+    const done = run(state);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(server.calls).toHaveLength(0);
+    open();
+    await expect(done).resolves.toMatchObject({ status: 200 });
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it("the attempt event shows the request headers without Authorization, and each event the call's fields", async () => {
+    const server = scripted(status(200, { 'x-request-id': 'req-9' }));
+    const { state, events } = stateOf(server.fetch);
+    await run(state, { url: `${URL_}?DocumentNumber=52998224725` });
+    expect(events.map(([kind, e]) => [kind, e.operation, e.method, e.url, e.attempt])).toEqual([
+      ['attempt', 'listPixKeys', 'GET', `${URL_}?DocumentNumber=*********25`, 1],
+      ['response', 'listPixKeys', 'GET', `${URL_}?DocumentNumber=*********25`, 1],
+    ]);
+    expect(events[0]?.[1].headers).toEqual({ Accept: 'application/json' });
+    expect(events[1]?.[1]).toMatchObject({ status: 200, requestId: 'req-9' });
+    expect(events[1]?.[1].responseHeaders?.get('x-request-id')).toBe('req-9');
+  });
+
+  it('event durations: an attempt from its start, the error from the call start', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const step = (ms: number, answer: () => Response) => () => {
+      vi.setSystemTime(Date.now() + ms);
+      return answer();
+    };
+    const server = scripted(step(250, status(503)), step(400, status(503)), step(100, failing(new Error('gone'))));
+    const { state, events } = stateOf(server.fetch);
+    await run(state).catch(() => undefined);
+    expect(events.map(([kind, e]) => `${kind} ${e.attempt} ${e.durationMs}`)).toEqual([
+      'attempt 1 0',
+      'response 1 250',
+      'retry 1 250',
+      'attempt 2 0',
+      'response 2 400',
+      'retry 2 400',
+      'attempt 3 0',
+      'error 3 750',
+    ]);
+  });
+});
+
+describe('a 401 and the token', () => {
+  it('a token function with invalidate: the refused token is dropped, a new one fetched, the call repeated once', async () => {
+    let cancelled = false;
+    const refused = () =>
+      new Response(new ReadableStream({ cancel: () => void (cancelled = true) }), { status: 401, headers: { 'x-request-id': 'req-401' } });
+    const server = scripted(refused, status(200));
+    let n = 0;
+    const invalidate = vi.fn();
+    const source = Object.assign(async () => `token-number-${++n}`, { invalidate });
+    const { state, events } = stateOf(server.fetch, source);
+    const outcome = await run(state, {}, false);
+    expect(outcome).toMatchObject({ status: 200, context: { attempts: 2, requestId: 'req-401' } });
+    expect(invalidate.mock.calls).toEqual([['token-number-1']]);
+    expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
+    expect(cancelled).toBe(true);
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.waitMs, e.reason, e.status])).toEqual([[0, 'token refused (401)', 401]]);
+  });
+
+  it('a second 401 is the answer: the token is dropped once per call', async () => {
+    const server = scripted(status(401));
+    const invalidate = vi.fn();
+    const { state } = stateOf(server.fetch, Object.assign(async () => 'token-always-1', { invalidate }));
+    await expect(run(state)).resolves.toMatchObject({ status: 401, context: { attempts: 2 } });
+    expect(invalidate).toHaveBeenCalledTimes(1);
+  });
+
+  it('a token function without invalidate, or a fixed token: a 401 is the answer at once', async () => {
+    for (const token of [async () => 'token-always-1', 'fixed-token-123'] as TokenSource[]) {
+      const server = scripted(status(401));
+      const { state } = stateOf(server.fetch, token);
+      await expect(run(state)).resolves.toMatchObject({ status: 401, context: { attempts: 1 } });
+    }
+  });
+
+  it('with invalidate, only a 401 is renewed (a 403 is the answer)', async () => {
+    const server = scripted(status(403));
+    const invalidate = vi.fn();
+    const { state } = stateOf(server.fetch, Object.assign(async () => 'token-always-1', { invalidate }));
+    await expect(run(state)).resolves.toMatchObject({ status: 403, context: { attempts: 1 } });
+    expect(invalidate).not.toHaveBeenCalled();
+  });
+});
+
+describe('answers tried again', () => {
+  it('a retryable status is tried again; the body of the dropped answer is cancelled; the retry event says why', async () => {
+    let cancelled = 0;
+    const busy = () => new Response(new ReadableStream({ cancel: () => void (cancelled += 1) }), { status: 503 });
+    const server = scripted(busy, busy, status(200));
+    const { state, events } = stateOf(server.fetch);
+    await expect(run(state)).resolves.toMatchObject({ status: 200, context: { attempts: 3 } });
+    expect(cancelled).toBe(2);
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.attempt, e.reason, e.status, e.waitMs])).toEqual([
+      [1, 'HTTP 503', 503, 0],
+      [2, 'HTTP 503', 503, 0],
+    ]);
+  });
+
+  it('Retry-After is the wait', async () => {
+    const server = scripted(status(503, { 'retry-after': '0' }), status(200));
+    const { state, events } = stateOf(server.fetch);
+    await run(state, {}, { ...FAST, baseDelayMs: 10_000, maxDelayMs: 10_000 });
+    expect(events.find(([kind]) => kind === 'retry')?.[1].waitMs).toBe(0);
+  });
+
+  it('with retry off, or for a status not in the list, the first answer is the answer', async () => {
+    for (const [code, retry] of [[503, false], [500, FAST]] as const) {
+      const server = scripted(status(code), status(200));
+      const { state } = stateOf(server.fetch);
+      await expect(run(state, {}, retry)).resolves.toMatchObject({ status: code, context: { attempts: 1 } });
+    }
+  });
+
+  it('a POST is tried again only with an Idempotency-Key header, in any case', async () => {
+    for (const [headers, attempts] of [[{}, 1], [{ 'Idempotency-Key': 'k1' }, 2], [{ 'idempotency-key': 'k1' }, 2], [{ 'X-Idempotency': 'k1' }, 1]] as const) {
+      const server = scripted(status(503), status(200));
+      const { state } = stateOf(server.fetch);
+      const outcome = await run(state, { method: 'POST', headers: { ...headers } });
+      expect(outcome.context.attempts).toBe(attempts);
+    }
+  });
+
+  it('the request id of a dropped answer is the context of a final answer without one; a later one wins', async () => {
+    const cases: Array<[Array<() => Response>, string | undefined]> = [
+      [[status(503, { 'x-request-id': 'req-1' }), status(503), status(500)], 'req-1'],
+      [[status(503, { 'x-request-id': 'req-1' }), status(503, { 'x-request-id': 'req-2' }), status(500)], 'req-2'],
+      [[status(503, { 'x-request-id': 'req-1' }), status(500, { 'x-request-id': 'req-3' })], 'req-3'],
+      [[status(500)], undefined],
+    ];
+    for (const [answers, requestId] of cases) {
+      const { state } = stateOf(scripted(...answers).fetch);
+      const outcome = await run(state);
+      expect(outcome.context.requestId).toBe(requestId);
+    }
+  });
+
+  it('a final 429 carries its rate-limit fields; another status does not read them', async () => {
+    const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' };
+    const limited = await run(stateOf(scripted(status(429, headers)).fetch).state, {}, false);
+    expect(limited.rateLimit).toEqual({ source: 'separate-fields', limit: 100, remaining: 0, resetSeconds: 30 });
+    const other = await run(stateOf(scripted(status(503, headers)).fetch).state, {}, false);
+    expect(other.rateLimit).toBeUndefined();
+  });
+});
+
+describe('failures', () => {
+  it('a network failure is tried again, the retry event naming its code; the last one is a NetworkError', async () => {
+    const server = scripted(failing({ code: 'ECONNRESET' }), failing(new Error('no code')), failing({ code: 'ECONNREFUSED' }));
+    const { state, events } = stateOf(server.fetch);
+    const error = await run(state).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`listPixKeys: network failure (ECONNREFUSED) after 3 attempts (GET ${URL_})`);
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['network ECONNRESET', 'network']);
+    expect(events.at(-1)?.[0]).toBe('error');
+    expect(events.at(-1)?.[1].error).toBe(error);
+  });
+
+  it('a network failure of a POST is not tried again', async () => {
+    const server = scripted(failing({ code: 'ECONNRESET' }), status(200));
+    const error = await run(stateOf(server.fetch).state, { method: 'POST' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).attempts).toBe(1);
+  });
+
+  it('the code and reason of a failure are found down its causes, up to five levels', async () => {
+    const chain = (depth: number, leaf: object) => {
+      let error: object = leaf;
+      for (let i = 0; i < depth; i += 1) error = new Error(`level ${i}`, { cause: error });
+      return error;
+    };
+    const tls = { code: 'ERR_TLS_CERT_ALTNAME_INVALID', reason: "Host: api.example.test. is not in the cert's altnames" };
+    const found = await run(stateOf(scripted(() => Promise.reject(chain(4, tls))).fetch).state, {}, false).catch((e: unknown) => e);
+    expect(found).toMatchObject({ code: tls.code, reason: tls.reason });
+    expect((found as NetworkError).message).toBe(`listPixKeys: network failure (${tls.code}): ${tls.reason}, after 1 attempt (GET ${URL_})`);
+    const deeper = await run(stateOf(scripted(() => Promise.reject(chain(5, tls))).fetch).state, {}, false).catch((e: unknown) => e);
+    expect(deeper).toBeInstanceOf(NetworkError);
+    expect(deeper).toMatchObject({ code: undefined, reason: undefined });
+  });
+
+  it('a code without a reason is no reason; a cause chain that loops ends', async () => {
+    const coded = await run(stateOf(scripted(failing({ code: 'ECONNRESET', reason: 42 })).fetch).state, {}, false).catch((e: unknown) => e);
+    expect(coded).toMatchObject({ code: 'ECONNRESET', reason: undefined });
+    const loop = new Error('loop') as Error & { cause?: unknown };
+    loop.cause = loop;
+    const looped = await run(stateOf(scripted(() => Promise.reject(loop)).fetch).state, {}, false).catch((e: unknown) => e);
+    expect(looped).toMatchObject({ code: undefined, reason: undefined, attempts: 1 });
+  });
+
+  it('an attempt that outlives timeoutMs is aborted and tried again; the last is a TimeoutError', async () => {
+    const hanging = (init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    const server = scripted(hanging, hanging);
+    const { state, events } = stateOf(server.fetch);
+    const error = await run(state, {}, { ...FAST, maxAttempts: 2 }, undefined, 5).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toBe(`listPixKeys: no complete response within 5 ms (attempt 2) (GET ${URL_})`);
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['timeout']);
+    expect((server.calls[0]?.init.signal?.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('a reader still reading when the attempt times out gets a TimeoutError; its own later failure is ignored', async () => {
+    const { state } = stateOf(scripted(status(200)).fetch);
+    const call = new Call(state, request(), 5, false, undefined);
+    let fail!: (error: Error) => void;
+    const error = await call.run(() => new Promise((_resolve, reject) => (fail = reject))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    fail(new Error('late'));
+  });
+
+  it("the caller's abort before the call: its reason, nothing sent", async () => {
+    const server = scripted(status(200));
+    const reason = new Error('caller gave up');
+    const { state, events } = stateOf(server.fetch);
+    const error = await run(state, {}, FAST, AbortSignal.abort(reason)).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(server.calls).toHaveLength(0);
+    expect(events.map(([kind, e]) => [kind, e.error])).toEqual([['error', reason]]);
+  });
+
+  it("the caller's abort while the token is fetched: its reason, nothing sent", async () => {
+    const server = scripted(status(200));
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const slowToken = async () => {
+      controller.abort(reason);
+      return 'token-after-abort';
+    };
+    const error = await run(stateOf(server.fetch, slowToken).state, {}, FAST, controller.signal).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('an aborted call asks no token', async () => {
+    const token = vi.fn(async () => 'token-never-1');
+    const error = await run(stateOf(scripted(status(200)).fetch, token).state, {}, FAST, AbortSignal.abort(new Error('gone'))).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('gone');
+    expect(token).not.toHaveBeenCalled();
+  });
+
+  it("no listener is left on the caller's signal once a call ended", async () => {
+    const controller = new AbortController();
+    const { state } = stateOf(scripted(status(200), failing({ code: 'ECONNRESET' })).fetch);
+    await run(state, {}, false, controller.signal);
+    await run(state, {}, false, controller.signal).catch(() => undefined);
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+  });
+
+  it("the caller's abort during an attempt aborts that attempt with the caller's reason, not retried", async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const server = scripted((init) => {
+      queueMicrotask(() => controller.abort(reason));
+      return new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    });
+    const error = await run(stateOf(server.fetch).state, {}, FAST, controller.signal).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]?.init.signal?.reason).toBe(reason);
+  });
+
+  it("the caller's abort while the reader reads the body: its reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const call = new Call(stateOf(scripted(status(200)).fetch).state, request(), 5_000, false, controller.signal);
+    const error = await call
+      .run(() => {
+        controller.abort(reason);
+        return new Promise(() => undefined);
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+  });
+
+  it('an error the reader throws as a BaasError is the outcome, and the error event carries its request id', async () => {
+    const server = scripted(status(500, { 'x-request-id': 'req-5' }));
+    const { state, events } = stateOf(server.fetch);
+    const thrown = new ApiError({ status: 500 }, { operation: 'listPixKeys', requestId: 'req-5' });
+    const call = new Call(state, request(), 5_000, false, undefined);
+    await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
+    expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);
+  });
+
+  it.each([
+    ['an answer that is tried again', () => new Response(null, { status: 503, headers: { 'retry-after': '0' } })],
+    ['a network failure', () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))],
+  ])("the timer of an attempt that ended on %s does not reach into the next attempt", async (_what, first) => {
+    // Attempt 1 ends at 10 ms; attempt 2 starts at once and fails (network) at 105 ms: after attempt
+    // 1's timer would have fired (110 ms... 100 ms after it started), before attempt 2's own (110 ms).
+    vi.useFakeTimers();
+    const after = <T>(ms: number, settle: () => T | Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => Promise.resolve().then(settle).then(resolve, reject), ms));
+    const server = scripted(
+      () => after(10, first),
+      () => after(95, () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))),
+    );
+    const outcome = run(stateOf(server.fetch).state, {}, { ...FAST, maxAttempts: 2 }, undefined, 100).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(300);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+  });
+
+  it('a reader that fails after the caller aborted leaves no unhandled rejection', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const call = new Call(stateOf(scripted(status(200)).fetch).state, request(), 5_000, false, controller.signal);
+    const error = await call
+      .run(() => {
+        controller.abort(reason);
+        return Promise.reject(new Error('read failed'));
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+  it('a success is never tried again, even with its status in the retry list', async () => {
+    const server = scripted(status(200), status(200));
+    const outcome = await run(stateOf(server.fetch).state, {}, { ...FAST, statuses: [200, 503] });
+    expect(outcome.context.attempts).toBe(1);
+  });
+
+  it('the attempt timer is cleared once the call ends, whatever the outcome', async () => {
+    vi.useFakeTimers();
+    const { state } = stateOf(scripted(status(200)).fetch);
+    await new Call(state, request(), 60_000, false, undefined).run(async () => 'done');
+    expect(vi.getTimerCount()).toBe(0);
+    await new Call(stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state, request(), 60_000, false, undefined).run(async () => 'done').catch(() => undefined);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,200 @@
+// `client.raw` (openapi-fetch building the request, the call owner sending it) and `createRawClient`
+// (openapi-fetch with auth and User-Agent as middleware), with an injected fetch: what is sent, what
+// comes back for each kind of answer, and the stand-in that loads openapi-fetch on first use.
+import type { Client, Middleware } from 'openapi-fetch';
+import { describe, expect, it, vi } from 'vitest';
+import type { FetchLike } from '../../src/client/options.js';
+import { lazyClient } from '../../src/client/lazy-client.js';
+import type { paths } from '../../src/generated/schema.js';
+import { NetworkError, createBaasClient, createRawClient } from '../../src/index.js';
+import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
+
+const BASE = 'https://api.example.test';
+const LIST = '/v2/api/pix/keys/list-keys';
+const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
+const PAGE = { cursor: { next: null }, data: [] };
+const UA = { params: { header: { 'User-Agent': 'x/1' } } } as const;
+
+/** A FetchLike answering with `answer`, recording url, init and headers. */
+function recording(answer: () => Response = () => Response.json(PAGE)) {
+  const calls: Array<{ url: string; init: RequestInit; headers: Record<string, string> }> = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({ url, init, headers: { ...(init.headers as Record<string, string>) } });
+    return answer();
+  };
+  return { fetch, calls };
+}
+
+const baas = (fetch: FetchLike) => createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, userAgent: 'my-app/3', retry: false, fetch });
+
+describe('client.raw: what is sent', () => {
+  it("a GET: the client's token, Accept and User-Agent, openapi-fetch's URL, no body", async () => {
+    const server = recording();
+    const { data, response } = await baas(server.fetch).raw.GET(LIST, { params: { header: { 'User-Agent': 'my-app/3' }, query: { limit: 3 } } });
+    expect(data).toEqual(PAGE);
+    expect(response.status).toBe(200);
+    expect(server.calls[0]?.url).toBe(`${BASE}${LIST}?limit=3`);
+    expect(server.calls[0]?.init.method).toBe('GET');
+    expect(server.calls[0]?.init.body).toBeNull();
+    expect(server.calls[0]?.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': 'my-app/3', Authorization: `Bearer ${SECRET_TOKEN}` });
+  });
+
+  it('an Authorization set by a middleware of the caller is dropped: the client token goes', async () => {
+    const server = recording();
+    const client = baas(server.fetch);
+    client.raw.use({
+      onRequest({ request }) {
+        request.headers.set('Authorization', 'Bearer someone-else');
+        return request;
+      },
+    });
+    await client.raw.GET(LIST, UA);
+    expect(Object.entries(server.calls[0]!.headers).filter(([name]) => name.toLowerCase() === 'authorization')).toEqual([['Authorization', `Bearer ${SECRET_TOKEN}`]]);
+  });
+
+  it('a PUT: its JSON body, as bytes, with its Content-Type', async () => {
+    const server = recording(() => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
+    const { data } = await baas(server.fetch).raw.PUT(UPDATE, {
+      params: { query: { Account: VALID_ACCOUNT, DocumentNumber: VALID_CPF } },
+      body: { socialName: 'Maria' },
+    });
+    expect(data).toEqual({ version: '1.0.0', status: 'SUCCESS' });
+    expect(server.calls[0]?.init.method).toBe('PUT');
+    expect(new TextDecoder().decode(server.calls[0]?.init.body as ArrayBuffer)).toBe('{"socialName":"Maria"}');
+    expect(server.calls[0]?.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('client.raw: what comes back', () => {
+  // A null-body status: the call must not build a Response with a body for it (that throws).
+  it.each([204, 205, 304])('a %i: no data, no error content, its status and headers', async (code) => {
+    const server = recording(() => new Response(null, { status: code, statusText: 'Nothing', headers: { 'x-request-id': 'req-7' } }));
+    const { data, error, response } = await baas(server.fetch).raw.GET(LIST, UA);
+    expect(data).toBeUndefined();
+    // openapi-fetch gives a 304 (not ok) its empty text as `error`.
+    expect(error || undefined).toBeUndefined();
+    expect(response.status).toBe(code);
+    expect(response.statusText).toBe('Nothing');
+    expect(response.headers.get('x-request-id')).toBe('req-7');
+  });
+
+  it('an error answer is its parsed error, with the status', async () => {
+    const server = recording(() => Response.json({ title: 'Bad', status: 400 }, { status: 400, statusText: 'Bad Request' }));
+    const { data, error, response } = await baas(server.fetch).raw.GET(LIST, UA);
+    expect(data).toBeUndefined();
+    expect(error).toEqual({ title: 'Bad', status: 400 });
+    expect([response.status, response.statusText]).toEqual([400, 'Bad Request']);
+  });
+
+  it('a network failure is a NetworkError of the raw operation, naming the URL', async () => {
+    const fetch: FetchLike = async () => {
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    };
+    const error = await baas(fetch).raw.GET(LIST, UA).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`raw: network failure (ECONNREFUSED) after 1 attempt (GET ${BASE}${LIST})`);
+  });
+});
+
+describe('createRawClient', () => {
+  const recorder = () => {
+    const requests: Request[] = [];
+    const fetch = async (request: Request) => {
+      requests.push(request);
+      return Response.json(PAGE);
+    };
+    return { requests, fetch };
+  };
+
+  it('without a token nor a User-Agent sends neither (only Accept)', async () => {
+    const { requests, fetch } = recorder();
+    await createRawClient({ baseUrl: BASE, fetch }).GET(LIST, UA);
+    expect(requests[0]?.headers.get('authorization')).toBeNull();
+    expect(requests[0]?.headers.get('accept')).toBe('application/json, application/problem+json');
+  });
+
+  it('a User-Agent alone: no Authorization', async () => {
+    const { requests, fetch } = recorder();
+    await createRawClient({ baseUrl: BASE, fetch, userAgent: 'only-ua/1' }).GET(LIST, UA);
+    expect(requests[0]?.headers.get('authorization')).toBeNull();
+    expect(requests[0]?.headers.get('user-agent')).toBe('only-ua/1');
+  });
+
+  it('a token alone, without onToken: the bearer token and no User-Agent of ours', async () => {
+    const { requests, fetch } = recorder();
+    await createRawClient({ baseUrl: BASE, fetch, token: 'tok-alone-1' }).GET(LIST, UA);
+    expect(requests[0]?.headers.get('authorization')).toBe('Bearer tok-alone-1');
+    expect(requests[0]?.headers.get('user-agent')).toBe('x/1');
+  });
+
+  it('a token function is awaited for each request and onToken learns each value', async () => {
+    const { requests, fetch } = recorder();
+    let n = 0;
+    const seen: string[] = [];
+    const client = createRawClient({ baseUrl: BASE, fetch, token: async () => `tok-${++n}`, onToken: (value) => seen.push(value) });
+    await client.GET(LIST, UA);
+    await client.GET(LIST, UA);
+    expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    expect(seen).toEqual(['tok-1', 'tok-2']);
+  });
+});
+
+describe('the stand-in before openapi-fetch loads', () => {
+  /** A real-looking client recording what it was given. */
+  function fakeReal() {
+    const used: Middleware[] = [];
+    const real = {
+      use: (...m: Middleware[]) => void used.push(...m),
+      eject: vi.fn(),
+      GET: vi.fn(async () => 'got'),
+    } as unknown as Client<paths>;
+    return { real, used };
+  }
+  const mw = (kind: 'onRequest' | 'onResponse' | 'onError'): Middleware => ({ [kind]: () => undefined }) as unknown as Middleware;
+
+  it('a load that failed is tried again on the next request', async () => {
+    const { real } = fakeReal();
+    const create = vi.fn<() => Promise<Client<paths>>>().mockRejectedValueOnce(new Error('chunk failed')).mockResolvedValue(real);
+    const client = lazyClient(create);
+    await expect(client.GET(LIST as never)).rejects.toThrow('chunk failed');
+    await expect(client.GET(LIST as never)).resolves.toBe('got');
+    expect(create).toHaveBeenCalledTimes(2);
+  });
+
+  it('loads once for requests made together', async () => {
+    const { real } = fakeReal();
+    const create = vi.fn(async () => real);
+    const client = lazyClient(create);
+    await Promise.all([client.GET(LIST as never), client.GET(LIST as never)]);
+    expect(create).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a middleware with only onResponse or only onError, skips an empty slot, hands them over in order', async () => {
+    const { real, used } = fakeReal();
+    const first = mw('onRequest');
+    const client = lazyClient(async () => real, [first]);
+    const [response, error] = [mw('onResponse'), mw('onError')];
+    client.use(response, undefined as unknown as Middleware, error);
+    await client.GET(LIST as never);
+    expect(used).toEqual([first, response, error]);
+  });
+
+  it.each([
+    ['a function', () => undefined],
+    ['a string', 'onRequest'],
+    ['an object with none of the hooks', { onSomething: () => undefined }],
+  ])('refuses %s with openapi-fetch message', (_what, bad) => {
+    const client = lazyClient(async () => fakeReal().real);
+    expect(() => client.use(bad as unknown as Middleware)).toThrow(new Error('Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`'));
+  });
+
+  it('ejecting a middleware that was never used removes nothing', async () => {
+    const { real, used } = fakeReal();
+    const [a, b] = [mw('onRequest'), mw('onRequest')];
+    const client = lazyClient(async () => real);
+    client.use(a, b);
+    client.eject(mw('onRequest'));
+    await client.GET(LIST as never);
+    expect(used).toEqual([a, b]);
+  });
+});
