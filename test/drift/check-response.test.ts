@@ -89,9 +89,11 @@ describe('checkResponse', () => {
     const contract: ResponseContract = { op: { '200': documented({ headers, fastHeaders: headers, headerTypes: { 'retry-after': 'integer', ratio: 'number', neg: 'integer', odd: 'integer' } }) } };
     checkResponse(contract, ruleOf, { ...observed, headers: { 'Retry-After': ' 30 ', Ratio: '1.5', Neg: '-2', Odd: '3e2', 'X-Count': '7', Absent: undefined } });
     checkResponse(contract, ruleOf, { ...observed, headers: new Headers({ 'Retry-After': 'soon', 'X-Request-Id': 'r-1' }) });
-    expect(headers.seen).toEqual([
+    checkResponse(contract, ruleOf, { ...observed, headers: { 'retry-after': 'x30', ratio: '1.', neg: '2x', odd: '.5' } });
+    expect(headers.seen).toStrictEqual([
       { 'retry-after': 30, ratio: 1.5, neg: -2, odd: '3e2', 'x-count': '7' },
       { 'retry-after': 'soon', 'x-request-id': 'r-1' },
+      { 'retry-after': 'x30', ratio: '1.', neg: '2x', odd: '.5' },
     ]);
   });
 

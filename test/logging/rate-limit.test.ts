@@ -27,11 +27,11 @@ describe('parseRateLimit', () => {
 
   it('with several policies, reports the one closest to running out', () => {
     const info = parseRateLimit(headers({ RateLimit: '"burst";r=80;t=1, "daily";r=3;t=3600', 'RateLimit-Policy': '"burst";q=100;w=1, "daily";q=1000;w=86400' }));
-    expect(info).toEqual({ source: 'ietf', policy: 'daily', limit: 1000, remaining: 3, resetSeconds: 3600, windowSeconds: 86400 });
+    expect(info).toStrictEqual({ source: 'ietf', policy: 'daily', limit: 1000, remaining: 3, resetSeconds: 3600, windowSeconds: 86400 });
   });
 
   it('accepts a token policy name and a RateLimit without policy field', () => {
-    expect(parseRateLimit(headers({ RateLimit: 'default;r=0;t=5' }))).toEqual({ source: 'ietf', policy: 'default', remaining: 0, resetSeconds: 5 });
+    expect(parseRateLimit(headers({ RateLimit: 'default;r=0;t=5' }))).toStrictEqual({ source: 'ietf', policy: 'default', remaining: 0, resetSeconds: 5 });
   });
 
   it('reads X-RateLimit-* with a delta reset', () => {
@@ -45,7 +45,7 @@ describe('parseRateLimit', () => {
 
   it('turns an epoch X-RateLimit-Reset (GitHub style) into seconds from now', () => {
     const now = 1_800_000_000_000;
-    expect(parseRateLimit(headers({ 'X-RateLimit-Remaining': '5', 'X-RateLimit-Reset': String(now / 1000 + 90) }), now)).toEqual({
+    expect(parseRateLimit(headers({ 'X-RateLimit-Remaining': '5', 'X-RateLimit-Reset': String(now / 1000 + 90) }), now)).toStrictEqual({
       source: 'separate-fields',
       remaining: 5,
       resetSeconds: 90,
@@ -69,6 +69,7 @@ describe('parseRateLimit', () => {
   it.each([
     ['a quoted count with spaces around it', { RateLimit: 'default;r=" 7 "' }, { source: 'ietf', policy: 'default', remaining: 7 }],
     ['a bare count after a space: nothing', { RateLimit: 'default;r= 7;t=1' }, undefined],
+    ['counts with letters before or after the digits', { 'X-RateLimit-Limit': '5x', 'X-RateLimit-Remaining': 'x5', 'X-RateLimit-Reset': '9' }, { source: 'separate-fields', resetSeconds: 9 }],
     ['a count of 15 digits, not 16', { 'X-RateLimit-Limit': '999999999999999', 'X-RateLimit-Remaining': '1000000000000000' }, { source: 'separate-fields', limit: 999999999999999 }],
     ['only the remaining count', { RateLimit: '"p";r=3' }, { source: 'ietf', policy: 'p', remaining: 3 }],
     ['only the reset', { RateLimit: '"p";t=9' }, { source: 'ietf', policy: 'p', resetSeconds: 9 }],
@@ -85,12 +86,13 @@ describe('parseRateLimit', () => {
     ['only a reset', { 'RateLimit-Reset': '12' }, { source: 'separate-fields', resetSeconds: 12 }],
     ['a reset of exactly 1,000,000,000 s: still seconds', { 'X-RateLimit-Reset': '1000000000' }, { source: 'separate-fields', resetSeconds: 1_000_000_000 }],
   ])('%s', (_name, init, expected) => {
-    expect(parseRateLimit(headers(init as Record<string, string>), 1_800_000_000_000)).toEqual(expected);
+    // Strict: a field that came out undefined is left out, not present as undefined.
+    expect(parseRateLimit(headers(init as Record<string, string>), 1_800_000_000_000)).toStrictEqual(expected);
   });
 
   it('an epoch reset already past is 0 seconds; a fraction of a second left is a whole one', () => {
-    expect(parseRateLimit(headers({ 'X-RateLimit-Reset': '1799999990' }), 1_800_000_000_000)).toEqual({ source: 'separate-fields', resetSeconds: 0 });
-    expect(parseRateLimit(headers({ 'X-RateLimit-Reset': '1800000001' }), 1_800_000_000_400)).toEqual({ source: 'separate-fields', resetSeconds: 1 });
+    expect(parseRateLimit(headers({ 'X-RateLimit-Reset': '1799999990' }), 1_800_000_000_000)).toStrictEqual({ source: 'separate-fields', resetSeconds: 0 });
+    expect(parseRateLimit(headers({ 'X-RateLimit-Reset': '1800000001' }), 1_800_000_000_400)).toStrictEqual({ source: 'separate-fields', resetSeconds: 1 });
   });
 
   it('an epoch reset counts from the clock when none is given', () => {
@@ -125,6 +127,7 @@ describe('parseStructuredList', () => {
     ['a space before "=": a boolean parameter', 'a ; r = 1', [['a', { r: true }]]],
     ['parameters without a value', ';r=1', [['', { r: '1' }]]],
     ['empty members, skipped', ', ,a', [['a', {}]]],
+    ['tokens split at a comma', 'a,b', [['a', {}], ['b', {}]]],
     ['junk after a member, up to the next comma', 'x y;r=1, z', [['x', {}], ['z', {}]]],
     ['junk after a string', '"a"b;r=2', [['a', {}]]],
   ])('%s', (_name, field, expected) => {

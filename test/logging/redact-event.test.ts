@@ -45,6 +45,11 @@ describe('redactEvent: headers', () => {
     expect(safe.headers).toStrictEqual({ 'x-echo': '[REDACTED] for *********25' });
   });
 
+  it('shows a header value that is not a string as text', () => {
+    const safe = redactEvent(request({ 'Content-Length': 42 as unknown as string }), []) as Extract<BaasEvent, { type: 'request' }>;
+    expect(safe.headers).toStrictEqual({ 'content-length': '42' });
+  });
+
   it('a list under headers is a list of header records', () => {
     const event = { ...request({}), headers: [{ Cookie: 'a=1', Accept: 'application/json' }] } as unknown as BaasEvent;
     expect((redactEvent(event, []) as unknown as { headers: unknown }).headers).toStrictEqual([{ cookie: '[REDACTED]', accept: 'application/json' }]);
