@@ -37,3 +37,18 @@ describe('cpfProblem', () => {
     expect(cpfProblem(value)).toBe(problem);
   });
 });
+
+describe('a query parameter whose name needs escaping', () => {
+  it('is reported by its name as written, "~" and "/" included', async () => {
+    const { runValidator } = await import('../../src/validation/issues.js');
+    const errors = [
+      { instancePath: '', schemaPath: '', keyword: 'required', params: { missingProperty: 'a/b~c' } },
+      { instancePath: '/x~1y~0z', schemaPath: '', keyword: 'type', params: { type: 'string' } },
+    ];
+    const validate = Object.assign(() => false, { errors });
+    expect(runValidator(validate, {}, 'query')).toEqual([
+      { path: 'a/b~c', message: 'a/b~c is required' },
+      { path: 'x/y~z', message: 'x/y~z must be a string' },
+    ]);
+  });
+});
