@@ -12,8 +12,9 @@ const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace
 
 /** `application/problem+json; charset=utf-8` → `application/problem+json`. */
 export function mediaTypeOf(contentType: string | null | undefined): string | null {
-  // split always yields a first element; only a missing header has none.
-  const type = contentType?.split(';')[0]!.trim().toLowerCase();
+  if (!contentType) return null;
+  // split always yields a first element.
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type ? type : null;
 }
 
