@@ -92,6 +92,16 @@ describe('collapseAnyOf', () => {
     expect(names(collapseAnyOf(errors))).toEqual(['/a #/anyOf/0/type', '/a #/properties/a/anyOf/0/pattern']);
   });
 
+  it('a branch that failed only on "not" was not meant for the data either', () => {
+    const errors = [err('/t', '#/anyOf/0/properties/t/not'), err('/a', '#/anyOf/1/properties/a/type'), err('/b', '#/anyOf/1/properties/b/type'), anyOf('')];
+    expect(names(collapseAnyOf(errors))).toEqual(['/a #/anyOf/1/properties/a/type', '/b #/anyOf/1/properties/b/type']);
+  });
+
+  it('branch 10 is not branch 1', () => {
+    const errors = [err('/a', '#/anyOf/1/type'), err('/a', '#/anyOf/10/pattern'), err('/a', '#/anyOf/2/minLength'), err('/a', '#/anyOf/2/maxLength'), anyOf('')];
+    expect(names(collapseAnyOf(errors))).toEqual(['/a #/anyOf/1/type']);
+  });
+
   it('leaves a list without anyOf as it is', () => {
     const errors = [err('/a', '#/type'), err('', '#/required')];
     expect(collapseAnyOf(errors)).toEqual(errors);

@@ -87,12 +87,12 @@ describe('checkResponse', () => {
   it('types a header as a number only when the contract says so and the value is a plain decimal', () => {
     const headers = validator(() => []);
     const contract: ResponseContract = { op: { '200': documented({ headers, fastHeaders: headers, headerTypes: { 'retry-after': 'integer', ratio: 'number', neg: 'integer', odd: 'integer' } }) } };
-    checkResponse(contract, ruleOf, { ...observed, headers: { 'Retry-After': ' 30 ', Ratio: '1.5', Neg: '-2', Odd: '3e2', 'X-Count': '7', Absent: undefined } });
+    checkResponse(contract, ruleOf, { ...observed, headers: { 'Retry-After': ' 30 ', Ratio: '1.25', Neg: '-2', Odd: '3e2', 'X-Count': '7', Absent: undefined } });
     checkResponse(contract, ruleOf, { ...observed, headers: new Headers({ 'Retry-After': 'soon', 'X-Request-Id': 'r-1' }) });
     checkResponse(contract, ruleOf, { ...observed, headers: { 'retry-after': 'x30', ratio: '1.', neg: '2x', odd: '.5' } });
     checkResponse(contract, ruleOf, { ...observed, headers: { 'retry-after': '\t30\n', 'x-count': 7 as unknown as string } });
     expect(headers.seen).toStrictEqual([
-      { 'retry-after': 30, ratio: 1.5, neg: -2, odd: '3e2', 'x-count': '7' },
+      { 'retry-after': 30, ratio: 1.25, neg: -2, odd: '3e2', 'x-count': '7' },
       { 'retry-after': 'soon', 'x-request-id': 'r-1' },
       { 'retry-after': 'x30', ratio: '1.', neg: '2x', odd: '.5' },
       { 'retry-after': 30, 'x-count': 7 },

@@ -125,6 +125,7 @@ describe('parseStructuredList', () => {
     ['an upper-case key: nothing of it is read, nor after it', 'a;R=1;t=2', [['a', { '': true }]]],
     ['a tab before the parameters', 'a\t;r=1', [['a', { r: '1' }]]],
     ['a space between parameters', 'a;r=1 ;t=2', [['a', { r: '1', t: '2' }]]],
+    ['a boolean parameter at the end', 'a;flag', [['a', { flag: true }]]],
     ['a space before "=": a boolean parameter', 'a ; r = 1', [['a', { r: true }]]],
     ['parameters without a value', ';r=1', [['', { r: '1' }]]],
     ['empty members, skipped', ', ,a', [['a', {}]]],

@@ -94,6 +94,9 @@ describe('redactEvent: URLs and text', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     expect(() => redactEvent({ type: 'token', action: 'fetched', cyclic } as unknown as BaasEvent, [])).not.toThrow();
+    const list: unknown[] = ['loop'];
+    list.push(list);
+    expect(() => redactEvent({ type: 'token', action: 'fetched', list } as unknown as BaasEvent, [])).not.toThrow();
   });
 });
 
@@ -183,6 +186,15 @@ describe('logging options', () => {
     }
     expect(thrown).toBeInstanceOf(TypeError);
     expect((thrown as Error).message).toBe(message);
+  });
+
+  it('resolves the defaults: off without either, warn for a logger, console for a level alone, no logger when off', async () => {
+    const { resolveLogging } = await import('../../src/logging/index.js');
+    const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+    expect(resolveLogging()).toStrictEqual({ logger: undefined, level: 'off' });
+    expect(resolveLogging({ logger })).toStrictEqual({ logger, level: 'warn' });
+    expect(resolveLogging({ logLevel: 'info' })).toStrictEqual({ logger: console, level: 'info' });
+    expect(resolveLogging({ logger, logLevel: 'off' })).toStrictEqual({ logger: undefined, level: 'off' });
   });
 
   it('a logger with logLevel off logs nothing', () => {

@@ -32,6 +32,8 @@ describe('cpfProblem', () => {
     ['529982247250', 'not-11-digits'],
     ['11111111111', 'repeated-digit'],
     ['52998224724', 'check-digits'],
+    // The first check digit wrong, the second one right for the digits before it.
+    ['52998224709', 'check-digits'],
     ['52998224725', undefined],
   ])('%s → %s', (value, problem) => {
     expect(cpfProblem(value)).toBe(problem);
