@@ -23,7 +23,8 @@ export function collapseAnyOf(errors: readonly GeneratedValidatorError[]): Gener
     if (anyOf.keyword !== 'anyOf') continue;
     // Its branch errors are the ones right before it, at or below its instance path.
     let start = i;
-    while (start > 0 && kept[start - 1] && isUnder(errors[start - 1]!.instancePath, anyOf.instancePath)) start -= 1;
+    // kept[-1] is undefined, so the walk stops at the start of the list.
+    while (kept[start - 1] && isUnder(errors[start - 1]!.instancePath, anyOf.instancePath)) start -= 1;
     const branches = new Map<string, GeneratedValidatorError[]>();
     for (let j = start; j < i; j += 1) {
       const key = branchOf(errors[j]!, anyOf.schemaPath);

@@ -12,7 +12,9 @@ const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace
 
 /** `application/problem+json; charset=utf-8` → `application/problem+json`. */
 export function mediaTypeOf(contentType: string | null | undefined): string | null {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (!contentType) return null;
+  // split always yields a first element.
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type ? type : null;
 }
 
@@ -31,8 +33,9 @@ function headerObject(headers: ObservedResponse['headers'], types: DocumentedRes
     if (value === undefined) return;
     const lower = name.toLowerCase();
     // Header values are text; the contract types some as integers (Retry-After). Only a plain
-    // decimal becomes a number, so `Retry-After: soon` still breaks the integer rule.
-    out[lower] = types[lower] && /^-?[0-9]+(\.[0-9]+)?$/.test(value.trim()) ? Number(value.trim()) : value;
+    // decimal becomes a number, so `Retry-After: soon` still breaks the integer rule. (Number
+    // ignores the spaces around it, as the pattern does.)
+    out[lower] = types[lower] && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(value) ? Number(value) : value;
   };
   if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') (headers as Headers).forEach(add);
   else for (const [name, value] of Object.entries(headers as Record<string, string | undefined>)) add(value, name);

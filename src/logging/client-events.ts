@@ -19,7 +19,7 @@ const plain = (headers: Headers): Record<string, string> => {
 
 /** Sets the client's observer (and the token source's, when it has one); returns the event log. */
 export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined, redact: Redactors): EventLog {
-  const log = eventLog(logging?.logger ? logging : { logger: undefined, level: 'off' }, () => state.secrets, redact);
+  const log = eventLog(logging, () => state.secrets, redact);
   state.observer = {
     attempt(e) {
       if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers });
@@ -62,7 +62,8 @@ export function attachEvents(state: ClientState, logging: ResolvedLogging | unde
     },
   };
   // clientCredentials tells of each token fetched, dropped or failed.
-  const observe = typeof state.token === 'function' ? (state.token as { observe?: (listener: (event: TokenEvent) => void) => unknown }).observe : undefined;
+  // A fixed token (a string) has no observe either.
+  const { observe } = state.token as { observe?: (listener: (event: TokenEvent) => void) => unknown };
   if (typeof observe === 'function') observe((event) => log.emit(event));
   return log;
 }

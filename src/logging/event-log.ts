@@ -71,16 +71,17 @@ export function redactEvent<T extends BaasEvent>(event: T, secrets: string[], re
   return walk(event, '', 0) as T;
 }
 
-/** The event log over checked options (see resolveLogging), masking `secrets()` with `redact`. */
-export function eventLog(logging: ResolvedLogging, secrets: () => Iterable<string>, redact: Redactors): EventLog {
+/** The event log over checked options (see resolveLogging; undefined: listeners only), masking `secrets()` with `redact`. */
+export function eventLog(logging: ResolvedLogging | undefined, secrets: () => Iterable<string>, redact: Redactors): EventLog {
   const listeners = new Map<BaasEventType, Set<(event: BaasEvent) => void>>();
+  const logger = logging?.logger;
 
-  const logs = (event: BaasEvent) => logging.logger !== undefined && passes(levelOf(event), logging.level);
+  const logs = (event: BaasEvent) => logger !== undefined && passes(levelOf(event), logging!.level);
 
   return {
     wants(type) {
       if (listeners.get(type)?.size) return true;
-      return logging.logger !== undefined && passes(MOST_SEVERE[type], logging.level);
+      return logger !== undefined && passes(MOST_SEVERE[type], logging!.level);
     },
     emit(event) {
       const toLog = logs(event);
@@ -94,7 +95,7 @@ export function eventLog(logging: ResolvedLogging, secrets: () => Iterable<strin
       }
       if (toLog) {
         try {
-          logging.logger![levelOf(safe)](messageOf(safe), safe);
+          logger![levelOf(safe)](messageOf(safe), safe);
         } catch {
           // A broken logger must not break the call it reports on.
         }

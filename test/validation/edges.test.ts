@@ -32,8 +32,25 @@ describe('cpfProblem', () => {
     ['529982247250', 'not-11-digits'],
     ['11111111111', 'repeated-digit'],
     ['52998224724', 'check-digits'],
+    // The first check digit wrong, the second one right for the digits before it.
+    ['52998224709', 'check-digits'],
     ['52998224725', undefined],
   ])('%s → %s', (value, problem) => {
     expect(cpfProblem(value)).toBe(problem);
+  });
+});
+
+describe('a query parameter whose name needs escaping', () => {
+  it('is reported by its name as written, "~" and "/" included', async () => {
+    const { runValidator } = await import('../../src/validation/issues.js');
+    const errors = [
+      { instancePath: '', schemaPath: '', keyword: 'required', params: { missingProperty: 'a/b~c' } },
+      { instancePath: '/x~1y~0z', schemaPath: '', keyword: 'type', params: { type: 'string' } },
+    ];
+    const validate = Object.assign(() => false, { errors });
+    expect(runValidator(validate, {}, 'query')).toEqual([
+      { path: 'a/b~c', message: 'a/b~c is required' },
+      { path: 'x/y~z', message: 'x/y~z must be a string' },
+    ]);
   });
 });
