@@ -297,15 +297,29 @@ describe('stop()', () => {
   it('a Prism that ignores SIGTERM gets SIGKILL after 5 s', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { mock, child } = await ready();
-    child.diesOf.delete('SIGTERM');
+    // It ignores SIGTERM, and takes its time to exit after SIGKILL.
+    child.diesOf.clear();
     let stopped = false;
     const stopping = mock.stop().then(() => (stopped = true));
     await vi.advanceTimersByTimeAsync(4_999);
     expect(child.signals).toStrictEqual(['SIGTERM']);
     await vi.advanceTimersByTimeAsync(1);
     expect(child.signals).toStrictEqual(['SIGTERM', 'SIGKILL']);
+    // After SIGKILL it waits for the exit, however long that takes.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(stopped).toBe(false);
+    child.exit(null, 'SIGKILL');
     await stopping;
     expect(stopped).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('leaves no timer behind to keep the process alive, once ready and once stopped', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { mock } = await ready();
+    expect(vi.getTimerCount()).toBe(0);
+    await mock.stop();
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('a Prism that exited by itself is not signalled', async () => {
