@@ -2,11 +2,11 @@
 // ready, each way it fails and the words it fails with, the port retries, stop() and its SIGKILL
 // safety net, and the exit hooks that take running mocks down with this process. Milliseconds per
 // test; the real Prism is started in mock.test.ts.
-import { realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { fakeSpawn, flush, nextChild, resetSpawned, spawned, type FakePrism } from './fake-prism.js';
@@ -16,7 +16,8 @@ vi.mock('node:child_process', async (importOriginal) => ({ ...(await importOrigi
 const { startMock, freePort, bundledSpecPath } = await import('../../src/testing/mock.js');
 
 const WATCHDOG = "data:text/javascript,process.on('disconnect',()=>process.exit(0))";
-const PRISM = realpathSync(resolve(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js'));
+// Where Node finds Prism from here (node_modules may be a link, or only in a folder above).
+const PRISM = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
 const BUNDLED = resolve(repoRoot, 'src/generated/openapi.yaml');
 
 let dir: string;
