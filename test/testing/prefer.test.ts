@@ -29,7 +29,7 @@ describe('preferHeader', () => {
     expect(() => preferHeader({ code })).toThrow(new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${code}`));
   });
 
-  it.each(['', 'Last Page', 'LastPage, code=500', 'a=b', 'NoKeys\r\nX-Injected: 1', ' LastPage', 'LastPage\t'])('refuses example %j', (example) => {
+  it.each(['', 'Last Page', 'LastPage, code=500', 'a=b', 'Last,Page', 'NoKeys\r\nX-Injected: 1', ' LastPage', 'LastPage\t'])('refuses example %j', (example) => {
     expect(() => preferHeader({ example })).toThrow(
       new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(example)}`),
     );

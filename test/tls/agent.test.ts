@@ -1,6 +1,8 @@
 // createTlsFetch with an injected (url, init) fetch, no server: the key material is checked when the
 // fetch is made (the field named, OpenSSL's words and code, never a value), every call carries the
 // agent as its dispatcher, and a failed call becomes a TlsConnectionError only when the failure was TLS.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFetch, usableTlsFetch } from '../../src/tls/fetch.js';
@@ -134,6 +136,19 @@ describe('the TLS fetch', () => {
       } finally {
         await f.close();
       }
+    }
+  });
+
+  it('a plain http:// URL goes through as well (no TLS socket to watch)', async () => {
+    const server = createServer((_request, response) => response.end('plain'));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const f = await createTlsFetch({ ca: certs.ca });
+    try {
+      const response = await f(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`, {});
+      expect(await response.text()).toBe('plain');
+    } finally {
+      await f.close();
+      await new Promise((done) => server.close(done));
     }
   });
 });

@@ -182,6 +182,13 @@ describe('SocketWatch.explain', () => {
     expect(watcher.explain(closed(40_256))?.code).toBe('CLIENT_CERT_REFUSED');
   });
 
+  it('a socket without a local port takes no place among the 256', () => {
+    const watcher = new SocketWatch();
+    for (let port = 40_000; port < 40_256; port += 1) watch(watcher, fakeSocket(port, CERT));
+    watch(watcher, fakeSocket(undefined, CERT));
+    expect(watcher.explain(closed(40_000))?.code).toBe('CLIENT_CERT_REFUSED');
+  });
+
   it('a re-watched port counts as the newest', () => {
     const watcher = new SocketWatch();
     for (let port = 40_000; port < 40_256; port += 1) watch(watcher, fakeSocket(port, CERT));
