@@ -10,6 +10,7 @@ import { TlsConnectionError } from '../../src/tls/failure.js';
 import type { TlsOptions } from '../../src/tls/options.js';
 import type { UrlInitFetch } from '../../src/tls/adapt.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
+import { startHttpsServer } from '../support/https-server.js';
 
 let certs: TestCerts;
 beforeAll(async () => {
@@ -149,6 +150,39 @@ describe('the TLS fetch', () => {
     } finally {
       await f.close();
       await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('a port nothing listens on: the failure as fetch gives it, not a TLS one', async () => {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((done) => server.close(done));
+    const f = await createTlsFetch({ ca: certs.ca });
+    try {
+      const error = await failure(f(`https://127.0.0.1:${port}/x`, {}));
+      expect(error).not.toBeInstanceOf(TlsConnectionError);
+      expect(error.message).toBe('fetch failed');
+      expect((error.cause as { code?: string }).code).toBe('ECONNREFUSED');
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('against a server requiring a client certificate: presented, it is seen; missing, the TLS alert is named', async () => {
+    const server = await startHttpsServer({ ...certs.server, ca: certs.ca, requireClientCert: true });
+    const good = await createTlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
+    const none = await createTlsFetch({ ca: certs.ca });
+    try {
+      expect(await (await good(`${server.url}/x`, {})).json()).toMatchObject({ client: 'client' });
+      const error = await failure(none(`${server.url}/x`, {}));
+      expect(error).toBeInstanceOf(TlsConnectionError);
+      expect(error.message).toBe(
+        `TLS connection to ${new URL(server.url).host} failed: the server requires a client certificate and none was sent (set tls.cert and tls.key, or tls.pfx) (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED)`,
+      );
+    } finally {
+      await Promise.all([good.close(), none.close()]);
+      await server.close();
     }
   });
 });
