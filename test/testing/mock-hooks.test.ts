@@ -16,6 +16,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
   vi.doUnmock('node:fs');
   vi.doUnmock('node:module');
+  vi.doUnmock('node:net');
   for (const child of spawned) child.exit(0);
   await flush();
   resetSpawned();
@@ -126,6 +127,27 @@ describe('what startMock needs', () => {
     await expect(startMock({ spec: SPEC })).rejects.toThrow(
       new Error('startMock needs Prism: install it with `npm install --save-dev @stoplight/prism-cli@~5.14` (5.15 and later need Node 24).'),
     );
+    expect(spawned).toStrictEqual([]);
+  });
+
+  it('no port to be had on 127.0.0.1: the system\'s error, before anything is spawned', async () => {
+    vi.resetModules();
+    const refused = Object.assign(new Error('listen EADDRNOTAVAIL: address not available 127.0.0.1'), { code: 'EADDRNOTAVAIL' });
+    vi.doMock('node:net', async (importOriginal) => {
+      const { EventEmitter } = await import('node:events');
+      return {
+        ...(await importOriginal<object>()),
+        createServer: () =>
+          Object.assign(new EventEmitter(), {
+            unref() {},
+            listen(this: InstanceType<typeof EventEmitter>) {
+              setImmediate(() => this.emit('error', refused));
+            },
+          }),
+      };
+    });
+    const { startMock } = await import('../../src/testing/mock.js');
+    await expect(startMock({ spec: SPEC })).rejects.toBe(refused);
     expect(spawned).toStrictEqual([]);
   });
 
