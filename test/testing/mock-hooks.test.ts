@@ -8,6 +8,8 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { fakeSpawn, flush, nextChild, resetSpawned, spawned } from './fake-prism.js';
 
 vi.mock('node:child_process', async (importOriginal) => ({ ...(await importOriginal<object>()), spawn: fakeSpawn }));
+// Each test takes milliseconds against the fake; a start or stop that never ends fails in 5 s, not 30.
+vi.setConfig({ testTimeout: 5_000, hookTimeout: 5_000 });
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SPEC = resolve(repoRoot, 'src/generated/openapi.yaml');
