@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,8 +79,8 @@ export function freePort(): Promise<number> {
     server.unref();
     server.on('error', reject);
     server.listen(0, DEFAULT_HOST, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
+      // Listening on a TCP port, the address is always an AddressInfo.
+      const { port } = server.address() as AddressInfo;
       server.close(() => resolvePort(port));
     });
   });
@@ -108,8 +108,9 @@ function installExitHooks(): void {
 
 const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
 
+// Called only on a child that has not exited: stopChild checks first, and before it is ready a child
+// that exits settles the wait at once.
 function waitForExit(child: ChildProcess, ms = Infinity): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
   return new Promise((done) => {
     const timer = Number.isFinite(ms) ? setTimeout(() => done(false), ms) : undefined;
     child.once('exit', () => {

@@ -32,7 +32,7 @@ const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ER
 export function tlsFailure(error: unknown): TlsFailure | undefined {
   for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 6; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (code in REASONS || TLS_CODE.test(code))) {
+    if (typeof code === 'string' && (Object.hasOwn(REASONS, code) || TLS_CODE.test(code))) {
       return { code, reason: REASONS[code] ?? `TLS failure (${code})` };
     }
     current = (current as { cause?: unknown }).cause;

@@ -21,12 +21,18 @@ describe('preferHeader', () => {
     expect(() => preferHeader({})).toThrow('preferHeader needs at least one of code, example or dynamic');
   });
 
-  it.each([99, 600, 42.5, Number.NaN])('refuses code %s', (code) => {
-    expect(() => preferHeader({ code })).toThrow(RangeError);
+  it.each([100, 599])('takes code %s, the ends of the range', (code) => {
+    expect(preferHeader({ code })).toBe(`code=${code}`);
   });
 
-  it.each(['', 'Last Page', 'LastPage, code=500', 'a=b', 'NoKeys\r\nX-Injected: 1'])('refuses example %j', (example) => {
-    expect(() => preferHeader({ example })).toThrow(/example must be an example's name/);
+  it.each([99, 600, 42.5, Number.NaN])('refuses code %s', (code) => {
+    expect(() => preferHeader({ code })).toThrow(new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${code}`));
+  });
+
+  it.each(['', 'Last Page', 'LastPage, code=500', 'a=b', 'Last,Page', 'NoKeys\r\nX-Injected: 1', ' LastPage', 'LastPage\t'])('refuses example %j', (example) => {
+    expect(() => preferHeader({ example })).toThrow(
+      new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(example)}`),
+    );
   });
 });
 
