@@ -240,10 +240,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const limited = limiter?.check(token, requestId);
     if (limited) return limited;
     const prefer = preference(request.headers.get('prefer'));
-    if (prefer) {
-      const answer = preferred(route.operation, prefer.code, prefer.example, requestId);
-      if (answer) return answer;
-    }
+    const answer = preferred(route.operation, prefer.code, prefer.example, requestId);
+    if (answer) return answer;
     return route.operation === 'listPixKeys'
       ? listPixKeys(request, url, clientIndex, requestId, inProcess)
       : updateNaturalPerson(request, url, clientIndex, requestId);

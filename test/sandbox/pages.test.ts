@@ -68,6 +68,33 @@ describe('BytesResponse', () => {
     expect(await new BytesResponse(shared, init).text()).toBe(body);
   });
 
+  it('once its stream is asked for, reads, clones and blobs through it, keeping status, status text and headers', async () => {
+    const made = { status: 201, statusText: 'Made', headers: { 'content-type': 'application/json', 'x-request-id': 'r2' } };
+    for (const read of ['text', 'json', 'arrayBuffer', 'bytes'] as const) {
+      const response = new BytesResponse(new TextEncoder().encode(body), made);
+      expect(response.body).toBeInstanceOf(ReadableStream);
+      expect(response.bodyUsed).toBe(false);
+      const copy = response.clone();
+      expect([copy.status, copy.statusText, copy.headers.get('x-request-id')]).toEqual([201, 'Made', 'r2']);
+      const value: unknown = await response[read]();
+      expect(read === 'json' ? value : text(read === 'text' ? new TextEncoder().encode(value as string) : new Uint8Array(value as ArrayBuffer))).toEqual(read === 'json' ? JSON.parse(body) : body);
+      expect(response.bodyUsed).toBe(true);
+      expect(await copy.text()).toBe(body);
+    }
+    const unread = new BytesResponse(new TextEncoder().encode(body), made);
+    const twin = unread.clone();
+    expect([twin.status, twin.statusText, twin.headers.get('x-request-id'), await twin.text()]).toEqual([201, 'Made', 'r2', body]);
+    expect(await unread.text()).toBe(body);
+    const read = new BytesResponse(new TextEncoder().encode(body), made);
+    await read.text();
+    expect(read.body?.locked).toBe(true);
+    await expect(read.blob()).rejects.toBeInstanceOf(TypeError);
+    await expect(make().formData()).rejects.toBeInstanceOf(TypeError);
+    const form = new BytesResponse(new TextEncoder().encode('a=1&b=%C3%A7'), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const data = await form.formData();
+    expect([data.get('a'), data.get('b')]).toEqual(['1', 'ç']);
+  });
+
   it('rejects json() on a body that is not JSON, as Node’s Response does', async () => {
     await expect(new BytesResponse(new TextEncoder().encode('{'), init).json()).rejects.toBeInstanceOf(SyntaxError);
   });
@@ -88,6 +115,7 @@ describe('sandbox.fetch(url, init), as the client calls it', () => {
       expect(await answer(await sandbox.fetch(url, init))).toEqual(await answer(await sandbox.fetch(new Request(url, init))));
     }
     expect(await answer(await sandbox.fetch(new URL(url), { headers }))).toEqual(await answer(await sandbox.fetch(new Request(url, { headers }))));
+    expect(await answer(await sandbox.fetch(url))).toEqual(await answer(await sandbox.fetch(new Request(url))));
   });
 
   it('rejects what new Request rejects: a relative URL, credentials in the URL, a GET with a body, a bad header', async () => {
