@@ -1,12 +1,15 @@
 // The sandbox's adapters, without Prism: listen() on 127.0.0.1 (its log line, dropped connections,
 // stop), and the MSW handlers with a stand-in for msw's `http` (in process, no interception).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { listen, logLine } from '../../src/sandbox/listen.js';
 import { answerOf, LIST } from './in-process.js';
 
+// Before any server starts: the adapter must leave the process's Response alone.
+const NodeResponse = globalThis.Response;
 const running: RunningSandbox[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
@@ -33,7 +36,21 @@ describe('listen()', () => {
     expect(overHttp.text).toBe(inProcess.text);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys\?limit=2 → 200 \([0-9]+\.[0-9] ms\)$/);
-    expect(globalThis.Response).toBe(Response);
+    expect(globalThis.Response).toBe(NodeResponse);
+    // Bound to 127.0.0.1 only: not on the IPv6 loopback.
+    await expect(fetch(`http://[::1]:${server.port}/v2/api/pix/keys/list-keys`, { headers })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('logs the time each request took, from performance.now()', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    vi.advanceTimersByTime(5_000);
+    const lines: string[] = [];
+    const server = await sandbox.listen({ log: (line) => lines.push(line) });
+    running.push(server);
+    await (await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=1`, { headers })).text();
+    sandbox.inject({ operation: 'listPixKeys', drop: true });
+    await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers }).catch(() => undefined);
+    expect(lines).toEqual(['GET /v2/api/pix/keys/list-keys?limit=1 → 200 (0.0 ms)', 'GET /v2/api/pix/keys/list-keys → dropped (0.0 ms)']);
   });
 
   it('refuses any other host, and a port already taken', async () => {

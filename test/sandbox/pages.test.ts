@@ -51,10 +51,15 @@ describe('BytesResponse', () => {
       expect(() => ours.clone()).toThrow(TypeError);
       expect(ours.body?.locked).toBe(node.body?.locked);
     }
+    const twice = make();
+    await twice.text();
+    await expect(twice.text()).rejects.toThrow(new TypeError('Response.body is unusable: the body has already been read'));
     const streamed = make();
+    expect(streamed.body).toBe(streamed.body);
     expect(await new Response(streamed.body).text()).toBe(body);
     expect(streamed.bodyUsed).toBe(true);
     await expect(streamed.json()).rejects.toBeInstanceOf(TypeError);
+    expect(() => streamed.clone()).toThrow(TypeError);
   });
 
   it('clones into independent responses, and never lets a reader change the bytes it serves from', async () => {
@@ -93,6 +98,14 @@ describe('BytesResponse', () => {
     const form = new BytesResponse(new TextEncoder().encode('a=1&b=%C3%A7'), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const data = await form.formData();
     expect([data.get('a'), data.get('b')]).toEqual(['1', 'ç']);
+  });
+
+  it('has body and bodyUsed as accessors shaped like Response\'s own', () => {
+    for (const name of ['body', 'bodyUsed']) {
+      const ours = Object.getOwnPropertyDescriptor(BytesResponse.prototype, name)!;
+      const node = Object.getOwnPropertyDescriptor(Response.prototype, name)!;
+      expect([name, typeof ours.get, ours.enumerable, ours.configurable]).toEqual([name, 'function', node.enumerable, node.configurable]);
+    }
   });
 
   it('rejects json() on a body that is not JSON, as Node’s Response does', async () => {
