@@ -27,7 +27,6 @@ export class Cursors {
   decode(clientIndex: number, cursor: string): number | undefined {
     // Stryker disable next-line StringLiteral: a cache key; a miss is checked by the signature.
     const known = this.issued.get(`${clientIndex}/${cursor}`);
-    // Stryker disable next-line ConditionalExpression: a cache hit; without it the signature gives the same offset.
     if (known !== undefined) return known;
     // The offset in base 36, a dot, the signature. Without a dot, `text` is all but the last character
     // and the signature compared is the whole cursor, at most 11 characters: never equal to a signature's 22.

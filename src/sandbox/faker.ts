@@ -7,7 +7,6 @@ let ptBr: unknown;
 
 /** A Faker of its own (pt_BR with its fallbacks), seeded, so no other user of Faker is disturbed. */
 export function seededFaker(seed: number): Faker {
-  // Stryker disable next-line ConditionalExpression: loading again finds the same class and locale; kept only to spare the work.
   if (!fakerClass) {
     let shared: Faker;
     try {
