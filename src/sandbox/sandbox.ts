@@ -116,6 +116,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: see above.
       if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
     }
+    // Stryker disable next-line CallExpression: see above.
     pageCache.set(cacheKey, body);
     return body;
   }
@@ -265,6 +266,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async fetch(input, init) {
       const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : (lightRequest(input, init) ?? new Request(input, init));
       try {
+        // Stryker disable next-line BooleanLiteral: only picks the faster Response in process (see listPixKeys).
         return await safeHandle(request, true);
       } catch {
         // What Node's fetch rejects with when the server closes the connection without answering.
@@ -273,6 +275,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./listen.js');
+      // Stryker disable next-line BooleanLiteral: only picks the faster Response in process (see listPixKeys).
       return listen((request) => safeHandle(request, false), listenOptions);
     },
     inject(fault) {

@@ -37,7 +37,7 @@ describe('createSandbox options', () => {
   it('serves an empty list when accounts have no keys', async () => {
     const sandbox = createSandbox({ seed: 'empty', keysPerAccount: 0 });
     const answer = await answerOf(await list(sandbox));
-    expect([answer.status, answer.text]).toEqual([200, '{"cursor":{"next":null},"data":[]}']);
+    expect([answer.status, answer.headers, answer.text]).toEqual([200, { 'content-type': 'application/json', 'x-request-id': 'ID' }, '{"cursor":{"next":null},"data":[]}']);
   });
 
   it('refuses a rate limit that is not a positive integer per positive window', () => {
@@ -262,7 +262,7 @@ describe('Prefer, as Prism reads it', () => {
     const both = await prefer(' code = 503 , example = UpstreamUnavailable ');
     expect([both.status, both.headers['retry-after'], both.body]).toEqual([503, '30', served('UpstreamUnavailable')]);
     const malformed = await prefer('code=400');
-    expect([malformed.status, malformed.body]).toEqual([400, served('MalformedJson')]);
+    expect([malformed.status, malformed.headers['content-type'], malformed.body]).toEqual([400, 'application/problem+json', served('MalformedJson')]);
     const notFound = await prefer('code=404', 'update');
     expect([notFound.status, notFound.headers['retry-after'], notFound.headers['www-authenticate'], notFound.body]).toEqual([404, undefined, undefined, served('CustomerNotFound')]);
   });
@@ -330,6 +330,8 @@ describe('injected faults', () => {
     sandbox.inject({ operation: 'listPixKeys', status: 401, body: { title: 'nope' } });
     const problem = await answerOf(await list(sandbox));
     expect([problem.headers, problem.text]).toEqual([{ 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer', 'x-request-id': 'ID' }, '{"title":"nope"}']);
+    sandbox.inject({ operation: 'listPixKeys', status: 400, body: { title: 'bad' } });
+    expect((await answerOf(await list(sandbox))).headers['content-type']).toBe('application/problem+json');
     sandbox.inject({ operation: 'listPixKeys', status: 200, body: { cursor: { next: null }, data: [] } });
     const page = await answerOf(await list(sandbox));
     expect([page.status, page.headers['content-type'], page.body]).toEqual([200, 'application/json', { cursor: { next: null }, data: [] }]);
@@ -345,12 +347,15 @@ describe('injected faults', () => {
     const sandbox = createSandbox({ seed: 'faults-delay' });
     sandbox.inject({ operation: '*', delayMs: 5_000 });
     let status = 0;
-    const pending = list(sandbox).then((response) => (status = response.status));
+    const pending = list(sandbox).then(async (response) => {
+      status = response.status;
+      return (await answerOf(response)).body as { data: unknown[] };
+    });
     await vi.advanceTimersByTimeAsync(4_999);
     expect(status).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
-    await pending;
-    expect(status).toBe(200);
+    const body = await pending;
+    expect([status, body.data.length]).toEqual([200, 10]);
   });
 
   it('drops the connection: the in-process fetch rejects as Node\'s fetch does', async () => {
