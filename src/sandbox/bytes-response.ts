@@ -24,7 +24,8 @@ export class BytesResponse extends Response {
   /** The equivalent Response of Node, already read if this one was. */
   #full(): Response {
     if (this.#real === undefined) {
-      this.#real = new Response(this.#bytes.slice(), { status: this.status, statusText: this.statusText, headers: this.headers });
+      // Response copies a Uint8Array body, so the shared bytes stay as they are.
+      this.#real = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
       if (this.#used) void this.#real.arrayBuffer();
     }
     return this.#real;

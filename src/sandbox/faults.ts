@@ -18,16 +18,15 @@ export interface Fault {
   drop?: boolean;
 }
 
-/** Thrown by the handler for a dropped connection; the HTTP adapter destroys the socket. */
-export class DroppedConnection extends Error {
-  constructor() {
-    super('the sandbox dropped the connection (injected fault)');
-    this.name = 'DroppedConnection';
-  }
-}
+/**
+ * Thrown by the handler for a dropped connection; the HTTP adapter destroys the socket, the in-process
+ * fetch rejects as Node's does. It never reaches a user, so it carries no message of its own.
+ */
+export class DroppedConnection extends Error {}
 
 export class FaultQueue {
-  private armed: { fault: Fault; left: number }[] = [];
+  // Set by reset(), from the constructor.
+  private armed!: { fault: Fault; left: number }[];
 
   constructor(private readonly initial: readonly Fault[]) {
     this.reset();

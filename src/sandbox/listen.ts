@@ -44,14 +44,16 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
       } catch (error) {
         if (!(error instanceof DroppedConnection)) throw error;
         log?.(logLine(request, 'dropped', performance.now() - started));
-        ('incoming' in env ? env.incoming.socket : undefined)?.destroy();
-        return new Response(null, { status: 500 });
+        env.incoming.socket.destroy();
+        // Never sent: the socket is gone.
+        return new Response();
       }
     },
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host === 'localhost' ? '127.0.0.1' : host, () => {
+      // Stryker disable next-line StringLiteral: a listener left on would only reject a promise already settled.
       server.off('error', reject);
       resolve();
     });
@@ -63,7 +65,7 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
     port,
     stop() {
       stopping ??= new Promise<void>((resolve) => {
-        (server as import('node:http').Server).closeAllConnections?.();
+        (server as import('node:http').Server).closeAllConnections();
         server.close(() => resolve());
       });
       return stopping;

@@ -67,7 +67,6 @@ export function pageBytes(accounts: readonly CompiledAccount[], keysPerAccount: 
     if (i > 0) bytes[at++] = COMMA;
     at += json.copy(bytes, at, from, to);
   });
-  at += bytes.write(']}', at, 'latin1');
-  if (at !== size) throw new Error(`pageBytes: wrote ${at} bytes of ${size}`);
+  bytes.write(']}', at, 'latin1');
   return new Uint8Array(bytes.buffer, bytes.byteOffset, size) as Uint8Array<ArrayBuffer>;
 }

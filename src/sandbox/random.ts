@@ -88,30 +88,23 @@ export class Random {
 
 /** A CPF with valid check digits, never one repeated digit. */
 export function cpf(random: Random): string {
-  const digits = new Array<number>(11);
-  for (;;) {
-    let same = true;
-    for (let i = 0; i < 9; i += 1) {
-      digits[i] = random.next() % 10;
-      if (digits[i] !== digits[0]) same = false;
-    }
-    if (!same) break;
-  }
-  digits[9] = checkDigit(digits, CPF_WEIGHTS_1);
-  digits[10] = checkDigit(digits, CPF_WEIGHTS_2);
+  let digits: number[];
+  do {
+    digits = [];
+    for (let i = 0; i < 9; i += 1) digits.push(random.next() % 10);
+  } while (new Set(digits).size === 1);
+  digits.push(checkDigit(digits, CPF_WEIGHTS_1));
+  digits.push(checkDigit(digits, CPF_WEIGHTS_2));
   return digitString(digits);
 }
 
 /** A CNPJ (branch 0001) with valid check digits. */
 export function cnpj(random: Random): string {
-  const digits = new Array<number>(14);
-  for (let i = 0; i < 8; i += 1) digits[i] = random.next() % 10;
-  digits[8] = 0;
-  digits[9] = 0;
-  digits[10] = 0;
-  digits[11] = 1;
-  digits[12] = checkDigit(digits, CNPJ_WEIGHTS_1);
-  digits[13] = checkDigit(digits, CNPJ_WEIGHTS_2);
+  const digits: number[] = [];
+  for (let i = 0; i < 8; i += 1) digits.push(random.next() % 10);
+  digits.push(0, 0, 0, 1);
+  digits.push(checkDigit(digits, CNPJ_WEIGHTS_1));
+  digits.push(checkDigit(digits, CNPJ_WEIGHTS_2));
   return digitString(digits);
 }
 

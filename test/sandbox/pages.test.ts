@@ -51,10 +51,15 @@ describe('BytesResponse', () => {
       expect(() => ours.clone()).toThrow(TypeError);
       expect(ours.body?.locked).toBe(node.body?.locked);
     }
+    const twice = make();
+    await twice.text();
+    await expect(twice.text()).rejects.toThrow(new TypeError('Response.body is unusable: the body has already been read'));
     const streamed = make();
+    expect(streamed.body).toBe(streamed.body);
     expect(await new Response(streamed.body).text()).toBe(body);
     expect(streamed.bodyUsed).toBe(true);
     await expect(streamed.json()).rejects.toBeInstanceOf(TypeError);
+    expect(() => streamed.clone()).toThrow(TypeError);
   });
 
   it('clones into independent responses, and never lets a reader change the bytes it serves from', async () => {
@@ -66,6 +71,41 @@ describe('BytesResponse', () => {
     expect(text(shared)).toBe(body);
     expect(copy.headers.get('x-request-id')).toBe('r1');
     expect(await new BytesResponse(shared, init).text()).toBe(body);
+  });
+
+  it('once its stream is asked for, reads, clones and blobs through it, keeping status, status text and headers', async () => {
+    const made = { status: 201, statusText: 'Made', headers: { 'content-type': 'application/json', 'x-request-id': 'r2' } };
+    for (const read of ['text', 'json', 'arrayBuffer', 'bytes'] as const) {
+      const response = new BytesResponse(new TextEncoder().encode(body), made);
+      expect(response.body).toBeInstanceOf(ReadableStream);
+      expect(response.bodyUsed).toBe(false);
+      const copy = response.clone();
+      expect([copy.status, copy.statusText, copy.headers.get('x-request-id')]).toEqual([201, 'Made', 'r2']);
+      const value: unknown = await response[read]();
+      expect(read === 'json' ? value : text(read === 'text' ? new TextEncoder().encode(value as string) : new Uint8Array(value as ArrayBuffer))).toEqual(read === 'json' ? JSON.parse(body) : body);
+      expect(response.bodyUsed).toBe(true);
+      expect(await copy.text()).toBe(body);
+    }
+    const unread = new BytesResponse(new TextEncoder().encode(body), made);
+    const twin = unread.clone();
+    expect([twin.status, twin.statusText, twin.headers.get('x-request-id'), await twin.text()]).toEqual([201, 'Made', 'r2', body]);
+    expect(await unread.text()).toBe(body);
+    const read = new BytesResponse(new TextEncoder().encode(body), made);
+    await read.text();
+    expect(read.body?.locked).toBe(true);
+    await expect(read.blob()).rejects.toBeInstanceOf(TypeError);
+    await expect(make().formData()).rejects.toBeInstanceOf(TypeError);
+    const form = new BytesResponse(new TextEncoder().encode('a=1&b=%C3%A7'), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const data = await form.formData();
+    expect([data.get('a'), data.get('b')]).toEqual(['1', 'ç']);
+  });
+
+  it('has body and bodyUsed as accessors shaped like Response\'s own', () => {
+    for (const name of ['body', 'bodyUsed']) {
+      const ours = Object.getOwnPropertyDescriptor(BytesResponse.prototype, name)!;
+      const node = Object.getOwnPropertyDescriptor(Response.prototype, name)!;
+      expect([name, typeof ours.get, ours.enumerable, ours.configurable]).toEqual([name, 'function', node.enumerable, node.configurable]);
+    }
   });
 
   it('rejects json() on a body that is not JSON, as Node’s Response does', async () => {
@@ -88,6 +128,7 @@ describe('sandbox.fetch(url, init), as the client calls it', () => {
       expect(await answer(await sandbox.fetch(url, init))).toEqual(await answer(await sandbox.fetch(new Request(url, init))));
     }
     expect(await answer(await sandbox.fetch(new URL(url), { headers }))).toEqual(await answer(await sandbox.fetch(new Request(url, { headers }))));
+    expect(await answer(await sandbox.fetch(url))).toEqual(await answer(await sandbox.fetch(new Request(url))));
   });
 
   it('rejects what new Request rejects: a relative URL, credentials in the URL, a GET with a body, a bad header', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { buildWorld, keyAt, keyJson } from '../../src/sandbox/data.js';
+import type { PixKey } from '../../src/index.js';
 import { isValidCpf } from '../../src/validation/index.js';
 import { schemaErrors } from '../support/ajv.js';
 import { BRAZILIAN_STATES } from '../support/arbitraries.js';
@@ -58,4 +59,64 @@ describe('seeded data', () => {
       }
     }
   });
+
+  it('derives keys that are real for their type, and customers that are plausible', () => {
+    const world = buildWorld('real', 20, 1, 25);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(world.clients.every((client) => /^sbx_[0-9a-f]{32}$/.test(client.token))).toBe(true);
+    expect(new Set(world.clients.map((client) => client.token)).size).toBe(20);
+    const keys: PixKey[] = [];
+    let exposed = 0;
+    for (const account of world.accounts.flat()) {
+      expect(account.account).toMatch(/^[1-9][0-9]{11}$/);
+      expect(isValidCpf(account.documentNumber)).toBe(true);
+      expect(account.accountId).toMatch(uuid);
+      const created = Date.parse(account.createdAt);
+      expect(created >= Date.UTC(2015, 0, 1) && created < Date.UTC(2025, 0, 1), account.createdAt).toBe(true);
+      expect(account.data.email).toMatch(/^[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+      expect(account.data.address.neighborhood).toMatch(/^\S+( \S+)+$/);
+      if (account.data.isPoliticallyExposedPerson) exposed += 1;
+      for (let index = 0; index < 25; index += 1) keys.push(keyAt(world, account, index));
+    }
+    // Politically exposed persons are a small minority.
+    expect(exposed).toBeLessThan(3);
+    for (const key of keys) {
+      expect(schemaErrors('/components/schemas/PixKey', key)).toEqual([]);
+      expect(key.id).toMatch(uuid);
+      const valid: Record<string, () => boolean> = {
+        cpf: () => isValidCpf(key.key),
+        cnpj: () => isValidCnpj(key.key) && key.key.slice(8, 12) === '0001',
+        email: () => /^[a-z0-9.]+[0-9]+@[a-z]+(\.[a-z]+)+$/.test(key.key),
+        // +55, a two-digit area code (no zero), then a mobile number: 9 and eight digits.
+        phone: () => /^\+55[1-9][1-9]9[0-9]{8}$/.test(key.key),
+        evp: () => uuid.test(key.key),
+      };
+      expect(valid[key.key_type]?.(), `${key.key_type} ${key.key}`).toBe(true);
+    }
+    const later = keys.filter((_, n) => n % 25 >= 5).map((key) => key.key_type);
+    for (const type of ['cpf', 'cnpj', 'email', 'phone', 'evp']) expect(later).toContain(type);
+    expect(new Set(keys.map((key) => key.id)).size).toBe(keys.length);
+    expect(new Set(keys.map((key) => key.key)).size).toBe(keys.length);
+  });
+
+  it('makes e-mail keys from the holder\'s name in ASCII, and tells a numeric seed from the same text', () => {
+    const world = buildWorld('names', 1, 1, 3);
+    world.accounts[0]![0]!.name = " Ção  D'Ávila-Júnior ";
+    expect(keyAt(world, world.accounts[0]![0]!, 2).key).toMatch(/^cao\.d\.avila\.junior2@[a-z.]+$/);
+    expect(createSandbox({ seed: 7 }).clients).not.toEqual(createSandbox({ seed: '7' }).clients);
+    expect(createSandbox({ seed: 7 }).clients).not.toEqual(createSandbox({ seed: 8 }).clients);
+  });
 });
+
+/** CNPJ check digits (modulo 11, weights 2 to 9 from the right), written independently of the sandbox. */
+function isValidCnpj(value: string): boolean {
+  if (!/^[0-9]{14}$/.test(value)) return false;
+  const digits = [...value].map(Number);
+  const check = (length: number) => {
+    let sum = 0;
+    for (let i = 0; i < length; i += 1) sum += digits[length - 1 - i]! * ((i % 8) + 2);
+    const remainder = sum % 11;
+    return remainder < 2 ? 0 : 11 - remainder;
+  };
+  return check(12) === digits[12] && check(13) === digits[13];
+}

@@ -1,0 +1,419 @@
+// The sandbox's answers word for word, in process: each problem's type, title, detail and headers,
+// the options checked at creation, Prefer, injected faults, the rate limit and the request rules.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { spec } from '../support/spec.js';
+import { answerOf, LIST, list, problemBody, update, UPDATE } from './in-process.js';
+
+const example = (name: string) => spec.components.examples![name]!.value as Record<string, unknown>;
+/** A documented problem example as the sandbox serves it: its own request id in place of the example's. */
+const served = (name: string) => ({ ...example(name), instance: '/problems/occurrences/ID', correlationId: 'ID' });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createSandbox options', () => {
+  it('defaults to 1 client, 2 accounts and 5 keys (one of each type) from the seed "baas-pix-contract"', () => {
+    const sandbox = createSandbox();
+    const snapshot = sandbox.snapshot();
+    expect(sandbox.clients).toHaveLength(1);
+    expect(sandbox.clients[0]!.accounts).toHaveLength(2);
+    expect(snapshot.clients[0]!.accounts.map((account) => account.keys.map((key) => key.key_type))).toEqual([
+      ['cpf', 'cnpj', 'email', 'phone', 'evp'],
+      ['cpf', 'cnpj', 'email', 'phone', 'evp'],
+    ]);
+    expect(createSandbox({ seed: 'baas-pix-contract' }).snapshot()).toEqual(snapshot);
+    expect(createSandbox({ seed: 'other' }).snapshot()).not.toEqual(snapshot);
+  });
+
+  it('refuses counts that are not integers at or above their minimum, naming the option and the value', () => {
+    expect(() => createSandbox({ clients: 0 })).toThrow(new RangeError('createSandbox: clients must be an integer ≥ 1, got 0'));
+    expect(() => createSandbox({ accountsPerClient: 1.5 })).toThrow(new RangeError('createSandbox: accountsPerClient must be an integer ≥ 1, got 1.5'));
+    expect(() => createSandbox({ keysPerAccount: -1 })).toThrow(new RangeError('createSandbox: keysPerAccount must be an integer ≥ 0, got -1'));
+    expect(createSandbox({ clients: 1, accountsPerClient: 1, keysPerAccount: 0 }).snapshot().clients[0]!.accounts[0]!.keys).toEqual([]);
+  });
+
+  it('serves an empty list when accounts have no keys', async () => {
+    const sandbox = createSandbox({ seed: 'empty', keysPerAccount: 0 });
+    const answer = await answerOf(await list(sandbox));
+    expect([answer.status, answer.headers, answer.text]).toEqual([200, { 'content-type': 'application/json', 'x-request-id': 'ID' }, '{"cursor":{"next":null},"data":[]}']);
+  });
+
+  it('refuses a rate limit that is not a positive integer per positive window', () => {
+    expect(() => createSandbox({ rateLimit: { requests: 0 } })).toThrow(new RangeError('createSandbox: rateLimit.requests must be a positive integer'));
+    expect(() => createSandbox({ rateLimit: { requests: 1.5 } })).toThrow(new RangeError('createSandbox: rateLimit.requests must be a positive integer'));
+    for (const windowMs of [0, -1, Number.NaN]) {
+      expect(() => createSandbox({ rateLimit: { requests: 1, windowMs } })).toThrow(new RangeError('createSandbox: rateLimit.windowMs must be positive'));
+    }
+    expect(() => createSandbox({ rateLimit: { requests: 1, windowMs: 0.5 } })).not.toThrow();
+  });
+});
+
+describe('problems the sandbox writes', () => {
+  const sandbox = createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 4 });
+
+  it('404 for a path outside the contract, 405 with Allow for the wrong method', async () => {
+    const unknown = await answerOf(await sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` } }));
+    expect([unknown.status, unknown.headers['content-type'], unknown.body]).toEqual([404, 'application/problem+json', problemBody(404, 'not-found', 'Not found', 'No operation of the contract has this path.')]);
+    const post = await answerOf(await sandbox.fetch(LIST, { method: 'POST' }));
+    expect([post.status, post.headers.allow, post.body]).toEqual([405, 'GET', problemBody(405, 'method-not-allowed', 'Method not allowed', 'This path answers GET only.')]);
+  });
+
+  it('401 with WWW-Authenticate: Bearer without a token, with a malformed one and with an unknown one', async () => {
+    const missing = problemBody(401, 'unauthorized', 'Unauthorized', 'A bearer token is required: Authorization: Bearer <token>.');
+    const unknown = problemBody(401, 'unauthorized', 'Unauthorized', 'The bearer token is not known to this sandbox.');
+    const token = sandbox.clients[0]!.token;
+    const cases: [string | undefined, object][] = [
+      [undefined, missing],
+      ['Bearer', missing],
+      [`Basic ${token}`, missing],
+      [`xBearer ${token}`, missing],
+      [`Bearer ${token} extra`, missing],
+      [`Bearer ${token}!`, missing],
+      ['Bearer sbx_unknown', unknown],
+      ['Bearer sbx_unknown==', unknown],
+    ];
+    for (const [authorization, body] of cases) {
+      const answer = await answerOf(await sandbox.fetch(`${LIST}?limit=1`, { headers: { 'user-agent': 't/1', ...(authorization === undefined ? {} : { authorization }) } }));
+      expect([authorization, answer.status, answer.headers['www-authenticate'], answer.body]).toEqual([authorization, 401, 'Bearer', body]);
+    }
+    for (const authorization of [`bearer ${token}`, `BEARER   ${token}  `, `Bearer ${token}`]) {
+      expect((await sandbox.fetch(`${LIST}?limit=1`, { headers: { 'user-agent': 't/1', authorization } })).status).toBe(200);
+    }
+  });
+
+  it('422 names each broken field: one field, several fields, the whole body', async () => {
+    const one = await answerOf(await list(sandbox, '?limit=0'));
+    expect([one.status, one.body]).toEqual([422, problemBody(422, 'validation', 'Invalid request', '1 field broke a rule of the contract.', [{ property: 'limit', reason: 'limit must be at least 1' }])]);
+    const two = await answerOf(await list(sandbox, '?limit=abc', { 'user-agent': '' }));
+    expect(two.body).toEqual(
+      problemBody(422, 'validation', 'Invalid request', '2 fields broke a rule of the contract.', [
+        { property: 'limit', reason: 'limit must be an integer' },
+        { property: 'User-Agent', reason: 'User-Agent is required: the name of the calling application' },
+      ]),
+    );
+    const whole = await answerOf(await update(sandbox, []));
+    expect(whole.body).toEqual(problemBody(422, 'validation', 'Invalid request', '1 field broke a rule of the contract.', [{ property: 'body', reason: 'the body must be an object' }]));
+  });
+
+  it('a User-Agent of 256 characters is accepted, of 257 refused', async () => {
+    expect((await list(sandbox, '', { 'user-agent': 'u'.repeat(256) })).status).toBe(200);
+    const long = await answerOf(await list(sandbox, '', { 'user-agent': 'u'.repeat(257) }));
+    expect(long.body.violations).toEqual([{ property: 'User-Agent', reason: 'User-Agent must be at most 256 characters' }]);
+  });
+
+  it('reads limit as a number only when it is one: 200 is the largest page, a number-like text is refused', async () => {
+    expect(((await answerOf(await list(sandbox, '?limit=200'))).body as { data: unknown[] }).data).toHaveLength(4 * 2);
+    expect((await answerOf(await list(sandbox, '?limit=3'))).body.data).toHaveLength(3);
+    for (const limit of ['1e2', '0x10', '+5', '12345678901234567']) {
+      expect((await answerOf(await list(sandbox, `?limit=${limit}`))).body.violations, limit).toEqual([{ property: 'limit', reason: 'limit must be an integer' }]);
+    }
+    expect((await answerOf(await list(sandbox, '?limit=-3'))).body.violations).toEqual([{ property: 'limit', reason: 'limit must be at least 1' }]);
+  });
+
+  it('400 bad-cursor for a cursor this server did not issue to this client', async () => {
+    const next = (await answerOf(await list(sandbox, '?limit=3'))).body.cursor.next as string;
+    expect(next).toMatch(/^3\.[A-Za-z0-9_-]{22}$/);
+    const bad = problemBody(400, 'bad-cursor', 'Malformed request', 'The cursor was not issued to this client by this server; start again without a cursor.');
+    const [offset, mac] = next.split('.') as [string, string];
+    for (const cursor of [`.${mac}`, `${offset}${mac}`, `4.${mac}`, `${offset}.${mac.slice(1)}`, `A.${mac}`, `00000000003.${mac}`, `${offset}.${mac}.x`]) {
+      expect([cursor, (await answerOf(await list(sandbox, `?cursor=${cursor}`))).body]).toEqual([cursor, bad]);
+    }
+    expect((await answerOf(await list(sandbox, `?cursor=${next}`, {}, 1))).body).toEqual(bad);
+    const page = await answerOf(await list(sandbox, `?cursor=${next}&limit=2`));
+    expect([page.status, page.body.data.length]).toEqual([200, 2]);
+  });
+
+  it('accepts a cursor from a sandbox with the same options, and refuses one from other data', async () => {
+    const next = (await answerOf(await list(sandbox, '?limit=5'))).body.cursor.next as string;
+    const twin = createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 4 });
+    const page = await answerOf(await list(twin, `?cursor=${next}`));
+    expect(page.body.data).toEqual((await answerOf(await list(sandbox, '?limit=8'))).body.data.slice(5));
+    for (const other of [createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 5 }), createSandbox({ seed: 'answers', clients: 3, keysPerAccount: 4 }), createSandbox({ seed: 'answers2', clients: 2, keysPerAccount: 4 })]) {
+      expect((await list(other, `?cursor=${next}`)).status).toBe(400);
+    }
+  });
+
+  it('a zero-padded offset is refused even with a signature that matches its value', async () => {
+    // 10 characters of offset are accepted: a cursor that is not the issued text is not trusted.
+    const next = (await answerOf(await list(sandbox, '?limit=5'))).body.cursor.next as string;
+    expect((await list(sandbox, `?cursor=${next.replace(/^5/, '05')}`)).status).toBe(200);
+    expect((await list(sandbox, `?cursor=${next.replace(/^5/, '0000000005')}`)).status).toBe(200);
+    expect((await list(sandbox, `?cursor=${next.replace(/^5/, '00000000005')}`)).status).toBe(400);
+  });
+
+  it('422 names a missing Account, and a Request with an init is answered with the init applied', async () => {
+    const token = sandbox.clients[0]!.token;
+    const put = new Request(`${UPDATE}?DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' });
+    expect((await answerOf(await sandbox.fetch(put))).body.violations).toEqual([{ property: 'Account', reason: 'Account is required' }]);
+    const bare = new Request(`${LIST}?limit=1`);
+    expect((await sandbox.fetch(bare, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } })).status).toBe(200);
+    expect((await sandbox.fetch(bare)).status).toBe(401);
+  });
+
+  it('404 for an unknown customer, 403 for another client\'s, 200 with the documented result otherwise', async () => {
+    const two = createSandbox({ seed: 'owners2', clients: 2 });
+    const other = await answerOf(await update(two, { email: 'a@b.com' }, { client: 1, as: 0 }));
+    expect([other.status, other.body]).toEqual([403, problemBody(403, 'forbidden', 'Forbidden', 'This token may not act on the requested account.')]);
+    const target = two.clients[0]!.accounts[0]!;
+    const missing = await answerOf(
+      await two.fetch(new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${two.clients[0]!.token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' })),
+    );
+    expect([missing.status, missing.body]).toEqual([404, problemBody(404, 'not-found', 'Customer not found', 'No customer account matches the given Account and DocumentNumber.')]);
+    const ok = await answerOf(await update(two, { email: 'a@b.com' }));
+    expect([ok.status, ok.headers['content-type'], ok.body]).toEqual([200, 'application/json', example('UpdateSucceeded')]);
+  });
+});
+
+describe('request bodies', () => {
+  const sandbox = createSandbox({ seed: 'bodies' });
+  const malformed = (detail: string) => problemBody(400, 'bad-request', 'Malformed request', detail);
+
+  it('accepts JSON media types with parameters and any case, and +json types; refuses others', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json', 'application/vnd.baas.v1+json', 'application/json ; charset=utf-8']) {
+      expect([type, (await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } })).status]).toEqual([type, 200]);
+    }
+    for (const type of ['text/json', 'application/jsonx', 'application/json+xml', 'xapplication/json', 'application/x+json+xml', 'application/a_b+json', 'x-application/a+json']) {
+      const answer = await answerOf(await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } }));
+      expect([type, answer.body]).toEqual([type, malformed('The request body must be sent as Content-Type: application/json.')]);
+    }
+    const none = new Request(`${UPDATE}?Account=1&DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` }, body: new Uint8Array([0x7b, 0x7d]) });
+    expect((await answerOf(await sandbox.fetch(none))).body).toEqual(malformed('The request body must be sent as Content-Type: application/json.'));
+  });
+
+  it('refuses an empty body, one declared larger than 64 KiB unread, and one that streams past it', async () => {
+    const target = sandbox.clients[0]!.accounts[0]!;
+    const request = (init: RequestInit) =>
+      new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, {
+        method: 'PUT',
+        ...init,
+        headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      });
+    expect((await answerOf(await sandbox.fetch(request({})))).body).toEqual(malformed('The request body is empty; it must be a JSON object.'));
+    const tooLarge = malformed('The request body is larger than 65536 bytes.');
+    let pulled = 0;
+    const stream = new ReadableStream({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode('{"email":"a@b.com"}'));
+        controller.close();
+      },
+    });
+    const declared = await answerOf(await sandbox.fetch(request({ headers: { 'content-length': '65537' }, body: stream, duplex: 'half' } as RequestInit)));
+    expect([declared.body, pulled]).toEqual([tooLarge, 0]);
+    expect((await answerOf(await sandbox.fetch(request({ headers: { 'content-length': '65537' } })))).body).toEqual(tooLarge);
+    expect((await sandbox.fetch(request({ headers: { 'content-length': '65536' }, body: '{"email":"a@b.com"}' }))).status).toBe(200);
+    // Exactly 64 KiB of JSON is read (and judged by the contract); one byte more is not.
+    const padded = (size: number) => `{"email":"a@b.com"${' '.repeat(size - 19)}}`;
+    expect(new TextEncoder().encode(padded(65536)).byteLength).toBe(65536);
+    expect((await sandbox.fetch(request({ body: padded(65536) }))).status).toBe(200);
+    expect((await answerOf(await sandbox.fetch(request({ body: padded(65537) })))).body).toEqual(tooLarge);
+  });
+
+  it('a request whose body fails while read gets a 500 problem, and the state is unchanged', async () => {
+    const before = sandbox.snapshot();
+    const target = sandbox.clients[0]!.accounts[0]!;
+    const failing = new ReadableStream({
+      pull(controller) {
+        controller.error(new Error('socket reset'));
+      },
+    });
+    const response = await sandbox.fetch(
+      new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' }, body: failing, duplex: 'half' } as RequestInit),
+    );
+    const answer = await answerOf(response);
+    expect([answer.status, answer.body]).toEqual([500, problemBody(500, 'internal', 'Internal server error', 'The sandbox failed to handle the request.')]);
+    expect(sandbox.snapshot()).toEqual(before);
+  });
+
+  it('an update replaces the fields it sends, the address whole, and reset() restores the seeded data', async () => {
+    const fresh = createSandbox({ seed: 'replace' });
+    const seeded = fresh.snapshot();
+    const address = { postalCode: '01310100', street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' as const };
+    expect((await update(fresh, { socialName: 'Bia', address })).status).toBe(200);
+    const after = fresh.snapshot();
+    expect(after.clients[0]!.accounts[0]!.data).toEqual({ ...seeded.clients[0]!.accounts[0]!.data, socialName: 'Bia', address });
+    expect(after.clients[0]!.accounts[1]).toEqual(seeded.clients[0]!.accounts[1]);
+    fresh.reset();
+    expect(fresh.snapshot()).toEqual(seeded);
+  });
+});
+
+describe('Prefer, as Prism reads it', () => {
+  const sandbox = createSandbox({ seed: 'prefer', keysPerAccount: 3 });
+  const prefer = async (value: string, operation: 'list' | 'update' = 'list') =>
+    answerOf(await (operation === 'list' ? list(sandbox, '', { prefer: value }) : update(sandbox, { email: 'a@b.com' }, { headers: { prefer: value } })));
+
+  it('serves a documented example by name, with its status and media type', async () => {
+    for (const name of ['NoKeys', 'LastPage', 'FirstPage']) {
+      const answer = await prefer(`example=${name}`);
+      expect([name, answer.status, answer.headers['content-type'], answer.body]).toEqual([name, 200, 'application/json', example(name)]);
+    }
+    const succeeded = await prefer('example=UpdateSucceeded', 'update');
+    expect([succeeded.status, succeeded.body]).toEqual([200, example('UpdateSucceeded')]);
+  });
+
+  it('serves an error example with this request\'s id and the headers its status requires', async () => {
+    const missing = await prefer('example=MissingToken');
+    expect([missing.status, missing.headers['content-type'], missing.headers['www-authenticate'], missing.body]).toEqual([401, 'application/problem+json', 'Bearer', served('MissingToken')]);
+    const limited = await prefer('code=429');
+    expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([429, '30', served('RateLimited')]);
+    const both = await prefer(' code = 503 , example = UpstreamUnavailable ');
+    expect([both.status, both.headers['retry-after'], both.body]).toEqual([503, '30', served('UpstreamUnavailable')]);
+    const malformed = await prefer('code=400');
+    expect([malformed.status, malformed.headers['content-type'], malformed.body]).toEqual([400, 'application/problem+json', served('MalformedJson')]);
+    const notFound = await prefer('code=404', 'update');
+    expect([notFound.status, notFound.headers['retry-after'], notFound.headers['www-authenticate'], notFound.body]).toEqual([404, undefined, undefined, served('CustomerNotFound')]);
+  });
+
+  it('answers 400 for a code or an example the operation does not document', async () => {
+    const malformed = (detail: string) => problemBody(400, 'bad-request', 'Malformed request', detail);
+    expect((await prefer('code=404')).body).toEqual(malformed('Prefer asks for code=404, which listPixKeys does not document.'));
+    expect((await prefer('example=Nope')).body).toEqual(malformed('Prefer asks for example=Nope, which listPixKeys does not document.'));
+    expect((await prefer('example=404')).body).toEqual(malformed('Prefer asks for example=404, which listPixKeys does not document.'));
+    expect((await prefer('example=LastPage', 'update')).body).toEqual(malformed('Prefer asks for example=LastPage, which updateNaturalPerson does not document.'));
+    expect((await prefer('code=429, example=LastPage')).body).toEqual(malformed('Prefer asks for example=LastPage, which listPixKeys does not document for 429.'));
+  });
+
+  it('code=200 without an example, and anything it cannot read, get the sandbox\'s own answer', async () => {
+    const own = (await answerOf(await list(sandbox))).text;
+    for (const value of ['code=200', 'code=42', 'code=4290', 'code=', 'example=', 'dynamic=true', 'code']) {
+      const answer = await prefer(value);
+      expect([value, answer.status, answer.text]).toEqual([value, 200, own]);
+    }
+  });
+
+  it('comes after the token: a request without one gets the sandbox\'s 401', async () => {
+    const answer = await answerOf(await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', prefer: 'code=429' } }));
+    expect([answer.status, answer.body.detail]).toEqual([401, 'A bearer token is required: Authorization: Bearer <token>.']);
+  });
+});
+
+describe('injected faults', () => {
+  it('refuses a fault with a bad count or status', () => {
+    const sandbox = createSandbox({ seed: 'f' });
+    for (const times of [0, -1, 1.5]) expect(() => sandbox.inject({ operation: '*', status: 500, times })).toThrow(new RangeError('sandbox fault: times must be a positive integer'));
+    for (const status of [99, 600, 200.5]) expect(() => sandbox.inject({ operation: '*', status })).toThrow(new RangeError('sandbox fault: status must be an HTTP status (100-599)'));
+    expect(() => createSandbox({ faults: [{ operation: '*', status: 700 }] })).toThrow(RangeError);
+    sandbox.inject({ operation: '*', status: 100 });
+    sandbox.inject({ operation: '*', status: 599 });
+  });
+
+  it('applies to the next N calls of its operation, first armed first used, before the token is checked', async () => {
+    const sandbox = createSandbox({ seed: 'faults-n' });
+    sandbox.inject({ operation: 'updateNaturalPerson', status: 500 });
+    sandbox.inject({ operation: 'listPixKeys', status: 503, times: 2 });
+    sandbox.inject({ operation: '*', status: 502 });
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })).status);
+    expect(statuses).toEqual([503, 503, 502, 401]);
+    expect((await update(sandbox, { email: 'a@b.com' })).status).toBe(500);
+    expect((await update(sandbox, { email: 'a@b.com' })).status).toBe(200);
+  });
+
+  it('serves the documented example for a status, its body and headers as given, or no body', async () => {
+    const sandbox = createSandbox({ seed: 'faults-body' });
+    sandbox.inject({ operation: 'listPixKeys', status: 503 });
+    const documented = await answerOf(await list(sandbox));
+    expect([documented.status, documented.headers, documented.body]).toEqual([
+      503,
+      { 'content-type': 'application/problem+json', 'retry-after': '30', 'x-request-id': 'ID' },
+      served('UpstreamUnavailable'),
+    ]);
+    sandbox.inject({ operation: 'listPixKeys', status: 429, headers: { 'retry-after': '7', 'x-extra': 'yes' } });
+    const headed = await answerOf(await list(sandbox));
+    expect([headed.status, headed.headers['retry-after'], headed.headers['x-extra'], headed.body]).toEqual([429, '7', 'yes', served('RateLimited')]);
+    sandbox.inject({ operation: 'listPixKeys', status: 500, body: 'oops' });
+    const text = await answerOf(await list(sandbox));
+    expect([text.status, text.headers, text.text]).toEqual([500, { 'content-type': 'text/plain', 'x-request-id': 'ID' }, 'oops']);
+    sandbox.inject({ operation: 'listPixKeys', status: 401, body: { title: 'nope' } });
+    const problem = await answerOf(await list(sandbox));
+    expect([problem.headers, problem.text]).toEqual([{ 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer', 'x-request-id': 'ID' }, '{"title":"nope"}']);
+    sandbox.inject({ operation: 'listPixKeys', status: 400, body: { title: 'bad' } });
+    expect((await answerOf(await list(sandbox))).headers['content-type']).toBe('application/problem+json');
+    sandbox.inject({ operation: 'listPixKeys', status: 200, body: { cursor: { next: null }, data: [] } });
+    const page = await answerOf(await list(sandbox));
+    expect([page.status, page.headers['content-type'], page.body]).toEqual([200, 'application/json', { cursor: { next: null }, data: [] }]);
+    for (const status of [200, 418, 404]) {
+      sandbox.inject({ operation: 'listPixKeys', status });
+      const empty = await answerOf(await list(sandbox));
+      expect([empty.status, empty.headers, empty.text]).toEqual([status, { 'x-request-id': 'ID' }, '']);
+    }
+  });
+
+  it('waits delayMs, then serves normally', async () => {
+    vi.useFakeTimers();
+    const sandbox = createSandbox({ seed: 'faults-delay' });
+    sandbox.inject({ operation: '*', delayMs: 5_000 });
+    let status = 0;
+    const pending = list(sandbox).then(async (response) => {
+      status = response.status;
+      return (await answerOf(response)).body as { data: unknown[] };
+    });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(status).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    const body = await pending;
+    expect([status, body.data.length]).toEqual([200, 10]);
+  });
+
+  it('drops the connection: the in-process fetch rejects as Node\'s fetch does', async () => {
+    const sandbox = createSandbox({ seed: 'faults-drop' });
+    sandbox.inject({ operation: 'listPixKeys', drop: true });
+    const error = (await list(sandbox).catch((e: unknown) => e)) as TypeError & { cause: Error & { code: string } };
+    expect(error).toBeInstanceOf(TypeError);
+    expect([error.message, error.cause.message, error.cause.code]).toEqual(['fetch failed', 'other side closed', 'UND_ERR_SOCKET']);
+    expect((await list(sandbox)).status).toBe(200);
+  });
+
+  it('faults given at creation are armed again by reset()', async () => {
+    const sandbox = createSandbox({ seed: 'faults-reset', faults: [{ operation: 'listPixKeys', status: 503 }] });
+    expect((await list(sandbox)).status).toBe(503);
+    expect((await list(sandbox)).status).toBe(200);
+    sandbox.inject({ operation: 'listPixKeys', status: 500 });
+    sandbox.reset();
+    expect((await list(sandbox)).status).toBe(503);
+    expect((await list(sandbox)).status).toBe(200);
+  });
+});
+
+describe('rate limit', () => {
+  it('a window of 1000 ms by default; the 429 says the limit and when to retry', async () => {
+    let now = 5_000;
+    const sandbox = createSandbox({ seed: 'rl-default', rateLimit: { requests: 1 }, now: () => now });
+    expect((await list(sandbox)).status).toBe(200);
+    now = 5_999;
+    const limited = await answerOf(await list(sandbox));
+    expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([
+      429,
+      '1',
+      problemBody(429, 'rate-limited', 'Too many requests', 'The rate limit of this client (1 requests per 1000 ms) was reached. Retry after 1 seconds.'),
+    ]);
+    now = 6_000;
+    expect((await list(sandbox)).status).toBe(200);
+  });
+
+  it('counts per token after the token is known, rounds Retry-After up, and reset() clears the windows', async () => {
+    let now = 0;
+    const sandbox = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 }, now: () => now });
+    expect((await sandbox.fetch(LIST, { headers: { authorization: 'Bearer sbx_nobody', 'user-agent': 't/1' } })).status).toBe(401);
+    expect((await list(sandbox)).status).toBe(200);
+    expect((await list(sandbox)).status).toBe(200);
+    now = 1_500;
+    const limited = await answerOf(await list(sandbox));
+    expect([limited.status, limited.headers['retry-after'], limited.body.detail]).toEqual([429, '9', 'The rate limit of this client (2 requests per 10000 ms) was reached. Retry after 9 seconds.']);
+    expect((await list(sandbox, '', {}, 1)).status).toBe(200);
+    sandbox.reset();
+    expect((await list(sandbox)).status).toBe(200);
+  });
+
+  it('uses performance.now when no clock is given', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const sandbox = createSandbox({ seed: 'rl-clock', rateLimit: { requests: 1, windowMs: 60_000 } });
+    expect((await list(sandbox)).status).toBe(200);
+    expect((await list(sandbox)).status).toBe(429);
+    vi.advanceTimersByTime(60_000);
+    expect((await list(sandbox)).status).toBe(200);
+  });
+});
