@@ -153,33 +153,30 @@ describe('what startMock needs', () => {
     expect(spawned).toStrictEqual([]);
   });
 
-  it('the bundled spec is the nearest generated/openapi.yaml above the module', async () => {
+  /** mock.ts loaded afresh where every existsSync answers `exists`; the paths it looked at. */
+  async function loadWhereFilesExist(exists: boolean) {
     vi.resetModules();
     const looked: string[] = [];
     vi.doMock('node:fs', async (importOriginal) => ({
       ...(await importOriginal<object>()),
       existsSync: (path: string) => {
         looked.push(path);
-        return true;
+        return exists;
       },
     }));
     const { bundledSpecPath } = await import('../../src/testing/mock.js');
+    return { bundledSpecPath, looked };
+  }
+
+  it('the bundled spec is the nearest generated/openapi.yaml above the module', async () => {
+    const { bundledSpecPath, looked } = await loadWhereFilesExist(true);
     const here = resolve(repoRoot, 'src/testing');
     expect(bundledSpecPath).toBe(join(here, 'generated', 'openapi.yaml'));
     expect(looked).toStrictEqual([join(here, 'generated', 'openapi.yaml')]);
   });
 
   it('with none found up to the root, the one next to the module', async () => {
-    vi.resetModules();
-    const looked: string[] = [];
-    vi.doMock('node:fs', async (importOriginal) => ({
-      ...(await importOriginal<object>()),
-      existsSync: (path: string) => {
-        looked.push(path);
-        return false;
-      },
-    }));
-    const { bundledSpecPath } = await import('../../src/testing/mock.js');
+    const { bundledSpecPath, looked } = await loadWhereFilesExist(false);
     const here = resolve(repoRoot, 'src/testing');
     expect(bundledSpecPath).toBe(SPEC);
     expect(looked[0]).toBe(join(here, 'generated', 'openapi.yaml'));
