@@ -1,6 +1,6 @@
 // One object owns a call's whole life, typed operations and `raw` alike: the caller's signal, each
-// attempt with its own timer and abort controller, the bearer token, the redirect policy (redirect.ts), the retry
-// decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
+// attempt with its own timer and abort controller, the bearer token, the redirect policy (redirect.ts),
+// the retry decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
 // Nothing outside this class sets its state.
 //
 // Where features plug in, each at one place:
