@@ -115,6 +115,17 @@ describe('walkPages', () => {
     expect(first!.verdict).toBe('drift');
   });
 
+  it.each([
+    ['no cursor', { data: [] }, '/cursor', 'is required'],
+    ['a cursor without next', { cursor: {}, data: [] }, '/cursor/next', 'is required'],
+  ])('a page with %s is drift naming it, not a crash and not the end of the list', async (_what, body, pointer, rule) => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body } : undefined));
+    const rows = await walkPages(ctx);
+    expect(rows[0]).toMatchObject({ verdict: 'drift', problems: [expect.objectContaining({ part: 'body', pointer, rule: expect.stringContaining(rule) })] });
+    expect(rows[1]).toMatchObject({ check: 'cursor.next null on the last page', verdict: 'not-seen' });
+    expect(requests).toHaveLength(1);
+  });
+
   it('an empty 200 without a content type is drift, not a crash', async () => {
     const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200 } : undefined));
     const [first] = await walkPages(ctx);
