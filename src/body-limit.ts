@@ -1,0 +1,89 @@
+// A bound on what is read of an answer. A hostile or broken provider can send any amount: the body
+// is counted while it streams and the read stops at the first chunk past the limit, so memory stays
+// bounded by the limit whatever arrives (a declared Content-Length over it stops the read before
+// the first chunk). Shared by the client, the token request and `verify`.
+
+/** The default of `maxResponseBytes`: 10 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** An answer's body was larger than the limit; what was read of it is dropped. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  constructor(readonly limitBytes: number) {
+    super(`the response body is larger than maxResponseBytes (${limitBytes} bytes)`);
+  }
+}
+
+/** Why `value` cannot be a byte limit, or undefined when it can. */
+export function byteLimitProblem(value: unknown): string | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? undefined : 'must be a positive whole number of bytes';
+}
+
+const declaredLength = (response: Response): number | undefined => {
+  const value = response.headers.get('content-length');
+  return value !== null && /^[0-9]+$/.test(value) ? Number(value) : undefined;
+};
+
+/**
+ * The body's bytes, read chunk by chunk; rejects with BodyTooLargeError (and cancels the stream) as
+ * soon as more than `limitBytes` have arrived, or at once when Content-Length already says so.
+ */
+export async function readBytesWithin(response: Response, limitBytes: number): Promise<Uint8Array> {
+  const body = response.body;
+  if (body === null) return new Uint8Array(0);
+  const declared = declaredLength(response);
+  if (declared !== undefined && declared > limitBytes) {
+    await body.cancel().catch(() => undefined);
+    throw new BodyTooLargeError(limitBytes);
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLargeError(limitBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The body as UTF-8 text (as `Response.text()` decodes it), read within `limitBytes`. */
+export async function readTextWithin(response: Response, limitBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBytesWithin(response, limitBytes));
+}
+
+/**
+ * The same answer with a body that errors with BodyTooLargeError past `limitBytes`, for readers the
+ * package does not control (openapi-fetch under `raw`): they see the error on their read.
+ */
+export function withBodyLimit(response: Response, limitBytes: number): Response {
+  const body = response.body;
+  if (body === null) return response;
+  const declared = declaredLength(response);
+  let size = 0;
+  const limited = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        if (declared !== undefined && declared > limitBytes) controller.error(new BodyTooLargeError(limitBytes));
+      },
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limitBytes) controller.error(new BodyTooLargeError(limitBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
