@@ -1,9 +1,12 @@
-// The error family every client call rejects with. Every field is redacted when the error is
-// built, so message, toString(), JSON.stringify and util.inspect are all safe to log.
+// The error family every client call rejects with. Every field is redacted here, in the constructors,
+// whoever builds the error: message (and so the stack), URL, request id, problem details (member names
+// too), codes, content type, drift pointers. So message, toString(), JSON.stringify, toJSON and
+// util.inspect are all safe to log, whatever the provider sent.
 import type { DriftProblem } from './drift/problems.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
+import { redactJson, redactText, redactUrl } from './redact.js';
 
 import type { OperationName as GeneratedOperationName } from './generated/operations.js';
 
@@ -22,7 +25,12 @@ export interface ErrorContext {
   attempts?: number | undefined;
   /** The last `X-Request-Id` (or problem correlationId) the server sent during the call. */
   requestId?: string | undefined;
+  /** Values masked in every field of the error (tokens, the call's DocumentNumber); never stored. */
+  secrets?: readonly string[] | undefined;
 }
+
+const redactOptional = (value: string | undefined, secrets: readonly string[]): string | undefined =>
+  value === undefined ? undefined : redactText(value, secrets);
 
 export abstract class BaasError extends Error {
   abstract readonly kind: BaasErrorKind;
@@ -36,14 +44,17 @@ export abstract class BaasError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
-    const where = context.method && context.url ? ` (${context.method} ${context.url})` : '';
-    super(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`, options);
+    const secrets = context.secrets ?? [];
+    const url = context.url === undefined ? undefined : redactUrl(context.url, secrets);
+    const where = context.method && url ? ` (${context.method} ${url})` : '';
+    super(redactText(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`, secrets), options);
+    // Set as an own property, so the class name survives a bundler renaming the class.
     this.name = new.target.name;
     this.operation = context.operation;
     this.method = context.method;
-    this.url = context.url;
+    this.url = url;
     this.attempts = context.attempts ?? 0;
-    this.requestId = context.requestId;
+    this.requestId = redactOptional(context.requestId, secrets);
   }
 
   toJSON(): Record<string, unknown> {
@@ -73,11 +84,12 @@ export class ApiError extends BaasError {
   ) {
     const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
     super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
+    const secrets = context.secrets ?? [];
     this.status = init.status;
-    this.problem = init.problem;
-    this.code = init.code;
+    this.problem = init.problem === undefined ? undefined : redactJson(init.problem, secrets);
+    this.code = redactOptional(init.code, secrets);
     this.retryAfterMs = init.retryAfterMs;
-    this.rateLimit = init.rateLimit;
+    this.rateLimit = init.rateLimit === undefined ? undefined : redactJson(init.rateLimit, secrets);
   }
 }
 
@@ -91,8 +103,10 @@ export class ValidationError extends BaasError {
     super(`invalid input, ${count}, nothing was sent: ${issues.map((i) => i.message).join('; ')}`, {
       operation: context.operation,
       attempts: 0,
+      secrets: context.secrets,
     });
-    this.issues = issues;
+    // A path names a member of the caller's input, and a member name may be a CPF.
+    this.issues = redactJson(issues, context.secrets ?? []);
   }
 }
 
@@ -118,8 +132,9 @@ export class NetworkError extends BaasError {
   constructor(code: string | undefined, context: ErrorContext = {}, reason?: string) {
     const attempts = context.attempts ?? 0;
     super(`network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
-    this.code = code;
-    this.reason = reason;
+    const secrets = context.secrets ?? [];
+    this.code = redactOptional(code, secrets);
+    this.reason = redactOptional(reason, secrets);
   }
 }
 
@@ -139,10 +154,11 @@ export class ResponseError extends BaasError {
     context: ErrorContext = {},
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
+    const secrets = context.secrets ?? [];
     this.status = init.status;
-    this.contentType = init.contentType;
-    this.bodySnippet = init.bodySnippet;
-    this.problems = init.problems;
+    this.contentType = redactOptional(init.contentType, secrets);
+    this.bodySnippet = redactOptional(init.bodySnippet, secrets);
+    this.problems = init.problems === undefined ? undefined : redactJson(init.problems, secrets);
   }
 }
 

@@ -3,6 +3,7 @@
 import type { Parsed } from '../drift/answer.js';
 import type { DriftEvent } from '../drift/problems.js';
 import { ResponseError } from '../errors.js';
+import { redactJson } from '../redact.js';
 import { ruleOf } from '../validation/rules.js';
 import type { Call, ClientState } from './call.js';
 import type { ResponseValidation } from './options.js';
@@ -15,6 +16,6 @@ export function answerCheck(mode: ResponseValidation | undefined, onDrift: ((eve
   if (!mode || mode === 'off') return undefined;
   if (mode !== 'warn' && mode !== 'throw') throw new TypeError('createBaasClient: validateResponses must be off, warn or throw');
   let loading: Promise<typeof import('../drift/answer.js')> | undefined;
-  const kit = { ResponseError, ruleOf, onDrift, state };
+  const kit = { ResponseError, ruleOf, onDrift, state, redact: redactJson };
   return async (response, text, call) => (await (loading ??= import('../drift/answer.js'))).checkAnswer(mode, kit, response, text, call);
 }

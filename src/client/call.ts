@@ -64,11 +64,12 @@ export interface CallEvent {
   responseHeaders?: Headers | undefined;
 }
 
+/** Each hook also gets the numbers the call carries (its DocumentNumber), to mask them in what it shows. */
 export interface CallObserver {
-  attempt?(event: CallEvent): void;
-  response?(event: CallEvent): void;
-  retry?(event: CallEvent): void;
-  error?(event: CallEvent): void;
+  attempt?(event: CallEvent, carried?: readonly string[]): void;
+  response?(event: CallEvent, carried?: readonly string[]): void;
+  retry?(event: CallEvent, carried?: readonly string[]): void;
+  error?(event: CallEvent, carried?: readonly string[]): void;
   /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
   drift?(event: DriftEvent): void;
 }
@@ -97,6 +98,8 @@ export class Call {
   private renewed = false;
   /** What the rate-limit header fields of a final 429 say. */
   rateLimit: RateLimitInfo | undefined;
+  /** The numbers this call carries (its DocumentNumber): masked in any spelling in what it shows. */
+  private readonly carried: readonly string[];
 
   constructor(
     private readonly client: ClientState,
@@ -106,6 +109,7 @@ export class Call {
     private readonly signal: AbortSignal | undefined,
   ) {
     this.url = request.url;
+    this.carried = carriedNumbers(request.url);
   }
 
   /** Runs the call to its end: data from `read`, or a BaasError (a caller's abort keeps its reason). */
@@ -131,14 +135,16 @@ export class Call {
     return {
       operation: this.request.operation,
       method: this.request.method,
-      url: redactUrl(this.url, this.client.secrets),
+      url: redactUrl(this.url, this.secrets),
       attempts: this.attempts,
       requestId: requestId ?? this.response?.headers.get(REQUEST_ID) ?? this.earlierRequestId,
+      secrets: this.secrets,
     };
   }
 
+  /** The client's secrets (tokens, the client secret) and the numbers this call carries. */
   get secrets(): readonly string[] {
-    return this.client.secrets;
+    return this.carried.length === 0 ? this.client.secrets : [...this.client.secrets, ...this.carried];
   }
 
   private async attemptUntilAnswered(): Promise<Response> {
@@ -220,23 +226,30 @@ export class Call {
     if (this.client.observer?.attempt) {
       // Events show nothing secret: the request headers go without Authorization.
       const { Authorization: _credential, ...headers } = this.request.headers;
-      this.client.observer.attempt(this.event({ headers }));
+      this.client.observer.attempt(this.event({ headers }), this.carried);
     }
     return controller;
   }
 
   private answered(response: Response): void {
-    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined, responseHeaders: response.headers }));
+    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined, responseHeaders: response.headers }), this.carried);
   }
 
   private async retrying(waitMs: number, reason: string, status?: number): Promise<void> {
-    this.client.observer?.retry?.(this.event({ waitMs, reason, status }));
+    this.client.observer?.retry?.(this.event({ waitMs, reason, status }), this.carried);
     await sleep(waitMs, this.signal);
   }
 
   private event(extra: Partial<CallEvent> = {}): CallEvent {
     const { operation, method } = this.request;
-    return { operation, method, url: redactUrl(this.url, this.client.secrets), attempt: this.attempts, durationMs: Date.now() - this.attemptStarted, ...extra };
+    return {
+      operation,
+      method,
+      url: redactUrl(this.url, this.secrets),
+      attempt: this.attempts,
+      durationMs: Date.now() - this.attemptStarted,
+      ...extra,
+    };
   }
 
   /** Whether the call carries an idempotency key (shouldRetry asks only for a method that is not idempotent). */
@@ -277,7 +290,7 @@ export class Call {
     else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
     else outcome = new NetworkError(systemCode(error), this.context(), failureReason(error));
     // The error event's duration runs from the call's start.
-    this.client.observer?.error?.(this.event({ error: outcome, durationMs: Date.now() - this.started, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }));
+    this.client.observer?.error?.(this.event({ error: outcome, durationMs: Date.now() - this.started, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }), this.carried);
     return outcome;
   }
 }
@@ -290,6 +303,15 @@ function failureReason(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The DocumentNumber values of a request URL (whatever the parameter's case). */
+function carriedNumbers(url: string): string[] {
+  const query = url.indexOf('?');
+  if (query === -1) return [];
+  const numbers: string[] = [];
+  for (const [name, value] of new URLSearchParams(url.slice(query + 1))) if (name.toLowerCase() === 'documentnumber' && value !== '') numbers.push(value);
+  return numbers;
 }
 
 /** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */

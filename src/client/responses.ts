@@ -1,6 +1,6 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
 import { ApiError, ResponseError, type BaasError } from '../errors.js';
-import { redactJson, redactText, truncate } from '../redact.js';
+import { redactText, truncate } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
 import { parseRetryAfter } from './retry.js';
@@ -55,6 +55,7 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   const type = response.headers.get('content-type') ?? '';
   const body = errorBody(rawText);
   const text = typeof body === 'string' ? body : undefined;
+  // Redacted before it is cut, so that no CPF is cut in half and left unmasked.
   const snippet = text === undefined ? undefined : truncate(redactText(text, secrets));
   const meta = responseMeta(response);
 
@@ -72,10 +73,10 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   if (isEnvelope(body)) {
     code = typeof body.error.errorCode === 'string' ? body.error.errorCode : undefined;
     const message = typeof body.error.message === 'string' ? body.error.message : undefined;
-    problem = { type: 'about:blank', status, title: code ?? 'Upstream error', ...(message ? { detail: redactText(message, secrets) } : {}) };
+    problem = { type: 'about:blank', status, title: code ?? 'Upstream error', ...(message ? { detail: message } : {}) };
   } else if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    // RFC 9457: an absent type means about:blank.
-    const parsed = redactJson(body as Partial<Problem>, secrets);
+    // RFC 9457: an absent type means about:blank. ApiError redacts the problem, member names too.
+    const parsed = body as Partial<Problem>;
     problem = { ...parsed, type: typeof parsed.type === 'string' ? parsed.type : 'about:blank' };
   } else if (snippet) {
     problem = { type: 'about:blank', status, detail: snippet };

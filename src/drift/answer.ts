@@ -6,6 +6,7 @@
 // splitting bundler makes one lazy chunk and no chunk shared with the entry.
 import type { Call, ClientState } from '../client/call.js';
 import type { ResponseError } from '../errors.js';
+import type { redactJson } from '../redact.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf, type RuleWords } from './check.js';
 import { describeProblems, type DriftEvent } from './problems.js';
 
@@ -18,6 +19,8 @@ export interface Kit {
   ruleOf: RuleWords;
   onDrift: ((event: DriftEvent) => void) | undefined;
   state: Pick<ClientState, 'observer'>;
+  /** Masks the event before anyone hears it: a pointer names a member of the answer, which a provider may name by a CPF. */
+  redact: typeof redactJson;
 }
 
 let contract: Promise<typeof import('../generated/response-validators.js')> | undefined;
@@ -39,7 +42,10 @@ export async function checkAnswer(mode: 'warn' | 'throw', kit: Kit, response: Re
   const body = parsed ? parsed.body : text === '' ? undefined : text;
   const problems = checkResponse(responseContract, kit.ruleOf, { operationId, status: response.status, headers: response.headers, contentType, body, bodyUnparsable });
   if (problems.length === 0) return parsed;
-  const event: DriftEvent = { type: 'drift', operationId, status: response.status, problems, method: context.method, url: context.url, requestId: context.requestId };
+  const event: DriftEvent = kit.redact(
+    { type: 'drift', operationId, status: response.status, problems, method: context.method, url: context.url, requestId: context.requestId },
+    call.secrets,
+  );
   if (mode === 'throw') {
     // No body snippet: the values are what must not leak; pointers and rules say what is wrong.
     throw new kit.ResponseError(`the answer drifted from the contract: ${describeProblems(problems)}`, { status: response.status, contentType: contentType ?? undefined, problems }, context);

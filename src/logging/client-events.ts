@@ -21,10 +21,10 @@ const plain = (headers: Headers): Record<string, string> => {
 export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined, redact: Redactors): EventLog {
   const log = eventLog(logging, () => state.secrets, redact);
   state.observer = {
-    attempt(e) {
-      if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers });
+    attempt(e, carried) {
+      if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers }, carried);
     },
-    response(e) {
+    response(e, carried) {
       if (!log.wants('response')) return;
       const headers = e.responseHeaders;
       log.emit({
@@ -35,12 +35,12 @@ export function attachEvents(state: ClientState, logging: ResolvedLogging | unde
         requestId: e.requestId,
         rateLimit: headers ? parseRateLimit(headers) : undefined,
         headers: headers ? plain(headers) : undefined,
-      });
+      }, carried);
     },
-    retry(e) {
-      if (log.wants('retry')) log.emit({ type: 'retry', ...fields(e), reason: e.reason ?? 'retry', waitMs: e.waitMs ?? 0, status: e.status, requestId: e.requestId });
+    retry(e, carried) {
+      if (log.wants('retry')) log.emit({ type: 'retry', ...fields(e), reason: e.reason ?? 'retry', waitMs: e.waitMs ?? 0, status: e.status, requestId: e.requestId }, carried);
     },
-    error(e) {
+    error(e, carried) {
       if (!log.wants('error')) return;
       const error = (e.error ?? {}) as { name?: unknown; kind?: unknown; message?: unknown; status?: unknown; code?: unknown; rateLimit?: RateLimitInfo };
       const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -55,7 +55,7 @@ export function attachEvents(state: ClientState, logging: ResolvedLogging | unde
         durationMs: e.durationMs,
         requestId: e.requestId,
         rateLimit: error.rateLimit,
-      });
+      }, carried);
     },
     drift(e) {
       if (log.wants('drift')) log.emit(e);

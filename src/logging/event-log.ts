@@ -31,8 +31,11 @@ export interface EventLogOptions extends LoggingOptions {
 export interface EventLog {
   /** Whether an event of this type would reach a logger or a listener. */
   wants(type: BaasEventType): boolean;
-  /** Redacts the event, logs it at its level and hands it to listeners. Never throws. */
-  emit(event: BaasEvent): void;
+  /**
+   * Redacts the event (with `secrets()` and `also`, such as the numbers a call carries), logs it at
+   * its level and hands it to listeners. Never throws.
+   */
+  emit(event: BaasEvent, also?: readonly string[]): void;
   /** Adds a listener; returns the function that removes it. */
   on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;
 }
@@ -44,6 +47,18 @@ const MAX_DEPTH = 6;
 /** The most severe level an event of each type can be logged at (see levelOf). */
 const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', response: 'debug', retry: 'info', error: 'error', token: 'warn', drift: 'warn' };
 
+/**
+ * A member defined under its redacted name (a header or a body member may be named by a CPF or a
+ * token), told apart by a suffix when two names redact alike; defined, not assigned, so that a
+ * name such as `__proto__` stays a member.
+ */
+function define(out: Record<string, unknown>, name: string, value: unknown, secrets: string[], redact: Redactors): void {
+  const base = redact.text(name, secrets);
+  let key = base;
+  for (let n = 2; Object.hasOwn(out, key); n += 1) key = `${base} (${n})`;
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function redactHeaders(headers: Record<string, string>, secrets: string[], redact: Redactors): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -52,12 +67,12 @@ function redactHeaders(headers: Record<string, string>, secrets: string[], redac
       // Keep the scheme (Bearer, Basic): it helps diagnose, and is no secret.
       const scheme = /^(Bearer|Basic)\s/i.exec(value)?.[1];
       out[lower] = scheme ? `${scheme} ${MASK}` : MASK;
-    } else out[lower] = redact.text(String(value), secrets);
+    } else define(out, lower, redact.text(String(value), secrets), secrets, redact);
   }
   return out;
 }
 
-/** A deep copy with every string redacted: URLs by redactUrl, headers by name, the rest as text. */
+/** A deep copy with every string and member name redacted: URLs by redactUrl, headers by name, the rest as text. */
 export function redactEvent<T extends BaasEvent>(event: T, secrets: string[], redact: Redactors): T {
   const walk = (node: unknown, key: string, depth: number): unknown => {
     if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redact.url(node, secrets) : redact.text(node, secrets);
@@ -65,7 +80,7 @@ export function redactEvent<T extends BaasEvent>(event: T, secrets: string[], re
     if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets, redact);
     if (Array.isArray(node)) return node.map((item) => walk(item, key, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) if (v !== undefined) out[k] = walk(v, k, depth + 1);
+    for (const [k, v] of Object.entries(node)) if (v !== undefined) define(out, k, walk(v, k, depth + 1), secrets, redact);
     return out;
   };
   return walk(event, '', 0) as T;
@@ -83,13 +98,13 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
       if (listeners.get(type)?.size) return true;
       return logger !== undefined && passes(MOST_SEVERE[type], logging!.level);
     },
-    emit(event) {
+    emit(event, also = []) {
       const toLog = logs(event);
       const set = listeners.get(event.type);
       if (!toLog && !set?.size) return;
       let safe: BaasEvent;
       try {
-        safe = redactEvent(event, [...secrets()], redact);
+        safe = redactEvent(event, [...secrets(), ...also], redact);
       } catch {
         return;
       }

@@ -1,4 +1,6 @@
-// The state as plain JSON for assertions. No tokens, and CPFs masked to their last two digits.
+// The state as plain JSON for assertions. No tokens, and CPFs masked to their last two digits, in
+// the seeded fields and in whatever a client wrote (a CPF typed into a name or an address field).
+import { redactJson, redactText } from '../redact.js';
 import type { PixKey } from '../types.js';
 import type { CustomerData, SeededAccount, World } from './data.js';
 
@@ -25,8 +27,8 @@ export function snapshotOf(world: World, keyAt: (account: SeededAccount, index: 
         accountId: account.accountId,
         account: account.account,
         documentNumber: maskCpf(account.documentNumber),
-        name: account.name,
-        data: JSON.parse(JSON.stringify(account.data)) as CustomerData,
+        name: redactText(account.name),
+        data: redactJson(JSON.parse(JSON.stringify(account.data)) as CustomerData),
         keys: Array.from({ length: world.keysPerAccount }, (_, index) => {
           const key = keyAt(account, index);
           return {

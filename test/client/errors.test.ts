@@ -87,7 +87,7 @@ describe('ApiError', () => {
     const error = new ApiError({ status: 429, code: 'CIE999', rateLimit }, {});
     expect(error.toJSON()).toStrictEqual({ name: 'ApiError', message: 'HTTP 429', kind: 'api', status: 429, code: 'CIE999', rateLimit, attempts: 0 });
     expect(error.code).toBe('CIE999');
-    expect(error.rateLimit).toBe(rateLimit);
+    expect(error.rateLimit).toEqual(rateLimit);
   });
 });
 

@@ -6,18 +6,19 @@ import type { Call } from '../../src/client/call.js';
 import { checkAnswer, type Kit } from '../../src/drift/answer.js';
 import type { DriftEvent } from '../../src/drift/index.js';
 import { ResponseError } from '../../src/errors.js';
+import { redactJson } from '../../src/redact.js';
 import { ruleOf } from '../../src/validation/rules.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
 const context = { operation: 'listPixKeys' as const, method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempts: 1, requestId: 'req-42' };
-const call = { context: () => context } as unknown as Call;
+const call = { context: () => context, secrets: [] } as unknown as Call;
 const page = () => ({ data: firstPageKeys(), cursor: { next: null } });
 // The body as bytes, so that Response adds no content type of its own.
 const answer = (text: string, contentType: string | null, status = 200) => new Response(new TextEncoder().encode(text), { status, headers: contentType ? { 'content-type': contentType } : {} });
 
 function kit(onDrift?: (event: DriftEvent) => void) {
   const observed: DriftEvent[] = [];
-  const k: Kit = { ResponseError, ruleOf, onDrift, state: { observer: { drift: (event) => observed.push(event) } } };
+  const k: Kit = { ResponseError, ruleOf, onDrift, state: { observer: { drift: (event) => observed.push(event) } }, redact: redactJson };
   return { k, observed };
 }
 
@@ -50,6 +51,7 @@ describe('checkAnswer', () => {
         throw new Error('listener bug');
       },
       state: {},
+      redact: redactJson,
     };
     await expect(checkAnswer('warn', throwing, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });
     await expect(checkAnswer('warn', { ...throwing, onDrift: undefined, state: { observer: {} } }, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });

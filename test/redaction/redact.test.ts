@@ -33,6 +33,40 @@ describe('redactText: CPF numbers', () => {
   });
 });
 
+describe('redactText: the usual spellings of a CPF', () => {
+  it.each([
+    ['529982247-25', '*********-25'],
+    ['529 982 247 25', '*** *** *** 25'],
+    ['529.982.247.25', '***.***.***.25'],
+    ['529-982-247-25', '***-***-***-25'],
+    ['529.982.247 25', '***.***.*** 25'],
+  ])('masks %j as %j', (spelling, masked) => {
+    expect(redactText(`cpf ${spelling}: not found`)).toBe(`cpf ${masked}: not found`);
+  });
+
+  it('leaves numbers that only look alike: a decimal fraction, an E.164 phone, groups of other sizes', () => {
+    for (const text of ['lat -23.55052000000', '+12025550123', '529982.24725', '5299.822.472-5', '12.345.678/0001-95']) expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('redactText: the numbers a call carried', () => {
+  const carried = ['52998224725'];
+
+  it.each(['529_982_247_25', '529/982/247/25', '5 2 9 9 8 2 2 4 7 2 5', '529.982.247-25', 'x52998224725y', '0529982247251'])('masks %j in any spelling', (spelling) => {
+    const shown = redactText(`echo ${spelling} end`, carried);
+    // Only the check digits (and a digit glued on either side) remain.
+    expect(shown.replace(/[^0-9]/g, '')).toMatch(/^0?25(1)?$/);
+  });
+
+  it('masks a carried number given formatted, the same as bare', () => {
+    expect(redactText('x 529/982/247/25', ['529.982.247-25'])).toBe('x ***/***/***/25');
+  });
+
+  it('leaves other numbers alone', () => {
+    expect(redactText('account 5299822', carried)).toBe('account 5299822');
+  });
+});
+
 describe('redactText: secrets and credentials', () => {
   it('masks every occurrence of a known secret of 6 characters or more', () => {
     expect(redactText('abc123 then abc123', ['abc123'])).toBe('[REDACTED] then [REDACTED]');
@@ -102,6 +136,30 @@ describe('redactJson', () => {
 
   it('needs no secrets to mask CPFs', () => {
     expect(redactJson({ detail: 'cpf 52998224725' })).toEqual({ detail: 'cpf *********25' });
+  });
+
+  it('redacts member names at any depth (a provider may key an object by a CPF or a token)', () => {
+    const input = { errors: { '52998224725': 'CPF not found', nested: [{ 'Bearer sbx_abcdef123456': 1, 'secret-token-1': 2 }] } };
+    expect(JSON.stringify(redactJson(input, ['secret-token-1']))).toBe(
+      '{"errors":{"*********25":"CPF not found","nested":[{"Bearer [REDACTED]":1,"[REDACTED]":2}]}}',
+    );
+  });
+
+  it('tells apart two names that redact alike, and keeps a member named __proto__ a member', () => {
+    const out = redactJson(JSON.parse('{"secret-token-1":1,"secret-token-2":2,"__proto__":{"polluted":true}}') as object, ['secret-token-1', 'secret-token-2']);
+    expect(Object.keys(out)).toEqual(['[REDACTED]', '[REDACTED] (2)', '__proto__']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('drops what is nested deeper than 64 levels instead of walking it', () => {
+    let deep: unknown = '52998224725';
+    for (let i = 0; i < 10_000; i += 1) deep = [deep];
+    const shown = JSON.stringify(redactJson(deep));
+    expect(shown).toContain('"[too deep]"');
+    expect(shown).not.toContain('52998224725');
+    // 64 arrays kept (the opening brackets but the one of "[too deep]").
+    expect(shown.split('[').length - 2).toBe(64);
   });
 });
 
