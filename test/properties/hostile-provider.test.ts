@@ -85,7 +85,9 @@ interface Hostile {
   body: 'problem' | 'envelope' | 'page' | 'text';
   contentType: string;
   inBody: Placement;
-  inHeader: 'x-request-id' | 'x-echo' | 'name' | 'none';
+  inHeader: 'x-request-id' | 'x-echo' | 'content-type' | 'name' | 'none';
+  /** No answer at all: the connection fails with an error whose message and reason carry the leak. */
+  fails: boolean;
   leaks: [Leak, Leak];
 }
 
@@ -94,7 +96,8 @@ const hostileArb: fc.Arbitrary<Hostile> = fc.record({
   body: fc.constantFrom('problem', 'envelope', 'page', 'text'),
   contentType: fc.constantFrom('application/problem+json', 'application/json', 'text/plain', 'text/html'),
   inBody: placementArb,
-  inHeader: fc.constantFrom('x-request-id', 'x-echo', 'name', 'none'),
+  inHeader: fc.constantFrom('x-request-id', 'x-echo', 'content-type', 'name', 'none'),
+  fails: fc.boolean(),
   leaks: fc.tuple(leakArb, leakArb),
 });
 
@@ -102,7 +105,7 @@ const hostileArb: fc.Arbitrary<Hostile> = fc.record({
  * The answer a hostile provider gives, with the secrets of this call written into it. The odd
  * spellings are masked only for a number the call carried: `carried` false writes the usual ones.
  */
-function answer(h: Hostile, secrets: { token: string; cpf: string }, carried = true): Response {
+async function answer(h: Hostile, secrets: { token: string; cpf: string }, carried = true): Promise<Response> {
   const usual = (leak: Leak): Leak => (carried || leak.secret !== 'cpf' ? leak : { ...leak, spelling: 'usual' });
   const [bodyLeak, headerLeak] = [written(usual(h.leaks[0]), secrets), written(usual(h.leaks[1]), secrets)];
   const placed = place(h.inBody, bodyLeak);
@@ -113,9 +116,11 @@ function answer(h: Hostile, secrets: { token: string; cpf: string }, carried = t
         ? { status: 'ERROR', error: { errorCode: bodyLeak, message: JSON.stringify(placed) } }
         : { data: firstPageKeys(), cursor: { next: null }, extra: placed };
   const text = h.body === 'text' ? `Customer ${bodyLeak} rejected: ${JSON.stringify(placed)}` : JSON.stringify(json);
+  if (h.fails) throw Object.assign(new Error(`connect failed for ${headerLeak}`), { code: 'ECONNRESET', reason: `peer said ${bodyLeak}` });
   const headers = new Headers({ 'content-type': h.contentType });
   if (h.inHeader === 'name') headers.set(`x-${secrets.cpf}`, '1');
-  else if (h.inHeader !== 'none') headers.set(h.inHeader, headerLeak.replace(/[^ -~]/g, ''));
+  else if (h.inHeader === 'content-type') headers.set('content-type', `${h.contentType}; profile="${headerLeak}"`);
+  else if (h.inHeader !== 'none') headers.set(h.inHeader, headerLeak);
   return new Response(text, { status: h.status, headers });
 }
 
