@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/verify/cli.js';
 import { parseVerifyArgs, outputSecrets } from '../../src/verify/options.js';
-import { escapeControls } from '../../src/verify/report.js';
+import { escapeControls, formatTable, type VerifyReport } from '../../src/verify/report.js';
 import { fakeService, SERVICE_TOKEN, type Reply } from './verify-service.js';
 
 // Spellings the CPF and account patterns of src/redact.ts do not catch on their own: only the list
@@ -70,5 +70,22 @@ describe('control characters from the service', () => {
     // The report is still the same JSON: the escapes decode to what was seen.
     const report = JSON.parse(json) as { checks: { seen: string }[] };
     expect(report.checks.some((c) => c.seen.includes(hostile))).toBe(true);
+  });
+
+  it('a problem line under the table (a JSON pointer made of member names the service chose) is escaped too', () => {
+    const report: VerifyReport = {
+      tool: 't',
+      contractVersion: '0',
+      baseUrl: 'http://127.0.0.1:9',
+      startedAt: '',
+      readOnly: true,
+      budgets: { requests: { used: 1, limit: 1, retriesAfterWait: 0 }, timeMs: { used: 0, limit: 1 } },
+      checks: [{ check: 'c', expected: 'e', seen: 's', verdict: 'drift', problems: [{ part: 'body', pointer: '/a\nGET /injected 200\x1b[0m', rule: 'is x' }] }],
+      drifted: true,
+      counts: { ok: 0, drift: 1, held: 0, 'not-seen': 0, error: 0 },
+    };
+    const lines = formatTable(report, []).split('\n');
+    expect(lines).toContain('  c: body/a\\x0aGET /injected 200\\x1b[0m is x');
+    expect(lines.some((l) => l.startsWith('GET /injected'))).toBe(false);
   });
 });
