@@ -56,13 +56,15 @@ Credentials, as the client takes them (secrets from the environment keep them ou
                                 its passphrase from ${ENV.passphrase}
   --ca FILE                     a private authority to trust
 Safety:
-  --max-response-bytes N        read at most N bytes of any answer (default ${DEFAULT_MAX_RESPONSE_BYTES}, 10 MiB); a larger
-                                answer is an ERROR row naming the limit (verify's own bound, not the contract's)
-  --allow-insecure-http         allow plain http to a host that is not loopback for --base-url and
-                                --token-url (the token and secret travel in clear); said on stderr and in the
-                                table and report. Without it such a URL is refused before anything is sent.
-Redirects: followed only for reads, to the same origin, at most 5 times (as the client does); a
-redirect to another origin, or of the write, is a DRIFT row naming Location, and nothing is sent there.
+  --max-response-bytes N        read at most N bytes of any answer (default ${DEFAULT_MAX_RESPONSE_BYTES}, 10 MiB);
+                                a larger answer is an ERROR row naming the limit (a bound of
+                                verify's own, not of the contract)
+  --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
+                                --token-url): the token and secret travel in clear; said on
+                                stderr, in the table and in the report. Without it such a URL
+                                is refused before anything is sent.
+Redirects are followed only for reads, to the same origin, at most 5 times (as the client does);
+one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
 Secrets, tokens and CPFs are masked in the table and the report.
 Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`;
 

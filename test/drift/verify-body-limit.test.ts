@@ -1,6 +1,5 @@
 // verify reads at most --max-response-bytes of any answer, counted while the body streams: a service
 // that never stops sending ends in an ERROR row naming the limit, and verify closes the connection.
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/verify/cli.js';

@@ -41,7 +41,7 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const globalFetch = vi.spyOn(globalThis, 'fetch');
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env, fetch: service.fetch });
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env, fetch: service.fetch as typeof globalThis.fetch });
   return { code, out: out.join('\n'), err: err.join('\n'), sent: service.requests.length + globalFetch.mock.calls.length };
 }
 

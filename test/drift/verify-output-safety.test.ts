@@ -32,7 +32,7 @@ async function run(update: Reply, list?: Reply) {
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const code = await main(
     ['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-writes', '--account', ACCOUNT, '--document-number', DOCUMENT, '--body', bodyFile, '--report', report],
-    { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, fetch: service.fetch },
+    { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, fetch: service.fetch as typeof globalThis.fetch },
   );
   return { code, table: out.join('\n'), err: err.join('\n'), json: await readFile(report, 'utf8'), service };
 }
