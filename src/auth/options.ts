@@ -1,6 +1,7 @@
 // Checks for clientCredentials' options, so a misconfiguration fails at creation, naming the field
 // and never its value.
 import type { FetchLike } from '../client/options.js';
+import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -46,7 +47,6 @@ export interface ResolvedClientCredentials {
   now: () => number;
 }
 
-const LOOPBACK = /^(localhost|127(\.[0-9]{1,3}){3}|\[::1\])$/i;
 // RFC 6749 appendix A: client ids and secrets are visible characters; a control character would
 // break the header or the form.
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -75,7 +75,7 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`tokenUrl must use https, not ${url.protocol}`);
   if (url.username || url.password) fail('tokenUrl must not carry credentials; use clientId and clientSecret');
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !options.allowInsecureHttp) {
+  if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     fail(`tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`);
   }
   for (const name of ['clientId', 'clientSecret'] as const) {

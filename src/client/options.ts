@@ -1,6 +1,7 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
 import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
+import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -83,7 +84,6 @@ export interface ResolvedOptions {
   close: () => Promise<void>;
 }
 
-const LOOPBACK = /^(localhost|127(\.[0-9]{1,3}){3}|\[::1\])$/i;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
@@ -98,7 +98,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     throw new TypeError(`createBaasClient: baseUrl must use https (or http to loopback), not ${url.protocol}`);
   }
   if (url.username || url.password) throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !options.allowInsecureHttp) {
+  if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );

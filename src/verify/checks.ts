@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { BudgetExhausted, type Budget, type Exchange } from './budget.js';
+import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
 
@@ -53,10 +53,34 @@ function row(check: string, expected: string, x: Exchange, problems: DriftProble
   return { check, expected, seen: `${seenOf(x)}${extra}${problems.length ? `, ${problems.length} problem(s)` : ''}`, verdict: problems.length ? 'drift' : 'ok', problems };
 }
 
+const REDIRECT_RULES: Record<UnfollowedRedirect['reason'], string> = {
+  'other-origin': 'must not redirect to another origin',
+  'not-a-read': 'must not redirect a write (it is never sent again)',
+  'too-many': 'must not redirect more than 5 times',
+  'no-location': 'must not redirect without a Location that is a URL',
+};
+
+/**
+ * A redirect the policy did not follow is drift on its own row: the contract documents no 3xx, and
+ * what another origin would answer is not the service's answer, so nothing is sent there or scored.
+ */
+function redirectRow(ctx: Context, check: string, expected: string, x: Exchange, redirect: UnfollowedRedirect): CheckResult {
+  ctx.seen.push(x);
+  const where = redirect.targetOrigin === undefined ? '' : ` to ${redirect.targetOrigin}`;
+  return {
+    check,
+    expected,
+    seen: `${x.status} redirect${where}, not followed`,
+    verdict: 'drift',
+    problems: [{ part: 'header', pointer: '/location', rule: REDIRECT_RULES[redirect.reason] }],
+  };
+}
+
 function failed(check: string, expected: string, error: unknown): CheckResult {
   // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
   const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-  const why = error instanceof BudgetExhausted ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
+  // An answer over the byte limit is verify's own bound, not the contract's: the check could not run.
+  const why = error instanceof BudgetExhausted || error instanceof ResponseTooLarge ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 
@@ -82,6 +106,10 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), { method: 'GET', headers: await headers(ctx, true) });
     } catch (error) {
       rows.push(failed(check, expected, error));
+      break;
+    }
+    if (x.redirect) {
+      rows.push(redirectRow(ctx, check, expected, x, x.redirect));
       break;
     }
     const problems = inspect(ctx, 'listPixKeys', x);
@@ -132,6 +160,7 @@ export async function probeWithoutToken(ctx: Context): Promise<CheckResult> {
   const expected = '401 application/problem+json';
   try {
     const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path), { method: 'GET', headers: await headers(ctx, false) });
+    if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
     if (x.status !== 401 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' });
     return row(check, expected, x, problems);
@@ -146,6 +175,7 @@ export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
   const expected = '422 or 400 application/problem+json';
   try {
     const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), { method: 'GET', headers: await headers(ctx, true) });
+    if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
     if (x.status !== 422 && x.status !== 400 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' });
     return row(check, expected, x, problems);
@@ -166,6 +196,7 @@ export async function sendUpdate(ctx: Context, body: string): Promise<CheckResul
       headers: await headers(ctx, true, { 'content-type': 'application/json' }),
       body,
     });
+    if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     return row(check, expected, x, inspect(ctx, 'updateNaturalPerson', x));
   } catch (error) {
     return failed(check, expected, error);

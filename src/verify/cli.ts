@@ -2,8 +2,8 @@
 // 0: nothing drifted; 1: drift; 2: usage error, or a check could not run (budget, network).
 import { writeFile } from 'node:fs/promises';
 import { redactText } from '../redact.js';
-import { parseVerifyArgs, USAGE, UsageError } from './options.js';
-import { formatJson, formatTable } from './report.js';
+import { insecureHttpWarnings, outputSecrets, parseVerifyArgs, USAGE, UsageError } from './options.js';
+import { escapeControls, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
 
 export interface Io {
@@ -25,7 +25,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     return 2;
   }
   // Read at each output: tokens issued during the run (client credentials) join the list.
-  const secrets = () => options.credentials.secrets;
+  const secrets = () => outputSecrets(options);
+  // Said before anything is sent, so it is seen even if the run never ends.
+  for (const warning of insecureHttpWarnings(options)) io.err(warning);
   try {
     const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
     io.out(formatTable(report, secrets()));
@@ -35,7 +37,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     }
     return report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
   } catch (error) {
-    io.err(redactText(`verify: ${(error as Error).message}`, secrets()));
+    io.err(escapeControls(redactText(`verify: ${(error as Error).message}`, secrets())));
     return 2;
   } finally {
     await options.credentials.close();

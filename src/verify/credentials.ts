@@ -5,6 +5,7 @@
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
 import { clientCredentials, type ClientAuthMethod } from '../auth/index.js';
+import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 
@@ -35,6 +36,8 @@ export interface CredentialFlags {
   key?: string | undefined;
   pfx?: string | undefined;
   ca?: string | undefined;
+  /** Lets --token-url be plain http to a host that is not loopback (options.ts says so on every output). */
+  'allow-insecure-http'?: boolean | undefined;
 }
 
 /** Environment variables read for secrets, so they stay out of shell history and `ps`. */
@@ -109,6 +112,11 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
   const clientId = flags['client-id'];
   const clientSecret = env[ENV.clientSecret] || flags['client-secret'];
   if (!tokenUrl) throw new CredentialError('--token-url is required with client credentials');
+  const allowInsecureHttp = flags['allow-insecure-http'] === true;
+  // clientCredentials refuses it too, but by its field name; the user typed the flag.
+  if (!allowInsecureHttp && isInsecureRemote(tokenUrl)) {
+    throw new CredentialError('--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http');
+  }
   if (!clientId) throw new CredentialError('--client-id is required with client credentials');
   if (!clientSecret) throw new CredentialError(`the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`);
   const method = flags['auth-method'];
@@ -122,6 +130,7 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
       clientSecret,
       ...(flags.scope !== undefined ? { scope: flags.scope } : {}),
       ...(method !== undefined ? { authMethod: AUTH_METHODS[method]! } : {}),
+      ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
       // The same certificate for the token endpoint: mTLS providers ask for it there too.
       ...(tls ? { tls } : {}),
     });

@@ -1,6 +1,8 @@
 // The options of `verify`, parsed from a command line. Credentials come through one seam
 // (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
 import { parseArgs } from 'node:util';
+import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+import { isInsecureRemote } from '../loopback.js';
 import { CredentialError, credentialsFrom, ENV, type CredentialSource } from './credentials.js';
 
 export { staticToken, type CredentialSource } from './credentials.js';
@@ -26,6 +28,10 @@ export interface VerifyOptions {
   timeBudgetMs: number;
   /** Per-request timeout, in milliseconds (never more than what is left of the time budget). */
   requestTimeoutMs: number;
+  /** Largest body read of any answer, in bytes; reading stops at the first chunk past it. */
+  maxResponseBytes: number;
+  /** The flags (`--base-url`, `--token-url`) whose plain http to a host that is not loopback --allow-insecure-http let through. */
+  insecureHttp?: string[];
   /** Where to write the JSON report, if anywhere. */
   reportFile?: string;
   /** Present only with --allow-writes: one PUT is sent. */
@@ -38,6 +44,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE]
               [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS]
+              [--max-response-bytes N] [--allow-insecure-http]
               [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
 Checks a live service against the contract. Read-only unless --allow-writes is given.
 Credentials, as the client takes them (secrets from the environment keep them out of shell history):
@@ -48,6 +55,16 @@ Credentials, as the client takes them (secrets from the environment keep them ou
   --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
                                 its passphrase from ${ENV.passphrase}
   --ca FILE                     a private authority to trust
+Safety:
+  --max-response-bytes N        read at most N bytes of any answer (default ${DEFAULT_MAX_RESPONSE_BYTES}, 10 MiB);
+                                a larger answer is an ERROR row naming the limit (a bound of
+                                verify's own, not of the contract)
+  --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
+                                --token-url): the token and secret travel in clear; said on
+                                stderr, in the table and in the report. Without it such a URL
+                                is refused before anything is sent.
+Redirects are followed only for reads, to the same origin, at most 5 times (as the client does);
+one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
 Secrets, tokens and CPFs are masked in the table and the report.
 Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`;
 
@@ -81,6 +98,8 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
         'max-requests': { type: 'string' },
         'time-budget': { type: 'string' },
         timeout: { type: 'string' },
+        'max-response-bytes': { type: 'string' },
+        'allow-insecure-http': { type: 'boolean' },
         'allow-writes': { type: 'boolean' },
         account: { type: 'string' },
         'document-number': { type: 'string' },
@@ -102,6 +121,15 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--base-url must be an absolute http(s) URL');
   // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
   if (parsed.username || parsed.password) throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
+  const allowInsecureHttp = values['allow-insecure-http'] === true;
+  const insecureHttp: string[] = [];
+  if (isInsecureRemote(parsed)) {
+    if (!allowInsecureHttp) throw new UsageError(insecureHttpMessage('--base-url'));
+    insecureHttp.push('--base-url');
+  }
+  const maxResponseBytes = positiveInt('max-response-bytes', values['max-response-bytes'], DEFAULT_MAX_RESPONSE_BYTES);
+  // A limit past 2^53 is no limit a count of bytes can be compared with.
+  if (byteLimitProblem(maxResponseBytes)) throw new UsageError(`--max-response-bytes ${byteLimitProblem(maxResponseBytes)}`);
   const pages = positiveInt('pages', values.pages, 3);
   const pageSize = positiveInt('page-size', values['page-size'], 50);
   if (pageSize > 200) throw new UsageError('--page-size must be at most 200 (the contract bound)');
@@ -115,7 +143,7 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   }
   let credentials: CredentialSource;
   try {
-    credentials = credentialsFrom(values, env);
+    credentials = credentialsFrom({ ...values, 'allow-insecure-http': allowInsecureHttp }, env);
   } catch (error) {
     if (error instanceof CredentialError) throw new UsageError(error.message);
     throw error;
@@ -129,8 +157,32 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
     maxRequests: positiveInt('max-requests', values['max-requests'], 2 * (pages + 3)),
     timeBudgetMs: positiveInt('time-budget', values['time-budget'], 120) * 1000,
     requestTimeoutMs: positiveInt('timeout', values.timeout, 15) * 1000,
+    maxResponseBytes,
   };
+  if (values['token-url'] !== undefined && isInsecureRemote(values['token-url'])) insecureHttp.push('--token-url');
+  if (insecureHttp.length) options.insecureHttp = insecureHttp;
   if (values.report) options.reportFile = values.report;
   if (write) options.write = write;
   return options;
+}
+
+/** The refusal of plain http to a host that is not loopback, naming the flag (never the URL). */
+export function insecureHttpMessage(flag: string): string {
+  return `${flag} uses plain http to a host that is not loopback, which would send credentials in clear; use https, or pass --allow-insecure-http`;
+}
+
+/** The lines that say a run was let through on plain http (stderr, the table and the report). */
+export function insecureHttpWarnings(options: Pick<VerifyOptions, 'insecureHttp'>): string[] {
+  return (options.insecureHttp ?? []).map((flag) => `warning: --allow-insecure-http: ${flag} is plain http to a host that is not loopback; credentials travel in clear`);
+}
+
+/**
+ * What every output of a run masks: the credentials' secrets (tokens issued during the run join them,
+ * so call it at each output), and with --allow-writes the account and the CPF as given (src/redact.ts
+ * masks a CPF it is handed in any spelling).
+ */
+export function outputSecrets(options: Pick<VerifyOptions, 'credentials' | 'write'>): string[] {
+  const out = [...options.credentials.secrets];
+  if (options.write) out.push(options.write.account, options.write.documentNumber);
+  return out;
 }

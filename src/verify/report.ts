@@ -25,19 +25,37 @@ export interface VerifyReport {
   baseUrl: string;
   startedAt: string;
   readOnly: boolean;
+  /** Present when the run was let through something unsafe (--allow-insecure-http); printed first. */
+  warnings?: string[];
   budgets: { requests: { used: number; limit: number; retriesAfterWait: number }; timeMs: { used: number; limit: number } };
   checks: CheckResult[];
   drifted: boolean;
   counts: Record<Verdict, number>;
 }
 
+// What a terminal would act on rather than print: C0 and C1 controls (ESC starts colours and cursor
+// moves, CR and LF forge lines), DEL, and the line separators and bidirectional overrides that
+// reorder or split what is shown.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// The same less C0, which JSON.stringify escapes inside strings (and which its indentation uses).
+const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every character a terminal would act on written as an escape (`\x1b`, `\u202e`). */
+export function escapeControls(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 export function formatTable(report: VerifyReport, secrets: readonly string[]): string {
-  const rows = [['check', 'expected', 'seen', 'verdict'], ...report.checks.map((c) => [c.check, c.expected, c.seen, c.verdict.toUpperCase()])];
+  // Cells carry what the service sent (its content type, JSON pointers made of its member names).
+  const rows = [['check', 'expected', 'seen', 'verdict'], ...report.checks.map((c) => [c.check, c.expected, c.seen, c.verdict.toUpperCase()].map(escapeControls))];
   const widths = [0, 1, 2, 3].map((i) => Math.min(60, Math.max(...rows.map((r) => r[i]!.length))));
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
-  const out = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  const out = [...(report.warnings ?? []).map(escapeControls), line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   for (const c of report.checks) {
-    for (const p of c.problems) out.push(`  ${c.check}: ${describeProblem(p)}`);
+    for (const p of c.problems) out.push(escapeControls(`  ${c.check}: ${describeProblem(p)}`));
   }
   const { requests, timeMs } = report.budgets;
   out.push(
@@ -48,7 +66,10 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
   return redactText(out.join('\n'), secrets);
 }
 
-/** The JSON report, masked like the table. */
+/**
+ * The JSON report, masked like the table. JSON.stringify escapes C0 controls; the rest a terminal
+ * would act on (DEL, C1, separators, bidi overrides) get `\uXXXX` too: the same JSON, safe to `cat`.
+ */
 export function formatJson(report: VerifyReport, secrets: readonly string[]): string {
-  return redactText(JSON.stringify(report, null, 2), secrets);
+  return redactText(JSON.stringify(report, null, 2), secrets).replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -2,20 +2,29 @@
 // (cli.ts) only parses options, prints and sets the exit status.
 import { readFile } from 'node:fs/promises';
 import { loadDriftChecker } from '../drift/index.js';
+import { isInsecureRemote } from '../loopback.js';
 import { redactUrl } from '../redact.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
-import type { VerifyOptions } from './options.js';
+import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
 import type { CheckResult, Verdict, VerifyReport } from './report.js';
 
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
+  // parseVerifyArgs refuses it already; options built by hand get the same rule before anything is sent.
+  if (isInsecureRemote(options.baseUrl) && !options.insecureHttp?.includes('--base-url')) throw new UsageError(insecureHttpMessage('--base-url'));
   const startedAt = new Date().toISOString();
-  const budget = new Budget(options.maxRequests, options.timeBudgetMs, options.requestTimeoutMs, {
-    fetch: deps.fetch ?? options.credentials.fetch ?? fetch,
-    now: deps.now ?? (() => performance.now()),
-    sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-  });
+  const budget = new Budget(
+    options.maxRequests,
+    options.timeBudgetMs,
+    options.requestTimeoutMs,
+    {
+      fetch: deps.fetch ?? options.credentials.fetch ?? fetch,
+      now: deps.now ?? (() => performance.now()),
+      sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    },
+    options.maxResponseBytes,
+  );
   // Read before anything is sent, so a missing file never leaves a run half done.
   const updateBody = options.write ? await readFile(options.write.bodyFile, 'utf8') : undefined;
   const ctx: Context = { options, budget, checker: await loadDriftChecker(), seen: [] };
@@ -24,12 +33,14 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
   checks.push(...assumptions(ctx));
   const counts: Record<Verdict, number> = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };
   for (const c of checks) counts[c.verdict] += 1;
+  const warnings = insecureHttpWarnings(options);
   return {
     tool: `${PACKAGE_NAME} verify ${PACKAGE_VERSION}`,
     contractVersion: PACKAGE_VERSION,
-    baseUrl: redactUrl(options.baseUrl, options.credentials.secrets),
+    baseUrl: redactUrl(options.baseUrl, outputSecrets(options)),
     startedAt,
     readOnly: !options.write,
+    ...(warnings.length ? { warnings } : {}),
     budgets: {
       requests: { used: budget.requestsUsed, limit: options.maxRequests, retriesAfterWait: budget.retriesAfterWait },
       timeMs: { used: Math.round(budget.elapsedMs), limit: options.timeBudgetMs },

@@ -50,7 +50,7 @@ serve the stateful sandbox (seeded clients, accounts and keys; real pages; accur
   --keys N       PIX keys per account (default 5, one of each type)
   Prints a token and the accounts of each client; logs one line per request (no token, no CPF).
   Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
-  verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
+  verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--max-response-bytes N] [--allow-insecure-http] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
 
 check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
 
@@ -63,6 +63,16 @@ check a live service (or a sandbox) against the contract; exit 0 only when nothi
     --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
                                   its passphrase from BAAS_TLS_PASSPHRASE
     --ca FILE                     a private authority to trust
+  Safety:
+    --max-response-bytes N        read at most N bytes of any answer (default 10485760, 10 MiB);
+                                  a larger answer is an ERROR row naming the limit (a bound of
+                                  verify's own, not of the contract)
+    --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
+                                  --token-url): the token and secret travel in clear; said on
+                                  stderr, in the table and in the report. Without it such a URL
+                                  is refused before anything is sent.
+  Redirects are followed only for reads, to the same origin, at most 5 times (as the client does);
+  one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
   Secrets, tokens and CPFs are masked in the table and the report.
   Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`,
   docs: `Usage: baas-pix-contract docs --out DIR

@@ -141,10 +141,10 @@ describe('verify', () => {
   it.each([
     [[], /--base-url is required/],
     [['--base-url', 'ftp://x'], /--base-url must be an absolute http\(s\) URL/],
-    [['--base-url', 'http://x', '--pages', '0'], /--pages must be a positive whole number/],
-    [['--base-url', 'http://x', '--page-size', '500'], /--page-size must be at most 200/],
-    [['--base-url', 'http://x', '--allow-writes'], /--allow-writes needs --account, --document-number and --body/],
-    [['--base-url', 'http://x', '--document-number', CPF], /only apply with --allow-writes/],
+    [['--base-url', 'https://x', '--pages', '0'], /--pages must be a positive whole number/],
+    [['--base-url', 'https://x', '--page-size', '500'], /--page-size must be at most 200/],
+    [['--base-url', 'https://x', '--allow-writes'], /--allow-writes needs --account, --document-number and --body/],
+    [['--base-url', 'https://x', '--document-number', CPF], /only apply with --allow-writes/],
     [['--base-url', `http://user:${TOKEN}@x`], /must not carry credentials/],
   ])('rejects %j with a message naming the option', (argv, message) => {
     expect(() => parseVerifyArgs(argv as string[])).toThrow(UsageError);
@@ -152,7 +152,7 @@ describe('verify', () => {
   });
 
   it.each([
-    [['--base-url', 'http://x', '--document-number', CPF]],
+    [['--base-url', 'https://x', '--document-number', CPF]],
     [['--base-url', `http://user:${TOKEN}@x`, '--token', TOKEN]],
   ])('prints usage with exit status 2 on a usage error, without echoing values (%#)', async (argv) => {
     const err: string[] = [];

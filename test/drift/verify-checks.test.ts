@@ -15,7 +15,7 @@ const UA = 'baas-pix-contract-verify/0.2.0';
 
 async function context(reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined, options: Partial<VerifyOptions> = {}, fetch?: (url: string, init: RequestInit) => Promise<Response>) {
   const service = fakeService(reply);
-  const opts: VerifyOptions = { baseUrl: BASE, credentials: staticToken(SERVICE_TOKEN), pages: 3, pageSize: 2, maxRequests: 20, timeBudgetMs: 60_000, requestTimeoutMs: 5_000, ...options };
+  const opts: VerifyOptions = { baseUrl: BASE, credentials: staticToken(SERVICE_TOKEN), pages: 3, pageSize: 2, maxRequests: 20, timeBudgetMs: 60_000, requestTimeoutMs: 5_000, maxResponseBytes: 10_485_760, ...options };
   const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, { fetch: fetch ?? service.fetch, now: () => 0, sleep: async () => undefined });
   const ctx: Context = { options: opts, budget, checker: await loadDriftChecker(), seen: [] };
   return { ctx, requests: service.requests };

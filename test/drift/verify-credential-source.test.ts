@@ -159,7 +159,7 @@ describe('credentialsFrom: client credentials', () => {
     [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
     [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
     [{ 'token-url': 'not a url', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, 'client credentials: tokenUrl must be an absolute https URL'],
-    [{ 'token-url': 'http://auth.example/token', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, 'client credentials: tokenUrl uses plain http to auth.example, which would send the client secret in clear; use https, or pass allowInsecureHttp: true'],
+    [{ 'token-url': 'http://auth.example/token', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http'],
   ] as [CredentialFlags, Record<string, string>, string][])('%j: %s', (flags, env, message) => {
     expect(credentialError(flags, env)).toBe(message);
     expect(message).not.toContain(SECRET);

@@ -18,9 +18,9 @@ const usageError = (argv: string[], env: Record<string, string> = {}): UsageErro
 };
 
 describe('parseVerifyArgs: defaults and effects', () => {
-  it('with only a base URL: 3 pages of 50, 12 requests, 120 s, 15 s a request, read-only, no report, no token', async () => {
+  it('with only a base URL: 3 pages of 50, 12 requests, 120 s, 15 s a request, 10 MiB an answer, read-only, no report, no token', async () => {
     const options = parseVerifyArgs(BASE);
-    expect(options).toEqual({ baseUrl: 'https://gw.example/baas', credentials: expect.any(Object), pages: 3, pageSize: 50, maxRequests: 12, timeBudgetMs: 120_000, requestTimeoutMs: 15_000 });
+    expect(options).toEqual({ baseUrl: 'https://gw.example/baas', credentials: expect.any(Object), pages: 3, pageSize: 50, maxRequests: 12, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
     expect('reportFile' in options).toBe(false);
     expect('write' in options).toBe(false);
     expect(await options.credentials.authorization()).toBeUndefined();

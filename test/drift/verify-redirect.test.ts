@@ -1,0 +1,161 @@
+// verify follows redirects only as the client does (GET, same origin, at most 5 hops). A redirect to
+// another origin, of the write, or past 5 hops is a DRIFT row naming Location, shown by its origin
+// only; nothing is sent to the other origin (so no Authorization), and what it would say is never
+// scored as the provider's answer.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/verify/cli.js';
+import { parseVerifyArgs } from '../../src/verify/options.js';
+import { runVerify } from '../../src/verify/run.js';
+import { startDriftServer, TOKEN, type DriftServer } from '../support/drift-server.js';
+import { startLocalServer, type LocalServer } from './verify-local-server.js';
+
+const LIST = '/v2/api/pix/keys/list-keys';
+const CPF = '52998224725';
+
+let dir: string;
+let other: DriftServer;
+const servers: LocalServer[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-redirect-'));
+  // A conformant service on another port: another origin that would score OK if anything reached it.
+  other = await startDriftServer();
+});
+afterAll(async () => {
+  await other.close();
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function provider(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LocalServer> {
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  return server;
+}
+
+const redirect = (res: ServerResponse, location: string, status = 302) => res.writeHead(status, { location, 'content-type': 'application/json' }).end('{}');
+const problem = (res: ServerResponse, status: number) => res.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status, title: 'x' }));
+
+describe('a redirect to another origin', () => {
+  it.each([302, 307, 308, 301, 303])('%i on a read: a DRIFT row naming Location, the other origin shown as its origin only, and sent nothing', async (status) => {
+    const before = other.requests;
+    const server = await provider((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      // Path, query and userinfo of the target must not reach the report.
+      redirect(res, `http://user:pw@127.0.0.1:${new URL(other.url).port}${LIST}${url.search}&DocumentNumber=${CPF}`, status);
+    });
+    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN]));
+    const page = report.checks.find((c) => c.check === 'list-keys page 1')!;
+    expect(page).toEqual({
+      check: 'list-keys page 1',
+      expected: '200 application/json PixKeyList',
+      seen: `${status} redirect to ${other.url}, not followed`,
+      verdict: 'drift',
+      problems: [{ part: 'header', pointer: '/location', rule: 'must not redirect to another origin' }],
+    });
+    // Both probes redirect the same way: drift too, never scored from the other origin.
+    expect(report.checks.filter((c) => c.problems.some((p) => p.rule === 'must not redirect to another origin'))).toHaveLength(3);
+    expect(report.drifted).toBe(true);
+    expect(other.requests - before).toBe(0);
+    expect(JSON.stringify(report)).not.toContain(CPF);
+    expect(JSON.stringify(report)).not.toContain('pw@');
+  });
+
+  it('another scheme or port on the same host is another origin too', async () => {
+    const server = await provider((_req, res) => redirect(res, `https://127.0.0.1:${new URL(other.url).port}${LIST}`));
+    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--pages', '1']));
+    expect(report.checks[0]).toMatchObject({ verdict: 'drift', seen: `302 redirect to https://127.0.0.1:${new URL(other.url).port}, not followed` });
+  });
+
+  it('on the command line: exit 1, the row says where it went, and the token went only to the provider', async () => {
+    const before = other.requests;
+    const server = await provider((_req, res) => redirect(res, `${other.url}${LIST}`));
+    const out: string[] = [];
+    const code = await main(['--base-url', server.url, '--token', TOKEN], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+    expect(code).toBe(1);
+    const text = out.join('\n');
+    expect(text).toMatch(/list-keys page 1 .* 302 redirect to http:\/\/127\.0\.0\.1:[0-9]+, not followed +DRIFT/);
+    expect(text).toContain('list-keys page 1: header location must not redirect to another origin');
+    expect(text).not.toContain(TOKEN);
+    expect(other.requests - before).toBe(0);
+    expect(server.received.filter((r) => r.authorization !== undefined).every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+});
+
+/** A small conformant service under /new; anything under /old answers `status` to the same place under /new. */
+function movedService(status: number, put?: (res: ServerResponse) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname.startsWith('/old/')) return redirect(res, `/new/${req.url!.slice('/old/'.length)}`, status);
+    if (req.method === 'PUT') return put ? put(res) : res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'updated' }));
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return problem(res, 401);
+    if (url.searchParams.get('limit') === '201') return problem(res, 422);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cursor: { next: null }, data: [] }));
+  };
+}
+
+describe('redirects the client would follow', () => {
+  it('same origin, on a read: followed, the final answer scored, each hop counted against the request budget', async () => {
+    const server = await provider(movedService(308));
+    const report = await runVerify(parseVerifyArgs(['--base-url', `${server.url}/old`, '--token', TOKEN]));
+    expect(report.checks.slice(0, 4).map((c) => [c.check, c.verdict])).toEqual([
+      ['list-keys page 1', 'ok'],
+      ['cursor.next null on the last page', 'held'],
+      ['list-keys without a token', 'ok'],
+      ['list-keys with limit=201', 'ok'],
+    ]);
+    expect(server.received.map((r) => r.url.split('/')[1])).toEqual(['old', 'new', 'old', 'new', 'old', 'new']);
+    expect(report.budgets.requests.used).toBe(6);
+  });
+
+  it('a hop past the request budget is not sent', async () => {
+    const server = await provider(movedService(308));
+    const report = await runVerify(parseVerifyArgs(['--base-url', `${server.url}/old`, '--token', TOKEN, '--max-requests', '1']));
+    expect(server.received).toHaveLength(1);
+    expect(report.checks[0]).toMatchObject({ verdict: 'error', seen: 'request budget of 1 used up' });
+  });
+
+  it('more than 5 hops on the same origin: the sixth answer is a DRIFT row, not followed', async () => {
+    const server = await provider((req, res) => redirect(res, req.url!));
+    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--pages', '1', '--max-requests', '50']));
+    expect(report.checks[0]).toEqual({
+      check: 'list-keys page 1',
+      expected: '200 application/json PixKeyList',
+      seen: `302 redirect to ${server.origin}, not followed`,
+      verdict: 'drift',
+      problems: [{ part: 'header', pointer: '/location', rule: 'must not redirect more than 5 times' }],
+    });
+    // Three checks (page, no token, limit=201), each the request and 5 hops.
+    expect(server.received).toHaveLength(18);
+  });
+
+  it('a 3xx without a Location is a DRIFT row too, with no place named', async () => {
+    const server = await provider((_req, res) => res.writeHead(302, { 'content-type': 'text/html' }).end('<p>moved</p>'));
+    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--pages', '1']));
+    expect(report.checks[0]).toMatchObject({ seen: '302 redirect, not followed', verdict: 'drift', problems: [{ part: 'header', pointer: '/location', rule: 'must not redirect without a Location that is a URL' }] });
+  });
+});
+
+describe('a redirect of the write', () => {
+  it('even to the same origin: a DRIFT row, and the PUT is sent once', async () => {
+    const bodyFile = join(dir, 'update.json');
+    await writeFile(bodyFile, JSON.stringify({ email: 'maria@example.com' }));
+    const server = await provider(movedService(307, (res) => redirect(res, '/new/elsewhere', 307)));
+    const report = await runVerify(
+      parseVerifyArgs(['--base-url', server.url + '/new', '--token', TOKEN, '--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', bodyFile]),
+    );
+    expect(report.checks.find((c) => c.check === 'update natural person (write)')).toEqual({
+      check: 'update natural person (write)',
+      expected: '200 application/json UpdateResult',
+      seen: `307 redirect to ${server.origin}, not followed`,
+      verdict: 'drift',
+      problems: [{ part: 'header', pointer: '/location', rule: 'must not redirect a write (it is never sent again)' }],
+    });
+    expect(server.received.filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+});
