@@ -22,7 +22,9 @@ const DIGIT = '(?:[0-9]|%3[0-9])';
 const SEPARATOR = '(?:[.\\-_ +]|%2[0BDE]|%5F)';
 // Eleven digits or more in such a run may be a CPF (529.982.247-25, 529%20982%20247%2025, 52998224725).
 const DIGIT_RUN = new RegExp(`${DIGIT}(?:${SEPARATOR}?${DIGIT}){10,}`, 'gi');
-const ONE_DIGIT = new RegExp(DIGIT, 'gi');
+// Read token by token, so that the digits of an encoded separator (%20) are not taken for digits.
+const TOKEN = /%[0-9a-f]{2}|[^]/gi;
+const maskRun = (run: string): string => run.replace(TOKEN, (token) => (/^(?:[0-9]|%3[0-9])$/.test(token) ? '*' : token));
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.
 const BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
 
@@ -33,6 +35,6 @@ const BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
  */
 export function loggedPath(url: string | undefined): string {
   const path = (url ?? '/').split('?')[0]!;
-  const masked = path.replace(DIGIT_RUN, (run) => run.replace(ONE_DIGIT, '*')).replace(BEARER, '$1***');
+  const masked = path.replace(DIGIT_RUN, maskRun).replace(BEARER, '$1***');
   return escapeControls(masked);
 }
