@@ -1,6 +1,9 @@
 // A small HTTP front that forwards every request to a server of ours and logs one line per request:
 // method, path, status, time, and for a 422 the fields at fault. It never logs a query string, a
-// header or a body value, so tokens and CPF numbers cannot reach the log.
+// header or a body value, so tokens and CPF numbers cannot reach the log; a field at fault is named
+// only when the contract defines it (./contract-fields.ts), and every part of a line has its control
+// characters escaped (./log-text.ts), since all of it comes from a client. A request its client
+// abandons is cancelled behind at once and gets its own line.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
@@ -72,6 +75,7 @@ export function faultyFields(headers: IncomingMessage['headers'], body: string):
   }
 }
 
+/** One line for an answer that ended; `path` is already as loggedPath shows it. */
 export function formatLine(method: string, path: string, status: number, ms: number, fields: string[]): string {
   const fault = status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
   return `${escapeControls(method)} ${path} ${status}${fault} (${ms} ms)`;
@@ -84,7 +88,9 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     const started = Date.now();
     const path = loggedPath(req.url);
     // A request a server received always has a method, and an answer always has a status.
-    const method = escapeControls(req.method!);
+    const method = req.method!;
+    // The method as a line shows it (formatLine escapes it itself).
+    const shown = escapeControls(method);
     // Exactly one line per request, whichever of its ends comes first.
     let logged = false;
     const log = (line: string): void => {
@@ -96,7 +102,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     let upstreamFailed = false;
     let status: number | undefined;
     const upstream = httpRequest(
-      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      { hostname: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
         status = answer.statusCode!;
         const chunks: Buffer[] = [];
@@ -116,7 +122,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
         res.writeHead(status, answer.statusMessage, answer.headers);
         // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
         pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
-          if (error && !answer.complete && upstreamFailed) log(`${method} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
+          if (error && !answer.complete && upstreamFailed) log(`${shown} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
         });
       },
     );
@@ -126,7 +132,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       upstreamFailed = true;
       // Once the answer has started (a reset mid-answer), the pipeline above cuts it off and logs it.
       if (res.headersSent) return;
-      log(`${method} ${path} 502 (server behind unreachable: ${escapeControls(error.code ?? error.message)})`);
+      log(`${shown} ${path} 502 (server behind unreachable: ${escapeControls(error.code ?? error.message)})`);
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('Bad gateway: the server behind the request log did not answer.\n');
     });
@@ -137,7 +143,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       if (res.writableFinished || upstreamFailed) return;
       upstream.destroy();
       const shownStatus = status === undefined ? '' : ` ${status}`;
-      log(`${method} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`);
+      log(`${shown} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`);
     });
     req.pipe(upstream);
   });
