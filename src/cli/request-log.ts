@@ -1,9 +1,14 @@
 // A small HTTP front that forwards every request to a server of ours and logs one line per request:
 // method, path, status, time, and for a 422 the fields at fault. It never logs a query string, a
-// header or a body value, so tokens and CPF numbers cannot reach the log.
+// header or a body value, so tokens and CPF numbers cannot reach the log; a field at fault is named
+// only when the contract defines it (./contract-fields.ts), and every part of a line has its control
+// characters escaped (./log-text.ts), since all of it comes from a client. A request its client
+// abandons is cancelled behind at once and gets its own line.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
+import { bodyField, parameterField, UNKNOWN_FIELD } from './contract-fields.js';
+import { escapeControls, loggedPath } from './log-text.js';
 
 export interface RequestLog {
   url: string;
@@ -21,57 +26,85 @@ export interface RequestLogOptions {
 
 // A 422 body larger than this is not read for its fields (the response itself passes untouched).
 const MAX_PROBLEM_BYTES = 64 * 1024;
-// Eleven digits or more in a path may be a CPF: masked, in case a future path carries one.
-const LONG_DIGITS = /\d{11,}/g;
 
-/** The path without its query string (query values may be personal data), long digit runs masked. */
-export const loggedPath = (url: string | undefined): string =>
-  (url ?? '/').split('?')[0]!.replace(LONG_DIGITS, (digits) => '*'.repeat(digits.length));
+export { loggedPath };
+
+/** A field at fault as Prism names it in `sl-violations`: `location` is `['request', where, ...path]`. */
+function prismField(location: unknown, message: unknown): string {
+  const parts = Array.isArray(location) ? location.map(String) : [];
+  const [request, where, ...path] = parts;
+  // A missing or unknown property is reported on its parent, its name in the message.
+  const named = typeof message === 'string' ? /(?:found|required property) '([^']+)'/.exec(message)?.[1] : undefined;
+  const segments = named === undefined ? path : [...path, named];
+  if (request !== 'request') return UNKNOWN_FIELD;
+  if (where === 'body') return bodyField(segments);
+  // Parameters are flat: one segment, the parameter's name.
+  if ((where === 'query' || where === 'header') && segments.length === 1) return parameterField(segments[0]!);
+  return UNKNOWN_FIELD;
+}
+
+/** A field at fault as our sandbox names it in a violation's `property`: a body pointer, `body`, or a parameter. */
+function sandboxField(property: string): string {
+  if (property === 'body') return bodyField([]);
+  if (!property.startsWith('/')) return parameterField(property);
+  return bodyField(property.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')));
+}
 
 /**
  * The fields at fault in a 422: Prism's `sl-violations` header (what it really found wrong), else the
- * `violations[].property` of the problem body (our sandbox). Only names and pointers, never values.
+ * `violations[].property` of the problem body (our sandbox). A name comes from the client's request, so
+ * only a field of the contract is shown (a body field as its JSON pointer, a parameter by its name);
+ * any other is UNKNOWN_FIELD. Never a value.
  */
 export function faultyFields(headers: IncomingMessage['headers'], body: string): string[] {
   const header = headers['sl-violations'];
   if (typeof header === 'string') {
     try {
-      const violations = JSON.parse(header) as { location?: unknown[]; message?: string }[];
-      const fields = violations.map((v) => {
-        const parts = (v.location ?? []).filter((part) => part !== 'request').map(String);
-        // A missing or unknown property is reported on its parent, its name in the message.
-        const named = /(?:found|required property) '([^']+)'/.exec(v.message ?? '')?.[1];
-        return [...parts, ...(named ? [named] : [])].join('.');
-      });
-      return [...new Set(fields.filter(Boolean))];
+      const violations = JSON.parse(header) as ({ location?: unknown; message?: unknown } | null)[];
+      return [...new Set(violations.map((v) => prismField(v?.location, v?.message)))];
     } catch {
-      // Not JSON: fall through to the body.
+      // Not JSON, or not a list: fall through to the body.
     }
   }
   try {
-    const problem = JSON.parse(body) as { violations?: { property?: unknown }[] };
-    return (problem.violations ?? []).map((v) => v.property).filter((p): p is string => typeof p === 'string');
+    const problem = JSON.parse(body) as { violations?: ({ property?: unknown } | null)[] } | null;
+    const properties = (problem?.violations ?? []).map((v) => v?.property).filter((p): p is string => typeof p === 'string');
+    return [...new Set(properties.map(sandboxField))];
   } catch {
     return [];
   }
 }
 
+/** One line for an answer that ended; `path` is already as loggedPath shows it. */
 export function formatLine(method: string, path: string, status: number, ms: number, fields: string[]): string {
-  const fault = status === 422 ? ` fields: ${fields.length ? fields.join(', ') : '(not named)'}` : '';
-  return `${method} ${path} ${status}${fault} (${ms} ms)`;
+  const fault = status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
+  return `${escapeControls(method)} ${path} ${status}${fault} (${ms} ms)`;
 }
 
 export async function startRequestLog(options: RequestLogOptions): Promise<RequestLog> {
   const target = new URL(options.target);
+  let stopping = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const path = loggedPath(req.url);
     // A request a server received always has a method, and an answer always has a status.
     const method = req.method!;
+    // The method as a line shows it (formatLine escapes it itself).
+    const shown = escapeControls(method);
+    // Exactly one line per request, whichever of its ends comes first.
+    let logged = false;
+    const log = (line: string): void => {
+      if (logged) return;
+      logged = true;
+      options.log(line);
+    };
+    // Set once the server behind failed (unreachable, or cut off mid-answer): that path logs the line.
+    let upstreamFailed = false;
+    let status: number | undefined;
     const upstream = httpRequest(
       { hostname: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        const status = answer.statusCode!;
+        status = answer.statusCode!;
         const chunks: Buffer[] = [];
         let size = 0;
         if (status === 422) {
@@ -80,23 +113,37 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
             if (size <= MAX_PROBLEM_BYTES) chunks.push(chunk);
           });
         }
+        answer.on('error', () => (upstreamFailed = true));
+        answer.on('aborted', () => (upstreamFailed = true));
         answer.on('end', () => {
           const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString() : '';
-          options.log(formatLine(method, path, status, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
+          log(formatLine(method, path, status!, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
         });
         res.writeHead(status, answer.statusMessage, answer.headers);
         // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
         pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
-          if (error && !answer.complete) options.log(`${method} ${path} ${status} (answer cut off: ${error.code ?? error.message})`);
+          if (error && !answer.complete && upstreamFailed) log(`${shown} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
         });
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // A client gone away (or a stop) destroyed the request: already logged below.
+      if (logged || res.destroyed) return;
+      upstreamFailed = true;
       // Once the answer has started (a reset mid-answer), the pipeline above cuts it off and logs it.
       if (res.headersSent) return;
-      options.log(`${method} ${path} 502 (server behind unreachable: ${error.code ?? error.message})`);
+      log(`${shown} ${path} 502 (server behind unreachable: ${escapeControls(error.code ?? error.message)})`);
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('Bad gateway: the server behind the request log did not answer.\n');
+    });
+    // The client's connection closed before its answer was complete: it went away mid-request or
+    // mid-answer (or the log is stopping). Nobody will read the answer, so the request behind is
+    // cancelled at once rather than left to the server behind's own timeout.
+    res.on('close', () => {
+      if (res.writableFinished || upstreamFailed) return;
+      upstream.destroy();
+      const shownStatus = status === undefined ? '' : ` ${status}`;
+      log(`${shown} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`);
     });
     req.pipe(upstream);
   });
@@ -109,12 +156,13 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  let stopping: Promise<void> | undefined;
+  let stopped: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}`,
     port,
     stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
+      (stopped ??= new Promise<void>((resolve) => {
+        stopping = true;
         server.close(() => resolve());
         server.closeAllConnections();
       })),

@@ -81,25 +81,45 @@ describe('what the server behind gets and what the client gets back', () => {
 });
 
 describe('the fields of a 422', () => {
-  it("from sl-violations: location without 'request', numbers as text, a name from the message, each once, none empty", async () => {
+  it("from sl-violations: location without 'request', a name from the message, the contract's spelling, each once", async () => {
     upstream.handle((_req, res) =>
       res
         .writeHead(
           422,
           violations([
-            { location: ['request', 'body', 'phones', 0], message: 'must match pattern' },
-            { location: ['request', 'body'], message: "must NOT have additional properties, found 'nickname'" },
+            { location: ['request', 'body', 'address', 'state'], message: 'must be equal to one of the allowed values' },
             { location: ['request', 'body', 'address'], message: "must have required property 'city'" },
-            { location: ['request', 'body', 'phones', 0] },
-            { message: "must have required property 'Account'" },
-            { location: ['request'], message: 'must be object' },
-            { location: ['request', 'query', 'limit'], message: "must be <= 100, found 'x y'" },
+            { location: ['request', 'body'], message: 'must NOT have fewer than 1 properties' },
+            { location: ['request', 'query'], message: "must have required property 'account'" },
+            { location: ['request', 'query', 'documentnumber'], message: 'must match pattern' },
+            { location: ['request', 'header', 'user-agent'], message: 'must NOT have fewer than 1 characters' },
+            { location: ['request', 'body', 'address', 'state'] },
           ]),
         )
         .end(JSON.stringify({ violations: [{ property: '/never/read' }] })),
     );
     expect((await fetch(`${front.url}/v2/x`, { method: 'PUT' })).status).toBe(422);
-    expect(await logged()).toBe('PUT /v2/x 422 fields: body.phones.0, body.nickname, body.address.city, Account, query.limit.x y (0 ms)');
+    expect(await logged()).toBe('PUT /v2/x 422 fields: /address/state, /address/city, body, Account, DocumentNumber, User-Agent (0 ms)');
+  });
+
+  it('from sl-violations: a name the contract does not define is "(unknown field)", shown once', async () => {
+    upstream.handle((_req, res) =>
+      res
+        .writeHead(
+          422,
+          violations([
+            { location: ['request', 'body'], message: "must NOT have additional properties; found 'nickname'" },
+            { location: ['request', 'body', 'phones', 0], message: 'must match pattern' },
+            { message: "must have required property 'Account'" },
+            { location: ['request'], message: 'must be object' },
+            { location: ['request', 'query', 'limit'], message: "must be <= 100, found 'x y'" },
+            { location: ['request', 'body', 'email'], message: 'must match format "email"' },
+          ]),
+        )
+        .end(),
+    );
+    expect((await fetch(`${front.url}/v2/x`, { method: 'PUT' })).status).toBe(422);
+    expect(await logged()).toBe('PUT /v2/x 422 fields: (unknown field), /email (0 ms)');
   });
 
   it('from the problem body when sl-violations is not JSON; only string properties', async () => {
@@ -179,7 +199,7 @@ describe('the line', () => {
   });
 
   it('faultyFields ignores sl-violations that is absent, and reads the body', () => {
-    expect(faultyFields({}, '{"violations":[{"property":"/x"}]}')).toEqual(['/x']);
+    expect(faultyFields({}, '{"violations":[{"property":"/email"}]}')).toEqual(['/email']);
     expect(faultyFields({}, '{}')).toEqual([]);
   });
 });
