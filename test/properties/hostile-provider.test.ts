@@ -199,7 +199,10 @@ describe('a hostile 422 and a hostile request, seen through the request log', ()
       req.end(body);
     });
 
-  test.prop([tokenArb, cpf, leakArb, leakArb, fc.boolean()], { numRuns: 60, seed: SEED })('logs no token and no CPF, whatever the body names', async (token, documentNumber, nameLeak, pathLeak, prism) => {
+  // In a path, a bare token cannot be told from an id (the log does not know the mock's tokens): the
+  // path carries the token after Bearer, or a CPF.
+  const pathLeakArb = leakArb.filter((leak) => leak.secret !== 'token');
+  test.prop([tokenArb, cpf, leakArb, pathLeakArb, fc.boolean()], { numRuns: 60, seed: SEED })('logs no token and no CPF, whatever the body names', async (token, documentNumber, nameLeak, pathLeak, prism) => {
     const secrets = { token, cpf: documentNumber };
     const name = written(nameLeak, secrets);
     nextAnswer = prism

@@ -65,6 +65,15 @@ describe('redactText: the numbers a call carried', () => {
   it('leaves other numbers alone', () => {
     expect(redactText('account 5299822', carried)).toBe('account 5299822');
   });
+
+  it('masks every occurrence, not only the first', () => {
+    expect(redactText('529/982/247/25 and 529_982_247_25', carried)).toBe('***/***/***/25 and ***_***_***_25');
+  });
+
+  it('takes a secret for a number only when it is 11 digits once formatted: longer ones are masked by value', () => {
+    expect(redactText('id 529982247251 and 1529982247251', ['529982247251'])).toBe('id [REDACTED] and 1[REDACTED]');
+    expect(redactText('id ab52998224725', ['ab52998224725'])).toBe('id [REDACTED]');
+  });
 });
 
 describe('redactText: secrets and credentials', () => {
@@ -150,6 +159,27 @@ describe('redactJson', () => {
     expect(Object.keys(out)).toEqual(['[REDACTED]', '[REDACTED] (2)', '__proto__']);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('numbers a third and later name that redact alike in order', () => {
+    const secrets = ['secret-token-1', 'secret-token-2', 'secret-token-3'];
+    expect(Object.keys(redactJson({ 'secret-token-1': 1, 'secret-token-2': 2, 'secret-token-3': 3 }, secrets))).toEqual(['[REDACTED]', '[REDACTED] (2)', '[REDACTED] (3)']);
+  });
+
+  it('gives back a plain object whose members can be changed and deleted, without undefined members', () => {
+    const out = redactJson({ a: 1, b: undefined, c: 'x' }) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['a', 'c']);
+    out.a = 2;
+    delete out.c;
+    expect(out).toEqual({ a: 2 });
+  });
+
+  it('drops objects nested deeper than 64 levels too', () => {
+    let deep: unknown = { cpf: '52998224725' };
+    for (let i = 0; i < 10_000; i += 1) deep = { inner: deep };
+    const shown = JSON.stringify(redactJson(deep));
+    expect(shown).toContain('"[too deep]"');
+    expect(shown.split('inner').length - 1).toBe(64);
   });
 
   it('drops what is nested deeper than 64 levels instead of walking it', () => {
