@@ -1,7 +1,7 @@
 // How big a sandbox may be, checked before anything is built: one place for `createSandbox` and the
 // command line. A sandbox keeps every key's JSON in memory (about 40 MB per 100,000 keys, and about
 // 2.6 KB per customer account, `npm run bench`), so the totals bound its memory: the largest allowed
-// sandbox takes about 125 MB, well under 256 MB.
+// sandbox takes about 135 MB, well under 256 MB.
 
 /** The largest sizes of a sandbox. Each count has its own bound, and so have the totals. */
 export const SANDBOX_LIMITS = {
