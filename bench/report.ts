@@ -78,10 +78,10 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 | consumer type-check (tsc --noEmit, strict, imports everything), ms: median (min–max) | ${results.size.consumerTypecheckMs.median.toFixed(0)} (${results.size.consumerTypecheckMs.min.toFixed(0)}–${results.size.consumerTypecheckMs.max.toFixed(0)}) | — |
 
 Largest inputs: ${results.size.largestInputs.map((i: { path: string; bytes: number }) => `${i.path} (${i.bytes.toLocaleString('en')} B)`).join(', ')}.
-${results.sandbox ? sandboxSection(results.sandbox) : ''}
+${results.sandbox ? sandboxSection(results.sandbox, results.sandboxMemory) : ''}
 <!-- latest-run:end -->`;
 
-function sandboxSection(sb: any): string {
+function sandboxSection(sb: any, memory: any): string {
   const rps = (x: Summary) => `${Math.round(x.median)} | ${Math.round(x.min)} | ${Math.round(x.max)}`;
   return `
 ### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
@@ -98,7 +98,9 @@ GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answ
 | sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
 
 The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: each key is compiled once at creation into compact JSON bytes, about 0.4 MB per 1,000 keys; heap and array buffers counted); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
-`;
+${memory ? `
+Memory (\`bench/sandbox.ts --memory\`): ${memory.perHundredThousandKeysMB.toFixed(1)} MB per 100,000 keys (250,000 keys in 5 accounts); the largest sandbox the limits allow, in its most costly shape (${memory.largest.clients} clients × ${memory.largest.accountsPerClient} accounts × ${memory.largest.keysPerAccount} keys), ${memory.largestMB.toFixed(1)} MB (budget < 256 MB).
+` : ''}`;
 }
 
 const file = join(repoRoot, 'BENCHMARKS.md');

@@ -10,7 +10,7 @@ import { measureValidation } from './validation.js';
 import { measurePagination } from './pagination.js';
 import { measurePipeline } from './pipeline.js';
 import { measureSize } from './size.js';
-import { measureSandbox } from './sandbox.js';
+import { measureSandbox, measureSandboxMemory } from './sandbox.js';
 import { measureDrift, SAMPLE_ITEMS } from './drift.js';
 
 const started = performance.now();
@@ -34,6 +34,7 @@ const pagination = await step('pagination at scale', () => measurePagination());
 const pipeline = await step('pipeline, real and 50× spec', () => measurePipeline());
 const size = await step('size and consumer type-check', () => measureSize());
 const sandbox = await step('sandbox beside Prism', () => measureSandbox());
+const sandboxMemory = await step('sandbox memory, per 100,000 keys and at its limits', async () => measureSandboxMemory());
 const drift = await step('response validation of a 200-key page', () => measureDrift());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
@@ -61,6 +62,8 @@ const lines: BudgetLine[] = [
   { figure: 'sandbox in process, every page new / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcessUncached, 1)} (${Math.round(sandbox.requestsPerSecond.inProcessUncached.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: 'report', pass: null },
   { figure: 'sandbox over HTTP / Prism (req/s)', value: `${fmt(sandbox.ratio.http, 1)} (${Math.round(sandbox.requestsPerSecond.http.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 5', pass: sandbox.ratio.http >= 5 },
   { figure: 'sandbox heap with 100,000 keys (MB)', value: fmt(sandbox.heap.with100kMB, 2), budget: '< 100', pass: sandbox.heap.with100kMB < 100 },
+  { figure: 'sandbox memory per 100,000 keys (MB)', value: fmt(sandboxMemory.perHundredThousandKeysMB, 1), budget: 'report', pass: null },
+  { figure: 'largest sandbox the limits allow (MB)', value: `${fmt(sandboxMemory.largestMB, 1)} (${sandboxMemory.largest.clients} × ${sandboxMemory.largest.accountsPerClient} × ${sandboxMemory.largest.keysPerAccount})`, budget: '< 256', pass: sandboxMemory.largestMB < 256 },
   { figure: 'sandbox heap growth, walk of 100,000 keys, page 10 → end (MB)', value: fmt(sandbox.heap.walkGrowthMB, 2), budget: 'flat (< 5 MB)', pass: sandbox.heap.walkGrowthMB < 5 },
   { figure: '200-key page: response check, every key / loopback request', value: `${(drift.shareOfRequest * 100).toFixed(2)} % (${fmt(drift.checkUs.median, 1)} µs / ${fmt(drift.loopbackRequestUs.median, 1)} µs)`, budget: '< 2 %', pass: drift.shareOfRequest < 0.02 },
   { figure: '200-key page: full validator only (no fast path) / loopback request', value: `${(drift.fullShareOfRequest * 100).toFixed(2)} % (${fmt(drift.fullCheckUs.median, 1)} µs)`, budget: '—', pass: null },
@@ -71,7 +74,7 @@ printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
 const load = { before: loadBefore, after: loadavg()[0]! };
-const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, sandbox, drift, budgets: lines };
+const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, sandbox, sandboxMemory, drift, budgets: lines };
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));

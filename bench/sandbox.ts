@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { startMock } from '../src/testing/mock.js';
-import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { createSandbox, SANDBOX_LIMITS, type Sandbox } from '../src/sandbox/index.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 const PATH = '/v2/api/pix/keys/list-keys?limit=50';
@@ -109,6 +109,35 @@ export interface SandboxBench {
   requestsPerSecond: { prism: Summary; inProcess: Summary; inProcessUncached: Summary; http: Summary; prismFetch: Summary; httpFetch: Summary };
   ratio: { inProcess: number; inProcessUncached: number; http: number; httpFetch: number };
   heap: { baselineMB: number; with100kMB: number; walkAtPage10MB: number; walkAtEndMB: number; walkGrowthMB: number; keysWalked: number };
+}
+
+export interface SandboxMemory {
+  /** Heap and array buffers a sandbox adds per 100,000 keys (250,000 keys in 5 accounts: the keys' share). */
+  perHundredThousandKeysMB: number;
+  /** The largest sandbox the limits allow, in its most costly shape (10,000 accounts of 25 keys: 250,000 keys). */
+  largestMB: number;
+  largest: { clients: number; accountsPerClient: number; keysPerAccount: number };
+}
+
+/** What a sandbox holds once built (after GC), keeping it alive until measured. */
+function memoryOf(options: Parameters<typeof createSandbox>[0]): number {
+  const before = heapMB();
+  const sandbox = createSandbox(options);
+  const after = heapMB();
+  if (sandbox.clients.length !== options!.clients) throw new Error('bench: the sandbox has its clients');
+  return after - before;
+}
+
+/** Memory per 100,000 keys, and of the largest sandbox `SANDBOX_LIMITS` allows. Needs `--expose-gc`. */
+export function measureSandboxMemory(): SandboxMemory {
+  if (!(globalThis as { gc?: unknown }).gc) throw new Error('bench: run with node --expose-gc');
+  // The first sandbox of a process loads Faker: not part of either figure.
+  createSandbox({ seed: 'bench-warm', keysPerAccount: 1 });
+  const keys = SANDBOX_LIMITS.keys;
+  const perHundredThousandKeysMB = (memoryOf({ seed: 'bench-mem', clients: 1, accountsPerClient: 5, keysPerAccount: keys / 5 }) / keys) * 100_000;
+  const largest = { clients: SANDBOX_LIMITS.clients, accountsPerClient: SANDBOX_LIMITS.accounts / SANDBOX_LIMITS.clients, keysPerAccount: keys / SANDBOX_LIMITS.accounts };
+  const largestMB = memoryOf({ seed: 'bench-largest', ...largest });
+  return { perHundredThousandKeysMB, largestMB, largest };
 }
 
 export async function measureSandbox(): Promise<SandboxBench> {
@@ -221,8 +250,15 @@ export async function measureSandbox(): Promise<SandboxBench> {
   };
 }
 
-// A focused run, wired as in `npm run bench`: `node --expose-gc --import tsx bench/sandbox.ts`.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// A focused run, wired as in `npm run bench`: `node --expose-gc --import tsx bench/sandbox.ts`;
+// `… bench/sandbox.ts --memory` measures the memory figures only (seconds, no Prism, no timings).
+const printMemory = (memory: SandboxMemory) =>
+  console.log(
+    `memory: ${memory.perHundredThousandKeysMB.toFixed(1)} MB per 100,000 keys; the largest allowed sandbox (${memory.largest.clients} × ${memory.largest.accountsPerClient} × ${memory.largest.keysPerAccount}) ${memory.largestMB.toFixed(1)} MB`,
+  );
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--memory')) {
+  printMemory(measureSandboxMemory());
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { loadavg } = await import('node:os');
   const before = loadavg()[0]!;
   const result = await measureSandbox();
@@ -234,4 +270,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`req/s through Node's fetch: Prism ${f(rps.prismFetch)}; sandbox over HTTP ${f(rps.httpFetch)}`);
   console.log(`ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×; HTTP through fetch ${result.ratio.httpFetch.toFixed(1)} ×`);
   console.log(`heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`);
+  printMemory(measureSandboxMemory());
 }

@@ -317,6 +317,10 @@ export interface components {
              *     providers include `pending`, `portability`, `pending_claim_request_confirmation` and
              *     `inactivated`. The full set is not published: readers must tolerate values they do not know.
              * @example active
+             * @example pending
+             * @example portability
+             * @example pending_claim_request_confirmation
+             * @example inactivated
              */
             key_status: string;
             /**
@@ -411,7 +415,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A parameter or a body field broke a rule of the contract. `violations` names each one. */
+        /** @description The request body is larger than the service accepts (the sandbox: 64 KiB, 65,536 bytes). Send a smaller body; a valid update body is far smaller. */
+        ContentTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A parameter or a body field broke a rule of the contract. `violations` names each one. Every query parameter takes one value: one sent more than once (`limit=2&limit=3`) is a violation naming the parameter, whatever its values. */
         UnprocessableEntity: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -541,6 +557,7 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseContentTooLarge = components['responses']['ContentTooLarge'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
@@ -599,6 +616,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -4,6 +4,7 @@
 import type { NaturalPersonUpdate, PixKey } from '../types.js';
 import { seededFaker } from './faker.js';
 import { cnpj, cpf, hashSeed, Random } from './random.js';
+import { DOCUMENT_TYPES, KEY_STATUSES } from './spec.js';
 
 /** A customer account of a client, as a test addresses it. */
 export interface SandboxAccount {
@@ -105,10 +106,35 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
   return world;
 }
 
+// Statuses and holders other than the first ones: the contract allows them, so a client's code must
+// meet them. Each other status the spec names (key_status examples) goes to about 3 % of the keys,
+// and each other kind of holder (DocumentType) to about 4 %, from the sixth key of an account on:
+// the first five (one of each type) stay active and held by the customer, as the service shows them.
+/** Per mille of the keys that get each status other than the first (the one the service shows). */
+export const OTHER_STATUS_PER_MILLE = 30;
+/** Per mille of the keys held by each kind of entity other than the customer (a CPF): a company. */
+export const OTHER_HOLDER_PER_MILLE = 40;
+const OTHER_STATUSES = KEY_STATUSES.slice(1);
+// Written into a key's head as latin1 text (see `keyJson`): the contract's names are plain ASCII words.
+const STATUS_JSON = KEY_STATUSES.map((status) => {
+  if (!/^[a-z0-9_]+$/.test(status)) throw new Error(`sandbox: key_status example "${status}" is not a lower-case word`);
+  return JSON.stringify(status);
+});
+/** A holder's document of each kind the contract allows; the customer's own kind is a CPF. */
+const DOCUMENTS: Record<string, (random: Random) => string> = { cpf, cnpj };
+const CUSTOMER_KIND = 'cpf';
+const OTHER_KINDS = DOCUMENT_TYPES.filter((kind) => kind !== CUSTOMER_KIND);
+for (const kind of OTHER_KINDS) if (!DOCUMENTS[kind]) throw new Error(`sandbox: no document for the holder kind "${kind}" of the contract`);
+const COMPANY_KINDS = ['Comércio', 'Serviços', 'Tecnologia', 'Consultoria', 'Distribuidora', 'Transportes'] as const;
+
 interface KeyValue {
   id: string;
   key: string;
   keyType: (typeof KEY_TYPES)[number];
+  /** Index into KEY_STATUSES. */
+  status: number;
+  /** 0: the customer; 1 + i: an entity of kind OTHER_KINDS[i]. */
+  holder: number;
 }
 
 /** What every key of an account shares, worked out once per account (its name never changes). */
@@ -117,33 +143,49 @@ export interface AccountKeys {
   seed: number;
   /** The local part of its e-mail keys, before the key's index. */
   emailLocal: string;
-  /** The JSON of the fields every key of the account shares, closing the key's object. */
-  sharedJson: string;
+  /** Per holder (0: the customer, then one entity per other kind): the JSON of the fields that close a key's object. */
+  sharedJson: string[];
   /** `sharedJson` as UTF-8, copied into every page (the holder's name may not be ASCII). */
-  sharedBytes: Uint8Array;
+  sharedBytes: Uint8Array[];
+  /** The beneficiary entity of each holder. */
+  holders: PixKey['beneficiary_entity'][];
 }
 
 const accountKeysCache = new WeakMap<SeededAccount, AccountKeys>();
 
 const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
-const beneficiaryEntity = (account: SeededAccount) => ({ name: account.name, document_type: 'cpf' as const, document: account.documentNumber });
+
+/** The account's holders: the customer, then one entity of each other kind (a company of the customer's family name). */
+function holdersOf(seed: number, account: SeededAccount): PixKey['beneficiary_entity'][] {
+  const customer = { name: account.name, document_type: CUSTOMER_KIND, document: account.documentNumber } as PixKey['beneficiary_entity'];
+  const r = new Random(seed, account.clientIndex, account.accountIndex, 0xc0);
+  const family = account.name.trim().split(/\s+/).at(-1) ?? account.name;
+  const others = OTHER_KINDS.map((kind) => ({ name: `${family} ${r.pick(COMPANY_KINDS)} Ltda`, document_type: kind, document: DOCUMENTS[kind]!(r) }) as PixKey['beneficiary_entity']);
+  return [customer, ...others];
+}
 
 export function accountKeys(world: World, account: SeededAccount): AccountKeys {
   let found = accountKeysCache.get(account);
   // An account belongs to one world (buildWorld makes it), so its seed never changes under the cache.
   if (found === undefined) {
-    const sharedJson = `"key_status":"active","account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":${JSON.stringify(beneficiaryEntity(account))}}`;
-    found = { account, seed: world.seed, emailLocal: ascii(account.name), sharedJson, sharedBytes: Buffer.from(sharedJson, 'utf8') };
+    const holders = holdersOf(world.seed, account);
+    const head = `"account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":`;
+    const sharedJson = holders.map((holder) => `${head}${JSON.stringify(holder)}}`);
+    found = { account, seed: world.seed, emailLocal: ascii(account.name), sharedJson, sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')), holders };
     // Stryker disable next-line CallExpression: a cache; working it out again gives the same text.
     accountKeysCache.set(account, found);
   }
   return found;
 }
 
+/** Which of `count` choices a roll out of 1000 lands on, `perMille` each: 0 for none, 1 + i for choice i. */
+const share = (roll: number, count: number, perMille: number): number => (roll < count * perMille ? 1 + Math.floor(roll / perMille) : 0);
+
 function keyValue(shared: AccountKeys, index: number): KeyValue {
   const { account } = shared;
   const r = new Random(shared.seed, account.clientIndex, account.accountIndex, index, 0x6b);
-  const keyType = index < KEY_TYPES.length ? KEY_TYPES[index]! : r.pick(LATER_TYPES);
+  const first = index < KEY_TYPES.length;
+  const keyType = first ? KEY_TYPES[index]! : r.pick(LATER_TYPES);
   const id = r.uuid();
   let key: string;
   switch (keyType) {
@@ -162,35 +204,43 @@ function keyValue(shared: AccountKeys, index: number): KeyValue {
     default:
       key = r.uuid();
   }
-  return { id, key, keyType };
+  // Drawn after the key's own values, which stay what they were before statuses and holders varied.
+  const status = first ? 0 : share(r.below(1000), OTHER_STATUSES.length, OTHER_STATUS_PER_MILLE);
+  const holder = first ? 0 : share(r.below(1000), OTHER_KINDS.length, OTHER_HOLDER_PER_MILLE);
+  return { id, key, keyType, status, holder };
 }
 
 /** Key `index` of an account: the same record every time it is asked for. */
 export function keyAt(world: World, account: SeededAccount, index: number): PixKey {
-  const { id, key, keyType } = keyValue(accountKeys(world, account), index);
+  const shared = accountKeys(world, account);
+  const { id, key, keyType, status, holder } = keyValue(shared, index);
   return {
     id,
     key,
     key_type: keyType,
-    key_status: 'active',
+    key_status: KEY_STATUSES[status]!,
     account_id: account.accountId,
     beneficiary_account: beneficiaryAccount(account),
-    beneficiary_entity: beneficiaryEntity(account),
+    beneficiary_entity: { ...shared.holders[holder]! },
   };
 }
 
 /**
  * `JSON.stringify(keyAt(...))`, written as text: a page of new keys costs less this way
- * (`npm run bench`). Key values are ASCII digits, hex, `+`, `.`, `@` and lower-case letters, which JSON
- * needs no escape for; the shared part (with the holder's name) goes through JSON.stringify.
+ * (`npm run bench`). Key values and statuses are ASCII digits, hex, `+`, `.`, `@`, `_` and lower-case
+ * letters, which JSON needs no escape for; the shared part (with the holder's name) goes through JSON.stringify.
  */
 export function keyJson(world: World, account: SeededAccount, index: number): string {
   const shared = accountKeys(world, account);
-  return keyHead(shared, index) + shared.sharedJson;
+  const { head, holder } = keyHead(shared, index);
+  return head + shared.sharedJson[holder]!;
 }
 
-/** The start of a key's JSON, up to its shared part: ASCII only (see `keyJson`). */
-export function keyHead(shared: AccountKeys, index: number): string {
-  const { id, key, keyType } = keyValue(shared, index);
-  return `{"id":"${id}","key":"${key}","key_type":"${keyType}",`;
+/** The start of a key's JSON, up to its shared part (ASCII only, see `keyJson`), and which shared part follows. */
+export function keyHead(shared: AccountKeys, index: number): { head: string; holder: number } {
+  const { id, key, keyType, status, holder } = keyValue(shared, index);
+  return { head: `{"id":"${id}","key":"${key}","key_type":"${keyType}","key_status":${STATUS_JSON[status]!},`, holder };
 }
+
+/** The longest `"key_status":…,` a head holds. */
+export const LONGEST_STATUS_JSON = Math.max(...STATUS_JSON.map((json) => json.length)) + '"key_status":,'.length;

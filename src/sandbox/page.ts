@@ -2,7 +2,7 @@
 // the sandbox is created, and kept as its JSON text in one buffer per account (about 370 bytes a key).
 // A page, served before or not, is then one copy per account it spans: deriving keys while serving,
 // then copying them key by key, cost most of an uncached page (`npm run bench`).
-import { accountKeys, keyHead, type SeededAccount, type World } from './data.js';
+import { accountKeys, keyHead, LONGEST_STATUS_JSON, type SeededAccount, type World } from './data.js';
 
 const COMMA = 0x2c;
 
@@ -19,17 +19,20 @@ export function compileAccount(world: World, account: SeededAccount): CompiledAc
   const shared = keys.sharedBytes;
   const count = world.keysPerAccount;
   const ends = new Uint32Array(count);
-  // The longest head: its fixed text (73 characters) and the longest key (a UUID, or an e-mail with
-  // the account's local part, an index of up to 10 digits and the longest domain).
-  const longest = 73 + Math.max(36, keys.emailLocal.length + 10 + 13) + shared.byteLength + 1;
+  // The longest head: its fixed text (73 characters), the longest status and the longest key (a UUID,
+  // or an e-mail with the account's local part, an index of up to 10 digits and the longest domain);
+  // then the longest shared part (the customer's or a company's).
+  const longest = 73 + LONGEST_STATUS_JSON + Math.max(36, keys.emailLocal.length + 10 + 13) + Math.max(...shared.map((bytes) => bytes.byteLength)) + 1;
   const scratch = Buffer.allocUnsafe(count * longest);
   let at = 0;
   // Written as they come: one long string of 10,000 keys cost more to flatten than to derive.
   // Key fields are ASCII (see `keyJson`): latin1 is exact for them; the shared part is UTF-8 already.
   for (let index = 0; index < count; index += 1) {
-    at += scratch.write(keyHead(keys, index), at, 'latin1');
-    scratch.set(shared, at);
-    at += shared.byteLength;
+    const { head, holder } = keyHead(keys, index);
+    at += scratch.write(head, at, 'latin1');
+    const tail = shared[holder]!;
+    scratch.set(tail, at);
+    at += tail.byteLength;
     scratch[at++] = COMMA;
     ends[index] = at;
   }

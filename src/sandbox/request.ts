@@ -27,7 +27,8 @@ export function preference(header: string | null): Preference {
   return out;
 }
 
-export type BodyResult = { ok: true; value: unknown } | { ok: false; reason: string };
+/** `tooLarge`: refused for its size alone (413), not for what it holds (400). */
+export type BodyResult = { ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: true };
 
 /** What the handler reads of a request: a Request, or the `LightRequest` from `lightRequest`. */
 export type SandboxRequest = Pick<Request, 'method' | 'url' | 'headers' | 'body'>;
@@ -90,5 +91,5 @@ export async function readJsonBody(request: SandboxRequest): Promise<BodyResult>
 
 function tooLarge(request: SandboxRequest): BodyResult {
   void request.body?.cancel().catch(() => undefined);
-  return { ok: false, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
+  return { ok: false, tooLarge: true, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
 }

@@ -8,19 +8,31 @@ import { compileAccount, pageBytes } from './page.js';
 import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
+import { countProblem, totalProblem, type SizeOption } from './limits.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { bearerToken, lightRequest, preference, readJsonBody, type SandboxRequest } from './request.js';
-import { DOCUMENTED, LIMIT_DEFAULT, type OperationId } from './spec.js';
+import { DOCUMENTED, LIMIT_DEFAULT, SINGLE_VALUED_QUERY, type OperationId } from './spec.js';
 import { snapshotOf, type SandboxSnapshot } from './snapshot.js';
 
 export interface SandboxOptions {
   /** Same seed, same data, byte for byte (for a given version of this package and of Faker). Default 'baas-pix-contract'. */
   seed?: string | number;
-  /** How many API clients (tokens). Default 1. */
+  /**
+   * How many API clients (tokens). Default 1; 1 to 1,000.
+   *
+   * The sizes are bounded so that a sandbox stays well under 256 MB (about 40 MB per 100,000 keys):
+   * at most 10,000 customer accounts in all (clients × accountsPerClient) and 250,000 keys in all
+   * (clients × accountsPerClient × keysPerAccount); see `SANDBOX_LIMITS`. Anything else throws a
+   * RangeError naming the option and its limit, before anything is built.
+   */
   clients?: number;
-  /** Customer accounts per client. Default 2. */
+  /** Customer accounts per client. Default 2; 1 to 1,000 (and 10,000 accounts in all, see `clients`). */
   accountsPerClient?: number;
-  /** PIX keys per account. Default 5 (one of each type). */
+  /**
+   * PIX keys per account. Default 5 (one of each type, active, held by the account's customer);
+   * 0 to 100,000 (and 250,000 keys in all, see `clients`). From the sixth key of an account on, a
+   * few keys have another status or a company (CNPJ) as their holder: see the README.
+   */
   keysPerAccount?: number;
   /** Requests per window per token; over it, 429 with Retry-After. Default: no limit. */
   rateLimit?: RateLimitOptions;
@@ -74,16 +86,26 @@ const violationsOf = (issues: ValidationIssue[]): Violation[] =>
   // The whole body has no JSON pointer of its own in a violation's `property` (at least one character).
   issues.map((issue) => ({ property: issue.path === '' ? 'body' : issue.path, reason: issue.message }));
 
-const count = (name: string, value: number | undefined, fallback: number, min: number): number => {
+/** A query parameter of one value sent more than once: which of them is meant is anyone's guess. */
+const repeated = (url: URL, operation: OperationId): ValidationIssue[] =>
+  SINGLE_VALUED_QUERY[operation]
+    .filter((name) => url.searchParams.getAll(name).length > 1)
+    .map((name) => ({ path: name, message: `${name} must be sent once: it takes one value` }));
+
+const count = (name: SizeOption, value: number | undefined, fallback: number): number => {
   const n = value ?? fallback;
-  if (!Number.isInteger(n) || n < min) throw new RangeError(`createSandbox: ${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  const wrong = countProblem(name, n, name);
+  if (wrong !== undefined) throw new RangeError(`createSandbox: ${wrong}`);
   return n;
 };
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const clients = count('clients', options.clients, 1, 1);
-  const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2, 1);
-  const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5, 0);
+  // Every size is checked before anything is built: an oversized sandbox allocates nothing.
+  const clients = count('clients', options.clients, 1);
+  const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2);
+  const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5);
+  const tooBig = totalProblem({ clients, accountsPerClient, keysPerAccount }, (name) => name);
+  if (tooBig !== undefined) throw new RangeError(`createSandbox: ${tooBig}`);
   const seed = options.seed ?? 'baas-pix-contract';
   const world: World = buildWorld(seed, clients, accountsPerClient, keysPerAccount);
   const seeded = world.accounts.map((accounts) => accounts.map((account) => JSON.stringify(account.data)));
@@ -134,7 +156,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
     const cursor = url.searchParams.get('cursor');
     if (cursor !== null) query.cursor = cursor;
-    const issues = validateListPixKeysQuery(query);
+    const issues = [...repeated(url, 'listPixKeys'), ...validateListPixKeysQuery(query)];
     const userAgent = request.headers.get('user-agent');
     if (!userAgent) issues.push({ path: 'User-Agent', message: 'User-Agent is required: the name of the calling application' });
     else if (userAgent.length > 256) issues.push({ path: 'User-Agent', message: 'User-Agent must be at most 256 characters' });
@@ -165,8 +187,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (value !== null) query[name] = value;
     }
     const body = await readJsonBody(request);
-    if (!body.ok) return badRequest(body.reason, requestId);
-    const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body.value)];
+    if (!body.ok) {
+      return body.tooLarge
+        ? problem({ status: 413, slug: 'content-too-large', title: 'Content too large', detail: body.reason }, requestId)
+        : badRequest(body.reason, requestId);
+    }
+    const issues = [...repeated(url, 'updateNaturalPerson'), ...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body.value)];
     if (issues.length > 0) return invalid(violationsOf(issues), requestId);
     const account = byAccount.get(`${query.Account as string}/${query.DocumentNumber as string}`);
     if (!account) {

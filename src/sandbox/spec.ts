@@ -5,13 +5,29 @@ import bundled from '../generated/openapi.json' with { type: 'json' };
 interface SpecExample {
   value: unknown;
 }
+interface SpecParameter {
+  name: string;
+  in: string;
+  explode?: boolean;
+  schema: { type?: string };
+}
+type ParameterOrRef = SpecParameter | { $ref: string };
+interface SpecOperation {
+  operationId: string;
+  parameters?: ParameterOrRef[];
+  responses: Record<string, { $ref?: string; content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+}
 interface SpecDocument {
   components: {
-    parameters: { Limit: { schema: { default: number } } };
+    parameters: Record<string, SpecParameter> & { Limit: { schema: { default: number } } };
     examples: Record<string, SpecExample>;
     responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+    schemas: {
+      PixKey: { properties: { key_status: { examples: string[] } } };
+      DocumentType: { enum: string[] };
+    };
   };
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { $ref?: string; content: Record<string, { examples: Record<string, { $ref: string }> }> }> }>>;
+  paths: Record<string, Record<string, SpecOperation> & { parameters?: ParameterOrRef[] }>;
 }
 
 // Every documented response of the contract has a body with named examples, each a $ref to
@@ -32,10 +48,16 @@ export interface DocumentedResponse {
 
 const exampleName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
 
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+const operationsOf = (item: SpecDocument['paths'][string]): SpecOperation[] =>
+  Object.entries(item).flatMap(([method, operation]) => (METHODS.has(method) ? [operation as SpecOperation] : []));
+const parameter = (declared: ParameterOrRef): SpecParameter =>
+  '$ref' in declared ? spec.components.parameters[exampleName(declared.$ref)]! : declared;
+
 function documented(operationId: OperationId): Map<number, DocumentedResponse> {
   const out = new Map<number, DocumentedResponse>();
   for (const item of Object.values(spec.paths)) {
-    for (const operation of Object.values(item)) {
+    for (const operation of operationsOf(item)) {
       if (operation.operationId !== operationId) continue;
       for (const [code, declared] of Object.entries(operation.responses)) {
         const response = declared.$ref ? spec.components.responses[exampleName(declared.$ref)]! : declared;
@@ -55,3 +77,33 @@ export const DOCUMENTED: Record<OperationId, Map<number, DocumentedResponse>> = 
   updateNaturalPerson: documented('updateNaturalPerson'),
   listPixKeys: documented('listPixKeys'),
 };
+
+/**
+ * The query parameters of each operation that take one value: every one but an exploded array (the
+ * form style's default for arrays, `?a=1&a=2`). None of the contract's is an array today.
+ */
+function singleValued(operationId: OperationId): string[] {
+  const names: string[] = [];
+  for (const item of Object.values(spec.paths)) {
+    for (const operation of operationsOf(item)) {
+      if (operation.operationId !== operationId) continue;
+      for (const declared of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+        const { name, in: location, explode, schema } = parameter(declared);
+        if (location === 'query' && !(schema.type === 'array' && explode !== false)) names.push(name);
+      }
+    }
+  }
+  return names;
+}
+
+/** Query parameters that a request may send once only: more than once is a 422 naming it. */
+export const SINGLE_VALUED_QUERY: Record<OperationId, readonly string[]> = {
+  updateNaturalPerson: singleValued('updateNaturalPerson'),
+  listPixKeys: singleValued('listPixKeys'),
+};
+
+/** The key statuses the contract names (`key_status` examples), the one the service shows first. */
+export const KEY_STATUSES: readonly string[] = spec.components.schemas.PixKey.properties.key_status.examples;
+
+/** The kinds of beneficiary entity the contract allows (`DocumentType`). */
+export const DOCUMENT_TYPES: readonly string[] = spec.components.schemas.DocumentType.enum;

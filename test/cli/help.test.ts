@@ -45,9 +45,13 @@ serve the stateful sandbox (seeded clients, accounts and keys; real pages; accur
   --port, -p N   port to listen on (default 4020; 0 picks a free one)
   --host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)
   --seed S       same seed, same data, byte for byte (default "baas-pix-contract")
-  --clients N    API clients, one token each (default 2)
-  --accounts N   customer accounts per client (default 2)
-  --keys N       PIX keys per account (default 5, one of each type)
+  --clients N    API clients, one token each (default 2, at most 1,000)
+  --accounts N   customer accounts per client (default 2, at most 1,000)
+  --keys N       PIX keys per account (default 5, one of each type; at most 100,000)
+                 in all at most 10,000 accounts (clients × accounts) and 250,000 keys
+                 (clients × accounts × keys), about 40 MB per 100,000 keys
+  Past the fifth key of an account, a few keys have another status (pending, inactivated, …) or a
+  company (CNPJ) as holder; with the default seed, --keys 100 shows every one.
   Prints a token and the accounts of each client; logs one line per request (no token, no CPF).
   Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
   verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--max-response-bytes N] [--allow-insecure-http] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]

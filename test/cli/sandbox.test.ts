@@ -2,10 +2,26 @@
 // and accounts to use, serves them with state, logs one line per request (never a token or a CPF;
 // the fields of a 422 named), and when its parent (npm) gets SIGINT, SIGTERM or SIGHUP, or is killed
 // outright, nothing is left behind: no process of the tree, and the port is free for the next start.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { main } from '../../src/cli/main.js';
 import { freePort } from '../../src/testing/mock.js';
+import { capture } from './in-process.js';
 import { descendants, eventually, expectNothingLeft, killTree, startUntil } from './processes.js';
+
+// Whether the command line built a sandbox at all (the child processes below are not affected).
+const built = vi.hoisted(() => ({ sizes: [] as unknown[] }));
+vi.mock('../../src/sandbox/index.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/sandbox/index.js')>();
+  return {
+    ...original,
+    createSandbox: (options: Parameters<typeof original.createSandbox>[0]) => {
+      built.sizes.push(options);
+      return original.createSandbox(options);
+    },
+  };
+});
 
 let started: number[] = [];
 afterEach(() => {
@@ -25,6 +41,37 @@ async function startSandboxCommand(...args: string[]) {
   started = tree;
   return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
 }
+
+describe('sandbox size limits on the command line (in process)', () => {
+  const run = async (...args: string[]) => {
+    built.sizes = [];
+    const io = capture();
+    const code = await main(['sandbox', '--port', '0', ...args], COMMANDS, io);
+    return { code, stderr: io.stderr, built: built.sizes.length };
+  };
+
+  it('refuses 10^11 keys (1000 clients × 1000 accounts × 100000 keys) as a usage error naming the options and the limit, building nothing', async () => {
+    const huge = await run('--clients', '1000', '--accounts', '1000', '--keys', '100000');
+    expect(huge.code).toBe(2);
+    expect(huge.stderr[0]).toMatch(/^baas-pix-contract sandbox: --clients × --accounts \(customer accounts in all\) must be at most 10,000, got 1,000,000$/);
+    expect(huge.stderr[1]).toContain('--help');
+    expect(huge.built).toBe(0);
+    const keys = await run('--clients', '1', '--accounts', '3', '--keys', '100000');
+    expect(keys.code).toBe(2);
+    expect(keys.stderr[0]).toMatch(/--clients × --accounts × --keys \(keys in all\) must be at most 250,000, got 300,000$/);
+    expect(keys.built).toBe(0);
+  });
+
+  it('states the defaults and the limits in --help', async () => {
+    const io = capture();
+    expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);
+    const help = io.stdout.join('\n');
+    expect(help).toMatch(/--clients N .*default 2, at most 1,000/);
+    expect(help).toMatch(/--accounts N .*default 2, at most 1,000/);
+    expect(help).toMatch(/--keys N .*default 5.*at most 100,000/);
+    expect(help).toMatch(/10,000 accounts .*250,000 keys/);
+  });
+});
 
 describe('npm run sandbox', () => {
   it('prints tokens and accounts that work, keeps state, and logs each request without a token or a CPF', async () => {

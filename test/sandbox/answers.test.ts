@@ -1,7 +1,8 @@
 // The sandbox's answers word for word, in process: each problem's type, title, detail and headers,
 // the options checked at creation, Prefer, injected faults, the rate limit and the request rules.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox, SANDBOX_LIMITS } from '../../src/sandbox/index.js';
+import { countProblem, totalProblem } from '../../src/sandbox/limits.js';
 import { spec } from '../support/spec.js';
 import { answerOf, LIST, list, problemBody, update, UPDATE } from './in-process.js';
 
@@ -27,11 +28,51 @@ describe('createSandbox options', () => {
     expect(createSandbox({ seed: 'other' }).snapshot()).not.toEqual(snapshot);
   });
 
-  it('refuses counts that are not integers at or above their minimum, naming the option and the value', () => {
-    expect(() => createSandbox({ clients: 0 })).toThrow(new RangeError('createSandbox: clients must be an integer ≥ 1, got 0'));
-    expect(() => createSandbox({ accountsPerClient: 1.5 })).toThrow(new RangeError('createSandbox: accountsPerClient must be an integer ≥ 1, got 1.5'));
-    expect(() => createSandbox({ keysPerAccount: -1 })).toThrow(new RangeError('createSandbox: keysPerAccount must be an integer ≥ 0, got -1'));
+  it('refuses counts that are not integers from their minimum to their limit, naming the option, the range and the value', () => {
+    // The message's format, pinned once here.
+    expect(() => createSandbox({ clients: 0 })).toThrow(new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got 0'));
+    expect(() => createSandbox({ accountsPerClient: 1.5 })).toThrow(new RangeError('createSandbox: accountsPerClient must be an integer from 1 to 1,000, got 1.5'));
+    expect(() => createSandbox({ keysPerAccount: -1 })).toThrow(new RangeError('createSandbox: keysPerAccount must be an integer from 0 to 100,000, got -1'));
+    expect(() => createSandbox({ keysPerAccount: '5' as unknown as number })).toThrow(new RangeError('createSandbox: keysPerAccount must be an integer from 0 to 100,000, got a string'));
     expect(createSandbox({ clients: 1, accountsPerClient: 1, keysPerAccount: 0 }).snapshot().clients[0]!.accounts[0]!.keys).toEqual([]);
+  });
+
+  it('refuses a sandbox over its total accounts or keys, naming the options and the limit, before building anything', () => {
+    const fail = (options: Parameters<typeof createSandbox>[0]) => {
+      try {
+        createSandbox(options);
+      } catch (error) {
+        return error as RangeError;
+      }
+      throw new Error('accepted');
+    };
+    const accounts = fail({ clients: 101, accountsPerClient: 100, keysPerAccount: 0 });
+    expect(accounts).toBeInstanceOf(RangeError);
+    expect(accounts.message).toMatch(/clients × accountsPerClient .*at most 10,000, got 10,100$/);
+    const keys = fail({ clients: 5, accountsPerClient: 2, keysPerAccount: 25_001 });
+    expect(keys.message).toMatch(/clients × accountsPerClient × keysPerAccount .*at most 250,000, got 250,010$/);
+    expect(fail({ clients: 1, accountsPerClient: 1, keysPerAccount: 100_001 }).message).toMatch(/^createSandbox: keysPerAccount .* to 100,000, got 100001$/);
+    expect(fail({ clients: 1001 }).message).toMatch(/^createSandbox: clients .* to 1,000, got 1001$/);
+    expect(fail({ accountsPerClient: 1001 }).message).toMatch(/^createSandbox: accountsPerClient .* to 1,000, got 1001$/);
+    // 10^11 keys (issue 19): refused at once, with nothing allocated for it. Last, so that a sandbox
+    // without its limits fails on the small cases above instead of trying to build this one.
+    const heap = process.memoryUsage().heapUsed;
+    expect(fail({ clients: 1000, accountsPerClient: 1000, keysPerAccount: 100_000 })).toBeInstanceOf(RangeError);
+    expect(process.memoryUsage().heapUsed - heap).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('allows every size up to the limits themselves (the checker createSandbox and the command line share)', () => {
+    expect(SANDBOX_LIMITS).toEqual({ clients: 1000, accountsPerClient: 1000, keysPerAccount: 100_000, accounts: 10_000, keys: 250_000 });
+    const name = (option: string) => option;
+    for (const option of ['clients', 'accountsPerClient', 'keysPerAccount'] as const) {
+      expect(countProblem(option, SANDBOX_LIMITS[option], option)).toBeUndefined();
+      expect(countProblem(option, SANDBOX_LIMITS[option] + 1, option)).toContain(option);
+    }
+    expect(totalProblem({ clients: 100, accountsPerClient: 100, keysPerAccount: 25 }, name)).toBeUndefined();
+    expect(totalProblem({ clients: 1, accountsPerClient: 5, keysPerAccount: 50_000 }, name)).toBeUndefined();
+    expect(totalProblem({ clients: 1000, accountsPerClient: 10, keysPerAccount: 25 }, name)).toBeUndefined();
+    expect(totalProblem({ clients: 1000, accountsPerClient: 10, keysPerAccount: 26 }, name)).toContain('250,000');
+    expect(totalProblem({ clients: 10, accountsPerClient: 1001, keysPerAccount: 0 }, name)).toContain('10,000');
   });
 
   it('serves an empty list when accounts have no keys', async () => {
@@ -95,6 +136,26 @@ describe('problems the sandbox writes', () => {
     );
     const whole = await answerOf(await update(sandbox, []));
     expect(whole.body).toEqual(problemBody(422, 'validation', 'Invalid request', '1 field broke a rule of the contract.', [{ property: 'body', reason: 'the body must be an object' }]));
+  });
+
+  it('422 for a query parameter sent more than once, naming it, whatever its values; each parameter the spec declares', async () => {
+    const once = (name: string) => ({ property: name, reason: `${name} must be sent once: it takes one value` });
+    const twice = await answerOf(await list(sandbox, '?limit=2&limit=3'));
+    expect([twice.status, twice.body]).toEqual([422, problemBody(422, 'validation', 'Invalid request', '1 field broke a rule of the contract.', [once('limit')])]);
+    expect((await answerOf(await list(sandbox, '?limit=2&limit=2'))).body.violations).toEqual([once('limit')]);
+    // With the value's own rule broken too, both are named; with the cursor repeated as well, each once.
+    expect((await answerOf(await list(sandbox, '?limit=0&limit=3'))).body.violations).toEqual([once('limit'), { property: 'limit', reason: 'limit must be at least 1' }]);
+    const next = (await answerOf(await list(sandbox, '?limit=1'))).body.cursor.next as string;
+    expect((await answerOf(await list(sandbox, `?cursor=${next}&limit=1&cursor=${next}&limit=1&limit=1`))).body.violations).toEqual([once('limit'), once('cursor')]);
+    const target = sandbox.clients[0]!.accounts[0]!;
+    const put = (query: string) =>
+      sandbox.fetch(new Request(`${UPDATE}?${query}`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' }));
+    const both = `Account=${target.account}&DocumentNumber=${target.documentNumber}`;
+    expect((await answerOf(await put(`${both}&Account=${target.account}`))).body.violations).toEqual([once('Account')]);
+    expect((await answerOf(await put(`${both}&DocumentNumber=${target.documentNumber}`))).body.violations).toEqual([once('DocumentNumber')]);
+    // Names differ by case: `Limit` is not the contract's `limit`, and parameters the spec does not declare are ignored.
+    expect((await list(sandbox, '?limit=1&Limit=2&other=1&other=2')).status).toBe(200);
+    expect((await put(both)).status).toBe(200);
   });
 
   it('a User-Agent of 256 characters is accepted, of 257 refused', async () => {
@@ -182,7 +243,7 @@ describe('request bodies', () => {
     expect((await answerOf(await sandbox.fetch(none))).body).toEqual(malformed('The request body must be sent as Content-Type: application/json.'));
   });
 
-  it('refuses an empty body, one declared larger than 64 KiB unread, and one that streams past it', async () => {
+  it('refuses an empty body (400), one declared larger than 64 KiB unread and one that streams past it (413)', async () => {
     const target = sandbox.clients[0]!.accounts[0]!;
     const request = (init: RequestInit) =>
       new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, {
@@ -191,7 +252,7 @@ describe('request bodies', () => {
         headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
       });
     expect((await answerOf(await sandbox.fetch(request({})))).body).toEqual(malformed('The request body is empty; it must be a JSON object.'));
-    const tooLarge = malformed('The request body is larger than 65536 bytes.');
+    const tooLarge = problemBody(413, 'content-too-large', 'Content too large', 'The request body is larger than 65536 bytes.');
     let pulled = 0;
     const stream = new ReadableStream({
       pull(controller) {

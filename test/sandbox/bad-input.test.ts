@@ -11,8 +11,8 @@ const headers = { authorization: `Bearer ${token}`, 'content-type': 'application
 
 const CASES: [string, () => Request, number, RegExp][] = [
   ['a body that is not JSON', () => new Request(UPDATE, { method: 'PUT', headers, body: '{"email": ' }), 400, /not valid JSON/],
-  ['a huge body', () => new Request(UPDATE, { method: 'PUT', headers, body: JSON.stringify({ socialName: 'x'.repeat(200_000) }) }), 400, /larger than/],
-  ['a huge body without Content-Length', () => new Request(UPDATE, { method: 'PUT', headers, body: new Blob(['{"socialName":"', 'y'.repeat(300_000), '"}']).stream(), duplex: 'half' } as RequestInit), 400, /larger than/],
+  ['a huge body', () => new Request(UPDATE, { method: 'PUT', headers, body: JSON.stringify({ socialName: 'x'.repeat(200_000) }) }), 413, /larger than/],
+  ['a huge body without Content-Length', () => new Request(UPDATE, { method: 'PUT', headers, body: new Blob(['{"socialName":"', 'y'.repeat(300_000), '"}']).stream(), duplex: 'half' } as RequestInit), 413, /larger than/],
   ['the wrong content type', () => new Request(UPDATE, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: '{"email":"a@b.com"}' }), 400, /application\/json/],
   ['invalid UTF-8', () => new Request(UPDATE, { method: 'PUT', headers, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }), 400, /UTF-8/],
   ['an unknown path', () => new Request('http://s/v2/api/pix/keys/delete-all', { headers }), 404, /path/],
@@ -21,6 +21,8 @@ const CASES: [string, () => Request, number, RegExp][] = [
   ['a malformed Authorization', () => new Request(UPDATE, { method: 'PUT', headers: { ...headers, authorization: `Basic ${token}` }, body: '{"email":"a@b.com"}' }), 401, /bearer token/],
   ['a tampered cursor', () => new Request('http://s/v2/api/pix/keys/list-keys?cursor=1.xxxxxxxxxxxxxxxxxxxxxx', { headers: { ...headers, 'user-agent': 't/1' } }), 400, /cursor/],
   ['a cursor against the contract', () => new Request('http://s/v2/api/pix/keys/list-keys?cursor=%00%01', { headers: { ...headers, 'user-agent': 't/1' } }), 422, /cursor/],
+  ['a repeated limit', () => new Request('http://s/v2/api/pix/keys/list-keys?limit=2&limit=3', { headers: { ...headers, 'user-agent': 't/1' } }), 422, /"property":"limit"/],
+  ['a repeated Account', () => new Request(`${UPDATE}&Account=${target.account}`, { method: 'PUT', headers, body: '{"email":"a@b.com"}' }), 422, /"property":"Account"/],
   ['no User-Agent on the list', () => new Request('http://s/v2/api/pix/keys/list-keys', { headers }), 422, /User-Agent/],
 ];
 
@@ -56,6 +58,22 @@ describe('bad input', () => {
       const response = await sandbox.fetch(new Request('http://s/v2/api/pix/keys/list-keys?limit=1', { headers: { authorization: `${scheme} ${token}`, 'user-agent': 't/1' } }));
       expect(response.status).toBe(200);
     }
+  });
+
+  it('a body over 64 KiB is a 413 that the client turns into an ApiError with its problem, like any documented error', async () => {
+    const client = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token, fetch: sandbox.fetch, retry: false });
+    // The typed call never sends an oversized body (its fields are bounded); the raw client can.
+    const { error, response } = await client.raw.PUT('/v2/api/baas-onboarding/account/natural-person', {
+      params: { query: { Account: target.account, DocumentNumber: target.documentNumber } },
+      body: { socialName: 'z'.repeat(70_000) },
+    });
+    expect(response.status).toBe(413);
+    expect(error).toMatchObject({ status: 413, title: 'Content too large' });
+    // The typed call, answered 413 (the documented example, served as a fault): an ApiError.
+    sandbox.inject({ operation: 'updateNaturalPerson', status: 413 });
+    const refused = await client.updateNaturalPerson({ account: target.account, documentNumber: target.documentNumber, body: { email: 'a@b.com' } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect([(refused as ApiError).status, (refused as ApiError).problem?.title]).toEqual([413, 'Content too large']);
   });
 
   it('answers 403 for another client\'s customer and 404 for an unknown pair', async () => {

@@ -8,10 +8,15 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { NaturalPersonUpdate } from '../../src/index.js';
 import { cpf, naturalPersonUpdate } from '../support/arbitraries.js';
 import { conforming } from './conformance.js';
+import { spec } from '../support/spec.js';
 
 const CLIENTS = 2;
 const ACCOUNTS = 2;
-const KEYS = 7;
+// Enough keys past the first five of each account that, with this seed, every key status and holder
+// kind of the contract appears among them (the sandbox seeds each at a few percent).
+const KEYS = 30;
+const STATUSES: string[] = spec.components.schemas!.PixKey!.properties!.key_status!.examples;
+const HOLDER_KINDS: string[] = spec.components.schemas!.DocumentType!.enum;
 const BASE = 'http://sandbox.test';
 const UPDATE = `${BASE}/v2/api/baas-onboarding/account/natural-person`;
 const LIST = `${BASE}/v2/api/pix/keys/list-keys`;
@@ -20,6 +25,10 @@ interface Model {
   /** data[client][account]: the customer's registration data. */
   data: any[][];
   readonly initial: string;
+  /** keys[client]: each key of the client's walk as `id status holder-kind`; keys never change. */
+  readonly keys: string[][];
+  /** Every key status and holder kind a walk has shown. */
+  readonly seen: Set<string>;
 }
 interface Real {
   sandbox: Sandbox;
@@ -110,6 +119,7 @@ class Walk implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     const ids: string[] = [];
     const owners: string[] = [];
+    const summaries: string[] = [];
     let cursor: string | null = null;
     let requests = 0;
     do {
@@ -120,6 +130,8 @@ class Walk implements fc.AsyncCommand<Model, Real> {
       for (const key of body.data) {
         ids.push(key.id);
         owners.push(key.account_id);
+        summaries.push(`${key.id} ${key.key_status} ${key.beneficiary_entity.document_type}`);
+        model.seen.add(`status ${key.key_status}`).add(`holder ${key.beneficiary_entity.document_type}`);
       }
       cursor = body.cursor.next;
       requests += 1;
@@ -130,6 +142,8 @@ class Walk implements fc.AsyncCommand<Model, Real> {
     expect(requests).toBe(Math.max(1, Math.ceil((ACCOUNTS * KEYS) / this.limit)));
     expect(new Set(ids).size).toBe(ACCOUNTS * KEYS);
     expect(owners).toEqual(real.sandbox.clients[this.client]!.accounts.flatMap((a) => Array(KEYS).fill(a.accountId)));
+    // Each key's status and holder, as seeded: the same in every walk, whatever updates and resets came before.
+    expect(summaries).toEqual(model.keys[this.client]);
     agree(model, real);
   }
   toString = () => `Walk(client ${this.client}, limit ${this.limit})`;
@@ -157,13 +171,19 @@ const commands = [
 describe('the sandbox against a plain model', () => {
   it('agrees on every step of random command sequences (fixed seed, 200 runs)', async () => {
     const sandbox = createSandbox({ seed: 'model', clients: CLIENTS, accountsPerClient: ACCOUNTS, keysPerAccount: KEYS });
-    const initial = JSON.stringify(sandbox.snapshot().clients.map((c) => c.accounts.map((a) => a.data)));
+    const snapshot = sandbox.snapshot();
+    const initial = JSON.stringify(snapshot.clients.map((c) => c.accounts.map((a) => a.data)));
+    // The model's keys: the seeded records as the snapshot shows them, in walk order.
+    const keys = snapshot.clients.map((c) => c.accounts.flatMap((a) => a.keys.map((key) => `${key.id} ${key.key_status} ${key.beneficiary_entity.document_type}`)));
+    const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (cmds) => {
         sandbox.reset();
-        await fc.asyncModelRun(() => ({ model: { data: JSON.parse(initial), initial }, real: { sandbox } }), cmds);
+        await fc.asyncModelRun(() => ({ model: { data: JSON.parse(initial), initial, keys, seen }, real: { sandbox } }), cmds);
       }),
       { seed: 20260110, numRuns: 200 },
     );
+    // The walks met every key status and every holder kind the contract names (derived from the spec).
+    expect([...seen].sort()).toEqual([...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort());
   }, 120_000);
 });

@@ -6,6 +6,12 @@ import type { PixKey } from '../../src/index.js';
 import { isValidCpf } from '../../src/validation/index.js';
 import { schemaErrors } from '../support/ajv.js';
 import { BRAZILIAN_STATES } from '../support/arbitraries.js';
+import { spec } from '../support/spec.js';
+
+// What the contract allows, read from the spec (not from the sandbox's code): the key statuses it
+// names (the first is the one the service shows) and the kinds of holder.
+const STATUSES: string[] = spec.components.schemas!.PixKey!.properties!.key_status!.examples;
+const HOLDER_KINDS: string[] = spec.components.schemas!.DocumentType!.enum;
 
 const list = async (sandbox: ReturnType<typeof createSandbox>, token: string, limit = 200) =>
   (await sandbox.fetch(new Request(`http://sandbox.test/v2/api/pix/keys/list-keys?limit=${limit}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } }))).text();
@@ -42,6 +48,55 @@ describe('seeded data', () => {
     expect([...types].sort()).toEqual(['cnpj', 'cpf', 'email', 'evp', 'phone']);
   });
 
+  it('seeds every key status and holder kind the contract names, each at its documented share, past the first five keys of an account', () => {
+    const world = buildWorld('shares', 1, 20, 1_000);
+    const statuses = new Map<string, number>();
+    const kinds = new Map<string, number>();
+    for (const account of world.accounts.flat()) {
+      const companies = new Set<string>();
+      for (let index = 0; index < 1_000; index += 1) {
+        const key = keyAt(world, account, index);
+        const holder = key.beneficiary_entity;
+        if (index < 5) {
+          // One of each type, active, held by the customer: as the service shows its keys.
+          expect([key.key_status, holder]).toEqual(['active', { name: account.name, document_type: 'cpf', document: account.documentNumber }]);
+          continue;
+        }
+        statuses.set(key.key_status, (statuses.get(key.key_status) ?? 0) + 1);
+        kinds.set(holder.document_type, (kinds.get(holder.document_type) ?? 0) + 1);
+        if (holder.document_type === 'cpf') expect(holder).toEqual({ name: account.name, document_type: 'cpf', document: account.documentNumber });
+        else {
+          expect(isValidCnpj(holder.document), holder.document).toBe(true);
+          expect(holder.name).not.toBe(account.name);
+          companies.add(JSON.stringify(holder));
+        }
+        expect(schemaErrors('/components/schemas/PixKey', key)).toEqual([]);
+      }
+      // One company per account holds its company keys.
+      expect(companies.size).toBeLessThanOrEqual(1);
+    }
+    const keys = 20 * 995;
+    expect([...statuses.keys()].sort()).toEqual([...STATUSES].sort());
+    expect([...kinds.keys()].sort()).toEqual([...HOLDER_KINDS].sort());
+    // About 3 % of the keys for each status but the first, about 4 % for each holder kind but the customer's.
+    for (const status of STATUSES.slice(1)) {
+      expect(statuses.get(status)! / keys, status).toBeGreaterThan(0.02);
+      expect(statuses.get(status)! / keys, status).toBeLessThan(0.04);
+    }
+    expect(kinds.get('cnpj')! / keys).toBeGreaterThan(0.03);
+    expect(kinds.get('cnpj')! / keys).toBeLessThan(0.05);
+  });
+
+  it('shows every status and holder kind with the default seed from 100 keys per account; only active keys of the customer at the default 5', async () => {
+    const seen = async (keysPerAccount: number) => {
+      const sandbox = createSandbox({ keysPerAccount });
+      const page = JSON.parse(await list(sandbox, sandbox.clients[0]!.token)) as { data: PixKey[] };
+      return new Set(page.data.flatMap((key) => [`status ${key.key_status}`, `holder ${key.beneficiary_entity.document_type}`]));
+    };
+    expect([...(await seen(5))].sort()).toEqual(['holder cpf', 'status active']);
+    expect([...(await seen(100))].sort()).toEqual([...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort());
+  });
+
   it('keeps tokens out of the snapshot and masks CPFs in it', () => {
     const sandbox = createSandbox({ seed: 5 });
     const text = JSON.stringify(sandbox.snapshot());
@@ -53,11 +108,18 @@ describe('seeded data', () => {
   it('writes a key as text exactly as JSON.stringify writes the key record', () => {
     const world = buildWorld('json', 2, 2, 300);
     world.accounts[1]![0]!.name = 'Conceição "Ção" D\'Ávila \\ Jr.';
+    const shown = new Set<string>();
     for (const accounts of world.accounts) {
       for (const account of accounts) {
-        for (let index = 0; index < 300; index += 1) expect(keyJson(world, account, index)).toBe(JSON.stringify(keyAt(world, account, index)));
+        for (let index = 0; index < 300; index += 1) {
+          const key = keyAt(world, account, index);
+          expect(keyJson(world, account, index)).toBe(JSON.stringify(key));
+          shown.add(key.key_status).add(key.beneficiary_entity.document_type);
+        }
       }
     }
+    // Every status and holder kind went through the text path.
+    expect([...shown].sort()).toEqual([...STATUSES, ...HOLDER_KINDS].sort());
   });
 
   it('derives keys that are real for their type, and customers that are plausible', () => {

@@ -25,7 +25,8 @@ describe('snapshot()', () => {
         served.map((key) => ({
           ...key,
           key: key.key_type === 'cpf' ? `*********${key.key.slice(-2)}` : key.key,
-          beneficiary_entity: { ...key.beneficiary_entity, document: `*********${key.beneficiary_entity.document.slice(-2)}` },
+          // A CPF holder's document, and a company's CNPJ too (14 digits, 12 masked).
+          beneficiary_entity: { ...key.beneficiary_entity, document: `${'*'.repeat(key.beneficiary_entity.document.length - 2)}${key.beneficiary_entity.document.slice(-2)}` },
         })),
       );
       expect(keys.filter((key) => key.key_type === 'cnpj').every((key) => /^[0-9]{14}$/.test(key.key))).toBe(true);
