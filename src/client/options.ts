@@ -146,7 +146,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
 
 // A timer armed for longer than MAX_TIMER_MS fires at once (Node warns), so no timeout may ask for it.
 function checkTimeout(timeoutMs: number, where: string): number {
-  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
   return timeoutMs;
 }
 
