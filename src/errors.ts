@@ -147,10 +147,12 @@ export class ResponseError extends BaasError {
   readonly bodySnippet: string | undefined;
   /** Where the answer left the contract (`validateResponses: 'throw'`, a repeated cursor): JSON pointer and rule, never the value. */
   readonly problems: readonly DriftProblem[] | undefined;
+  /** The `maxResponseBytes` the body went past, when that is what ended the call. */
+  readonly limitBytes: number | undefined;
 
   constructor(
     reason: string,
-    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined; problems?: readonly DriftProblem[] | undefined },
+    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined; problems?: readonly DriftProblem[] | undefined; limitBytes?: number | undefined },
     context: ErrorContext = {},
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
@@ -159,6 +161,7 @@ export class ResponseError extends BaasError {
     this.contentType = redactOptional(init.contentType, secrets);
     this.bodySnippet = redactOptional(init.bodySnippet, secrets);
     this.problems = init.problems === undefined ? undefined : redactJson(init.problems, secrets);
+    this.limitBytes = init.limitBytes;
   }
 }
 

@@ -3,6 +3,7 @@
 // AuthError of the entry); the cache, its single flight (token-cache.ts) and the token request
 // itself (request-token.ts) load on first use, so a client that does not use this source ships
 // only this file and the option checks.
+import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
 import type { FetchLike } from '../client/options.js';
 import { redactedCause } from '../client/token.js';
 import type { TokenEvent } from '../logging/events.js';
@@ -53,10 +54,12 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   const observers = new Set<(event: TokenEvent) => void>();
 
   // The cache and the token request load together on first use; a failed load is tried again.
-  // TokenError (an AuthError of the entry) and redactedCause come along, so the chunk imports neither.
+  // TokenError (an AuthError of the entry), redactedCause and the bounded body read come along, so
+  // the chunk imports none of them.
+  const limit = { readTextWithin, BodyTooLargeError };
   const load = () =>
     (loading ??= import('./token-cache.js').then(
-      (m) => (cache = m.tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause })),
+      (m) => (cache = m.tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause, limit })),
       (error: unknown) => {
         loading = undefined;
         throw error;

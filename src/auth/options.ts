@@ -1,5 +1,6 @@
 // Checks for clientCredentials' options, so a misconfiguration fails at creation, naming the field
 // and never its value.
+import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { FetchLike } from '../client/options.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -17,10 +18,20 @@ export interface ClientCredentialsOptions {
   authMethod?: ClientAuthMethod;
   /** Seconds before `expires_in` runs out at which a new token is fetched. Default 60, at most half the lifetime. */
   refreshMarginSeconds?: number;
-  /** Lifetime assumed when the endpoint sends no `expires_in`. Default 300 seconds. */
+  /**
+   * Lifetime assumed when the endpoint sends no `expires_in`. Default 300 seconds, at most 86 400.
+   * An `expires_in` that is sent must be a positive number of seconds: 0, a negative number or one
+   * that is not finite is refused (a TokenError, `invalid_response`; the token is neither cached nor
+   * used). One over 86 400 (24 h) is kept for 86 400 seconds.
+   */
   defaultExpiresInSeconds?: number;
-  /** Time for one token request. Default 10 000 ms. */
+  /** Time for one token request. Default 10 000 ms, at most 2^31-1 ms (a timer holds no more). */
   timeoutMs?: number;
+  /**
+   * The largest token endpoint answer read, in bytes, counted while it streams; past it the request
+   * fails with a TokenError (`invalid_response`) naming the limit. Default 10 MiB (10 485 760).
+   */
+  maxResponseBytes?: number;
   /** A client certificate and/or private CA for the token endpoint (needs the optional peer `undici`). */
   tls?: TlsOptions;
   /** Injected fetch, called as `fetch(url, init)` like the client's (see FetchLike); not together with `tls`. Default the global fetch. */
@@ -41,7 +52,10 @@ export interface ResolvedClientCredentials {
   authMethod: ClientAuthMethod;
   refreshMarginMs: number;
   defaultExpiresInMs: number;
+  /** The longest a token is kept, whatever `expires_in` says. */
+  maxExpiresInMs: number;
   timeoutMs: number;
+  maxResponseBytes: number;
   tls: TlsOptions | undefined;
   fetch: FetchLike | undefined;
   now: () => number;
@@ -57,10 +71,17 @@ const fail = (message: string): never => {
   throw new TypeError(`clientCredentials: ${message}`);
 };
 
-const positive = (value: number | undefined, name: string, fallback: number, allowZero = false): number => {
+/** The longest a token is kept (24 h), however long the endpoint's `expires_in` says it lives. */
+export const MAX_EXPIRES_IN_SECONDS = 86_400;
+// Node's timers hold at most 2^31-1 ms; AbortSignal.timeout over it would fire at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const positive = (value: number | undefined, name: string, fallback: number, allowZero = false, max?: number): number => {
   if (value === undefined) return fallback;
   // Number.isFinite is false for anything that is not a number (a string from a config file, say).
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0) || (max !== undefined && value > max)) {
+    fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === undefined ? '' : `, at most ${max}`}`);
+  }
   return value;
 };
 
@@ -96,6 +117,9 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   if (options.tls !== undefined && options.fetch !== undefined) fail('give either tls or fetch, not both (tls builds its own fetch)');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function (url, init)');
   if (options.now !== undefined && typeof options.now !== 'function') fail('now must be a function returning milliseconds');
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const sizeProblem = byteLimitProblem(maxResponseBytes);
+  if (sizeProblem) fail(`maxResponseBytes ${sizeProblem}`);
 
   return {
     tokenUrl: url.toString(),
@@ -105,8 +129,10 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
     scope,
     authMethod,
     refreshMarginMs: positive(options.refreshMarginSeconds, 'refreshMarginSeconds', 60, true) * 1000,
-    defaultExpiresInMs: positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300) * 1000,
-    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 10_000),
+    defaultExpiresInMs: positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300, false, MAX_EXPIRES_IN_SECONDS) * 1000,
+    maxExpiresInMs: MAX_EXPIRES_IN_SECONDS * 1000,
+    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 10_000, false, MAX_TIMER_MS),
+    maxResponseBytes,
     tls: options.tls,
     fetch: options.fetch,
     now: options.now ?? Date.now,

@@ -2,12 +2,19 @@
 // use, so a client given a fixed token or its own function does not ship it. It imports nothing the
 // entry has (its errors are built by `fail`, in client-credentials.ts), so a bundler gives it a chunk
 // of its own and splits nothing off the entry.
+import type { BodyTooLargeError, readTextWithin } from '../body-limit.js';
 import type { FetchLike } from '../client/options.js';
 import type { ResolvedClientCredentials } from './options.js';
 import type { TokenError, TokenErrorInit } from './token-error.js';
 
 /** Builds the TokenError (the cause redacted) for a failure described without the token URL. */
 export type TokenFailureFactory = (init: Omit<TokenErrorInit, 'tokenUrl'>) => TokenError;
+
+/** The bounded body read (body-limit.ts), handed in by the entry so this chunk does not import it. */
+export interface BodyLimit {
+  readTextWithin: typeof readTextWithin;
+  BodyTooLargeError: typeof BodyTooLargeError;
+}
 
 export interface CachedToken {
   value: string;
@@ -27,7 +34,14 @@ function mask(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string, fail: TokenFailureFactory): Promise<CachedToken> {
+export async function requestToken(
+  settings: ResolvedClientCredentials,
+  fetch: FetchLike,
+  secrets: () => string[],
+  basic: string,
+  fail: TokenFailureFactory,
+  limit: BodyLimit,
+): Promise<CachedToken> {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
@@ -39,12 +53,16 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
   }
   const startedAt = settings.now();
   const signal = AbortSignal.timeout(settings.timeoutMs);
-  let response: Response;
+  let response: Response | undefined;
   let text: string;
   try {
     response = await fetch(settings.tokenUrl, { method: 'POST', headers, body: form.toString(), signal, redirect: 'error' });
-    text = await response.text();
+    // Counted while it streams: an endless answer stops at the limit, whatever its status.
+    text = await limit.readTextWithin(response, settings.maxResponseBytes);
   } catch (error) {
+    if (error instanceof limit.BodyTooLargeError) {
+      throw fail({ failure: 'invalid_response', status: response?.status, detail: `HTTP ${response?.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)` });
+    }
     if (signal.aborted) {
       throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });
     }
@@ -89,10 +107,18 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
   if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
     throw fail({ failure: 'invalid_response', status: response.status, detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer` });
   }
-  // A number, or a numeric string (some servers send one); anything else is no lifetime.
+  // Absent (or null): the default lifetime. Sent: a positive number, or a numeric string (some servers
+  // send one); anything else is refused rather than guessed at, so the token is neither cached nor
+  // used. A lifetime past the maximum is cut to it, so no answer keeps a token forever.
   const given = fields.expires_in;
-  const expiresIn = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
-  const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : settings.defaultExpiresInMs;
+  let lifetimeMs = settings.defaultExpiresInMs;
+  if (given !== undefined && given !== null) {
+    const expiresIn = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
+    if (!(expiresIn > 0 && Number.isFinite(expiresIn))) {
+      throw fail({ failure: 'invalid_response', status: response.status, detail: 'expires_in must be a positive, finite number of seconds (RFC 6749 §5.1); the token was not kept' });
+    }
+    lifetimeMs = Math.min(expiresIn * 1000, settings.maxExpiresInMs);
+  }
   const margin = Math.min(settings.refreshMarginMs, lifetimeMs / 2);
   // From when the request started: the server's clock started counting no earlier.
   return { value: token, expiresInSeconds: lifetimeMs / 1000, refreshAt: startedAt + lifetimeMs - margin };

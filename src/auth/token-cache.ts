@@ -6,7 +6,7 @@
 import type { FetchLike } from '../client/options.js';
 import type { TokenEvent } from '../logging/events.js';
 import type { ResolvedClientCredentials } from './options.js';
-import { requestToken, type CachedToken, type TokenFailureFactory } from './request-token.js';
+import { requestToken, type BodyLimit, type CachedToken, type TokenFailureFactory } from './request-token.js';
 import type { redactedCause } from '../client/token.js';
 import type { TokenError } from './token-error.js';
 
@@ -27,9 +27,11 @@ export interface TokenCacheInit {
   observers: ReadonlySet<(event: TokenEvent) => void>;
   TokenError: typeof TokenError;
   redactedCause: typeof redactedCause;
+  /** The bounded body read, for the token endpoint's answer. */
+  limit: BodyLimit;
 }
 
-export function tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause }: TokenCacheInit): TokenCache {
+export function tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause, limit }: TokenCacheInit): TokenCache {
   const tell = (event: TokenEvent) => {
     for (const observer of observers) {
       try {
@@ -53,7 +55,7 @@ export function tokenCache({ settings, send, secrets, basic, observers, TokenErr
       if (!inflight) {
         // Set before any await, so every caller arriving meanwhile joins this one request.
         const startedAt = settings.now();
-        inflight = requestToken(settings, send, secrets, basic, fail).then(
+        inflight = requestToken(settings, send, secrets, basic, fail, limit).then(
           (token) => {
             tell({ type: 'token', action: 'fetched', tokenUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
             issued.push(token.value);

@@ -112,8 +112,9 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       headers['Content-Type'] = operation.body;
       body = JSON.stringify(params.body);
     }
-    const { timeoutMs, retry } = callSettings(settings, callOptions);
-    const call = new Call(state, { operation: name, method: operation.method, url: operationUrl(settings.baseUrl, operation, params), headers, body }, timeoutMs, retry, callOptions.signal);
+    const { timeoutMs, retry, maxResponseBytes } = callSettings(settings, callOptions);
+    const request = { operation: name, method: operation.method, url: operationUrl(settings.baseUrl, operation, params), headers, body };
+    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes);
     return call.run(read);
   }
 
@@ -163,8 +164,9 @@ const withoutUndefined = <T extends object>(value: T): T =>
  * answer here first (and hands back the body if it parsed it).
  */
 async function readJson(response: Response, call: Call, check?: AnswerCheck): Promise<unknown> {
-  // A 204's body is null: its text is '', which parses as undefined.
-  const text = await response.text();
+  // A 204's body is null: its text is '', which parses as undefined. Read within maxResponseBytes,
+  // error bodies too.
+  const text = await call.readText(response);
   const checked = check && (await check(response, text, call));
   if (!response.ok) throw errorFromResponse(response, text, call);
   return checked ? checked.body : parseSuccessBody(response, text, call);

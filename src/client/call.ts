@@ -11,8 +11,9 @@
 // - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
+import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
 import type { DriftEvent } from '../drift/problems.js';
-import { BaasError, NetworkError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
+import { BaasError, NetworkError, ResponseError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from './options.js';
@@ -107,6 +108,7 @@ export class Call {
     private readonly timeoutMs: number,
     private readonly retry: RetrySettings | false,
     private readonly signal: AbortSignal | undefined,
+    private readonly maxResponseBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
   ) {
     this.url = request.url;
     this.carried = carriedNumbers(request.url);
@@ -145,6 +147,26 @@ export class Call {
   /** The client's secrets (tokens, the client secret) and the numbers this call carries. */
   get secrets(): readonly string[] {
     return this.carried.length === 0 ? this.client.secrets : [...this.client.secrets, ...this.carried];
+  }
+
+  /** The answer's body as UTF-8 text, read within `maxResponseBytes` (see readBytes). */
+  async readText(response: Response): Promise<string> {
+    return new TextDecoder().decode(await this.readBytes(response));
+  }
+
+  /**
+   * The answer's body, counted while it streams: past `maxResponseBytes` the read stops, the rest is
+   * cancelled, and the call ends with a ResponseError naming the limit. Readers call it while the
+   * attempt lives, so its timer and abort still cut a slow body short.
+   */
+  async readBytes(response: Response): Promise<Uint8Array> {
+    try {
+      return await readBytesWithin(response, this.maxResponseBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      const init = { status: response.status, contentType: response.headers.get('content-type') ?? undefined, limitBytes: error.limitBytes };
+      throw new ResponseError(`the response body is larger than maxResponseBytes (${error.limitBytes} bytes)`, init, this.context());
+    }
   }
 
   private async attemptUntilAnswered(): Promise<Response> {

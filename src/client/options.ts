@@ -6,7 +6,8 @@ import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
+import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
 
 /**
@@ -25,6 +26,8 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** Retry settings for this call, merged over the client's; `false` sends it once. */
   retry?: RetryOptions | false | undefined;
+  /** The largest answer body this call reads, in bytes. Default: the client's. */
+  maxResponseBytes?: number | undefined;
   /** Extra request headers for this call. They cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
 }
@@ -38,8 +41,14 @@ export interface BaasClientOptions {
   userAgent?: string;
   /** Injected fetch, called as `fetch(url, init)` (see FetchLike), e.g. undici's own. Default the global fetch. */
   fetch?: FetchLike;
-  /** Time for one attempt, headers and body. Default 10 000 ms. */
+  /** Time for one attempt, headers and body. Default 10 000 ms; at most 2^31-1 ms (a timer holds no more). */
   timeoutMs?: number;
+  /**
+   * The largest answer body read, in bytes, for every call (typed and `raw`), success or error. Counted
+   * while the body streams: past it the read stops and the call rejects with a `ResponseError` naming
+   * the limit (`limitBytes`), not retried. Default 10 MiB (10 485 760).
+   */
+  maxResponseBytes?: number;
   /** Retries of network errors, timeouts, 429, 502, 503 and 504. `false` turns them off. */
   retry?: RetryOptions | boolean;
   /** Pre-flight validation of parameters and body against the contract. Default true. */
@@ -77,6 +86,7 @@ export interface ResolvedOptions {
   fetch: FetchLike;
   timeoutMs: number;
   retry: RetrySettings | false;
+  maxResponseBytes: number;
   validate: boolean;
   /** Set when `logger` or `logLevel` was given. */
   logging: ResolvedLogging | undefined;
@@ -111,6 +121,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     throw new AuthError('createBaasClient: token must be a string or a function returning one');
   }
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
+  const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');
   const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
   if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
   if (options.tls !== undefined && options.fetch !== undefined) {
@@ -126,21 +137,30 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     fetch: tlsFetch ?? options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     timeoutMs,
     retry: retrySettings(options.retry),
+    maxResponseBytes,
     validate: options.validate ?? true,
     logging,
     close: async () => tlsFetch?.close(),
   };
 }
 
+// A timer armed for longer than MAX_TIMER_MS fires at once (Node warns), so no timeout may ask for it.
 function checkTimeout(timeoutMs: number, where: string): number {
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds`);
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
   return timeoutMs;
 }
 
-/** The timeout and retry settings of one call: its own options over the client's. */
-export function callSettings(settings: ResolvedOptions, options: CallOptions): { timeoutMs: number; retry: RetrySettings | false } {
+function checkByteLimit(limit: number, where: string): number {
+  const problem = byteLimitProblem(limit);
+  if (problem) throw new TypeError(`${where}: maxResponseBytes ${problem}`);
+  return limit;
+}
+
+/** The timeout, retry and body-size settings of one call: its own options over the client's. */
+export function callSettings(settings: ResolvedOptions, options: CallOptions): { timeoutMs: number; retry: RetrySettings | false; maxResponseBytes: number } {
   const timeoutMs = options.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(options.timeoutMs, 'call options');
   const retry =
     options.retry === undefined ? settings.retry : options.retry === false ? false : retrySettings({ ...(settings.retry || {}), ...options.retry });
-  return { timeoutMs, retry };
+  const maxResponseBytes = options.maxResponseBytes === undefined ? settings.maxResponseBytes : checkByteLimit(options.maxResponseBytes, 'call options');
+  return { timeoutMs, retry, maxResponseBytes };
 }

@@ -14,8 +14,9 @@ export const openapiClient = (options: ClientOptions): Client<paths> => createCl
 /**
  * `createBaasClient`'s `raw`: openapi-fetch for building the typed request, and the same call owner
  * as the typed operations for sending it (token, timeout per attempt, retries, redirects, the
- * caller's signal as `request.signal`). The body is read inside the call, so the attempt's timer
- * covers it and is cleared when the call ends; openapi-fetch then parses the buffered copy.
+ * caller's signal as `request.signal`). The body is read inside the call, within `maxResponseBytes`, so
+ * the attempt's timer covers it and is cleared when the call ends; openapi-fetch then parses the
+ * buffered copy.
  */
 export function callingClient(options: ClientOptions, start: (request: CallRequest, signal: AbortSignal) => Call): Client<paths> {
   return createClient<paths>({
@@ -26,8 +27,9 @@ export function callingClient(options: ClientOptions, start: (request: CallReque
         if (name !== 'authorization') headers[name] = value;
       });
       const body = request.body === null ? undefined : await request.arrayBuffer();
-      return start({ operation: 'raw', method: request.method, url: request.url, headers, body }, request.signal).run(async (response) => {
-        const buffered = NULL_BODY.has(response.status) ? null : await response.arrayBuffer();
+      return start({ operation: 'raw', method: request.method, url: request.url, headers, body }, request.signal).run(async (response, call) => {
+        // Within maxResponseBytes: openapi-fetch would read any amount.
+        const buffered = NULL_BODY.has(response.status) ? null : ((await call.readBytes(response)) as Uint8Array<ArrayBuffer>);
         return new Response(buffered, { status: response.status, statusText: response.statusText, headers: response.headers });
       });
     },

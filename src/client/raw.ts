@@ -66,9 +66,9 @@ export function createRawClient(options: RawClientOptions): RawClient {
 export function createCallingRawClient(
   baseUrl: string,
   state: ClientState,
-  settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string },
+  settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string; maxResponseBytes: number },
 ): RawClient {
   const options: ClientOptions = { Request: globalThis.Request, baseUrl, headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent } };
-  const start = (request: CallRequest, signal: AbortSignal) => new Call(state, request, settings.timeoutMs, settings.retry, signal);
+  const start = (request: CallRequest, signal: AbortSignal) => new Call(state, request, settings.timeoutMs, settings.retry, signal, settings.maxResponseBytes);
   return lazyClient(() => import('./raw-load.js').then((m) => m.callingClient(options, start)));
 }

@@ -8,8 +8,14 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Largest backoff step. Default 5 000 ms. */
   maxDelayMs?: number;
-  /** No attempt starts after this much time since the first. Default 30 000 ms. */
+  /** No attempt starts after this much time since the first. Default 30 000 ms; `Infinity` for no bound. */
   maxElapsedMs?: number;
+  /**
+   * The longest single wait a server's `Retry-After` may ask for. Default 60 000 ms. A `Retry-After`
+   * longer than this, or longer than the time `maxElapsedMs` leaves, ends the retries: the call
+   * rejects with the `ApiError`, whose `retryAfterMs` says what the server asked.
+   */
+  maxRetryAfterMs?: number;
   /** Statuses worth another attempt. Default 429, 502, 503, 504. */
   statuses?: readonly number[];
 }
@@ -21,6 +27,7 @@ export const DEFAULT_RETRY: RetrySettings = Object.freeze({
   baseDelayMs: 250,
   maxDelayMs: 5_000,
   maxElapsedMs: 30_000,
+  maxRetryAfterMs: 60_000,
   statuses: Object.freeze([429, 502, 503, 504]),
 });
 
@@ -31,8 +38,21 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
   if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {
     throw new TypeError('retry.maxAttempts must be a whole number of at least 1');
   }
+  for (const name of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    if (!isTimerMs(settings[name])) throw new TypeError(`retry.${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  // Never a timer by itself (waits are checked against what it leaves), so Infinity may mean no bound.
+  if (typeof settings.maxElapsedMs !== 'number' || !(settings.maxElapsedMs >= 0)) {
+    throw new TypeError('retry.maxElapsedMs must be a number of milliseconds of at least 0 (Infinity for no bound)');
+  }
   return settings;
 }
+
+/** The longest delay Node's timers hold (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Whether `ms` is a delay a timer can be armed with as asked: a number from 0 to MAX_TIMER_MS. */
+export const isTimerMs = (ms: unknown): ms is number => typeof ms === 'number' && ms >= 0 && ms <= MAX_TIMER_MS;
 
 /** Methods a server must treat as idempotent (RFC 9110 §9.2.2): safe to send again after a failure. */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -57,7 +77,8 @@ export interface RetryQuestion {
  * Whether to send the call again, and after how long: the wait in ms, or undefined for no retry.
  * Only idempotent methods (or calls with an idempotency key) are retried; only network failures,
  * timeouts and the retryable statuses; never past `maxAttempts` or `maxElapsedMs`. The server's
- * `Retry-After` is the wait when it sent one (and too long a one means no retry), backoff otherwise.
+ * `Retry-After` is the wait when it sent one, backoff otherwise; a `Retry-After` over `maxRetryAfterMs`
+ * or past what `maxElapsedMs` leaves means no retry. Every wait fits a timer (at most MAX_TIMER_MS).
  */
 export function shouldRetry(question: RetryQuestion, settings: RetrySettings | false, random: () => number = Math.random): number | undefined {
   if (!settings || question.attempt >= settings.maxAttempts) return undefined;
@@ -65,13 +86,17 @@ export function shouldRetry(question: RetryQuestion, settings: RetrySettings | f
   // No status (a failure) is in no list of statuses.
   const retryable = question.failure !== undefined || settings.statuses.includes(question.status as number);
   if (!retryable) return undefined;
-  const wait = question.status !== undefined && question.retryAfterMs !== undefined ? question.retryAfterMs : backoffMs(question.attempt, settings, random);
+  const asked = question.status !== undefined ? question.retryAfterMs : undefined;
+  // A server asking for longer than the caller allows gets no retry rather than a shorter wait.
+  if (asked !== undefined && !(asked <= settings.maxRetryAfterMs)) return undefined;
+  const wait = asked ?? backoffMs(question.attempt, settings, random);
   return question.elapsedMs + wait <= settings.maxElapsedMs ? wait : undefined;
 }
 
 /** Exponential backoff with full jitter: a random wait up to base × 2^(attempt-1), capped. */
 export function backoffMs(attempt: number, settings: RetrySettings, random: () => number = Math.random): number {
-  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
+  // The exponent stops at 31: base × 2^31 is already past any maxDelayMs, and 0 × Infinity would be NaN.
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.min(attempt - 1, 31));
   return Math.floor(random() * ceiling);
 }
 
@@ -89,9 +114,13 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** setTimeout as a promise that a caller's signal can cut short. */
+/**
+ * setTimeout as a promise that a caller's signal can cut short. A wait no timer can hold (over
+ * MAX_TIMER_MS, negative, not a number) is refused: Node would fire it at once instead.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (!isTimerMs(ms)) return reject(new RangeError(`a wait of ${ms} ms is outside 0 to ${MAX_TIMER_MS} ms`));
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = (): void => {
       clearTimeout(timer);

@@ -56,10 +56,15 @@ describe('options refused at creation, word for word', () => {
     ['a negative refreshMarginSeconds', { ...valid, refreshMarginSeconds: -1 }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
     ['a NaN refreshMarginSeconds', { ...valid, refreshMarginSeconds: Number.NaN }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
     ['a refreshMarginSeconds string', { ...valid, refreshMarginSeconds: '60' }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
-    ['a zero defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: 0 }, 'clientCredentials: defaultExpiresInSeconds must be a positive number'],
-    ['an infinite defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY }, 'clientCredentials: defaultExpiresInSeconds must be a positive number'],
-    ['a zero timeoutMs', { ...valid, timeoutMs: 0 }, 'clientCredentials: timeoutMs must be a positive number'],
-    ['a negative timeoutMs', { ...valid, timeoutMs: -5 }, 'clientCredentials: timeoutMs must be a positive number'],
+    ['a zero defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: 0 }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
+    ['an infinite defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
+    ['a defaultExpiresInSeconds over 24 h', { ...valid, defaultExpiresInSeconds: 86_401 }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
+    ['a zero timeoutMs', { ...valid, timeoutMs: 0 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
+    ['a negative timeoutMs', { ...valid, timeoutMs: -5 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
+    ['a timeoutMs no timer holds', { ...valid, timeoutMs: 2 ** 31 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
+    ['a zero maxResponseBytes', { ...valid, maxResponseBytes: 0 }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
+    ['a fractional maxResponseBytes', { ...valid, maxResponseBytes: 1.5 }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
+    ['a maxResponseBytes string', { ...valid, maxResponseBytes: '1024' }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
   ])('%s', (_name, options, message) => {
     if (typeof message === 'string') expect(refusal(options)).toBe(message);
     else expect(refusal(options)).toMatch(message);

@@ -10,7 +10,7 @@ import type { TokenSource } from '../../src/client/token.js';
 import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys';
-const FAST: RetrySettings = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, statuses: [429, 502, 503, 504] };
+const FAST: RetrySettings = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, maxRetryAfterMs: 60_000, statuses: [429, 502, 503, 504] };
 
 afterEach(() => {
   vi.useRealTimers();

@@ -9,7 +9,7 @@ import { AuthError, NetworkError } from '../../src/index.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=52998224725';
 const SHOWN = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=*********25';
-const RETRY = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, statuses: [503] };
+const RETRY = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, maxRetryAfterMs: 60_000, statuses: [503] };
 
 const stateOf = (fetch: FetchLike, observer?: CallObserver, token: TokenSource = 'fixed-token-123'): ClientState => ({
   fetch,

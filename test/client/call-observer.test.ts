@@ -30,7 +30,7 @@ describe('call observer', () => {
       },
     };
     const url = `${server.url}/v2/api/baas-onboarding/account/natural-person?Account=1&DocumentNumber=${VALID_CPF}`;
-    const call = new Call(state, { operation: 'updateNaturalPerson', method: 'PUT', url, headers: {} }, 1_000, { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1_000, statuses: [503] }, undefined);
+    const call = new Call(state, { operation: 'updateNaturalPerson', method: 'PUT', url, headers: {} }, 1_000, { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1_000, maxRetryAfterMs: 60_000, statuses: [503] }, undefined);
     await expect(
       call.run(async () => {
         throw new Error('the reader refuses');

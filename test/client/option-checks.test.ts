@@ -37,8 +37,36 @@ describe('resolveOptions', () => {
     expect(attempt).toThrow(message);
   });
 
-  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses timeoutMs %s', (timeoutMs) => {
-    expect(() => resolveOptions({ ...base, timeoutMs })).toThrow(new TypeError('createBaasClient: timeoutMs must be a positive number of milliseconds'));
+  // Over 2^31-1 ms Node's timer would fire at once (TimeoutOverflowWarning): refused like 0.
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000'])('refuses timeoutMs %s', (timeoutMs) => {
+    expect(() => resolveOptions({ ...base, timeoutMs: timeoutMs as number })).toThrow(
+      new TypeError('createBaasClient: timeoutMs must be a positive number of milliseconds, at most 2147483647'),
+    );
+  });
+
+  it('takes timeoutMs up to 2^31-1 ms', () => {
+    expect(resolveOptions({ ...base, timeoutMs: 2 ** 31 - 1 }).timeoutMs).toBe(2 ** 31 - 1);
+  });
+
+  it('maxResponseBytes: 10 MiB by default, or what it is given', () => {
+    expect(resolveOptions(base).maxResponseBytes).toBe(10 * 1024 * 1024);
+    expect(resolveOptions({ ...base, maxResponseBytes: 1 }).maxResponseBytes).toBe(1);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1024'])('refuses maxResponseBytes %s, naming the option and the rule', (maxResponseBytes) => {
+    expect(() => resolveOptions({ ...base, maxResponseBytes: maxResponseBytes as number })).toThrow(
+      new TypeError('createBaasClient: maxResponseBytes must be a positive whole number of bytes'),
+    );
+  });
+
+  it.each([
+    ['baseDelayMs', -1],
+    ['maxDelayMs', 2 ** 31],
+    ['maxDelayMs', Number.POSITIVE_INFINITY],
+    ['maxRetryAfterMs', 315_360_000_000],
+    ['maxRetryAfterMs', Number.NaN],
+  ])('refuses retry.%s %s at creation: no timer is armed past 2^31-1 ms', (name, value) => {
+    expect(() => resolveOptions({ ...base, retry: { [name]: value } })).toThrow(new TypeError(`retry.${name} must be a number of milliseconds from 0 to 2147483647`));
   });
 
   it('refuses a blank userAgent', () => {
@@ -71,7 +99,7 @@ describe('callSettings', () => {
   const client = resolveOptions({ ...base, timeoutMs: 2_000, retry: { maxAttempts: 4 } });
 
   it("is the client's when the call says nothing", () => {
-    expect(callSettings(client, {})).toEqual({ timeoutMs: 2_000, retry: { ...DEFAULT_RETRY, maxAttempts: 4 } });
+    expect(callSettings(client, {})).toEqual({ timeoutMs: 2_000, retry: { ...DEFAULT_RETRY, maxAttempts: 4 }, maxResponseBytes: 10 * 1024 * 1024 });
   });
 
   it("lays the call's retry over the client's, or turns it off", () => {
@@ -90,6 +118,17 @@ describe('callSettings', () => {
 
   it("takes the call's timeout, checked with its own name", () => {
     expect(callSettings(client, { timeoutMs: 50 }).timeoutMs).toBe(50);
-    expect(() => callSettings(client, { timeoutMs: 0 })).toThrow(new TypeError('call options: timeoutMs must be a positive number of milliseconds'));
+    expect(() => callSettings(client, { timeoutMs: 0 })).toThrow(new TypeError('call options: timeoutMs must be a positive number of milliseconds, at most 2147483647'));
+    expect(() => callSettings(client, { timeoutMs: 2 ** 31 })).toThrow(/^call options: timeoutMs /);
+  });
+
+  it("takes the call's maxResponseBytes over the client's, checked with its own name", () => {
+    expect(callSettings(resolveOptions({ ...base, maxResponseBytes: 4_096 }), {}).maxResponseBytes).toBe(4_096);
+    expect(callSettings(client, { maxResponseBytes: 64 }).maxResponseBytes).toBe(64);
+    expect(() => callSettings(client, { maxResponseBytes: 0 })).toThrow(new TypeError('call options: maxResponseBytes must be a positive whole number of bytes'));
+  });
+
+  it("checks a call's retry waits like the client's", () => {
+    expect(() => callSettings(client, { retry: { maxRetryAfterMs: 2 ** 31 } })).toThrow(/^retry\.maxRetryAfterMs /);
   });
 });

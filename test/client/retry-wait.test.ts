@@ -3,7 +3,7 @@
 // no listener on the caller's signal (which may live for the whole process).
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBaasClient } from '../../src/index.js';
+import { ApiError, createBaasClient } from '../../src/index.js';
 import { sleep } from '../../src/client/retry.js';
 
 afterEach(() => vi.useRealTimers());
@@ -46,5 +46,30 @@ describe('sleep', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await waiting;
     expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+  });
+});
+
+describe('a Retry-After no wait should honour', () => {
+  it('ten years with maxElapsedMs Infinity: one attempt, the ApiError with retryAfterMs, no timer overflow', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const fetch = vi.fn(async () => new Response('', { status: 429, headers: { 'retry-after': '315360000' } }));
+      const client = createBaasClient({ baseUrl: 'https://api.example.test', token: 'long-wait-token', fetch, retry: { maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY } });
+      const error = await client.listPixKeys().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(429);
+      expect((error as ApiError).retryAfterMs).toBe(315_360_000_000);
+      expect((error as ApiError).attempts).toBe(1);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      // Node emits a TimeoutOverflowWarning on a later tick: give it one.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The retry decision, one function of (attempt, method, status or failure, Retry-After, elapsed time).
 import { describe, expect, it, vi } from 'vitest';
-import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retrySettings, shouldRetry, sleep, type RetryQuestion } from '../../src/client/retry.js';
+import { backoffMs, DEFAULT_RETRY, MAX_TIMER_MS, parseRetryAfter, retrySettings, shouldRetry, sleep, type RetryQuestion } from '../../src/client/retry.js';
 
 const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
 const ask = (question: Partial<RetryQuestion>) => shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, settings, () => 0.5);
@@ -53,12 +53,44 @@ describe('shouldRetry at the edges of its budgets', () => {
   });
 });
 
+describe('a Retry-After longer than the caller allows ends the retries', () => {
+  const unbounded = { ...settings, maxElapsedMs: Number.POSITIVE_INFINITY };
+  const askUnbounded = (question: Partial<RetryQuestion>) => shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, unbounded, () => 0.5);
+
+  it('ten years (Retry-After: 315360000) is no retry, even with maxElapsedMs Infinity', () => {
+    expect(askUnbounded({ status: 429, retryAfterMs: 315_360_000_000 })).toBeUndefined();
+    expect(askUnbounded({ status: 503, retryAfterMs: Number.POSITIVE_INFINITY })).toBeUndefined();
+  });
+
+  it('waits up to maxRetryAfterMs (default 60 000 ms) exactly, and not a millisecond more', () => {
+    expect(DEFAULT_RETRY.maxRetryAfterMs).toBe(60_000);
+    expect(askUnbounded({ status: 429, retryAfterMs: 60_000 })).toBe(60_000);
+    expect(askUnbounded({ status: 429, retryAfterMs: 60_001 })).toBeUndefined();
+    const patient = { ...unbounded, maxRetryAfterMs: 120_000 };
+    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 120_000, elapsedMs: 0 }, patient)).toBe(120_000);
+    const strict = { ...unbounded, maxRetryAfterMs: 0 };
+    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 1, elapsedMs: 0 }, strict)).toBeUndefined();
+    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 0, elapsedMs: 0 }, strict)).toBe(0);
+  });
+
+  it('a Retry-After past the time maxElapsedMs leaves is no retry either', () => {
+    expect(ask({ status: 429, retryAfterMs: 20_000, elapsedMs: 10_001 })).toBeUndefined();
+    expect(ask({ status: 429, retryAfterMs: 20_000, elapsedMs: 10_000 })).toBe(20_000);
+  });
+
+  it('backoff never asks for more than a timer holds, however many attempts', () => {
+    const huge = { ...unbounded, maxAttempts: 5_000, baseDelayMs: MAX_TIMER_MS, maxDelayMs: MAX_TIMER_MS };
+    expect(backoffMs(4_000, huge, () => 0.999_999)).toBeLessThanOrEqual(MAX_TIMER_MS);
+    expect(backoffMs(4_000, { ...huge, baseDelayMs: 0 }, () => 0.5)).toBe(0);
+  });
+});
+
 describe('retrySettings', () => {
   it('false turns retries off; true and undefined give the defaults', () => {
     expect(retrySettings(false)).toBe(false);
     expect(retrySettings(true)).toEqual(DEFAULT_RETRY);
     expect(retrySettings(undefined)).toEqual(DEFAULT_RETRY);
-    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxElapsedMs: 30_000, statuses: [429, 502, 503, 504] });
+    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxElapsedMs: 30_000, maxRetryAfterMs: 60_000, statuses: [429, 502, 503, 504] });
   });
 
   it('overrides only what it is given', () => {
@@ -67,6 +99,29 @@ describe('retrySettings', () => {
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxAttempts %s, naming the option and the rule', (maxAttempts) => {
     expect(() => retrySettings({ maxAttempts })).toThrow(new TypeError('retry.maxAttempts must be a whole number of at least 1'));
+  });
+
+  it.each([
+    ['baseDelayMs', -1],
+    ['baseDelayMs', 2 ** 31],
+    ['maxDelayMs', Number.NaN],
+    ['maxDelayMs', Number.POSITIVE_INFINITY],
+    ['maxRetryAfterMs', 2 ** 31],
+    ['maxRetryAfterMs', '60000'],
+  ])('refuses %s %s: a wait no timer holds', (name, value) => {
+    expect(() => retrySettings({ [name]: value })).toThrow(new TypeError(`retry.${name} must be a number of milliseconds from 0 to 2147483647`));
+  });
+
+  it.each([-1, Number.NaN, '30000'])('refuses maxElapsedMs %s, naming the option and the rule', (maxElapsedMs) => {
+    expect(() => retrySettings({ maxElapsedMs: maxElapsedMs as number })).toThrow(
+      new TypeError('retry.maxElapsedMs must be a number of milliseconds of at least 0 (Infinity for no bound)'),
+    );
+  });
+
+  it('accepts the largest waits a timer holds, and maxElapsedMs Infinity', () => {
+    const widest = { baseDelayMs: MAX_TIMER_MS, maxDelayMs: MAX_TIMER_MS, maxRetryAfterMs: MAX_TIMER_MS, maxElapsedMs: Number.POSITIVE_INFINITY };
+    expect(retrySettings(widest)).toMatchObject(widest);
+    expect(MAX_TIMER_MS).toBe(2_147_483_647);
   });
 
   it('accepts maxAttempts 1: one attempt, no retry', () => {
@@ -121,6 +176,16 @@ describe('sleep', () => {
       await vi.advanceTimersByTimeAsync(1);
       await waiting;
       expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([MAX_TIMER_MS + 1, 315_360_000_000, Number.POSITIVE_INFINITY, -1, Number.NaN])('refuses a wait of %s ms that no timer holds, arming none', async (ms) => {
+    vi.useFakeTimers();
+    try {
+      await expect(sleep(ms)).rejects.toBeInstanceOf(RangeError);
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }

@@ -31,6 +31,8 @@ interface Fault {
   deadlineMs?: number;
   /** The check looks only at what the servers saw, so it holds for `raw` too. */
   checksServersOnly?: boolean;
+  /** The call owner decides the outcome before openapi-fetch sees the answer (the body size), so `raw` matches. */
+  callDecides?: boolean;
   /** Checks of the outcome and of what the servers saw. */
   check?: (outcome: { value?: unknown; error?: unknown; operation: Operation }) => void;
 }
@@ -273,10 +275,35 @@ const faults: Fault[] = [
     fault: 'a 30 MB page of keys',
     expected: 'data',
     operations: ['listPixKeys'],
-    options: { timeoutMs: 20_000 },
+    // Past the default maxResponseBytes (10 MiB): a caller expecting pages this large raises it.
+    options: { timeoutMs: 20_000, maxResponseBytes: 40 * 1024 * 1024 },
     deadlineMs: 25_000,
     handler: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(bigPage()),
     check: ({ value }) => expect((value as { data: unknown[] }).data).toHaveLength(80_000),
+  },
+  {
+    // 64 MiB stands for "without end": a client that ignored the limit would still finish.
+    fault: 'a body past maxResponseBytes',
+    expected: ResponseError,
+    callDecides: true,
+    options: { maxResponseBytes: 64 * 1024 },
+    handler: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(16 * 1024, 0x7b);
+      let sent = 0;
+      const write = (): void => {
+        while (!res.destroyed && sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', write);
+        }
+        if (!res.destroyed) res.end();
+      };
+      write();
+    },
+    check: ({ error }) => {
+      expect((error as ResponseError).limitBytes).toBe(64 * 1024);
+      expect((error as ResponseError).attempts).toBe(1);
+    },
   },
   {
     fault: 'a 5 MB plain-text error',
@@ -321,14 +348,15 @@ const transportOnly = (expected: Expected): boolean =>
 
 /**
  * `raw` hands any answer back to openapi-fetch (which may fail to parse it), so it must match the
- * typed operations only where the transport decides: timeouts and network failures.
+ * typed operations only where the transport or the call owner decides: timeouts, network failures,
+ * a body past maxResponseBytes.
  */
 const RAW_ANSWERED = 'answered (openapi-fetch reads it)';
 
 const cases = faults.flatMap((fault) =>
   (fault.operations ?? callNames).map((operation) => {
     const typed = typeof fault.expected === 'object' && 'byOperation' in fault.expected ? fault.expected.byOperation(operation === 'raw' ? 'listPixKeys' : operation) : fault.expected;
-    const rawDiffers = operation === 'raw' && !transportOnly(typed);
+    const rawDiffers = operation === 'raw' && !transportOnly(typed) && !fault.callDecides;
     return {
       ...fault,
       operation,
