@@ -9,8 +9,13 @@ import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 
+/** What a run authenticates with, as its first output line names it (never the secret). */
+export type CredentialKind = 'token' | 'client credentials' | 'none';
+
 /** Gives the Authorization header value for each request, or undefined for none. */
 export interface CredentialSource {
+  /** Which credential this is: a token held, client credentials, or none at all. */
+  readonly kind: CredentialKind;
   authorization(): Promise<string | undefined>;
   /** Strings to mask wherever output is written (tokens, client secrets, passphrases); grows as tokens are issued. */
   readonly secrets: readonly string[];
@@ -54,9 +59,19 @@ const AUTH_METHODS: Record<string, ClientAuthMethod> = {
   client_secret_post: 'client_secret_post',
 };
 
+/** What to give when there are no credentials at all (a usage error before anything is sent). */
+export const MISSING_CREDENTIALS = `no credentials: give --token TOKEN (or set ${ENV.token}), or client credentials: --token-url URL --client-id ID with ${ENV.clientSecret}`;
+
+/** Where to look when the service refuses the credentials of `kind`: the flags and variables that gave them. */
+export function credentialHint(kind: CredentialKind): string {
+  if (kind === 'token') return `check --token / ${ENV.token}`;
+  if (kind === 'client credentials') return `check --client-id, ${ENV.clientSecret} (or --client-secret), --scope and --token-url`;
+  return MISSING_CREDENTIALS;
+}
+
 /** `--token`: a bearer token the user already holds. */
 export function staticToken(token: string | undefined): CredentialSource {
-  return { authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [], close: async () => undefined };
+  return { kind: token ? 'token' : 'none', authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [], close: async () => undefined };
 }
 
 function readMaterial(flag: string, path: string): Buffer {
@@ -139,6 +154,7 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
     throw new CredentialError((error as Error).message.replace(/^clientCredentials: /, 'client credentials: '));
   }
   return {
+    kind: 'client credentials',
     authorization: async () => `Bearer ${await source()}`,
     get secrets() {
       return [clientSecret, ...source.secrets(), ...passphrase];
