@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
+import { refusalStatus, tokenEndpointRefusal, type CredentialRefusal } from './credentials.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
 
@@ -30,6 +31,8 @@ export interface Context {
   checker: DriftChecker;
   /** Every exchange of the run, for the assumption rows. */
   seen: Exchange[];
+  /** Set when the first page refused the credentials: the checks that need them are not run. */
+  refused?: CredentialRefusal;
 }
 
 export function urlFor(baseUrl: string, path: string, query: Record<string, string> = {}): string {
@@ -89,13 +92,39 @@ function inspect(ctx: Context, operationId: string, x: Exchange): DriftProblem[]
   return ctx.checker.check({ operationId, status: x.status, headers: x.headers, contentType: x.contentType, body: x.body, bodyUnparsable: x.bodyUnparsable });
 }
 
-/** Walks up to `pages` pages of list-keys; every page is checked, and every cursor must be new. */
+/** The first row of a run whose credentials were refused: not drift, and nothing else to blame. */
+function refusedRow(ctx: Context, refusal: CredentialRefusal): CheckResult {
+  ctx.refused = refusal;
+  const kind = ctx.options.credentials.kind;
+  return {
+    check: 'credentials',
+    expected: `${kind === 'token' ? 'a token' : kind} the service accepts`,
+    seen: `${refusal.by === 'service' ? 'credentials refused' : 'refused by the token endpoint'} (${refusalStatus(refusal)})`,
+    verdict: 'error',
+    problems: [],
+  };
+}
+
+/** The row of a check that needs accepted credentials, when they were refused: not run, nothing sent. */
+export function notRun(ctx: Context, check: string, expected: string): CheckResult | undefined {
+  if (!ctx.refused) return undefined;
+  return { check, expected, seen: 'not run: the credentials were refused', verdict: 'error', problems: [] };
+}
+
+/**
+ * Walks up to `pages` pages of list-keys; every page is checked, and every cursor must be new. A 401
+ * or 403 to the first page (or the token endpoint refusing the client credentials) is the
+ * credentials' failure, not the list's: it is reported as such and the walk stops.
+ */
 export async function walkPages(ctx: Context): Promise<CheckResult[]> {
   const rows: CheckResult[] = [];
   const { path } = operation('listPixKeys');
   const cursors = new Set<string>();
   let cursor: string | null = null;
   let reachedEnd = false;
+  let pagesRead = 0;
+  // Why the walk stopped before reading `pages` pages, if it did.
+  let stopped: string | undefined;
   for (let page = 1; page <= ctx.options.pages; page += 1) {
     const check = `list-keys page ${page}`;
     const expected = '200 application/json PixKeyList';
@@ -105,25 +134,41 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       if (cursor !== null) query.cursor = cursor;
       x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), { method: 'GET', headers: await headers(ctx, true) });
     } catch (error) {
-      rows.push(failed(check, expected, error));
+      const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
+      const result = refusal ? refusedRow(ctx, refusal) : failed(check, expected, error);
+      rows.push(result);
+      stopped = refusal ? `the token endpoint refused the credentials (${refusalStatus(refusal)})` : `page ${page}: ${result.seen}`;
       break;
     }
     if (x.redirect) {
       rows.push(redirectRow(ctx, check, expected, x, x.redirect));
+      stopped = `page ${page} was a redirect not followed`;
+      break;
+    }
+    if (page === 1 && (x.status === 401 || x.status === 403)) {
+      // Still seen (its X-Request-Id counts), never scored: the token probe checks a 401's shape.
+      ctx.seen.push(x);
+      rows.push(refusedRow(ctx, { by: 'service', status: x.status }));
+      stopped = `the service refused the credentials (${x.status})`;
       break;
     }
     const problems = inspect(ctx, 'listPixKeys', x);
     const body = x.body as { data?: unknown } | undefined;
     const count = Array.isArray(body?.data) ? `, ${body.data.length} keys` : '';
     if (x.status !== 200) {
-      // A documented refusal (401 for a bad token, 429 whose wait did not fit the budget, 503) is
-      // not drift, but the walk cannot go on: the run is incomplete, not failed.
+      // A documented refusal (401 for a token that expired, 429 whose wait did not fit the budget,
+      // 503) is not drift, but the walk cannot go on: the run is incomplete, not failed.
       if (problems.length) rows.push(row(check, expected, x, problems));
       else rows.push({ check, expected, seen: `${seenOf(x)}: a documented refusal, the walk stops${x.status === 429 || x.status === 503 ? ' (Retry-After longer than the budget allows)' : ''}`, verdict: 'error', problems: [] });
+      stopped = `page ${page} answered ${x.status}`;
       break;
     }
     rows.push(row(check, expected, x, problems, count));
-    if (problems.length) break;
+    pagesRead += 1;
+    if (problems.length) {
+      stopped = `page ${page} drifted`;
+      break;
+    }
     // The page conforms, so cursor.next is there: a string, or null on the last page.
     const next = (x.body as { cursor: { next: string | null } }).cursor.next;
     if (next === null) {
@@ -139,6 +184,7 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
         verdict: 'drift',
         problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
       });
+      stopped = `page ${page} repeated a cursor`;
       break;
     }
     cursors.add(next);
@@ -147,7 +193,8 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
   rows.push({
     check: 'cursor.next null on the last page',
     expected: 'null once the list ends (x-assumption)',
-    seen: reachedEnd ? 'null on the last page walked' : `the list did not end within ${ctx.options.pages} page(s)`,
+    // "did not end within N pages" only when N pages were read; otherwise how many, and why not more.
+    seen: reachedEnd ? 'null on the last page walked' : stopped === undefined ? `the list did not end within ${pagesRead} page(s)` : `${pagesRead} page(s) read; the walk stopped: ${stopped}`,
     verdict: reachedEnd ? 'held' : 'not-seen',
     problems: [],
   });
@@ -173,6 +220,9 @@ export async function probeWithoutToken(ctx: Context): Promise<CheckResult> {
 export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
   const check = 'list-keys with limit=201';
   const expected = '422 or 400 application/problem+json';
+  // With refused credentials the answer would be that refusal again, not the limit's.
+  const skipped = notRun(ctx, check, expected);
+  if (skipped) return skipped;
   try {
     const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), { method: 'GET', headers: await headers(ctx, true) });
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
@@ -190,6 +240,8 @@ export async function sendUpdate(ctx: Context, body: string): Promise<CheckResul
   const check = 'update natural person (write)';
   const expected = '200 application/json UpdateResult';
   const { method, path } = operation('updateNaturalPerson');
+  const skipped = notRun(ctx, check, expected);
+  if (skipped) return skipped;
   try {
     const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, { Account: write.account, DocumentNumber: write.documentNumber }), {
       method,

@@ -1,9 +1,11 @@
 // `baas-pix-contract verify …` (and `npm run verify -- …`, through src/cli): parse, run, print, exit status.
-// 0: nothing drifted; 1: drift; 2: usage error, or a check could not run (budget, network).
+// 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them), the
+// credentials refused, or a check that could not run (budget, network).
 import { writeFile } from 'node:fs/promises';
 import { redactText } from '../redact.js';
 import { insecureHttpWarnings, outputSecrets, parseVerifyArgs, USAGE, UsageError } from './options.js';
-import { escapeControls, formatJson, formatTable } from './report.js';
+import { redactUrl } from '../redact.js';
+import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
 
 export interface Io {
@@ -26,7 +28,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
-  // Said before anything is sent, so it is seen even if the run never ends.
+  // Said before anything is sent, so they are seen even if the run never ends.
+  io.out(formatHeader(redactUrl(options.baseUrl, secrets()), options.credentials.kind, secrets()));
   for (const warning of insecureHttpWarnings(options)) io.err(warning);
   try {
     const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
@@ -35,7 +38,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       await writeFile(options.reportFile, `${formatJson(report, secrets())}\n`);
       io.out(`report: ${options.reportFile}`);
     }
-    return report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
+    // Refused credentials: nothing that needed them was checked, whatever the rest found.
+    return report.credentialsRefused ? 2 : report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
   } catch (error) {
     io.err(escapeControls(redactText(`verify: ${(error as Error).message}`, secrets())));
     return 2;

@@ -4,7 +4,7 @@
 // modules. Secrets come from the environment by preference (never from shell history), are read
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, type ClientAuthMethod } from '../auth/index.js';
+import { clientCredentials, isTokenError, type ClientAuthMethod } from '../auth/index.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -67,6 +67,38 @@ export function credentialHint(kind: CredentialKind): string {
   if (kind === 'token') return `check --token / ${ENV.token}`;
   if (kind === 'client credentials') return `check --client-id, ${ENV.clientSecret} (or --client-secret), --scope and --token-url`;
   return MISSING_CREDENTIALS;
+}
+
+/**
+ * Credentials a run could not use: the service answered its first authenticated request with 401 or
+ * 403, or the token endpoint refused the client credentials. The checks that need an accepted token
+ * are then not run rather than blamed.
+ */
+export interface CredentialRefusal {
+  by: 'service' | 'token endpoint';
+  /** The HTTP status of the refusal, when there was one. */
+  status: number | undefined;
+  /** RFC 6749 §5.2 `error` of a token endpoint's refusal, when it is a plain code (`invalid_client`). */
+  code?: string;
+}
+
+/** The refusal in a token endpoint's TokenError ('rejected': it answered, and said no); undefined for anything else. */
+export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefined {
+  if (!isTokenError(error) || error.failure !== 'rejected') return undefined;
+  // Only a code as RFC 6749 spells them: the endpoint is not trusted to put words in the summary.
+  const code = error.error !== undefined && /^[a-z_]{1,40}$/.test(error.error) ? error.error : undefined;
+  return { by: 'token endpoint', status: error.status, ...(code ? { code } : {}) };
+}
+
+/** The status (and code) of a refusal, as the table shows it: `401`, `400 invalid_client`. */
+export function refusalStatus(refusal: CredentialRefusal): string {
+  return [refusal.status ?? 'no status', refusal.code].filter((part) => part !== undefined).join(' ');
+}
+
+/** The summary of a refused run: who refused what, and where to look. */
+export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal): string {
+  const who = refusal.by === 'service' ? 'the service refused the credentials' : 'the token endpoint refused the client credentials';
+  return `${who} (${refusalStatus(refusal)}): ${credentialHint(kind)}`;
 }
 
 /** `--token`: a bearer token the user already holds. */

@@ -247,9 +247,6 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
     if (error instanceof CredentialError) throw new UsageError(error.message);
     throw error;
   }
-  // The contract asks a bearer token of every operation: a run without one could check only that
-  // it is refused, and would blame every other check. (Nothing was opened: TLS loads on a request.)
-  if (credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
   const options: VerifyOptions = {
     baseUrl,
     credentials,
@@ -260,6 +257,10 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
     requestTimeoutMs: positiveInt('timeout', values.timeout, DEFAULTS.timeoutSeconds) * 1000,
     maxResponseBytes,
   };
+  // Last, so a misused flag is named first. The contract asks a bearer token of every operation: a run
+  // without one could only check that it is refused, and would blame every other check for it.
+  // (Nothing was opened: a client certificate loads on the first request.)
+  if (credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
   if (values['token-url'] !== undefined && isInsecureRemote(values['token-url'])) insecureHttp.push('--token-url');
   if (insecureHttp.length) options.insecureHttp = insecureHttp;
   if (values.report) options.reportFile = values.report;

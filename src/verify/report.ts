@@ -3,6 +3,7 @@
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
 import { redactText } from '../redact.js';
+import { refusalMessage, type CredentialKind, type CredentialRefusal } from './credentials.js';
 
 /**
  * ok: as the contract says. drift: the service departs from the contract.
@@ -23,6 +24,13 @@ export interface VerifyReport {
   tool: string;
   contractVersion: string;
   baseUrl: string;
+  /** What the run authenticated with (never the secret). */
+  credentials: CredentialKind;
+  /**
+   * Present when the credentials were refused (401/403 on the first page, or by the token endpoint):
+   * the checks that need them were not run, and the run could not check the service.
+   */
+  credentialsRefused?: CredentialRefusal & { message: string };
   startedAt: string;
   readOnly: boolean;
   /** Present when the run was let through something unsafe (--allow-insecure-http); printed first. */
@@ -48,6 +56,25 @@ export function escapeControls(text: string): string {
   });
 }
 
+const CREDENTIAL_WORDS: Record<CredentialKind, string> = { token: 'a bearer token', 'client credentials': 'client credentials', none: 'no credentials' };
+
+/** The first line a run prints, before anything is sent: where, and with what kind of credential (never the secret). */
+export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: readonly string[]): string {
+  return escapeControls(redactText(`verify ${baseUrl} with ${CREDENTIAL_WORDS[kind]}`, secrets));
+}
+
+/** The summary's verdict: credentials refused first (nothing else could be checked), then drift, then incomplete. */
+function verdictOf(report: VerifyReport): string {
+  if (report.credentialsRefused) return `CREDENTIALS REFUSED: ${report.credentialsRefused.message}`;
+  if (report.drifted) return 'DRIFT';
+  return report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift';
+}
+
+/** The refusal as the report carries it. */
+export function refusedSummary(kind: CredentialKind, refusal: CredentialRefusal): CredentialRefusal & { message: string } {
+  return { ...refusal, message: refusalMessage(kind, refusal) };
+}
+
 export function formatTable(report: VerifyReport, secrets: readonly string[]): string {
   // Cells carry what the service sent (its content type, JSON pointers made of its member names).
   const rows = [['check', 'expected', 'seen', 'verdict'], ...report.checks.map((c) => [c.check, c.expected, c.seen, c.verdict.toUpperCase()].map(escapeControls))];
@@ -61,7 +88,7 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
   out.push(
     '',
     `requests: ${requests.used} of ${requests.limit} (${requests.retriesAfterWait} after a Retry-After wait); time: ${(timeMs.used / 1000).toFixed(1)} s of ${timeMs.limit / 1000} s`,
-    `${report.drifted ? 'DRIFT' : report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift'}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`,
+    escapeControls(`${verdictOf(report)}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`),
   );
   return redactText(out.join('\n'), secrets);
 }

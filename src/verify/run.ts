@@ -7,12 +7,14 @@ import { redactUrl } from '../redact.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
+import { MISSING_CREDENTIALS } from './credentials.js';
 import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
-import type { CheckResult, Verdict, VerifyReport } from './report.js';
+import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } from './report.js';
 
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
   // parseVerifyArgs refuses it already; options built by hand get the same rule before anything is sent.
   if (isInsecureRemote(options.baseUrl) && !options.insecureHttp?.includes('--base-url')) throw new UsageError(insecureHttpMessage('--base-url'));
+  if (options.credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
   const startedAt = new Date().toISOString();
   const budget = new Budget(
     options.maxRequests,
@@ -38,6 +40,8 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     tool: `${PACKAGE_NAME} verify ${PACKAGE_VERSION}`,
     contractVersion: PACKAGE_VERSION,
     baseUrl: redactUrl(options.baseUrl, outputSecrets(options)),
+    credentials: options.credentials.kind,
+    ...(ctx.refused ? { credentialsRefused: refusedSummary(options.credentials.kind, ctx.refused) } : {}),
     startedAt,
     readOnly: !options.write,
     ...(warnings.length ? { warnings } : {}),

@@ -3,11 +3,12 @@
 // the bin itself (process.argv in, process.exitCode out, lines on stdout and stderr).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { UsageError, defineCommand, type Command } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
+import { DEFAULTS, defaultMaxRequests, HELP_GROUPS, VERIFY_OPTIONS, type UndescribedOption } from '../../src/verify/options.js';
 import { capture } from './in-process.js';
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -59,26 +60,46 @@ serve the stateful sandbox (seeded clients, accounts and keys; real pages; accur
 check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
 
   Checks a live service against the contract. Read-only unless --allow-writes is given.
-  Credentials, as the client takes them (secrets from the environment keep them out of shell history):
+  Target:
+    --base-url URL                the service root (required); a gateway's path prefix is kept
+  Credentials (one kind is required; secrets from the environment keep them out of shell history):
     --token TOKEN                 a bearer token you hold (or BAAS_TOKEN)
     --token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]
                                   OAuth2 client credentials; the secret from BAAS_CLIENT_SECRET
                                   (or --client-secret SECRET, which shell history keeps)
+      --scope "a b"               scopes asked of the token URL (default: none asked)
+      --auth-method basic|post    client_secret_basic or client_secret_post (default basic)
     --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
-                                  its passphrase from BAAS_TLS_PASSPHRASE
-    --ca FILE                     a private authority to trust
-  Safety:
+                                  its passphrase from BAAS_TLS_PASSPHRASE (default: none)
+    --ca FILE                     a private authority to trust (default: the system's)
+  Walk:
+    --pages N                     list-keys pages to walk at most (default 3)
+    --page-size N                 the limit sent for each page, 1 to 200 (default 50)
+  Budgets (each printed with what the run used):
+    --max-requests N              requests sent in all, retries and redirects included
+                                  (default 2 × (pages + 3): 12 with the default --pages)
+    --time-budget SECONDS         wall-clock time for the whole run (default 120)
+    --timeout SECONDS             time for one request, never past the time budget (default 15)
     --max-response-bytes N        read at most N bytes of any answer (default 10485760, 10 MiB);
                                   a larger answer is an ERROR row naming the limit (a bound of
                                   verify's own, not of the contract)
+  Writes (none by default: the run is read-only):
+    --allow-writes                send one PUT of the update (never retried); needs the three below
+    --account ACCOUNT             the account to update
+    --document-number CPF         its holder's CPF (masked in all output)
+    --body FILE                   a JSON file holding the update body
+  Output:
+    --report FILE                 also write the JSON report to FILE (default: the table only)
+  Safety:
     --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                   --token-url): the token and secret travel in clear; said on
                                   stderr, in the table and in the report. Without it such a URL
-                                  is refused before anything is sent.
+                                  is refused before anything is sent (default: refused).
   Redirects are followed only for reads, to the same origin, at most 5 times (as the client does);
   one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
   Secrets, tokens and CPFs are masked in the table and the report.
-  Exit status: 0 nothing drifted, 1 drift found, 2 usage error or the service could not be reached.`,
+  Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials
+  among them), credentials the service refused, or a check that could not run.`,
   docs: `Usage: baas-pix-contract docs --out DIR
 
 write the HTML docs of the contract (one page that works offline) into a folder
@@ -120,6 +141,45 @@ describe('help, word for word', () => {
     const io = capture();
     expect(await main([flag], COMMANDS, io)).toBe(0);
     expect(io.stdout).toEqual([version]);
+  });
+});
+
+describe('verify --help describes every option it takes', () => {
+  const io = capture();
+  const helped = main(['verify', '--help'], COMMANDS, io).then(() => io.stdout.join('\n'));
+  // Below the usage line: where options get their meaning (the usage line only names them).
+  const described = async () => (await helped).split('\n').slice(1).join('\n');
+
+  it.each(Object.keys(VERIFY_OPTIONS))('--%s, from the parser\'s own option table, is described below the usage line', async (name) => {
+    expect(await described()).toMatch(new RegExp(`(^|[\\s(\\[])--${name}(?![\\w-])`, 'm'));
+    expect(HELP_GROUPS.some((group) => (group.options as readonly string[]).includes(name))).toBe(true);
+  });
+
+  it('no option lacks a help group (a type-level check too)', () => {
+    expectTypeOf<UndescribedOption>().toEqualTypeOf<never>();
+    expect(HELP_GROUPS.flatMap((group) => group.options).sort()).toEqual(Object.keys(VERIFY_OPTIONS).sort());
+  });
+
+  it.each([
+    ['--pages N', DEFAULTS.pages],
+    ['--page-size N', DEFAULTS.pageSize],
+    ['--max-requests N', defaultMaxRequests(DEFAULTS.pages)],
+    ['--time-budget SECONDS', DEFAULTS.timeBudgetSeconds],
+    ['--timeout SECONDS', DEFAULTS.timeoutSeconds],
+    ['--max-response-bytes N', DEFAULTS.maxResponseBytes],
+  ])('%s gives the default the parser uses (%i)', async (synopsis, value) => {
+    const lines = (await described()).split('\n');
+    const at = lines.findIndex((line) => line.trimStart().startsWith(synopsis));
+    // The option's own line and its continuation lines (indented deeper, no option of their own).
+    const after = lines.slice(at + 1);
+    const continued = after.findIndex((line) => !/^ {30,}\S/.test(line));
+    const own = [lines[at]!, ...after.slice(0, continued)].join(' ');
+    expect(own).toMatch(new RegExp(`\\(default .*\\b${value}\\b`));
+  });
+
+  it('groups: target, credentials, walk, budgets, writes, output, safety, in that order', async () => {
+    const titles = (await described()).split('\n').filter((line) => /^  [A-Z][a-z]+( \(.*\))?:$/.test(line)).map((line) => line.trim().split(/[ :]/)[0]);
+    expect(titles).toEqual(['Target', 'Credentials', 'Walk', 'Budgets', 'Writes', 'Output', 'Safety']);
   });
 });
 

@@ -103,10 +103,10 @@ describe('--max-response-bytes', () => {
   });
 
   it('the option: 10 MiB by default, a positive whole number of bytes, said in USAGE', async () => {
-    expect(parseVerifyArgs(['--base-url', 'https://x']).maxResponseBytes).toBe(10 * 1024 * 1024);
-    expect(parseVerifyArgs(['--base-url', 'https://x', '--max-response-bytes', '1']).maxResponseBytes).toBe(1);
+    expect(parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN]).maxResponseBytes).toBe(10 * 1024 * 1024);
+    expect(parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, '--max-response-bytes', '1']).maxResponseBytes).toBe(1);
     for (const value of ['0', '-1', '1.5', '1e6', '', '99999999999999999999']) {
-      expect(() => parseVerifyArgs(['--base-url', 'https://x', `--max-response-bytes=${value}`])).toThrow(/^--max-response-bytes /);
+      expect(() => parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, `--max-response-bytes=${value}`])).toThrow(/^--max-response-bytes /);
     }
     const { USAGE } = await import('../../src/verify/options.js');
     expect(USAGE).toContain('--max-response-bytes N');

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { Budget } from '../../src/verify/budget.js';
 import { assumptions, operation, probeLimitOutOfRange, probeWithoutToken, sendUpdate, urlFor, walkPages, type Context } from '../../src/verify/checks.js';
-import { staticToken, type VerifyOptions } from '../../src/verify/options.js';
+import { TokenError } from '../../src/auth/index.js';
+import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
 import { exampleValue } from '../support/fixtures.js';
 import { conformant, fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
 
@@ -79,7 +80,8 @@ describe('walkPages', () => {
         verdict: 'drift',
         problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
       },
-      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: 'the list did not end within 5 page(s)', verdict: 'not-seen', problems: [] },
+      // Three pages of five were read: the walk says why it stopped, not that the list went on.
+      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: '3 page(s) read; the walk stopped: page 3 repeated a cursor', verdict: 'not-seen', problems: [] },
     ]);
   });
 
@@ -133,7 +135,6 @@ describe('walkPages', () => {
   });
 
   it.each([
-    [401, problemReply(401, 'MissingToken'), '401 application/problem+json: a documented refusal, the walk stops'],
     [500, problemReply(500, 'InternalError'), '500 application/problem+json: a documented refusal, the walk stops'],
     [429, problemReply(429, 'RateLimited', { 'retry-after': '30' }), '429 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
     [503, problemReply(503, 'UpstreamUnavailable', { 'retry-after': '30' }), '503 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
@@ -143,6 +144,47 @@ describe('walkPages', () => {
     expect(rows[0]).toEqual({ check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen, verdict: 'error', problems: [] });
     expect(rows).toHaveLength(2);
     expect(requests).toHaveLength(1);
+  });
+
+  it.each([401, 403])('%i to the first page: the credentials were refused, one error row, no page blamed, nothing more sent', async (status) => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? problemReply(status, status === 401 ? 'MissingToken' : 'AccountNotAllowed') : undefined));
+    const rows = await walkPages(ctx);
+    expect(rows).toEqual([
+      { check: 'credentials', expected: 'a token the service accepts', seen: `credentials refused (${status})`, verdict: 'error', problems: [] },
+      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: `0 page(s) read; the walk stopped: the service refused the credentials (${status})`, verdict: 'not-seen', problems: [] },
+    ]);
+    expect(ctx.refused).toEqual({ by: 'service', status });
+    expect(requests).toHaveLength(1);
+    // Seen for the assumptions (its X-Request-Id counts), never scored.
+    expect(ctx.seen.map((x) => x.status)).toEqual([status]);
+  });
+
+  it('a 401 to a later page (a token that expired) is a documented refusal of that page, not refused credentials', async () => {
+    const { ctx } = await context((kind) => (kind === 'page2' ? problemReply(401, 'MissingToken') : undefined));
+    const rows = await walkPages(ctx);
+    expect(rows.map((r) => [r.check, r.seen, r.verdict])).toEqual([
+      ['list-keys page 1', '200 application/json, 2 keys', 'ok'],
+      ['list-keys page 2', '401 application/problem+json: a documented refusal, the walk stops', 'error'],
+      ['cursor.next null on the last page', '1 page(s) read; the walk stopped: page 2 answered 401', 'not-seen'],
+    ]);
+    expect(ctx.refused).toBeUndefined();
+  });
+
+  it('client credentials the token endpoint refuses: refused credentials; a token endpoint out of reach is no refusal', async () => {
+    const tokenError = (failure: 'rejected' | 'network') => new TokenError({ failure, tokenUrl: 'https://auth.example/token', ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}), detail: 'x' });
+    const refusing = (failure: 'rejected' | 'network'): CredentialSource => ({
+      kind: 'client credentials',
+      authorization: () => Promise.reject(tokenError(failure)),
+      secrets: [],
+      close: async () => undefined,
+    });
+    let { ctx, requests } = await context(undefined, { credentials: refusing('rejected') });
+    expect((await walkPages(ctx))[0]).toEqual({ check: 'credentials', expected: 'client credentials the service accepts', seen: 'refused by the token endpoint (401 invalid_client)', verdict: 'error', problems: [] });
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
+    expect(requests).toEqual([]);
+    ({ ctx } = await context(undefined, { credentials: refusing('network') }));
+    expect((await walkPages(ctx))[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error' });
+    expect(ctx.refused).toBeUndefined();
   });
 
   it('an undocumented status is drift and stops the walk', async () => {
@@ -164,7 +206,7 @@ describe('walkPages', () => {
     expect(rows.map((r) => [r.check, r.seen, r.verdict])).toEqual([
       ['list-keys page 1', '200 application/json, 2 keys', 'ok'],
       ['list-keys page 2', 'request budget of 1 used up', 'error'],
-      ['cursor.next null on the last page', 'the list did not end within 3 page(s)', 'not-seen'],
+      ['cursor.next null on the last page', '1 page(s) read; the walk stopped: page 2: request budget of 1 used up', 'not-seen'],
     ]);
   });
 
@@ -256,6 +298,17 @@ describe('the error probes', () => {
       { part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' },
       { part: 'body', pointer: '/data', rule: 'is required' },
     ]);
+  });
+
+  it('limit=201 and the write, after the credentials were refused: not run, nothing sent, no drift', async () => {
+    const { ctx, requests } = await context(undefined, { write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' } });
+    ctx.refused = { by: 'service', status: 401 };
+    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: 'not run: the credentials were refused', verdict: 'error', problems: [] });
+    expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: 'update natural person (write)', verdict: 'error', problems: [] });
+    expect(requests).toEqual([]);
+    // The probe without a token needs no accepted token: it still runs.
+    expect(await probeWithoutToken(ctx)).toMatchObject({ verdict: 'ok' });
+    expect(requests).toHaveLength(1);
   });
 
   it('limit=201: no answer is an error row', async () => {

@@ -121,7 +121,8 @@ describe('--allow-insecure-http', () => {
     expect(sent).toBeGreaterThan(0);
     expect(code).toBe(0);
     expect(err).toMatch(/^warning: --allow-insecure-http: --base-url /);
-    expect(out.split('\n')[0]).toMatch(/^warning: --allow-insecure-http: --base-url /);
+    // The first line says where and with what; the table then starts with the warning.
+    expect(out.split('\n')[1]).toMatch(/^warning: --allow-insecure-http: --base-url /);
     const report = JSON.parse(await readFile(reportFile, 'utf8')) as { warnings?: string[] };
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings![0]).toContain('--base-url');
@@ -134,7 +135,7 @@ describe('--allow-insecure-http', () => {
   });
 
   it('says nothing when every URL is https or loopback', async () => {
-    expect('insecureHttp' in parseVerifyArgs(['--base-url', 'http://127.0.0.1:9', '--allow-insecure-http'])).toBe(false);
+    expect('insecureHttp' in parseVerifyArgs(['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-insecure-http'])).toBe(false);
     const { err, out } = await run(['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-insecure-http']);
     expect(err).toBe('');
     expect(out).not.toContain('warning');

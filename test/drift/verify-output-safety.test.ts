@@ -78,6 +78,7 @@ describe('control characters from the service', () => {
       tool: 't',
       contractVersion: '0',
       baseUrl: 'http://127.0.0.1:9',
+      credentials: 'token',
       startedAt: '',
       readOnly: true,
       budgets: { requests: { used: 1, limit: 1, retriesAfterWait: 0 }, timeMs: { used: 0, limit: 1 } },

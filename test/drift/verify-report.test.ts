@@ -12,6 +12,7 @@ function report(checks: CheckResult[], extra: Partial<VerifyReport> = {}): Verif
     tool: 'baas-pix-contract verify 0.2.0',
     contractVersion: '0.2.0',
     baseUrl: 'http://127.0.0.1:9',
+    credentials: 'token',
     startedAt: '2026-01-01T00:00:00.000Z',
     readOnly: true,
     budgets: { requests: { used: 3, limit: 12, retriesAfterWait: 1 }, timeMs: { used: 1_234, limit: 1_500 } },

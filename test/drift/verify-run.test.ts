@@ -39,6 +39,7 @@ describe('runVerify', () => {
       tool: 'baas-pix-contract verify 0.2.0',
       contractVersion: '0.2.0',
       baseUrl: 'http://127.0.0.1:9/gw/*********25',
+      credentials: 'token',
       startedAt: '2026-03-04T05:06:07.890Z',
       readOnly: true,
       budgets: { requests: { used: 4, limit: 12, retriesAfterWait: 0 }, timeMs: { used: 1235, limit: 120_000 } },
@@ -145,10 +146,12 @@ describe('main (the command line)', () => {
     const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile]);
     expect(code).toBe(0);
     expect(err).toEqual([]);
-    expect(out).toHaveLength(2);
-    expect(out[0]).toMatch(/^check +expected +seen +verdict\n/);
-    expect(out[0]).toMatch(/\nno drift: 4 ok, 2 held, 1 not-seen$/);
-    expect(out[1]).toBe(`report: ${reportFile}`);
+    expect(out).toHaveLength(3);
+    // First, before anything is sent: where, and the kind of credential (never the token).
+    expect(out[0]).toBe('verify http://127.0.0.1:9/gw with a bearer token');
+    expect(out[1]).toMatch(/^check +expected +seen +verdict\n/);
+    expect(out[1]).toMatch(/\nno drift: 4 ok, 2 held, 1 not-seen$/);
+    expect(out[2]).toBe(`report: ${reportFile}`);
     const text = await readFile(reportFile, 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(JSON.parse(text)).toMatchObject({ drifted: false, counts: { ok: 4, held: 2, 'not-seen': 1 } });
@@ -158,9 +161,9 @@ describe('main (the command line)', () => {
     let r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('NoKeys') } : undefined));
     expect(r.code).toBe(1);
     expect(r.out.join('\n')).toMatch(/\nDRIFT: 3 ok, 1 drift, 1 held, 2 not-seen$/);
-    r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 404 } : kind === 'page1' ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') } : undefined));
+    r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 404 } : kind === 'page2' ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') } : undefined));
     expect(r.code).toBe(1);
-    expect(r.out.join('\n')).toMatch(/\nDRIFT: 1 ok, 1 drift, 3 not-seen, 1 error$/);
+    expect(r.out.join('\n')).toMatch(/\nDRIFT: 2 ok, 1 drift, 3 not-seen, 1 error$/);
   });
 
   it('no drift but a check could not run: exit 2, and the table says INCOMPLETE', async () => {
@@ -181,7 +184,7 @@ describe('main (the command line)', () => {
     const missing = join(dir, `${SERVICE_TOKEN}.json`);
     const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]);
     expect(code).toBe(2);
-    expect(out).toEqual([]);
+    expect(out).toEqual(['verify http://127.0.0.1:9/gw with a bearer token']);
     expect(err).toEqual([`verify: ENOENT: no such file or directory, open '${join(dir, '[REDACTED].json')}'`]);
   });
 
@@ -189,7 +192,7 @@ describe('main (the command line)', () => {
     const reportFile = join(dir, 'no-such-dir', 'r.json');
     const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile]);
     expect(code).toBe(2);
-    expect(out).toHaveLength(1);
+    expect(out).toHaveLength(2);
     expect(err).toEqual([`verify: ENOENT: no such file or directory, open '${reportFile}'`]);
   });
 
@@ -215,8 +218,8 @@ describe('main (the command line)', () => {
       vi.stubEnv('BAAS_TOKEN', SERVICE_TOKEN);
       expect(await main(['--base-url', BASE])).toBe(0);
       expect(service.requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
-      expect(stdout).toHaveBeenCalledTimes(1);
-      expect(String(stdout.mock.calls[0]![0])).toMatch(/^check .*\nno drift: 4 ok, 2 held, 1 not-seen\n$/s);
+      expect(stdout).toHaveBeenCalledTimes(2);
+      expect(String(stdout.mock.calls[1]![0])).toMatch(/^check .*\nno drift: 4 ok, 2 held, 1 not-seen\n$/s);
       expect(await main([])).toBe(2);
       expect(stderr.mock.calls.map(([text]) => text)).toEqual([`verify: --base-url is required\n\n${USAGE}\n`]);
     } finally {

@@ -1,0 +1,128 @@
+// verify when the credentials are the problem, against a local HTTP server: a service that refuses
+// every token (401 or 403), a token endpoint that refuses the client credentials, and no credentials
+// at all. Each ends with exit 2 naming the credentials, never DRIFT, never blaming limit=201 or the
+// pages; the probe without a token still runs.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/verify/cli.js';
+import type { VerifyReport } from '../../src/verify/report.js';
+import { startLocalServer, type LocalServer } from './verify-local-server.js';
+
+const TOKEN = 'refused-token-0123456789';
+const SECRET = 'client-secret-0123456789';
+const problem = (status: number) => JSON.stringify({ type: 'about:blank', title: status === 401 ? 'Unauthorized' : 'Forbidden', status });
+
+let dir: string;
+let server: LocalServer | undefined;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-refused-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A service that refuses every token with `status`, and a request without one with 401 (as the contract says), as problem details. */
+const refusing = (status: number) =>
+  startLocalServer((req, res) => {
+    const answer = req.headers.authorization ? status : 401;
+    res.writeHead(answer, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' }).end(problem(answer));
+  });
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const reportFile = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  const code = await main([...argv, '--report', reportFile], { out: (t) => out.push(t), err: (t) => err.push(t), env });
+  const report = code === 2 && err.length ? undefined : (JSON.parse(await readFile(reportFile, 'utf8')) as VerifyReport);
+  return { code, out: out.join('\n'), err: err.join('\n'), report };
+}
+
+const verdicts = (report: VerifyReport | undefined) => Object.fromEntries(report!.checks.map((c) => [c.check, c.verdict]));
+
+describe('a service that refuses the token', () => {
+  it.each([401, 403])('%i: exit 2, the credentials named first and in the summary, no drift, limit=201 and the pages not blamed', async (status) => {
+    server = await refusing(status);
+    const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
+    expect(code).toBe(2);
+    expect(report!.checks[0]).toMatchObject({ check: 'credentials', verdict: 'error', seen: `credentials refused (${status})` });
+    expect(report!.credentialsRefused).toMatchObject({ by: 'service', status });
+    expect(report!.drifted).toBe(false);
+    expect(report!.counts.drift).toBe(0);
+    // The checks that need an accepted token were not run; none of them is drift.
+    expect(verdicts(report)).toMatchObject({ 'list-keys with limit=201': 'error', 'cursor.next null on the last page': 'not-seen' });
+    expect(report!.checks.find((c) => c.check === 'list-keys with limit=201')!.seen).toMatch(/^not run/);
+    expect(report!.checks.some((c) => /^list-keys page/.test(c.check))).toBe(false);
+    // "did not end within N pages" only after N pages: none was read.
+    expect(report!.checks.find((c) => c.check === 'cursor.next null on the last page')!.seen).toMatch(/^0 page\(s\) read/);
+    // The summary: the credentials, and where they came from.
+    const summary = out.split('\n').filter((line) => line.startsWith('CREDENTIALS REFUSED'));
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toContain(`(${status})`);
+    expect(summary[0]).toContain('--token');
+    expect(summary[0]).toContain('BAAS_TOKEN');
+    expect(out).not.toMatch(/^DRIFT/m);
+    expect(out).not.toContain(TOKEN);
+  });
+
+  it('sends page 1 with the token and the probe without one; nothing else (no limit=201, no more pages)', async () => {
+    server = await refusing(401);
+    const { report } = await run(['--base-url', server.url, '--token', TOKEN, '--pages', '3']);
+    expect(server.received.map((r) => [new URL(r.url, server!.url).searchParams.get('limit'), r.authorization])).toEqual([
+      ['50', `Bearer ${TOKEN}`],
+      [null, undefined],
+    ]);
+    // A 401 without a token is what the contract says.
+    expect(verdicts(report)['list-keys without a token']).toBe('ok');
+  });
+
+  it('a token from BAAS_TOKEN, refused: the same, and the first line names a bearer token, never the token', async () => {
+    server = await refusing(401);
+    const { code, out } = await run(['--base-url', server.url], { BAAS_TOKEN: TOKEN });
+    expect(code).toBe(2);
+    expect(out.split('\n')[0]).toBe(`verify ${server.url}/ with a bearer token`);
+    expect(out).not.toContain(TOKEN);
+  });
+});
+
+describe('client credentials the token endpoint refuses', () => {
+  it('exit 2, refused by the token endpoint with its status and code, the client-credentials flags named; no drift', async () => {
+    server = await startLocalServer((req, res) => {
+      if (req.url === '/token') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+    });
+    const { code, out, report } = await run(['--base-url', server.url, '--token-url', `${server.url}/token`, '--client-id', 'cid'], { BAAS_CLIENT_SECRET: SECRET });
+    expect(code).toBe(2);
+    expect(report!.credentials).toBe('client credentials');
+    expect(report!.credentialsRefused).toMatchObject({ by: 'token endpoint', status: 401, code: 'invalid_client' });
+    expect(report!.checks[0]).toMatchObject({ check: 'credentials', verdict: 'error' });
+    expect(report!.drifted).toBe(false);
+    const summary = out.split('\n').find((line) => line.startsWith('CREDENTIALS REFUSED'))!;
+    for (const named of ['--client-id', 'BAAS_CLIENT_SECRET']) expect(summary).toContain(named);
+    // No list request went out with a token; the probe without one did.
+    expect(server.received.filter((r) => r.url !== '/token').map((r) => r.authorization)).toEqual([undefined]);
+    expect(out).not.toContain(SECRET);
+  });
+});
+
+describe('no credentials at all', () => {
+  it.each([
+    ['nothing', {}],
+    ['an empty BAAS_TOKEN', { BAAS_TOKEN: '' }],
+  ])('%s: a usage error (exit 2) naming the flags and variables that give credentials; nothing sent', async (_what, env) => {
+    server = await refusing(401);
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => err.push(t), env });
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    const first = err.join('\n').split('\n')[0]!;
+    for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET']) expect(first).toContain(named);
+    expect(server.received).toEqual([]);
+  });
+});
