@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/verify/cli.js';
+import { staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
+import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
 
@@ -81,6 +83,18 @@ describe('a service that refuses the token', () => {
     expect(verdicts(report)['list-keys without a token']).toBe('ok');
   });
 
+  it('refused credentials decide the exit status even when the probe without a token drifts: exit 2, not 1', async () => {
+    server = await startLocalServer((req, res) => {
+      // The token is refused; without one the answer breaks the contract (plain text).
+      if (req.headers.authorization) return void res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('no');
+    });
+    const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
+    expect(verdicts(report)['list-keys without a token']).toBe('drift');
+    expect(code).toBe(2);
+    expect(out.split('\n').at(-2)).toMatch(/^CREDENTIALS REFUSED/);
+  });
+
   it('a token from BAAS_TOKEN, refused: the same, and the first line names a bearer token, never the token', async () => {
     server = await refusing(401);
     const { code, out } = await run(['--base-url', server.url], { BAAS_TOKEN: TOKEN });
@@ -124,5 +138,13 @@ describe('no credentials at all', () => {
     const first = err.join('\n').split('\n')[0]!;
     for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET']) expect(first).toContain(named);
     expect(server.received).toEqual([]);
+  });
+
+  it('runVerify refuses options built by hand without credentials the same way, before the first request', async () => {
+    const sent: string[] = [];
+    const options: VerifyOptions = { baseUrl: 'http://127.0.0.1:9', credentials: staticToken(undefined), pages: 1, pageSize: 1, maxRequests: 5, timeBudgetMs: 10_000, requestTimeoutMs: 5_000, maxResponseBytes: 1024 };
+    await expect(runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) })).rejects.toThrow(UsageError);
+    await expect(runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) })).rejects.toThrow(/--token/);
+    expect(sent).toEqual([]);
   });
 });
