@@ -65,7 +65,7 @@ export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: rea
 
 /** The summary's verdict: credentials refused first (nothing else could be checked), then drift, then incomplete. */
 function verdictOf(report: VerifyReport): string {
-  if (report.credentialsRefused) return `CREDENTIALS REFUSED: ${report.credentialsRefused.message}`;
+  if (report.credentialsRefused) return 'CREDENTIALS REFUSED';
   if (report.drifted) return 'DRIFT';
   return report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift';
 }
@@ -88,6 +88,8 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
   out.push(
     '',
     `requests: ${requests.used} of ${requests.limit} (${requests.retriesAfterWait} after a Retry-After wait); time: ${(timeMs.used / 1000).toFixed(1)} s of ${timeMs.limit / 1000} s`,
+    // What to do about it, just above the verdict.
+    ...(report.credentialsRefused ? [escapeControls(report.credentialsRefused.message)] : []),
     escapeControls(`${verdictOf(report)}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`),
   );
   return redactText(out.join('\n'), secrets);

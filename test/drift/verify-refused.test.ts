@@ -62,12 +62,11 @@ describe('a service that refuses the token', () => {
     expect(report!.checks.some((c) => /^list-keys page/.test(c.check))).toBe(false);
     // "did not end within N pages" only after N pages: none was read.
     expect(report!.checks.find((c) => c.check === 'cursor.next null on the last page')!.seen).toMatch(/^0 page\(s\) read/);
-    // The summary: the credentials, and where they came from.
-    const summary = out.split('\n').filter((line) => line.startsWith('CREDENTIALS REFUSED'));
-    expect(summary).toHaveLength(1);
-    expect(summary[0]).toContain(`(${status})`);
-    expect(summary[0]).toContain('--token');
-    expect(summary[0]).toContain('BAAS_TOKEN');
+    // The summary: the verdict, and just above it the credentials' status and where they came from.
+    const lines = out.split('\n');
+    const verdict = lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:'));
+    expect(lines.filter((line) => line.startsWith('CREDENTIALS REFUSED'))).toHaveLength(1);
+    for (const named of [`(${status})`, '--token', 'BAAS_TOKEN']) expect(lines[verdict - 1]).toContain(named);
     expect(out).not.toMatch(/^DRIFT/m);
     expect(out).not.toContain(TOKEN);
   });
@@ -116,7 +115,8 @@ describe('client credentials the token endpoint refuses', () => {
     expect(report!.credentialsRefused).toMatchObject({ by: 'token endpoint', status: 401, code: 'invalid_client' });
     expect(report!.checks[0]).toMatchObject({ check: 'credentials', verdict: 'error' });
     expect(report!.drifted).toBe(false);
-    const summary = out.split('\n').find((line) => line.startsWith('CREDENTIALS REFUSED'))!;
+    const lines = out.split('\n');
+    const summary = lines[lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:')) - 1]!;
     for (const named of ['--client-id', 'BAAS_CLIENT_SECRET']) expect(summary).toContain(named);
     // No list request went out with a token; the probe without one did.
     expect(server.received.filter((r) => r.url !== '/token').map((r) => r.authorization)).toEqual([undefined]);
