@@ -182,6 +182,11 @@ describe('walkPages', () => {
     expect((await walkPages(ctx))[0]).toEqual({ check: 'credentials', expected: 'client credentials the service accepts', seen: 'refused by the token endpoint (401 invalid_client)', verdict: 'error', problems: [] });
     expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
     expect(requests).toEqual([]);
+    // An `error` that is no plain RFC 6749 code (words, controls, a token) never reaches the summary.
+    const wordy: CredentialSource = { ...refusing('rejected'), authorization: () => Promise.reject(new TokenError({ failure: 'rejected', tokenUrl: 'https://auth.example/token', status: 400, error: 'call 555-0100 \x1b[2J', detail: 'x' })) };
+    ({ ctx } = await context(undefined, { credentials: wordy }));
+    expect((await walkPages(ctx))[0]!.seen).toBe('refused by the token endpoint (400)');
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400 });
     ({ ctx } = await context(undefined, { credentials: refusing('network') }));
     expect((await walkPages(ctx))[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error' });
     expect(ctx.refused).toBeUndefined();
