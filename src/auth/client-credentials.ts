@@ -4,8 +4,8 @@
 // itself (request-token.ts) load on first use, so a client that does not use this source ships
 // only this file and the option checks.
 import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
-import type { FetchLike } from '../client/options.js';
-import { redactedCause } from '../client/token.js';
+import type { FetchLike } from '../fetch.js';
+import { redactedCause } from '../redact.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';

@@ -3,7 +3,7 @@
 // entry has (its errors are built by `fail`, in client-credentials.ts), so a bundler gives it a chunk
 // of its own and splits nothing off the entry.
 import type { BodyTooLargeError, readTextWithin } from '../body-limit.js';
-import type { FetchLike } from '../client/options.js';
+import type { FetchLike } from '../fetch.js';
 import type { ResolvedClientCredentials } from './options.js';
 import type { TokenError, TokenErrorInit } from './token-error.js';
 

@@ -3,11 +3,11 @@
 // stale cache share one token request; a failed request is not cached. Like request-token.ts it
 // imports nothing the client entry has (TokenError and redactedCause come as arguments), so a
 // bundler gives it a chunk of its own and splits nothing off the entry.
-import type { FetchLike } from '../client/options.js';
+import type { FetchLike } from '../fetch.js';
 import type { TokenEvent } from '../logging/events.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { requestToken, type BodyLimit, type CachedToken, type TokenFailureFactory } from './request-token.js';
-import type { redactedCause } from '../client/token.js';
+import type { redactedCause } from '../redact.js';
 import type { TokenError } from './token-error.js';
 
 export interface TokenCache {

@@ -7,7 +7,7 @@ import type { ConnectOptions, TlsMaterial } from './options.js';
 import { TlsConnectionError, tlsFailure, type TlsFailure } from './failure.js';
 import { SocketWatch } from './watch.js';
 import { fromUrlInitFetch, type UrlInitFetch } from './adapt.js';
-import type { FetchLike } from '../client/options.js';
+import type { FetchLike } from '../fetch.js';
 
 /** The client's fetch shape, `fetch(url, init)`, plus `close()` to release the agent's pooled connections. */
 export type TlsFetch = FetchLike & { close(): Promise<void> };

@@ -3,7 +3,7 @@
 // comes back for each kind of answer, and the stand-in that loads openapi-fetch on first use.
 import type { Client, Middleware } from 'openapi-fetch';
 import { describe, expect, it, vi } from 'vitest';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 import { lazyClient } from '../../src/client/lazy-client.js';
 import type { paths } from '../../src/generated/schema.js';
 import { NetworkError, createBaasClient, createRawClient } from '../../src/index.js';
