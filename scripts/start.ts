@@ -1,12 +1,15 @@
 // `npm start`: the whole pipeline a person wants, then the mock in the foreground.
 // lint -> bundle + generate -> docs -> `baas-pix-contract mock` (the command line's own code), with
 // any arguments passed on: `npm start -- --port 4020`.
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { redocly, run } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { docsPath, buildDocs } from './lib/docs.mjs';
+import { redoclyCli } from '../src/cli/docs.js';
+import { buildDocs } from '../src/cli/docs-page.js';
 import { main } from '../src/cli/main.js';
+
+const docsPage = join(repoRoot, 'docs', 'index.html');
 
 async function step(name: string, work: () => Promise<unknown>): Promise<void> {
   const started = Date.now();
@@ -18,11 +21,11 @@ async function step(name: string, work: () => Promise<unknown>): Promise<void> {
 try {
   await step('lint (redocly, recommended-strict + project rules)', () => redocly(['lint']));
   await step('bundle and generate types (src/generated/)', () => run(process.execPath, ['scripts/generate.mjs']));
-  await step('docs (one self-contained HTML page)', () => buildDocs());
+  await step('docs (one self-contained HTML page)', () => buildDocs(docsPage, { specJson: join(repoRoot, 'src/generated/openapi.json'), redoclyCli: redoclyCli() }));
 } catch (error) {
   console.error('\n' + (error instanceof Error ? error.message : String(error)));
   process.exit(1);
 }
 
-console.log(`Docs: ${pathToFileURL(resolve(repoRoot, docsPath)).href}`);
+console.log(`Docs: ${pathToFileURL(docsPage).href}`);
 process.exitCode = await main(['mock', ...process.argv.slice(2)]);

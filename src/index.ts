@@ -1,6 +1,7 @@
 export * from './types.js';
 export { createBaasClient, type BaasClient, type UpdateNaturalPersonInput, type ListPixKeysInput } from './client/baas-client.js';
-export type { BaasClientOptions, CallOptions, FetchLike, ResponseValidation } from './client/options.js';
+export type { BaasClientOptions, CallOptions, ResponseValidation } from './client/options.js';
+export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
 export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
 export type { RetryOptions } from './client/retry.js';

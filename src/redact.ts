@@ -108,3 +108,13 @@ export function redactMembers(node: Record<string, unknown>, secrets: readonly s
 export function truncate(text: string, max = 500): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
+
+/** A copy of an error that is safe to keep as `cause`: its message and stack redacted. */
+export function redactedCause(error: unknown, secrets: Iterable<string>): Error {
+  const list = [...secrets];
+  if (!(error instanceof Error)) return new Error(redactText(String(error), list));
+  const copy = new Error(redactText(error.message, list));
+  copy.name = error.name;
+  copy.stack = redactText(error.stack ?? '', list);
+  return copy;
+}

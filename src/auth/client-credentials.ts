@@ -1,16 +1,11 @@
 // OAuth2 client credentials (RFC 6749 §4.4) as a token source for `createBaasClient({ token })`.
-// The options are checked here, at creation, and the errors are built here (TokenError is an
-// AuthError of the entry); the cache, its single flight (token-cache.ts) and the token request
-// itself (request-token.ts) load on first use, so a client that does not use this source ships
-// only this file and the option checks.
-import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
-import type { FetchLike } from '../client/options.js';
-import { redactedCause } from '../client/token.js';
+// The options are checked here, at creation; the cache and its single flight are token-cache.ts, the
+// token request itself request-token.ts.
+import type { FetchLike } from '../fetch.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';
-import type { TokenCache } from './token-cache.js';
-import { TokenError } from './token-error.js';
+import { tokenCache } from './token-cache.js';
 
 export type { ClientCredentialsOptions, ClientAuthMethod } from './options.js';
 
@@ -42,9 +37,8 @@ const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().e
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentialsTokenSource {
   const settings = resolveClientCredentials(options);
   const basic = base64(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);
-  let cache: TokenCache | undefined;
-  let loading: Promise<TokenCache> | undefined;
-  const secrets = () => [settings.clientSecret, basic, ...(cache?.issued ?? [])];
+  // The tokens issued so far are masked too; the cache (made below) keeps them.
+  const secrets = (): string[] => [settings.clientSecret, basic, ...cache.issued];
 
   // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
   const tlsFetch = settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : undefined;
@@ -53,22 +47,10 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   // Listeners may come before the first token; the cache tells them (token-cache.ts).
   const observers = new Set<(event: TokenEvent) => void>();
 
-  // The cache and the token request load together on first use; a failed load is tried again.
-  // TokenError (an AuthError of the entry), redactedCause and the bounded body read come along, so
-  // the chunk imports none of them.
-  const limit = { readTextWithin, BodyTooLargeError };
-  const load = () =>
-    (loading ??= import('./token-cache.js').then(
-      (m) => (cache = m.tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause, limit })),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
+  const cache = tokenCache({ settings, send, secrets, basic, observers });
 
-  return Object.assign(async () => (cache ?? (await load())).get(), {
-    // Before the first token there is nothing to drop.
-    invalidate: (token?: string) => cache?.invalidate(token),
+  return Object.assign(() => cache.get(), {
+    invalidate: (token?: string) => cache.invalidate(token),
     observe(listener: (event: TokenEvent) => void) {
       observers.add(listener);
       return () => observers.delete(listener);

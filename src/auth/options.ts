@@ -1,7 +1,7 @@
 // Checks for clientCredentials' options, so a misconfiguration fails at creation, naming the field
 // and never its value.
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
-import type { FetchLike } from '../client/options.js';
+import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 

@@ -1,20 +1,10 @@
-// The token request itself (RFC 6749 §4.4.2, §5.1, §5.2), loaded by clientCredentials on its first
-// use, so a client given a fixed token or its own function does not ship it. It imports nothing the
-// entry has (its errors are built by `fail`, in client-credentials.ts), so a bundler gives it a chunk
-// of its own and splits nothing off the entry.
-import type { BodyTooLargeError, readTextWithin } from '../body-limit.js';
-import type { FetchLike } from '../client/options.js';
+// The token request itself (RFC 6749 §4.4.2, §5.1, §5.2): one POST to the token endpoint, its answer
+// read within maxResponseBytes and checked; every failure a TokenError naming the token URL.
+import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
+import type { FetchLike } from '../fetch.js';
+import { redactedCause } from '../redact.js';
 import type { ResolvedClientCredentials } from './options.js';
-import type { TokenError, TokenErrorInit } from './token-error.js';
-
-/** Builds the TokenError (the cause redacted) for a failure described without the token URL. */
-export type TokenFailureFactory = (init: Omit<TokenErrorInit, 'tokenUrl'>) => TokenError;
-
-/** The bounded body read (body-limit.ts), handed in by the entry so this chunk does not import it. */
-export interface BodyLimit {
-  readTextWithin: typeof readTextWithin;
-  BodyTooLargeError: typeof BodyTooLargeError;
-}
+import { TokenError, type TokenErrorInit } from './token-error.js';
 
 export interface CachedToken {
   value: string;
@@ -34,14 +24,10 @@ function mask(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-export async function requestToken(
-  settings: ResolvedClientCredentials,
-  fetch: FetchLike,
-  secrets: () => string[],
-  basic: string,
-  fail: TokenFailureFactory,
-  limit: BodyLimit,
-): Promise<CachedToken> {
+export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string): Promise<CachedToken> {
+  // The cause (a network or timeout error) is kept as a redacted copy.
+  const fail = (init: Omit<TokenErrorInit, 'tokenUrl'>) =>
+    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
@@ -58,9 +44,9 @@ export async function requestToken(
   try {
     response = await fetch(settings.tokenUrl, { method: 'POST', headers, body: form.toString(), signal, redirect: 'error' });
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
-    text = await limit.readTextWithin(response, settings.maxResponseBytes);
+    text = await readTextWithin(response, settings.maxResponseBytes);
   } catch (error) {
-    if (error instanceof limit.BodyTooLargeError) {
+    if (error instanceof BodyTooLargeError) {
       throw fail({ failure: 'invalid_response', status: response?.status, detail: `HTTP ${response?.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)` });
     }
     if (signal.aborted) {

@@ -1,13 +1,10 @@
-// The cache and single flight of a clientCredentials token source, loaded with the token request on
-// its first use. One token is kept until `expires_in` minus a margin; concurrent callers on a cold or
-// stale cache share one token request; a failed request is not cached. Like request-token.ts it
-// imports nothing the client entry has (TokenError and redactedCause come as arguments), so a
-// bundler gives it a chunk of its own and splits nothing off the entry.
-import type { FetchLike } from '../client/options.js';
+// The cache and single flight of a clientCredentials token source. One token is kept until
+// `expires_in` minus a margin; concurrent callers on a cold or stale cache share one token request;
+// a failed request is not cached.
+import type { FetchLike } from '../fetch.js';
 import type { TokenEvent } from '../logging/events.js';
 import type { ResolvedClientCredentials } from './options.js';
-import { requestToken, type BodyLimit, type CachedToken, type TokenFailureFactory } from './request-token.js';
-import type { redactedCause } from '../client/token.js';
+import { requestToken, type CachedToken } from './request-token.js';
 import type { TokenError } from './token-error.js';
 
 export interface TokenCache {
@@ -25,13 +22,9 @@ export interface TokenCacheInit {
   basic: string;
   /** Told of each token fetched, dropped or failed; an observer's failure is not the token's. */
   observers: ReadonlySet<(event: TokenEvent) => void>;
-  TokenError: typeof TokenError;
-  redactedCause: typeof redactedCause;
-  /** The bounded body read, for the token endpoint's answer. */
-  limit: BodyLimit;
 }
 
-export function tokenCache({ settings, send, secrets, basic, observers, TokenError, redactedCause, limit }: TokenCacheInit): TokenCache {
+export function tokenCache({ settings, send, secrets, basic, observers }: TokenCacheInit): TokenCache {
   const tell = (event: TokenEvent) => {
     for (const observer of observers) {
       try {
@@ -41,8 +34,6 @@ export function tokenCache({ settings, send, secrets, basic, observers, TokenErr
       }
     }
   };
-  const fail: TokenFailureFactory = (init) =>
-    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
   let cached: CachedToken | undefined;
   let inflight: Promise<CachedToken> | undefined;
   const issued: string[] = [];
@@ -55,7 +46,7 @@ export function tokenCache({ settings, send, secrets, basic, observers, TokenErr
       if (!inflight) {
         // Set before any await, so every caller arriving meanwhile joins this one request.
         const startedAt = settings.now();
-        inflight = requestToken(settings, send, secrets, basic, fail, limit).then(
+        inflight = requestToken(settings, send, secrets, basic).then(
           (token) => {
             tell({ type: 'token', action: 'fetched', tokenUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
             issued.push(token.value);

@@ -3,11 +3,12 @@
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { buildDocs } from '../../scripts/lib/docs.mjs';
 import { bundledSpecPath } from '../testing/mock.js';
 import { UsageError, defineCommand } from './command.js';
+import { buildDocs } from './docs-page.js';
 
-function redoclyCli(): string {
+/** The script of the Redocly CLI installed next to this package (an optional peer). */
+export function redoclyCli(): string {
   const require = createRequire(import.meta.url);
   try {
     const manifest = require.resolve('@redocly/cli/package.json');

@@ -1,10 +1,8 @@
-// `validateResponses` as the client entry sees it: a few lines that load the checker (and the
-// generated response validators behind it) by dynamic import the first time an answer is checked.
-import type { Parsed } from '../drift/answer.js';
+// `validateResponses` as the client sees it: undefined when off, else the check of src/drift/answer.ts
+// bound to the client's mode and drift listeners. The generated response validators load on the first
+// answer checked (see answer.ts).
+import { checkAnswer, type Parsed } from '../drift/answer.js';
 import type { DriftEvent } from '../drift/problems.js';
-import { ResponseError } from '../errors.js';
-import { redactJson } from '../redact.js';
-import { ruleOf } from '../validation/rules.js';
 import type { Call, ClientState } from './call.js';
 import type { ResponseValidation } from './options.js';
 
@@ -15,7 +13,6 @@ export type AnswerCheck = (response: Response, text: string, call: Call) => Prom
 export function answerCheck(mode: ResponseValidation | undefined, onDrift: ((event: DriftEvent) => void) | undefined, state: ClientState): AnswerCheck | undefined {
   if (!mode || mode === 'off') return undefined;
   if (mode !== 'warn' && mode !== 'throw') throw new TypeError('createBaasClient: validateResponses must be off, warn or throw');
-  let loading: Promise<typeof import('../drift/answer.js')> | undefined;
-  const kit = { ResponseError, ruleOf, onDrift, state, redact: redactJson };
-  return async (response, text, call) => (await (loading ??= import('../drift/answer.js'))).checkAnswer(mode, kit, response, text, call);
+  const listeners = { onDrift, state };
+  return (response, text, call) => checkAnswer(mode, listeners, response, text, call);
 }

@@ -14,8 +14,7 @@ import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import { clientEvents, type ClientEvents } from './events.js';
 import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
-import { lazyIterator } from './lazy-iterator.js';
-import type { PixKeysOptions } from './pagination.js';
+import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
 
@@ -136,16 +135,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     },
 
     pixKeys(pageOptions = {}) {
-      return lazyIterator(() =>
-        import('./pagination.js').then((m) =>
-          m.walkPages((query) => client.listPixKeys(query), pageOptions, (message) =>
-              new ResponseError(
-                message,
-                { status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] },
-                { operation: 'listPixKeys' },
-              )),
-        ),
-      );
+      return walkPages((query) => client.listPixKeys(query), pageOptions);
     },
 
     raw: createCallingRawClient(settings.baseUrl, state, settings),

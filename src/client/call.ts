@@ -5,18 +5,17 @@
 //
 // Where features plug in, each at one place:
 // - logs and events: `observer` (attempt, response, retry, error), called from `attempt()`,
-//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent`; `ready`, when set, is
-//   awaited before the first attempt (the logging code loading);
+//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent` (src/call-events.ts);
 // - a TLS fetch (undici Agent): `ClientState.fetch`; other fetch init: `ClientState.init`;
 // - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
 import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
-import type { DriftEvent } from '../drift/problems.js';
+import type { CallEvent, CallObserver } from '../call-events.js';
 import { BaasError, NetworkError, ResponseError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
-import type { RateLimitInfo } from '../logging/rate-limit.js';
+import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
-import type { FetchLike } from './options.js';
+import type { FetchLike } from '../fetch.js';
 import { fetchFollowingRedirects } from './redirect.js';
 import { parseRetryAfter, shouldRetry, sleep, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
@@ -33,8 +32,6 @@ export interface ClientState {
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;
   observer?: CallObserver | undefined;
-  /** Awaited before a call's first attempt while set: the observer is being loaded. */
-  ready?: Promise<unknown> | undefined;
 }
 
 /** What one call sends. `headers` is the call's own object (the call sets Authorization on it). */
@@ -45,34 +42,6 @@ export interface CallRequest {
   headers: Record<string, string>;
   /** Replayable: a retry sends it again. */
   body?: string | ArrayBuffer | undefined;
-}
-
-/** What a log line or an event may show of a call: nothing secret (the URL is redacted). */
-export interface CallEvent {
-  operation: OperationName;
-  method: string;
-  url: string;
-  attempt: number;
-  status?: number | undefined;
-  durationMs: number;
-  requestId?: string | undefined;
-  waitMs?: number | undefined;
-  reason?: string | undefined;
-  error?: unknown;
-  /** The attempt's request headers, without Authorization (attempt events). */
-  headers?: Record<string, string> | undefined;
-  /** The response's headers (response events), for the request id and rate-limit fields. */
-  responseHeaders?: Headers | undefined;
-}
-
-/** Each hook also gets the numbers the call carries (its DocumentNumber), to mask them in what it shows. */
-export interface CallObserver {
-  attempt?(event: CallEvent, carried?: readonly string[]): void;
-  response?(event: CallEvent, carried?: readonly string[]): void;
-  retry?(event: CallEvent, carried?: readonly string[]): void;
-  error?(event: CallEvent, carried?: readonly string[]): void;
-  /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
-  drift?(event: DriftEvent): void;
 }
 
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */
@@ -121,7 +90,6 @@ export class Call {
     const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
     if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
     try {
-      if (this.client.ready) await this.client.ready;
       const response = await this.attemptUntilAnswered();
       return await this.whileAttemptLives(read(response, this));
     } catch (error) {
@@ -218,7 +186,7 @@ export class Call {
           continue;
         }
       }
-      if (response.status === 429) this.rateLimit = (await import('../logging/rate-limit.js')).parseRateLimit(response.headers);
+      if (response.status === 429) this.rateLimit = parseRateLimit(response.headers);
       this.response = response;
       return response;
     }

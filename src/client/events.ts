@@ -1,11 +1,10 @@
 // The client's side of logs and events: `client.on(type, listener)` and the `logger`/`logLevel`
-// options. The logging code (src/logging/client-events.ts) loads by dynamic import when a logger, a
-// log level or a listener is first given, so a client with none ships and runs none of it; while it
-// loads, calls wait before their first attempt (`ClientState.ready`), so no event is lost.
-import type { BaasEvent, BaasEventType } from '../logging/events.js';
+// options. The observer (src/logging/client-events.ts) is attached when a logger or a log level is
+// given, or on the first listener, so a client with none builds no event at all.
+import { attachEvents } from '../logging/client-events.js';
 import type { EventLog } from '../logging/event-log.js';
+import type { BaasEvent, BaasEventType } from '../logging/events.js';
 import type { ResolvedLogging } from '../logging/levels.js';
-import { redactText, redactUrl } from '../redact.js';
 import type { ClientState } from './call.js';
 
 /** Receives the events of one type, already redacted: the same objects the logger gets. */
@@ -15,37 +14,12 @@ export interface ClientEvents {
   on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;
 }
 
-interface Waiting {
-  type: BaasEventType;
-  listener: (event: BaasEvent) => void;
-  off?: () => void;
-}
-
 export function clientEvents(state: ClientState, logging: ResolvedLogging | undefined): ClientEvents {
-  let log: EventLog | undefined;
-  let loading: Promise<void> | undefined;
-  const waiting = new Set<Waiting>();
-  const load = () =>
-    (loading ??= state.ready =
-      import('../logging/client-events.js')
-        .then((m) => {
-          log = m.attachEvents(state, logging, { text: redactText, url: redactUrl });
-          for (const entry of waiting) entry.off = log.on(entry.type, entry.listener);
-        })
-        .finally(() => (state.ready = undefined)));
-  // A failed load reaches the calls waiting on `ready`; here it must not be an unhandled rejection.
-  const start = () => void load().catch(() => undefined);
-  if (logging) start();
+  let log: EventLog | undefined = logging ? attachEvents(state, logging) : undefined;
   return {
     on(type, listener) {
-      const entry: Waiting = { type, listener: listener as (event: BaasEvent) => void };
-      waiting.add(entry);
-      if (log) entry.off = log.on(type, entry.listener);
-      else start();
-      return () => {
-        waiting.delete(entry);
-        entry.off?.();
-      };
+      const stop = (log ??= attachEvents(state, logging)).on(type, listener);
+      return () => void stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
 import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
+import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
@@ -9,14 +10,6 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
-
-/**
- * What the client hands an injected `fetch`: a URL string and a plain init (method, headers as a
- * plain object, body as a string or ArrayBuffer, signal, `redirect: 'manual'`), never a Request
- * object, so undici's own `fetch` (whose Request class is not the global one) works as well as
- * Node's. It must resolve a WHATWG Response and reject when the signal aborts.
- */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Options of one call, beside its parameters: `listPixKeys({ limit, signal, timeoutMs })`. */
 export interface CallOptions {

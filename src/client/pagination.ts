@@ -1,7 +1,6 @@
 // Walks a cursor-paginated list page by page, holding one page at a time. Generic over the item:
 // any operation whose page is `{ data: Item[], cursor: { next } }` (the spec's Cursor convention).
-// Loaded on the first page of `pixKeys()` (lazy-iterator.ts); it imports nothing the client entry has
-// (its one error comes from `repeated`), so a bundler splits nothing off the entry for its chunk.
+import { ResponseError } from '../errors.js';
 import type { CallOptions } from './options.js';
 
 export interface PageOptions extends CallOptions {
@@ -42,7 +41,6 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
   constructor(
     private readonly fetchPage: FetchPage<Item>,
     options: PageOptions,
-    private readonly repeated: (message: string) => Error,
   ) {
     const { maxPages, ...query } = options;
     this.maxPages = maxPages;
@@ -89,14 +87,18 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
     }
     if (this.seen.has(next)) {
       this.finish();
-      throw this.repeated(`the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`);
+      throw new ResponseError(
+        `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
+        { status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] },
+        { operation: 'listPixKeys' },
+      );
     }
     this.seen.add(next);
     this.cursor = next;
   }
 }
 
-/** `repeated` builds the error for a cursor the server sent twice (the client's ResponseError). */
-export function walkPages<Item>(fetchPage: FetchPage<Item>, options: PageOptions, repeated: (message: string) => Error): AsyncIterableIterator<Item> {
-  return new CursorIterator(fetchPage, options, repeated);
+/** The items of every page `fetchPage` returns; a cursor the server sends twice ends it with a ResponseError. */
+export function walkPages<Item>(fetchPage: FetchPage<Item>, options: PageOptions): AsyncIterableIterator<Item> {
+  return new CursorIterator(fetchPage, options);
 }

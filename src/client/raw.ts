@@ -1,7 +1,8 @@
-import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
+// openapi-fetch clients over the generated `paths`: `createRawClient` on its own, and
+// `createBaasClient`'s `raw`, whose requests are sent by the same call owner as the typed operations.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
-import { Call, type CallRequest, type ClientState } from './call.js';
-import { lazyClient } from './lazy-client.js';
+import { Call, type ClientState } from './call.js';
 import type { RetrySettings } from './retry.js';
 import type { TokenSource } from './token.js';
 
@@ -43,32 +44,50 @@ export function headersMiddleware(token: TokenSource | undefined, userAgent: str
 /** The Accept header of every call: errors come as application/problem+json. */
 export const ACCEPT = 'application/json, application/problem+json';
 
-/**
- * A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware.
- * openapi-fetch itself loads on the first request (see lazy-client.ts).
- */
+/** A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware. */
 export function createRawClient(options: RawClientOptions): RawClient {
-  const middleware = options.token !== undefined || options.userAgent !== undefined ? [headersMiddleware(options.token, options.userAgent, options.onToken)] : [];
-  // openapi-fetch reads the global fetch and Request when a client is created, so take them now:
-  // a fetch patched in later (a test's mock) is seen exactly as with an eagerly created client.
-  const settings: ClientOptions = {
-    Request: globalThis.Request,
+  const client = createClient<paths>({
     fetch: options.fetch ?? globalThis.fetch,
     baseUrl: options.baseUrl,
     // Errors come as application/problem+json; a bare application/json would make a strict server
     // (and Prism) refuse to send them.
     headers: { Accept: ACCEPT },
-  };
-  return lazyClient(() => import('./raw-load.js').then((m) => m.openapiClient(settings)), [...middleware, ...(options.middleware ?? [])]);
+  });
+  if (options.token !== undefined || options.userAgent !== undefined) client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
+  client.use(...(options.middleware ?? []));
+  return client;
 }
 
-/** `createBaasClient`'s `raw` (see raw-load.ts): requests built by openapi-fetch, sent by a Call. */
+// Statuses whose Response must have a null body.
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * `createBaasClient`'s `raw`: openapi-fetch for building the typed request, and the same call owner
+ * as the typed operations for sending it (token, timeout per attempt, retries, redirects, the
+ * caller's signal as `request.signal`). The body is read inside the call, within `maxResponseBytes`, so
+ * the attempt's timer covers it and is cleared when the call ends; openapi-fetch then parses the
+ * buffered copy.
+ */
 export function createCallingRawClient(
   baseUrl: string,
   state: ClientState,
   settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string; maxResponseBytes: number },
 ): RawClient {
-  const options: ClientOptions = { Request: globalThis.Request, baseUrl, headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent } };
-  const start = (request: CallRequest, signal: AbortSignal) => new Call(state, request, settings.timeoutMs, settings.retry, signal, settings.maxResponseBytes);
-  return lazyClient(() => import('./raw-load.js').then((m) => m.callingClient(options, start)));
+  return createClient<paths>({
+    baseUrl,
+    headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
+    fetch: async (request: Request) => {
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        if (name !== 'authorization') headers[name] = value;
+      });
+      const body = request.body === null ? undefined : await request.arrayBuffer();
+      const call = new Call(state, { operation: 'raw', method: request.method, url: request.url, headers, body }, settings.timeoutMs, settings.retry, request.signal, settings.maxResponseBytes);
+      return call.run(async (response, running) => {
+        // Within maxResponseBytes: openapi-fetch would read any amount.
+        const buffered = NULL_BODY.has(response.status) ? null : ((await running.readBytes(response)) as Uint8Array<ArrayBuffer>);
+        return new Response(buffered, { status: response.status, statusText: response.statusText, headers: response.headers });
+      });
+    },
+  });
 }

@@ -2,7 +2,7 @@
 // only for GET and HEAD, only to the same origin (scheme, host and port), at most MAX_REDIRECTS
 // times. Anything else comes back to the caller as the 3xx itself, so the Authorization header never
 // reaches another host and a body is never sent twice.
-import type { FetchLike } from './options.js';
+import type { FetchLike } from '../fetch.js';
 
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 export const MAX_REDIRECTS = 5;

@@ -1,7 +1,7 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
 // a usable token both become an AuthError before anything is sent, naming the problem, never the value.
 import { AuthError, type ErrorContext } from '../errors.js';
-import { redactText } from '../redact.js';
+import { redactedCause, redactText } from '../redact.js';
 
 /**
  * A fixed token, or a function called before each attempt. A function may also have `invalidate`
@@ -24,16 +24,6 @@ export function tokenProblem(value: unknown): string | undefined {
   // CR/LF would split the Authorization header.
   if (CONTROL.test(value)) return 'the token source gave a token with a control character';
   return undefined;
-}
-
-/** A copy of an error that is safe to keep as `cause`: its message and stack redacted. */
-export function redactedCause(error: unknown, secrets: Iterable<string>): Error {
-  const list = [...secrets];
-  if (!(error instanceof Error)) return new Error(redactText(String(error), list));
-  const copy = new Error(redactText(error.message, list));
-  copy.name = error.name;
-  copy.stack = redactText(error.stack ?? '', list);
-  return copy;
 }
 
 /** Resolves the token for one attempt; `remember` learns it so errors can mask it. */

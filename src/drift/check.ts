@@ -1,6 +1,5 @@
-// Checks one response against the contract's documented responses. Pure: the contract table and
-// the rule wording (src/validation/rules.ts) are passed in, so this file pulls neither into anyone's
-// import graph (the client, which has the wording already, hands its own to its lazy chunk).
+// Checks one response against the contract's documented responses. Pure: the contract table (the
+// generated response validators, loaded on demand by its callers) and the rule wording are passed in.
 import type { DocumentedResponse } from '../generated/response-validators.js';
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
 import { collapseAnyOf } from './anyof.js';

@@ -1,6 +1,7 @@
-// Response drift checks. This file is small and safe to import anywhere: the generated response
-// validators (~70 kB) load only when `loadDriftChecker()` is first called, by dynamic import.
-import type { CheckOptions } from './check.js';
+// Response drift checks. Safe to import anywhere: the generated response validators (~70 kB) load
+// only when `loadDriftChecker()` is first called, by dynamic import.
+import { ruleOf } from '../validation/rules.js';
+import { checkResponse, type CheckOptions } from './check.js';
 import type { DriftProblem, ObservedResponse } from './problems.js';
 
 export type { CheckOptions } from './check.js';
@@ -19,7 +20,7 @@ let loading: Promise<DriftChecker> | undefined;
 
 /** Loads the generated validators once and returns the checker (the same one on every call). */
 export function loadDriftChecker(): Promise<DriftChecker> {
-  loading ??= Promise.all([import('../generated/response-validators.js'), import('./check.js'), import('../validation/rules.js')]).then(([generated, { checkResponse }, { ruleOf }]) => ({
+  loading ??= import('../generated/response-validators.js').then((generated) => ({
     check: (response: ObservedResponse, options?: CheckOptions) => checkResponse(generated.responseContract, ruleOf, response, options),
     operations: Object.keys(generated.responseContract),
   }));

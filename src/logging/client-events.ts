@@ -1,9 +1,9 @@
-// What the client reports, built from the call owner's observer seam (src/client/call.ts): each
+// What the client reports, built from the call owner's observer seam (src/call-events.ts): each
 // CallEvent becomes the event of src/logging/events.ts, redacted once more with every secret the
-// client knows, logged at its level and handed to listeners. Loaded only when a logger, a log level
-// or a listener is set (src/client/events.ts).
-import type { CallEvent, ClientState } from '../client/call.js';
-import { eventLog, type EventLog, type Redactors } from './event-log.js';
+// client knows, logged at its level and handed to listeners. Attached when a logger, a log level or
+// a listener is set (src/client/events.ts).
+import type { CallEvent, Observed } from '../call-events.js';
+import { eventLog, type EventLog } from './event-log.js';
 import type { TokenEvent } from './events.js';
 import type { ResolvedLogging } from './levels.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
@@ -18,8 +18,8 @@ const plain = (headers: Headers): Record<string, string> => {
 };
 
 /** Sets the client's observer (and the token source's, when it has one); returns the event log. */
-export function attachEvents(state: ClientState, logging: ResolvedLogging | undefined, redact: Redactors): EventLog {
-  const log = eventLog(logging, () => state.secrets, redact);
+export function attachEvents(state: Observed, logging: ResolvedLogging | undefined): EventLog {
+  const log = eventLog(logging, () => state.secrets);
   state.observer = {
     attempt(e, carried) {
       if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers }, carried);

@@ -1,18 +1,8 @@
 // One place where events are redacted, logged at their level, and handed to listeners. The client
 // asks `wants(type)` before building an event, so a client with logging off pays one check.
-// This file is in the client's lazy logging chunk, so it imports nothing the client entry imports
-// (a module both import would become a chunk of its own, loaded with the entry): the redaction
-// functions come as an argument, and the options arrive already checked (createEventLog in
-// standalone.ts binds both for use outside the client).
-import type { redactText, redactUrl } from '../redact.js';
+import { redactText, redactUrl } from '../redact.js';
 import { levelOf, messageOf, type BaasEvent, type BaasEventType } from './events.js';
-import type { LoggingOptions, LogLevel, LogMethod, ResolvedLogging } from './levels.js';
-
-/** redact.ts's functions, handed in by whoever has them loaded already. */
-export interface Redactors {
-  text: typeof redactText;
-  url: typeof redactUrl;
-}
+import { resolveLogging, type LoggingOptions, type LogLevel, type LogMethod, type ResolvedLogging } from './levels.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
@@ -52,14 +42,14 @@ const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', respon
  * token), told apart by a suffix when two names redact alike; defined, not assigned, so that a
  * name such as `__proto__` stays a member.
  */
-function define(out: Record<string, unknown>, name: string, value: unknown, secrets: string[], redact: Redactors): void {
-  const base = redact.text(name, secrets);
+function define(out: Record<string, unknown>, name: string, value: unknown, secrets: string[]): void {
+  const base = redactText(name, secrets);
   let key = base;
   for (let n = 2; Object.hasOwn(out, key); n += 1) key = `${base} (${n})`;
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function redactHeaders(headers: Record<string, string>, secrets: string[], redact: Redactors): Record<string, string> {
+function redactHeaders(headers: Record<string, string>, secrets: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -67,27 +57,27 @@ function redactHeaders(headers: Record<string, string>, secrets: string[], redac
       // Keep the scheme (Bearer, Basic): it helps diagnose, and is no secret.
       const scheme = /^(Bearer|Basic)\s/i.exec(value)?.[1];
       out[lower] = scheme ? `${scheme} ${MASK}` : MASK;
-    } else define(out, lower, redact.text(String(value), secrets), secrets, redact);
+    } else define(out, lower, redactText(String(value), secrets), secrets);
   }
   return out;
 }
 
 /** A deep copy with every string and member name redacted: URLs by redactUrl, headers by name, the rest as text. */
-export function redactEvent<T extends BaasEvent>(event: T, secrets: string[], redact: Redactors): T {
+export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T {
   const walk = (node: unknown, key: string, depth: number): unknown => {
-    if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redact.url(node, secrets) : redact.text(node, secrets);
+    if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redactUrl(node, secrets) : redactText(node, secrets);
     if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return typeof node === 'object' ? undefined : node;
-    if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets, redact);
+    if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets);
     if (Array.isArray(node)) return node.map((item) => walk(item, key, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) if (v !== undefined) define(out, k, walk(v, k, depth + 1), secrets, redact);
+    for (const [k, v] of Object.entries(node)) if (v !== undefined) define(out, k, walk(v, k, depth + 1), secrets);
     return out;
   };
   return walk(event, '', 0) as T;
 }
 
-/** The event log over checked options (see resolveLogging; undefined: listeners only), masking `secrets()` with `redact`. */
-export function eventLog(logging: ResolvedLogging | undefined, secrets: () => Iterable<string>, redact: Redactors): EventLog {
+/** The event log over checked options (see resolveLogging; undefined: listeners only), masking `secrets()`. */
+export function eventLog(logging: ResolvedLogging | undefined, secrets: () => Iterable<string>): EventLog {
   const listeners = new Map<BaasEventType, Set<(event: BaasEvent) => void>>();
   const logger = logging?.logger;
 
@@ -104,7 +94,7 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
       if (!toLog && !set?.size) return;
       let safe: BaasEvent;
       try {
-        safe = redactEvent(event, [...secrets(), ...also], redact);
+        safe = redactEvent(event, [...secrets(), ...also]);
       } catch {
         return;
       }
@@ -131,4 +121,9 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
       return () => set.delete(entry);
     },
   };
+}
+
+/** The event log for use outside the client (tests, tools): its options checked, naming `where`. */
+export function createEventLog(options: EventLogOptions = {}): EventLog {
+  return eventLog(resolveLogging(options, options.where), options.secrets ?? (() => []));
 }

@@ -1,7 +1,5 @@
-// Logs and events for the client. No Node-only import. The client loads it lazily
-// (src/client/events.ts → client-events.ts) when a logger, a log level or a listener is set.
-export { createEventLog, redactEvent } from './standalone.js';
-export { passes, type EventLog, type EventLogOptions, type BaasEventListener, type Redactors } from './event-log.js';
+// Logs and events for the client. No Node-only import.
+export { createEventLog, redactEvent, passes, type EventLog, type EventLogOptions, type BaasEventListener } from './event-log.js';
 export { levelOf, messageOf, type BaasEvent, type BaasEventType, type RequestEvent, type ResponseEvent, type RetryEvent, type ErrorEvent, type TokenEvent } from './events.js';
 export { resolveLogging, LOG_LEVELS, type Logger, type LogLevel, type LogMethod, type LoggingOptions, type ResolvedLogging } from './levels.js';
 export { parseRateLimit, parseStructuredList, type RateLimitInfo } from './rate-limit.js';

@@ -9,6 +9,7 @@ import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
 import { countProblem, totalProblem, type SizeOption } from './limits.js';
+import { listen as listenOverHttp } from './listen.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { bearerToken, lightRequest, preference, readJsonBody, type SandboxRequest } from './request.js';
 import { DOCUMENTED, LIMIT_DEFAULT, SINGLE_VALUED_QUERY, type OperationId } from './spec.js';
@@ -300,9 +301,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
     },
     async listen(listenOptions = {}) {
-      const { listen } = await import('./listen.js');
       // Stryker disable next-line BooleanLiteral: only picks the faster Response in process (see listPixKeys).
-      return listen((request) => safeHandle(request, false), listenOptions);
+      return listenOverHttp((request) => safeHandle(request, false), listenOptions);
     },
     inject(fault) {
       faults.add(fault);

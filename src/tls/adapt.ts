@@ -3,7 +3,7 @@
 // undici's Response is not the global class (a different copy of undici), and openapi-fetch refuses
 // a Response that is not. This adapter joins extra init fields (a dispatcher) to every call and hands
 // back a global Response.
-import type { FetchLike } from '../client/options.js';
+import type { FetchLike } from '../fetch.js';
 
 /** Any fetch callable as `fetch(url, init)`: undici's, node-fetch's, a proxy agent's. */
 export type UrlInitFetch = (url: string, init: RequestInit & Record<string, unknown>) => Promise<ResponseLike>;

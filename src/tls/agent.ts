@@ -1,13 +1,13 @@
 // A fetch that presents a client certificate: undici's `fetch` with an `Agent` as dispatcher, built
-// from checked connect options. undici and node:tls load here, by dynamic import, only when a `tls`
-// option is given, so the client's entry keeps no Node-only import and its size budget. The specifier
-// goes through a variable so that bundlers neither inline undici nor fail when the optional peer is
-// absent. Nothing here is imported by the entry, so a bundler splits nothing off it for this chunk.
+// from checked connect options. undici (an optional peer) and node:tls load here, by dynamic import,
+// only when a `tls` option is given, so the package imports no Node-only module statically. The
+// specifier goes through a variable so that bundlers neither inline undici nor fail when the
+// optional peer is absent.
 import type { ConnectOptions, TlsMaterial } from './options.js';
 import { TlsConnectionError, tlsFailure, type TlsFailure } from './failure.js';
 import { SocketWatch } from './watch.js';
+import type { FetchLike } from '../fetch.js';
 import { fromUrlInitFetch, type UrlInitFetch } from './adapt.js';
-import type { FetchLike } from '../client/options.js';
 
 /** The client's fetch shape, `fetch(url, init)`, plus `close()` to release the agent's pooled connections. */
 export type TlsFetch = FetchLike & { close(): Promise<void> };

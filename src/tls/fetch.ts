@@ -19,7 +19,7 @@ const unusable = (error: unknown): Error => {
   return Object.assign(new TypeError(message, { cause: error }), { code: 'ERR_TLS_OPTION', reason: message });
 };
 
-/** What lazyTlsFetch (lazy.ts) loads: the TLS fetch, or why the option cannot be used. */
+/** What lazyTlsFetch (lazy.ts) builds on the first request: the TLS fetch, or why the option cannot be used. */
 export const usableTlsFetch = (tls: TlsOptions, where: string): Promise<TlsFetch> =>
   createTlsFetch(tls, { where }).catch((error: unknown) => {
     throw unusable(error);

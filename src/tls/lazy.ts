@@ -1,10 +1,12 @@
 // The `tls` option as the client and clientCredentials take it: its type checked now (so a value
 // that is not an options object fails at creation, naming the field), its shape (options.ts) and its
-// material (agent.ts) on the first request, with the TLS fetch built on undici, by dynamic import:
-// users who do not set `tls` ship none of it. A malformed shape then fails that request, and every
-// one after it, with a NetworkError naming the field and the rule (`unusable` in fetch.ts).
-import type { TlsOptions } from './options.js';
+// material (agent.ts) on the first request, when the TLS fetch is built on undici (an optional peer,
+// loaded then). Creating a client is synchronous and undici loads asynchronously, hence the wait for
+// the first request. A malformed shape then fails that request, and every one after it, with a
+// NetworkError naming the field and the rule (`unusable` in fetch.ts).
 import type { TlsFetch } from './agent.js';
+import { usableTlsFetch } from './fetch.js';
+import type { TlsOptions } from './options.js';
 
 export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
   if (!tls || typeof tls !== 'object' || Array.isArray(tls)) {
@@ -14,7 +16,7 @@ export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
   const given = { ...tls };
   let pending: Promise<TlsFetch> | undefined;
   const get = () => {
-    pending ??= import('./fetch.js').then((m) => m.usableTlsFetch(given, where)).catch((error: unknown) => {
+    pending ??= usableTlsFetch(given, where).catch((error: unknown) => {
       // A failed build is not kept: the next call reports it again.
       pending = undefined;
       throw error;

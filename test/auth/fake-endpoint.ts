@@ -3,7 +3,7 @@
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
 import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 
 export interface SentTokenRequest {
   url: string;

@@ -34,7 +34,7 @@ vi.mock('node:module', async (importOriginal) => {
   return { ...original, default: { ...original, createRequire }, createRequire };
 });
 vi.mock('../../src/testing/mock.js', async (importOriginal) => ({ ...(await importOriginal<object>()), startMock: mocks.startMock }));
-vi.mock('../../scripts/lib/docs.mjs', () => ({ buildDocs: mocks.buildDocs }));
+vi.mock('../../src/cli/docs-page.js', () => ({ buildDocs: mocks.buildDocs }));
 
 const HEADERS = { authorization: 'Bearer test', 'user-agent': 'demo/1' };
 

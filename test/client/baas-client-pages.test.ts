@@ -3,7 +3,7 @@
 // secrets, the exact headers of a GET, pre-flight naming the operation, and `validateResponses`.
 import { describe, expect, it } from 'vitest';
 import { operationUrl } from '../../src/client/baas-client.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 import type { Operation } from '../../src/generated/operations.js';
 import { ApiError, ResponseError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, firstPageKeys } from '../support/fixtures.js';

@@ -3,7 +3,7 @@
 // Content-Type, the URL and its query, the tokens it remembers to mask, and the readers' errors.
 import { describe, expect, it } from 'vitest';
 import { ApiError, ResponseError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';

@@ -3,8 +3,9 @@
 // retry event says, the request id and URL errors carry, and what a failure becomes.
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Call, type CallEvent, type CallRequest, type ClientState } from '../../src/client/call.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { CallEvent } from '../../src/call-events.js';
+import { Call, type CallRequest, type ClientState } from '../../src/client/call.js';
+import type { FetchLike } from '../../src/fetch.js';
 import type { RetrySettings } from '../../src/client/retry.js';
 import type { TokenSource } from '../../src/client/token.js';
 import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
@@ -81,18 +82,6 @@ describe('what an attempt sends', () => {
     const { state } = stateOf(server.fetch, async () => `token-number-${++n}`);
     await run(state);
     expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
-  });
-
-  it('waits for the client to be ready before the first attempt', async () => {
-    const server = scripted(status(200));
-    let open!: () => void;
-    const { state } = stateOf(server.fetch, 'fixed-token-123', { ready: new Promise<void>((resolve) => (open = resolve)) });
-    const done = run(state);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(server.calls).toHaveLength(0);
-    open();
-    await expect(done).resolves.toMatchObject({ status: 200 });
-    expect(server.calls).toHaveLength(1);
   });
 
   it("the attempt event shows the request headers without Authorization, and each event the call's fields", async () => {

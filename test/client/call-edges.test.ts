@@ -2,8 +2,9 @@
 // token failure, what an injected fetch sees when an attempt times out, no retry event after the
 // caller gave up, and a failure's reason found only beside its code.
 import { describe, expect, it } from 'vitest';
-import { Call, type CallEvent, type CallObserver, type ClientState } from '../../src/client/call.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { CallEvent, CallObserver } from '../../src/call-events.js';
+import { Call, type ClientState } from '../../src/client/call.js';
+import type { FetchLike } from '../../src/fetch.js';
 import type { TokenSource } from '../../src/client/token.js';
 import { AuthError, NetworkError } from '../../src/index.js';
 

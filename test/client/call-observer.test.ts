@@ -1,7 +1,8 @@
 // The call owner's observer seam (where logs and events plug in): one event per attempt, response,
 // retry and error, in that order, carrying what a log line needs and nothing secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Call, type CallEvent, type ClientState } from '../../src/client/call.js';
+import type { CallEvent } from '../../src/call-events.js';
+import { Call, type ClientState } from '../../src/client/call.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF } from '../support/fixtures.js';
 

@@ -1,8 +1,8 @@
-// The page walker behind pixKeys() and the iterator that loads it on the first next(), driven by a
-// fake page source: which queries it sends, when it stops, what a repeated cursor does.
+// The page walker behind pixKeys(), driven by a fake page source: which queries it sends, when it
+// stops, what a repeated cursor does.
 import { describe, expect, it, vi } from 'vitest';
-import { lazyIterator } from '../../src/client/lazy-iterator.js';
 import { walkPages, type Page, type PageOptions } from '../../src/client/pagination.js';
+import { ResponseError } from '../../src/errors.js';
 
 type Query = PageOptions & { cursor?: string };
 
@@ -15,8 +15,6 @@ function pageSource(pages: Page<string>[]) {
   });
   return { fetchPage, queries };
 }
-
-const repeated = (message: string) => new Error(message);
 
 async function collect<T>(iterator: AsyncIterableIterator<T>): Promise<T[]> {
   const items: T[] = [];
@@ -31,7 +29,7 @@ describe('walkPages', () => {
       { data: ['c'], cursor: { next: 'c3' } },
       { data: ['d'], cursor: { next: null } },
     ]);
-    const items = await collect(walkPages(fetchPage, { limit: 2, timeoutMs: 900, maxPages: 10 }, repeated));
+    const items = await collect(walkPages(fetchPage, { limit: 2, timeoutMs: 900, maxPages: 10 }));
     expect(items).toEqual(['a', 'b', 'c', 'd']);
     expect(queries).toStrictEqual([{ limit: 2, timeoutMs: 900 }, { limit: 2, timeoutMs: 900, cursor: 'c2' }, { limit: 2, timeoutMs: 900, cursor: 'c3' }]);
   });
@@ -42,7 +40,7 @@ describe('walkPages', () => {
     ['no cursor at all', undefined],
   ])('stops at %s', async (_name, cursor) => {
     const { fetchPage } = pageSource([{ data: ['a'], ...(cursor ? { cursor } : {}) }, { data: ['never'], cursor: { next: null } }]);
-    expect(await collect(walkPages(fetchPage, {}, repeated))).toEqual(['a']);
+    expect(await collect(walkPages(fetchPage, {}))).toEqual(['a']);
     expect(fetchPage).toHaveBeenCalledTimes(1);
   });
 
@@ -52,13 +50,13 @@ describe('walkPages', () => {
       { data: [], cursor: { next: 'c3' } },
       { data: ['z'], cursor: { next: null } },
     ]);
-    expect(await collect(walkPages(fetchPage, {}, repeated))).toEqual(['z']);
+    expect(await collect(walkPages(fetchPage, {}))).toEqual(['z']);
     expect(fetchPage).toHaveBeenCalledTimes(3);
   });
 
   it('an empty last page ends the walk, and next() after the end fetches nothing more', async () => {
     const { fetchPage } = pageSource([{ data: [], cursor: { next: null } }]);
-    const walk = walkPages(fetchPage, {}, repeated);
+    const walk = walkPages(fetchPage, {});
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });
     expect(fetchPage).toHaveBeenCalledTimes(1);
@@ -67,23 +65,26 @@ describe('walkPages', () => {
   it('stops after maxPages pages; maxPages 0 fetches nothing', async () => {
     const endless = (n: number): Page<string> => ({ data: [`k${n}`], cursor: { next: `c${n + 1}` } });
     const { fetchPage } = pageSource([endless(1), endless(2), endless(3), endless(4)]);
-    expect(await collect(walkPages(fetchPage, { maxPages: 2 }, repeated))).toEqual(['k1', 'k2']);
+    expect(await collect(walkPages(fetchPage, { maxPages: 2 }))).toEqual(['k1', 'k2']);
     expect(fetchPage).toHaveBeenCalledTimes(2);
     const none = pageSource([endless(1)]);
-    expect(await collect(walkPages(none.fetchPage, { maxPages: 0 }, repeated))).toEqual([]);
+    expect(await collect(walkPages(none.fetchPage, { maxPages: 0 }))).toEqual([]);
     expect(none.fetchPage).not.toHaveBeenCalled();
   });
 
-  it('a cursor sent again, even pages later, is the error built by `repeated`, naming the page; then the walk is over', async () => {
+  it('a cursor sent again, even pages later, is a ResponseError naming the page; then the walk is over', async () => {
     const { fetchPage } = pageSource([
       { data: ['a'], cursor: { next: 'A' } },
       { data: ['b'], cursor: { next: 'B' } },
       { data: ['c'], cursor: { next: 'A' } },
     ]);
-    const walk = walkPages(fetchPage, {}, repeated);
+    const walk = walkPages(fetchPage, {});
     await expect(walk.next()).resolves.toStrictEqual({ value: 'a', done: false });
     await expect(walk.next()).resolves.toStrictEqual({ value: 'b', done: false });
-    await expect(walk.next()).rejects.toThrow(new Error('the server sent a cursor it had already sent (page 3); stopped to avoid an endless loop'));
+    const error = await walk.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toMatchObject({ operation: 'listPixKeys', status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] });
+    expect((error as ResponseError).message).toContain('(page 3)');
     // The page that carried the repeated cursor is not handed out, and nothing more is fetched.
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });
     expect(fetchPage).toHaveBeenCalledTimes(3);
@@ -91,7 +92,7 @@ describe('walkPages', () => {
 
   it('return() in the middle of a page drops the rest of it and fetches nothing more', async () => {
     const { fetchPage } = pageSource([{ data: ['a', 'b', 'c'], cursor: { next: 'c2' } }]);
-    const walk = walkPages(fetchPage, {}, repeated);
+    const walk = walkPages(fetchPage, {});
     expect(walk[Symbol.asyncIterator]()).toBe(walk);
     await expect(walk.next()).resolves.toStrictEqual({ value: 'a', done: false });
     await expect(walk.return!()).resolves.toStrictEqual({ value: undefined, done: true });
@@ -101,73 +102,7 @@ describe('walkPages', () => {
 
   it("a page that fails rejects with the page source's error", async () => {
     const failure = new Error('HTTP 503');
-    const walk = walkPages(() => Promise.reject(failure), {}, repeated);
+    const walk = walkPages(() => Promise.reject(failure), {});
     await expect(walk.next()).rejects.toBe(failure);
-  });
-});
-
-describe('lazyIterator', () => {
-  const walker = (items: string[], withReturn = true) => {
-    let index = 0;
-    const inner: AsyncIterator<string, undefined> = {
-      next: vi.fn(async () => (index < items.length ? { value: items[index++]!, done: false as const } : { value: undefined, done: true as const })),
-      ...(withReturn ? { return: vi.fn(async () => ({ value: undefined, done: true as const })) } : {}),
-    };
-    return inner;
-  };
-
-  it('loads the walker once, on the first next(), even when next() is called twice at once', async () => {
-    const inner = walker(['a', 'b']);
-    const load = vi.fn(async () => inner);
-    const iterator = lazyIterator(load);
-    expect(iterator[Symbol.asyncIterator]()).toBe(iterator);
-    expect(load).not.toHaveBeenCalled();
-    const [first, second] = await Promise.all([iterator.next(), iterator.next()]);
-    expect([first, second]).toStrictEqual([
-      { value: 'a', done: false },
-      { value: 'b', done: false },
-    ]);
-    await expect(iterator.next()).resolves.toStrictEqual({ value: undefined, done: true });
-    expect(load).toHaveBeenCalledTimes(1);
-  });
-
-  it('a load that fails rejects that next(), and the next next() loads again', async () => {
-    const failure = new Error('chunk failed to load');
-    const load = vi.fn<() => Promise<AsyncIterator<string, undefined>>>().mockRejectedValueOnce(failure).mockResolvedValueOnce(walker(['a']));
-    const iterator = lazyIterator(load);
-    await expect(iterator.next()).rejects.toBe(failure);
-    await expect(iterator.next()).resolves.toStrictEqual({ value: 'a', done: false });
-    expect(load).toHaveBeenCalledTimes(2);
-  });
-
-  it('return() before the first next() loads nothing, then or later', async () => {
-    const load = vi.fn(async () => walker(['a']));
-    const iterator = lazyIterator(load);
-    await expect(iterator.return!()).resolves.toStrictEqual({ value: undefined, done: true });
-    await expect(iterator.next()).resolves.toStrictEqual({ value: undefined, done: true });
-    expect(load).not.toHaveBeenCalled();
-  });
-
-  it('return() while the walker loads: the pending next() ends, and the walker is never asked', async () => {
-    const inner = walker(['a']);
-    let finishLoad!: (value: AsyncIterator<string, undefined>) => void;
-    const iterator = lazyIterator(() => new Promise<AsyncIterator<string, undefined>>((resolve) => (finishLoad = resolve)));
-    const pending = iterator.next();
-    await expect(iterator.return!()).resolves.toStrictEqual({ value: undefined, done: true });
-    finishLoad(inner);
-    await expect(pending).resolves.toStrictEqual({ value: undefined, done: true });
-    expect(inner.next).not.toHaveBeenCalled();
-  });
-
-  it("return() after the load is the walker's own return(), or done when it has none", async () => {
-    const inner = walker(['a', 'b']);
-    const iterator = lazyIterator(async () => inner);
-    await iterator.next();
-    await expect(iterator.return!()).resolves.toStrictEqual({ value: undefined, done: true });
-    expect(inner.return).toHaveBeenCalledTimes(1);
-
-    const bare = lazyIterator(async () => walker(['a'], false));
-    await bare.next();
-    await expect(bare.return!()).resolves.toStrictEqual({ value: undefined, done: true });
   });
 });

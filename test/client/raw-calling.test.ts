@@ -1,11 +1,9 @@
 // `client.raw` (openapi-fetch building the request, the call owner sending it) and `createRawClient`
-// (openapi-fetch with auth and User-Agent as middleware), with an injected fetch: what is sent, what
-// comes back for each kind of answer, and the stand-in that loads openapi-fetch on first use.
-import type { Client, Middleware } from 'openapi-fetch';
-import { describe, expect, it, vi } from 'vitest';
-import type { FetchLike } from '../../src/client/options.js';
-import { lazyClient } from '../../src/client/lazy-client.js';
-import type { paths } from '../../src/generated/schema.js';
+// (openapi-fetch with auth and User-Agent as middleware), with an injected fetch: what is sent and what
+// comes back for each kind of answer.
+import type { Middleware } from 'openapi-fetch';
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../src/fetch.js';
 import { NetworkError, createBaasClient, createRawClient } from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 
@@ -137,64 +135,35 @@ describe('createRawClient', () => {
     expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
     expect(seen).toEqual(['tok-1', 'tok-2']);
   });
-});
 
-describe('the stand-in before openapi-fetch loads', () => {
-  /** A real-looking client recording what it was given. */
-  function fakeReal() {
-    const used: Middleware[] = [];
-    const real = {
-      use: (...m: Middleware[]) => void used.push(...m),
-      eject: vi.fn(),
-      GET: vi.fn(async () => 'got'),
-    } as unknown as Client<paths>;
-    return { real, used };
-  }
-  const mw = (kind: 'onRequest' | 'onResponse' | 'onError'): Middleware => ({ [kind]: () => undefined }) as unknown as Middleware;
-
-  it('a load that failed is tried again on the next request', async () => {
-    const { real } = fakeReal();
-    const create = vi.fn<() => Promise<Client<paths>>>().mockRejectedValueOnce(new Error('chunk failed')).mockResolvedValue(real);
-    const client = lazyClient(create);
-    await expect(client.GET(LIST as never)).rejects.toThrow('chunk failed');
-    await expect(client.GET(LIST as never)).resolves.toBe('got');
-    expect(create).toHaveBeenCalledTimes(2);
-  });
-
-  it('loads once for requests made together', async () => {
-    const { real } = fakeReal();
-    const create = vi.fn(async () => real);
-    const client = lazyClient(create);
-    await Promise.all([client.GET(LIST as never), client.GET(LIST as never)]);
-    expect(create).toHaveBeenCalledTimes(1);
-  });
-
-  it('takes a middleware with only onResponse or only onError, skips an empty slot, hands them over in order', async () => {
-    const { real, used } = fakeReal();
-    const first = mw('onRequest');
-    const client = lazyClient(async () => real, [first]);
-    const [response, error] = [mw('onResponse'), mw('onError')];
-    client.use(response, undefined as unknown as Middleware, error);
-    await client.GET(LIST as never);
-    expect(used).toEqual([first, response, error]);
-  });
-
-  it.each([
-    ['a function', () => undefined],
-    ['a string', 'onRequest'],
-    ['an object with none of the hooks', { onSomething: () => undefined }],
-  ])('refuses %s with openapi-fetch message', (_what, bad) => {
-    const client = lazyClient(async () => fakeReal().real);
-    expect(() => client.use(bad as unknown as Middleware)).toThrow(new Error('Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`'));
-  });
-
-  it('ejecting a middleware that was never used removes nothing', async () => {
-    const { real, used } = fakeReal();
-    const [a, b] = [mw('onRequest'), mw('onRequest')];
-    const client = lazyClient(async () => real);
-    client.use(a, b);
-    client.eject(mw('onRequest'));
-    await client.GET(LIST as never);
-    expect(used).toEqual([a, b]);
+  it('runs auth and User-Agent first, then the option middleware, then what is `use`d, in order', async () => {
+    const { requests, fetch } = recorder();
+    const seen: string[] = [];
+    const client = createRawClient({ baseUrl: BASE, token: 't0k', userAgent: 'app/1', fetch, middleware: [trail('option', seen)] });
+    client.use(trail('first', seen), trail('second', seen));
+    await client.GET(LIST, UA);
+    expect(requests[0]?.headers.get('x-trail')).toBe('option,first,second');
+    expect(seen).toEqual(['option:Bearer t0k', 'first:Bearer t0k', 'second:Bearer t0k']);
   });
 });
+
+describe('client.raw: middleware', () => {
+  it("runs the caller's middleware after the client's auth", async () => {
+    const { fetch, calls } = recording();
+    const client = baas(fetch);
+    client.raw.use(trail('mine'));
+    await client.raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' }, query: { limit: 2 } } });
+    expect(calls.map((c) => [c.url, c.headers.Authorization, c.headers['x-trail']])).toEqual([[`${BASE}${LIST}?limit=2`, `Bearer ${SECRET_TOKEN}`, 'mine']]);
+  });
+});
+
+/** A middleware that appends its name to `X-Trail` (to read the order they ran in) and notes the Authorization it saw. */
+function trail(name: string, seen?: string[]): Middleware {
+  return {
+    onRequest({ request }) {
+      seen?.push(`${name}:${request.headers.get('authorization') ?? '-'}`);
+      request.headers.set('X-Trail', [request.headers.get('X-Trail'), name].filter(Boolean).join(','));
+      return request;
+    },
+  };
+}

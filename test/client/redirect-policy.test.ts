@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, ResponseError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
 import { fetchFollowingRedirects } from '../../src/client/redirect.js';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
 const START = 'https://api.example.test/v2/api/pix/keys/list-keys?limit=2';

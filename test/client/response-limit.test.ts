@@ -3,7 +3,7 @@
 // with a ResponseError naming the operation and the limit, not retried. Sources count what they
 // gave, so nothing here measures memory or time.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FetchLike } from '../../src/client/options.js';
+import type { FetchLike } from '../../src/fetch.js';
 import { createBaasClient, ResponseError, TimeoutError, type BaasClientOptions } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';
 import { startFaultServer, type FaultServer } from '../support/fault-server.js';

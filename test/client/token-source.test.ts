@@ -2,7 +2,8 @@
 // is an AuthError before anything is sent, naming the problem and never the value.
 import { describe, expect, it, vi } from 'vitest';
 import { AuthError } from '../../src/errors.js';
-import { redactedCause, resolveToken, tokenProblem } from '../../src/client/token.js';
+import { redactedCause } from '../../src/redact.js';
+import { resolveToken, tokenProblem } from '../../src/client/token.js';
 
 describe('tokenProblem', () => {
   it.each([

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectAssumptions } from '../../scripts/lib/assumptions.mjs';
-import { buildDocs, DOCS_TITLE } from '../../scripts/lib/docs.mjs';
+import { collectAssumptions } from '../../src/cli/assumptions.js';
+import { redoclyCli } from '../../src/cli/docs.js';
+import { buildDocs, DOCS_TITLE } from '../../src/cli/docs-page.js';
 import { CHROMIUM_FLAGS, ensureChromium } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { deref, spec } from '../support/spec.js';
@@ -57,7 +58,7 @@ beforeAll(async () => {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'baas-docs-test-'));
   const page = pathToFileURL(join(dir, 'index.html')).href;
-  await buildDocs(join(dir, 'index.html'));
+  await buildDocs(join(dir, 'index.html'), { specJson: join(repoRoot, 'src/generated/openapi.json'), redoclyCli: redoclyCli() });
   browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   // Offline, as someone reading the file with no network; anything but the file itself and inline
   // data is a request leaving the page: recorded (route and request event both) and blocked.

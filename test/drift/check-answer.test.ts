@@ -3,11 +3,9 @@
 // drift event of 'warn' with the call's method, redacted URL and request id.
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/client/call.js';
-import { checkAnswer, type Kit } from '../../src/drift/answer.js';
+import { checkAnswer, type DriftListeners } from '../../src/drift/answer.js';
 import type { DriftEvent } from '../../src/drift/index.js';
 import { ResponseError } from '../../src/errors.js';
-import { redactJson } from '../../src/redact.js';
-import { ruleOf } from '../../src/validation/rules.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
 const context = { operation: 'listPixKeys' as const, method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempts: 1, requestId: 'req-42' };
@@ -18,7 +16,7 @@ const answer = (text: string, contentType: string | null, status = 200) => new R
 
 function kit(onDrift?: (event: DriftEvent) => void) {
   const observed: DriftEvent[] = [];
-  const k: Kit = { ResponseError, ruleOf, onDrift, state: { observer: { drift: (event) => observed.push(event) } }, redact: redactJson };
+  const k: DriftListeners = { onDrift, state: { observer: { drift: (event) => observed.push(event) } } };
   return { k, observed };
 }
 
@@ -44,14 +42,11 @@ describe('checkAnswer', () => {
 
   it("'warn' with an onDrift that throws, or none, and no observer: the call goes on", async () => {
     const text = '{}';
-    const throwing: Kit = {
-      ResponseError,
-      ruleOf,
+    const throwing: DriftListeners = {
       onDrift: () => {
         throw new Error('listener bug');
       },
       state: {},
-      redact: redactJson,
     };
     await expect(checkAnswer('warn', throwing, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });
     await expect(checkAnswer('warn', { ...throwing, onDrift: undefined, state: { observer: {} } }, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });

@@ -2,17 +2,15 @@
 // the observer seam directly: the fields each event carries, what stands in for a missing one, the
 // client's secrets as they are when the event is emitted, and the token source's events.
 import { describe, expect, it } from 'vitest';
-import type { CallEvent, ClientState } from '../../src/client/call.js';
+import type { CallEvent, Observed } from '../../src/call-events.js';
 import { attachEvents } from '../../src/logging/client-events.js';
 import type { BaasEvent, Logger, TokenEvent } from '../../src/logging/index.js';
-import { redactText, redactUrl } from '../../src/redact.js';
 
 const TOKEN = 'tok-0123456789abcdef';
-const redact = { text: redactText, url: redactUrl };
 const base: CallEvent = { operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, durationMs: 12 };
 
-function state(token: ClientState['token'] = TOKEN): ClientState {
-  return { fetch: () => Promise.reject(new Error('unused')), token, authorization: undefined, secrets: [], remember: () => undefined };
+function state(token: unknown = TOKEN): Observed & { secrets: string[] } {
+  return { token, secrets: [] };
 }
 
 function recorder() {
@@ -23,10 +21,10 @@ function recorder() {
 }
 
 /** Attaches at debug and collects what the logger gets. */
-function attached(token?: ClientState['token']) {
+function attached(token?: unknown) {
   const s = state(token);
   const { logger, entries } = recorder();
-  attachEvents(s, { logger, level: 'debug' }, redact);
+  attachEvents(s, { logger, level: 'debug' });
   const fields = () => entries.map((e) => e.fields as BaasEvent);
   return { s, observer: s.observer!, entries, fields };
 }
@@ -129,7 +127,7 @@ describe('attachEvents', () => {
   it('builds no event that nobody wants: at warn, attempts, responses and retries reach no logger', () => {
     const s = state();
     const { logger, entries } = recorder();
-    const log = attachEvents(s, { logger, level: 'warn' }, redact);
+    const log = attachEvents(s, { logger, level: 'warn' });
     s.observer!.attempt!(base);
     s.observer!.response!({ ...base, status: 200 });
     s.observer!.retry!(base);
@@ -144,7 +142,7 @@ describe('attachEvents', () => {
 
   it('without logging, only listeners hear events', () => {
     const s = state();
-    const log = attachEvents(s, undefined, redact);
+    const log = attachEvents(s, undefined);
     const heard: BaasEvent[] = [];
     log.on('error', (e) => heard.push(e));
     s.observer!.error!({ ...base, error: new Error('boom') });

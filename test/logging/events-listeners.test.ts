@@ -1,6 +1,6 @@
-// client.on() across the load of the logging code (src/client/events.ts): a listener given before the
-// code loaded is attached when it arrives, one removed before that is never called, one added after
-// it is attached at once, and each stop function stops only its own listener.
+// client.on() (src/client/events.ts): listeners given before the first call hear it, one removed
+// before it is never called, one added between calls hears the next, and each stop function stops
+// only its own listener.
 import { describe, expect, it, vi } from 'vitest';
 import { createBaasClient, type BaasEvent } from '../../src/index.js';
 
@@ -18,7 +18,7 @@ describe('client.on', () => {
     expect(types(seen)).toEqual(['request 1', 'response 1']);
   });
 
-  it('a listener stopped before the logging code loaded is never called; the others are', async () => {
+  it('a listener stopped before the first call is never called; the others are', async () => {
     const c = client();
     const stopped = vi.fn();
     const kept: BaasEvent[] = [];
@@ -30,7 +30,7 @@ describe('client.on', () => {
     expect(types(kept)).toEqual(['response 1']);
   });
 
-  it('a listener added after the code loaded hears the next call, until it is stopped', async () => {
+  it('a listener added after a call hears the next call, until it is stopped', async () => {
     const c = client();
     const first: BaasEvent[] = [];
     c.on('response', (e) => first.push(e));

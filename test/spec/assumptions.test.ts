@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectAssumptions } from '../../scripts/lib/assumptions.mjs';
+import { collectAssumptions } from '../../src/cli/assumptions.js';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { spec } from '../support/spec.js';
 

@@ -1,0 +1,51 @@
+// The HTML docs page: one file with Redoc inlined, rendered by the Redocly CLI from the bundled spec,
+// so it opens with no network. Used by `baas-pix-contract docs` and by `npm start`.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { assumptionsTable } from './assumptions.js';
+
+export const DOCS_TITLE = 'BaaS Customer Update and PIX Key Listing API';
+
+// Redoc 3 loads its attribution logo from a CDN even with --inlineBundle. The page must work with
+// no network and send nothing out, so the logo is swapped for an inline SVG (the link stays).
+const CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const INLINE_LOGO =
+  'data:image/svg+xml,' +
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="54" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#0044d4">Redocly</text></svg>');
+
+// With telemetry on, the CLI reports usage and Redoc 3 makes the reader's browser post traces.
+const CONFIG = 'telemetry: off\n';
+
+const run = promisify(execFile);
+
+export interface DocsSources {
+  /** The bundled spec, as JSON. */
+  specJson: string;
+  /** The Redocly CLI's script, run with this Node. */
+  redoclyCli: string;
+}
+
+/**
+ * Writes the page to `output`. Redoc does not render vendor extensions, so the `x-assumption`
+ * choices are rendered into the intro as a table first.
+ */
+export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSources): Promise<void> {
+  const spec = JSON.parse(await readFile(specJson, 'utf8')) as { info: { description: string } };
+  spec.info.description += `\n\n### Every assumption\n\n${assumptionsTable(spec)}\n`;
+  const dir = await mkdtemp(join(tmpdir(), 'baas-docs-'));
+  try {
+    const input = join(dir, 'openapi.json');
+    await writeFile(input, JSON.stringify(spec));
+    // Run beside a config of its own, so no redocly.yaml of the caller's folder changes the page.
+    await writeFile(join(dir, 'redocly.yaml'), CONFIG);
+    const target = resolve(output);
+    await run(process.execPath, [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+    const html = await readFile(target, 'utf8');
+    await writeFile(target, html.replace(CDN_LOGO, INLINE_LOGO));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

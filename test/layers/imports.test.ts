@@ -1,0 +1,118 @@
+// The layers of src/, read from every import specifier (TypeScript's parser, type-only imports,
+// re-exports and `import()` included):
+// - logging, auth and TLS import nothing from src/client/ (what they share with it is in the leaf
+//   modules src/fetch.ts, src/redact.ts and src/call-events.ts);
+// - nothing in src/ imports from scripts/;
+// - the package's own modules are imported statically: `import()` is left for the optional peers,
+//   the command line's subcommands and the generated response validators.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+
+interface Found {
+  specifier: string | undefined;
+  /** A runtime `import()` (not a type's `import('…')`). */
+  dynamic: boolean;
+}
+
+/** Every module specifier of a source text; `undefined` for an `import()` of a computed name. */
+function specifiersOf(text: string, fileName = 'file.ts'): Found[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: Found[] = [];
+  const literal = (node: ts.Node | undefined) => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) found.push({ specifier: literal(node.moduleSpecifier), dynamic: false });
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) found.push({ specifier: literal(node.moduleReference.expression), dynamic: false });
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) found.push({ specifier: literal(node.argument.literal), dynamic: false });
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found.push({ specifier: literal(node.arguments[0]), dynamic: true });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(join(repoRoot, dir), { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile() && /\.(ts|mts|js|mjs)$/.test(e.name))
+    .map((e) => relative(repoRoot, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Each import of src/ as `file -> where it points` (repo-relative for a relative specifier). Read once. */
+let reading: ReturnType<typeof readImports> | undefined;
+const importsOfSrc = () => (reading ??= readImports());
+
+async function readImports() {
+  const rows: Array<{ file: string; specifier: string | undefined; target: string | undefined; dynamic: boolean }> = [];
+  for (const file of await sourceFiles('src')) {
+    for (const { specifier, dynamic } of specifiersOf(await readFile(join(repoRoot, file), 'utf8'), file)) {
+      const target = specifier?.startsWith('.') ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier)) : specifier;
+      rows.push({ file, specifier, target, dynamic });
+    }
+  }
+  return rows;
+}
+
+// What `import()` may load: the optional peers, a subcommand of the command line, the generated validators.
+const OPTIONAL_PEERS = ['@hono/node-server', 'msw', '@faker-js/faker', 'undici'];
+const SUBCOMMANDS = ['src/sandbox/index.js', 'src/verify/cli.js'];
+// undici and node:tls load through a variable (bundlers must not resolve an optional peer).
+const COMPUTED_IMPORT_ALLOWED_IN = ['src/tls/agent.ts'];
+
+function dynamicImportAllowed(file: string, target: string | undefined): boolean {
+  if (target === undefined) return COMPUTED_IMPORT_ALLOWED_IN.includes(file);
+  if (target === 'src/generated/response-validators.js') return true;
+  if (file.startsWith('src/cli/') && SUBCOMMANDS.includes(target)) return true;
+  return OPTIONAL_PEERS.includes(target);
+}
+
+describe('the import specifiers read', () => {
+  it('include type-only imports, re-exports, import() calls, type imports and computed names', () => {
+    const text = [
+      "import type { A } from './a.js';",
+      "import { b } from './b.js';",
+      "import './c.js';",
+      "export { d } from './d.js';",
+      "export * from './e.js';",
+      "type F = typeof import('./f.js');",
+      "const g = () => import('./g.js');",
+      'const h = (name: string) => import(name);',
+    ].join('\n');
+    expect(specifiersOf(text)).toEqual([
+      { specifier: './a.js', dynamic: false },
+      { specifier: './b.js', dynamic: false },
+      { specifier: './c.js', dynamic: false },
+      { specifier: './d.js', dynamic: false },
+      { specifier: './e.js', dynamic: false },
+      { specifier: './f.js', dynamic: false },
+      { specifier: './g.js', dynamic: true },
+      { specifier: undefined, dynamic: true },
+    ]);
+  });
+});
+
+describe('the layers of src/', () => {
+  it('logging, auth and TLS import nothing from src/client/', async () => {
+    const rows = await importsOfSrc();
+    const backwards = rows.filter((r) => /^src\/(logging|auth|tls)\//.test(r.file) && r.target?.startsWith('src/client/'));
+    expect(backwards.map((r) => `${r.file} -> ${r.specifier}`)).toEqual([]);
+    // The rule reads real files: these folders exist and import something.
+    expect(rows.filter((r) => /^src\/(logging|auth|tls)\//.test(r.file)).length).toBeGreaterThan(20);
+  });
+
+  it('nothing in src/ imports from scripts/', async () => {
+    const rows = await importsOfSrc();
+    const intoScripts = rows.filter((r) => r.target === 'scripts' || r.target?.startsWith('scripts/'));
+    expect(intoScripts.map((r) => `${r.file} -> ${r.specifier}`)).toEqual([]);
+  });
+
+  it('import() loads only optional peers, subcommands and the generated response validators', async () => {
+    const rows = await importsOfSrc();
+    const dynamic = rows.filter((r) => r.dynamic);
+    expect(dynamic.filter((r) => !dynamicImportAllowed(r.file, r.target)).map((r) => `${r.file} -> ${r.specifier ?? '(computed)'}`)).toEqual([]);
+    expect(dynamic.length).toBeGreaterThan(0);
+  });
+});
