@@ -13,9 +13,10 @@ import { readBytes, type SandboxRequest } from './request.js';
 export const TOKEN_PATH: string = SANDBOX_TOKENS.path;
 /** Largest form read: a client credentials request is a few hundred bytes. */
 export const MAX_TOKEN_REQUEST_BYTES = 4 * 1024;
-/** Longest `scope` accepted, and longest Authorization header read. */
+/** Longest `scope` accepted. */
 const MAX_SCOPE_LENGTH = 1024;
-const MAX_AUTHORIZATION_LENGTH = 2048;
+/** Longest Authorization header decoded. */
+export const MAX_AUTHORIZATION_LENGTH = 2048;
 
 export type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
 
@@ -53,7 +54,6 @@ function formDecode(text: string): string | undefined {
 
 /** `{ id, secret }` from `Authorization: Basic …`, or undefined when it is not well formed. */
 function basicCredentials(header: string): { id: string; secret: string } | undefined {
-  if (header.length > MAX_AUTHORIZATION_LENGTH) return undefined;
   const encoded = BASIC.exec(header)?.[1];
   if (encoded === undefined) return undefined;
   let decoded: string;
@@ -122,6 +122,10 @@ export function tokenEndpoint(clients: readonly SandboxClient[], tokens: IssuedT
     if (authorization !== null) {
       if (parameters.client_secret !== undefined) {
         return tokenError('invalid_request', 'The client authenticated twice: use the Authorization header or client_secret in the body, not both.', requestId);
+      }
+      // Bounded before it is decoded: in process, nothing else bounds a header.
+      if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
+        return tokenError('invalid_client', `The Authorization header is longer than ${MAX_AUTHORIZATION_LENGTH} characters.`, requestId);
       }
       const credentials = basicCredentials(authorization);
       if (credentials === undefined) return tokenError('invalid_client', 'The Authorization header must be Basic with the form-encoded client_id and client_secret.', requestId);
