@@ -148,7 +148,7 @@ describe('npm run sandbox', () => {
     expect(log).toMatch(/^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 200 \(\d+ ms\)$/m);
     expect(log).toMatch(/^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 422 fields: \/email, .*\/address\/state \(\d+ ms\)$/m);
     expect(log).toMatch(/^POST \/oauth\/token 200 \(\d+ ms\)$/m);
-    for (const secret of [...tokens, ...accounts.map((a) => a.cpf), clientId!, clientSecret!, accessToken]) expect(log).not.toContain(secret);
+    for (const secret of [...tokens, ...accounts.map((a) => a.cpf), clientId!, clientSecret!, btoa(`${clientId}:${clientSecret}`), accessToken]) expect(log).not.toContain(secret);
     process.kill(sandbox.pid, 'SIGTERM');
     await expectNothingLeft(sandbox.tree, sandbox.port);
   }, 90_000);
