@@ -20,7 +20,7 @@ function setup(options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHt
 function connect(sandbox: Sandbox, baseUrl: string, clock: { now: number }, options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number }) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
   const inProcess = options.viaHttp ? {} : { fetch: sandbox.fetch };
-  const source = clientCredentials({ tokenUrl: `${baseUrl}/oauth/token`, clientId, clientSecret, authMethod: options.authMethod, now: options.clientNow ?? (() => clock.now), ...inProcess });
+  const source = clientCredentials({ tokenUrl: `${baseUrl}/oauth/token`, clientId, clientSecret, ...(options.authMethod ? { authMethod: options.authMethod } : {}), now: options.clientNow ?? (() => clock.now), ...inProcess });
   const events: TokenEvent['action'][] = [];
   source.observe((event) => events.push(event.action));
   const baas = createBaasClient({ baseUrl, token: source, retry: false, ...inProcess });
