@@ -16,9 +16,16 @@ export interface SandboxAccount {
   documentNumber: string;
 }
 
-/** A seeded API client: its bearer token (synthetic) and its customer accounts. */
+/**
+ * A seeded API client: its static bearer token, its OAuth2 client credentials (for the sandbox's token
+ * endpoint, `POST /oauth/token`), all synthetic, and its customer accounts.
+ */
 export interface SandboxClient {
   token: string;
+  /** The `client_id` of the client credentials grant. */
+  clientId: string;
+  /** The `client_secret` of the client credentials grant: a sandbox's test credential, never shown by `snapshot()`. */
+  clientSecret: string;
   accounts: SandboxAccount[];
 }
 
@@ -68,6 +75,11 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
     const random = new Random(seed, c, 0x70c3);
     let token = 'sbx_';
     for (let i = 0; i < 4; i += 1) token += random.next().toString(HEX).padStart(8, '0');
+    // A stream of their own, drawn after everything else of the client: the rest stays as it was.
+    const credentials = new Random(seed, c, 0xc1d);
+    const hex = (words: number) => Array.from({ length: words }, () => credentials.next().toString(HEX).padStart(8, '0')).join('');
+    const clientId = `sbx_client_${hex(2)}`;
+    const clientSecret = `sbx_secret_${hex(4)}`;
     const accounts: SeededAccount[] = [];
     for (let a = 0; a < accountsPerClient; a += 1) {
       const r = new Random(seed, c, a, 0xacc);
@@ -101,7 +113,7 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
       });
     }
     world.accounts.push(accounts);
-    world.clients.push({ token, accounts: accounts.map(({ accountId, account, documentNumber }) => ({ accountId, account, documentNumber })) });
+    world.clients.push({ token, clientId, clientSecret, accounts: accounts.map(({ accountId, account, documentNumber }) => ({ accountId, account, documentNumber })) });
   }
   return world;
 }

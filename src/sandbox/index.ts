@@ -3,7 +3,7 @@
 export { createSandbox, type Sandbox, type SandboxOptions, type ListenOptions, type RunningSandbox } from './sandbox.js';
 export type { SandboxClient, SandboxAccount, CustomerData } from './data.js';
 export type { Fault } from './faults.js';
-export { SANDBOX_LIMITS } from './limits.js';
+export { SANDBOX_LIMITS, SANDBOX_TOKENS } from './limits.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { SandboxSnapshot, SnapshotAccount } from './snapshot.js';
 export { createMswHandlers, type MswHandlerOptions, type MswHttp } from './msw.js';

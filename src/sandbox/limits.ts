@@ -54,3 +54,26 @@ export function countProblem(option: SizeOption, value: unknown, label: string):
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return undefined;
   return `${label} must be an integer from ${min} to ${n(max)}, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`;
 }
+
+/**
+ * The tokens the sandbox's token endpoint (`POST /oauth/token`) issues. They live `tokenTtlSeconds`
+ * (default 5 minutes, at most 24 hours, the longest `clientCredentials` keeps a token); each client
+ * keeps at most `livePerClient` of them, the oldest dropped first, so a client asking again and again
+ * cannot grow the sandbox's memory.
+ */
+export const SANDBOX_TOKENS = {
+  /** The token endpoint's path, answered on any host: `https://sandbox.baas.test/oauth/token` in process. */
+  path: '/oauth/token',
+  /** `expires_in` of an issued token, in seconds, when `tokenTtlSeconds` is not given. */
+  defaultTtlSeconds: 300,
+  /** The largest `tokenTtlSeconds`. */
+  maxTtlSeconds: 86_400,
+  /** Issued tokens kept per client; a new one past it drops the oldest (which then gets a 401). */
+  livePerClient: 16,
+} as const;
+
+/** What is wrong with a token lifetime, or undefined: an integer from 1 to the maximum, in seconds. */
+export function ttlProblem(value: unknown, label: string): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= SANDBOX_TOKENS.maxTtlSeconds) return undefined;
+  return `${label} must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`;
+}

@@ -2,6 +2,7 @@
 // The declarations never name msw: a consumer without msw, compiling with skipLibCheck off, would
 // otherwise fail on `import('msw')` in our .d.ts (TS2307). The handler type comes from the msw the
 // consumer passes (`http`), or is left open when msw is loaded here.
+import { SANDBOX_TOKENS } from './limits.js';
 import type { Sandbox } from './sandbox.js';
 
 /** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
@@ -19,7 +20,10 @@ export interface MswHandlerOptions<Handler = unknown> {
   http?: MswHttp<Handler>;
 }
 
-/** Handlers for `setupServer(...)` or `server.use(...)` that answer every `/v2/api/*` call from the sandbox. */
+/**
+ * Handlers for `setupServer(...)` or `server.use(...)` that answer every `/v2/api/*` call, and the
+ * token endpoint (`<baseUrl>/oauth/token`, for `clientCredentials`), from the sandbox.
+ */
 // `any` only when msw's own `http` is not passed: the type of msw's handler cannot be named here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createMswHandlers<Handler = any>(sandbox: Sandbox, options: MswHandlerOptions<Handler>): Promise<Handler[]> {
@@ -40,5 +44,5 @@ export async function createMswHandlers<Handler = any>(sandbox: Sandbox, options
       return Response.error();
     }
   };
-  return [http.all(`${base}/v2/api/*`, route)];
+  return [http.all(`${base}/v2/api/*`, route), http.all(`${base}${SANDBOX_TOKENS.path}`, route)];
 }

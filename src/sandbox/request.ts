@@ -59,26 +59,12 @@ export async function readJsonBody(request: SandboxRequest): Promise<BodyResult>
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     return { ok: false, reason: 'The request body must be sent as Content-Type: application/json.' };
   }
-  // Number(null) is 0: no Content-Length declares nothing.
-  const declared = Number(request.headers.get('content-length'));
-  if (declared > MAX_BODY_BYTES) return tooLarge(request);
-  if (!request.body) return { ok: false, reason: 'The request body is empty; it must be a JSON object.' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return tooLarge(request);
-    }
-    chunks.push(value);
-  }
+  const read = await readBytes(request, MAX_BODY_BYTES);
+  if (read === 'too large') return { ok: false, tooLarge: true, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
+  if (read === undefined) return { ok: false, reason: 'The request body is empty; it must be a JSON object.' };
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read);
   } catch {
     return { ok: false, reason: 'The request body is not valid UTF-8.' };
   }
@@ -89,7 +75,30 @@ export async function readJsonBody(request: SandboxRequest): Promise<BodyResult>
   }
 }
 
-function tooLarge(request: SandboxRequest): BodyResult {
-  void request.body?.cancel().catch(() => undefined);
-  return { ok: false, tooLarge: true, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
+/**
+ * The body's bytes, at most `max` of them: 'too large' as soon as the declared length or the bytes
+ * read pass it (the rest is never read), undefined for no body at all.
+ */
+export async function readBytes(request: SandboxRequest, max: number): Promise<Buffer | 'too large' | undefined> {
+  // Number(null) is 0: no Content-Length declares nothing.
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > max) {
+    void request.body?.cancel().catch(() => undefined);
+    return 'too large';
+  }
+  if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return 'too large';
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }

@@ -8,8 +8,10 @@ import { compileAccount, pageBytes } from './page.js';
 import { BytesResponse } from './bytes-response.js';
 import { DroppedConnection, FaultQueue, type Fault } from './faults.js';
 import { badRequest, invalid, json, problem, statusHeaders, unauthorized } from './problems.js';
-import { countProblem, totalProblem, type SizeOption } from './limits.js';
+import { countProblem, SANDBOX_TOKENS, totalProblem, ttlProblem, type SizeOption } from './limits.js';
+import { IssuedTokens } from './issued-tokens.js';
 import { listen as listenOverHttp } from './listen.js';
+import { TOKEN_PATH, tokenEndpoint } from './oauth.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { bearerToken, lightRequest, preference, readJsonBody, type SandboxRequest } from './request.js';
 import { DOCUMENTED, LIMIT_DEFAULT, SINGLE_VALUED_QUERY, type OperationId } from './spec.js';
@@ -39,7 +41,12 @@ export interface SandboxOptions {
   rateLimit?: RateLimitOptions;
   /** Faults armed from the start (and again after `reset()`). */
   faults?: Fault[];
-  /** The clock of the rate limit, in ms. Default `performance.now`. */
+  /**
+   * `expires_in` of the tokens the token endpoint (`POST /oauth/token`) issues, in seconds: a whole
+   * number from 1 to 86,400. Default 300. Past it, the token gets a 401 on the API.
+   */
+  tokenTtlSeconds?: number;
+  /** The clock of the rate limit and of issued tokens' expiry, in ms. Default `performance.now`. */
   now?: () => number;
 }
 
@@ -48,13 +55,16 @@ export interface Sandbox {
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /** Serves the same handler over HTTP on 127.0.0.1 (needs `@hono/node-server`). */
   listen(options?: ListenOptions): Promise<RunningSandbox>;
-  /** The seeded API clients, each with its token and customer accounts. */
+  /** The seeded API clients, each with its static token, its client credentials and its customer accounts. */
   readonly clients: readonly SandboxClient[];
   /** Arms a fault for the next `times` calls of an operation. */
   inject(fault: Fault): void;
-  /** Restores the seeded state: customers' data, rate-limit windows, faults. */
+  /**
+   * Restores the seeded state: customers' data, rate-limit windows, faults. Tokens the token endpoint
+   * issued stay valid until they expire, so a token source shared by several tests keeps working.
+   */
   reset(): void;
-  /** The current state as plain JSON (CPFs masked, no tokens), for assertions. */
+  /** The current state as plain JSON (CPFs masked, no tokens, no client secrets), for assertions. */
   snapshot(): SandboxSnapshot;
 }
 
@@ -107,6 +117,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5);
   const tooBig = totalProblem({ clients, accountsPerClient, keysPerAccount }, (name) => name);
   if (tooBig !== undefined) throw new RangeError(`createSandbox: ${tooBig}`);
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? SANDBOX_TOKENS.defaultTtlSeconds;
+  const badTtl = ttlProblem(tokenTtlSeconds, 'tokenTtlSeconds');
+  if (badTtl !== undefined) throw new RangeError(`createSandbox: ${badTtl}`);
+  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('createSandbox: now must be a function returning milliseconds');
   const seed = options.seed ?? 'baas-pix-contract';
   const world: World = buildWorld(seed, clients, accountsPerClient, keysPerAccount);
   const seeded = world.accounts.map((accounts) => accounts.map((account) => JSON.stringify(account.data)));
@@ -116,6 +130,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const cursors = new Cursors(`${world.seed}:${clients}:${accountsPerClient}:${keysPerAccount}`);
   const now = options.now ?? (() => performance.now());
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const issued = new IssuedTokens(tokenTtlSeconds * 1000, SANDBOX_TOKENS.livePerClient, now);
+  const oauth = tokenEndpoint(world.clients, issued, tokenTtlSeconds);
   const faults = new FaultQueue(options.faults ?? []);
   const totalKeys = accountsPerClient * keysPerAccount;
   // Keys never change: derived once here, served from bytes (src/sandbox/page.ts).
@@ -254,6 +270,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const requestId = randomUUID();
     // A Request's URL always parses, and lightRequest takes only URLs that do.
     const url = new URL(request.url);
+    // The sandbox's own helper, not an operation of the contract: no faults, no rate limit.
+    if (url.pathname === TOKEN_PATH) return oauth.handle(request, url, requestId);
     const route = ROUTES[url.pathname];
     if (!route) return problem({ status: 404, slug: 'not-found', title: 'Not found', detail: 'No operation of the contract has this path.' }, requestId);
     if (request.method !== route.method) {
@@ -266,9 +284,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const token = bearerToken(request.headers.get('authorization'));
     if (token === undefined) return unauthorized('A bearer token is required: Authorization: Bearer <token>.', requestId);
-    const clientIndex = byToken.get(token);
-    if (clientIndex === undefined) return unauthorized('The bearer token is not known to this sandbox.', requestId);
-    const limited = limiter?.check(token, requestId);
+    let clientIndex = byToken.get(token);
+    if (clientIndex === undefined) {
+      const found = issued.lookup(token);
+      if (found === 'expired') return unauthorized('The bearer token has expired: ask the token endpoint for a new one.', requestId);
+      if (found === undefined) return unauthorized('The bearer token is not known to this sandbox.', requestId);
+      clientIndex = found.clientIndex;
+    }
+    // Per client, not per token: its issued tokens share the window of its static token.
+    const limited = limiter?.check(world.clients[clientIndex]!.token, requestId);
     if (limited) return limited;
     const prefer = preference(request.headers.get('prefer'));
     const answer = preferred(route.operation, prefer.code, prefer.example, requestId);

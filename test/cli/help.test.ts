@@ -39,7 +39,7 @@ serve the contract with Prism (examples, or generated responses with --dynamic)
   --errors       answer with an error when a response would break the contract
   --spec FILE    serve another OpenAPI document (default: the one in this package)
   Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).`,
-  sandbox: `Usage: baas-pix-contract sandbox [--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N]
+  sandbox: `Usage: baas-pix-contract sandbox [--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N] [--token-ttl SECONDS]
 
 serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
 
@@ -51,9 +51,13 @@ serve the stateful sandbox (seeded clients, accounts and keys; real pages; accur
   --keys N       PIX keys per account (default 5, one of each type; at most 100,000)
                  in all at most 10,000 accounts (clients × accounts) and 250,000 keys
                  (clients × accounts × keys), about 40 MB per 100,000 keys
+  --token-ttl SECONDS
+                 lifetime of the tokens /oauth/token issues (default 300, at most 86,400); an
+                 expired one gets a 401 on the API; the static tokens never expire
   Past the fifth key of an account, a few keys have another status (pending, inactivated, …) or a
   company (CNPJ) as holder; with the default seed, --keys 100 shows every one.
-  Prints a token and the accounts of each client; logs one line per request (no token, no CPF).
+  Prints the counts, the token URL, and each client's static token, client_id and client_secret and
+  accounts; logs one line per request (no token, no secret, no CPF).
   Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
   verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--max-response-bytes N] [--allow-insecure-http] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
 

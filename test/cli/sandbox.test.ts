@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
+import { sandboxBanner } from '../../src/cli/sandbox.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../../src/testing/mock.js';
 import { capture } from './in-process.js';
 import { descendants, eventually, expectNothingLeft, killTree, startUntil } from './processes.js';
@@ -62,6 +64,15 @@ describe('sandbox size limits on the command line (in process)', () => {
     expect(keys.built).toBe(0);
   });
 
+  it('refuses a --token-ttl that is not a whole number of seconds from 1 to 86,400, building nothing', async () => {
+    for (const ttl of ['0', '86401', '1.5', '-5', 'abc', '']) {
+      const bad = await run(`--token-ttl=${ttl}`);
+      expect(bad.code, ttl).toBe(2);
+      expect(bad.stderr[0]).toBe(`baas-pix-contract sandbox: --token-ttl must be a whole number of seconds from 1 to 86,400, got "${ttl}"`);
+      expect(bad.built).toBe(0);
+    }
+  });
+
   it('states the defaults and the limits in --help', async () => {
     const io = capture();
     expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);
@@ -70,6 +81,26 @@ describe('sandbox size limits on the command line (in process)', () => {
     expect(help).toMatch(/--accounts N .*default 2, at most 1,000/);
     expect(help).toMatch(/--keys N .*default 5.*at most 100,000/);
     expect(help).toMatch(/10,000 accounts .*250,000 keys/);
+    expect(help).toMatch(/--token-ttl SECONDS\n.*default 300, at most 86,400/);
+  });
+});
+
+describe('the banner', () => {
+  it('gives the counts, the token URL with the tokens\' lifetime, and each client\'s id and secret beside its token', () => {
+    const sandbox = createSandbox({ seed: 'banner', clients: 3, accountsPerClient: 2, keysPerAccount: 7, tokenTtlSeconds: 90 });
+    const lines = sandboxBanner(sandbox, 'http://127.0.0.1:4020', { seed: 'banner', keysPerAccount: 7, tokenTtlSeconds: 90 });
+    expect(lines[1]).toBe('Seeded 3 clients, 6 customer accounts (2 per client), 42 PIX keys (7 per account).');
+    expect(lines[2]).toMatch(/tokens live 90 s\): http:\/\/127\.0\.0\.1:4020\/oauth\/token$/);
+    sandbox.clients.forEach((client, index) => {
+      const at = lines.indexOf(`client ${index + 1}: Authorization: Bearer ${client.token}`);
+      expect(at).toBeGreaterThan(2);
+      expect(lines[at + 1]).toBe(`  client_id=${client.clientId}  client_secret=${client.clientSecret}`);
+    });
+    // The last line is the list call (tests wait for it); the token call comes just before it.
+    expect(lines.at(-1)).toMatch(/^  try: curl /);
+    expect(lines.at(-2)).toBe(`  token: curl -u '${sandbox.clients[0]!.clientId}:${sandbox.clients[0]!.clientSecret}' -d grant_type=client_credentials 'http://127.0.0.1:4020/oauth/token'`);
+    const one = createSandbox({ seed: 'banner', accountsPerClient: 1, keysPerAccount: 1 });
+    expect(sandboxBanner(one, 'http://h', { seed: 'banner', keysPerAccount: 1, tokenTtlSeconds: 300 })[1]).toBe('Seeded 1 client, 1 customer account (1 per client), 1 PIX key (1 per account).');
   });
 });
 
@@ -98,25 +129,41 @@ describe('npm run sandbox', () => {
     const other = `${sandbox.url}/v2/api/baas-onboarding/account/natural-person?Account=${foreign.account}&DocumentNumber=${foreign.cpf}`;
     expect((await fetch(other, { method: 'PUT', headers, body: '{"email":"x@example.com"}' })).status).toBe(403);
 
+    // Client credentials, as the banner gives them: the token URL, client 1's id and secret.
+    const tokenUrl = /Token URL .*: (http:\/\/\S+\/oauth\/token)$/m.exec(banner)?.[1];
+    expect(tokenUrl).toBe(`${sandbox.url}/oauth/token`);
+    expect(banner).toMatch(/^Seeded 2 clients, 2 customer accounts \(1 per client\), 6 PIX keys \(3 per account\)\.$/m);
+    const [, clientId, clientSecret] = /client_id=(sbx_client_[0-9a-f]+) {2}client_secret=(sbx_secret_[0-9a-f]+)/.exec(banner)!;
+    const issued = await fetch(tokenUrl!, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token: accessToken } = (await issued.json()) as { access_token: string };
+    expect((await fetch(`${sandbox.url}/v2/api/pix/keys/list-keys?limit=1`, { headers: { ...headers, authorization: `Bearer ${accessToken}` } })).status).toBe(200);
+
     expect(await eventually(() => /natural-person 403/.test(sandbox.output()), 5_000)).toBe(true);
     const log = sandbox.output().slice(banner.length);
     expect(log).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys 200 \(\d+ ms\)$/m);
     expect(log).toMatch(/^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 200 \(\d+ ms\)$/m);
     expect(log).toMatch(/^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 422 fields: \/email, .*\/address\/state \(\d+ ms\)$/m);
-    for (const secret of [...tokens, ...accounts.map((a) => a.cpf)]) expect(log).not.toContain(secret);
+    expect(log).toMatch(/^POST \/oauth\/token 200 \(\d+ ms\)$/m);
+    for (const secret of [...tokens, ...accounts.map((a) => a.cpf), clientId!, clientSecret!, btoa(`${clientId}:${clientSecret}`), accessToken]) expect(log).not.toContain(secret);
     process.kill(sandbox.pid, 'SIGTERM');
     await expectNothingLeft(sandbox.tree, sandbox.port);
   }, 90_000);
 
   it('the same seed gives the same tokens and accounts; bad counts are usage errors that name the option', async () => {
     const first = await startSandboxCommand('--seed', 'again', '--clients', '1');
-    const banner = (text: string) => text.slice(text.indexOf('Seed '), text.indexOf('  try:'));
+    // The port differs from run to run: the rest is the same, client secrets included.
+    const banner = (text: string) => text.slice(text.indexOf('Seed '), text.indexOf('  try:')).replace(/127\.0\.0\.1:\d+/g, 'HOST');
     const once = banner(first.output());
     process.kill(first.pid, 'SIGINT');
     await expectNothingLeft(first.tree, first.port);
     const second = await startSandboxCommand('--seed', 'again', '--clients', '1');
     expect(banner(second.output())).toBe(once);
     expect(once).toMatch(/Bearer sbx_/);
+    expect(once).toMatch(/client_secret=sbx_secret_/);
     process.kill(second.pid, 'SIGINT');
     await expectNothingLeft(second.tree, second.port);
 

@@ -90,10 +90,15 @@ describe('createMswHandlers', () => {
   type Handler = { path: string; resolver: (info: { request: Request }) => Promise<Response> };
   const http = { all: (path: string, resolver: Handler['resolver']): Handler => ({ path, resolver }) };
 
-  it('one handler for every /v2/api/* call under the base URL, answering from the sandbox', async () => {
+  it('one handler for every /v2/api/* call under the base URL and one for its token endpoint, answering from the sandbox', async () => {
     const sandbox = createSandbox({ seed: 'msw-unit' });
     const handlers = await createMswHandlers(sandbox, { baseUrl: 'https://baas.example/', http });
-    expect(handlers.map((handler) => handler.path)).toEqual(['https://baas.example/v2/api/*']);
+    expect(handlers.map((handler) => handler.path)).toEqual(['https://baas.example/v2/api/*', 'https://baas.example/oauth/token']);
+    const { clientId, clientSecret } = sandbox.clients[0]!;
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const tokenRequest = new Request('https://baas.example/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const issued = await answerOf(await handlers[1]!.resolver({ request: tokenRequest }));
+    expect([issued.status, issued.body.token_type]).toEqual([200, 'Bearer']);
     const request = new Request('https://baas.example/v2/api/pix/keys/list-keys?limit=1', { headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'user-agent': 't/1' } });
     const answer = await answerOf(await handlers[0]!.resolver({ request }));
     expect([answer.status, answer.body.data.length]).toEqual([200, 1]);
