@@ -1,5 +1,5 @@
 // `npm run bench`: every figure measured side by side in one run, printed against its budget and
-// written to .artifacts/bench/results.json. Timings are never asserted in tests; only size is.
+// written to .artifacts/bench/results.json. Timings are never asserted in tests.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,8 @@ import { measureOverhead } from './overhead.js';
 import { measureValidation } from './validation.js';
 import { measurePagination } from './pagination.js';
 import { measurePipeline } from './pipeline.js';
-import { measureSize } from './size.js';
+import { measureColdStart } from './coldstart.js';
+import { measureTypecheck } from './typecheck.js';
 import { measureSandbox, measureSandboxMemory } from './sandbox.js';
 import { measureDrift, SAMPLE_ITEMS } from './drift.js';
 
@@ -32,7 +33,8 @@ const overhead = await step('per-request overhead', () => measureOverhead());
 const validation = await step('validation cost', () => measureValidation());
 const pagination = await step('pagination at scale', () => measurePagination());
 const pipeline = await step('pipeline, real and 50× spec', () => measurePipeline());
-const size = await step('size and consumer type-check', () => measureSize());
+const coldStart = await step('cold start beside bare openapi-fetch (builds dist/ first)', () => measureColdStart());
+const typecheck = await step('consumer type-check', () => measureTypecheck());
 const sandbox = await step('sandbox beside Prism', () => measureSandbox());
 const sandboxMemory = await step('sandbox memory, per 100,000 keys and at its limits', async () => measureSandboxMemory());
 const drift = await step('response validation of a 200-key page', () => measureDrift());
@@ -54,8 +56,10 @@ const lines: BudgetLine[] = [
   { figure: 'pipeline total, real spec (s)', value: fmt(pipeline.real.ms.total / 1000, 2), budget: '—', pass: null },
   { figure: 'pipeline total, 50× spec (s)', value: fmt(pipeline.synthetic.ms.total / 1000, 2), budget: '—', pass: null },
   { figure: 'pipeline time ratio / size ratio', value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`, budget: 'report', pass: null },
-  { figure: 'client entry, min+gzip (bytes)', value: String(size.gzipBytes), budget: `≤ ${size.budgetBytes}`, pass: size.gzipBytes <= size.budgetBytes },
-  { figure: 'consumer type-check (ms)', value: r(size.consumerTypecheckMs), budget: 'report', pass: null },
+  { figure: 'cold start to first answer, ours (ms)', value: r(coldStart.firstAnswerMs.ours), budget: 'report', pass: null },
+  { figure: 'cold start to first answer, bare openapi-fetch (ms)', value: r(coldStart.firstAnswerMs.bare), budget: 'report', pass: null },
+  { figure: 'cold start, ours / bare openapi-fetch (per round)', value: r(coldStart.ratio), budget: 'report', pass: null },
+  { figure: 'consumer type-check (ms)', value: r(typecheck.consumerTypecheckMs), budget: 'report', pass: null },
   { figure: 'sandbox start, 10,000 keys (ms)', value: `${r(sandbox.startMs.sandbox10k)}; first in process ${fmt(sandbox.startMs.sandboxFirst, 0)} (loads Faker)`, budget: '< 50', pass: sandbox.startMs.sandbox10k.median < 50 },
   { figure: 'Prism start (ms)', value: r(sandbox.startMs.prism), budget: 'report', pass: null },
   { figure: 'sandbox in process / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcess, 1)} (${Math.round(sandbox.requestsPerSecond.inProcess.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 20', pass: sandbox.ratio.inProcess >= 20 },
@@ -74,7 +78,7 @@ printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
 const load = { before: loadBefore, after: loadavg()[0]! };
-const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, size, sandbox, sandboxMemory, drift, budgets: lines };
+const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, coldStart, typecheck, sandbox, sandboxMemory, drift, budgets: lines };
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// `npm run build`: one tsup run gives dist/ both module formats of every entry point in
-// scripts/lib/entries.mjs: ESM (.js + .d.ts) and CommonJS (.cjs + .d.cts); then the command line
-// (ESM, with its shebang) and the bundled spec, copied as it is.
+// `npm run build`: dist/ gets every entry point of scripts/lib/entries.mjs and the command line.
+// - ESM (.js + .d.ts): the entries and the command line in one pass, so they share their chunks: the
+//   command's sandbox and verify are the code `./sandbox` and the entries load, not a copy.
+// - CommonJS (.cjs + .d.cts): the entries again, for the `require` conditions (Jest, CommonJS
+//   projects); a bin is run, never required, so the command line is ESM only.
+// - dist/generated/: the bundled spec, copied as it is, and the response validators as one CommonJS
+//   file (scripts/lib/shared-generated.mjs). The code of both formats reads them from there
+//   (src/shipped-files.ts), so each is shipped once.
 // `node scripts/build.mjs --out-dir <dir>` builds elsewhere, so the package tests never touch the
 // dist/ another run may be packing at the same time.
 import { access, copyFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'tsup';
-import { CLI_ENTRY, ENTRIES, SPEC_FILES, outputName } from './lib/entries.mjs';
+import { CLI_ENTRY, CLI_OUTPUT, ENTRIES, SPEC_FILES, outputName } from './lib/entries.mjs';
+import { buildResponseValidators, sharedGenerated } from './lib/shared-generated.mjs';
 import { repoRoot } from './lib/paths.mjs';
 
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
@@ -27,28 +33,24 @@ const common = {
   tsconfig: join(repoRoot, 'tsconfig.build.json'),
   // Shared code goes to one chunk per format, so an error class is the same class from every entry.
   splitting: true,
-  // import.meta.url in the CommonJS output becomes the file's own URL (src/testing/mock.ts needs it).
+  // import.meta.url in the CommonJS output becomes the file's own URL (src/bundled-spec.ts needs it).
   shims: true,
   sourcemap: false,
   silent: true,
+  esbuildPlugins: [sharedGenerated],
 };
 
 await rm(outDir, { recursive: true, force: true });
 const entry = Object.fromEntries(Object.entries(ENTRIES).map(([subpath, source]) => [outputName(subpath), join(repoRoot, source)]));
-await build({ ...common, entry, format: ['esm', 'cjs'], dts: true });
-// The command's chunks (what it loads on demand: verify, the sandbox) go to dist/cli/, one level
-// down like the entries, so that code finding the spec at `../generated/` from itself finds dist/generated/.
-await build({
-  ...common,
-  entry: { cli: join(repoRoot, CLI_ENTRY) },
-  format: ['esm'],
-  dts: false,
-  esbuildOptions(options) {
-    options.chunkNames = 'cli/[name]-[hash]';
-  },
-});
+await build({ ...common, entry: { ...entry, [CLI_OUTPUT]: join(repoRoot, CLI_ENTRY) }, format: ['esm'], dts: { entry } });
+// keepNames: tsup turns the ESM chunks into CommonJS with sucrase, which rewrites a class with fields
+// into an anonymous `_class` expression, so `ApiError.name` (and `error.name`, `String(error)`, the
+// stack) would read `_class`. esbuild names each function and class explicitly instead. The ESM
+// output keeps its classes as they are and needs none of it (about 16 kB a format).
+await build({ ...common, entry, format: ['cjs'], dts: true, keepNames: true });
 await mkdir(join(outDir, 'generated'), { recursive: true });
 for (const file of SPEC_FILES) await copyFile(join(repoRoot, 'src', 'generated', file), join(outDir, 'generated', file));
+await buildResponseValidators(outDir);
 // The Arazzo description of verify's read-only checks, for `redocly respect` (its source description is ../generated/openapi.yaml).
 await mkdir(join(outDir, 'verify'), { recursive: true });
 await copyFile(join(repoRoot, 'src', 'verify', 'list-keys.arazzo.yaml'), join(outDir, 'verify', 'list-keys.arazzo.yaml'));

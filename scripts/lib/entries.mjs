@@ -13,7 +13,9 @@ export const SPEC_FILES = ['openapi.yaml', 'openapi.json'];
 
 /** The command line: ESM only (a bin is run, never imported), not an export. */
 export const CLI_ENTRY = 'src/cli/index.ts';
-export const CLI_BIN = './dist/cli.js';
+/** Its output name under dist/, built in the same pass as the ESM entries. */
+export const CLI_OUTPUT = 'cli';
+export const CLI_BIN = `./dist/${CLI_OUTPUT}.js`;
 
 /** `./testing` -> `testing/index`; `.` -> `index`: the output name without extension, under dist/. */
 export const outputName = (subpath) => (subpath === '.' ? 'index' : `${subpath.slice(2)}/index`);

@@ -1,7 +1,7 @@
 // The fields the contract defines, read from the bundled spec: every property of a request body at any
 // depth ($ref resolved) and every parameter. A 422's field at fault is named in the request log only
 // when it is one of these; any other name came from the client's request and is not shown.
-import bundled from '../generated/openapi.json' with { type: 'json' };
+import { readBundledSpec } from '../shipped-files.js';
 
 /** What the log shows for a field at fault that the contract does not define. */
 export const UNKNOWN_FIELD = '(unknown field)';
@@ -35,7 +35,7 @@ interface Document {
   paths: Record<string, Record<string, Operation | Parameter[]>>;
 }
 
-const spec = bundled as unknown as Document;
+const spec = readBundledSpec() as Document;
 
 /** The object a local `$ref` (`#/components/...`) points to. */
 function resolve<T extends { $ref?: string }>(node: T): T {

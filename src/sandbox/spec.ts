@@ -1,6 +1,6 @@
 // What the sandbox reads from the bundled spec rather than repeating: the default page size and the
 // documented examples that `Prefer` can ask for.
-import bundled from '../generated/openapi.json' with { type: 'json' };
+import { readBundledSpec } from '../shipped-files.js';
 
 interface SpecExample {
   value: unknown;
@@ -32,9 +32,8 @@ interface SpecDocument {
 
 // Every documented response of the contract has a body with named examples, each a $ref to
 // components/examples (the lint and test/spec/ keep it so); nothing here is optional.
-// Imported, not read from disk: the bundler puts it in the sandbox's own code, so it is found from
-// the ESM and the CommonJS build alike, wherever the chunk lands.
-const spec = bundled as unknown as SpecDocument;
+// Read from the shipped file, not bundled: the ESM and the CommonJS build share one copy.
+const spec = readBundledSpec() as SpecDocument;
 
 export const LIMIT_DEFAULT = spec.components.parameters.Limit.schema.default;
 

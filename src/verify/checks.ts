@@ -1,6 +1,6 @@
 // The checks of a verify run, in order: walk list-keys pages, probe the documented errors, and
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
-import { readFileSync } from 'node:fs';
+import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
@@ -15,7 +15,7 @@ interface Operation {
 
 /** Method and path of an operation, read from the bundled spec (never kept by hand). */
 export function operation(operationId: string): Operation {
-  const spec = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const spec = readBundledSpec() as { paths: Record<string, Record<string, { operationId?: string }>> };
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) if (op.operationId === operationId) return { method: method.toUpperCase(), path };
   }

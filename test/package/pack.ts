@@ -1,10 +1,10 @@
 // Builds and packs the package the way `npm publish` would, in a temporary folder: the repository's
 // own dist/ is left alone, so concurrent runs (and people) never see it half-built.
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../scripts/lib/run.mjs';
-import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { stagePackage } from '../../scripts/lib/stage.mjs';
 
 export interface Packed {
   /** Temporary folder holding the tarball; remove it with `cleanup()`. */
@@ -22,10 +22,8 @@ export async function packPackage(): Promise<Packed> {
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
     const stage = join(dir, 'stage');
-    await mkdir(stage);
-    // What npm takes from the package root besides `files`.
-    for (const file of ['package.json', 'README.md', 'LICENSE']) await copyFile(join(repoRoot, file), join(stage, file));
-    await run(process.execPath, [join(repoRoot, 'scripts/build.mjs'), '--out-dir', join(stage, 'dist')]);
+    // What `npm run tarball` packs: dist/ built there, README, LICENSE, package.json without its development fields.
+    await stagePackage(stage);
     const output = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: stage });
     // npm may print warnings around its JSON.
     const [packed] = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as {

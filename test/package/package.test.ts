@@ -56,12 +56,14 @@ describe('package.json', () => {
     expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
-  it('ships only dist/ (npm adds package.json, README and LICENSE) and builds it before packing and on a git install', () => {
+  it('ships only dist/ (npm adds package.json, README and LICENSE), builds it on a git install, and packs through `npm run tarball`', () => {
     expect(manifest.files).toEqual(['dist', 'README.md']);
-    // prepare, not prepack: npm runs it for pack and publish, and it is the only script npm runs when
-    // installing from a git URL (pacote), so a git install gets a built dist/.
+    // prepare is the only script npm runs when installing from a git URL (pacote), so a git install
+    // gets a built dist/. A tarball is packed by `npm run tarball` from a staged copy whose package.json
+    // has no scripts; prepack stops a plain `npm pack` or `npm publish` here (test/size/tarball.test.ts).
     expect(manifest.scripts.prepare).toBe('node scripts/build.mjs');
-    expect(manifest.scripts.prepack).toBeUndefined();
+    expect(manifest.scripts.tarball).toBe('node scripts/pack.mjs');
+    expect(manifest.scripts.prepack).toBe('node scripts/pack.mjs --refuse');
   });
 
   it('npm start and npm run mock run the command line (exec, so the process is npm\'s own child)', () => {

@@ -1,16 +1,11 @@
-// 5. Size of the client entry point (gzip) and the type-check time of a consumer importing everything.
+// 5. (with the cold start) The type-check time of a consumer importing everything.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from '../scripts/lib/run.mjs';
 import { repoRoot } from '../scripts/lib/paths.mjs';
-import { entrySize, SIZE_BUDGET_GZIP_BYTES } from '../scripts/lib/size.mjs';
 import { summarize, type Summary } from './lib/stats.js';
 
-export interface SizeResult {
-  minifiedBytes: number;
-  gzipBytes: number;
-  budgetBytes: number;
-  largestInputs: { path: string; bytes: number }[];
+export interface TypecheckResult {
   consumerTypecheckMs: Summary;
 }
 
@@ -22,8 +17,7 @@ const c = client.createBaasClient({ baseUrl: 'https://api.example', token: 't' }
 export const uses: unknown[] = [body, c, testing.preferHeaders, {} as PixKey, {} as PixKeyList, {} as Problem, {} as paths, {} as components, {} as operations];
 `;
 
-export async function measureSize(typecheckRuns = 3): Promise<SizeResult> {
-  const size = await entrySize();
+export async function measureTypecheck(typecheckRuns = 3): Promise<TypecheckResult> {
   const dir = join(repoRoot, '.artifacts', 'bench', 'consumer');
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'consumer.ts');
@@ -40,11 +34,5 @@ export async function measureSize(typecheckRuns = 3): Promise<SizeResult> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return {
-    minifiedBytes: size.minifiedBytes,
-    gzipBytes: size.gzipBytes,
-    budgetBytes: SIZE_BUDGET_GZIP_BYTES,
-    largestInputs: size.inputs.slice(0, 5),
-    consumerTypecheckMs: summarize(times),
-  };
+  return { consumerTypecheckMs: summarize(times) };
 }

@@ -1,0 +1,26 @@
+// Files the package ships beside its code, in generated/: src/generated/ in the repository,
+// dist/generated/ once built. The bundled spec is read from there rather than bundled into the code of
+// each format, and the build makes the response validators one CommonJS file there that both formats
+// load (scripts/lib/shared-generated.mjs). The code asking may land in dist/, in an entry's folder
+// (dist/sandbox/) or in a shared chunk, so the nearest `generated/` above this module is the one, not
+// a fixed relative path.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// import.meta.url: in the CommonJS build the bundler (tsup, shims on) replaces it with this file's URL.
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The path of `generated/<name>` nearest above this module. */
+export function shippedFile(name: string): string {
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'generated', name);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error(`generated/${name} is missing above ${here}: the package is incomplete, reinstall it`);
+  }
+}
+
+let parsed: unknown;
+
+/** The bundled spec (generated/openapi.json), parsed once per process. */
+export const readBundledSpec = (): unknown => (parsed ??= JSON.parse(readFileSync(shippedFile('openapi.json'), 'utf8')));

@@ -1,0 +1,124 @@
+// The package as a consumer gets it: the tarball `npm run tarball` writes, packed once here by the
+// package tests' helper (test/package/pack.ts) and unpacked. Its size, its error classes' names in both
+// module formats, and a package.json that installs without scripts.
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { run } from '../../scripts/lib/run.mjs';
+import { packPackage, type Packed } from '../package/pack.js';
+
+/** npm's "unpacked size" (kB of 1,000 bytes): issue 20's ceiling. */
+const MAX_UNPACKED_BYTES = 900_000;
+
+let packed: Packed;
+// The tarball unpacked under the repository (.artifacts/), so that its `require('openapi-fetch')` and
+// the like resolve to the repository's node_modules as they would to a consumer's.
+let unpacked: string;
+let pkg: string;
+
+beforeAll(async () => {
+  packed = await packPackage();
+  await mkdir(join(repoRoot, '.artifacts'), { recursive: true });
+  unpacked = await mkdtemp(join(repoRoot, '.artifacts', 'tarball-'));
+  await run('tar', ['-xzf', packed.tarball, '-C', unpacked]);
+  pkg = join(unpacked, 'package');
+}, 300_000);
+
+afterAll(async () => {
+  await packed?.cleanup();
+  if (unpacked) await rm(unpacked, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it(`unpacks to at most ${MAX_UNPACKED_BYTES / 1000} kB`, async () => {
+    const sizes: { path: string; bytes: number }[] = [];
+    for (const path of await readdir(pkg, { recursive: true })) {
+      const info = await stat(join(pkg, path));
+      if (info.isFile()) sizes.push({ path, bytes: info.size });
+    }
+    // Every file npm listed is there, so the sum is npm's "unpacked size".
+    expect(sizes.map((s) => s.path).sort()).toEqual(packed.files);
+    const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
+    console.log(`tarball: ${sizes.length} files, ${total} B unpacked (at most ${MAX_UNPACKED_BYTES} B)`);
+    for (const { path, bytes } of sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 8)) console.log(`  ${bytes} B ${path}`);
+    expect(total).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+  });
+});
+
+// Each exported error class (and TokenError, which clientCredentials rejects with) built as a consumer
+// meets it, in a process of its own: `require` of the CommonJS build, `import` of the ESM one.
+const NAMES_SCRIPT = `
+const m = LOAD;
+const fail = () => Promise.resolve(new Response(JSON.stringify({ error: 'invalid_client' }), { status: 401, headers: { 'content-type': 'application/json' } }));
+const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.test/v2/api/pix/keys', attempts: 1 };
+(async () => {
+  const tokenError = await m.clientCredentials({ tokenUrl: 'https://auth.test/token', clientId: 'id', clientSecret: 's3cret', fetch: fail })().catch((e) => e);
+  const errors = {
+    ApiError: new m.ApiError({ status: 422, problem: { title: 'Bad' } }, context),
+    ValidationError: new m.ValidationError([], context),
+    TimeoutError: new m.TimeoutError(100, context),
+    NetworkError: new m.NetworkError('ECONNRESET', context),
+    ResponseError: new m.ResponseError('not JSON', { status: 200 }, context),
+    AuthError: new m.AuthError('no token', context),
+    TokenError: tokenError,
+  };
+  const out = { classes: { BaasError: m.BaasError.name }, errors: {} };
+  for (const [expected, error] of Object.entries(errors)) {
+    if (m[expected]) out.classes[expected] = m[expected].name;
+    out.errors[expected] = { name: error.name, string: String(error), stack: error.stack.split('\\n')[0], constructor: error.constructor.name, baas: error instanceof m.BaasError };
+  }
+  console.log(JSON.stringify(out));
+})();
+`;
+
+const ERROR_CLASSES = ['ApiError', 'ValidationError', 'TimeoutError', 'NetworkError', 'ResponseError', 'AuthError', 'TokenError'];
+
+describe.each([
+  { format: 'CommonJS', file: 'names.cjs', load: `require(${JSON.stringify('./dist/index.cjs')})` },
+  { format: 'ESM', file: 'names.mjs', load: `await import(${JSON.stringify('./dist/index.js')})` },
+])('error classes keep their names in the $format build', ({ file, load }) => {
+  it('every exported class, each error built from it: name, String(), the stack\'s first line', async () => {
+    const script = join(pkg, file);
+    // Top-level await is fine in the .mjs file; the rest runs the same in both.
+    await writeFile(script, NAMES_SCRIPT.replace('LOAD', load));
+    const out = JSON.parse(await run(process.execPath, [script], { cwd: pkg })) as {
+      classes: Record<string, string>;
+      errors: Record<string, { name: string; string: string; stack: string; constructor: string; baas: boolean }>;
+    };
+    expect(out.classes).toEqual(Object.fromEntries(['BaasError', ...ERROR_CLASSES.filter((n) => n !== 'TokenError')].map((n) => [n, n])));
+    for (const name of ERROR_CLASSES) {
+      const error = out.errors[name]!;
+      expect(error.name, name).toBe(name);
+      expect(error.constructor, name).toBe(name);
+      expect(error.string.startsWith(`${name}: `), `${name}: ${error.string}`).toBe(true);
+      expect(error.stack.startsWith(`${name}: `), `${name}: ${error.stack}`).toBe(true);
+      expect(error.baas, name).toBe(true);
+    }
+    // The operation comes right after the name, as the issue's `ApiError: listPixKeys: HTTP 422 …`.
+    expect(out.errors.ApiError!.string.startsWith('ApiError: listPixKeys: HTTP 422')).toBe(true);
+  });
+});
+
+describe('the shipped package.json', () => {
+  it('has no scripts: nothing for npm to run, or list as an install script, when the tarball is installed', () => {
+    expect(packed.manifest).not.toHaveProperty('scripts');
+    expect(packed.manifest).not.toHaveProperty('allowScripts');
+    // What a consumer relies on is still there.
+    expect(packed.manifest).toHaveProperty('exports');
+    expect(packed.manifest).toHaveProperty('bin');
+  });
+
+  it('installs without an install-script warning', async () => {
+    const project = await mkdtemp(join(unpacked, 'consumer-'));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    const output = await run('npm', ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: project });
+    expect(output).not.toMatch(/install-scripts|allowScripts|prepare/);
+  }, 120_000);
+
+  it('a plain `npm pack` in the repository stops and names `npm run tarball`, which packs the staged copy', async () => {
+    const error = await run('npm', ['pack', '--dry-run'], { cwd: repoRoot }).then(() => undefined, (e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error!.message).toContain('npm run tarball');
+  }, 60_000);
+});
