@@ -18,6 +18,7 @@ export const MUTATION_EXCLUDE = [
   'test/spec/**',
   'test/size/**',
   'test/mutation/**',
+  'test/meta/**',
   'test/cli/signals.test.ts',
   'test/sandbox/script.test.ts',
   'test/drift/respect-matrix.test.ts',
