@@ -1,11 +1,13 @@
 // Each check of a verify run against an in-process service (an injected fetch): the rows it reports
-// (check, expected, seen, verdict, problems) word for word, and the requests it sends.
+// and the requests it sends. The first walk pins a row's words once; the others assert the check, the
+// verdict, the problems' part and pointer, and the facts `seen` carries (status, media type, counts).
 import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { Budget } from '../../src/verify/budget.js';
 import { assumptions, operation, probeLimitOutOfRange, probeWithoutToken, sendUpdate, urlFor, walkPages, type Context } from '../../src/verify/checks.js';
 import { TokenError } from '../../src/auth/index.js';
 import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
+import type { CheckResult } from '../../src/verify/report.js';
 import { exampleValue } from '../support/fixtures.js';
 import { conformant, fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
 
@@ -22,13 +24,28 @@ async function context(reply?: (kind: Kind, request: SeenRequest, index: number)
   return { ctx, requests: service.requests };
 }
 
+// The report's check names, like field names: a row is found by them.
+const LAST_PAGE = 'cursor.next null on the last page';
+const NO_TOKEN = 'list-keys without a token';
+const BAD_LIMIT = 'list-keys with limit=201';
+const WRITE = 'update natural person (write)';
+/** A row with no problems whose verdict is `error`, `seen` naming what stopped it. */
+const errorRow = (check: string, seen: string | RegExp) => ({ check, seen: typeof seen === 'string' ? expect.stringContaining(seen) : expect.stringMatching(seen), verdict: 'error', problems: [] });
+const statusProblem = (status: string) => ({ part: 'status', pointer: '', rule: expect.stringContaining(status) });
+const DOCUMENTED = [200, 400, 401, 403, 422, 429, 500, 503].join(', ');
+/** The last-page row's `seen`: how many pages were read, and why the walk stopped. */
+function stopped(rows: CheckResult[]) {
+  const [read, why] = rows.at(-1)!.seen.split('; the walk stopped: ');
+  return { read, why };
+}
+
 const page = (next: string | null, data: unknown[] = []): Reply => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next }, data } });
 
 describe('operation and urlFor', () => {
   it('reads method and path from the bundled spec, and names an operation it does not have', () => {
     expect(operation('listPixKeys')).toEqual({ method: 'GET', path: '/v2/api/pix/keys/list-keys' });
     expect(operation('updateNaturalPerson')).toEqual({ method: 'PUT', path: '/v2/api/baas-onboarding/account/natural-person' });
-    expect(() => operation('deletePixKey')).toThrow('no operation deletePixKey in the spec');
+    expect(() => operation('deletePixKey')).toThrow(/deletePixKey/);
   });
 
   it('keeps a gateway prefix (trailing slashes dropped) and sets the query', () => {
@@ -60,9 +77,9 @@ describe('walkPages', () => {
     const rows = await walkPages(ctx);
     expect(rows.map((r) => [r.check, r.verdict])).toEqual([
       ['list-keys page 1', 'ok'],
-      ['cursor.next null on the last page', 'not-seen'],
+      [LAST_PAGE, 'not-seen'],
     ]);
-    expect(rows[1]!.seen).toBe('the list did not end within 1 page(s)');
+    expect(rows[1]!.seen).toContain('1 page(s)');
     expect(requests).toHaveLength(1);
   });
 
@@ -72,17 +89,12 @@ describe('walkPages', () => {
     const { ctx, requests } = await context((kind, _r, i) => (kind === 'page1' || kind === 'page2' ? page(cursors[i]!) : undefined), { pages: 5 });
     const rows = await walkPages(ctx);
     expect(requests.map((r) => r.url.searchParams.get('cursor'))).toEqual([null, 'A', 'B']);
-    expect(rows.slice(3)).toEqual([
-      {
-        check: 'cursor after page 3',
-        expected: 'a cursor not seen before, or null',
-        seen: 'a cursor of an earlier page',
-        verdict: 'drift',
-        problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
-      },
+    expect(rows.slice(3)).toMatchObject([
+      { check: 'cursor after page 3', verdict: 'drift', problems: [{ part: 'body', pointer: '/cursor/next' }] },
       // Three pages of five were read: the walk says why it stopped, not that the list went on.
-      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: '3 page(s) read; the walk stopped: page 3 repeated a cursor', verdict: 'not-seen', problems: [] },
+      { check: LAST_PAGE, verdict: 'not-seen', problems: [] },
     ]);
+    expect(stopped(rows)).toEqual({ read: '3 page(s) read', why: expect.stringContaining('page 3 repeated') });
   });
 
   it('flags a page that sends back the cursor it was asked with', async () => {
@@ -92,7 +104,7 @@ describe('walkPages', () => {
       ['list-keys page 1', 'ok'],
       ['list-keys page 2', 'ok'],
       ['cursor after page 2', 'drift'],
-      ['cursor.next null on the last page', 'not-seen'],
+      [LAST_PAGE, 'not-seen'],
     ]);
   });
 
@@ -124,24 +136,26 @@ describe('walkPages', () => {
     const { ctx, requests } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body } : undefined));
     const rows = await walkPages(ctx);
     expect(rows[0]).toMatchObject({ verdict: 'drift', problems: [expect.objectContaining({ part: 'body', pointer, rule: expect.stringContaining(rule) })] });
-    expect(rows[1]).toMatchObject({ check: 'cursor.next null on the last page', verdict: 'not-seen' });
+    expect(rows[1]).toMatchObject({ check: LAST_PAGE, verdict: 'not-seen' });
     expect(requests).toHaveLength(1);
   });
 
   it('an empty 200 without a content type is drift, not a crash', async () => {
     const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200 } : undefined));
     const [first] = await walkPages(ctx);
-    expect(first).toMatchObject({ seen: '200 (no content type), 1 problem(s)', verdict: 'drift', problems: [{ part: 'content-type' }] });
+    expect(first).toMatchObject({ seen: expect.stringContaining('1 problem(s)'), verdict: 'drift', problems: [{ part: 'content-type' }] });
   });
 
   it.each([
-    [500, problemReply(500, 'InternalError'), '500 application/problem+json: a documented refusal, the walk stops'],
-    [429, problemReply(429, 'RateLimited', { 'retry-after': '30' }), '429 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
-    [503, problemReply(503, 'UpstreamUnavailable', { 'retry-after': '30' }), '503 application/problem+json: a documented refusal, the walk stops (Retry-After longer than the budget allows)'],
-  ])('a documented refusal (%i) stops the walk as an error, not drift', async (_status, reply, seen) => {
+    [500, problemReply(500, 'InternalError'), false],
+    [429, problemReply(429, 'RateLimited', { 'retry-after': '30' }), true],
+    [503, problemReply(503, 'UpstreamUnavailable', { 'retry-after': '30' }), true],
+  ])('a documented refusal (%i) stops the walk as an error, not drift', async (status, reply, waitTooLong) => {
     const { ctx, requests } = await context((kind) => (kind === 'page1' ? reply : undefined), { timeBudgetMs: 10_000 });
     const rows = await walkPages(ctx);
-    expect(rows[0]).toEqual({ check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen, verdict: 'error', problems: [] });
+    expect(rows[0]).toMatchObject(errorRow('list-keys page 1', new RegExp(`^${status} .*documented refusal`)));
+    // The Retry-After that the budget cannot wait out is named.
+    expect(rows[0]!.seen.includes('Retry-After'), rows[0]!.seen).toBe(waitTooLong);
     expect(rows).toHaveLength(2);
     expect(requests).toHaveLength(1);
   });
@@ -149,9 +163,9 @@ describe('walkPages', () => {
   it.each([401, 403])('%i to the first page: the credentials were refused, one error row, no page blamed, nothing more sent', async (status) => {
     const { ctx, requests } = await context((kind) => (kind === 'page1' ? problemReply(status, status === 401 ? 'MissingToken' : 'AccountNotAllowed') : undefined));
     const rows = await walkPages(ctx);
-    expect(rows).toEqual([
-      { check: 'credentials', expected: 'a token the service accepts', seen: `credentials refused (${status})`, verdict: 'error', problems: [] },
-      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: `0 page(s) read; the walk stopped: the service refused the credentials (${status})`, verdict: 'not-seen', problems: [] },
+    expect(rows).toMatchObject([
+      errorRow('credentials', `(${status})`),
+      { check: LAST_PAGE, seen: expect.stringMatching(new RegExp(`^0 page\\(s\\) read.*credentials \\(${status}\\)$`)), verdict: 'not-seen', problems: [] },
     ]);
     expect(ctx.refused).toEqual({ by: 'service', status });
     expect(requests).toHaveLength(1);
@@ -162,11 +176,12 @@ describe('walkPages', () => {
   it('a 401 to a later page (a token that expired) is a documented refusal of that page, not refused credentials', async () => {
     const { ctx } = await context((kind) => (kind === 'page2' ? problemReply(401, 'MissingToken') : undefined));
     const rows = await walkPages(ctx);
-    expect(rows.map((r) => [r.check, r.seen, r.verdict])).toEqual([
-      ['list-keys page 1', '200 application/json, 2 keys', 'ok'],
-      ['list-keys page 2', '401 application/problem+json: a documented refusal, the walk stops', 'error'],
-      ['cursor.next null on the last page', '1 page(s) read; the walk stopped: page 2 answered 401', 'not-seen'],
+    expect(rows).toMatchObject([
+      { check: 'list-keys page 1', seen: expect.stringContaining('2 keys'), verdict: 'ok' },
+      errorRow('list-keys page 2', /^401 .*documented refusal/),
+      { check: LAST_PAGE, verdict: 'not-seen' },
     ]);
+    expect(stopped(rows)).toEqual({ read: '1 page(s) read', why: 'page 2 answered 401' });
     expect(ctx.refused).toBeUndefined();
   });
 
@@ -179,13 +194,13 @@ describe('walkPages', () => {
       close: async () => undefined,
     });
     let { ctx, requests } = await context(undefined, { credentials: refusing('rejected') });
-    expect((await walkPages(ctx))[0]).toEqual({ check: 'credentials', expected: 'client credentials the service accepts', seen: 'refused by the token endpoint (401 invalid_client)', verdict: 'error', problems: [] });
+    expect((await walkPages(ctx))[0]).toMatchObject({ ...errorRow('credentials', '(401 invalid_client)'), expected: expect.stringContaining('client credentials') });
     expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
     expect(requests).toEqual([]);
     // An `error` that is no plain RFC 6749 code (words, controls, a token) never reaches the summary.
     const wordy: CredentialSource = { ...refusing('rejected'), authorization: () => Promise.reject(new TokenError({ failure: 'rejected', tokenUrl: 'https://auth.example/token', status: 400, error: 'call 555-0100 \x1b[2J', detail: 'x' })) };
     ({ ctx } = await context(undefined, { credentials: wordy }));
-    expect((await walkPages(ctx))[0]!.seen).toBe('refused by the token endpoint (400)');
+    expect((await walkPages(ctx))[0]!.seen).toMatch(/endpoint \(400\)$/);
     expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400 });
     ({ ctx } = await context(undefined, { credentials: refusing('network') }));
     expect((await walkPages(ctx))[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error' });
@@ -195,24 +210,19 @@ describe('walkPages', () => {
   it('an undocumented status is drift and stops the walk', async () => {
     const { ctx } = await context((kind) => (kind === 'page1' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'nope' } : undefined));
     const rows = await walkPages(ctx);
-    expect(rows[0]).toEqual({
-      check: 'list-keys page 1',
-      expected: '200 application/json PixKeyList',
-      seen: '404 text/plain, 1 problem(s)',
-      verdict: 'drift',
-      problems: [{ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200, 400, 401, 403, 422, 429, 500, 503' }],
-    });
+    expect(rows[0]).toMatchObject({ check: 'list-keys page 1', seen: '404 text/plain, 1 problem(s)', verdict: 'drift', problems: [statusProblem(DOCUMENTED)] });
     expect(rows).toHaveLength(2);
   });
 
   it('a budget used up mid-walk ends it with an error row naming the budget', async () => {
     const { ctx } = await context(undefined, { maxRequests: 1 });
     const rows = await walkPages(ctx);
-    expect(rows.map((r) => [r.check, r.seen, r.verdict])).toEqual([
-      ['list-keys page 1', '200 application/json, 2 keys', 'ok'],
-      ['list-keys page 2', 'request budget of 1 used up', 'error'],
-      ['cursor.next null on the last page', '1 page(s) read; the walk stopped: page 2: request budget of 1 used up', 'not-seen'],
+    expect(rows).toMatchObject([
+      { check: 'list-keys page 1', verdict: 'ok' },
+      errorRow('list-keys page 2', 'budget of 1 used'),
+      { check: LAST_PAGE, verdict: 'not-seen' },
     ]);
+    expect(stopped(rows)).toEqual({ read: '1 page(s) read', why: expect.stringMatching(/^page 2:.*of 1 used/) });
   });
 
   it.each([
@@ -224,14 +234,14 @@ describe('walkPages', () => {
       throw error;
     });
     const [first] = await walkPages(ctx);
-    expect(first).toEqual({ check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen, verdict: 'error', problems: [] });
+    expect(first).toMatchObject({ ...errorRow('list-keys page 1', seen), expected: '200 application/json PixKeyList' });
   });
 });
 
 describe('the error probes', () => {
   it('without a token: sends no Authorization; a 401 with problem details is ok', async () => {
     const { ctx, requests } = await context();
-    expect(await probeWithoutToken(ctx)).toEqual({ check: 'list-keys without a token', expected: '401 application/problem+json', seen: '401 application/problem+json', verdict: 'ok', problems: [] });
+    expect(await probeWithoutToken(ctx)).toEqual({ check: NO_TOKEN, expected: '401 application/problem+json', seen: '401 application/problem+json', verdict: 'ok', problems: [] });
     expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(LIST);
     expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': UA });
@@ -240,28 +250,19 @@ describe('the error probes', () => {
 
   it('without a token: a 200 is drift, the status named first', async () => {
     const { ctx } = await context((kind) => (kind === 'no-token' ? conformant('page1') : undefined));
-    expect(await probeWithoutToken(ctx)).toEqual({
-      check: 'list-keys without a token',
-      expected: '401 application/problem+json',
-      seen: '200 application/json, 1 problem(s)',
-      verdict: 'drift',
-      problems: [{ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' }],
-    });
+    expect(await probeWithoutToken(ctx)).toMatchObject({ check: NO_TOKEN, seen: '200 application/json, 1 problem(s)', verdict: 'drift', problems: [statusProblem('401')] });
   });
 
   it('without a token: a documented 403 is drift too; an undocumented status is named once', async () => {
     let { ctx } = await context((kind) => (kind === 'no-token' ? problemReply(403, 'AccountNotAllowed') : undefined));
-    expect((await probeWithoutToken(ctx)).problems).toEqual([{ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' }]);
+    expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem('401')]);
     ({ ctx } = await context((kind) => (kind === 'no-token' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
-    expect((await probeWithoutToken(ctx)).problems).toEqual([{ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200, 400, 401, 403, 422, 429, 500, 503' }]);
+    expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem(DOCUMENTED)]);
   });
 
   it('without a token: a 403 as plain JSON is drift twice, the status first', async () => {
     const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 403, headers: { 'content-type': 'application/json' }, body: exampleValue('AccountNotAllowed') } : undefined));
-    expect((await probeWithoutToken(ctx)).problems).toEqual([
-      { part: 'status', pointer: '', rule: 'must be 401 for a request without a token' },
-      { part: 'content-type', pointer: '', rule: 'must be application/problem+json' },
-    ]);
+    expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem('401'), { part: 'content-type', pointer: '', rule: expect.stringContaining('application/problem+json') }]);
   });
 
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
@@ -271,12 +272,12 @@ describe('the error probes', () => {
 
   it('without a token: no answer is an error row', async () => {
     const { ctx } = await context(undefined, { maxRequests: 0 });
-    expect(await probeWithoutToken(ctx)).toEqual({ check: 'list-keys without a token', expected: '401 application/problem+json', seen: 'request budget of 0 used up', verdict: 'error', problems: [] });
+    expect(await probeWithoutToken(ctx)).toMatchObject(errorRow(NO_TOKEN, 'budget of 0 used'));
   });
 
   it('limit=201: sent with the token; 422 and 400 with problem details are ok', async () => {
     let { ctx, requests } = await context();
-    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: '422 application/problem+json', verdict: 'ok', problems: [] });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ check: BAD_LIMIT, seen: '422 application/problem+json', verdict: 'ok', problems: [] });
     expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(`${LIST}?limit=201`);
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
@@ -286,30 +287,21 @@ describe('the error probes', () => {
 
   it('limit=201: a 200 is drift naming the rule; an undocumented status is named once', async () => {
     let { ctx } = await context((kind) => (kind === 'bad-limit' ? conformant('page1') : undefined));
-    expect(await probeLimitOutOfRange(ctx)).toEqual({
-      check: 'list-keys with limit=201',
-      expected: '422 or 400 application/problem+json',
-      seen: '200 application/json, 1 problem(s)',
-      verdict: 'drift',
-      problems: [{ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' }],
-    });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ check: BAD_LIMIT, seen: '200 application/json, 1 problem(s)', verdict: 'drift', problems: [statusProblem('422 or 400')] });
     ({ ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
     expect((await probeLimitOutOfRange(ctx)).problems).toHaveLength(1);
   });
 
   it('limit=201: a 200 page off the contract is drift twice, the status first', async () => {
     const { ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: null } } } : undefined));
-    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([
-      { part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' },
-      { part: 'body', pointer: '/data', rule: 'is required' },
-    ]);
+    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([statusProblem('422 or 400'), { part: 'body', pointer: '/data', rule: 'is required' }]);
   });
 
   it('limit=201 and the write, after the credentials were refused: not run, nothing sent, no drift', async () => {
     const { ctx, requests } = await context(undefined, { write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' } });
     ctx.refused = { by: 'service', status: 401 };
-    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: 'not run: the credentials were refused', verdict: 'error', problems: [] });
-    expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: 'update natural person (write)', verdict: 'error', problems: [] });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, /^not run: .*refused$/));
+    expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: WRITE, verdict: 'error', problems: [] });
     expect(requests).toEqual([]);
     // The probe without a token needs no accepted token: it still runs.
     expect(await probeWithoutToken(ctx)).toMatchObject({ verdict: 'ok' });
@@ -320,7 +312,7 @@ describe('the error probes', () => {
     const { ctx } = await context(undefined, {}, async () => {
       throw new Error('reset');
     });
-    expect(await probeLimitOutOfRange(ctx)).toEqual({ check: 'list-keys with limit=201', expected: '422 or 400 application/problem+json', seen: 'no answer (Error: reset)', verdict: 'error', problems: [] });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, 'no answer (Error: reset)'));
   });
 });
 
@@ -329,7 +321,7 @@ describe('sendUpdate', () => {
 
   it('sends one PUT with account and CPF in the query, the body as given, JSON and the token', async () => {
     const { ctx, requests } = await context(undefined, { write });
-    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({ check: 'update natural person (write)', expected: '200 application/json UpdateResult', seen: '200 application/json', verdict: 'ok', problems: [] });
+    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({ check: WRITE, expected: '200 application/json UpdateResult', seen: '200 application/json', verdict: 'ok', problems: [] });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.method).toBe('PUT');
     expect(requests[0]!.url.toString()).toBe('http://127.0.0.1:9/gw/v2/api/baas-onboarding/account/natural-person?Account=300541976902&DocumentNumber=52998224725');
@@ -340,9 +332,9 @@ describe('sendUpdate', () => {
 
   it('an answer off the contract is drift; no answer is an error row', async () => {
     let { ctx } = await context((kind) => (kind === 'update' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'DONE' } } : undefined), { write });
-    expect(await sendUpdate(ctx, '{}')).toMatchObject({ verdict: 'drift', seen: expect.stringMatching(/^200 application\/json, [1-9] problem\(s\)$/) });
+    expect(await sendUpdate(ctx, '{}')).toMatchObject({ verdict: 'drift', seen: expect.stringMatching(/^200 application.json, [1-9] problem/) });
     ({ ctx } = await context(undefined, { write, maxRequests: 0 }));
-    expect(await sendUpdate(ctx, '{}')).toEqual({ check: 'update natural person (write)', expected: '200 application/json UpdateResult', seen: 'request budget of 0 used up', verdict: 'error', problems: [] });
+    expect(await sendUpdate(ctx, '{}')).toMatchObject(errorRow(WRITE, 'budget of 0 used'));
   });
 });
 
@@ -355,18 +347,18 @@ describe('assumptions', () => {
   };
 
   it('X-Request-Id on every response held; no rate-limit header not seen', async () => {
-    expect(await rowsFor([x({ 'x-request-id': 'a' }), x({ 'x-request-id': 'b' })])).toEqual([
-      { check: 'X-Request-Id on responses', expected: 'present (optional, x-assumption)', seen: 'on 2 of 2 responses', verdict: 'held', problems: [] },
-      { check: 'rate-limit headers', expected: 'RateLimit-* or X-RateLimit-* (not in the contract)', seen: 'on 0 of 2 responses', verdict: 'not-seen', problems: [] },
+    expect(await rowsFor([x({ 'x-request-id': 'a' }), x({ 'x-request-id': 'b' })])).toMatchObject([
+      { check: 'X-Request-Id on responses', seen: expect.stringContaining('2 of 2'), verdict: 'held', problems: [] },
+      { check: 'rate-limit headers', expected: expect.stringContaining('RateLimit-* or X-RateLimit-*'), seen: expect.stringContaining('0 of 2'), verdict: 'not-seen', problems: [] },
     ]);
   });
 
   it('X-Request-Id on some responses only, or no response at all: not seen', async () => {
-    expect((await rowsFor([x({ 'x-request-id': 'a' }), x({})]))[0]).toMatchObject({ seen: 'on 1 of 2 responses', verdict: 'not-seen' });
-    expect((await rowsFor([]))[0]).toMatchObject({ seen: 'on 0 of 0 responses', verdict: 'not-seen' });
+    expect((await rowsFor([x({ 'x-request-id': 'a' }), x({})]))[0]).toMatchObject({ seen: expect.stringContaining('1 of 2'), verdict: 'not-seen' });
+    expect((await rowsFor([]))[0]).toMatchObject({ seen: expect.stringContaining('0 of 0'), verdict: 'not-seen' });
   });
 
   it.each(['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])('rate-limit headers held when one response carries %s', async (name) => {
-    expect((await rowsFor([x({}), x({ [name]: '10' })]))[1]).toMatchObject({ seen: 'on 1 of 2 responses', verdict: 'held' });
+    expect((await rowsFor([x({}), x({ [name]: '10' })]))[1]).toMatchObject({ seen: expect.stringContaining('1 of 2'), verdict: 'held' });
   });
 });
