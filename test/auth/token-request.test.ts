@@ -1,6 +1,7 @@
-// The token request and what its answer becomes, word for word, with the token endpoint as an
-// injected fetch: the exact request (RFC 6749 §4.4.2, §2.3.1), each RFC 6749 §5.1 field's effect, and
-// the TokenError of every failure (§5.2 errors, network, timeout, a 200 without a usable token).
+// The token request and what its answer becomes, with the token endpoint as an injected fetch: the
+// exact request (RFC 6749 §4.4.2, §2.3.1), each RFC 6749 §5.1 field's effect, and the TokenError of
+// every failure (§5.2 errors, network, timeout, a 200 without a usable token): its fields, and what its
+// message names. The message's format is pinned once, in 'error, error_description and error_uri …'.
 // The masking of secrets in those errors is in masking.test.ts.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,14 @@ import type { TokenEvent } from '../../src/logging/index.js';
 import { expectClean, failure, FAKE_URL, fakeEndpoint, fakeOptions, rawAnswer, SECRET, tokenAnswer, type TokenAnswer } from './fake-endpoint.js';
 
 const answering = (answer: TokenAnswer) => fakeEndpoint(answer);
+const DESCRIPTION = 'scope pix.admin is not allowed';
+
+/** What a TokenError's message says after its fixed start, `token request to <url> failed: `. */
+function detailOf(error: Error): string {
+  const start = `token request to ${FAKE_URL} failed: `;
+  expect(error.message.startsWith(start), error.message).toBe(true);
+  return error.message.slice(start.length);
+}
 
 describe('the request', () => {
   it('client_secret_basic: POST, the form, the Basic credentials form-encoded then base64, no redirects, a timeout signal', async () => {
@@ -104,26 +113,27 @@ describe('a 200', () => {
 
 describe('a 200 without a usable token: invalid_response, and nothing of the body shown', () => {
   it.each([
-    ['an empty body', '', 'HTTP 200 without an access_token (body is not JSON)'],
-    ['a body that is not JSON', 'access_token=token-in-a-form', 'HTTP 200 without an access_token (body is not JSON)'],
-    ['JSON null', 'null', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['a JSON array', '["token-in-a-list"]', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['a JSON string', '"token-as-a-string"', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['no access_token', '{"token_type":"Bearer"}', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['an empty access_token', '{"access_token":""}', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['a numeric access_token', '{"access_token":123456789}', 'HTTP 200 without an access_token (JSON without access_token)'],
-    ['an access_token with CR LF', '{"access_token":"token-one\\r\\nX-Evil: 1"}', 'access_token contains control characters'],
-    ['an access_token with NUL', '{"access_token":"token-one\\u0000"}', 'access_token contains control characters'],
-    ['an access_token with US (0x1f)', '{"access_token":"\\u001ftoken-one"}', 'access_token contains control characters'],
-    ['an access_token with DEL', '{"access_token":"token-one\\u007f"}', 'access_token contains control characters'],
-    ['token_type mac', '{"access_token":"token-one","token_type":"mac"}', 'token_type is "mac", not Bearer'],
-    ['a long token_type, cut to 30 characters', `{"access_token":"token-one","token_type":"${'x'.repeat(40)}"}`, `token_type is "${'x'.repeat(30)}", not Bearer`],
-    ['a numeric token_type', '{"access_token":"token-one","token_type":1}', 'token_type is number, not Bearer'],
-    ['a null token_type', '{"access_token":"token-one","token_type":null}', 'token_type is object, not Bearer'],
+    // What the message names: the body that is not JSON, the field missing or broken, the type shown cut.
+    ['an empty body', '', /^HTTP 200 .*access_token.*not JSON/],
+    ['a body that is not JSON', 'access_token=token-in-a-form', /^HTTP 200 .*access_token.*not JSON/],
+    ['JSON null', 'null', /^HTTP 200 .*without access_token/],
+    ['a JSON array', '["token-in-a-list"]', /^HTTP 200 .*without access_token/],
+    ['a JSON string', '"token-as-a-string"', /^HTTP 200 .*without access_token/],
+    ['no access_token', '{"token_type":"Bearer"}', /^HTTP 200 .*without access_token/],
+    ['an empty access_token', '{"access_token":""}', /^HTTP 200 .*without access_token/],
+    ['a numeric access_token', '{"access_token":123456789}', /^HTTP 200 .*without access_token/],
+    ['an access_token with CR LF', '{"access_token":"token-one\\r\\nX-Evil: 1"}', /^access_token .*control characters$/],
+    ['an access_token with NUL', '{"access_token":"token-one\\u0000"}', /^access_token .*control characters$/],
+    ['an access_token with US (0x1f)', '{"access_token":"\\u001ftoken-one"}', /^access_token .*control characters$/],
+    ['an access_token with DEL', '{"access_token":"token-one\\u007f"}', /^access_token .*control characters$/],
+    ['token_type mac', '{"access_token":"token-one","token_type":"mac"}', /^token_type is "mac", not Bearer$/],
+    ['a long token_type, cut to 30 characters', `{"access_token":"token-one","token_type":"${'x'.repeat(40)}"}`, new RegExp(`^token_type is "x{30}", not Bearer$`)],
+    ['a numeric token_type', '{"access_token":"token-one","token_type":1}', /^token_type is number, not Bearer$/],
+    ['a null token_type', '{"access_token":"token-one","token_type":null}', /^token_type is object, not Bearer$/],
   ])('%s', async (_name, body, detail) => {
     const error = await failure(answering(() => rawAnswer(200, body)));
     expect(error).toMatchObject({ failure: 'invalid_response', status: 200, error: undefined, errorDescription: undefined, errorUri: undefined, tokenUrl: FAKE_URL });
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: ${detail}`);
+    expect(detailOf(error)).toMatch(detail);
     expectClean(error, ['token-one', 'token-in-a', 'token-as-a', '123456789', SECRET]);
   });
 
@@ -135,7 +145,7 @@ describe('a 200 without a usable token: invalid_response, and nothing of the bod
 describe('an error answer (RFC 6749 §5.2): rejected', () => {
   it('error, error_description and error_uri become fields and the message', async () => {
     const error = await failure(
-      answering(() => tokenAnswer({ error: 'invalid_scope', error_description: 'scope pix.admin is not allowed', error_uri: 'https://auth.example/errors#scope' }, 400)),
+      answering(() => tokenAnswer({ error: 'invalid_scope', error_description: DESCRIPTION, error_uri: 'https://auth.example/errors#scope' }, 400)),
     );
     expect(error).toBeInstanceOf(AuthError);
     expect(isTokenError(error)).toBe(true);
@@ -146,13 +156,14 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
       failure: 'rejected',
       status: 400,
       error: 'invalid_scope',
-      errorDescription: 'scope pix.admin is not allowed',
+      errorDescription: DESCRIPTION,
       errorUri: 'https://auth.example/errors#scope',
       tokenUrl: FAKE_URL,
       attempts: 0,
     });
     // No cause: util.inspect shows none (not even `[cause]: undefined`).
     expect(inspect(error)).not.toContain('[cause]');
+    // The message's format, pinned once here.
     expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 400 invalid_scope: scope pix.admin is not allowed`);
     expect(error.toJSON()).toEqual({
       name: 'TokenError',
@@ -163,7 +174,7 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
       tokenUrl: FAKE_URL,
       status: 400,
       error: 'invalid_scope',
-      errorDescription: 'scope pix.admin is not allowed',
+      errorDescription: DESCRIPTION,
       errorUri: 'https://auth.example/errors#scope',
     });
   });
@@ -171,7 +182,7 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
   it('an error without a description says only the code', async () => {
     const error = await failure(answering(() => tokenAnswer({ error: 'invalid_client' }, 401)));
     expect(error).toMatchObject({ error: 'invalid_client', errorDescription: undefined, errorUri: undefined });
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 401 invalid_client`);
+    expect(detailOf(error)).toBe('HTTP 401 invalid_client');
   });
 
   it.each([
@@ -182,35 +193,36 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
     const error = await failure(answering(() => rawAnswer(401, JSON.stringify(body))));
     expect(error.error).toBeUndefined();
     expect(error.errorDescription).toBe('error_description' in body ? 'something failed' : undefined);
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 401 without an RFC 6749 error body`);
+    expect(detailOf(error)).toMatch(/^HTTP 401 .*RFC 6749/);
   });
 
   it.each([
     ['empty', '', ''],
-    ['not strings', ['scope pix.admin is not allowed'], ['https://auth.example/errors']],
+    ['not strings', [DESCRIPTION], ['https://auth.example/errors']],
   ])('a description and a uri that are %s are left out', async (_name, description, uri) => {
     const error = await failure(answering(() => rawAnswer(400, JSON.stringify({ error: 'invalid_request', error_description: description, error_uri: uri }))));
     expect(error).toMatchObject({ error: 'invalid_request', errorDescription: undefined, errorUri: undefined });
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 400 invalid_request`);
+    expect(detailOf(error)).toBe('HTTP 400 invalid_request');
   });
 
   it('an error body that is not JSON, or a JSON array, says the status', async () => {
     for (const body of ['<html>Bad Gateway</html>', '[{"error":"invalid_client"}]']) {
       const error = await failure(answering(() => rawAnswer(502, body)));
       expect(error).toMatchObject({ failure: 'rejected', status: 502, error: undefined });
-      expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 502 without an RFC 6749 error body`);
+      expect(detailOf(error)).toMatch(/^HTTP 502 .*RFC 6749/);
     }
   });
 });
 
 describe('no answer', () => {
   it('a network failure: the causes chained, codes named once, secrets masked; the cause a redacted copy', async () => {
-    const root = Object.assign(new Error(`connect ECONNREFUSED 10.0.0.1:443 for ${SECRET}`), { code: 'ECONNREFUSED' });
+    const refused = 'connect ECONNREFUSED 10.0.0.1:443 for';
+    const root = Object.assign(new Error(`${refused} ${SECRET}`), { code: 'ECONNREFUSED' });
     const middle = Object.assign(new Error('socket hang up', { cause: root }), { code: 'ECONNRESET' });
     const top = new TypeError('fetch failed', { cause: middle });
     const error = await failure(answering(() => Promise.reject(top)));
     expect(error).toMatchObject({ failure: 'network', status: undefined, error: undefined });
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: fetch failed: socket hang up (ECONNRESET): connect ECONNREFUSED 10.0.0.1:443 for [REDACTED]`);
+    expect(detailOf(error).split(': ')).toEqual(['fetch failed', 'socket hang up (ECONNRESET)', `${refused} [REDACTED]`]);
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.cause).not.toBe(top);
     expect((error.cause as Error).name).toBe('TypeError');
@@ -221,7 +233,7 @@ describe('no answer', () => {
   it('a chain is followed four deep; a thrown value that is not an Error is shown as text; a numeric code is not named', async () => {
     const chain = { message: 'not an Error', toString: () => 'plain value', cause: Object.assign(new Error('b'), { code: 7, cause: new Error('c', { cause: new Error('d', { cause: new Error('e') }) }) }) };
     const error = await failure(answering(() => Promise.reject(chain)));
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: plain value: b: c: d`);
+    expect(detailOf(error).split(': ')).toEqual(['plain value', 'b', 'c', 'd']);
     expect((error.cause as Error).message).toBe('plain value');
   });
 
@@ -233,7 +245,7 @@ describe('no answer', () => {
     });
     const error = await failure(answering(() => new Response(body, { status: 200 })));
     expect(error.failure).toBe('network');
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: body stream broke`);
+    expect(detailOf(error)).toBe('body stream broke');
   });
 
   it('a timeout: the time limit named, the cause kept (redacted)', async () => {
@@ -245,7 +257,7 @@ describe('no answer', () => {
     );
     const error = await failure(endpoint, { timeoutMs: 5 });
     expect(error).toMatchObject({ failure: 'timeout', status: undefined });
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: no answer within 5 ms`);
+    expect(detailOf(error)).toMatch(/within 5 ms$/);
     expect((error.cause as Error).message).toBe('aborted while sending [REDACTED]');
   });
 });
