@@ -1,5 +1,5 @@
-// clientCredentials' options, word for word: a misconfiguration is a TypeError at creation naming the
-// field and never its value; each option's effect is seen in what the token endpoint (an injected
+// clientCredentials' options: a misconfiguration is a TypeError at creation naming the field and the
+// rule broken, never the value (the message's format is pinned once, in the first test); each option's effect is seen in what the token endpoint (an injected
 // fetch) receives, and when.
 import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, type ClientCredentialsOptions, type TokenError } from '../../src/auth/index.js';
@@ -18,56 +18,60 @@ function refusal(options: unknown): string {
   throw new Error('expected clientCredentials to refuse these options');
 }
 
-describe('options refused at creation, word for word', () => {
+describe('options refused at creation', () => {
+  it('pins the format once: the function, the option, the rule broken', () => {
+    expect(refusal({ ...valid, timeoutMs: 0 })).toBe('clientCredentials: timeoutMs must be a positive number, at most 2147483647');
+  });
+
+  // Each refusal names the option (an index for a list) and the rule broken, never the value.
   it.each([
-    ['no options', undefined, 'clientCredentials: options are required: { tokenUrl, clientId, clientSecret }'],
-    ['null', null, 'clientCredentials: options are required: { tokenUrl, clientId, clientSecret }'],
-    ['a string', 'https://auth.example/token', 'clientCredentials: options are required: { tokenUrl, clientId, clientSecret }'],
-    ['no tokenUrl', { ...valid, tokenUrl: undefined }, 'clientCredentials: tokenUrl is required, e.g. "https://auth.example/oauth/token"'],
-    ['a tokenUrl that is a URL object', { ...valid, tokenUrl: new URL(FAKE_URL) }, 'clientCredentials: tokenUrl is required, e.g. "https://auth.example/oauth/token"'],
-    ['a relative tokenUrl', { ...valid, tokenUrl: '/oauth/token' }, 'clientCredentials: tokenUrl must be an absolute https URL'],
-    ['an ftp tokenUrl', { ...valid, tokenUrl: 'ftp://auth.example/token' }, 'clientCredentials: tokenUrl must use https, not ftp:'],
-    ['a user name in tokenUrl', { ...valid, tokenUrl: 'https://acme@auth.example/token' }, 'clientCredentials: tokenUrl must not carry credentials; use clientId and clientSecret'],
-    ['a password alone in tokenUrl', { ...valid, tokenUrl: 'https://:pw@auth.example/token' }, 'clientCredentials: tokenUrl must not carry credentials; use clientId and clientSecret'],
-    [
-      'plain http to another host',
-      { ...valid, tokenUrl: 'http://auth.example/token' },
-      'clientCredentials: tokenUrl uses plain http to auth.example, which would send the client secret in clear; use https, or pass allowInsecureHttp: true',
-    ],
-    ['allowInsecureHttp: false', { ...valid, tokenUrl: 'http://auth.example/token', allowInsecureHttp: false }, /^clientCredentials: tokenUrl uses plain http to auth\.example/],
-    ['no clientId', { ...valid, clientId: undefined }, 'clientCredentials: clientId is required (a non-empty string)'],
-    ['a numeric clientId', { ...valid, clientId: 42 }, 'clientCredentials: clientId is required (a non-empty string)'],
-    ['an empty clientSecret', { ...valid, clientSecret: '' }, 'clientCredentials: clientSecret is required (a non-empty string)'],
-    ['a clientId with a tab', { ...valid, clientId: 'acme\tpayments' }, 'clientCredentials: clientId must not contain control characters'],
-    ['a clientSecret with NUL', { ...valid, clientSecret: 'secret\u0000value' }, 'clientCredentials: clientSecret must not contain control characters'],
-    ['a clientSecret with US (0x1f)', { ...valid, clientSecret: 'secret\u001fvalue' }, 'clientCredentials: clientSecret must not contain control characters'],
-    ['a clientSecret with DEL', { ...valid, clientSecret: 'secret\u007fvalue' }, 'clientCredentials: clientSecret must not contain control characters'],
-    ['a scope string with a quote', { ...valid, scope: 'pix.read bad"quote' }, 'clientCredentials: scope must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['a scope with a backslash', { ...valid, scope: ['pix.read', 'bad\\slash'] }, 'clientCredentials: scope[1] must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['a scope item that is not a string', { ...valid, scope: [7] }, 'clientCredentials: scope[0] must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['an empty scope item', { ...valid, scope: ['pix.read', ''] }, 'clientCredentials: scope[1] must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['a scope item with a space', { ...valid, scope: ['pix.read customers'] }, 'clientCredentials: scope[0] must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['a scope item with a non-ASCII letter', { ...valid, scope: ['pix.léitura'] }, 'clientCredentials: scope[0] must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3'],
-    ['an unknown authMethod', { ...valid, authMethod: 'private_key_jwt' }, 'clientCredentials: authMethod must be "client_secret_basic" or "client_secret_post"'],
-    ['both tls and fetch', { ...valid, tls: { ca: 'x' }, fetch: async () => new Response() }, 'clientCredentials: give either tls or fetch, not both (tls builds its own fetch)'],
-    ['a fetch that is not a function', { ...valid, fetch: 'fetch' }, 'clientCredentials: fetch must be a function (url, init)'],
-    ['a now that is not a function', { ...valid, now: 1000 }, 'clientCredentials: now must be a function returning milliseconds'],
-    ['a tls that is not an object', { ...valid, tls: 'a PEM string' }, 'clientCredentials.tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }'],
-    ['a negative refreshMarginSeconds', { ...valid, refreshMarginSeconds: -1 }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
-    ['a NaN refreshMarginSeconds', { ...valid, refreshMarginSeconds: Number.NaN }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
-    ['a refreshMarginSeconds string', { ...valid, refreshMarginSeconds: '60' }, 'clientCredentials: refreshMarginSeconds must be a non-negative number'],
-    ['a zero defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: 0 }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
-    ['an infinite defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
-    ['a defaultExpiresInSeconds over 24 h', { ...valid, defaultExpiresInSeconds: 86_401 }, 'clientCredentials: defaultExpiresInSeconds must be a positive number, at most 86400'],
-    ['a zero timeoutMs', { ...valid, timeoutMs: 0 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
-    ['a negative timeoutMs', { ...valid, timeoutMs: -5 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
-    ['a timeoutMs no timer holds', { ...valid, timeoutMs: 2 ** 31 }, 'clientCredentials: timeoutMs must be a positive number, at most 2147483647'],
-    ['a zero maxResponseBytes', { ...valid, maxResponseBytes: 0 }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
-    ['a fractional maxResponseBytes', { ...valid, maxResponseBytes: 1.5 }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
-    ['a maxResponseBytes string', { ...valid, maxResponseBytes: '1024' }, 'clientCredentials: maxResponseBytes must be a positive whole number of bytes'],
-  ])('%s', (_name, options, message) => {
-    if (typeof message === 'string') expect(refusal(options)).toBe(message);
-    else expect(refusal(options)).toMatch(message);
+    ['no options', undefined, 'options', 'tokenUrl, clientId, clientSecret'],
+    ['null', null, 'options', 'tokenUrl, clientId, clientSecret'],
+    ['a string', 'https://auth.example/token', 'options', 'tokenUrl, clientId, clientSecret'],
+    ['no tokenUrl', { ...valid, tokenUrl: undefined }, 'tokenUrl', 'is required'],
+    ['a tokenUrl that is a URL object', { ...valid, tokenUrl: new URL(FAKE_URL) }, 'tokenUrl', 'is required'],
+    ['a relative tokenUrl', { ...valid, tokenUrl: '/oauth/token' }, 'tokenUrl', 'absolute https URL'],
+    ['an ftp tokenUrl', { ...valid, tokenUrl: 'ftp://auth.example/token' }, 'tokenUrl', 'https, not ftp:'],
+    ['a user name in tokenUrl', { ...valid, tokenUrl: 'https://acme@auth.example/token' }, 'tokenUrl', 'not carry credentials'],
+    ['a password alone in tokenUrl', { ...valid, tokenUrl: 'https://:pw@auth.example/token' }, 'tokenUrl', 'not carry credentials'],
+    ['plain http to another host', { ...valid, tokenUrl: 'http://auth.example/token' }, 'tokenUrl', 'allowInsecureHttp: true'],
+    ['allowInsecureHttp: false', { ...valid, tokenUrl: 'http://auth.example/token', allowInsecureHttp: false }, 'tokenUrl', 'plain http to auth.example'],
+    ['no clientId', { ...valid, clientId: undefined }, 'clientId', 'is required'],
+    ['a numeric clientId', { ...valid, clientId: 42 }, 'clientId', 'is required'],
+    ['an empty clientSecret', { ...valid, clientSecret: '' }, 'clientSecret', 'is required'],
+    ['a clientId with a tab', { ...valid, clientId: 'acme\tpayments' }, 'clientId', 'control characters'],
+    ['a clientSecret with NUL', { ...valid, clientSecret: 'secret\u0000value' }, 'clientSecret', 'control characters'],
+    ['a clientSecret with US (0x1f)', { ...valid, clientSecret: 'secret\u001fvalue' }, 'clientSecret', 'control characters'],
+    ['a clientSecret with DEL', { ...valid, clientSecret: 'secret\u007fvalue' }, 'clientSecret', 'control characters'],
+    ['a scope string with a quote', { ...valid, scope: 'pix.read bad"quote' }, 'scope', 'RFC 6749 §3.3'],
+    ['a scope with a backslash', { ...valid, scope: ['pix.read', 'bad\\slash'] }, 'scope[1]', 'RFC 6749 §3.3'],
+    ['a scope item that is not a string', { ...valid, scope: [7] }, 'scope[0]', 'RFC 6749 §3.3'],
+    ['an empty scope item', { ...valid, scope: ['pix.read', ''] }, 'scope[1]', 'RFC 6749 §3.3'],
+    ['a scope item with a space', { ...valid, scope: ['pix.read customers'] }, 'scope[0]', 'RFC 6749 §3.3'],
+    ['a scope item with a non-ASCII letter', { ...valid, scope: ['pix.léitura'] }, 'scope[0]', 'RFC 6749 §3.3'],
+    ['an unknown authMethod', { ...valid, authMethod: 'private_key_jwt' }, 'authMethod', '"client_secret_basic" or "client_secret_post"'],
+    ['both tls and fetch', { ...valid, tls: { ca: 'x' }, fetch: async () => new Response() }, 'tls', 'either tls or fetch'],
+    ['a fetch that is not a function', { ...valid, fetch: 'fetch' }, 'fetch', 'a function'],
+    ['a now that is not a function', { ...valid, now: 1000 }, 'now', 'a function'],
+    ['a tls that is not an object', { ...valid, tls: 'a PEM string' }, 'tls', 'an object'],
+    ['a negative refreshMarginSeconds', { ...valid, refreshMarginSeconds: -1 }, 'refreshMarginSeconds', 'non-negative number'],
+    ['a NaN refreshMarginSeconds', { ...valid, refreshMarginSeconds: Number.NaN }, 'refreshMarginSeconds', 'non-negative number'],
+    ['a refreshMarginSeconds string', { ...valid, refreshMarginSeconds: '60' }, 'refreshMarginSeconds', 'non-negative number'],
+    ['a zero defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: 0 }, 'defaultExpiresInSeconds', 'at most 86400'],
+    ['an infinite defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY }, 'defaultExpiresInSeconds', 'at most 86400'],
+    ['a defaultExpiresInSeconds over 24 h', { ...valid, defaultExpiresInSeconds: 86_401 }, 'defaultExpiresInSeconds', 'at most 86400'],
+    ['a zero timeoutMs', { ...valid, timeoutMs: 0 }, 'timeoutMs', 'at most 2147483647'],
+    ['a negative timeoutMs', { ...valid, timeoutMs: -5 }, 'timeoutMs', 'at most 2147483647'],
+    ['a timeoutMs no timer holds', { ...valid, timeoutMs: 2 ** 31 }, 'timeoutMs', 'at most 2147483647'],
+    ['a zero maxResponseBytes', { ...valid, maxResponseBytes: 0 }, 'maxResponseBytes', 'whole number of bytes'],
+    ['a fractional maxResponseBytes', { ...valid, maxResponseBytes: 1.5 }, 'maxResponseBytes', 'whole number of bytes'],
+    ['a maxResponseBytes string', { ...valid, maxResponseBytes: '1024' }, 'maxResponseBytes', 'whole number of bytes'],
+  ])('%s', (_name, options, option, rule) => {
+    const message = refusal(options);
+    // `clientCredentials: tokenUrl …`, or `clientCredentials.tls …` for a nested option.
+    expect(message).toMatch(/^clientCredentials[:.]/);
+    expect(message.replace(/[:.,]/g, ' ').split(' ')).toContain(option);
+    expect(message).toContain(rule);
   });
 
   it('never shows the client secret or the password of the URL', () => {
@@ -98,7 +102,7 @@ describe('options accepted', () => {
   it.each(['http://localhost.evil.example/token', 'http://evil-localhost/token', 'http://128.0.0.1/token', 'http://10.127.0.1/token', 'http://[::2]/token'])(
     '%s is not loopback: plain http to it is refused',
     (tokenUrl) => {
-      expect(refusal({ ...valid, tokenUrl })).toMatch(/^clientCredentials: tokenUrl uses plain http to /);
+      expect(refusal({ ...valid, tokenUrl })).toMatch(/^clientCredentials: tokenUrl .*plain http/);
     },
   );
 
@@ -110,7 +114,7 @@ describe('options accepted', () => {
   it('tls is used for the token request: a shape problem fails it as a network TokenError naming the field', async () => {
     const error = (await clientCredentials({ ...valid, tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']> })().catch((e: unknown) => e)) as TokenError;
     expect(error.failure).toBe('network');
-    expect(error.message).toMatch(/^token request to https:\/\/auth\.example\/oauth\/token failed: clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/);
+    expect(error.message).toMatch(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
   });
 
   it('plain http to any host with allowInsecureHttp: true', async () => {
@@ -149,7 +153,9 @@ describe('options accepted', () => {
     const error = (await source().catch((e: unknown) => e)) as Error & { tokenUrl: string };
     expect(endpoint.sent[0]!.url).toBe('https://auth.example:8443/oauth/token?tenant=acme#frag');
     expect(error.tokenUrl).toBe('https://auth.example:8443/oauth/token');
-    expect(error.message).toBe('token request to https://auth.example:8443/oauth/token failed: HTTP 401 invalid_client');
+    // Origin and path only: no query, no fragment.
+    expect(error.message).toContain(' https://auth.example:8443/oauth/token ');
+    expect(error.message).not.toMatch(/tenant|frag/);
   });
 
   it('a zero refreshMarginSeconds keeps the token until the very end of its life', async () => {
@@ -222,7 +228,7 @@ describe('defaults', () => {
         }),
     );
     const error = (await clientCredentials(fakeOptions(endpoint, { timeoutMs: 5 }))().catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: no answer within 5 ms`);
+    expect(error.message).toMatch(/within 5 ms$/);
     // The default: the signal of each token request is AbortSignal.timeout(10 000).
     const timeout = vi.spyOn(AbortSignal, 'timeout');
     try {
