@@ -4,7 +4,7 @@
 // counts it among the tests that cover the mask itself.)
 import { describe, expect, it } from 'vitest';
 import { clientCredentials, type TokenError } from '../../src/auth/index.js';
-import { expectClean, failure, FAKE_URL, fakeEndpoint as answering, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
+import { expectClean, failure, fakeEndpoint as answering, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 
 describe('secrets masked in a TokenError', () => {
   it('the client secret, its Basic form and an issued token are masked in the code and the description', async () => {
