@@ -9,6 +9,7 @@ import { TokenError } from '../../src/auth/index.js';
 import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
 import { exampleValue } from '../support/fixtures.js';
+import { CHECK } from './check-names.js';
 import { conformant, fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
 
 const BASE = 'http://127.0.0.1:9/gw/';
@@ -24,11 +25,7 @@ async function context(reply?: (kind: Kind, request: SeenRequest, index: number)
   return { ctx, requests: service.requests };
 }
 
-// The report's check names, like field names: a row is found by them.
-const LAST_PAGE = 'cursor.next null on the last page';
-const NO_TOKEN = 'list-keys without a token';
-const BAD_LIMIT = 'list-keys with limit=201';
-const WRITE = 'update natural person (write)';
+const { lastPage: LAST_PAGE, noToken: NO_TOKEN, badLimit: BAD_LIMIT, write: WRITE } = CHECK;
 /** A row with no problems whose verdict is `error`, `seen` naming what stopped it. */
 const errorRow = (check: string, seen: string | RegExp) => ({ check, seen: typeof seen === 'string' ? expect.stringContaining(seen) : expect.stringMatching(seen), verdict: 'error', problems: [] });
 const statusProblem = (status: string) => ({ part: 'status', pointer: '', rule: expect.stringContaining(status) });
