@@ -35,20 +35,22 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('<command> --help shows its usage and options', async () => {
     const io = capture();
     expect(await main(['mock', '--help'], COMMANDS, io)).toBe(0);
-    expect(io.stdout.join('\n')).toMatch(/Usage: baas-pix-contract mock .*--port N.*--host H/);
-    expect(io.stdout.join('\n')).toMatch(/default 127\.0\.0\.1/);
+    // The whole text is pinned in help.test.ts; here, that it is mock's, with its options and defaults.
+    const help = io.stdout.join('\n');
+    expect(help.startsWith('Usage: baas-pix-contract mock ')).toBe(true);
+    for (const option of ['--port N', '--host H', '127.0.0.1']) expect(help).toContain(option);
   });
 
   it('an unknown command or option, or a bad port, is a usage error (2) that names it', async () => {
     let io = capture();
     expect(await main(['serve'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/unknown command "serve".*mock, sandbox, verify, docs/);
+    expect(io.stderr.join('\n')).toMatch(/"serve".*mock, sandbox, verify, docs/);
     io = capture();
     expect(await main(['mock', '--prot', '1'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--prot/);
     io = capture();
     expect(await main(['mock', '--port', '70000'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--port must be a whole number from 0 to 65535, got "70000"/);
+    expect(io.stderr.join('\n')).toMatch(/--port .*65535, got "70000"/);
     io = capture();
     expect(await main(['docs'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/docs needs --out DIR/);
@@ -76,15 +78,15 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('verify is verify\'s own command line: its options, its usage errors (2), its help through the dispatcher', async () => {
     let io = capture();
     expect(await main(['verify', '--help'], COMMANDS, io)).toBe(0);
-    expect(io.stdout.join('\n')).toMatch(/^Usage: baas-pix-contract verify --base-url URL \[credentials\].*\[--allow-writes --account ACCOUNT/);
-    expect(io.stdout.join('\n')).toMatch(/--token TOKEN .*\n.*--token-url URL --client-id ID/);
-    expect(io.stdout.join('\n')).toMatch(/Exit status: 0 nothing drifted, 1 drift found/);
+    const help = io.stdout.join('\n');
+    expect(help).toMatch(/^Usage: baas-pix-contract verify /);
+    for (const option of ['--base-url URL', '--allow-writes', '--token TOKEN', '--token-url URL', '--client-id ID', '0 nothing drifted', '1 drift found']) expect(help).toContain(option);
     io = capture();
     expect(await main(['verify', '--pages', '2'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--base-url is required/);
     io = capture();
     expect(await main(['verify', '--base-url', 'http://127.0.0.1:9', '--pages', '0'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--pages must be a positive whole number/);
+    expect(io.stderr.join('\n')).toMatch(/--pages .*positive whole number/);
   });
 
   it('sandbox --help lists its options; a bad count is a usage error naming the option', async () => {
@@ -93,13 +95,14 @@ describe('baas-pix-contract (dispatcher)', () => {
     for (const option of ['--port', '--host', '--seed', '--clients', '--accounts', '--keys']) expect(io.stdout.join('\n')).toContain(option);
     io = capture();
     expect(await main(['sandbox', '--clients', 'two'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--clients must be a whole number from 1 to 1000, got "two"/);
+    expect(io.stderr.join('\n')).toMatch(/--clients .*1000, got "two"/);
   });
 
   it('a failing command exits 1 with its message, not a stack trace', async () => {
     const boom = defineCommand({ name: 'boom', summary: 's', usage: '', details: [], options: {}, run: () => Promise.reject(new Error('no Prism here')) });
     const io = capture();
     expect(await main(['boom'], [boom as unknown as Command], io)).toBe(1);
-    expect(io.stderr).toEqual(['baas-pix-contract boom: no Prism here']);
+    const thrown = 'no Prism here';
+    expect(io.stderr).toEqual([`baas-pix-contract boom: ${thrown}`]);
   });
 });
