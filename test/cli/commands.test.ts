@@ -74,14 +74,16 @@ describe('mock', () => {
     const server = await startServer(['mock', '--port', '0'], (io) => io.stdout.length >= 2);
     expect(mocks.startMock.mock.calls).toEqual([[{ dynamic: false, errors: false }]]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.io.stdout).toEqual([
-      `Mock listening on ${server.url} (Ctrl-C to stop)`,
-      `  try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${server.url}/v2/api/pix/keys/list-keys`,
-    ]);
+    // Where it listens, then a curl with the headers the contract requires, against that place.
+    const [listening, curl] = server.io.stdout;
+    expect(listening).toMatch(/^Mock /);
+    expect(listening).toContain(server.url);
+    expect(curl).toMatch(/^ {2}try: curl /);
+    for (const part of ["-H 'Authorization: Bearer test'", "-H 'User-Agent: demo/1'", `${server.url}/v2/api/pix/keys/list-keys`]) expect(curl).toContain(part);
     const answer = await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: HEADERS });
     expect(answer.status).toBe(200);
     await until(() => server.io.stdout.length === 3);
-    expect(server.io.stdout[2]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys 200 \(\d+ ms\)$/);
+    expect(server.io.stdout[2]).toMatch(/^GET \S+list-keys 200 /);
     expect(await server.stop()).toBe(0);
     expect(server.io.stderr).toEqual(['Mock: SIGINT, stopping']);
     expect(stopped).toBe(1);
@@ -152,18 +154,20 @@ describe('sandbox', () => {
   });
 
   it.each([
-    ['--clients', '0', '--clients must be a whole number from 1 to 1000, got "0"'],
-    ['--clients', '1001', '--clients must be a whole number from 1 to 1000, got "1001"'],
-    ['--accounts', '1001', '--accounts must be a whole number from 1 to 1000, got "1001"'],
-    ['--keys', '100001', '--keys must be a whole number from 1 to 100000, got "100001"'],
-    ['--keys', '1.5', '--keys must be a whole number from 1 to 100000, got "1.5"'],
-    ['--accounts', '-1', '--accounts must be a whole number from 1 to 1000, got "-1"'],
-    ['--accounts', '2x', '--accounts must be a whole number from 1 to 1000, got "2x"'],
-    ['--keys', 'x2', '--keys must be a whole number from 1 to 100000, got "x2"'],
-  ])('%s %s is a usage error', async (flag, value, message) => {
+    ['--clients', '0', '1000'],
+    ['--clients', '1001', '1000'],
+    ['--accounts', '1001', '1000'],
+    ['--keys', '100001', '100000'],
+    ['--keys', '1.5', '100000'],
+    ['--accounts', '-1', '1000'],
+    ['--accounts', '2x', '1000'],
+    ['--keys', 'x2', '100000'],
+  ])('%s %s is a usage error naming the option, its range and the value given', async (flag, value, max) => {
     const io = capture();
     expect(await main(['sandbox', '--port', '0', `${flag}=${value}`], COMMANDS, io)).toBe(2);
-    expect(io.stderr[0]).toBe(`baas-pix-contract sandbox: ${message}`);
+    const message = io.stderr[0]!;
+    expect(message.startsWith(`baas-pix-contract sandbox: ${flag} `)).toBe(true);
+    expect(message.endsWith(`${max}, got "${value}"`)).toBe(true);
   });
 
   it('takes each count up to its maximum (checked before a later option fails)', async () => {
@@ -173,7 +177,7 @@ describe('sandbox', () => {
     ] as const) {
       const io = capture();
       expect(await main(['sandbox', '--port', '0', ...ok, `${then}=0`], COMMANDS, io)).toBe(2);
-      expect(io.stderr[0]).toMatch(new RegExp(`^baas-pix-contract sandbox: ${then} must be`));
+      expect(io.stderr[0]!.startsWith(`baas-pix-contract sandbox: ${then} `)).toBe(true);
     }
   });
 });
@@ -204,9 +208,9 @@ describe('docs', () => {
     try {
       const io = capture();
       expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(1);
-      expect(io.stderr).toEqual([
-        'baas-pix-contract docs: docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).',
-      ]);
+      expect(io.stderr).toHaveLength(1);
+      expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: /);
+      expect(io.stderr[0]).toContain('`npm install --save-dev @redocly/cli@^2`');
       expect(mocks.buildDocs).not.toHaveBeenCalled();
       await expect(stat(join(dir, 'new'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
@@ -240,7 +244,7 @@ describe('docs', () => {
     mocks.buildDocs.mockRejectedValueOnce(new Error('redocly exited 1'));
     const io = capture();
     expect(await main(['docs', '--out', dir], COMMANDS, io)).toBe(1);
-    expect(io.stderr).toEqual(['baas-pix-contract docs: redocly exited 1']);
+    expect(io.stderr).toEqual([expect.stringMatching(/^baas-pix-contract docs: .*exited 1$/)]);
   });
 });
 
@@ -252,11 +256,11 @@ describe('verify', () => {
     vi.stubEnv('BAAS_CLIENT_SECRET', '');
     let io = capture();
     expect(await main(args, COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/the client secret is required: set BAAS_CLIENT_SECRET/);
+    expect(io.stderr.join('\n')).toMatch(/client secret .*BAAS_CLIENT_SECRET/);
     vi.stubEnv('BAAS_CLIENT_SECRET', 'from-the-environment');
     io = capture();
     expect(await main(args, COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--auth-method must be basic or post/);
+    expect(io.stderr.join('\n')).toMatch(/--auth-method .*basic or post/);
     expect(io.stderr.join('\n')).not.toContain('from-the-environment');
   });
 });
