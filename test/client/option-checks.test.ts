@@ -1,5 +1,6 @@
-// createBaasClient's option checks and defaults, word for word, and how a call's own options sit over
-// the client's.
+// createBaasClient's option checks and defaults, and how a call's own options sit over the client's.
+// A refusal is asserted by its class, the option it names and the rule broken; the message's format is
+// pinned once, in the first test.
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { callSettings, DEFAULT_TIMEOUT_MS, resolveOptions } from '../../src/client/options.js';
@@ -7,8 +8,19 @@ import { AuthError } from '../../src/errors.js';
 
 const base = { baseUrl: 'https://api.baas.example', token: 't0ken-abcdef' };
 
+/** The message of the error `run` throws, checked to be of `type`. */
+function refusal(run: () => unknown, type: new (...args: never[]) => Error = TypeError): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(type);
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+}
+
 describe('resolveOptions', () => {
-  it('refuses no options at all with its own message', () => {
+  it('refuses no options at all with its own message (the format, pinned once here)', () => {
     expect(() => resolveOptions(undefined as never)).toThrow(new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'));
   });
 
@@ -26,22 +38,20 @@ describe('resolveOptions', () => {
   });
 
   it.each([
-    [{ token: undefined }, 'createBaasClient: token is required (a string or a function returning one)'],
-    [{ token: '' }, 'createBaasClient: token is required (a string or a function returning one)'],
-    [{ token: 42 }, 'createBaasClient: token must be a string or a function returning one'],
-    [{ token: '  ' }, 'createBaasClient: the token source gave an empty token'],
-    [{ token: 'a\nb' }, 'createBaasClient: the token source gave a token with a control character'],
-  ])('refuses token %j as an AuthError: %s', (override, message) => {
-    const attempt = () => resolveOptions({ ...base, ...(override as object) } as never);
-    expect(attempt).toThrow(AuthError);
-    expect(attempt).toThrow(message);
+    [{ token: undefined }, /^token is required/],
+    [{ token: '' }, /^token is required/],
+    [{ token: 42 }, /^token must be a string/],
+    [{ token: '  ' }, /token source .*empty token$/],
+    [{ token: 'a\nb' }, /token source .*control character$/],
+  ])('refuses token %j as an AuthError: %s', (override, rule) => {
+    const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), AuthError);
+    expect(message).toMatch(/^createBaasClient: /);
+    expect(message.slice('createBaasClient: '.length)).toMatch(rule);
   });
 
   // Over 2^31-1 ms Node's timer would fire at once (TimeoutOverflowWarning): refused like 0.
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000'])('refuses timeoutMs %s', (timeoutMs) => {
-    expect(() => resolveOptions({ ...base, timeoutMs: timeoutMs as number })).toThrow(
-      new TypeError('createBaasClient: timeoutMs must be a positive number of milliseconds, at most 2147483647'),
-    );
+    expect(refusal(() => resolveOptions({ ...base, timeoutMs: timeoutMs as number }))).toMatch(/^createBaasClient: timeoutMs .*2147483647$/);
   });
 
   it('takes timeoutMs up to 2^31-1 ms', () => {
@@ -54,9 +64,7 @@ describe('resolveOptions', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1024'])('refuses maxResponseBytes %s, naming the option and the rule', (maxResponseBytes) => {
-    expect(() => resolveOptions({ ...base, maxResponseBytes: maxResponseBytes as number })).toThrow(
-      new TypeError('createBaasClient: maxResponseBytes must be a positive whole number of bytes'),
-    );
+    expect(refusal(() => resolveOptions({ ...base, maxResponseBytes: maxResponseBytes as number }))).toMatch(/^createBaasClient: maxResponseBytes .*whole number/);
   });
 
   it.each([
@@ -66,17 +74,15 @@ describe('resolveOptions', () => {
     ['maxRetryAfterMs', 315_360_000_000],
     ['maxRetryAfterMs', Number.NaN],
   ])('refuses retry.%s %s at creation: no timer is armed past 2^31-1 ms', (name, value) => {
-    expect(() => resolveOptions({ ...base, retry: { [name]: value } })).toThrow(new TypeError(`retry.${name} must be a number of milliseconds from 0 to 2147483647`));
+    expect(refusal(() => resolveOptions({ ...base, retry: { [name]: value } }))).toMatch(new RegExp(`^retry\\.${name} .*0 to 2147483647$`));
   });
 
   it('refuses a blank userAgent', () => {
-    expect(() => resolveOptions({ ...base, userAgent: ' ' })).toThrow(new TypeError('createBaasClient: userAgent must not be empty'));
+    expect(refusal(() => resolveOptions({ ...base, userAgent: ' ' }))).toMatch(/^createBaasClient: userAgent .*empty$/);
   });
 
   it('refuses tls together with fetch', () => {
-    expect(() => resolveOptions({ ...base, fetch: vi.fn(), tls: { ca: 'x' } })).toThrow(
-      new TypeError('createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)'),
-    );
+    expect(refusal(() => resolveOptions({ ...base, fetch: vi.fn(), tls: { ca: 'x' } }))).toMatch(/^createBaasClient: .*tls or fetch/);
   });
 
   it('calls the global fetch when none is given, as fetch(url, init)', async () => {
@@ -118,14 +124,14 @@ describe('callSettings', () => {
 
   it("takes the call's timeout, checked with its own name", () => {
     expect(callSettings(client, { timeoutMs: 50 }).timeoutMs).toBe(50);
-    expect(() => callSettings(client, { timeoutMs: 0 })).toThrow(new TypeError('call options: timeoutMs must be a positive number of milliseconds, at most 2147483647'));
+    expect(refusal(() => callSettings(client, { timeoutMs: 0 }))).toMatch(/^call options: timeoutMs .*2147483647$/);
     expect(() => callSettings(client, { timeoutMs: 2 ** 31 })).toThrow(/^call options: timeoutMs /);
   });
 
   it("takes the call's maxResponseBytes over the client's, checked with its own name", () => {
     expect(callSettings(resolveOptions({ ...base, maxResponseBytes: 4_096 }), {}).maxResponseBytes).toBe(4_096);
     expect(callSettings(client, { maxResponseBytes: 64 }).maxResponseBytes).toBe(64);
-    expect(() => callSettings(client, { maxResponseBytes: 0 })).toThrow(new TypeError('call options: maxResponseBytes must be a positive whole number of bytes'));
+    expect(refusal(() => callSettings(client, { maxResponseBytes: 0 }))).toMatch(/^call options: maxResponseBytes /);
   });
 
   it("checks a call's retry waits like the client's", () => {
