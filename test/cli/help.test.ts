@@ -1,4 +1,5 @@
-// What the command line prints for help, word for word, and the dispatcher's rules: `help`, `-h`,
+// What the command line prints for help, word for word (the one place that pins the help texts and the
+// usage errors' format; other tests assert what they name), and the dispatcher's rules: `help`, `-h`,
 // `-v`, the usage hint after a usage error, a command that fails with something not an Error, and
 // the bin itself (process.argv in, process.exitCode out, lines on stdout and stderr).
 import { readFile } from 'node:fs/promises';
@@ -201,7 +202,7 @@ describe('the dispatcher', () => {
   it('an unknown option is a usage error too', async () => {
     const io = capture();
     expect(await main(['docs', '--outt', 'x'], COMMANDS, io)).toBe(2);
-    expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: Unknown option '--outt'/);
+    expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: .*'--outt'/);
     expect(io.stderr[1]).toBe('See `baas-pix-contract docs --help`.');
   });
 
@@ -280,10 +281,7 @@ describe('the bin', () => {
 
   it('runs the arguments after node and the script; each line ends with a newline; the exit code is set', async () => {
     expect(await runBin('--version')).toEqual({ code: 0, stdout: [`${version}\n`], stderr: [] });
-    expect(await runBin('nope')).toEqual({
-      code: 2,
-      stdout: [],
-      stderr: ['baas-pix-contract: unknown command "nope". Commands: mock, sandbox, verify, docs. See --help.\n'],
-    });
+    // The words are the dispatcher's, pinned above.
+    expect(await runBin('nope')).toEqual({ code: 2, stdout: [], stderr: [expect.stringMatching(/^baas-pix-contract: .*"nope".*\n$/)] });
   });
 });
