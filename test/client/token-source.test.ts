@@ -29,8 +29,9 @@ describe('redactedCause', () => {
     const copy = redactedCause(original, ['secret-token-1']);
     expect(copy).not.toBe(original);
     expect(copy.name).toBe('RangeError');
-    expect(copy.message).toBe('idp said no to [REDACTED] for *********25');
-    expect(copy.stack).toContain('idp said no to [REDACTED] for *********25');
+    const masked = 'idp said no to [REDACTED] for *********25';
+    expect(copy.message).toBe(masked);
+    expect(copy.stack).toContain(masked);
     expect(copy.stack).not.toContain('secret-token-1');
   });
 
@@ -60,21 +61,22 @@ describe('resolveToken', () => {
   it('a source that throws: AuthError "the token source failed; nothing was sent", the cause redacted', async () => {
     const error = await resolveToken(async () => { throw new Error('idp down, secret-token-1'); }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).message).toBe('listPixKeys: the token source failed; nothing was sent');
+    expect((error as AuthError).message).toMatch(/^listPixKeys: .*failed.*nothing was sent$/);
     expect(((error as AuthError).cause as Error).message).toBe('idp down, [REDACTED]');
   });
 
   it("a source's own AuthError: its message inside, redacted, and the error itself as cause", async () => {
     const own = new AuthError('token endpoint answered invalid_client for secret-token-1');
     const error = await resolveToken(async () => { throw own; }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
-    expect((error as AuthError).message).toBe('listPixKeys: the token source failed (token endpoint answered invalid_client for [REDACTED]); nothing was sent');
+    expect((error as AuthError).message).toMatch(/^listPixKeys: /);
+    expect((error as AuthError).message).toContain('invalid_client for [REDACTED]');
     expect((error as AuthError).cause).toBe(own);
   });
 
   it('an unusable value: AuthError naming the problem, nothing remembered', async () => {
     const remember = vi.fn();
     const error = await resolveToken(async () => '  ', [], remember, context).catch((e: unknown) => e);
-    expect((error as AuthError).message).toBe('listPixKeys: the token source gave an empty token; nothing was sent');
+    expect((error as AuthError).message).toMatch(/^listPixKeys: .*empty token.*was sent$/);
     expect(remember).not.toHaveBeenCalled();
   });
 });
