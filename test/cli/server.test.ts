@@ -24,20 +24,23 @@ describe('--port and --host', () => {
   it.each(['-1', '65536', '1.5', 'eighty', '', ' '])('reject the port "%s" as a usage error that quotes it', (port) => {
     const attempt = () => listenAddress({ port }, 1);
     expect(attempt).toThrow(UsageError);
-    expect(attempt).toThrow(new UsageError(`--port must be a whole number from 0 to 65535, got "${port}"`));
+    // The usage error's words are pinned in help.test.ts: here, the option, the range and the value.
+    expect(attempt).toThrow(/^--port .*65535, /);
+    expect(attempt).toThrow(`got "${port}"`);
   });
 
   it.each(['', '  '])('reject the host "%s" as a usage error', (host) => {
     const attempt = () => listenAddress({ host }, 1);
     expect(attempt).toThrow(UsageError);
-    expect(attempt).toThrow(new UsageError('--host must not be empty'));
+    expect(attempt).toThrow(/^--host .*empty$/);
   });
 
   it('are described with the default port and host in a command\'s help', () => {
-    expect(serverDetails(4010)).toEqual([
-      '--port, -p N   port to listen on (default 4010; 0 picks a free one)',
-      '--host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)',
-    ]);
+    // The words are pinned with the whole help in help.test.ts.
+    const [port, host, ...more] = serverDetails(4010);
+    expect(port).toMatch(/^--port, -p N .*4010/);
+    expect(host).toMatch(/^--host H .*127.0.0.1/);
+    expect(more).toEqual([]);
   });
 });
 
@@ -84,11 +87,12 @@ describe('serveUntilStopped', () => {
   for (const signal of STOP_SIGNALS) {
     it(`on ${signal}: says so on stderr, stops the front and the server behind, exits 0, and keeps no handler`, async () => {
       const run = await serve((url) => [`  try: ${url}/here`, '  second hint']);
+      // The line that says where it listens, pinned once here.
       expect(run.io.stdout).toEqual([`Thing listening on ${run.url} (Ctrl-C to stop)`, `  try: ${run.url}/here`, '  second hint']);
       // The front forwards to the server behind and logs the request.
       expect(await (await fetch(`${run.url}/path?q=1`)).text()).toBe('behind');
       await until(() => run.io.stdout.length === 4);
-      expect(run.io.stdout[3]).toMatch(/^GET \/path 200 \(\d+ ms\)$/);
+      expect(run.io.stdout[3]).toMatch(/^GET .path 200 /);
       for (const other of STOP_SIGNALS) expect(addedListeners(run.before, other), other).toHaveLength(1);
 
       expect(sendStop(run.before, signal)).toBe(1);
@@ -102,7 +106,8 @@ describe('serveUntilStopped', () => {
 
   it('prints no hint unless given some', async () => {
     const run = await serve();
-    expect(run.io.stdout).toEqual([`Thing listening on ${run.url} (Ctrl-C to stop)`]);
+    expect(run.io.stdout).toHaveLength(1);
+    expect(run.io.stdout[0]).toContain(run.url);
     sendStop(run.before, 'SIGINT');
     expect(await run.done).toBe(0);
   });
