@@ -11,9 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const client = () => createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs: 200, retry: false });
-const update = (body: NaturalPersonUpdate = fullUpdate()): Promise<BaasError> =>
-  client()
+// Answers come at once: a timeout no load reaches, so only the TimeoutError case (200 ms) meets its timer.
+const client = (timeoutMs = 5_000) => createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs, retry: false });
+const update = (body: NaturalPersonUpdate = fullUpdate(), timeoutMs?: number): Promise<BaasError> =>
+  client(timeoutMs)
     .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body })
     .then(() => {
       throw new Error('expected the update to fail');
@@ -52,7 +53,7 @@ describe('redaction', () => {
 
   it('a TimeoutError', async () => {
     server.handle(() => undefined);
-    const error = await update();
+    const error = await update(fullUpdate(), 200);
     expect(error.kind).toBe('timeout');
     expectClean(error);
   });

@@ -1,4 +1,4 @@
-// The packed tarball, built once here for two jobs (a build costs seconds). First as a registry
+// The packed tarball (built once per run, test/package/pack.ts), for two jobs. First as a registry
 // receives it: the right files, the README's listing, clean publint and attw reports (every
 // resolution: node10, node16 from CommonJS and from ESM, bundler). Then in consumers' hands, each a
 // fresh project outside the repository with the tarball installed: ESM with NodeNext (and Bundler),
@@ -6,7 +6,8 @@
 // project; each compiled once with strict tsc, then run on Node 20, 22 and 24. The README's example
 // files are type-checked and its vitest test run; the command line is run with npx.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { publint } from 'publint';
@@ -17,11 +18,13 @@ import { CLI_BIN, ENTRIES } from '../../scripts/lib/entries.mjs';
 import { freePort } from '../../src/testing/mock.js';
 import { eventually, portIsFree, startUntil } from '../cli/processes.js';
 import { NODE_MAJORS, nodeBinary } from './node-versions.js';
-import { packPackage, type Packed } from './pack.js';
+import { sharedPack, type PackedTarball } from './pack.js';
 import { exampleFiles, packListing, readmeSection } from './readme.js';
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-let packed: Packed;
+let packed: PackedTarball;
+/** The consumer projects' own folder (the tarball's is the run's, shared with other files). */
+let projects: string;
 let project: string;
 let cjsProject: string;
 let jestProject: string;
@@ -51,7 +54,7 @@ async function runIn(dir: string, binary: string, args: string[], what: string):
 
 /** A fresh project outside the repository with the tarball installed, as a consumer's `npm install` does it. */
 async function consumerProject(name: string, manifest: object, from: string, extra: string[] = []): Promise<string> {
-  const dir = join(packed.dir, name);
+  const dir = join(projects, name);
   await mkdir(dir);
   await cp(join(repoRoot, from), dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
@@ -70,9 +73,9 @@ async function link(dir: string, ...packages: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  packed = await packPackage();
-}, 120_000);
-afterAll(() => packed?.cleanup());
+  [packed, projects] = await Promise.all([sharedPack(), mkdtemp(join(tmpdir(), 'baas-consumers-'))]);
+}, 300_000);
+afterAll(() => (projects ? rm(projects, { recursive: true, force: true }) : undefined));
 
 describe('the packed tarball', () => {
   it('ships dist/, the README, the licence and the manifest, nothing else', () => {

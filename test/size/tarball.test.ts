@@ -1,24 +1,24 @@
-// The package as a consumer gets it: the tarball `npm run tarball` writes, packed once here by the
-// package tests' helper (test/package/pack.ts) and unpacked. Its size, its error classes' names in both
+// The package as a consumer gets it: the tarball `npm run tarball` writes, packed once per run by the
+// package tests' helper (test/package/pack.ts, shared with test/package/consumer.test.ts) and unpacked. Its size, its error classes' names in both
 // module formats, and a package.json that installs without scripts.
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { run } from '../../scripts/lib/run.mjs';
-import { packPackage, type Packed } from '../package/pack.js';
+import { sharedPack, type PackedTarball } from '../package/pack.js';
 
 /** npm's "unpacked size" (kB of 1,000 bytes): issue 20's ceiling. */
 const MAX_UNPACKED_BYTES = 900_000;
 
-let packed: Packed;
+let packed: PackedTarball;
 // The tarball unpacked under the repository (.artifacts/), so that its `require('openapi-fetch')` and
 // the like resolve to the repository's node_modules as they would to a consumer's.
 let unpacked: string;
 let pkg: string;
 
 beforeAll(async () => {
-  packed = await packPackage();
+  packed = await sharedPack();
   await mkdir(join(repoRoot, '.artifacts'), { recursive: true });
   unpacked = await mkdtemp(join(repoRoot, '.artifacts', 'tarball-'));
   await run('tar', ['-xzf', packed.tarball, '-C', unpacked]);
@@ -26,7 +26,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await packed?.cleanup();
   if (unpacked) await rm(unpacked, { recursive: true, force: true });
 });
 

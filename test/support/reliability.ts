@@ -1,31 +1,31 @@
 // Shared checks of the reliability suite (test/properties, test/faults): how a call settled, within
 // what time, whether an error leaks a secret, unhandled rejections, and TCP handles left open.
 import { inspect } from 'node:util';
+import { eventuallyOnTime, onTimeDeadline } from './on-time.js';
 
 export type Settled<T> = { kind: 'data'; value: T; ms: number } | { kind: 'error'; error: unknown; ms: number } | { kind: 'hung'; ms: number };
 
 /**
- * Races the call against a real-time deadline (no fake timers: the client's own timers must do
- * the work). The deadline timer is always cleared, so it leaves no handle behind.
+ * Races the call against a deadline of on-time milliseconds (test/support/on-time.ts: time the
+ * process was free to run, so load stretches it and a hang does not). No fake timers: the client's
+ * own timers must do the work. The deadline's ticks always stop, so they leave no handle behind.
+ * `ms` is the wall-clock time the call took.
  */
 export async function settleWithin<T>(call: Promise<T>, deadlineMs: number): Promise<Settled<T>> {
   const started = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'hung'>((resolve) => {
-    timer = setTimeout(() => resolve('hung'), deadlineMs);
-  });
+  const deadline = onTimeDeadline(deadlineMs);
   try {
     const outcome = await Promise.race([
       call.then(
         (value) => ({ kind: 'data' as const, value }),
         (error: unknown) => ({ kind: 'error' as const, error }),
       ),
-      deadline,
+      deadline.expired.then(() => 'hung' as const),
     ]);
     const ms = performance.now() - started;
     return outcome === 'hung' ? { kind: 'hung', ms } : { ...outcome, ms };
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
   }
 }
 
@@ -58,10 +58,9 @@ export function watchUnhandledRejections(): { reasons: unknown[]; stop(): void }
 /** TCP sockets and servers alive in this process (Node's own resource list). */
 export const openTcpHandles = (): number => process.getActiveResourcesInfo().filter((name) => name.startsWith('TCP')).length;
 
-/** Waits until at most `baseline` TCP handles are alive, or `withinMs` passes; resolves the count. */
+/** Waits until at most `baseline` TCP handles are alive, or `withinMs` on-time ms pass; resolves the count. */
 export async function tcpHandlesSettle(baseline: number, withinMs = 2_000): Promise<number> {
-  const until = Date.now() + withinMs;
-  while (openTcpHandles() > baseline && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventuallyOnTime(() => openTcpHandles() <= baseline, withinMs);
   return openTcpHandles();
 }
 
