@@ -9,7 +9,7 @@ import { redoclyCli } from '../src/cli/docs.js';
 import { buildDocs } from '../src/cli/docs-page.js';
 import { main } from '../src/cli/main.js';
 
-const docsPage = join(repoRoot, 'docs', 'index.html');
+const docsPage = join(repoRoot, 'site', 'index.html');
 
 async function step(name: string, work: () => Promise<unknown>): Promise<void> {
   const started = Date.now();

@@ -1,6 +1,6 @@
 // openapi-fetch clients over the generated `paths`: `createRawClient` on its own, and
 // `createBaasClient`'s `raw`, whose requests are sent by the same call owner as the typed operations.
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type ClientPathsWithMethod, type FetchOptions, type FetchResponse, type Middleware, type ParseAs } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { Call, type ClientState } from './call.js';
 import type { RetrySettings } from './retry.js';
@@ -21,7 +21,25 @@ export interface RawClientOptions {
   middleware?: Middleware[];
 }
 
-export type RawClient = Client<paths>;
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type Operation<P, M extends HttpMethod> = P extends keyof paths ? Extract<paths[P][M & keyof paths[P]], Record<string | number, unknown>> : never;
+type RawInit<O, A extends ParseAs> = FetchOptions<O> & { parseAs?: A };
+type RawInitArgs<O, A extends ParseAs> = {} extends FetchOptions<O> ? [init?: RawInit<O, A>] : [init: RawInit<O, A>];
+
+/**
+ * One method of the raw client. openapi-fetch infers its `init` argument as a type parameter and
+ * only then checks it against the operation, so an object literal is never checked for excess members:
+ * `body: { phoneNumbr: '…' }` compiled (openapi-ts/openapi-typescript#1769). Here `init` is typed by the
+ * operation itself, so a misspelled member of the body, `params` or the options is an error; only
+ * `parseAs` is inferred, for the type of `data`.
+ */
+export type RawMethod<M extends HttpMethod> = <P extends ClientPathsWithMethod<Client<paths>, M>, A extends ParseAs = 'json'>(
+  url: P,
+  ...init: RawInitArgs<Operation<P, M>, A>
+) => Promise<FetchResponse<Operation<P, M>, { parseAs: A }, `${string}/${string}`>>;
+
+/** openapi-fetch's client over the generated `paths`, its methods checking their arguments as `RawMethod` says. */
+export type RawClient = Omit<Client<paths>, Uppercase<HttpMethod>> & { [M in HttpMethod as Uppercase<M>]: RawMethod<M> };
 
 /**
  * Sets `Authorization: Bearer …` and `User-Agent`; one middleware rather than two, as each step costs
@@ -55,8 +73,12 @@ export function createRawClient(options: RawClientOptions): RawClient {
   });
   if (options.token !== undefined || options.userAgent !== undefined) client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
   client.use(...(options.middleware ?? []));
-  return client;
+  return checked(client);
 }
+
+// The same object: only the declared parameters of its methods are narrowed (see RawMethod), which
+// TypeScript cannot relate to openapi-fetch's inferred ones by itself.
+const checked = (client: Client<paths>): RawClient => client as unknown as RawClient;
 
 // Statuses whose Response must have a null body.
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -73,7 +95,7 @@ export function createCallingRawClient(
   state: ClientState,
   settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string; maxResponseBytes: number },
 ): RawClient {
-  return createClient<paths>({
+  return checked(createClient<paths>({
     baseUrl,
     headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
     fetch: async (request: Request) => {
@@ -89,5 +111,5 @@ export function createCallingRawClient(
         return new Response(buffered, { status: response.status, statusText: response.statusText, headers: response.headers });
       });
     },
-  });
+  }));
 }

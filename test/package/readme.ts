@@ -1,16 +1,19 @@
-// The README's "Use it in your project" section, read as data: its example files and its listing of
-// what `npm pack` ships, so the tests can hold the README to what the package really does.
-import { readFileSync } from 'node:fs';
+// The README's "Use it in your project" section (now in a guide under docs/guides/), read as data: its
+// example files and its listing of what `npm pack` ships, so the tests can hold the docs to what the
+// package really does.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 
 const SECTION = '## Use it in your project';
 
-/** A top-level section of the README (default "Use it in your project"), up to the next `## `. */
+const DOCUMENTS = ['README.md', ...readdirSync(join(repoRoot, 'docs/guides')).filter((name) => name.endsWith('.md')).map((name) => `docs/guides/${name}`)];
+
+/** A top-level section of the README or a guide (default "Use it in your project"), up to the next `## `. */
 export function readmeSection(section = SECTION): string {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = DOCUMENTS.map((document) => readFileSync(join(repoRoot, document), 'utf8')).find((text) => text.includes(`\n${section}\n`)) ?? '';
   const start = readme.indexOf(`\n${section}\n`);
-  if (start < 0) throw new Error(`README.md has no "${section}" section`);
+  if (start < 0) throw new Error(`Neither README.md nor docs/guides/ has a "${section}" section`);
   const end = readme.indexOf('\n## ', start + section.length + 2);
   return readme.slice(start, end < 0 ? undefined : end);
 }

@@ -1,4 +1,4 @@
-// Every assumption marked in the spec is listed in the README, word for word.
+// Every assumption marked in the spec is listed in the contract guide's table, word for word.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { collectAssumptions } from '../../src/cli/assumptions.js';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { spec } from '../support/spec.js';
 
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const readme = readFileSync(join(repoRoot, 'docs/guides/contract.md'), 'utf8');
 const assumptions = collectAssumptions(spec);
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -17,7 +17,7 @@ describe('assumptions', () => {
       expect(notShown).toContain(gap);
   });
 
-  it.each(assumptions)('"$notShown" is in the README table', ({ notShown, choice }) => {
+  it.each(assumptions)('"$notShown" is in the assumptions table (docs/guides/contract.md)', ({ notShown, choice }) => {
     expect(readme).toContain(`| ${cell(notShown)} | ${cell(choice)} |`);
   });
 });

@@ -1,0 +1,41 @@
+// The README's and the guides' code blocks marked `<!-- example: examples/<file> -->` are the example
+// files, byte for byte (`npm run docs:examples` copies them); every example is shown somewhere, and
+// each English guide and its Portuguese one show the same examples in the same order.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { documents, exampleBlocks, refreshExampleBlocks } from '../../scripts/lib/doc-examples.mjs';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+
+const docs = documents();
+const guias = readdirSync(join(repoRoot, 'docs/guias')).filter((name) => name.endsWith('.md'));
+
+describe('example blocks of the README and the guides', () => {
+  it('are the example files (run `npm run docs:examples` when this fails)', () => {
+    expect(refreshExampleBlocks({ write: false })).toEqual([]);
+  });
+
+  it.each(docs)('%s names only example files that exist', (document) => {
+    for (const { example } of exampleBlocks(document)) expect(existsSync(join(repoRoot, example)), `${document}: ${example}`).toBe(true);
+  });
+
+  it('show every example', () => {
+    const shown = new Set(docs.flatMap((document) => exampleBlocks(document).map((block) => block.example)));
+    const files = readdirSync(join(repoRoot, 'examples')).filter((name) => name.endsWith('.ts')).map((name) => `examples/${name}`);
+    expect(files.filter((file) => !shown.has(file))).toEqual([]);
+  });
+
+  it('the README shows the first call', () => {
+    expect(exampleBlocks('README.md').map((block) => block.example)).toContain('examples/first-call.ts');
+  });
+
+  it('the getting-started guide is in Portuguese too', () => {
+    expect(guias).toContain('getting-started.md');
+  });
+
+  it.each(guias)('docs/guias/%s shows the same examples as its English guide, in order', (guide) => {
+    const names = (document: string) => exampleBlocks(document).map((block) => block.example);
+    expect(names(`docs/guias/${guide}`)).toEqual(names(`docs/guides/${guide}`));
+    expect(names(`docs/guias/${guide}`)).not.toEqual([]);
+  });
+});
