@@ -36,6 +36,13 @@ describe('example blocks of the README and the guides', () => {
   it.each(guias)('docs/guias/%s shows the same examples as its English guide, in order', (guide) => {
     const names = (document: string) => exampleBlocks(document).map((block) => block.example);
     expect(names(`docs/guias/${guide}`)).toEqual(names(`docs/guides/${guide}`));
-    expect(names(`docs/guias/${guide}`)).not.toEqual([]);
+  });
+
+  // Some guides (the client's, the contract) show no example file; the ones that do must be seen to,
+  // so that a marker the pattern no longer reads cannot make the comparison above pass on two empty lists.
+  it('the Portuguese guides show examples where their English guides do', () => {
+    const shown = guias.filter((guide) => exampleBlocks(`docs/guias/${guide}`).length > 0);
+    expect(shown).toContain('getting-started.md');
+    expect(shown).toContain('testing.md');
   });
 });
