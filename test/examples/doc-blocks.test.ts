@@ -1,7 +1,7 @@
 // The README's and the guides' code blocks marked `<!-- example: examples/<file> -->` are the example
 // files, byte for byte (`npm run docs:examples` copies them); every example is shown somewhere, and
 // each English guide and its Portuguese one show the same examples in the same order.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documents, exampleBlocks, refreshExampleBlocks } from '../../scripts/lib/doc-examples.mjs';
@@ -36,6 +36,11 @@ describe('example blocks of the README and the guides', () => {
   it.each(guias)('docs/guias/%s shows the same examples as its English guide, in order', (guide) => {
     const names = (document: string) => exampleBlocks(document).map((block) => block.example);
     expect(names(`docs/guias/${guide}`)).toEqual(names(`docs/guides/${guide}`));
+  });
+
+  it.each(guias)('docs/guias/%s has every code block of its English guide, unchanged and in order', (guide) => {
+    const blocks = (path: string) => readFileSync(join(repoRoot, path), 'utf8').match(/```[a-z]*\n[\s\S]*?```/g) ?? [];
+    expect(blocks(`docs/guias/${guide}`)).toEqual(blocks(`docs/guides/${guide}`));
   });
 
   // Some guides (the client's, the contract) show no example file; the ones that do must be seen to,
