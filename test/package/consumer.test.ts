@@ -30,9 +30,12 @@ let cjsProject: string;
 let jestProject: string;
 let installed: string[];
 
-function compile(config: string, dir = project): Promise<unknown> {
-  return run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, config)]).catch((error: Error) => {
-    throw new Error(`The consumer file does not compile against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`);
+// `npm i -D typescript` gives TypeScript 7 now; the repository builds with 5.9 (`typescript-7` is an alias).
+const TSC = { '5.9': join(repoRoot, 'node_modules/.bin/tsc'), '7': join(repoRoot, 'node_modules/typescript-7/bin/tsc') };
+
+function compile(config: string, dir = project, typescript: keyof typeof TSC = '5.9', extra: string[] = []): Promise<unknown> {
+  return run(TSC[typescript], ['-p', join(dir, config), ...extra]).catch((error: Error) => {
+    throw new Error(`The consumer file does not compile with TypeScript ${typescript} against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`);
   });
 }
 
@@ -199,6 +202,12 @@ describe('consumer projects', () => {
 
   it.concurrent('CommonJS: compiles with "module": "commonjs" and the default (node10) resolution, skipLibCheck off', async () => {
     await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
+  }, 120_000);
+
+  it.concurrent('TypeScript 7: the ESM (NodeNext and Bundler) and CommonJS consumers type-check strictly too', async () => {
+    await compile('tsconfig.json', project, '7', ['--noEmit']);
+    await compile('tsconfig.bundler.json', project, '7', ['--noEmit']);
+    await compile('tsconfig.json', cjsProject, '7', ['--noEmit']);
   }, 120_000);
 
   it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({ expect }) => {
