@@ -46,6 +46,20 @@ describe('body fields', () => {
     expect([fields.bodyField(['first', 'y']), fields.bodyField(['second', 'x'])]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD]);
   });
 
+  it('of one place never join another through a schema met before', () => {
+    // The first body reaches its end with a field (recursion returns early); the second body's
+    // fields must stay its own.
+    const fields = contractFields({
+      paths: {
+        '/a': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Self' } } } } } },
+        '/b': { post: { requestBody: { content: { 'application/json': { schema: object({ z: object({ w: object({}) }) }) } } } } },
+      },
+      components: { schemas: { Self: object({ self: { $ref: '#/components/schemas/Self' } }) } },
+    } as FieldsDocument);
+    expect([fields.bodyField(['self']), fields.bodyField(['z', 'w'])]).toEqual(['/self', '/z/w']);
+    expect([fields.bodyField(['z', 'w', 'self']), fields.bodyField(['z', 'w', 'z']), fields.bodyField(['z', 'self'])]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD, UNKNOWN_FIELD]);
+  });
+
   it('of a schema used at two places are known at both, objects and arrays alike', () => {
     const fields = withBody(
       object({
@@ -101,17 +115,22 @@ describe('body fields', () => {
   });
 });
 
+it('shows "(unknown field)" for a field the contract does not define', () => {
+  expect(UNKNOWN_FIELD).toBe('(unknown field)');
+});
+
 describe('parameters', () => {
   const fields = contractFields({
     paths: {
       '/x': {
         parameters: [{ name: 'X-Path-Level', in: 'header' }],
-        get: { parameters: [{ $ref: '#/components/parameters/Cursor' }, { name: 'limit', in: 'query' }] },
+        get: { parameters: [{ $ref: '#/components/parameters/Cursor' }, { name: 'limit', in: 'query' }, { in: 'query' }] },
       },
     },
     components: { parameters: { Cursor: { name: 'cursorId', in: 'query' } } },
   } as FieldsDocument);
 
+  // A parameter without a name (a spec lint refuses it) is passed over.
   it("are known in any case, by the spec's spelling, at the path's level and the operation's, through $refs", () => {
     expect(['x-path-level', 'CURSORID', 'limit'].map((name) => fields.parameterField(name))).toEqual(['X-Path-Level', 'cursorId', 'limit']);
     expect(fields.parameterField('offset')).toBe(UNKNOWN_FIELD);
