@@ -15,7 +15,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function isInsecureRemote(url: URL | string): boolean {
   let parsed: URL;
   try {
-    parsed = typeof url === 'string' ? new URL(url) : url;
+    parsed = new URL(url);
   } catch {
     return false;
   }

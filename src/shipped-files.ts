@@ -11,16 +11,19 @@ import { fileURLToPath } from 'node:url';
 // import.meta.url: in the CommonJS build the bundler (tsup, shims on) replaces it with this file's URL.
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The path of `generated/<name>` nearest above this module. */
-export function shippedFile(name: string): string {
-  for (let dir = here; ; dir = dirname(dir)) {
+/** The path of `generated/<name>` in `start` or the nearest folder above it that has one. */
+export function findGenerated(start: string, name: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
     const candidate = join(dir, 'generated', name);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`generated/${name} is missing above ${here}: the package is incomplete, reinstall it`);
+    if (dirname(dir) === dir) throw new Error(`generated/${name} is missing above ${start}: the package is incomplete, reinstall it`);
   }
 }
 
+/** The path of `generated/<name>` nearest above this module. */
+export const shippedFile = (name: string): string => findGenerated(here, name);
+
 let parsed: unknown;
 
-/** The bundled spec (generated/openapi.json), parsed once per process. */
-export const readBundledSpec = (): unknown => (parsed ??= JSON.parse(readFileSync(shippedFile('openapi.json'), 'utf8')));
+/** The bundled spec (generated/openapi.json), parsed once per process. String() of the bytes reads UTF-8. */
+export const readBundledSpec = (): unknown => (parsed ??= JSON.parse(String(readFileSync(shippedFile('openapi.json')))));

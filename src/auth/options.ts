@@ -76,11 +76,11 @@ export const MAX_EXPIRES_IN_SECONDS = 86_400;
 // Node's timers hold at most 2^31-1 ms; AbortSignal.timeout over it would fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const positive = (value: number | undefined, name: string, fallback: number, allowZero = false, max?: number): number => {
+const positive = (value: number | undefined, name: string, fallback: number, allowZero: boolean, max = Infinity): number => {
   if (value === undefined) return fallback;
   // Number.isFinite is false for anything that is not a number (a string from a config file, say).
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0) || (max !== undefined && value > max)) {
-    fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === undefined ? '' : `, at most ${max}`}`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0) || value > max) {
+    fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === Infinity ? '' : `, at most ${max}`}`);
   }
   return value;
 };

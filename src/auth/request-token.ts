@@ -46,8 +46,9 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
     text = await readTextWithin(response, settings.maxResponseBytes);
   } catch (error) {
+    // Only the read throws this, so fetch has answered: the response is there.
     if (error instanceof BodyTooLargeError) {
-      throw fail({ failure: 'invalid_response', status: response?.status, detail: `HTTP ${response?.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)` });
+      throw fail({ failure: 'invalid_response', status: response!.status, detail: `HTTP ${response!.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)` });
     }
     if (signal.aborted) {
       throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });

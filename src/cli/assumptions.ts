@@ -20,8 +20,8 @@ export function collectAssumptions(spec: unknown): Assumption[] {
   const found: Assumption[] = [];
   const seen = new Set<string>();
   const walk = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
     if (!node || typeof node !== 'object') return;
+    // An array's entries are its indexes, so a list item's pointer ends in its index.
     for (const [key, value] of Object.entries(node)) {
       if (key === 'x-assumption' || key === 'x-assumptions') {
         for (const item of [value].flat() as Given[]) {

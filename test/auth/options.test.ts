@@ -23,6 +23,16 @@ describe('options refused at creation', () => {
     expect(refusal({ ...valid, timeoutMs: 0 })).toBe('clientCredentials: timeoutMs must be a positive number, at most 2147483647');
   });
 
+  it('names a bound only where there is one, and a list item by its index only in a list', () => {
+    expect(refusal({ ...valid, refreshMarginSeconds: -1 })).toMatch(/^clientCredentials: refreshMarginSeconds must be a non-negative number$/);
+    expect(refusal({ ...valid, scope: 'pix.read bad"quote' })).toMatch(/^clientCredentials: scope must /);
+    expect(refusal({ ...valid, scope: ['pix.read', 'bad"quote'] })).toMatch(/^clientCredentials: scope\[1\] must /);
+  });
+
+  it('takes each bound itself', () => {
+    expect(() => clientCredentials({ ...valid, timeoutMs: 2 ** 31 - 1, defaultExpiresInSeconds: 86_400, refreshMarginSeconds: 0 })).not.toThrow();
+  });
+
   // Each refusal names the option (an index for a list) and the rule broken, never the value.
   it.each([
     ['no options', undefined, 'options', 'tokenUrl, clientId, clientSecret'],

@@ -1,6 +1,7 @@
 // createBaasClient's option checks and defaults, and how a call's own options sit over the client's.
 // A refusal is asserted by its class, the option it names and the rule broken; the message's format is
 // pinned once, in the first test.
+import { rootCertificates } from 'node:tls';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { callSettings, DEFAULT_TIMEOUT_MS, resolveOptions } from '../../src/client/options.js';
@@ -98,6 +99,26 @@ describe('resolveOptions', () => {
 
   it('has nothing to close without tls', async () => {
     await expect(resolveOptions(base).close()).resolves.toBeUndefined();
+  });
+
+  it('sends through its own TLS fetch when tls is given alone, never the global fetch', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('ok'));
+    const settings = resolveOptions({ ...base, tls: { ca: rootCertificates[0]! } });
+    try {
+      // Port 1 on loopback: refused at once by the TLS fetch's own connection.
+      await expect(settings.fetch('https://127.0.0.1:1/x', { method: 'GET' })).rejects.toThrow();
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+      await settings.close();
+    }
+  });
+
+  it('logs through a logger given alone (at warn), or the console at a logLevel given alone', () => {
+    const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    expect(resolveOptions({ ...base, logger }).logging).toEqual({ logger, level: 'warn' });
+    expect(resolveOptions({ ...base, logLevel: 'debug' }).logging).toEqual({ logger: globalThis.console, level: 'debug' });
+    expect(resolveOptions({ ...base, logger, logLevel: 'error' }).logging).toEqual({ logger, level: 'error' });
   });
 });
 

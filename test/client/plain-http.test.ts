@@ -1,6 +1,7 @@
 // The bearer token never travels in clear: plain http only to this machine's loopback, exactly.
 import { describe, expect, it, vi } from 'vitest';
 import { createBaasClient } from '../../src/index.js';
+import { isInsecureRemote } from '../../src/loopback.js';
 
 const create = (baseUrl: string, extra: { allowInsecureHttp?: boolean } = {}) => () => createBaasClient({ baseUrl, token: 't0ken-abcdef', ...extra });
 
@@ -44,5 +45,22 @@ describe('baseUrl', () => {
     const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
     await createBaasClient({ baseUrl: 'https://gw.example/baas///', token: 't0ken-abcdef', fetch }).listPixKeys();
     expect(fetch.mock.calls[0]![0]).toBe('https://gw.example/baas/v2/api/pix/keys/list-keys');
+  });
+});
+
+// The one rule every sender of a secret asks (src/loopback.ts), by string or by URL alike.
+describe('isInsecureRemote', () => {
+  it.each([
+    ['http://api.baas.example/token', true],
+    ['http://127.0.0.1:4010', false],
+    ['https://api.baas.example', false],
+  ])('%s: %s, as a string and as a URL', (url, insecure) => {
+    expect(isInsecureRemote(url)).toBe(insecure);
+    expect(isInsecureRemote(new URL(url))).toBe(insecure);
+  });
+
+  it('leaves a string that is no URL to its caller (false)', () => {
+    expect(isInsecureRemote('api.baas.example')).toBe(false);
+    expect(isInsecureRemote('http://')).toBe(false);
   });
 });
