@@ -59,7 +59,10 @@ function once(script: string, baseUrl: string): Promise<{ answered: number; proc
 }
 
 /** `dir` holds (or gets) a build of the package in `dir/dist`; the children run from there, so `openapi-fetch` resolves to the repository's. */
-export async function measureColdStart(runs = 15, dir = join(repoRoot, '.artifacts', 'bench', 'coldstart')): Promise<ColdStartResult> {
+export async function measureColdStart(
+  runs = 15,
+  dir = join(repoRoot, '.artifacts', 'bench', 'coldstart'),
+): Promise<ColdStartResult> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await run(process.execPath, [join(repoRoot, 'scripts/build.mjs'), '--out-dir', join(dir, 'dist')]);
@@ -103,7 +106,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`| figure (${result.runs} runs each) | median | min | max |\n|---|---|---|---|`);
   console.log(`| first answer, ours (ms) | ${row(result.firstAnswerMs.ours)} |`);
   console.log(`| first answer, bare openapi-fetch (ms) | ${row(result.firstAnswerMs.bare)} |`);
-  console.log(`| ours / bare, per round | ${fmt(result.ratio.median)} | ${fmt(result.ratio.min)} | ${fmt(result.ratio.max)} |`);
+  console.log(
+    `| ours / bare, per round | ${fmt(result.ratio.median)} | ${fmt(result.ratio.min)} | ${fmt(result.ratio.max)} |`,
+  );
   console.log(`| process, spawn to exit, ours (ms) | ${row(result.processMs.ours)} |`);
   console.log(`| process, spawn to exit, bare openapi-fetch (ms) | ${row(result.processMs.bare)} |`);
   console.log(JSON.stringify(result));

@@ -36,7 +36,13 @@ export async function measureDrift(runs = 15, checksPerRun = 300, requestsPerRun
     const text = await response.text();
     const body = JSON.parse(text) as { data: unknown[] };
     if (body.data.length !== 200) throw new Error('the page must hold 200 keys');
-    const observed = { operationId: 'listPixKeys', status: 200, headers, contentType: headers.get('content-type'), body };
+    const observed = {
+      operationId: 'listPixKeys',
+      status: 200,
+      headers,
+      contentType: headers.get('content-type'),
+      body,
+    };
     if (checker.check(observed).length !== 0) throw new Error('the page must conform');
     for (let i = 0; i < 300; i += 1) checker.check(observed);
     for (let i = 0; i < 300; i += 1) checker.check(observed, { fullCheckOnly: true });
@@ -54,7 +60,8 @@ export async function measureDrift(runs = 15, checksPerRun = 300, requestsPerRun
       fullChecks.push(Number(process.hrtime.bigint() - start) / 1000 / checksPerRun);
       start = process.hrtime.bigint();
       for (let i = 0; i < checksPerRun; i += 1) {
-        if (checker.check(observed, { sampleItems: SAMPLE_ITEMS }).length !== 0) throw new Error('the page must conform');
+        if (checker.check(observed, { sampleItems: SAMPLE_ITEMS }).length !== 0)
+          throw new Error('the page must conform');
       }
       sampledChecks.push(Number(process.hrtime.bigint() - start) / 1000 / checksPerRun);
       start = process.hrtime.bigint();

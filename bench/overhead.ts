@@ -8,7 +8,10 @@ import { exampleServer } from './lib/servers.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface OverheadResult {
-  perRequestUs: Record<'rawFetch' | 'rawFetchWithTimeout' | 'openapiFetch' | 'openapiFetchWithTimeout' | 'baasClient', Summary>;
+  perRequestUs: Record<
+    'rawFetch' | 'rawFetchWithTimeout' | 'openapiFetch' | 'openapiFetchWithTimeout' | 'baasClient',
+    Summary
+  >;
   ratioToRawFetch: Record<'rawFetchWithTimeout' | 'openapiFetch' | 'openapiFetchWithTimeout' | 'baasClient', Summary>;
   /** The budget line: ours / bare openapi-fetch with a per-attempt timeout signal. */
   ratioToOpenapiFetchWithTimeout: Summary;
@@ -26,7 +29,11 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
   const server = await exampleServer();
   try {
     const url = `${server.url}/v2/api/pix/keys/list-keys`;
-    const headers = { Authorization: `Bearer ${TOKEN}`, 'User-Agent': USER_AGENT, Accept: 'application/json, application/problem+json' };
+    const headers = {
+      Authorization: `Bearer ${TOKEN}`,
+      'User-Agent': USER_AGENT,
+      Accept: 'application/json, application/problem+json',
+    };
     const bare = createClient<paths>({ baseUrl: server.url, headers });
     const ours = createBaasClient({ baseUrl: server.url, token: TOKEN, userAgent: USER_AGENT });
 
@@ -44,13 +51,19 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
         clearTimeout(timer);
         return body;
       },
-      openapiFetch: async () => (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } } })).data,
+      openapiFetch: async () =>
+        (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } } })).data,
       // The budget's baseline: openapi-fetch with what any client with a timeout must add.
       openapiFetchWithTimeout: async () => {
         const controller = new AbortController();
         const timer = setTimeout(() => controller.abort(), 10_000);
         try {
-          return (await bare.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': USER_AGENT } }, signal: controller.signal })).data;
+          return (
+            await bare.GET('/v2/api/pix/keys/list-keys', {
+              params: { header: { 'User-Agent': USER_AGENT } },
+              signal: controller.signal,
+            })
+          ).data;
         } finally {
           clearTimeout(timer);
         }
@@ -62,7 +75,13 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
     // Warm up the connection pool and the JIT for each caller.
     for (const name of names) for (let i = 0; i < 300; i += 1) await callers[name]();
 
-    const samples: Record<keyof typeof callers, number[]> = { rawFetch: [], rawFetchWithTimeout: [], openapiFetch: [], openapiFetchWithTimeout: [], baasClient: [] };
+    const samples: Record<keyof typeof callers, number[]> = {
+      rawFetch: [],
+      rawFetchWithTimeout: [],
+      openapiFetch: [],
+      openapiFetchWithTimeout: [],
+      baasClient: [],
+    };
     for (let round = 0; round < rounds; round += 1) {
       // Rotate who goes first so no caller always inherits a warmer or colder machine.
       const order = names.map((_, i) => names[(i + round) % names.length]!);

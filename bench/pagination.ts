@@ -68,7 +68,10 @@ export async function measurePagination(pages = 1_000, perPage = 100, timingRuns
           let cursor: string | null = null;
           do {
             const url: string = `${shortServer.url}/v2/api/pix/keys/list-keys?limit=${perPage}${cursor ? `&cursor=${cursor}` : ''}`;
-            const page = (await (await fetch(url, { headers })).json()) as { cursor: { next: string | null }; data: unknown[] };
+            const page = (await (await fetch(url, { headers })).json()) as {
+              cursor: { next: string | null };
+              data: unknown[];
+            };
             for (const key of page.data) {
               void key;
               count += 1;
@@ -84,7 +87,10 @@ export async function measurePagination(pages = 1_000, perPage = 100, timingRuns
             const url: string = `${shortServer.url}/v2/api/pix/keys/list-keys?limit=${perPage}${cursor ? `&cursor=${cursor}` : ''}`;
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(), 10_000);
-            const page = (await (await fetch(url, { headers, signal: controller.signal })).json()) as { cursor: { next: string | null }; data: unknown[] };
+            const page = (await (await fetch(url, { headers, signal: controller.signal })).json()) as {
+              cursor: { next: string | null };
+              data: unknown[];
+            };
             clearTimeout(timer);
             for (const key of page.data) {
               void key;

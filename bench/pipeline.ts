@@ -54,8 +54,12 @@ async function runPipeline(specFile: string, dir: string): Promise<PipelineRun> 
   const ms = {} as PipelineRun['ms'];
   let lintProblems = 0;
   ms.lint = await time(async () => {
-    const output = await redocly(['lint', specFile, '--format', 'json', '--max-problems', '100000']).catch((e: Error) => e.message);
-    const report = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1)) as { totals: { errors: number; warnings: number } };
+    const output = await redocly(['lint', specFile, '--format', 'json', '--max-problems', '100000']).catch(
+      (e: Error) => e.message,
+    );
+    const report = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1)) as {
+      totals: { errors: number; warnings: number };
+    };
     lintProblems = report.totals.errors + report.totals.warnings;
   });
   const bundled = join(dir, 'bundled.json');

@@ -6,7 +6,8 @@ import { repoRoot } from '../scripts/lib/paths.mjs';
 import type { Summary } from './lib/stats.js';
 
 const results = JSON.parse(await readFile(join(repoRoot, '.artifacts/bench/results.json'), 'utf8'));
-const s = (x: Summary, digits = 3) => `${x.median.toFixed(digits)} | ${x.min.toFixed(digits)} | ${x.max.toFixed(digits)}`;
+const s = (x: Summary, digits = 3) =>
+  `${x.median.toFixed(digits)} | ${x.min.toFixed(digits)} | ${x.max.toFixed(digits)}`;
 const o = results.overhead;
 const p = results.pagination;
 const v = results.validation;
@@ -110,9 +111,13 @@ GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answ
 | sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
 
 The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: each key is compiled once at creation into compact JSON bytes, about 0.4 MB per 1,000 keys; heap and array buffers counted); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
-${memory ? `
+${
+  memory
+    ? `
 Memory (\`bench/sandbox.ts --memory\`): ${memory.perHundredThousandKeysMB.toFixed(1)} MB per 100,000 keys (250,000 keys in 5 accounts); the largest sandbox the limits allow, in its most costly shape (${memory.largest.clients} clients × ${memory.largest.accountsPerClient} accounts × ${memory.largest.keysPerAccount} keys), ${memory.largestMB.toFixed(1)} MB (budget < 256 MB).
-` : ''}`;
+`
+    : ''
+}`;
 }
 
 const file = join(repoRoot, 'BENCHMARKS.md');

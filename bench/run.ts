@@ -15,7 +15,12 @@ import { measureSandbox, measureSandboxMemory } from './sandbox.js';
 import { measureDrift, SAMPLE_ITEMS } from './drift.js';
 
 const started = performance.now();
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+};
 // The 1-minute load average before and after: above the CPU count, other work shared the cores and the
 // timings (not the sizes) are suspect.
 const loadBefore = loadavg()[0]!;
@@ -36,49 +41,196 @@ const pipeline = await step('pipeline, real and 50× spec', () => measurePipelin
 const coldStart = await step('cold start beside bare openapi-fetch (builds dist/ first)', () => measureColdStart());
 const typecheck = await step('consumer type-check', () => measureTypecheck());
 const sandbox = await step('sandbox beside Prism', () => measureSandbox());
-const sandboxMemory = await step('sandbox memory, per 100,000 keys and at its limits', async () => measureSandboxMemory());
+const sandboxMemory = await step('sandbox memory, per 100,000 keys and at its limits', async () =>
+  measureSandboxMemory(),
+);
 const drift = await step('response validation of a 200-key page', () => measureDrift());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 const lines: BudgetLine[] = [
-  { figure: 'ours / bare openapi-fetch + timeout signal (median, min–max)', value: r(overhead.ratioToOpenapiFetchWithTimeout), budget: '≤ 1.05', pass: overhead.ratioToOpenapiFetchWithTimeout.median <= 1.05 },
+  {
+    figure: 'ours / bare openapi-fetch + timeout signal (median, min–max)',
+    value: r(overhead.ratioToOpenapiFetchWithTimeout),
+    budget: '≤ 1.05',
+    pass: overhead.ratioToOpenapiFetchWithTimeout.median <= 1.05,
+  },
   { figure: 'ours / bare openapi-fetch', value: r(overhead.ratioToOpenapiFetch), budget: '—', pass: null },
   { figure: 'ours / raw fetch', value: r(overhead.ratioToRawFetch.baasClient), budget: '—', pass: null },
-  { figure: 'bare openapi-fetch + timeout signal / raw fetch', value: r(overhead.ratioToRawFetch.openapiFetchWithTimeout), budget: '—', pass: null },
-  { figure: 'bare openapi-fetch / raw fetch', value: r(overhead.ratioToRawFetch.openapiFetch), budget: '—', pass: null },
-  { figure: 'raw fetch + timeout signal / raw fetch', value: r(overhead.ratioToRawFetch.rawFetchWithTimeout), budget: '—', pass: null },
-  { figure: 'validation of a full update body (µs)', value: `${fmt(validation.validationUs.median, 2)} µs, ${Math.round(validation.opsPerSecond)} ops/s`, budget: '—', pass: null },
-  { figure: 'query + CPF validation (µs)', value: fmt(validation.queryValidationUs.median, 2), budget: '—', pass: null },
-  { figure: 'body validation / loopback request', value: `${(validation.shareOfRequest * 100).toFixed(2)} %`, budget: '< 1 %', pass: validation.shareOfRequest < 0.01 },
-  { figure: 'heap growth, page 10 → 1,000 (MB)', value: `${fmt(pagination.heapGrowthMB, 2)} (${fmt(pagination.heapAtPage10MB, 1)} → ${fmt(pagination.heapAtLastPageMB, 1)})`, budget: 'flat (< 5 MB)', pass: pagination.heapGrowthMB < 5 },
-  { figure: 'pixKeys time per key / raw cursor loop', value: r(pagination.ratioToRawLoop), budget: '≤ 1.10', pass: pagination.ratioToRawLoop.median <= 1.1 },
-  { figure: 'pixKeys time per key / raw loop + timeout signal', value: r(pagination.ratioToRawLoopWithTimeout), budget: '—', pass: null },
+  {
+    figure: 'bare openapi-fetch + timeout signal / raw fetch',
+    value: r(overhead.ratioToRawFetch.openapiFetchWithTimeout),
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'bare openapi-fetch / raw fetch',
+    value: r(overhead.ratioToRawFetch.openapiFetch),
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'raw fetch + timeout signal / raw fetch',
+    value: r(overhead.ratioToRawFetch.rawFetchWithTimeout),
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'validation of a full update body (µs)',
+    value: `${fmt(validation.validationUs.median, 2)} µs, ${Math.round(validation.opsPerSecond)} ops/s`,
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'query + CPF validation (µs)',
+    value: fmt(validation.queryValidationUs.median, 2),
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'body validation / loopback request',
+    value: `${(validation.shareOfRequest * 100).toFixed(2)} %`,
+    budget: '< 1 %',
+    pass: validation.shareOfRequest < 0.01,
+  },
+  {
+    figure: 'heap growth, page 10 → 1,000 (MB)',
+    value: `${fmt(pagination.heapGrowthMB, 2)} (${fmt(pagination.heapAtPage10MB, 1)} → ${fmt(pagination.heapAtLastPageMB, 1)})`,
+    budget: 'flat (< 5 MB)',
+    pass: pagination.heapGrowthMB < 5,
+  },
+  {
+    figure: 'pixKeys time per key / raw cursor loop',
+    value: r(pagination.ratioToRawLoop),
+    budget: '≤ 1.10',
+    pass: pagination.ratioToRawLoop.median <= 1.1,
+  },
+  {
+    figure: 'pixKeys time per key / raw loop + timeout signal',
+    value: r(pagination.ratioToRawLoopWithTimeout),
+    budget: '—',
+    pass: null,
+  },
   { figure: 'pipeline total, real spec (s)', value: fmt(pipeline.real.ms.total / 1000, 2), budget: '—', pass: null },
-  { figure: 'pipeline total, 50× spec (s)', value: fmt(pipeline.synthetic.ms.total / 1000, 2), budget: '—', pass: null },
-  { figure: 'pipeline time ratio / size ratio', value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`, budget: 'report', pass: null },
-  { figure: 'cold start to first answer, ours (ms)', value: r(coldStart.firstAnswerMs.ours), budget: 'report', pass: null },
-  { figure: 'cold start to first answer, bare openapi-fetch (ms)', value: r(coldStart.firstAnswerMs.bare), budget: 'report', pass: null },
-  { figure: 'cold start, ours / bare openapi-fetch (per round)', value: r(coldStart.ratio), budget: 'report', pass: null },
+  {
+    figure: 'pipeline total, 50× spec (s)',
+    value: fmt(pipeline.synthetic.ms.total / 1000, 2),
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: 'pipeline time ratio / size ratio',
+    value: `${fmt(pipeline.timeRatio.total, 2)} / ${fmt(pipeline.sizeRatio, 1)}`,
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'cold start to first answer, ours (ms)',
+    value: r(coldStart.firstAnswerMs.ours),
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'cold start to first answer, bare openapi-fetch (ms)',
+    value: r(coldStart.firstAnswerMs.bare),
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'cold start, ours / bare openapi-fetch (per round)',
+    value: r(coldStart.ratio),
+    budget: 'report',
+    pass: null,
+  },
   { figure: 'consumer type-check (ms)', value: r(typecheck.consumerTypecheckMs), budget: 'report', pass: null },
-  { figure: 'sandbox start, 10,000 keys (ms)', value: `${r(sandbox.startMs.sandbox10k)}; first in process ${fmt(sandbox.startMs.sandboxFirst, 0)} (loads Faker)`, budget: '< 50', pass: sandbox.startMs.sandbox10k.median < 50 },
+  {
+    figure: 'sandbox start, 10,000 keys (ms)',
+    value: `${r(sandbox.startMs.sandbox10k)}; first in process ${fmt(sandbox.startMs.sandboxFirst, 0)} (loads Faker)`,
+    budget: '< 50',
+    pass: sandbox.startMs.sandbox10k.median < 50,
+  },
   { figure: 'Prism start (ms)', value: r(sandbox.startMs.prism), budget: 'report', pass: null },
-  { figure: 'sandbox in process / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcess, 1)} (${Math.round(sandbox.requestsPerSecond.inProcess.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 20', pass: sandbox.ratio.inProcess >= 20 },
-  { figure: 'sandbox in process, every page new / Prism (req/s)', value: `${fmt(sandbox.ratio.inProcessUncached, 1)} (${Math.round(sandbox.requestsPerSecond.inProcessUncached.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: 'report', pass: null },
-  { figure: 'sandbox over HTTP / Prism (req/s)', value: `${fmt(sandbox.ratio.http, 1)} (${Math.round(sandbox.requestsPerSecond.http.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`, budget: '≥ 5', pass: sandbox.ratio.http >= 5 },
-  { figure: 'sandbox heap with 100,000 keys (MB)', value: fmt(sandbox.heap.with100kMB, 2), budget: '< 100', pass: sandbox.heap.with100kMB < 100 },
-  { figure: 'sandbox memory per 100,000 keys (MB)', value: fmt(sandboxMemory.perHundredThousandKeysMB, 1), budget: 'report', pass: null },
-  { figure: 'largest sandbox the limits allow (MB)', value: `${fmt(sandboxMemory.largestMB, 1)} (${sandboxMemory.largest.clients} × ${sandboxMemory.largest.accountsPerClient} × ${sandboxMemory.largest.keysPerAccount})`, budget: '< 256', pass: sandboxMemory.largestMB < 256 },
-  { figure: 'sandbox heap growth, walk of 100,000 keys, page 10 → end (MB)', value: fmt(sandbox.heap.walkGrowthMB, 2), budget: 'flat (< 5 MB)', pass: sandbox.heap.walkGrowthMB < 5 },
-  { figure: '200-key page: response check, every key / loopback request', value: `${(drift.shareOfRequest * 100).toFixed(2)} % (${fmt(drift.checkUs.median, 1)} µs / ${fmt(drift.loopbackRequestUs.median, 1)} µs)`, budget: '< 2 %', pass: drift.shareOfRequest < 0.02 },
-  { figure: '200-key page: full validator only (no fast path) / loopback request', value: `${(drift.fullShareOfRequest * 100).toFixed(2)} % (${fmt(drift.fullCheckUs.median, 1)} µs)`, budget: '—', pass: null },
-  { figure: `200-key page: response check, first ${SAMPLE_ITEMS} keys / loopback request`, value: `${(drift.sampledShareOfRequest * 100).toFixed(2)} % (${fmt(drift.sampledCheckUs.median, 1)} µs)`, budget: '< 2 %', pass: drift.sampledShareOfRequest < 0.02 },
+  {
+    figure: 'sandbox in process / Prism (req/s)',
+    value: `${fmt(sandbox.ratio.inProcess, 1)} (${Math.round(sandbox.requestsPerSecond.inProcess.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`,
+    budget: '≥ 20',
+    pass: sandbox.ratio.inProcess >= 20,
+  },
+  {
+    figure: 'sandbox in process, every page new / Prism (req/s)',
+    value: `${fmt(sandbox.ratio.inProcessUncached, 1)} (${Math.round(sandbox.requestsPerSecond.inProcessUncached.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`,
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'sandbox over HTTP / Prism (req/s)',
+    value: `${fmt(sandbox.ratio.http, 1)} (${Math.round(sandbox.requestsPerSecond.http.median)} / ${Math.round(sandbox.requestsPerSecond.prism.median)})`,
+    budget: '≥ 5',
+    pass: sandbox.ratio.http >= 5,
+  },
+  {
+    figure: 'sandbox heap with 100,000 keys (MB)',
+    value: fmt(sandbox.heap.with100kMB, 2),
+    budget: '< 100',
+    pass: sandbox.heap.with100kMB < 100,
+  },
+  {
+    figure: 'sandbox memory per 100,000 keys (MB)',
+    value: fmt(sandboxMemory.perHundredThousandKeysMB, 1),
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'largest sandbox the limits allow (MB)',
+    value: `${fmt(sandboxMemory.largestMB, 1)} (${sandboxMemory.largest.clients} × ${sandboxMemory.largest.accountsPerClient} × ${sandboxMemory.largest.keysPerAccount})`,
+    budget: '< 256',
+    pass: sandboxMemory.largestMB < 256,
+  },
+  {
+    figure: 'sandbox heap growth, walk of 100,000 keys, page 10 → end (MB)',
+    value: fmt(sandbox.heap.walkGrowthMB, 2),
+    budget: 'flat (< 5 MB)',
+    pass: sandbox.heap.walkGrowthMB < 5,
+  },
+  {
+    figure: '200-key page: response check, every key / loopback request',
+    value: `${(drift.shareOfRequest * 100).toFixed(2)} % (${fmt(drift.checkUs.median, 1)} µs / ${fmt(drift.loopbackRequestUs.median, 1)} µs)`,
+    budget: '< 2 %',
+    pass: drift.shareOfRequest < 0.02,
+  },
+  {
+    figure: '200-key page: full validator only (no fast path) / loopback request',
+    value: `${(drift.fullShareOfRequest * 100).toFixed(2)} % (${fmt(drift.fullCheckUs.median, 1)} µs)`,
+    budget: '—',
+    pass: null,
+  },
+  {
+    figure: `200-key page: response check, first ${SAMPLE_ITEMS} keys / loopback request`,
+    value: `${(drift.sampledShareOfRequest * 100).toFixed(2)} % (${fmt(drift.sampledCheckUs.median, 1)} µs)`,
+    budget: '< 2 %',
+    pass: drift.sampledShareOfRequest < 0.02,
+  },
 ];
 console.log('');
 printBudgets(lines);
 console.log('\npipeline steps (ms): real', pipeline.real.ms, '\n                     50×', pipeline.synthetic.ms);
 
 const load = { before: loadBefore, after: loadavg()[0]! };
-const results = { date: new Date().toISOString(), machine, load, seconds: (performance.now() - started) / 1000, overhead, validation, pagination, pipeline, coldStart, typecheck, sandbox, sandboxMemory, drift, budgets: lines };
+const results = {
+  date: new Date().toISOString(),
+  machine,
+  load,
+  seconds: (performance.now() - started) / 1000,
+  overhead,
+  validation,
+  pagination,
+  pipeline,
+  coldStart,
+  typecheck,
+  sandbox,
+  sandboxMemory,
+  drift,
+  budgets: lines,
+};
 const out = join(repoRoot, '.artifacts', 'bench');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2));

@@ -30,12 +30,15 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
     "const sandbox = createSandbox({ seed: 'bench', clients: 1, keysPerAccount: 5000 });",
     'const running = await sandbox.listen({ port: 0 });',
     "for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void running.stop().then(() => process.exit(0)));",
-    "console.log(`Sandbox: ${running.url} Bearer ${sandbox.clients[0].token} Ctrl-C`);",
+    'console.log(`Sandbox: ${running.url} Bearer ${sandbox.clients[0].token} Ctrl-C`);',
   ].join('\n');
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
+  const stop = () =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+    );
   process.once('exit', () => child.kill('SIGKILL'));
   let out = '';
   const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {
@@ -101,14 +104,32 @@ async function throughput(send: Send, ms: number, parallel: number): Promise<num
   return done / ((performance.now() - started) / 1000);
 }
 
-const headersFor = (sandbox: Sandbox) => ({ authorization: `Bearer ${sandbox.clients[0]!.token}`, 'user-agent': 'bench/1', accept: 'application/json, application/problem+json' });
+const headersFor = (sandbox: Sandbox) => ({
+  authorization: `Bearer ${sandbox.clients[0]!.token}`,
+  'user-agent': 'bench/1',
+  accept: 'application/json, application/problem+json',
+});
 
 export interface SandboxBench {
   startMs: { sandboxFirst: number; sandbox10k: Summary; prism: Summary };
   /** `prism` and `http`: through node:http (the servers' throughput); `prismFetch` and `httpFetch`: through Node's fetch. */
-  requestsPerSecond: { prism: Summary; inProcess: Summary; inProcessUncached: Summary; http: Summary; prismFetch: Summary; httpFetch: Summary };
+  requestsPerSecond: {
+    prism: Summary;
+    inProcess: Summary;
+    inProcessUncached: Summary;
+    http: Summary;
+    prismFetch: Summary;
+    httpFetch: Summary;
+  };
   ratio: { inProcess: number; inProcessUncached: number; http: number; httpFetch: number };
-  heap: { baselineMB: number; with100kMB: number; walkAtPage10MB: number; walkAtEndMB: number; walkGrowthMB: number; keysWalked: number };
+  heap: {
+    baselineMB: number;
+    with100kMB: number;
+    walkAtPage10MB: number;
+    walkAtEndMB: number;
+    walkGrowthMB: number;
+    keysWalked: number;
+  };
 }
 
 export interface SandboxMemory {
@@ -134,8 +155,13 @@ export function measureSandboxMemory(): SandboxMemory {
   // The first sandbox of a process loads Faker: not part of either figure.
   createSandbox({ seed: 'bench-warm', keysPerAccount: 1 });
   const keys = SANDBOX_LIMITS.keys;
-  const perHundredThousandKeysMB = (memoryOf({ seed: 'bench-mem', clients: 1, accountsPerClient: 5, keysPerAccount: keys / 5 }) / keys) * 100_000;
-  const largest = { clients: SANDBOX_LIMITS.clients, accountsPerClient: SANDBOX_LIMITS.accounts / SANDBOX_LIMITS.clients, keysPerAccount: keys / SANDBOX_LIMITS.accounts };
+  const perHundredThousandKeysMB =
+    (memoryOf({ seed: 'bench-mem', clients: 1, accountsPerClient: 5, keysPerAccount: keys / 5 }) / keys) * 100_000;
+  const largest = {
+    clients: SANDBOX_LIMITS.clients,
+    accountsPerClient: SANDBOX_LIMITS.accounts / SANDBOX_LIMITS.clients,
+    keysPerAccount: keys / SANDBOX_LIMITS.accounts,
+  };
   const largestMB = memoryOf({ seed: 'bench-largest', ...largest });
   return { perHundredThousandKeysMB, largestMB, largest };
 }
@@ -173,7 +199,9 @@ export async function measureSandbox(): Promise<SandboxBench> {
   // so each request builds its page: the cost of a walk seen once.
   const cursors: string[] = [''];
   for (;;) {
-    const response = await sandbox.fetch(new Request(`http://sandbox.test${PATH}${cursors.at(-1) ? `&cursor=${cursors.at(-1)}` : ''}`, { headers }));
+    const response = await sandbox.fetch(
+      new Request(`http://sandbox.test${PATH}${cursors.at(-1) ? `&cursor=${cursors.at(-1)}` : ''}`, { headers }),
+    );
     const next = ((await response.json()) as { cursor: { next: string | null } }).cursor.next;
     if (!next) break;
     cursors.push(next);
@@ -188,9 +216,23 @@ export async function measureSandbox(): Promise<SandboxBench> {
     // Interleaved rounds, so load from other work hits all of them alike.
     for (let round = 0; round < 5; round += 1) {
       prismRps.push(await throughput(prismHttp.send, 1_000, 4));
-      prismFetchRps.push(await throughput(viaFetch(() => fetch(`${prism.url}${PATH}`, { headers: { ...headers, authorization: 'Bearer bench-token' } })), 1_000, 4));
+      prismFetchRps.push(
+        await throughput(
+          viaFetch(() =>
+            fetch(`${prism.url}${PATH}`, { headers: { ...headers, authorization: 'Bearer bench-token' } }),
+          ),
+          1_000,
+          4,
+        ),
+      );
       // In process, called as the client calls its fetch: `fetch(url, init)`.
-      inProcessRps.push(await throughput(viaFetch(() => sandbox.fetch(`http://sandbox.test${PATH}`, { headers })), 1_000, 1));
+      inProcessRps.push(
+        await throughput(
+          viaFetch(() => sandbox.fetch(`http://sandbox.test${PATH}`, { headers })),
+          1_000,
+          1,
+        ),
+      );
       uncachedRps.push(
         await throughput(
           viaFetch(() => {
@@ -202,7 +244,13 @@ export async function measureSandbox(): Promise<SandboxBench> {
         ),
       );
       httpRps.push(await throughput(sandboxHttp.send, 1_000, 4));
-      httpFetchRps.push(await throughput(viaFetch(() => fetch(`${running.url}${PATH}`, { headers: httpHeaders })), 1_000, 4));
+      httpFetchRps.push(
+        await throughput(
+          viaFetch(() => fetch(`${running.url}${PATH}`, { headers: httpHeaders })),
+          1_000,
+          4,
+        ),
+      );
     }
   } finally {
     prismHttp.close();
@@ -221,7 +269,11 @@ export async function measureSandbox(): Promise<SandboxBench> {
   let keysWalked = 0;
   let walkAtPage10MB = 0;
   do {
-    const response: Response = await big.fetch(new Request(`http://sandbox.test/v2/api/pix/keys/list-keys?limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers: bigHeaders }));
+    const response: Response = await big.fetch(
+      new Request(`http://sandbox.test/v2/api/pix/keys/list-keys?limit=200${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: bigHeaders,
+      }),
+    );
     const page = (await response.json()) as { cursor: { next: string | null }; data: unknown[] };
     keysWalked += page.data.length;
     cursor = page.cursor.next;
@@ -239,14 +291,28 @@ export async function measureSandbox(): Promise<SandboxBench> {
   const httpFetch = summarize(httpFetchRps);
   return {
     startMs: { sandboxFirst, sandbox10k: summarize(starts), prism: summarize(prismStarts) },
-    requestsPerSecond: { prism: prismSummary, inProcess, inProcessUncached: summarize(uncachedRps), http, prismFetch, httpFetch },
+    requestsPerSecond: {
+      prism: prismSummary,
+      inProcess,
+      inProcessUncached: summarize(uncachedRps),
+      http,
+      prismFetch,
+      httpFetch,
+    },
     ratio: {
       inProcess: inProcess.median / prismSummary.median,
       inProcessUncached: summarize(uncachedRps).median / prismSummary.median,
       http: http.median / prismSummary.median,
       httpFetch: httpFetch.median / prismFetch.median,
     },
-    heap: { baselineMB, with100kMB, walkAtPage10MB, walkAtEndMB, walkGrowthMB: walkAtEndMB - walkAtPage10MB, keysWalked },
+    heap: {
+      baselineMB,
+      with100kMB,
+      walkAtPage10MB,
+      walkAtEndMB,
+      walkGrowthMB: walkAtEndMB - walkAtPage10MB,
+      keysWalked,
+    },
   };
 }
 
@@ -265,10 +331,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   const f = (s: Summary) => `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})`;
   const rps = result.requestsPerSecond;
   console.log(`load ${before.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
-  console.log(`start ms: sandbox 10k ${result.startMs.sandbox10k.median.toFixed(2)} (first ${result.startMs.sandboxFirst.toFixed(0)}), Prism ${Math.round(result.startMs.prism.median)}`);
-  console.log(`req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`);
+  console.log(
+    `start ms: sandbox 10k ${result.startMs.sandbox10k.median.toFixed(2)} (first ${result.startMs.sandboxFirst.toFixed(0)}), Prism ${Math.round(result.startMs.prism.median)}`,
+  );
+  console.log(
+    `req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`,
+  );
   console.log(`req/s through Node's fetch: Prism ${f(rps.prismFetch)}; sandbox over HTTP ${f(rps.httpFetch)}`);
-  console.log(`ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×; HTTP through fetch ${result.ratio.httpFetch.toFixed(1)} ×`);
-  console.log(`heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`);
+  console.log(
+    `ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×; HTTP through fetch ${result.ratio.httpFetch.toFixed(1)} ×`,
+  );
+  console.log(
+    `heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`,
+  );
   printMemory(measureSandboxMemory());
 }

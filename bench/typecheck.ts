@@ -27,7 +27,19 @@ export async function measureTypecheck(typecheckRuns = 3): Promise<TypecheckResu
     for (let i = 0; i < typecheckRuns; i += 1) {
       const start = performance.now();
       await run(join(repoRoot, 'node_modules/.bin/tsc'), [
-        '--noEmit', '--strict', '--skipLibCheck', 'false', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', file,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        'false',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--types',
+        'node',
+        file,
       ]);
       times.push(performance.now() - start);
     }

@@ -43,5 +43,11 @@ export async function measureValidation(runs = 15, perRun = 20_000, requestsPerR
   }
   const validationUs = summarize(validation);
   const loopbackRequestUs = summarize(requests);
-  return { validationUs, queryValidationUs: summarize(queryValidation), opsPerSecond: 1e6 / validationUs.median, loopbackRequestUs, shareOfRequest: validationUs.median / loopbackRequestUs.median };
+  return {
+    validationUs,
+    queryValidationUs: summarize(queryValidation),
+    opsPerSecond: 1e6 / validationUs.median,
+    loopbackRequestUs,
+    shareOfRequest: validationUs.median / loopbackRequestUs.median,
+  };
 }

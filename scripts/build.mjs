@@ -41,17 +41,28 @@ const common = {
 };
 
 await rm(outDir, { recursive: true, force: true });
-const entry = Object.fromEntries(Object.entries(ENTRIES).map(([subpath, source]) => [outputName(subpath), join(repoRoot, source)]));
-await build({ ...common, entry: { ...entry, [CLI_OUTPUT]: join(repoRoot, CLI_ENTRY) }, format: ['esm'], dts: { entry } });
+const entry = Object.fromEntries(
+  Object.entries(ENTRIES).map(([subpath, source]) => [outputName(subpath), join(repoRoot, source)]),
+);
+await build({
+  ...common,
+  entry: { ...entry, [CLI_OUTPUT]: join(repoRoot, CLI_ENTRY) },
+  format: ['esm'],
+  dts: { entry },
+});
 // keepNames: tsup turns the ESM chunks into CommonJS with sucrase, which rewrites a class with fields
 // into an anonymous `_class` expression, so `ApiError.name` (and `error.name`, `String(error)`, the
 // stack) would read `_class`. esbuild names each function and class explicitly instead. The ESM
 // output keeps its classes as they are and needs none of it (about 16 kB a format).
 await build({ ...common, entry, format: ['cjs'], dts: true, keepNames: true });
 await mkdir(join(outDir, 'generated'), { recursive: true });
-for (const file of SPEC_FILES) await copyFile(join(repoRoot, 'src', 'generated', file), join(outDir, 'generated', file));
+for (const file of SPEC_FILES)
+  await copyFile(join(repoRoot, 'src', 'generated', file), join(outDir, 'generated', file));
 await buildResponseValidators(outDir);
 // The Arazzo description of verify's read-only checks, for `redocly respect` (its source description is ../generated/openapi.yaml).
 await mkdir(join(outDir, 'verify'), { recursive: true });
-await copyFile(join(repoRoot, 'src', 'verify', 'list-keys.arazzo.yaml'), join(outDir, 'verify', 'list-keys.arazzo.yaml'));
+await copyFile(
+  join(repoRoot, 'src', 'verify', 'list-keys.arazzo.yaml'),
+  join(outDir, 'verify', 'list-keys.arazzo.yaml'),
+);
 console.log(`built ${outDir}`);

@@ -21,10 +21,16 @@ const currentVersion = values.version ?? (await readJson(join(repoRoot, 'package
 const current = await readJson(values.spec);
 
 const baseline = values.baseline
-  ? { version: values['baseline-version'] ?? (await readJson(values.baseline)).info.version, spec: await readJson(values.baseline), source: values.baseline }
+  ? {
+      version: values['baseline-version'] ?? (await readJson(values.baseline)).info.version,
+      spec: await readJson(values.baseline),
+      source: values.baseline,
+    }
   : await findBaseline(repoRoot, currentVersion);
 if (!baseline) {
-  console.error(`check:breaking: no release to compare with: no tag v<version> and nothing in releases/. Release one with \`npm run release:tag\`.`);
+  console.error(
+    `check:breaking: no release to compare with: no tag v<version> and nothing in releases/. Release one with \`npm run release:tag\`.`,
+  );
   process.exit(1);
 }
 

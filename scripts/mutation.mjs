@@ -38,12 +38,17 @@ console.log(`> ${command} ${commandArgs.join(' ')}`);
 const child = spawn(command, commandArgs, { cwd: repoRoot, stdio: 'inherit' });
 // Stop StrykerJS (and its test workers) with us.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => child.kill(signal));
-const code = await new Promise((resolve) => child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+const code = await new Promise((resolve) =>
+  child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))),
+);
 if (code !== 0) {
   console.error(`StrykerJS failed (exit ${code}); TESTING.md was not changed.`);
   process.exit(code);
 }
 const mutateAt = strykerArgs.findIndex((arg) => arg === '--mutate' || arg === '-m');
 const mutate = mutateAt >= 0 ? (strykerArgs[mutateAt + 1] ?? '').split(',') : config.mutate;
-const rows = await writeMutationReport({ command: `npm run test:mutation${passed.length ? ` -- ${passed.join(' ')}` : ''}`, mutate });
+const rows = await writeMutationReport({
+  command: `npm run test:mutation${passed.length ? ` -- ${passed.join(' ')}` : ''}`,
+  mutate,
+});
 console.log(`TESTING.md: ${rows} files scored`);

@@ -25,7 +25,9 @@ const stage = await mkdtemp(join(tmpdir(), 'baas-stage-'));
 try {
   await stagePackage(stage);
   // --ignore-scripts: the staged manifest has none, and dist/ is built already.
-  const result = spawnSync('npm', ['pack', stage, '--ignore-scripts', '--pack-destination', process.cwd(), ...args], { stdio: 'inherit' });
+  const result = spawnSync('npm', ['pack', stage, '--ignore-scripts', '--pack-destination', process.cwd(), ...args], {
+    stdio: 'inherit',
+  });
   process.exitCode = result.status ?? 1;
 } finally {
   await rm(stage, { recursive: true, force: true });

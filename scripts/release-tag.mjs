@@ -15,12 +15,22 @@ const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'u
 const tag = `v${version}`;
 
 if (git('status', '--porcelain').trim()) throw new Error('release:tag needs a clean work tree: commit or stash first.');
-if (git('tag', '--list', tag).trim()) throw new Error(`${tag} exists already: bump the version (package.json and openapi/openapi.yaml info.version) first.`);
-if (!(await readFile(join(repoRoot, 'CHANGELOG.md'), 'utf8')).includes(`## ${version}`)) throw new Error(`CHANGELOG.md has no "## ${version}" section.`);
+if (git('tag', '--list', tag).trim())
+  throw new Error(
+    `${tag} exists already: bump the version (package.json and openapi/openapi.yaml info.version) first.`,
+  );
+if (!(await readFile(join(repoRoot, 'CHANGELOG.md'), 'utf8')).includes(`## ${version}`))
+  throw new Error(`CHANGELOG.md has no "## ${version}" section.`);
 
 // The first release has nothing to be compared with; every later one must pass the check.
 if (await findBaseline(repoRoot, version)) {
-  process.stdout.write(execFileSync(process.execPath, [join(repoRoot, 'scripts/check-breaking.mjs')], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  process.stdout.write(
+    execFileSync(process.execPath, [join(repoRoot, 'scripts/check-breaking.mjs')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
 }
 
 const spec = await readFile(join(repoRoot, 'src/generated/openapi.json'), 'utf8');

@@ -21,9 +21,11 @@ async function step(name: string, work: () => Promise<unknown>): Promise<void> {
 try {
   await step('lint (redocly, recommended-strict + project rules)', () => redocly(['lint']));
   await step('bundle and generate types (src/generated/)', () => run(process.execPath, ['scripts/generate.mjs']));
-  await step('docs (one self-contained HTML page)', () => buildDocs(docsPage, { specJson: join(repoRoot, 'src/generated/openapi.json'), redoclyCli: redoclyCli() }));
+  await step('docs (one self-contained HTML page)', () =>
+    buildDocs(docsPage, { specJson: join(repoRoot, 'src/generated/openapi.json'), redoclyCli: redoclyCli() }),
+  );
 } catch (error) {
-  console.error('\n' + (error instanceof Error ? error.message : String(error)));
+  console.error(`\n${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 

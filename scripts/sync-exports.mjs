@@ -14,7 +14,9 @@ const fields = manifestFields();
 const stale = Object.keys(fields).filter((key) => !isDeepStrictEqual(manifest[key], fields[key]));
 if (values.check) {
   if (stale.length) {
-    console.error(`package.json is out of step with scripts/lib/entries.mjs (${stale.join(', ')}): run \`npm run sync:exports\`.`);
+    console.error(
+      `package.json is out of step with scripts/lib/entries.mjs (${stale.join(', ')}): run \`npm run sync:exports\`.`,
+    );
     process.exit(1);
   }
   console.log('package.json matches scripts/lib/entries.mjs');
@@ -25,6 +27,6 @@ if (values.check) {
     if (key === 'files') for (const [k, v] of Object.entries(fields)) if (!(k in manifest)) out[k] = v;
     out[key] = key in fields ? fields[key] : value;
   }
-  await writeFile(path, JSON.stringify(out, null, 2) + '\n');
+  await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);
   console.log(stale.length ? `package.json: wrote ${stale.join(', ')}` : 'package.json already in step');
 }

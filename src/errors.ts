@@ -79,7 +79,13 @@ export class ApiError extends BaasError {
 
   /** `context.requestId` is this response's `X-Request-Id`, or the problem's correlationId. */
   constructor(
-    init: { status: number; problem?: Problem | undefined; code?: string | undefined; retryAfterMs?: number | undefined; rateLimit?: RateLimitInfo | undefined },
+    init: {
+      status: number;
+      problem?: Problem | undefined;
+      code?: string | undefined;
+      retryAfterMs?: number | undefined;
+      rateLimit?: RateLimitInfo | undefined;
+    },
     context: ErrorContext = {},
   ) {
     const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
@@ -131,7 +137,10 @@ export class NetworkError extends BaasError {
 
   constructor(code: string | undefined, context: ErrorContext = {}, reason?: string) {
     const attempts = context.attempts ?? 0;
-    super(`network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, context);
+    super(
+      `network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+      context,
+    );
     const secrets = context.secrets ?? [];
     this.code = redactOptional(code, secrets);
     this.reason = redactOptional(reason, secrets);
@@ -152,7 +161,13 @@ export class ResponseError extends BaasError {
 
   constructor(
     reason: string,
-    init: { status: number; contentType?: string | undefined; bodySnippet?: string | undefined; problems?: readonly DriftProblem[] | undefined; limitBytes?: number | undefined },
+    init: {
+      status: number;
+      contentType?: string | undefined;
+      bodySnippet?: string | undefined;
+      problems?: readonly DriftProblem[] | undefined;
+      limitBytes?: number | undefined;
+    },
     context: ErrorContext = {},
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);

@@ -1,5 +1,10 @@
 export * from './types.js';
-export { createBaasClient, type BaasClient, type UpdateNaturalPersonInput, type ListPixKeysInput } from './client/baas-client.js';
+export {
+  createBaasClient,
+  type BaasClient,
+  type UpdateNaturalPersonInput,
+  type ListPixKeysInput,
+} from './client/baas-client.js';
 export type { BaasClientOptions, CallOptions, ResponseValidation } from './client/options.js';
 export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
@@ -29,11 +34,24 @@ export {
   type ValidationIssue,
 } from './validation/index.js';
 export { redactText, redactUrl } from './redact.js';
-export { clientCredentials, type ClientCredentialsTokenSource, type ClientCredentialsOptions, type ClientAuthMethod } from './auth/client-credentials.js';
+export {
+  clientCredentials,
+  type ClientCredentialsTokenSource,
+  type ClientCredentialsOptions,
+  type ClientAuthMethod,
+} from './auth/client-credentials.js';
 export type { TokenError, TokenFailure } from './auth/token-error.js';
 export type { TlsOptions, TlsMaterial } from './tls/options.js';
 export type { Logger, LogLevel } from './logging/levels.js';
-export type { BaasEvent, BaasEventType, RequestEvent, ResponseEvent, RetryEvent, ErrorEvent, TokenEvent } from './logging/events.js';
+export type {
+  BaasEvent,
+  BaasEventType,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+  ErrorEvent,
+  TokenEvent,
+} from './logging/events.js';
 export type { RateLimitInfo } from './logging/rate-limit.js';
 export type { BaasEventListener } from './client/events.js';
 export { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';

@@ -38,7 +38,8 @@ function carriedNumber(secret: string): string | undefined {
   return /^[0-9]{11}$/.test(digits) ? digits : undefined;
 }
 
-const carriedPattern = (digits: string): RegExp => new RegExp(digits.split('').join(`[^0-9A-Za-z]{0,${MAX_CARRIED_GAP}}`), 'g');
+const carriedPattern = (digits: string): RegExp =>
+  new RegExp(digits.split('').join(`[^0-9A-Za-z]{0,${MAX_CARRIED_GAP}}`), 'g');
 
 /**
  * Masks CPF numbers (any usual spelling), bearer credentials and the given secrets inside free text.
@@ -92,7 +93,11 @@ export function redactJson<T>(value: T, secrets: Iterable<string> = []): T {
  * A copy of an object with each member name redacted and each value mapped. Names are defined, not
  * assigned, so a member named `__proto__` stays a member.
  */
-export function redactMembers(node: Record<string, unknown>, secrets: readonly string[], map: (value: unknown, name: string) => unknown): Record<string, unknown> {
+export function redactMembers(
+  node: Record<string, unknown>,
+  secrets: readonly string[],
+  map: (value: unknown, name: string) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(node)) {
     if (inner === undefined) continue;

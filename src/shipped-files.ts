@@ -16,7 +16,8 @@ export function findGenerated(start: string, name: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const candidate = join(dir, 'generated', name);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`generated/${name} is missing above ${start}: the package is incomplete, reinstall it`);
+    if (dirname(dir) === dir)
+      throw new Error(`generated/${name} is missing above ${start}: the package is incomplete, reinstall it`);
   }
 }
 
@@ -26,4 +27,5 @@ export const shippedFile = (name: string): string => findGenerated(here, name);
 let parsed: unknown;
 
 /** The bundled spec (generated/openapi.json), parsed once per process. String() of the bytes reads UTF-8. */
-export const readBundledSpec = (): unknown => (parsed ??= JSON.parse(String(readFileSync(shippedFile('openapi.json')))));
+export const readBundledSpec = (): unknown =>
+  (parsed ??= JSON.parse(String(readFileSync(shippedFile('openapi.json')))));

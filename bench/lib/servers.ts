@@ -48,7 +48,10 @@ export function pagingServer(pages: number, perPage: number): Promise<Running> {
     createServer((req, res) => {
       req.resume();
       const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('cursor') ?? '1');
-      const data = Array.from({ length: perPage }, (_, i) => ({ ...keyRecord, id: `00000000-0000-4000-8000-${String(page * perPage + i).padStart(12, '0')}` }));
+      const data = Array.from({ length: perPage }, (_, i) => ({
+        ...keyRecord,
+        id: `00000000-0000-4000-8000-${String(page * perPage + i).padStart(12, '0')}`,
+      }));
       const body = JSON.stringify({ cursor: { next: page < pages ? String(page + 1) : null }, data });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);

@@ -37,7 +37,9 @@ export interface BudgetLine {
 
 export function printBudgets(lines: BudgetLine[]): void {
   const rows = lines.map((l) => [l.figure, l.value, l.budget, l.pass === null ? 'report' : l.pass ? 'PASS' : 'OVER']);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['figure', 'measured', 'budget', 'verdict'][i]!.length));
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...rows.map((r) => r[i]!.length), ['figure', 'measured', 'budget', 'verdict'][i]!.length),
+  );
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(line(['figure', 'measured', 'budget', 'verdict']));
   console.log(line(widths.map((w) => '-'.repeat(w))));

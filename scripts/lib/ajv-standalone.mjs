@@ -11,7 +11,8 @@ const require = createRequire(import.meta.url);
 // can `$ref` into it.
 export const BUNDLE_ID = 'https://baas-pix-contract.local/openapi.json';
 
-const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const RFC3339_DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 /**
  * An Ajv for standalone code: no unknown format skipped, only formats that inline. Every error by
@@ -25,7 +26,15 @@ export function standaloneAjv({ messages, allErrors = true }) {
     strict: false,
     code: { source: true, esm: true, lines: true },
     // With strict off, Ajv would only warn about an unknown format and then skip the check.
-    logger: { log() {}, warn: (message) => { throw new Error(`Ajv: ${message}`); }, error: (message) => { throw new Error(`Ajv: ${message}`); } },
+    logger: {
+      log() {},
+      warn: (message) => {
+        throw new Error(`Ajv: ${message}`);
+      },
+      error: (message) => {
+        throw new Error(`Ajv: ${message}`);
+      },
+    },
   });
   // Regex formats (email, uuid, uri-reference, …) are emitted as literals.
   addFormats(ajv);
@@ -42,7 +51,17 @@ export function standaloneAjv({ messages, allErrors = true }) {
 
 const DOC_KEYWORDS = new Set(['description', 'examples', 'example', 'title', 'summary', 'externalDocs']);
 // Their keys are names chosen by the spec's author (Problem has a field called `title`), not keywords.
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas', 'headers', 'responses', 'paths', 'schemas', 'content']);
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'dependentSchemas',
+  'headers',
+  'responses',
+  'paths',
+  'schemas',
+  'content',
+]);
 // Their contents are data, copied as they are.
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default']);
 
@@ -85,7 +104,9 @@ const OWN_HELPERS = { 'ajv/dist/runtime/ucs2length': UCS2LENGTH };
  * `fastPathSchema` (response-validators.mjs) rules out. Ajv's own switch for this (`unicode: false`)
  * is deprecated.
  */
-export const UTF16_LENGTH_HELPERS = { 'ajv/dist/runtime/ucs2length': 'function utf16length(str) { return str.length; }' };
+export const UTF16_LENGTH_HELPERS = {
+  'ajv/dist/runtime/ucs2length': 'function utf16length(str) { return str.length; }',
+};
 
 // Ajv's standalone code `require`s its runtime helpers even in ESM mode. Each helper it needs is one
 // self-contained function, so its source is pasted in: consumers then need no Ajv at run time.
@@ -95,6 +116,7 @@ export function inlineRuntimeHelpers(code, file, helpers = OWN_HELPERS) {
   const inlined = code.replace(RUNTIME_HELPER, (_, id) => `(${helpers[id] ?? require(id).default.toString()})`);
   const leftover = inlined.match(/require\([^)]*\)/);
   // E.g. a function format: its closure cannot be pasted as one function.
-  if (leftover) throw new Error(`${file} would need ${leftover[0]} at run time; inline it in scripts/lib/ajv-standalone.mjs`);
+  if (leftover)
+    throw new Error(`${file} would need ${leftover[0]} at run time; inline it in scripts/lib/ajv-standalone.mjs`);
   return inlined;
 }

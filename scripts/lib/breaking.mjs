@@ -45,7 +45,10 @@ export function isMajorBump(from, to) {
 export function verdict({ baselineVersion, currentVersion, breaking }) {
   if (breaking.length === 0) return { ok: true, reason: `no breaking change since v${baselineVersion}` };
   if (isMajorBump(baselineVersion, currentVersion)) {
-    return { ok: true, reason: `${breaking.length} breaking change(s) since v${baselineVersion}, allowed: ${currentVersion} is a new major version` };
+    return {
+      ok: true,
+      reason: `${breaking.length} breaking change(s) since v${baselineVersion}, allowed: ${currentVersion} is a new major version`,
+    };
   }
   return {
     ok: false,
@@ -53,7 +56,8 @@ export function verdict({ baselineVersion, currentVersion, breaking }) {
   };
 }
 
-const git = (cwd, args) => promisify(execFile)('git', args, { cwd, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => stdout);
+const git = (cwd, args) =>
+  promisify(execFile)('git', args, { cwd, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => stdout);
 
 /**
  * The last release's bundled spec: the highest tag `v<semver>` not above `version` (its
@@ -77,7 +81,11 @@ export async function findBaseline(root, version) {
         .sort((a, b) => compareVersions(b, a))
     : [];
   if (files[0]) {
-    return { version: files[0], spec: JSON.parse(readFileSync(join(root, baselineFile(files[0])), 'utf8')), source: `committed ${baselineFile(files[0])} (no release tag in this clone)` };
+    return {
+      version: files[0],
+      spec: JSON.parse(readFileSync(join(root, baselineFile(files[0])), 'utf8')),
+      source: `committed ${baselineFile(files[0])} (no release tag in this clone)`,
+    };
   }
   return undefined;
 }

@@ -5,7 +5,12 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 const INSTALL = 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium';
 const HOW_TO =
   'The docs test needs Chromium. Install it (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chromium or Chrome executable.';
@@ -49,7 +54,9 @@ function aptInstall() {
     // output goes to stderr: stdout carries only the path when this file runs as a command.
     const child = spawn('/bin/sh', ['-c', INSTALL], { stdio: ['ignore', 2, 2] });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolvePromise() : reject(new Error(`\`${INSTALL}\` exited with ${code}. ${HOW_TO}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`\`${INSTALL}\` exited with ${code}. ${HOW_TO}`)),
+    );
   });
 }
 

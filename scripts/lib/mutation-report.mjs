@@ -35,9 +35,16 @@ export const renderPending = (scores) =>
  * check (client options), the redirect policy (where the bearer token may go), the token handling
  * (the client's token checks and client credentials). Every other file: at least 85 %.
  */
-export const STRICT_FILES = ['src/redact.ts', 'src/loopback.ts', 'src/client/options.ts', 'src/client/redirect.ts', 'src/client/token.ts'];
+export const STRICT_FILES = [
+  'src/redact.ts',
+  'src/loopback.ts',
+  'src/client/options.ts',
+  'src/client/redirect.ts',
+  'src/client/token.ts',
+];
 const STRICT_FOLDERS = ['src/auth/'];
-export const barOf = (file) => (STRICT_FILES.includes(file) || STRICT_FOLDERS.some((folder) => file.startsWith(folder)) ? 100 : 85);
+export const barOf = (file) =>
+  STRICT_FILES.includes(file) || STRICT_FOLDERS.some((folder) => file.startsWith(folder)) ? 100 : 85;
 
 /** Per-file counts and score of a StrykerJS report. */
 export function scoresOf(report) {
@@ -124,7 +131,12 @@ export function renderTable(scores) {
  * Merges the last run's report (unless `tableOnly`) into the per-file scores, adds a "not measured"
  * row for every source file without one, drops rows of files that are gone, and renders TESTING.md.
  */
-export async function writeMutationReport({ command, mutate = [], tableOnly = false, date = new Date().toISOString().slice(0, 10) }) {
+export async function writeMutationReport({
+  command,
+  mutate = [],
+  tableOnly = false,
+  date = new Date().toISOString().slice(0, 10),
+}) {
   const previous = JSON.parse(await readFile(SCORES, 'utf8').catch(() => '{}'));
   const scores = {};
   for (const file of await sourceFiles()) scores[file] = previous[file] ?? { measured: false };
@@ -135,7 +147,8 @@ export async function writeMutationReport({ command, mutate = [], tableOnly = fa
       // A row whose results the run only confirmed (incremental reuse, or the same counts again)
       // keeps the date and command that measured it.
       const before = previous[file];
-      scores[file] = before && before.measured !== false && sameCounts(before, row) ? before : { ...row, date, command };
+      scores[file] =
+        before && before.measured !== false && sameCounts(before, row) ? before : { ...row, date, command };
     }
     // StrykerJS leaves out of its report the files it was asked to mutate and found nothing in
     // (types, re-exports): they were measured, with no mutants.
@@ -145,6 +158,9 @@ export async function writeMutationReport({ command, mutate = [], tableOnly = fa
   }
   await writeFile(SCORES, `${JSON.stringify(scores, null, 2)}\n`);
   const page = await readFile(TESTING, 'utf8');
-  await writeFile(TESTING, between(between(page, START, END, renderTable(scores)), PENDING_START, PENDING_END, renderPending(scores)));
+  await writeFile(
+    TESTING,
+    between(between(page, START, END, renderTable(scores)), PENDING_START, PENDING_END, renderPending(scores)),
+  );
   return Object.keys(scores).length;
 }

@@ -6,7 +6,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 export const escapePointer = (segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
 const unescapePointer = (segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 export const resolvePointer = (spec, pointer) =>
-  pointer.replace(/^#\//, '').split('/').map(unescapePointer).reduce((node, key) => node?.[key], spec);
+  pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .map(unescapePointer)
+    .reduce((node, key) => node?.[key], spec);
 
 /** A node, following `$ref`s inside the same document; with the pointer where it was found. */
 function located(spec, node, pointer) {
@@ -37,7 +41,12 @@ export function listOperations(spec) {
       const collect = (list, base) =>
         (list ?? []).forEach((node, index) => {
           const { node: parameter, pointer: at } = located(spec, node, `${base}/parameters/${index}`);
-          byKey.set(`${parameter.in}:${parameter.name}`, { name: parameter.name, in: parameter.in, required: parameter.required === true, pointer: at });
+          byKey.set(`${parameter.in}:${parameter.name}`, {
+            name: parameter.name,
+            in: parameter.in,
+            required: parameter.required === true,
+            pointer: at,
+          });
         });
       collect(item.parameters, pathPointer);
       collect(operation.parameters, pointer);
@@ -45,10 +54,25 @@ export function listOperations(spec) {
       if (operation.requestBody) {
         const { node: requestBody, pointer: at } = located(spec, operation.requestBody, `${pointer}/requestBody`);
         const mediaType = Object.keys(requestBody.content ?? {}).find((type) => /json/i.test(type));
-        if (mediaType) body = { required: requestBody.required === true, mediaType, schemaPointer: `${at}/content/${escapePointer(mediaType)}/schema` };
+        if (mediaType)
+          body = {
+            required: requestBody.required === true,
+            mediaType,
+            schemaPointer: `${at}/content/${escapePointer(mediaType)}/schema`,
+          };
       }
-      const statuses = Object.keys(operation.responses ?? {}).filter((s) => /^[0-9]{3}$/.test(s)).map(Number);
-      found.push({ operationId: operation.operationId, method: method.toUpperCase(), path, pointer, parameters: [...byKey.values()], body, statuses });
+      const statuses = Object.keys(operation.responses ?? {})
+        .filter((s) => /^[0-9]{3}$/.test(s))
+        .map(Number);
+      found.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        pointer,
+        parameters: [...byKey.values()],
+        body,
+        statuses,
+      });
     }
   }
   const ids = found.map((o) => o.operationId);
@@ -64,7 +88,10 @@ export function operationsSource(spec) {
   const list = listOperations(spec);
   const entries = list.map((op) => {
     const params = (location) =>
-      `[${op.parameters.filter((p) => p.in === location).map((p) => `{ name: ${JSON.stringify(p.name)}, required: ${p.required} }`).join(', ')}]`;
+      `[${op.parameters
+        .filter((p) => p.in === location)
+        .map((p) => `{ name: ${JSON.stringify(p.name)}, required: ${p.required} }`)
+        .join(', ')}]`;
     return [
       `  ${op.operationId}: {`,
       `    method: ${JSON.stringify(op.method)},`,

@@ -4,14 +4,24 @@
 // (response-validators.js) is loaded only when response validation is switched on, so it stays out
 // of the client entry's import graph.
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { BUNDLE_ID, UTF16_LENGTH_HELPERS, inlineRuntimeHelpers, standaloneAjv, withoutDocs } from './ajv-standalone.mjs';
+import {
+  BUNDLE_ID,
+  UTF16_LENGTH_HELPERS,
+  inlineRuntimeHelpers,
+  standaloneAjv,
+  withoutDocs,
+} from './ajv-standalone.mjs';
 
 const METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
 
 const escapePointer = (segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
 const unescapePointer = (segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 const resolvePointer = (spec, pointer) =>
-  pointer.replace(/^#\//, '').split('/').map(unescapePointer).reduce((node, key) => node?.[key], spec);
+  pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .map(unescapePointer)
+    .reduce((node, key) => node?.[key], spec);
 
 /** Follows local `$ref`s and returns the node and the pointer where it really lives. */
 function deref(spec, node, pointer) {
@@ -57,7 +67,11 @@ export function documentedResponses(spec) {
         const required = [];
         const types = {};
         for (const [name, rawHeader] of Object.entries(response.headers ?? {})) {
-          const { node: header, pointer: headerPointer } = deref(spec, rawHeader, `${pointer}/headers/${escapePointer(name)}`);
+          const { node: header, pointer: headerPointer } = deref(
+            spec,
+            rawHeader,
+            `${pointer}/headers/${escapePointer(name)}`,
+          );
           const lower = name.toLowerCase();
           // Content-Type is described by `content`, never by a header object (OpenAPI ignores it).
           if (lower === 'content-type' || !header.schema) continue;
@@ -70,7 +84,12 @@ export function documentedResponses(spec) {
         // Responses with the same header set (most error statuses) share one validator.
         const key = JSON.stringify(headerSchema);
         if (!headerNames.has(key)) headerNames.set(key, `headers${headerNames.size + 1}`);
-        found.push({ operationId: operation.operationId, status, contentTypes, headers: { validator: headerNames.get(key), schema: headerSchema, required, types } });
+        found.push({
+          operationId: operation.operationId,
+          status,
+          contentTypes,
+          headers: { validator: headerNames.get(key), schema: headerSchema, required, types },
+        });
       }
     }
   }
@@ -100,7 +119,11 @@ export function fastPathSchema(node) {
   if (!node || typeof node !== 'object') return node;
   const out = {};
   for (const [key, value] of Object.entries(node)) out[key] = fastPathSchema(value);
-  const ascii = (typeof node.pattern === 'string' && asciiOnlyPattern(node.pattern)) || ASCII_FORMATS.has(node.format) || Array.isArray(node.enum) || node.const !== undefined;
+  const ascii =
+    (typeof node.pattern === 'string' && asciiOnlyPattern(node.pattern)) ||
+    ASCII_FORMATS.has(node.format) ||
+    Array.isArray(node.enum) ||
+    node.const !== undefined;
   if (typeof node.minLength === 'number' && node.minLength > 1 && !ascii) out.minLength = 2 * node.minLength - 1;
   return out;
 }
@@ -122,10 +145,12 @@ function compiled(spec, responses, ajv, helpers, wrap) {
   const code = inlineRuntimeHelpers(standaloneCode(ajv, refs), 'response-validators.js', helpers);
   if (!wrap) return code;
   const names = [];
-  const body = code.replace(/^"use strict";\n/m, '').replace(/^export const (\w+) = (validate\d+);\n/gm, (_, name, fn) => {
-    names.push(`${name}: ${fn}`);
-    return '';
-  });
+  const body = code
+    .replace(/^"use strict";\n/m, '')
+    .replace(/^export const (\w+) = (validate\d+);\n/gm, (_, name, fn) => {
+      names.push(`${name}: ${fn}`);
+      return '';
+    });
   return `const ${wrap} = (() => {\n${body}\nreturn { ${names.join(', ')} };\n})();\n`;
 }
 
@@ -137,17 +162,30 @@ export async function responseValidatorSource(fullSpec) {
   // the fast one (first error, UTF-16 lengths) only says whether anything is, and lets a valid
   // response through at a fraction of the cost.
   const full = compiled(spec, responses, standaloneAjv({ messages: true }));
-  const fast = compiled(fastPathSchema(spec), responses, standaloneAjv({ messages: false, allErrors: false }), UTF16_LENGTH_HELPERS, 'fast');
+  const fast = compiled(
+    fastPathSchema(spec),
+    responses,
+    standaloneAjv({ messages: false, allErrors: false }),
+    UTF16_LENGTH_HELPERS,
+    'fast',
+  );
   const table = {};
   for (const r of responses) {
     (table[r.operationId] ??= {})[r.status] = `{ contentTypes: { ${r.contentTypes
       .map((m) => `${JSON.stringify(m.type)}: ${m.validator ?? 'null'}`)
       .join(', ')} }, fastContentTypes: { ${r.contentTypes
       .map((m) => `${JSON.stringify(m.type)}: ${m.validator ? `fast.${m.validator}` : 'null'}`)
-      .join(', ')} }, headers: ${r.headers.validator}, fastHeaders: fast.${r.headers.validator}, requiredHeaders: ${JSON.stringify(r.headers.required)}, headerTypes: ${JSON.stringify(r.headers.types)} }`;
+      .join(
+        ', ',
+      )} }, headers: ${r.headers.validator}, fastHeaders: fast.${r.headers.validator}, requiredHeaders: ${JSON.stringify(r.headers.required)}, headerTypes: ${JSON.stringify(r.headers.types)} }`;
   }
   const tableSource = Object.entries(table)
-    .map(([op, statuses]) => `  ${op}: {\n${Object.entries(statuses).map(([s, v]) => `    ${JSON.stringify(s)}: ${v},`).join('\n')}\n  },`)
+    .map(
+      ([op, statuses]) =>
+        `  ${op}: {\n${Object.entries(statuses)
+          .map(([s, v]) => `    ${JSON.stringify(s)}: ${v},`)
+          .join('\n')}\n  },`,
+    )
     .join('\n');
   return `${full}
 ${fast}

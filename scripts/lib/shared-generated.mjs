@@ -31,7 +31,10 @@ export async function buildResponseValidators(outDir) {
 export const sharedGenerated = {
   name: 'shared-generated',
   setup(build) {
-    build.onResolve({ filter: /[\\/]generated[\\/]response-validators\.js$/ }, () => ({ path: RESPONSE_VALIDATORS, namespace: 'shared-response-validators' }));
+    build.onResolve({ filter: /[\\/]generated[\\/]response-validators\.js$/ }, () => ({
+      path: RESPONSE_VALIDATORS,
+      namespace: 'shared-response-validators',
+    }));
     // The module stands in for src/generated/response-validators.js: it exports what src/ imports from
     // it (a name it does not export fails the build), found as src/shipped-files.ts finds the spec.
     build.onLoad({ filter: /.*/, namespace: 'shared-response-validators' }, () => ({
@@ -44,7 +47,13 @@ export const sharedGenerated = {
       loader: 'js',
     }));
     build.onLoad({ filter: /[\\/]src[\\/]generated[\\/]validators\.js$/ }, async ({ path }) => {
-      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'js', format: 'esm', minify: true, target: 'node20', sourcefile: path });
+      const { code } = await transform(await readFile(path, 'utf8'), {
+        loader: 'js',
+        format: 'esm',
+        minify: true,
+        target: 'node20',
+        sourcefile: path,
+      });
       return { contents: code, loader: 'js' };
     });
   },

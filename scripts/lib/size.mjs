@@ -43,18 +43,32 @@ export async function entrySize(entry = 'src/index.ts') {
   const visit = (name) => {
     if (eager.has(name)) return;
     eager.add(name);
-    for (const imported of outputs[name].imports) if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
+    for (const imported of outputs[name].imports)
+      if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
   };
   visit(entryName);
 
   const inputsOf = (names) =>
     [...names]
-      .flatMap((name) => Object.entries(outputs[name].inputs).map(([path, info]) => ({ path, bytes: info.bytesInOutput })))
+      .flatMap((name) =>
+        Object.entries(outputs[name].inputs).map(([path, info]) => ({ path, bytes: info.bytesInOutput })),
+      )
       .sort((a, b) => b.bytes - a.bytes);
-  const eagerChunks = [...eager].map((name) => ({ name, minifiedBytes: files.get(name).length, gzipBytes: gzip(files.get(name)) }));
+  const eagerChunks = [...eager].map((name) => ({
+    name,
+    minifiedBytes: files.get(name).length,
+    gzipBytes: gzip(files.get(name)),
+  }));
   const lazyChunks = Object.keys(outputs)
     .filter((name) => name.endsWith('.js') && !eager.has(name))
-    .map((name) => ({ name, minifiedBytes: files.get(name).length, gzipBytes: gzip(files.get(name)), inputs: inputsOf([name]).slice(0, 4).map((i) => i.path) }))
+    .map((name) => ({
+      name,
+      minifiedBytes: files.get(name).length,
+      gzipBytes: gzip(files.get(name)),
+      inputs: inputsOf([name])
+        .slice(0, 4)
+        .map((i) => i.path),
+    }))
     .sort((a, b) => b.gzipBytes - a.gzipBytes);
 
   return {

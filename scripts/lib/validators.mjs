@@ -11,9 +11,23 @@ import { listOperations } from './operations.mjs';
 export function validatorsOf(spec) {
   return listOperations(spec).flatMap((op) => [
     ...(op.parameters.some((p) => p.in === 'query')
-      ? [{ name: `${op.operationId}Query`, operation: op, doc: `The query parameters of ${op.operationId}, as one object.` }]
+      ? [
+          {
+            name: `${op.operationId}Query`,
+            operation: op,
+            doc: `The query parameters of ${op.operationId}, as one object.`,
+          },
+        ]
       : []),
-    ...(op.body ? [{ name: `${op.operationId}Body`, schemaPointer: op.body.schemaPointer, doc: `The ${op.body.mediaType} body of ${op.operationId}.` }] : []),
+    ...(op.body
+      ? [
+          {
+            name: `${op.operationId}Body`,
+            schemaPointer: op.body.schemaPointer,
+            doc: `The ${op.body.mediaType} body of ${op.operationId}.`,
+          },
+        ]
+      : []),
   ]);
 }
 
@@ -71,5 +85,7 @@ export interface GeneratedValidator {
   /** Every error of the last call that returned false (allErrors). */
   errors?: GeneratedValidatorError[] | null;
 }
-${validatorsOf(withoutDocs(fullSpec)).map((v) => `/** ${v.doc} */\nexport declare const ${v.name}: GeneratedValidator;`).join('\n')}
+${validatorsOf(withoutDocs(fullSpec))
+  .map((v) => `/** ${v.doc} */\nexport declare const ${v.name}: GeneratedValidator;`)
+  .join('\n')}
 `;

@@ -1,2 +1,7 @@
-export { clientCredentials, type ClientCredentialsTokenSource, type ClientCredentialsOptions, type ClientAuthMethod } from './client-credentials.js';
+export {
+  clientCredentials,
+  type ClientCredentialsTokenSource,
+  type ClientCredentialsOptions,
+  type ClientAuthMethod,
+} from './client-credentials.js';
 export { TokenError, isTokenError, type TokenFailure, type TokenErrorInit } from './token-error.js';

@@ -76,11 +76,19 @@ export const MAX_EXPIRES_IN_SECONDS = 86_400;
 // Node's timers hold at most 2^31-1 ms; AbortSignal.timeout over it would fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const positive = (value: number | undefined, name: string, fallback: number, allowZero: boolean, max = Infinity): number => {
+const positive = (
+  value: number | undefined,
+  name: string,
+  fallback: number,
+  allowZero: boolean,
+  max = Infinity,
+): number => {
   if (value === undefined) return fallback;
   // Number.isFinite is false for anything that is not a number (a string from a config file, say).
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0) || value > max) {
-    fail(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === Infinity ? '' : `, at most ${max}`}`);
+    fail(
+      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === Infinity ? '' : `, at most ${max}`}`,
+    );
   }
   return value;
 };
@@ -97,7 +105,9 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`tokenUrl must use https, not ${url.protocol}`);
   if (url.username || url.password) fail('tokenUrl must not carry credentials; use clientId and clientSecret');
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
-    fail(`tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`);
+    fail(
+      `tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`,
+    );
   }
   for (const name of ['clientId', 'clientSecret'] as const) {
     const value = options[name];
@@ -108,15 +118,21 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   if (options.scope !== undefined) {
     const list = typeof options.scope === 'string' ? options.scope.split(' ').filter(Boolean) : [...options.scope];
     list.forEach((item, i) => {
-      if (typeof item !== 'string' || !SCOPE_TOKEN.test(item)) fail(`scope${typeof options.scope === 'string' ? '' : `[${i}]`} must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3`);
+      if (typeof item !== 'string' || !SCOPE_TOKEN.test(item))
+        fail(
+          `scope${typeof options.scope === 'string' ? '' : `[${i}]`} must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3`,
+        );
     });
     scope = list.length ? list.join(' ') : undefined;
   }
   const authMethod = options.authMethod ?? 'client_secret_basic';
-  if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') fail('authMethod must be "client_secret_basic" or "client_secret_post"');
-  if (options.tls !== undefined && options.fetch !== undefined) fail('give either tls or fetch, not both (tls builds its own fetch)');
+  if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post')
+    fail('authMethod must be "client_secret_basic" or "client_secret_post"');
+  if (options.tls !== undefined && options.fetch !== undefined)
+    fail('give either tls or fetch, not both (tls builds its own fetch)');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function (url, init)');
-  if (options.now !== undefined && typeof options.now !== 'function') fail('now must be a function returning milliseconds');
+  if (options.now !== undefined && typeof options.now !== 'function')
+    fail('now must be a function returning milliseconds');
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const sizeProblem = byteLimitProblem(maxResponseBytes);
   if (sizeProblem) fail(`maxResponseBytes ${sizeProblem}`);
@@ -129,7 +145,8 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
     scope,
     authMethod,
     refreshMarginMs: positive(options.refreshMarginSeconds, 'refreshMarginSeconds', 60, true) * 1000,
-    defaultExpiresInMs: positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300, false, MAX_EXPIRES_IN_SECONDS) * 1000,
+    defaultExpiresInMs:
+      positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300, false, MAX_EXPIRES_IN_SECONDS) * 1000,
     maxExpiresInMs: MAX_EXPIRES_IN_SECONDS * 1000,
     timeoutMs: positive(options.timeoutMs, 'timeoutMs', 10_000, false, MAX_TIMER_MS),
     maxResponseBytes,

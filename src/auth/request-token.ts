@@ -24,13 +24,25 @@ function mask(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-export async function requestToken(settings: ResolvedClientCredentials, fetch: FetchLike, secrets: () => string[], basic: string): Promise<CachedToken> {
+export async function requestToken(
+  settings: ResolvedClientCredentials,
+  fetch: FetchLike,
+  secrets: () => string[],
+  basic: string,
+): Promise<CachedToken> {
   // The cause (a network or timeout error) is kept as a redacted copy.
   const fail = (init: Omit<TokenErrorInit, 'tokenUrl'>) =>
-    new TokenError({ ...init, tokenUrl: settings.shownUrl, ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }) });
+    new TokenError({
+      ...init,
+      tokenUrl: settings.shownUrl,
+      ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }),
+    });
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (settings.authMethod === 'client_secret_basic') {
     headers.authorization = `Basic ${basic}`;
   } else {
@@ -42,13 +54,23 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
   let response: Response | undefined;
   let text: string;
   try {
-    response = await fetch(settings.tokenUrl, { method: 'POST', headers, body: form.toString(), signal, redirect: 'error' });
+    response = await fetch(settings.tokenUrl, {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      signal,
+      redirect: 'error',
+    });
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
     text = await readTextWithin(response, settings.maxResponseBytes);
   } catch (error) {
     // Only the read throws this, so fetch has answered: the response is there.
     if (error instanceof BodyTooLargeError) {
-      throw fail({ failure: 'invalid_response', status: response!.status, detail: `HTTP ${response!.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)` });
+      throw fail({
+        failure: 'invalid_response',
+        status: response!.status,
+        detail: `HTTP ${response!.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)`,
+      });
     }
     if (signal.aborted) {
       throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });
@@ -80,19 +102,34 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
       error: code,
       errorDescription: shown,
       errorUri,
-      detail: code ? `HTTP ${response.status} ${code}${shown ? `: ${shown}` : ''}` : `HTTP ${response.status} without an RFC 6749 error body`,
+      detail: code
+        ? `HTTP ${response.status} ${code}${shown ? `: ${shown}` : ''}`
+        : `HTTP ${response.status} without an RFC 6749 error body`,
     });
   }
 
   // The body of a 200 holds the token: nothing of it goes into an error.
   const token = fields.access_token;
   if (typeof token !== 'string' || token.length === 0) {
-    throw fail({ failure: 'invalid_response', status: response.status, detail: `HTTP ${response.status} without an access_token (${body === undefined ? 'body is not JSON' : 'JSON without access_token'})` });
+    throw fail({
+      failure: 'invalid_response',
+      status: response.status,
+      detail: `HTTP ${response.status} without an access_token (${body === undefined ? 'body is not JSON' : 'JSON without access_token'})`,
+    });
   }
-  if (CONTROL.test(token)) throw fail({ failure: 'invalid_response', status: response.status, detail: 'access_token contains control characters' });
+  if (CONTROL.test(token))
+    throw fail({
+      failure: 'invalid_response',
+      status: response.status,
+      detail: 'access_token contains control characters',
+    });
   const type = fields.token_type;
   if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
-    throw fail({ failure: 'invalid_response', status: response.status, detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer` });
+    throw fail({
+      failure: 'invalid_response',
+      status: response.status,
+      detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer`,
+    });
   }
   // Absent (or null): the default lifetime. Sent: a positive number, or a numeric string (some servers
   // send one); anything else is refused rather than guessed at, so the token is neither cached nor
@@ -102,7 +139,11 @@ export async function requestToken(settings: ResolvedClientCredentials, fetch: F
   if (given !== undefined && given !== null) {
     const expiresIn = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
     if (!(expiresIn > 0 && Number.isFinite(expiresIn))) {
-      throw fail({ failure: 'invalid_response', status: response.status, detail: 'expires_in must be a positive, finite number of seconds (RFC 6749 §5.1); the token was not kept' });
+      throw fail({
+        failure: 'invalid_response',
+        status: response.status,
+        detail: 'expires_in must be a positive, finite number of seconds (RFC 6749 §5.1); the token was not kept',
+      });
     }
     lifetimeMs = Math.min(expiresIn * 1000, settings.maxExpiresInMs);
   }

@@ -48,7 +48,13 @@ export function tokenCache({ settings, send, secrets, basic, observers }: TokenC
         const startedAt = settings.now();
         inflight = requestToken(settings, send, secrets, basic).then(
           (token) => {
-            tell({ type: 'token', action: 'fetched', tokenUrl, durationMs: settings.now() - startedAt, expiresInSeconds: token.expiresInSeconds });
+            tell({
+              type: 'token',
+              action: 'fetched',
+              tokenUrl,
+              durationMs: settings.now() - startedAt,
+              expiresInSeconds: token.expiresInSeconds,
+            });
             issued.push(token.value);
             if (issued.length > 8) issued.shift();
             cached = token;

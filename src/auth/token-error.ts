@@ -35,7 +35,11 @@ export class TokenError extends AuthError {
   readonly errorUri: string | undefined;
 
   constructor(init: TokenErrorInit) {
-    super(`token request to ${init.tokenUrl} failed: ${init.detail}`, {}, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `token request to ${init.tokenUrl} failed: ${init.detail}`,
+      {},
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     // What the endpoint sent is redacted again here, whoever built the init: a hostile endpoint may
     // put a CPF or a token in any of its fields.
     const text = (value: string | undefined) => (value === undefined ? undefined : redactText(value));

@@ -100,7 +100,8 @@ export function contractFields(spec: FieldsDocument): ContractFields {
       const requestBody = (value as Operation).requestBody;
       if (requestBody === undefined) continue;
       anyBody = true;
-      for (const media of Object.values(resolve(requestBody).content ?? {})) if (media.schema) nodeOf(media.schema, body);
+      for (const media of Object.values(resolve(requestBody).content ?? {}))
+        if (media.schema) nodeOf(media.schema, body);
     }
   }
 

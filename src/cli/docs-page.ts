@@ -14,7 +14,9 @@ export const DOCS_TITLE = 'BaaS Customer Update and PIX Key Listing API';
 const CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
 const INLINE_LOGO =
   'data:image/svg+xml,' +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="54" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#0044d4">Redocly</text></svg>');
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="54" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#0044d4">Redocly</text></svg>',
+  );
 
 // With telemetry on, the CLI reports usage and Redoc 3 makes the reader's browser post traces.
 const CONFIG = 'telemetry: off\n';
@@ -42,7 +44,11 @@ export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSo
     // Run beside a config of its own, so no redocly.yaml of the caller's folder changes the page.
     await writeFile(join(dir, 'redocly.yaml'), CONFIG);
     const target = resolve(output);
-    await run(process.execPath, [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      process.execPath,
+      [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target],
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+    );
     const html = await readFile(target, 'utf8');
     await writeFile(target, html.replace(CDN_LOGO, INLINE_LOGO));
   } finally {

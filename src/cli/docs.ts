@@ -15,7 +15,9 @@ export function redoclyCli(): string {
     const bin = (require(manifest) as { bin: Record<string, string> }).bin;
     return join(dirname(manifest), bin.redocly ?? 'bin/cli.js');
   } catch {
-    throw new Error('docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).');
+    throw new Error(
+      'docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).',
+    );
   }
 }
 
@@ -23,7 +25,10 @@ export const docs = defineCommand({
   name: 'docs',
   summary: 'write the HTML docs of the contract (one page that works offline) into a folder',
   usage: '--out DIR',
-  details: ['--out DIR, -o DIR   folder to write index.html into (created if missing)', 'Needs @redocly/cli@^2 installed next to this package (an optional peer).'],
+  details: [
+    '--out DIR, -o DIR   folder to write index.html into (created if missing)',
+    'Needs @redocly/cli@^2 installed next to this package (an optional peer).',
+  ],
   options: { out: { type: 'string', short: 'o' } },
   async run(values, _positionals, context) {
     if (!values.out) throw new UsageError('docs needs --out DIR');

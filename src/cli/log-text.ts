@@ -12,7 +12,10 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, (char) => {
     const code = char.codePointAt(0)!;
-    return NAMED[char] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    return (
+      NAMED[char] ??
+      (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    );
   });
 }
 
@@ -24,7 +27,8 @@ const SEPARATOR = '(?:[.\\-_ +]|%2[0BDE]|%5F)';
 const DIGIT_RUN = new RegExp(`${DIGIT}(?:${SEPARATOR}?${DIGIT}){10,}`, 'gi');
 // Read token by token, so that the digits of an encoded separator (%20) are not taken for digits.
 const TOKEN = /%[0-9a-f]{2}|[^]/gi;
-const maskRun = (run: string): string => run.replace(TOKEN, (token) => (/^(?:[0-9]|%3[0-9])$/.test(token) ? '*' : token));
+const maskRun = (run: string): string =>
+  run.replace(TOKEN, (token) => (/^(?:[0-9]|%3[0-9])$/.test(token) ? '*' : token));
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.
 const BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
 

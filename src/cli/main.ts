@@ -20,16 +20,26 @@ export function mainHelp(commands: readonly Command[] = COMMANDS): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    '  --help, -h     this help; `<command> --help` for a command\'s own',
+    "  --help, -h     this help; `<command> --help` for a command's own",
     '  --version, -v  the version of the package (and of the contract)',
   ].join('\n');
 }
 
 export const commandHelp = (command: Command): string =>
-  [`Usage: ${PACKAGE_NAME} ${command.name} ${command.usage}`, '', command.summary, '', ...command.details.map((d) => `  ${d}`)].join('\n');
+  [
+    `Usage: ${PACKAGE_NAME} ${command.name} ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    ...command.details.map((d) => `  ${d}`),
+  ].join('\n');
 
 /** Runs the command line on `argv` (without node and the script); resolves with the exit code. */
-export async function main(argv: string[], commands: readonly Command[] = COMMANDS, context: CommandContext = stdio): Promise<number> {
+export async function main(
+  argv: string[],
+  commands: readonly Command[] = COMMANDS,
+  context: CommandContext = stdio,
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     context.out(mainHelp(commands));
@@ -41,7 +51,9 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
   }
   const command = commands.find((c) => c.name === first);
   if (!command) {
-    context.err(`${PACKAGE_NAME}: unknown command "${first}". Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`);
+    context.err(
+      `${PACKAGE_NAME}: unknown command "${first}". Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`,
+    );
     return 2;
   }
   try {
@@ -64,7 +76,9 @@ export async function main(argv: string[], commands: readonly Command[] = COMMAN
     }
     return await command.run(values as never, positionals, context);
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { code?: string } | null | undefined)?.code?.startsWith('ERR_PARSE_ARGS');
+    const usage =
+      error instanceof UsageError ||
+      (error as { code?: string } | null | undefined)?.code?.startsWith('ERR_PARSE_ARGS');
     context.err(`${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
     if (usage) context.err(`See \`${PACKAGE_NAME} ${command.name} --help\`.`);
     return usage ? 2 : 1;

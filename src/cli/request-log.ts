@@ -47,7 +47,12 @@ function prismField(location: unknown, message: unknown): string {
 function sandboxField(property: string): string {
   if (property === 'body') return bodyField([]);
   if (!property.startsWith('/')) return parameterField(property);
-  return bodyField(property.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')));
+  return bodyField(
+    property
+      .slice(1)
+      .split('/')
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')),
+  );
 }
 
 /**
@@ -68,7 +73,9 @@ export function faultyFields(headers: IncomingMessage['headers'], body: string):
   }
   try {
     const problem = JSON.parse(body) as { violations?: ({ property?: unknown } | null)[] } | null;
-    const properties = (problem?.violations ?? []).map((v) => v?.property).filter((p): p is string => typeof p === 'string');
+    const properties = (problem?.violations ?? [])
+      .map((v) => v?.property)
+      .filter((p): p is string => typeof p === 'string');
     return [...new Set(properties.map(sandboxField))];
   } catch {
     return [];
@@ -77,7 +84,8 @@ export function faultyFields(headers: IncomingMessage['headers'], body: string):
 
 /** One line for an answer that ended; `path` is already as loggedPath shows it. */
 export function formatLine(method: string, path: string, status: number, ms: number, fields: string[]): string {
-  const fault = status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
+  const fault =
+    status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
   return `${escapeControls(method)} ${path} ${status}${fault} (${ms} ms)`;
 }
 
@@ -102,7 +110,13 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     let upstreamFailed = false;
     let status: number | undefined;
     const upstream = httpRequest(
-      { hostname: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
       (answer) => {
         status = answer.statusCode!;
         const chunks: Buffer[] = [];
@@ -117,12 +131,21 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
         answer.on('aborted', () => (upstreamFailed = true));
         answer.on('end', () => {
           const body = size <= MAX_PROBLEM_BYTES ? Buffer.concat(chunks).toString() : '';
-          log(formatLine(method, path, status!, Date.now() - started, status === 422 ? faultyFields(answer.headers, body) : []));
+          log(
+            formatLine(
+              method,
+              path,
+              status!,
+              Date.now() - started,
+              status === 422 ? faultyFields(answer.headers, body) : [],
+            ),
+          );
         });
         res.writeHead(status, answer.statusMessage, answer.headers);
         // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
         pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
-          if (error && !answer.complete && upstreamFailed) log(`${shown} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
+          if (error && !answer.complete && upstreamFailed)
+            log(`${shown} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
         });
       },
     );
@@ -143,7 +166,9 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       if (res.writableFinished || upstreamFailed) return;
       upstream.destroy();
       const shownStatus = status === undefined ? '' : ` ${status}`;
-      log(`${shown} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`);
+      log(
+        `${shown} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`,
+      );
     });
     req.pipe(upstream);
   });

@@ -8,21 +8,28 @@ import { listenAddress, serveUntilStopped, serverDetails, serverOptions } from '
 
 const DEFAULT_PORT = 4020;
 const DEFAULT_SEED = 'baas-pix-contract';
-const FLAGS: Record<SizeOption, string> = { clients: '--clients', accountsPerClient: '--accounts', keysPerAccount: '--keys' };
+const FLAGS: Record<SizeOption, string> = {
+  clients: '--clients',
+  accountsPerClient: '--accounts',
+  keysPerAccount: '--keys',
+};
 const DEFAULTS: Record<SizeOption, number> = { clients: 2, accountsPerClient: 2, keysPerAccount: 5 };
 const n = (value: number): string => value.toLocaleString('en-US');
 
 function count(option: SizeOption, raw: string | undefined): number {
   if (raw === undefined) return DEFAULTS[option];
   const max = SANDBOX_LIMITS[option];
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${FLAGS[option]} must be a whole number from 1 to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    throw new UsageError(`${FLAGS[option]} must be a whole number from 1 to ${max}, got "${raw}"`);
   return Number(raw);
 }
 
 function tokenTtl(raw: string | undefined): number {
   if (raw === undefined) return SANDBOX_TOKENS.defaultTtlSeconds;
   if (!/^\d+$/.test(raw) || ttlProblem(Number(raw), '--token-ttl') !== undefined) {
-    throw new UsageError(`--token-ttl must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got "${raw}"`);
+    throw new UsageError(
+      `--token-ttl must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got "${raw}"`,
+    );
   }
   return Number(raw);
 }
@@ -53,11 +60,18 @@ export function sandboxBanner(sandbox: Sandbox, url: string, info: BannerInfo): 
   sandbox.clients.forEach((client, index) => {
     lines.push(`client ${index + 1}: Authorization: Bearer ${client.token}`);
     lines.push(`  client_id=${client.clientId}  client_secret=${client.clientSecret}`);
-    for (const account of client.accounts) lines.push(`  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`);
+    for (const account of client.accounts)
+      lines.push(
+        `  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`,
+      );
   });
   const first = sandbox.clients[0]!;
-  lines.push(`  token: curl -u '${first.clientId}:${first.clientSecret}' -d grant_type=client_credentials '${tokenUrl}'`);
-  lines.push(`  try: curl -H 'Authorization: Bearer ${first.token}' -H 'User-Agent: demo/1' '${url}/v2/api/pix/keys/list-keys?limit=2'`);
+  lines.push(
+    `  token: curl -u '${first.clientId}:${first.clientSecret}' -d grant_type=client_credentials '${tokenUrl}'`,
+  );
+  lines.push(
+    `  try: curl -H 'Authorization: Bearer ${first.token}' -H 'User-Agent: demo/1' '${url}/v2/api/pix/keys/list-keys?limit=2'`,
+  );
   return lines;
 }
 
@@ -78,7 +92,7 @@ export const sandbox = defineCommand({
     '               expired one gets a 401 on the API; the static tokens never expire',
     'Past the fifth key of an account, a few keys have another status (pending, inactivated, …) or a',
     'company (CNPJ) as holder; with the default seed, --keys 100 shows every one.',
-    'Prints the counts, the token URL, and each client\'s static token, client_id and client_secret and',
+    "Prints the counts, the token URL, and each client's static token, client_id and client_secret and",
     'accounts; logs one line per request (no token, no secret, no CPF).',
     'Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).',
   ],

@@ -16,7 +16,10 @@ export const serverDetails = (defaultPort: number): string[] => [
   `--host H       interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 opens it to the network)`,
 ];
 
-export function listenAddress(values: { port?: string; host?: string }, defaultPort: number): { host: string; port: number } {
+export function listenAddress(
+  values: { port?: string; host?: string },
+  defaultPort: number,
+): { host: string; port: number } {
   const port = values.port === undefined ? defaultPort : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535 || values.port?.trim() === '') {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
@@ -64,10 +67,12 @@ export async function serveUntilStopped(
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
 ): Promise<number> {
-  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(async (error: unknown) => {
-    await backend.stop();
-    throw error;
-  });
+  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(
+    async (error: unknown) => {
+      await backend.stop();
+      throw error;
+    },
+  );
   context.out(`${name} listening on ${front.url} (Ctrl-C to stop)`);
   for (const line of hints(front.url)) context.out(line);
   const reason = await stopRequested();

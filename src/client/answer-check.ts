@@ -10,9 +10,14 @@ import type { ResponseValidation } from './options.js';
 export type AnswerCheck = (response: Response, text: string, call: Call) => Promise<Parsed>;
 
 /** Undefined when off (the default), so readers skip it at no cost. Checks the option at creation. */
-export function answerCheck(mode: ResponseValidation | undefined, onDrift: ((event: DriftEvent) => void) | undefined, state: ClientState): AnswerCheck | undefined {
+export function answerCheck(
+  mode: ResponseValidation | undefined,
+  onDrift: ((event: DriftEvent) => void) | undefined,
+  state: ClientState,
+): AnswerCheck | undefined {
   if (!mode || mode === 'off') return undefined;
-  if (mode !== 'warn' && mode !== 'throw') throw new TypeError('createBaasClient: validateResponses must be off, warn or throw');
+  if (mode !== 'warn' && mode !== 'throw')
+    throw new TypeError('createBaasClient: validateResponses must be off, warn or throw');
   const listeners = { onDrift, state };
   return (response, text, call) => checkAnswer(mode, listeners, response, text, call);
 }

@@ -61,7 +61,8 @@ type Params = { query?: Record<string, string | number | undefined>; path?: Reco
 /** The URL of an operation: its path (path parameters filled in) and its query, in the spec's parameter order. */
 export function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
   let url = baseUrl + operation.path;
-  if (operation.pathParams.length > 0) url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
+  if (operation.pathParams.length > 0)
+    url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
   let separator = '?';
   for (const { name } of operation.query) {
     const value = params.query?.[name];
@@ -91,17 +92,25 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   if (typeof settings.token === 'string') state.remember(settings.token);
   const baseHeaders: Record<string, string> = { Accept: ACCEPT, 'User-Agent': settings.userAgent };
   const check = answerCheck(options.validateResponses, options.onDrift, state);
-  const readUpdate = (response: Response, call: Call) => readJson(response, call, check) as Promise<UpdateResult | undefined>;
+  const readUpdate = (response: Response, call: Call) =>
+    readJson(response, call, check) as Promise<UpdateResult | undefined>;
   const readList = (response: Response, call: Call) => readPixKeyList(response, call, check);
 
   /** Sends one operation of the table through a new Call and reads its answer with `read`. */
-  function send<T>(name: OperationName & keyof typeof operations, params: Params, callOptions: CallOptions, read: Reader<T>): Promise<T> {
+  function send<T>(
+    name: OperationName & keyof typeof operations,
+    params: Params,
+    callOptions: CallOptions,
+    read: Reader<T>,
+  ): Promise<T> {
     const operation = operations[name];
     const headers = { ...baseHeaders };
     if (callOptions.headers) {
       for (const [header, value] of Object.entries(callOptions.headers)) {
         if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
-          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], { operation: name });
+          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
+            operation: name,
+          });
         }
         if (header.toLowerCase() !== 'authorization') headers[header] = value;
       }
@@ -112,7 +121,13 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       body = JSON.stringify(params.body);
     }
     const { timeoutMs, retry, maxResponseBytes } = callSettings(settings, callOptions);
-    const request = { operation: name, method: operation.method, url: operationUrl(settings.baseUrl, operation, params), headers, body };
+    const request = {
+      operation: name,
+      method: operation.method,
+      url: operationUrl(settings.baseUrl, operation, params),
+      headers,
+      body,
+    };
     const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes);
     return call.run(read);
   }
@@ -124,7 +139,10 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   const client: BaasClient = {
     async updateNaturalPerson(input) {
       const query = { Account: input.account, DocumentNumber: input.documentNumber };
-      preflight('updateNaturalPerson', [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(input.body)]);
+      preflight('updateNaturalPerson', [
+        ...validateUpdateNaturalPersonQuery(query),
+        ...validateNaturalPersonUpdate(input.body),
+      ]);
       return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
     },
 
@@ -165,7 +183,11 @@ async function readJson(response: Response, call: Call, check?: AnswerCheck): Pr
 async function readPixKeyList(response: Response, call: Call, check?: AnswerCheck): Promise<PixKeyList> {
   const parsed = await readJson(response, call, check);
   if (!isPixKeyList(parsed)) {
-    throw new ResponseError('a key list without a `data` array', { status: response.status, contentType: response.headers.get('content-type') ?? undefined }, call.context());
+    throw new ResponseError(
+      'a key list without a `data` array',
+      { status: response.status, contentType: response.headers.get('content-type') ?? undefined },
+      call.context(),
+    );
   }
   return parsed;
 }

@@ -12,7 +12,14 @@
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
 import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
 import type { CallEvent, CallObserver } from '../call-events.js';
-import { BaasError, NetworkError, ResponseError, TimeoutError, type ErrorContext, type OperationName } from '../errors.js';
+import {
+  BaasError,
+  NetworkError,
+  ResponseError,
+  TimeoutError,
+  type ErrorContext,
+  type OperationName,
+} from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
 import { redactUrl } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
@@ -132,8 +139,16 @@ export class Call {
       return await readBytesWithin(response, this.maxResponseBytes);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
-      const init = { status: response.status, contentType: response.headers.get('content-type') ?? undefined, limitBytes: error.limitBytes };
-      throw new ResponseError(`the response body is larger than maxResponseBytes (${error.limitBytes} bytes)`, init, this.context());
+      const init = {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? undefined,
+        limitBytes: error.limitBytes,
+      };
+      throw new ResponseError(
+        `the response body is larger than maxResponseBytes (${error.limitBytes} bytes)`,
+        init,
+        this.context(),
+      );
     }
   }
 
@@ -147,12 +162,28 @@ export class Call {
       const controller = this.attempt();
       let response: Response;
       try {
-        response = await this.send({ ...this.client.init, method, headers, body: body ?? null, signal: controller.signal, redirect: 'manual' });
+        response = await this.send({
+          ...this.client.init,
+          method,
+          headers,
+          body: body ?? null,
+          signal: controller.signal,
+          redirect: 'manual',
+        });
       } catch (error) {
         clearTimeout(this.timer);
         if (this.signal?.aborted) throw this.signal.reason;
         const failure = this.timedOut ? 'timeout' : 'network';
-        const wait = shouldRetry({ attempt: this.attempts, method, failure, elapsedMs: Date.now() - this.started, idempotencyKey: this.idempotencyKey() }, this.retry);
+        const wait = shouldRetry(
+          {
+            attempt: this.attempts,
+            method,
+            failure,
+            elapsedMs: Date.now() - this.started,
+            idempotencyKey: this.idempotencyKey(),
+          },
+          this.retry,
+        );
         if (wait === undefined) throw error;
         await this.retrying(wait, `${failure}${systemCode(error) ? ` ${systemCode(error)}` : ''}`);
         continue;
@@ -222,7 +253,14 @@ export class Call {
   }
 
   private answered(response: Response): void {
-    this.client.observer?.response?.(this.event({ status: response.status, requestId: response.headers.get(REQUEST_ID) ?? undefined, responseHeaders: response.headers }), this.carried);
+    this.client.observer?.response?.(
+      this.event({
+        status: response.status,
+        requestId: response.headers.get(REQUEST_ID) ?? undefined,
+        responseHeaders: response.headers,
+      }),
+      this.carried,
+    );
   }
 
   private async retrying(waitMs: number, reason: string, status?: number): Promise<void> {
@@ -280,7 +318,14 @@ export class Call {
     else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
     else outcome = new NetworkError(systemCode(error), this.context(), failureReason(error));
     // The error event's duration runs from the call's start.
-    this.client.observer?.error?.(this.event({ error: outcome, durationMs: Date.now() - this.started, ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}) }), this.carried);
+    this.client.observer?.error?.(
+      this.event({
+        error: outcome,
+        durationMs: Date.now() - this.started,
+        ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}),
+      }),
+      this.carried,
+    );
     return outcome;
   }
 }
@@ -300,7 +345,8 @@ function carriedNumbers(url: string): string[] {
   const query = url.indexOf('?');
   if (query === -1) return [];
   const numbers: string[] = [];
-  for (const [name, value] of new URLSearchParams(url.slice(query + 1))) if (name.toLowerCase() === 'documentnumber' && value !== '') numbers.push(value);
+  for (const [name, value] of new URLSearchParams(url.slice(query + 1)))
+    if (name.toLowerCase() === 'documentnumber' && value !== '') numbers.push(value);
   return numbers;
 }
 

@@ -8,7 +8,9 @@ import type { ResolvedLogging } from '../logging/levels.js';
 import type { ClientState } from './call.js';
 
 /** Receives the events of one type, already redacted: the same objects the logger gets. */
-export type BaasEventListener<T extends BaasEventType = BaasEventType> = (event: Extract<BaasEvent, { type: T }>) => void;
+export type BaasEventListener<T extends BaasEventType = BaasEventType> = (
+  event: Extract<BaasEvent, { type: T }>,
+) => void;
 
 export interface ClientEvents {
   on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;

@@ -90,23 +90,28 @@ export interface ResolvedOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
-  if (typeof options?.baseUrl !== 'string') throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
+  if (typeof options?.baseUrl !== 'string')
+    throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
   let url: URL;
   try {
     url = new URL(options.baseUrl);
   } catch {
-    throw new TypeError('createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"');
+    throw new TypeError(
+      'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new TypeError(`createBaasClient: baseUrl must use https (or http to loopback), not ${url.protocol}`);
   }
-  if (url.username || url.password) throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
+  if (url.username || url.password)
+    throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
   }
-  if (options.token === undefined || options.token === '') throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
+  if (options.token === undefined || options.token === '')
+    throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
     if (problem) throw new AuthError(`createBaasClient: ${problem}`);
@@ -118,7 +123,9 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
   if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
   if (options.tls !== undefined && options.fetch !== undefined) {
-    throw new TypeError('createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)');
+    throw new TypeError(
+      'createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',
+    );
   }
   const tlsFetch = options.tls === undefined ? undefined : lazyTlsFetch(options.tls);
   const logging = options.logger === undefined && options.logLevel === undefined ? undefined : resolveLogging(options);
@@ -139,7 +146,8 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
 
 // A timer armed for longer than MAX_TIMER_MS fires at once (Node warns), so no timeout may ask for it.
 function checkTimeout(timeoutMs: number, where: string): number {
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
+    throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
   return timeoutMs;
 }
 
@@ -150,10 +158,21 @@ function checkByteLimit(limit: number, where: string): number {
 }
 
 /** The timeout, retry and body-size settings of one call: its own options over the client's. */
-export function callSettings(settings: ResolvedOptions, options: CallOptions): { timeoutMs: number; retry: RetrySettings | false; maxResponseBytes: number } {
-  const timeoutMs = options.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(options.timeoutMs, 'call options');
+export function callSettings(
+  settings: ResolvedOptions,
+  options: CallOptions,
+): { timeoutMs: number; retry: RetrySettings | false; maxResponseBytes: number } {
+  const timeoutMs =
+    options.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(options.timeoutMs, 'call options');
   const retry =
-    options.retry === undefined ? settings.retry : options.retry === false ? false : retrySettings({ ...(settings.retry || {}), ...options.retry });
-  const maxResponseBytes = options.maxResponseBytes === undefined ? settings.maxResponseBytes : checkByteLimit(options.maxResponseBytes, 'call options');
+    options.retry === undefined
+      ? settings.retry
+      : options.retry === false
+        ? false
+        : retrySettings({ ...(settings.retry || {}), ...options.retry });
+  const maxResponseBytes =
+    options.maxResponseBytes === undefined
+      ? settings.maxResponseBytes
+      : checkByteLimit(options.maxResponseBytes, 'call options');
   return { timeoutMs, retry, maxResponseBytes };
 }

@@ -69,7 +69,9 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
   private async nextPage(): Promise<IteratorResult<Item, undefined>> {
     const maxPages = this.maxPages;
     while (!this.finished && !this.exhausted && (maxPages === undefined || this.pagesRead < maxPages)) {
-      const result = await this.fetchPage(this.cursor === undefined ? this.query : { ...this.query, cursor: this.cursor });
+      const result = await this.fetchPage(
+        this.cursor === undefined ? this.query : { ...this.query, cursor: this.cursor },
+      );
       this.pagesRead += 1;
       this.page = result.data;
       this.index = 0;
@@ -89,7 +91,10 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
       this.finish();
       throw new ResponseError(
         `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
-        { status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] },
+        {
+          status: 200,
+          problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
+        },
         { operation: 'listPixKeys' },
       );
     }

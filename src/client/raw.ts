@@ -1,6 +1,13 @@
 // openapi-fetch clients over the generated `paths`: `createRawClient` on its own, and
 // `createBaasClient`'s `raw`, whose requests are sent by the same call owner as the typed operations.
-import createClient, { type Client, type ClientPathsWithMethod, type FetchOptions, type FetchResponse, type Middleware, type ParseAs } from 'openapi-fetch';
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  type FetchOptions,
+  type FetchResponse,
+  type Middleware,
+  type ParseAs,
+} from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
 import { Call, type ClientState } from './call.js';
 import type { RetrySettings } from './retry.js';
@@ -22,7 +29,9 @@ export interface RawClientOptions {
 }
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type Operation<P, M extends HttpMethod> = P extends keyof paths ? Extract<paths[P][M & keyof paths[P]], Record<string | number, unknown>> : never;
+type Operation<P, M extends HttpMethod> = P extends keyof paths
+  ? Extract<paths[P][M & keyof paths[P]], Record<string | number, unknown>>
+  : never;
 type RawInit<O, A extends ParseAs> = FetchOptions<O> & { parseAs?: A };
 type RawInitArgs<O, A extends ParseAs> = {} extends FetchOptions<O> ? [init?: RawInit<O, A>] : [init: RawInit<O, A>];
 
@@ -33,19 +42,28 @@ type RawInitArgs<O, A extends ParseAs> = {} extends FetchOptions<O> ? [init?: Ra
  * operation itself, so a misspelled member of the body, `params` or the options is an error; only
  * `parseAs` is inferred, for the type of `data`.
  */
-export type RawMethod<M extends HttpMethod> = <P extends ClientPathsWithMethod<Client<paths>, M>, A extends ParseAs = 'json'>(
+export type RawMethod<M extends HttpMethod> = <
+  P extends ClientPathsWithMethod<Client<paths>, M>,
+  A extends ParseAs = 'json',
+>(
   url: P,
   ...init: RawInitArgs<Operation<P, M>, A>
 ) => Promise<FetchResponse<Operation<P, M>, { parseAs: A }, `${string}/${string}`>>;
 
 /** openapi-fetch's client over the generated `paths`, its methods checking their arguments as `RawMethod` says. */
-export type RawClient = Omit<Client<paths>, Uppercase<HttpMethod>> & { [M in HttpMethod as Uppercase<M>]: RawMethod<M> };
+export type RawClient = Omit<Client<paths>, Uppercase<HttpMethod>> & {
+  [M in HttpMethod as Uppercase<M>]: RawMethod<M>;
+};
 
 /**
  * Sets `Authorization: Bearer …` and `User-Agent`; one middleware rather than two, as each step costs
  * every request. `onToken` learns each token value so errors can redact it.
  */
-export function headersMiddleware(token: TokenSource | undefined, userAgent: string | undefined, onToken?: (value: string) => void): Middleware {
+export function headersMiddleware(
+  token: TokenSource | undefined,
+  userAgent: string | undefined,
+  onToken?: (value: string) => void,
+): Middleware {
   return {
     async onRequest({ request }) {
       if (token !== undefined) {
@@ -71,7 +89,8 @@ export function createRawClient(options: RawClientOptions): RawClient {
     // (and Prism) refuse to send them.
     headers: { Accept: ACCEPT },
   });
-  if (options.token !== undefined || options.userAgent !== undefined) client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
+  if (options.token !== undefined || options.userAgent !== undefined)
+    client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
   client.use(...(options.middleware ?? []));
   return checked(client);
 }
@@ -95,21 +114,36 @@ export function createCallingRawClient(
   state: ClientState,
   settings: { timeoutMs: number; retry: RetrySettings | false; userAgent: string; maxResponseBytes: number },
 ): RawClient {
-  return checked(createClient<paths>({
-    baseUrl,
-    headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
-    fetch: async (request: Request) => {
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        if (name !== 'authorization') headers[name] = value;
-      });
-      const body = request.body === null ? undefined : await request.arrayBuffer();
-      const call = new Call(state, { operation: 'raw', method: request.method, url: request.url, headers, body }, settings.timeoutMs, settings.retry, request.signal, settings.maxResponseBytes);
-      return call.run(async (response, running) => {
-        // Within maxResponseBytes: openapi-fetch would read any amount.
-        const buffered = NULL_BODY.has(response.status) ? null : ((await running.readBytes(response)) as Uint8Array<ArrayBuffer>);
-        return new Response(buffered, { status: response.status, statusText: response.statusText, headers: response.headers });
-      });
-    },
-  }));
+  return checked(
+    createClient<paths>({
+      baseUrl,
+      headers: { Accept: ACCEPT, 'User-Agent': settings.userAgent },
+      fetch: async (request: Request) => {
+        const headers: Record<string, string> = {};
+        request.headers.forEach((value, name) => {
+          if (name !== 'authorization') headers[name] = value;
+        });
+        const body = request.body === null ? undefined : await request.arrayBuffer();
+        const call = new Call(
+          state,
+          { operation: 'raw', method: request.method, url: request.url, headers, body },
+          settings.timeoutMs,
+          settings.retry,
+          request.signal,
+          settings.maxResponseBytes,
+        );
+        return call.run(async (response, running) => {
+          // Within maxResponseBytes: openapi-fetch would read any amount.
+          const buffered = NULL_BODY.has(response.status)
+            ? null
+            : ((await running.readBytes(response)) as Uint8Array<ArrayBuffer>);
+          return new Response(buffered, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers,
+          });
+        });
+      },
+    }),
+  );
 }

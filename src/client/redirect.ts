@@ -11,7 +11,12 @@ export const MAX_REDIRECTS = 5;
  * Sends `init` to `url` and follows the redirects the policy allows. `onHop` learns each URL an
  * attempt goes to (the first one included), so errors name where the call really went.
  */
-export async function fetchFollowingRedirects(fetch: FetchLike, url: string, init: RequestInit, onHop: (url: string) => void): Promise<Response> {
+export async function fetchFollowingRedirects(
+  fetch: FetchLike,
+  url: string,
+  init: RequestInit,
+  onHop: (url: string) => void,
+): Promise<Response> {
   for (let hop = 0; ; hop += 1) {
     onHop(url);
     const response = await fetch(url, init);

@@ -14,7 +14,10 @@ const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^
  * by the logging code for response events.
  */
 export function responseMeta(response: Response): { requestId: string | undefined; retryAfterMs: number | undefined } {
-  return { requestId: response.headers.get('x-request-id') ?? undefined, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) };
+  return {
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+  };
 }
 
 /** A success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
@@ -22,11 +25,20 @@ export function parseSuccessBody(response: Response, text: string, call: Call): 
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
   const snippet = (): string => truncate(redactText(text, call.secrets));
-  if (!isJsonType(type)) throw new ResponseError('expected a JSON body', { status: response.status, contentType: type, bodySnippet: snippet() }, call.context());
+  if (!isJsonType(type))
+    throw new ResponseError(
+      'expected a JSON body',
+      { status: response.status, contentType: type, bodySnippet: snippet() },
+      call.context(),
+    );
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ResponseError('the body is not valid JSON', { status: response.status, contentType: type, bodySnippet: snippet() }, call.context());
+    throw new ResponseError(
+      'the body is not valid JSON',
+      { status: response.status, contentType: type, bodySnippet: snippet() },
+      call.context(),
+    );
   }
 }
 
@@ -36,8 +48,11 @@ interface UpstreamEnvelope {
 }
 
 const isEnvelope = (body: unknown): body is UpstreamEnvelope =>
-  typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'ERROR' &&
-  typeof (body as { error?: unknown }).error === 'object' && (body as { error?: unknown }).error !== null;
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { status?: unknown }).status === 'ERROR' &&
+  typeof (body as { error?: unknown }).error === 'object' &&
+  (body as { error?: unknown }).error !== null;
 
 /** The body of an answer that is not a success: parsed JSON when it parses (whatever its type), its text otherwise. */
 function errorBody(text: string): unknown {
@@ -60,7 +75,9 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   const meta = responseMeta(response);
 
   if (status < 400) {
-    const where = response.headers.get('location') ? 'a redirect to another origin or for a non-GET request, not followed' : 'an unexpected status';
+    const where = response.headers.get('location')
+      ? 'a redirect to another origin or for a non-GET request, not followed'
+      : 'an unexpected status';
     return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
   if (text !== undefined && text.trim() !== '' && (isHtml(type, text) || /json/i.test(type))) {
@@ -83,5 +100,8 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   }
 
   const requestId = meta.requestId ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
-  return new ApiError({ status, problem, code, retryAfterMs: meta.retryAfterMs, rateLimit: call.rateLimit }, call.context(requestId));
+  return new ApiError(
+    { status, problem, code, retryAfterMs: meta.retryAfterMs, rateLimit: call.rateLimit },
+    call.context(requestId),
+  );
 }

@@ -39,7 +39,8 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
     throw new TypeError('retry.maxAttempts must be a whole number of at least 1');
   }
   for (const name of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
-    if (!isTimerMs(settings[name])) throw new TypeError(`retry.${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+    if (!isTimerMs(settings[name]))
+      throw new TypeError(`retry.${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
   }
   // Never a timer by itself (waits are checked against what it leaves), so Infinity may mean no bound.
   if (typeof settings.maxElapsedMs !== 'number' || !(settings.maxElapsedMs >= 0)) {
@@ -80,7 +81,11 @@ export interface RetryQuestion {
  * `Retry-After` is the wait when it sent one, backoff otherwise; a `Retry-After` over `maxRetryAfterMs`
  * or past what `maxElapsedMs` leaves means no retry. Every wait fits a timer (at most MAX_TIMER_MS).
  */
-export function shouldRetry(question: RetryQuestion, settings: RetrySettings | false, random: () => number = Math.random): number | undefined {
+export function shouldRetry(
+  question: RetryQuestion,
+  settings: RetrySettings | false,
+  random: () => number = Math.random,
+): number | undefined {
   if (!settings || question.attempt >= settings.maxAttempts) return undefined;
   if (!IDEMPOTENT_METHODS.has(question.method) && !question.idempotencyKey) return undefined;
   // No status (a failure) is in no list of statuses.

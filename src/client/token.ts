@@ -19,7 +19,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why `value` cannot be a bearer token, or undefined when it can. */
 export function tokenProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
+  if (typeof value !== 'string')
+    return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
   if (value.trim() === '') return 'the token source gave an empty token';
   // CR/LF would split the Authorization header.
   if (CONTROL.test(value)) return 'the token source gave a token with a control character';
@@ -39,8 +40,15 @@ export async function resolveToken(
   } catch (error) {
     // An AuthError (clientCredentials' TokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
-    if (error instanceof AuthError) throw new AuthError(`the token source failed (${redactText(error.message, secrets)}); nothing was sent`, context(), { cause: error });
-    throw new AuthError('the token source failed; nothing was sent', context(), { cause: redactedCause(error, secrets) });
+    if (error instanceof AuthError)
+      throw new AuthError(
+        `the token source failed (${redactText(error.message, secrets)}); nothing was sent`,
+        context(),
+        { cause: error },
+      );
+    throw new AuthError('the token source failed; nothing was sent', context(), {
+      cause: redactedCause(error, secrets),
+    });
   }
   const problem = tokenProblem(value);
   if (problem) throw new AuthError(`${problem}; nothing was sent`, context());

@@ -19,7 +19,13 @@ export interface DriftListeners {
 
 let contract: Promise<typeof import('../generated/response-validators.js')> | undefined;
 
-export async function checkAnswer(mode: 'warn' | 'throw', listeners: DriftListeners, response: Response, text: string, call: Call): Promise<Parsed> {
+export async function checkAnswer(
+  mode: 'warn' | 'throw',
+  listeners: DriftListeners,
+  response: Response,
+  text: string,
+  call: Call,
+): Promise<Parsed> {
   const { responseContract } = await (contract ??= import('../generated/response-validators.js'));
   const contentType = response.headers.get('content-type');
   let parsed: Parsed;
@@ -34,16 +40,35 @@ export async function checkAnswer(mode: 'warn' | 'throw', listeners: DriftListen
   const context = call.context();
   const operationId = context.operation!;
   const body = parsed ? parsed.body : text === '' ? undefined : text;
-  const problems = checkResponse(responseContract, ruleOf, { operationId, status: response.status, headers: response.headers, contentType, body, bodyUnparsable });
+  const problems = checkResponse(responseContract, ruleOf, {
+    operationId,
+    status: response.status,
+    headers: response.headers,
+    contentType,
+    body,
+    bodyUnparsable,
+  });
   if (problems.length === 0) return parsed;
   // Masked before anyone hears it: a pointer names a member of the answer, which a provider may name by a CPF.
   const event: DriftEvent = redactJson(
-    { type: 'drift', operationId, status: response.status, problems, method: context.method, url: context.url, requestId: context.requestId },
+    {
+      type: 'drift',
+      operationId,
+      status: response.status,
+      problems,
+      method: context.method,
+      url: context.url,
+      requestId: context.requestId,
+    },
     call.secrets,
   );
   if (mode === 'throw') {
     // No body snippet: the values are what must not leak; pointers and rules say what is wrong.
-    throw new ResponseError(`the answer drifted from the contract: ${describeProblems(problems)}`, { status: response.status, contentType: contentType ?? undefined, problems }, context);
+    throw new ResponseError(
+      `the answer drifted from the contract: ${describeProblems(problems)}`,
+      { status: response.status, contentType: contentType ?? undefined, problems },
+      context,
+    );
   }
   listeners.state.observer?.drift?.(event);
   try {

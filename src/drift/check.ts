@@ -17,16 +17,24 @@ export function mediaTypeOf(contentType: string | null | undefined): string | nu
   return type ? type : null;
 }
 
-export const isJsonMediaType = (type: string | null): boolean => type !== null && (type === 'application/json' || /^[\w.+-]+\/[\w.+-]+\+json$/.test(type));
+export const isJsonMediaType = (type: string | null): boolean =>
+  type !== null && (type === 'application/json' || /^[\w.+-]+\/[\w.+-]+\+json$/.test(type));
 
 /** The documented response for a status: the exact code, then its range (`4XX`), then `default`. */
-export function documentedResponse(contract: ResponseContract, operationId: string, status: number): DocumentedResponse | undefined {
+export function documentedResponse(
+  contract: ResponseContract,
+  operationId: string,
+  status: number,
+): DocumentedResponse | undefined {
   const responses = contract[operationId];
   if (!responses) return undefined;
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
-function headerObject(headers: ObservedResponse['headers'], types: DocumentedResponse['headerTypes']): Record<string, unknown> {
+function headerObject(
+  headers: ObservedResponse['headers'],
+  types: DocumentedResponse['headerTypes'],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const add = (value: string | undefined, name: string): void => {
     if (value === undefined) return;
@@ -36,7 +44,8 @@ function headerObject(headers: ObservedResponse['headers'], types: DocumentedRes
     // ignores the spaces around it, as the pattern does.)
     out[lower] = types[lower] && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(value) ? Number(value) : value;
   };
-  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') (headers as Headers).forEach(add);
+  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function')
+    (headers as Headers).forEach(add);
   else for (const [name, value] of Object.entries(headers as Record<string, string | undefined>)) add(value, name);
   return out;
 }
@@ -50,7 +59,13 @@ function headerObject(headers: ObservedResponse['headers'], types: DocumentedRes
 /** The rule an Ajv error stands for, in words, never the value (src/validation/rules.ts `ruleOf`). */
 export type RuleWords = (error: GeneratedValidatorError) => string;
 
-function problemsOf(ruleOf: RuleWords, validate: GeneratedValidator, fast: GeneratedValidator | null | undefined, data: unknown, part: DriftPart): DriftProblem[] {
+function problemsOf(
+  ruleOf: RuleWords,
+  validate: GeneratedValidator,
+  fast: GeneratedValidator | null | undefined,
+  data: unknown,
+  part: DriftPart,
+): DriftProblem[] {
   if (fast ? fast(data) : validate(data)) return [];
   if (fast && validate(data)) return [];
   const seen = new Map<string, DriftProblem>();
@@ -64,7 +79,9 @@ function problemsOf(ruleOf: RuleWords, validate: GeneratedValidator, fast: Gener
 
 function pointerOf(error: GeneratedValidatorError): string {
   const { missingProperty } = error.params;
-  return typeof missingProperty === 'string' ? `${error.instancePath}/${escapePointer(missingProperty)}` : error.instancePath;
+  return typeof missingProperty === 'string'
+    ? `${error.instancePath}/${escapePointer(missingProperty)}`
+    : error.instancePath;
 }
 
 export interface CheckOptions {
@@ -85,7 +102,8 @@ function sampled(body: unknown, n: number | undefined): unknown {
   if (Array.isArray(body)) return body.length > n ? body.slice(0, n) : body;
   let copy: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value) && value.length > n) (copy ??= { ...(body as Record<string, unknown>) })[name] = value.slice(0, n);
+    if (Array.isArray(value) && value.length > n)
+      (copy ??= { ...(body as Record<string, unknown>) })[name] = value.slice(0, n);
   }
   return copy ?? body;
 }
@@ -95,13 +113,30 @@ function sampled(body: unknown, n: number | undefined): unknown {
  * `[]` when it conforms. Unknown members and unknown values of the open enum-like fields
  * (key_type, key_status, account_type) are allowed by the contract itself, so they never show up.
  */
-export function checkResponse(contract: ResponseContract, ruleOf: RuleWords, response: ObservedResponse, options: CheckOptions = {}): DriftProblem[] {
+export function checkResponse(
+  contract: ResponseContract,
+  ruleOf: RuleWords,
+  response: ObservedResponse,
+  options: CheckOptions = {},
+): DriftProblem[] {
   if (!contract[response.operationId]) throw new Error(`no operation ${response.operationId} in the contract`);
   const documented = documentedResponse(contract, response.operationId, response.status);
   if (!documented) {
-    return [{ part: 'status', pointer: '', rule: `must be one of the documented statuses ${Object.keys(contract[response.operationId]!).join(', ')}` }];
+    return [
+      {
+        part: 'status',
+        pointer: '',
+        rule: `must be one of the documented statuses ${Object.keys(contract[response.operationId]!).join(', ')}`,
+      },
+    ];
   }
-  const problems = problemsOf(ruleOf, documented.headers, documented.fastHeaders, headerObject(response.headers, documented.headerTypes), 'header');
+  const problems = problemsOf(
+    ruleOf,
+    documented.headers,
+    documented.fastHeaders,
+    headerObject(response.headers, documented.headerTypes),
+    'header',
+  );
   const documentedTypes = Object.keys(documented.contentTypes);
   if (documentedTypes.length === 0) return problems;
   const type = mediaTypeOf(response.contentType);
@@ -111,10 +146,23 @@ export function checkResponse(contract: ResponseContract, ruleOf: RuleWords, res
     return problems;
   }
   if (response.bodyUnparsable) {
-    problems.push({ part: 'body', pointer: '', rule: isJsonMediaType(type) ? 'must be valid JSON' : `must be valid ${type}` });
+    problems.push({
+      part: 'body',
+      pointer: '',
+      rule: isJsonMediaType(type) ? 'must be valid JSON' : `must be valid ${type}`,
+    });
     return problems;
   }
   const validate = documented.contentTypes[type];
-  if (validate) problems.push(...problemsOf(ruleOf, validate, options.fullCheckOnly ? null : documented.fastContentTypes[type], sampled(response.body, options.sampleItems), 'body'));
+  if (validate)
+    problems.push(
+      ...problemsOf(
+        ruleOf,
+        validate,
+        options.fullCheckOnly ? null : documented.fastContentTypes[type],
+        sampled(response.body, options.sampleItems),
+        'body',
+      ),
+    );
   return problems;
 }

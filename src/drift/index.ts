@@ -21,9 +21,9 @@ let loading: Promise<DriftChecker> | undefined;
 /** Loads the generated validators once and returns the checker (the same one on every call). */
 export function loadDriftChecker(): Promise<DriftChecker> {
   loading ??= import('../generated/response-validators.js').then((generated) => ({
-    check: (response: ObservedResponse, options?: CheckOptions) => checkResponse(generated.responseContract, ruleOf, response, options),
+    check: (response: ObservedResponse, options?: CheckOptions) =>
+      checkResponse(generated.responseContract, ruleOf, response, options),
     operations: Object.keys(generated.responseContract),
   }));
   return loading;
 }
-

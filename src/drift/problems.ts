@@ -29,7 +29,12 @@ export interface ObservedResponse {
 
 /** `/data/0/key must match the pattern …`, for logs and error messages. */
 export function describeProblem(problem: DriftProblem): string {
-  const where = problem.part === 'body' ? `body${problem.pointer}` : problem.part === 'header' ? `header ${problem.pointer.slice(1)}` : problem.part;
+  const where =
+    problem.part === 'body'
+      ? `body${problem.pointer}`
+      : problem.part === 'header'
+        ? `header ${problem.pointer.slice(1)}`
+        : problem.part;
   return `${where} ${problem.rule}`;
 }
 

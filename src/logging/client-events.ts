@@ -27,35 +27,59 @@ export function attachEvents(state: Observed, logging: ResolvedLogging | undefin
     response(e, carried) {
       if (!log.wants('response')) return;
       const headers = e.responseHeaders;
-      log.emit({
-        type: 'response',
-        ...fields(e),
-        status: e.status ?? 0,
-        durationMs: e.durationMs,
-        requestId: e.requestId,
-        rateLimit: headers ? parseRateLimit(headers) : undefined,
-        headers: headers ? plain(headers) : undefined,
-      }, carried);
+      log.emit(
+        {
+          type: 'response',
+          ...fields(e),
+          status: e.status ?? 0,
+          durationMs: e.durationMs,
+          requestId: e.requestId,
+          rateLimit: headers ? parseRateLimit(headers) : undefined,
+          headers: headers ? plain(headers) : undefined,
+        },
+        carried,
+      );
     },
     retry(e, carried) {
-      if (log.wants('retry')) log.emit({ type: 'retry', ...fields(e), reason: e.reason ?? 'retry', waitMs: e.waitMs ?? 0, status: e.status, requestId: e.requestId }, carried);
+      if (log.wants('retry'))
+        log.emit(
+          {
+            type: 'retry',
+            ...fields(e),
+            reason: e.reason ?? 'retry',
+            waitMs: e.waitMs ?? 0,
+            status: e.status,
+            requestId: e.requestId,
+          },
+          carried,
+        );
     },
     error(e, carried) {
       if (!log.wants('error')) return;
-      const error = (e.error ?? {}) as { name?: unknown; kind?: unknown; message?: unknown; status?: unknown; code?: unknown; rateLimit?: RateLimitInfo };
+      const error = (e.error ?? {}) as {
+        name?: unknown;
+        kind?: unknown;
+        message?: unknown;
+        status?: unknown;
+        code?: unknown;
+        rateLimit?: RateLimitInfo;
+      };
       const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-      log.emit({
-        type: 'error',
-        ...fields(e),
-        errorName: text(error.name) ?? 'Error',
-        errorKind: text(error.kind),
-        message: text(error.message) ?? String(e.error),
-        status: typeof error.status === 'number' ? error.status : undefined,
-        code: text(error.code),
-        durationMs: e.durationMs,
-        requestId: e.requestId,
-        rateLimit: error.rateLimit,
-      }, carried);
+      log.emit(
+        {
+          type: 'error',
+          ...fields(e),
+          errorName: text(error.name) ?? 'Error',
+          errorKind: text(error.kind),
+          message: text(error.message) ?? String(e.error),
+          status: typeof error.status === 'number' ? error.status : undefined,
+          code: text(error.code),
+          durationMs: e.durationMs,
+          requestId: e.requestId,
+          rateLimit: error.rateLimit,
+        },
+        carried,
+      );
     },
     drift(e) {
       if (log.wants('drift')) log.emit(e);

@@ -9,7 +9,9 @@ const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, deb
 /** Whether an entry of `method` passes the threshold `level`. */
 export const passes = (method: LogMethod, level: LogLevel): boolean => RANK[method] <= RANK[level];
 
-export type BaasEventListener<T extends BaasEventType = BaasEventType> = (event: Extract<BaasEvent, { type: T }>) => void;
+export type BaasEventListener<T extends BaasEventType = BaasEventType> = (
+  event: Extract<BaasEvent, { type: T }>,
+) => void;
 
 export interface EventLogOptions extends LoggingOptions {
   /** Tokens, client secrets and other values to mask wherever they appear. Called at each emit. */
@@ -32,10 +34,24 @@ export interface EventLog {
 
 const MASK = '[REDACTED]';
 /** Header values that are credentials whole. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-client-secret']);
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-client-secret',
+]);
 const MAX_DEPTH = 6;
 /** The most severe level an event of each type can be logged at (see levelOf). */
-const MOST_SEVERE: Record<BaasEventType, LogMethod> = { request: 'debug', response: 'debug', retry: 'info', error: 'error', token: 'warn', drift: 'warn' };
+const MOST_SEVERE: Record<BaasEventType, LogMethod> = {
+  request: 'debug',
+  response: 'debug',
+  retry: 'info',
+  error: 'error',
+  token: 'warn',
+  drift: 'warn',
+};
 
 /**
  * A member defined under its redacted name (a header or a body member may be named by a CPF or a
@@ -65,7 +81,8 @@ function redactHeaders(headers: Record<string, string>, secrets: string[]): Reco
 /** A deep copy with every string and member name redacted: URLs by redactUrl, headers by name, the rest as text. */
 export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T {
   const walk = (node: unknown, key: string, depth: number): unknown => {
-    if (typeof node === 'string') return key === 'url' || key === 'tokenUrl' ? redactUrl(node, secrets) : redactText(node, secrets);
+    if (typeof node === 'string')
+      return key === 'url' || key === 'tokenUrl' ? redactUrl(node, secrets) : redactText(node, secrets);
     if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return typeof node === 'object' ? undefined : node;
     if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets);
     if (Array.isArray(node)) return node.map((item) => walk(item, key, depth + 1));

@@ -32,9 +32,11 @@ export function resolveLogging(options: LoggingOptions = {}, where = 'createBaas
     throw new TypeError(`${where}: logLevel must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}`);
   }
   if (logger !== undefined) {
-    if (!logger || typeof logger !== 'object') throw new TypeError(`${where}: logger must be an object with debug, info, warn and error methods`);
+    if (!logger || typeof logger !== 'object')
+      throw new TypeError(`${where}: logger must be an object with debug, info, warn and error methods`);
     for (const method of ['debug', 'info', 'warn', 'error'] as const) {
-      if (typeof (logger as unknown as Record<string, unknown>)[method] !== 'function') throw new TypeError(`${where}: logger.${method} must be a function (message, object)`);
+      if (typeof (logger as unknown as Record<string, unknown>)[method] !== 'function')
+        throw new TypeError(`${where}: logger.${method} must be a function (message, object)`);
     }
   }
   const level = logLevel ?? (logger ? 'warn' : 'off');

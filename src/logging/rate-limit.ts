@@ -93,7 +93,11 @@ const defined = (object: Loose<RateLimitInfo>): RateLimitInfo =>
 function fromIetf(rateLimit: string | null, policy: string | null): RateLimitInfo | undefined {
   if (!rateLimit) return undefined;
   const items = parseStructuredList(rateLimit)
-    .map((item) => ({ policy: item.value, remaining: count(item.params.get('r')), resetSeconds: count(item.params.get('t')) }))
+    .map((item) => ({
+      policy: item.value,
+      remaining: count(item.params.get('r')),
+      resetSeconds: count(item.params.get('t')),
+    }))
     .filter((item) => item.remaining !== undefined || item.resetSeconds !== undefined);
   if (items.length === 0) return undefined;
   // Several policies: the one closest to running out is the one that matters.
@@ -116,7 +120,8 @@ function fromSeparateFields(headers: HeaderSource, nowMs: number): RateLimitInfo
     const remaining = count(headers.get(`${prefix}remaining`));
     let resetSeconds = count(headers.get(`${prefix}reset`));
     if (limit === undefined && remaining === undefined && resetSeconds === undefined) continue;
-    if (resetSeconds !== undefined && resetSeconds > EPOCH_THRESHOLD) resetSeconds = Math.max(0, Math.ceil(resetSeconds - nowMs / 1000));
+    if (resetSeconds !== undefined && resetSeconds > EPOCH_THRESHOLD)
+      resetSeconds = Math.max(0, Math.ceil(resetSeconds - nowMs / 1000));
     return defined({ source: 'separate-fields', limit, remaining, resetSeconds });
   }
   return undefined;

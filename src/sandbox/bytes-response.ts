@@ -25,7 +25,11 @@ export class BytesResponse extends Response {
   #full(): Response {
     if (this.#real === undefined) {
       // Response copies a Uint8Array body, so the shared bytes stay as they are.
-      this.#real = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+      this.#real = new Response(this.#bytes, {
+        status: this.status,
+        statusText: this.statusText,
+        headers: this.headers,
+      });
       if (this.#used) void this.#real.arrayBuffer();
     }
     return this.#real;
@@ -39,7 +43,11 @@ export class BytesResponse extends Response {
 
   override arrayBuffer(): Promise<ArrayBuffer> {
     const bytes = this.#take();
-    return bytes ? Promise.resolve(bytes.slice().buffer) : this.#real ? this.#real.arrayBuffer() : Promise.reject(unusable());
+    return bytes
+      ? Promise.resolve(bytes.slice().buffer)
+      : this.#real
+        ? this.#real.arrayBuffer()
+        : Promise.reject(unusable());
   }
 
   override bytes(): Promise<Uint8Array<ArrayBuffer>> {
@@ -71,7 +79,8 @@ export class BytesResponse extends Response {
   }
 
   override clone(): Response {
-    if (this.#real === undefined && !this.#used) return new BytesResponse(this.#bytes, { ...this.#init, headers: new Headers(this.headers) });
+    if (this.#real === undefined && !this.#used)
+      return new BytesResponse(this.#bytes, { ...this.#init, headers: new Headers(this.headers) });
     return this.#full().clone();
   }
 

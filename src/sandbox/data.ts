@@ -30,7 +30,9 @@ export interface SandboxClient {
 }
 
 /** The registration data an update can change: every field of the update body. */
-export type CustomerData = Required<Pick<NaturalPersonUpdate, 'phoneNumber' | 'email' | 'isPoliticallyExposedPerson' | 'address'>> &
+export type CustomerData = Required<
+  Pick<NaturalPersonUpdate, 'phoneNumber' | 'email' | 'isPoliticallyExposedPerson' | 'address'>
+> &
   Pick<NaturalPersonUpdate, 'socialName'>;
 
 export interface SeededAccount extends SandboxAccount {
@@ -52,7 +54,27 @@ export interface World {
 }
 
 const NEIGHBORHOOD_KINDS = ['Jardim', 'Vila', 'Parque', 'Residencial', 'Conjunto', 'Vila Nova'] as const;
-const DDD = ['11', '12', '19', '21', '24', '27', '31', '41', '47', '48', '51', '61', '62', '71', '81', '85', '91', '92', '98'] as const;
+const DDD = [
+  '11',
+  '12',
+  '19',
+  '21',
+  '24',
+  '27',
+  '31',
+  '41',
+  '47',
+  '48',
+  '51',
+  '61',
+  '62',
+  '71',
+  '81',
+  '85',
+  '91',
+  '92',
+  '98',
+] as const;
 const KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'evp'] as const;
 // After the first five keys (one of each type), random keys (evp) are the commonest, as in the key directory.
 const LATER_TYPES = ['evp', 'evp', 'evp', 'email', 'email', 'phone', 'phone', 'cpf', 'cnpj'] as const;
@@ -67,7 +89,12 @@ const ascii = (text: string): string =>
     .replace(/[^a-z0-9]+/g, '.')
     .replace(/^\.|\.$/g, '');
 
-export function buildWorld(seedInput: string | number, clients: number, accountsPerClient: number, keysPerAccount: number): World {
+export function buildWorld(
+  seedInput: string | number,
+  clients: number,
+  accountsPerClient: number,
+  keysPerAccount: number,
+): World {
   const seed = hashSeed(seedInput);
   const faker = seededFaker(seed);
   const world: World = { seed, keysPerAccount, clients: [], accounts: [] };
@@ -77,7 +104,8 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
     for (let i = 0; i < 4; i += 1) token += random.next().toString(HEX).padStart(8, '0');
     // A stream of their own, drawn after everything else of the client: the rest stays as it was.
     const credentials = new Random(seed, c, 0xc1d);
-    const hex = (words: number) => Array.from({ length: words }, () => credentials.next().toString(HEX).padStart(8, '0')).join('');
+    const hex = (words: number) =>
+      Array.from({ length: words }, () => credentials.next().toString(HEX).padStart(8, '0')).join('');
     const clientId = `sbx_client_${hex(2)}`;
     const clientSecret = `sbx_secret_${hex(4)}`;
     const accounts: SeededAccount[] = [];
@@ -87,7 +115,9 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
       const lastName = faker.person.lastName();
       const name = `${firstName} ${lastName}`;
       const year = 2015 + r.below(10);
-      const createdAt = new Date(Date.UTC(year, r.below(12), 1 + r.below(28), r.below(24), r.below(60), r.below(60))).toISOString();
+      const createdAt = new Date(
+        Date.UTC(year, r.below(12), 1 + r.below(28), r.below(24), r.below(60), r.below(60)),
+      ).toISOString();
       accounts.push({
         clientIndex: c,
         accountIndex: a,
@@ -99,7 +129,11 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
         createdAt,
         data: {
           phoneNumber: faker.phone.number({ style: 'international' }),
-          email: faker.internet.email({ firstName, lastName }).normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(),
+          email: faker.internet
+            .email({ firstName, lastName })
+            .normalize('NFD')
+            .replace(/[\u0300-\u036f]/g, '')
+            .toLowerCase(),
           isPoliticallyExposedPerson: r.below(50) === 0,
           address: {
             postalCode: faker.location.zipCode('########'),
@@ -113,7 +147,12 @@ export function buildWorld(seedInput: string | number, clients: number, accounts
       });
     }
     world.accounts.push(accounts);
-    world.clients.push({ token, clientId, clientSecret, accounts: accounts.map(({ accountId, account, documentNumber }) => ({ accountId, account, documentNumber })) });
+    world.clients.push({
+      token,
+      clientId,
+      clientSecret,
+      accounts: accounts.map(({ accountId, account, documentNumber }) => ({ accountId, account, documentNumber })),
+    });
   }
   return world;
 }
@@ -136,7 +175,8 @@ const STATUS_JSON = KEY_STATUSES.map((status) => {
 const DOCUMENTS: Record<string, (random: Random) => string> = { cpf, cnpj };
 const CUSTOMER_KIND = 'cpf';
 const OTHER_KINDS = DOCUMENT_TYPES.filter((kind) => kind !== CUSTOMER_KIND);
-for (const kind of OTHER_KINDS) if (!DOCUMENTS[kind]) throw new Error(`sandbox: no document for the holder kind "${kind}" of the contract`);
+for (const kind of OTHER_KINDS)
+  if (!DOCUMENTS[kind]) throw new Error(`sandbox: no document for the holder kind "${kind}" of the contract`);
 const COMPANY_KINDS = ['Comércio', 'Serviços', 'Tecnologia', 'Consultoria', 'Distribuidora', 'Transportes'] as const;
 
 interface KeyValue {
@@ -165,14 +205,30 @@ export interface AccountKeys {
 
 const accountKeysCache = new WeakMap<SeededAccount, AccountKeys>();
 
-const beneficiaryAccount = (account: SeededAccount) => ({ branch_code: account.branchCode, account_code: account.account, account_type: 'CC', created_at: account.createdAt });
+const beneficiaryAccount = (account: SeededAccount) => ({
+  branch_code: account.branchCode,
+  account_code: account.account,
+  account_type: 'CC',
+  created_at: account.createdAt,
+});
 
 /** The account's holders: the customer, then one entity of each other kind (a company of the customer's family name). */
 function holdersOf(seed: number, account: SeededAccount): PixKey['beneficiary_entity'][] {
-  const customer = { name: account.name, document_type: CUSTOMER_KIND, document: account.documentNumber } as PixKey['beneficiary_entity'];
+  const customer = {
+    name: account.name,
+    document_type: CUSTOMER_KIND,
+    document: account.documentNumber,
+  } as PixKey['beneficiary_entity'];
   const r = new Random(seed, account.clientIndex, account.accountIndex, 0xc0);
   const family = account.name.trim().split(/\s+/).at(-1) ?? account.name;
-  const others = OTHER_KINDS.map((kind) => ({ name: `${family} ${r.pick(COMPANY_KINDS)} Ltda`, document_type: kind, document: DOCUMENTS[kind]!(r) }) as PixKey['beneficiary_entity']);
+  const others = OTHER_KINDS.map(
+    (kind) =>
+      ({
+        name: `${family} ${r.pick(COMPANY_KINDS)} Ltda`,
+        document_type: kind,
+        document: DOCUMENTS[kind]!(r),
+      }) as PixKey['beneficiary_entity'],
+  );
   return [customer, ...others];
 }
 
@@ -183,7 +239,14 @@ export function accountKeys(world: World, account: SeededAccount): AccountKeys {
     const holders = holdersOf(world.seed, account);
     const head = `"account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":`;
     const sharedJson = holders.map((holder) => `${head}${JSON.stringify(holder)}}`);
-    found = { account, seed: world.seed, emailLocal: ascii(account.name), sharedJson, sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')), holders };
+    found = {
+      account,
+      seed: world.seed,
+      emailLocal: ascii(account.name),
+      sharedJson,
+      sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')),
+      holders,
+    };
     // Stryker disable next-line CallExpression: a cache; working it out again gives the same text.
     accountKeysCache.set(account, found);
   }
@@ -191,7 +254,8 @@ export function accountKeys(world: World, account: SeededAccount): AccountKeys {
 }
 
 /** Which of `count` choices a roll out of 1000 lands on, `perMille` each: 0 for none, 1 + i for choice i. */
-const share = (roll: number, count: number, perMille: number): number => (roll < count * perMille ? 1 + Math.floor(roll / perMille) : 0);
+const share = (roll: number, count: number, perMille: number): number =>
+  roll < count * perMille ? 1 + Math.floor(roll / perMille) : 0;
 
 function keyValue(shared: AccountKeys, index: number): KeyValue {
   const { account } = shared;

@@ -1,6 +1,12 @@
 // `baas-pix-contract/sandbox`: a stateful implementation of the contract for tests, in process or
 // over HTTP. Its heavier helpers (Faker, @hono/node-server, msw) are optional peers loaded here only.
-export { createSandbox, type Sandbox, type SandboxOptions, type ListenOptions, type RunningSandbox } from './sandbox.js';
+export {
+  createSandbox,
+  type Sandbox,
+  type SandboxOptions,
+  type ListenOptions,
+  type RunningSandbox,
+} from './sandbox.js';
 export type { SandboxClient, SandboxAccount, CustomerData } from './data.js';
 export type { Fault } from './faults.js';
 export { SANDBOX_LIMITS, SANDBOX_TOKENS } from './limits.js';

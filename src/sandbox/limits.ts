@@ -74,6 +74,7 @@ export const SANDBOX_TOKENS = {
 
 /** What is wrong with a token lifetime, or undefined: an integer from 1 to the maximum, in seconds. */
 export function ttlProblem(value: unknown, label: string): string | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= SANDBOX_TOKENS.maxTtlSeconds) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= SANDBOX_TOKENS.maxTtlSeconds)
+    return undefined;
   return `${label} must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`;
 }

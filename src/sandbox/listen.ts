@@ -22,14 +22,18 @@ async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
   try {
     return await import('@hono/node-server');
   } catch (error) {
-    throw new Error('sandbox.listen() needs @hono/node-server: install it with `npm install --save-dev @hono/node-server@^2`.', { cause: error });
+    throw new Error(
+      'sandbox.listen() needs @hono/node-server: install it with `npm install --save-dev @hono/node-server@^2`.',
+      { cause: error },
+    );
   }
 }
 
 export async function listen(handle: Handler, options: ListenOptions): Promise<RunningSandbox> {
   const { createAdaptorServer } = await loadAdapter();
   const host = options.host ?? '127.0.0.1';
-  if (host !== '127.0.0.1' && host !== 'localhost') throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
+  if (host !== '127.0.0.1' && host !== 'localhost')
+    throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
   const log = options.log;
   const server = createAdaptorServer({
     // By default the adapter swaps the process's global Request and Response for its own: a test's

@@ -26,13 +26,18 @@ export interface MswHandlerOptions<Handler = unknown> {
  */
 // `any` only when msw's own `http` is not passed: the type of msw's handler cannot be named here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createMswHandlers<Handler = any>(sandbox: Sandbox, options: MswHandlerOptions<Handler>): Promise<Handler[]> {
+export async function createMswHandlers<Handler = any>(
+  sandbox: Sandbox,
+  options: MswHandlerOptions<Handler>,
+): Promise<Handler[]> {
   let http = options.http;
   if (!http) {
     try {
       http = (await import('msw')).http as unknown as MswHttp<Handler>;
     } catch (error) {
-      throw new Error('createMswHandlers needs msw 2: install it with `npm install --save-dev msw@^2`.', { cause: error });
+      throw new Error('createMswHandlers needs msw 2: install it with `npm install --save-dev msw@^2`.', {
+        cause: error,
+      });
     }
   }
   const base = options.baseUrl.replace(/\/$/, '');

@@ -39,8 +39,19 @@ function answer(status: number, body: object, requestId: string, headers: Record
 }
 
 /** §5.2's error answer; `description` is fixed text of ours (never request data), within §5.2's characters. */
-function tokenError(error: TokenErrorCode, description: string, requestId: string, status = error === 'invalid_client' ? 401 : 400, headers: Record<string, string> = {}): Response {
-  return answer(status, { error, error_description: description }, requestId, status === 401 ? { 'www-authenticate': CHALLENGE, ...headers } : headers);
+function tokenError(
+  error: TokenErrorCode,
+  description: string,
+  requestId: string,
+  status = error === 'invalid_client' ? 401 : 400,
+  headers: Record<string, string> = {},
+): Response {
+  return answer(
+    status,
+    { error, error_description: description },
+    requestId,
+    status === 401 ? { 'www-authenticate': CHALLENGE, ...headers } : headers,
+  );
 }
 
 /** application/x-www-form-urlencoded decoding of one part of the Basic credentials (RFC 6749 §2.3.1). */
@@ -75,8 +86,14 @@ export interface TokenEndpoint {
   handle(request: SandboxRequest, url: URL, requestId: string): Promise<Response>;
 }
 
-export function tokenEndpoint(clients: readonly SandboxClient[], tokens: IssuedTokens, ttlSeconds: number): TokenEndpoint {
-  const byClientId = new Map(clients.map((client, index) => [client.clientId, { index, secret: digest(client.clientSecret) }]));
+export function tokenEndpoint(
+  clients: readonly SandboxClient[],
+  tokens: IssuedTokens,
+  ttlSeconds: number,
+): TokenEndpoint {
+  const byClientId = new Map(
+    clients.map((client, index) => [client.clientId, { index, secret: digest(client.clientSecret) }]),
+  );
 
   /** The client whose id and secret these are, or undefined; the secret compared in constant time. */
   function authenticate(id: string, secret: string): number | undefined {
@@ -88,19 +105,34 @@ export function tokenEndpoint(clients: readonly SandboxClient[], tokens: IssuedT
 
   async function handle(request: SandboxRequest, url: URL, requestId: string): Promise<Response> {
     // RFC 6749 §3.2: POST only.
-    if (request.method !== 'POST') return tokenError('invalid_request', 'The token endpoint answers POST only.', requestId, 405, { allow: 'POST' });
+    if (request.method !== 'POST')
+      return tokenError('invalid_request', 'The token endpoint answers POST only.', requestId, 405, { allow: 'POST' });
     // §2.3.1: credentials never go in the URL, where logs and histories keep them.
     if (url.searchParams.has('client_secret')) {
       void request.body?.cancel().catch(() => undefined);
-      return tokenError('invalid_request', 'client_secret must be sent in the request body or in the Authorization header, never in the URL.', requestId);
+      return tokenError(
+        'invalid_request',
+        'client_secret must be sent in the request body or in the Authorization header, never in the URL.',
+        requestId,
+      );
     }
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
       void request.body?.cancel().catch(() => undefined);
-      return tokenError('invalid_request', 'The request body must be sent as Content-Type: application/x-www-form-urlencoded.', requestId);
+      return tokenError(
+        'invalid_request',
+        'The request body must be sent as Content-Type: application/x-www-form-urlencoded.',
+        requestId,
+      );
     }
     const read = await readBytes(request, MAX_TOKEN_REQUEST_BYTES);
-    if (read === 'too large') return tokenError('invalid_request', `The request body is larger than ${MAX_TOKEN_REQUEST_BYTES} bytes.`, requestId, 413);
+    if (read === 'too large')
+      return tokenError(
+        'invalid_request',
+        `The request body is larger than ${MAX_TOKEN_REQUEST_BYTES} bytes.`,
+        requestId,
+        413,
+      );
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(read ?? new Uint8Array());
@@ -121,35 +153,72 @@ export function tokenEndpoint(clients: readonly SandboxClient[], tokens: IssuedT
     let clientIndex: number | undefined;
     if (authorization !== null) {
       if (parameters.client_secret !== undefined) {
-        return tokenError('invalid_request', 'The client authenticated twice: use the Authorization header or client_secret in the body, not both.', requestId);
+        return tokenError(
+          'invalid_request',
+          'The client authenticated twice: use the Authorization header or client_secret in the body, not both.',
+          requestId,
+        );
       }
       // Bounded before it is decoded: in process, nothing else bounds a header.
       if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
-        return tokenError('invalid_client', `The Authorization header is longer than ${MAX_AUTHORIZATION_LENGTH} characters.`, requestId);
+        return tokenError(
+          'invalid_client',
+          `The Authorization header is longer than ${MAX_AUTHORIZATION_LENGTH} characters.`,
+          requestId,
+        );
       }
       const credentials = basicCredentials(authorization);
-      if (credentials === undefined) return tokenError('invalid_client', 'The Authorization header must be Basic with the form-encoded client_id and client_secret.', requestId);
+      if (credentials === undefined)
+        return tokenError(
+          'invalid_client',
+          'The Authorization header must be Basic with the form-encoded client_id and client_secret.',
+          requestId,
+        );
       if (parameters.client_id !== undefined && parameters.client_id !== credentials.id) {
-        return tokenError('invalid_request', 'client_id in the body names another client than the Authorization header.', requestId);
+        return tokenError(
+          'invalid_request',
+          'client_id in the body names another client than the Authorization header.',
+          requestId,
+        );
       }
       clientIndex = authenticate(credentials.id, credentials.secret);
     } else {
       if (parameters.client_secret === undefined || parameters.client_id === undefined) {
-        return tokenError('invalid_client', 'Client authentication is required: HTTP Basic (client_secret_basic) or client_id and client_secret in the body (client_secret_post).', requestId);
+        return tokenError(
+          'invalid_client',
+          'Client authentication is required: HTTP Basic (client_secret_basic) or client_id and client_secret in the body (client_secret_post).',
+          requestId,
+        );
       }
       clientIndex = authenticate(parameters.client_id, parameters.client_secret);
     }
-    if (clientIndex === undefined) return tokenError('invalid_client', 'Unknown client, or wrong client secret.', requestId);
+    if (clientIndex === undefined)
+      return tokenError('invalid_client', 'Unknown client, or wrong client secret.', requestId);
 
     const grant = parameters.grant_type;
-    if (grant === undefined) return tokenError('invalid_request', 'grant_type is required: grant_type=client_credentials.', requestId);
-    if (grant !== 'client_credentials') return tokenError('unsupported_grant_type', 'This token endpoint issues tokens for grant_type=client_credentials only.', requestId);
+    if (grant === undefined)
+      return tokenError('invalid_request', 'grant_type is required: grant_type=client_credentials.', requestId);
+    if (grant !== 'client_credentials')
+      return tokenError(
+        'unsupported_grant_type',
+        'This token endpoint issues tokens for grant_type=client_credentials only.',
+        requestId,
+      );
     const scope = parameters.scope;
     // No scopes are modelled (the contract names none): any well-formed scope is granted as asked.
     if (scope !== undefined && (scope.length > MAX_SCOPE_LENGTH || !SCOPE.test(scope))) {
-      return tokenError('invalid_scope', `scope must be scope tokens separated by single spaces (RFC 6749 section 3.3), at most ${MAX_SCOPE_LENGTH} characters.`, requestId);
+      return tokenError(
+        'invalid_scope',
+        `scope must be scope tokens separated by single spaces (RFC 6749 section 3.3), at most ${MAX_SCOPE_LENGTH} characters.`,
+        requestId,
+      );
     }
-    const body = { access_token: tokens.issue(clientIndex), token_type: 'Bearer', expires_in: ttlSeconds, ...(scope === undefined ? {} : { scope }) };
+    const body = {
+      access_token: tokens.issue(clientIndex),
+      token_type: 'Bearer',
+      expires_in: ttlSeconds,
+      ...(scope === undefined ? {} : { scope }),
+    };
     return answer(200, body, requestId);
   }
 

@@ -22,7 +22,12 @@ export function compileAccount(world: World, account: SeededAccount): CompiledAc
   // The longest head: its fixed text (73 characters), the longest status and the longest key (a UUID,
   // or an e-mail with the account's local part, an index of up to 10 digits and the longest domain);
   // then the longest shared part (the customer's or a company's).
-  const longest = 73 + LONGEST_STATUS_JSON + Math.max(36, keys.emailLocal.length + 10 + 13) + Math.max(...shared.map((bytes) => bytes.byteLength)) + 1;
+  const longest =
+    73 +
+    LONGEST_STATUS_JSON +
+    Math.max(36, keys.emailLocal.length + 10 + 13) +
+    Math.max(...shared.map((bytes) => bytes.byteLength)) +
+    1;
   const scratch = Buffer.allocUnsafe(count * longest);
   let at = 0;
   // Written as they come: one long string of 10,000 keys cost more to flatten than to derive.
@@ -47,7 +52,13 @@ export function compileAccount(world: World, account: SeededAccount): CompiledAc
  * `JSON.stringify` writes for the same page. `next` is the cursor's JSON (a quoted string or `null`).
  * One copy per account the page spans.
  */
-export function pageBytes(accounts: readonly CompiledAccount[], keysPerAccount: number, offset: number, end: number, next: string): Uint8Array<ArrayBuffer> {
+export function pageBytes(
+  accounts: readonly CompiledAccount[],
+  keysPerAccount: number,
+  offset: number,
+  end: number,
+  next: string,
+): Uint8Array<ArrayBuffer> {
   const open = `{"cursor":{"next":${next}},"data":[`;
   const ranges: { json: Buffer; from: number; to: number }[] = [];
   let size = open.length + 2;

@@ -32,7 +32,12 @@ export function problem(input: ProblemInput, requestId: string): Response {
   };
   return new Response(JSON.stringify(body), {
     status: input.status,
-    headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...statusHeaders(input.status), ...input.headers },
+    headers: {
+      'content-type': 'application/problem+json',
+      'x-request-id': requestId,
+      ...statusHeaders(input.status),
+      ...input.headers,
+    },
   });
 }
 
@@ -51,5 +56,14 @@ export const badRequest = (detail: string, requestId: string) =>
 
 export function invalid(violations: Violation[], requestId: string): Response {
   const fields = violations.length === 1 ? '1 field broke' : `${violations.length} fields broke`;
-  return problem({ status: 422, slug: 'validation', title: 'Invalid request', detail: `${fields} a rule of the contract.`, violations }, requestId);
+  return problem(
+    {
+      status: 422,
+      slug: 'validation',
+      title: 'Invalid request',
+      detail: `${fields} a rule of the contract.`,
+      violations,
+    },
+    requestId,
+  );
 }

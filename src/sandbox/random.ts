@@ -76,12 +76,26 @@ export class Random {
     const version = 0x4000 | (b & 0x0fff);
     const variant = 0x8000 | (c & 0x3fff);
     return (
-      HEX_BYTE[a >>> 24]! + HEX_BYTE[(a >>> 16) & 0xff]! + HEX_BYTE[(a >>> 8) & 0xff]! + HEX_BYTE[a & 0xff]! + '-' +
-      HEX_BYTE[b >>> 24]! + HEX_BYTE[(b >>> 16) & 0xff]! + '-' +
-      HEX_BYTE[version >>> 8]! + HEX_BYTE[version & 0xff]! + '-' +
-      HEX_BYTE[variant >>> 8]! + HEX_BYTE[variant & 0xff]! + '-' +
-      HEX_BYTE[c >>> 24]! + HEX_BYTE[(c >>> 16) & 0xff]! +
-      HEX_BYTE[d >>> 24]! + HEX_BYTE[(d >>> 16) & 0xff]! + HEX_BYTE[(d >>> 8) & 0xff]! + HEX_BYTE[d & 0xff]!
+      HEX_BYTE[a >>> 24]! +
+      HEX_BYTE[(a >>> 16) & 0xff]! +
+      HEX_BYTE[(a >>> 8) & 0xff]! +
+      HEX_BYTE[a & 0xff]! +
+      '-' +
+      HEX_BYTE[b >>> 24]! +
+      HEX_BYTE[(b >>> 16) & 0xff]! +
+      '-' +
+      HEX_BYTE[version >>> 8]! +
+      HEX_BYTE[version & 0xff]! +
+      '-' +
+      HEX_BYTE[variant >>> 8]! +
+      HEX_BYTE[variant & 0xff]! +
+      '-' +
+      HEX_BYTE[c >>> 24]! +
+      HEX_BYTE[(c >>> 16) & 0xff]! +
+      HEX_BYTE[d >>> 24]! +
+      HEX_BYTE[(d >>> 16) & 0xff]! +
+      HEX_BYTE[(d >>> 8) & 0xff]! +
+      HEX_BYTE[d & 0xff]!
     );
   }
 }

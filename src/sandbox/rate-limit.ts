@@ -22,7 +22,8 @@ export class RateLimiter {
     private readonly options: RateLimitOptions,
     private readonly now: () => number,
   ) {
-    if (!Number.isInteger(options.requests) || options.requests < 1) throw new RangeError('createSandbox: rateLimit.requests must be a positive integer');
+    if (!Number.isInteger(options.requests) || options.requests < 1)
+      throw new RangeError('createSandbox: rateLimit.requests must be a positive integer');
     this.windowMs = options.windowMs ?? 1000;
     if (!(this.windowMs > 0)) throw new RangeError('createSandbox: rateLimit.windowMs must be positive');
   }
@@ -46,7 +47,12 @@ export class RateLimiter {
   }
 }
 
-export function rateLimited(retryAfterSeconds: number, requests: number, windowMs: number, requestId: string): Response {
+export function rateLimited(
+  retryAfterSeconds: number,
+  requests: number,
+  windowMs: number,
+  requestId: string,
+): Response {
   return problem(
     {
       status: 429,

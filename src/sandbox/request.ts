@@ -60,7 +60,8 @@ export async function readJsonBody(request: SandboxRequest): Promise<BodyResult>
     return { ok: false, reason: 'The request body must be sent as Content-Type: application/json.' };
   }
   const read = await readBytes(request, MAX_BODY_BYTES);
-  if (read === 'too large') return { ok: false, tooLarge: true, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
+  if (read === 'too large')
+    return { ok: false, tooLarge: true, reason: `The request body is larger than ${MAX_BODY_BYTES} bytes.` };
   if (read === undefined) return { ok: false, reason: 'The request body is empty; it must be a JSON object.' };
   let text: string;
   try {

@@ -1,7 +1,12 @@
 // The stateful implementation of the contract: one fetch handler, used in process, over HTTP, or by MSW.
 import { randomUUID } from 'node:crypto';
 import type { NaturalPersonUpdate, UpdateResult, Violation } from '../types.js';
-import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery, type ValidationIssue } from '../validation/index.js';
+import {
+  validateListPixKeysQuery,
+  validateNaturalPersonUpdate,
+  validateUpdateNaturalPersonQuery,
+  type ValidationIssue,
+} from '../validation/index.js';
 import { Cursors } from './cursor.js';
 import { buildWorld, keyAt, type CustomerData, type SandboxClient, type SeededAccount, type World } from './data.js';
 import { compileAccount, pageBytes } from './page.js';
@@ -120,13 +125,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const tokenTtlSeconds = options.tokenTtlSeconds ?? SANDBOX_TOKENS.defaultTtlSeconds;
   const badTtl = ttlProblem(tokenTtlSeconds, 'tokenTtlSeconds');
   if (badTtl !== undefined) throw new RangeError(`createSandbox: ${badTtl}`);
-  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('createSandbox: now must be a function returning milliseconds');
+  if (options.now !== undefined && typeof options.now !== 'function')
+    throw new TypeError('createSandbox: now must be a function returning milliseconds');
   const seed = options.seed ?? 'baas-pix-contract';
   const world: World = buildWorld(seed, clients, accountsPerClient, keysPerAccount);
   const seeded = world.accounts.map((accounts) => accounts.map((account) => JSON.stringify(account.data)));
   const byToken = new Map(world.clients.map((client, index) => [client.token, index]));
   const byAccount = new Map<string, SeededAccount>();
-  for (const accounts of world.accounts) for (const account of accounts) byAccount.set(`${account.account}/${account.documentNumber}`, account);
+  for (const accounts of world.accounts)
+    for (const account of accounts) byAccount.set(`${account.account}/${account.documentNumber}`, account);
   const cursors = new Cursors(`${world.seed}:${clients}:${accountsPerClient}:${keysPerAccount}`);
   const now = options.now ?? (() => performance.now());
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
@@ -167,7 +174,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return pageBytes(compiled[clientIndex]!, keysPerAccount, offset, end, next);
   }
 
-  async function listPixKeys(request: SandboxRequest, url: URL, clientIndex: number, requestId: string, inProcess: boolean): Promise<Response> {
+  async function listPixKeys(
+    request: SandboxRequest,
+    url: URL,
+    clientIndex: number,
+    requestId: string,
+    inProcess: boolean,
+  ): Promise<Response> {
     const query: Record<string, unknown> = {};
     const limitText = url.searchParams.get('limit');
     if (limitText !== null) query.limit = /^-?[0-9]{1,16}$/.test(limitText) ? Number(limitText) : limitText;
@@ -175,15 +188,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (cursor !== null) query.cursor = cursor;
     const issues = [...repeated(url, 'listPixKeys'), ...validateListPixKeysQuery(query)];
     const userAgent = request.headers.get('user-agent');
-    if (!userAgent) issues.push({ path: 'User-Agent', message: 'User-Agent is required: the name of the calling application' });
-    else if (userAgent.length > 256) issues.push({ path: 'User-Agent', message: 'User-Agent must be at most 256 characters' });
+    if (!userAgent)
+      issues.push({ path: 'User-Agent', message: 'User-Agent is required: the name of the calling application' });
+    else if (userAgent.length > 256)
+      issues.push({ path: 'User-Agent', message: 'User-Agent must be at most 256 characters' });
     if (issues.length > 0) return invalid(violationsOf(issues), requestId);
     let offset = 0;
     if (cursor !== null) {
       // A cursor that decodes was issued by a sandbox with these very options, for a position short of the end.
       const decoded = cursors.decode(clientIndex, cursor);
       if (decoded === undefined) {
-        return problem({ status: 400, slug: 'bad-cursor', title: 'Malformed request', detail: 'The cursor was not issued to this client by this server; start again without a cursor.' }, requestId);
+        return problem(
+          {
+            status: 400,
+            slug: 'bad-cursor',
+            title: 'Malformed request',
+            detail: 'The cursor was not issued to this client by this server; start again without a cursor.',
+          },
+          requestId,
+        );
       }
       offset = decoded;
     }
@@ -197,7 +220,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return inProcess ? new BytesResponse(body, init) : new Response(body, init);
   }
 
-  async function updateNaturalPerson(request: SandboxRequest, url: URL, clientIndex: number, requestId: string): Promise<Response> {
+  async function updateNaturalPerson(
+    request: SandboxRequest,
+    url: URL,
+    clientIndex: number,
+    requestId: string,
+  ): Promise<Response> {
     const query: Record<string, unknown> = {};
     for (const name of ['Account', 'DocumentNumber']) {
       const value = url.searchParams.get(name);
@@ -206,17 +234,40 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const body = await readJsonBody(request);
     if (!body.ok) {
       return body.tooLarge
-        ? problem({ status: 413, slug: 'content-too-large', title: 'Content too large', detail: body.reason }, requestId)
+        ? problem(
+            { status: 413, slug: 'content-too-large', title: 'Content too large', detail: body.reason },
+            requestId,
+          )
         : badRequest(body.reason, requestId);
     }
-    const issues = [...repeated(url, 'updateNaturalPerson'), ...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body.value)];
+    const issues = [
+      ...repeated(url, 'updateNaturalPerson'),
+      ...validateUpdateNaturalPersonQuery(query),
+      ...validateNaturalPersonUpdate(body.value),
+    ];
     if (issues.length > 0) return invalid(violationsOf(issues), requestId);
     const account = byAccount.get(`${query.Account as string}/${query.DocumentNumber as string}`);
     if (!account) {
-      return problem({ status: 404, slug: 'not-found', title: 'Customer not found', detail: 'No customer account matches the given Account and DocumentNumber.' }, requestId);
+      return problem(
+        {
+          status: 404,
+          slug: 'not-found',
+          title: 'Customer not found',
+          detail: 'No customer account matches the given Account and DocumentNumber.',
+        },
+        requestId,
+      );
     }
     if (account.clientIndex !== clientIndex) {
-      return problem({ status: 403, slug: 'forbidden', title: 'Forbidden', detail: 'This token may not act on the requested account.' }, requestId);
+      return problem(
+        {
+          status: 403,
+          slug: 'forbidden',
+          title: 'Forbidden',
+          detail: 'This token may not act on the requested account.',
+        },
+        requestId,
+      );
     }
     // Top-level fields replace the stored ones; an address is replaced whole.
     // The body was parsed for this request alone: nothing else holds its objects.
@@ -225,13 +276,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** A documented response picked with `Prefer`, as Prism would serve it. */
-  function preferred(operation: OperationId, code: number | undefined, example: string | undefined, requestId: string): Response | undefined {
+  function preferred(
+    operation: OperationId,
+    code: number | undefined,
+    example: string | undefined,
+    requestId: string,
+  ): Response | undefined {
     const responses = DOCUMENTED[operation];
     let status = code;
     let body: unknown;
     if (example !== undefined) {
-      const found = [...responses.values()].find((response) => (code === undefined || response.status === code) && response.examples.has(example));
-      if (!found) return badRequest(`Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.`, requestId);
+      const found = [...responses.values()].find(
+        (response) => (code === undefined || response.status === code) && response.examples.has(example),
+      );
+      if (!found)
+        return badRequest(
+          `Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.`,
+          requestId,
+        );
       status = found.status;
       body = found.examples.get(example);
     } else if (code !== undefined) {
@@ -243,9 +305,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     if (status === undefined) return undefined;
     // Every documented error's example is a problem: it gets this request's id.
-    if (status >= 400) body = { ...(body as object), instance: `/problems/occurrences/${requestId}`, correlationId: requestId };
+    if (status >= 400)
+      body = { ...(body as object), instance: `/problems/occurrences/${requestId}`, correlationId: requestId };
     const type = status >= 400 ? 'application/problem+json' : 'application/json';
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': type, 'x-request-id': requestId, ...statusHeaders(status) } });
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': type, 'x-request-id': requestId, ...statusHeaders(status) },
+    });
   }
 
   async function applyFault(fault: Fault, operation: OperationId, requestId: string): Promise<Response | undefined> {
@@ -255,7 +321,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const headers = { 'x-request-id': requestId, ...statusHeaders(fault.status), ...fault.headers };
     if (fault.body !== undefined) {
       const text = typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
-      const type = typeof fault.body === 'string' ? 'text/plain' : fault.status >= 400 ? 'application/problem+json' : 'application/json';
+      const type =
+        typeof fault.body === 'string'
+          ? 'text/plain'
+          : fault.status >= 400
+            ? 'application/problem+json'
+            : 'application/json';
       return new Response(text, { status: fault.status, headers: { 'content-type': type, ...headers } });
     }
     const documented = preferred(operation, fault.status, undefined, requestId);
@@ -273,9 +344,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // The sandbox's own helper, not an operation of the contract: no faults, no rate limit.
     if (url.pathname === TOKEN_PATH) return oauth.handle(request, url, requestId);
     const route = ROUTES[url.pathname];
-    if (!route) return problem({ status: 404, slug: 'not-found', title: 'Not found', detail: 'No operation of the contract has this path.' }, requestId);
+    if (!route)
+      return problem(
+        { status: 404, slug: 'not-found', title: 'Not found', detail: 'No operation of the contract has this path.' },
+        requestId,
+      );
     if (request.method !== route.method) {
-      return problem({ status: 405, slug: 'method-not-allowed', title: 'Method not allowed', detail: `This path answers ${route.method} only.`, headers: { allow: route.method } }, requestId);
+      return problem(
+        {
+          status: 405,
+          slug: 'method-not-allowed',
+          title: 'Method not allowed',
+          detail: `This path answers ${route.method} only.`,
+          headers: { allow: route.method },
+        },
+        requestId,
+      );
     }
     const fault = faults.take(route.operation);
     if (fault) {
@@ -283,11 +367,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (faulted) return faulted;
     }
     const token = bearerToken(request.headers.get('authorization'));
-    if (token === undefined) return unauthorized('A bearer token is required: Authorization: Bearer <token>.', requestId);
+    if (token === undefined)
+      return unauthorized('A bearer token is required: Authorization: Bearer <token>.', requestId);
     let clientIndex = byToken.get(token);
     if (clientIndex === undefined) {
       const found = issued.lookup(token);
-      if (found === 'expired') return unauthorized('The bearer token has expired: ask the token endpoint for a new one.', requestId);
+      if (found === 'expired')
+        return unauthorized('The bearer token has expired: ask the token endpoint for a new one.', requestId);
       if (found === undefined) return unauthorized('The bearer token is not known to this sandbox.', requestId);
       clientIndex = found.clientIndex;
     }
@@ -308,20 +394,35 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return await handle(request, inProcess);
     } catch (error) {
       if (error instanceof DroppedConnection) throw error;
-      return problem({ status: 500, slug: 'internal', title: 'Internal server error', detail: 'The sandbox failed to handle the request.' }, randomUUID());
+      return problem(
+        {
+          status: 500,
+          slug: 'internal',
+          title: 'Internal server error',
+          detail: 'The sandbox failed to handle the request.',
+        },
+        randomUUID(),
+      );
     }
   }
 
   const sandbox: Sandbox = {
     clients: world.clients,
     async fetch(input, init) {
-      const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : (lightRequest(input, init) ?? new Request(input, init));
+      const request =
+        input instanceof Request
+          ? init === undefined
+            ? input
+            : new Request(input, init)
+          : (lightRequest(input, init) ?? new Request(input, init));
       try {
         // Stryker disable next-line BooleanLiteral: only picks the faster Response in process (see listPixKeys).
         return await safeHandle(request, true);
       } catch {
         // What Node's fetch rejects with when the server closes the connection without answering.
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+        });
       }
     },
     async listen(listenOptions = {}) {
@@ -332,7 +433,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       faults.add(fault);
     },
     reset() {
-      world.accounts.forEach((accounts, c) => accounts.forEach((account, a) => (account.data = JSON.parse(seeded[c]![a]!) as CustomerData)));
+      world.accounts.forEach((accounts, c) =>
+        accounts.forEach((account, a) => (account.data = JSON.parse(seeded[c]![a]!) as CustomerData)),
+      );
       limiter?.reset();
       faults.reset();
     },

@@ -62,7 +62,8 @@ function documented(operationId: OperationId): Map<number, DocumentedResponse> {
         const response = declared.$ref ? spec.components.responses[exampleName(declared.$ref)]! : declared;
         const examples = new Map<string, unknown>();
         for (const media of Object.values(response.content)) {
-          for (const [name, ref] of Object.entries(media.examples)) examples.set(name, spec.components.examples[exampleName(ref.$ref)]!.value);
+          for (const [name, ref] of Object.entries(media.examples))
+            examples.set(name, spec.components.examples[exampleName(ref.$ref)]!.value);
         }
         out.set(Number(code), { status: Number(code), examples });
       }

@@ -144,7 +144,12 @@ function waitUntilReady(child: ChildProcess, spec: string, timeoutMs: number): P
       else reject(result.error);
     };
     const timer = setTimeout(
-      () => settle({ error: new Error(`startMock: Prism did not report "Prism is listening" for ${spec} within ${timeoutMs} ms:\n${output.trim()}`) }),
+      () =>
+        settle({
+          error: new Error(
+            `startMock: Prism did not report "Prism is listening" for ${spec} within ${timeoutMs} ms:\n${output.trim()}`,
+          ),
+        }),
       timeoutMs,
     );
     let failing = false;
@@ -156,15 +161,27 @@ function waitUntilReady(child: ChildProcess, spec: string, timeoutMs: number): P
         failing = true;
         void waitForExit(child, FATAL_GRACE_MS).then(() => {
           // The reason first (Prism's "fatal" line, e.g. a YAML error), then everything it printed.
-          const reason = /.*EADDRINUSE.*/.exec(output)?.[0].trim() ?? /fatal[ \t]+(\S.*)/.exec(output)?.[1]?.trim() ?? 'see its output';
-          settle({ error: new Error(`startMock: Prism could not serve ${spec}: ${reason}\n\nPrism's output:\n${output.trim()}`) });
+          const reason =
+            /.*EADDRINUSE.*/.exec(output)?.[0].trim() ??
+            /fatal[ \t]+(\S.*)/.exec(output)?.[1]?.trim() ??
+            'see its output';
+          settle({
+            error: new Error(
+              `startMock: Prism could not serve ${spec}: ${reason}\n\nPrism's output:\n${output.trim()}`,
+            ),
+          });
         });
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code, signal) => {
-      if (!failing) settle({ error: new Error(`startMock: Prism exited (${signal ?? code}) before it was ready to serve ${spec}:\n${output.trim()}`) });
+      if (!failing)
+        settle({
+          error: new Error(
+            `startMock: Prism exited (${signal ?? code}) before it was ready to serve ${spec}:\n${output.trim()}`,
+          ),
+        });
     });
     child.once('error', (error) => settle({ error }));
   });

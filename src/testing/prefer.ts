@@ -25,7 +25,9 @@ export function preferHeader(preference: MockPreference): string {
   }
   if (preference.example !== undefined) {
     if (!EXAMPLE_NAME.test(preference.example)) {
-      throw new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(preference.example)}`);
+      throw new RangeError(
+        `preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(preference.example)}`,
+      );
     }
     parts.push(`example=${preference.example}`);
   }

@@ -38,7 +38,9 @@ async function loadUndici(where: string): Promise<Undici> {
 
 type NodeMaterial = string | Buffer;
 const toNode = (value: TlsMaterial): NodeMaterial =>
-  typeof value === 'string' || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  typeof value === 'string' || Buffer.isBuffer(value)
+    ? value
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
 /** node:tls and undici take Buffers, not any Uint8Array. */
 function nodeConnect(connect: ConnectOptions) {
@@ -47,7 +49,9 @@ function nodeConnect(connect: ConnectOptions) {
     ...(connect.key ? { key: toNode(connect.key) } : {}),
     ...(connect.pfx ? { pfx: toNode(connect.pfx) } : {}),
     ...(connect.passphrase !== undefined ? { passphrase: connect.passphrase } : {}),
-    ...(connect.ca ? { ca: Array.isArray(connect.ca) ? connect.ca.map(toNode) : toNode(connect.ca as TlsMaterial) } : {}),
+    ...(connect.ca
+      ? { ca: Array.isArray(connect.ca) ? connect.ca.map(toNode) : toNode(connect.ca as TlsMaterial) }
+      : {}),
   };
 }
 
@@ -60,10 +64,13 @@ async function checkMaterial(connect: ReturnType<typeof nodeConnect>, where: str
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
     let field = connect.pfx ? `${where}.pfx` : connect.cert ? `${where}.cert/${where}.key` : `${where}.ca`;
-    if (/bad decrypt|mac verify|bad password|wrong password|interrupted or cancelled|pass ?phrase/i.test(message)) field = `${where}.passphrase`;
+    if (/bad decrypt|mac verify|bad password|wrong password|interrupted or cancelled|pass ?phrase/i.test(message))
+      field = `${where}.passphrase`;
     else if (/mismatch/i.test(message)) field = `${where}.key (it does not belong to ${where}.cert)`;
     // OpenSSL's own message describes the problem and carries no key material.
-    throw new TypeError(`${field} could not be used: ${message}${typeof code === 'string' ? ` (${code})` : ''}`, { cause: error });
+    throw new TypeError(`${field} could not be used: ${message}${typeof code === 'string' ? ` (${code})` : ''}`, {
+      cause: error,
+    });
   }
 }
 

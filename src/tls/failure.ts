@@ -3,16 +3,21 @@
 // missing client certificate from an untrusted server.
 
 const REASONS: Record<string, string> = {
-  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED: 'the server requires a client certificate and none was sent (set tls.cert and tls.key, or tls.pfx)',
+  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+    'the server requires a client certificate and none was sent (set tls.cert and tls.key, or tls.pfx)',
   ERR_SSL_TLSV1_ALERT_UNKNOWN_CA: 'the server does not trust the authority that issued the client certificate',
   ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: 'the server refused the client certificate',
   ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED: 'the server refused the client certificate as expired',
   ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN: 'the server refused the client certificate',
   ERR_SSL_TLSV1_ALERT_ACCESS_DENIED: 'the server denied access to the client certificate',
-  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: 'the TLS handshake failed (no common protocol or cipher, or a refused certificate)',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate is not signed by a trusted authority (set tls.ca for a private one)",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate is not signed by a trusted authority (set tls.ca for a private one)",
-  SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate chain ends in an untrusted authority (set tls.ca for a private one)",
+  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE:
+    'the TLS handshake failed (no common protocol or cipher, or a refused certificate)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+    "the server's certificate is not signed by a trusted authority (set tls.ca for a private one)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    "the server's certificate is not signed by a trusted authority (set tls.ca for a private one)",
+  SELF_SIGNED_CERT_IN_CHAIN:
+    "the server's certificate chain ends in an untrusted authority (set tls.ca for a private one)",
   DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed and not trusted (set tls.ca)",
   CERT_HAS_EXPIRED: "the server's certificate has expired",
   CERT_NOT_YET_VALID: "the server's certificate is not valid yet",

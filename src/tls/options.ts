@@ -52,7 +52,8 @@ export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
   }
   const given = tls as Record<string, unknown>;
   for (const name of Object.keys(given)) {
-    if (!KNOWN.has(name) && given[name] !== undefined) throw new TypeError(`${where}.${name} is not a tls option (known: cert, key, pfx, passphrase, ca)`);
+    if (!KNOWN.has(name) && given[name] !== undefined)
+      throw new TypeError(`${where}.${name} is not a tls option (known: cert, key, pfx, passphrase, ca)`);
   }
   const has = (name: string) => given[name] !== undefined;
   const material = (name: string) => {
@@ -61,8 +62,12 @@ export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
   };
   const out: ConnectOptions = {};
 
-  if (has('pfx') && (has('cert') || has('key'))) throw new TypeError(`${where}: give either pfx or cert and key, not both`);
-  if (has('cert') !== has('key')) throw new TypeError(`${where}.${has('cert') ? 'key' : 'cert'} is required with ${where}.${has('cert') ? 'cert' : 'key'}`);
+  if (has('pfx') && (has('cert') || has('key')))
+    throw new TypeError(`${where}: give either pfx or cert and key, not both`);
+  if (has('cert') !== has('key'))
+    throw new TypeError(
+      `${where}.${has('cert') ? 'key' : 'cert'} is required with ${where}.${has('cert') ? 'cert' : 'key'}`,
+    );
   if (has('cert')) {
     out.cert = material('cert');
     out.key = material('key');
@@ -77,10 +82,14 @@ export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
     const list = Array.isArray(given.ca) ? (given.ca as unknown[]) : [given.ca];
     if (list.length === 0) throw new TypeError(`${where}.ca must not be an empty list`);
     list.forEach((item, i) => {
-      if (!isMaterial(item)) throw new TypeError(`${where}.ca${Array.isArray(given.ca) ? `[${i}]` : ''} must be non-empty PEM text or bytes`);
+      if (!isMaterial(item))
+        throw new TypeError(
+          `${where}.ca${Array.isArray(given.ca) ? `[${i}]` : ''} must be non-empty PEM text or bytes`,
+        );
     });
     out.ca = Array.isArray(given.ca) ? (list as TlsMaterial[]) : (given.ca as TlsMaterial);
   }
-  if (!out.cert && !out.pfx && !out.ca) throw new TypeError(`${where} needs a client certificate ({ cert, key } or { pfx }) or a ca`);
+  if (!out.cert && !out.pfx && !out.ca)
+    throw new TypeError(`${where} needs a client certificate ({ cert, key } or { pfx }) or a ca`);
   return out;
 }

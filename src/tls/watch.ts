@@ -58,7 +58,10 @@ export class SocketWatch {
     if (record.tlsCode) return { code: record.tlsCode, reason: '' };
     if (record.gotData) return undefined;
     if (record.ownCert && Date.parse(record.ownCert.validTo) < Date.now()) {
-      return { code: 'CLIENT_CERT_EXPIRED', reason: `the client certificate expired on ${record.ownCert.validTo}, and the server closed the connection` };
+      return {
+        code: 'CLIENT_CERT_EXPIRED',
+        reason: `the client certificate expired on ${record.ownCert.validTo}, and the server closed the connection`,
+      };
     }
     if (record.ownCert) {
       return {

@@ -23,7 +23,8 @@ export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssu
   // from the schema (cpfProblem calls it not-11-digits, which adds nothing here).
   const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
   const problem = typeof documentNumber === 'string' ? cpfProblem(documentNumber) : undefined;
-  if (problem === 'repeated-digit' || problem === 'check-digits') issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });
+  if (problem === 'repeated-digit' || problem === 'check-digits')
+    issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });
   return issues;
 }
 

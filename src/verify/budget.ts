@@ -95,11 +95,20 @@ export class Budget {
       const unfollowed = unfollowedRedirect(response, lastUrl, init.method);
       if (unfollowed) {
         await response.body?.cancel().catch(() => undefined);
-        return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type'), body: undefined, bodyUnparsable: false, waitedOn: [...waitedOn], redirect: unfollowed };
+        return {
+          status: response.status,
+          headers: response.headers,
+          contentType: response.headers.get('content-type'),
+          body: undefined,
+          bodyUnparsable: false,
+          waitedOn: [...waitedOn],
+          redirect: unfollowed,
+        };
       }
       const exchange = await read(response, waitedOn, this.maxResponseBytes);
       const wait = retryAfterMs(response);
-      const canWait = init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
+      const canWait =
+        init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
       // A wait that would use up the time budget leaves nothing to send the read again with.
       if (!canWait || wait >= this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
       waitedOn.push(response.status);
@@ -110,7 +119,8 @@ export class Budget {
 
   /** What is left of the time budget; throws BudgetExhausted when either budget is used up. */
   private checkBudgets(): number {
-    if (this.requestsUsed >= this.maxRequests) throw new BudgetExhausted(`request budget of ${this.maxRequests} used up`);
+    if (this.requestsUsed >= this.maxRequests)
+      throw new BudgetExhausted(`request budget of ${this.maxRequests} used up`);
     const remaining = this.remainingMs();
     if (remaining <= 0) throw new BudgetExhausted(`time budget of ${this.timeBudgetMs / 1000} s used up`);
     return remaining;
@@ -168,5 +178,12 @@ async function read(response: Response, waitedOn: number[], limitBytes: number):
   } else if (text.length > 0) {
     body = text;
   }
-  return { status: response.status, headers: response.headers, contentType, body, bodyUnparsable, waitedOn: [...waitedOn] };
+  return {
+    status: response.status,
+    headers: response.headers,
+    contentType,
+    body,
+    bodyUnparsable,
+    waitedOn: [...waitedOn],
+  };
 }

@@ -17,13 +17,23 @@ interface Operation {
 export function operation(operationId: string): Operation {
   const spec = readBundledSpec() as { paths: Record<string, Record<string, { operationId?: string }>> };
   for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(item)) if (op.operationId === operationId) return { method: method.toUpperCase(), path };
+    for (const [method, op] of Object.entries(item))
+      if (op.operationId === operationId) return { method: method.toUpperCase(), path };
   }
   throw new Error(`no operation ${operationId} in the spec`);
 }
 
 const USER_AGENT = `${PACKAGE_NAME}-verify/${PACKAGE_VERSION}`;
-const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const RATE_LIMIT_HEADERS = [
+  'ratelimit',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 
 export interface Context {
   options: VerifyOptions;
@@ -43,8 +53,16 @@ export function urlFor(baseUrl: string, path: string, query: Record<string, stri
   return url.toString();
 }
 
-async function headers(ctx: Context, withToken: boolean, extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  const out: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, application/problem+json', ...extra };
+async function headers(
+  ctx: Context,
+  withToken: boolean,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {
+    'user-agent': USER_AGENT,
+    accept: 'application/json, application/problem+json',
+    ...extra,
+  };
   const authorization = withToken ? await ctx.options.credentials.authorization() : undefined;
   if (authorization) out.authorization = authorization;
   return out;
@@ -53,7 +71,13 @@ async function headers(ctx: Context, withToken: boolean, extra: Record<string, s
 const seenOf = (x: Exchange): string => `${x.status} ${x.contentType?.split(';')[0] ?? '(no content type)'}`;
 
 function row(check: string, expected: string, x: Exchange, problems: DriftProblem[], extra = ''): CheckResult {
-  return { check, expected, seen: `${seenOf(x)}${extra}${problems.length ? `, ${problems.length} problem(s)` : ''}`, verdict: problems.length ? 'drift' : 'ok', problems };
+  return {
+    check,
+    expected,
+    seen: `${seenOf(x)}${extra}${problems.length ? `, ${problems.length} problem(s)` : ''}`,
+    verdict: problems.length ? 'drift' : 'ok',
+    problems,
+  };
 }
 
 const REDIRECT_RULES: Record<UnfollowedRedirect['reason'], string> = {
@@ -67,7 +91,13 @@ const REDIRECT_RULES: Record<UnfollowedRedirect['reason'], string> = {
  * A redirect the policy did not follow is drift on its own row: the contract documents no 3xx, and
  * what another origin would answer is not the service's answer, so nothing is sent there or scored.
  */
-function redirectRow(ctx: Context, check: string, expected: string, x: Exchange, redirect: UnfollowedRedirect): CheckResult {
+function redirectRow(
+  ctx: Context,
+  check: string,
+  expected: string,
+  x: Exchange,
+  redirect: UnfollowedRedirect,
+): CheckResult {
   ctx.seen.push(x);
   const where = redirect.targetOrigin === undefined ? '' : ` to ${redirect.targetOrigin}`;
   return {
@@ -83,13 +113,23 @@ function failed(check: string, expected: string, error: unknown): CheckResult {
   // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
   const cause = (error as { cause?: { code?: unknown } }).cause?.code;
   // An answer over the byte limit is verify's own bound, not the contract's: the check could not run.
-  const why = error instanceof BudgetExhausted || error instanceof ResponseTooLarge ? error.message : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
+  const why =
+    error instanceof BudgetExhausted || error instanceof ResponseTooLarge
+      ? error.message
+      : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 
 function inspect(ctx: Context, operationId: string, x: Exchange): DriftProblem[] {
   ctx.seen.push(x);
-  return ctx.checker.check({ operationId, status: x.status, headers: x.headers, contentType: x.contentType, body: x.body, bodyUnparsable: x.bodyUnparsable });
+  return ctx.checker.check({
+    operationId,
+    status: x.status,
+    headers: x.headers,
+    contentType: x.contentType,
+    body: x.body,
+    bodyUnparsable: x.bodyUnparsable,
+  });
 }
 
 /** The first row of a run whose credentials were refused: not drift, and nothing else to blame. */
@@ -132,12 +172,17 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     try {
       const query: Record<string, string> = { limit: String(ctx.options.pageSize) };
       if (cursor !== null) query.cursor = cursor;
-      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), { method: 'GET', headers: await headers(ctx, true) });
+      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), {
+        method: 'GET',
+        headers: await headers(ctx, true),
+      });
     } catch (error) {
       const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
       const result = refusal ? refusedRow(ctx, refusal) : failed(check, expected, error);
       rows.push(result);
-      stopped = refusal ? `the token endpoint refused the credentials (${refusalStatus(refusal)})` : `page ${page}: ${result.seen}`;
+      stopped = refusal
+        ? `the token endpoint refused the credentials (${refusalStatus(refusal)})`
+        : `page ${page}: ${result.seen}`;
       break;
     }
     if (x.redirect) {
@@ -159,7 +204,14 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       // A documented refusal (401 for a token that expired, 429 whose wait did not fit the budget,
       // 503) is not drift, but the walk cannot go on: the run is incomplete, not failed.
       if (problems.length) rows.push(row(check, expected, x, problems));
-      else rows.push({ check, expected, seen: `${seenOf(x)}: a documented refusal, the walk stops${x.status === 429 || x.status === 503 ? ' (Retry-After longer than the budget allows)' : ''}`, verdict: 'error', problems: [] });
+      else
+        rows.push({
+          check,
+          expected,
+          seen: `${seenOf(x)}: a documented refusal, the walk stops${x.status === 429 || x.status === 503 ? ' (Retry-After longer than the budget allows)' : ''}`,
+          verdict: 'error',
+          problems: [],
+        });
       stopped = `page ${page} answered ${x.status}`;
       break;
     }
@@ -194,7 +246,11 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     check: 'cursor.next null on the last page',
     expected: 'null once the list ends (x-assumption)',
     // "did not end within N pages" only when N pages were read; otherwise how many, and why not more.
-    seen: reachedEnd ? 'null on the last page walked' : stopped === undefined ? `the list did not end within ${pagesRead} page(s)` : `${pagesRead} page(s) read; the walk stopped: ${stopped}`,
+    seen: reachedEnd
+      ? 'null on the last page walked'
+      : stopped === undefined
+        ? `the list did not end within ${pagesRead} page(s)`
+        : `${pagesRead} page(s) read; the walk stopped: ${stopped}`,
     verdict: reachedEnd ? 'held' : 'not-seen',
     problems: [],
   });
@@ -206,10 +262,14 @@ export async function probeWithoutToken(ctx: Context): Promise<CheckResult> {
   const check = 'list-keys without a token';
   const expected = '401 application/problem+json';
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path), { method: 'GET', headers: await headers(ctx, false) });
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path), {
+      method: 'GET',
+      headers: await headers(ctx, false),
+    });
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
-    if (x.status !== 401 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' });
+    if (x.status !== 401 && !problems.some((p) => p.part === 'status'))
+      problems.unshift({ part: 'status', pointer: '', rule: 'must be 401 for a request without a token' });
     return row(check, expected, x, problems);
   } catch (error) {
     return failed(check, expected, error);
@@ -224,10 +284,14 @@ export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
   const skipped = notRun(ctx, check, expected);
   if (skipped) return skipped;
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), { method: 'GET', headers: await headers(ctx, true) });
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), {
+      method: 'GET',
+      headers: await headers(ctx, true),
+    });
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
-    if (x.status !== 422 && x.status !== 400 && !problems.some((p) => p.part === 'status')) problems.unshift({ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' });
+    if (x.status !== 422 && x.status !== 400 && !problems.some((p) => p.part === 'status'))
+      problems.unshift({ part: 'status', pointer: '', rule: 'must be 422 or 400 for a limit out of range' });
     return row(check, expected, x, problems);
   } catch (error) {
     return failed(check, expected, error);
@@ -243,11 +307,14 @@ export async function sendUpdate(ctx: Context, body: string): Promise<CheckResul
   const skipped = notRun(ctx, check, expected);
   if (skipped) return skipped;
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, { Account: write.account, DocumentNumber: write.documentNumber }), {
-      method,
-      headers: await headers(ctx, true, { 'content-type': 'application/json' }),
-      body,
-    });
+    const x = await ctx.budget.send(
+      urlFor(ctx.options.baseUrl, path, { Account: write.account, DocumentNumber: write.documentNumber }),
+      {
+        method,
+        headers: await headers(ctx, true, { 'content-type': 'application/json' }),
+        body,
+      },
+    );
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     return row(check, expected, x, inspect(ctx, 'updateNaturalPerson', x));
   } catch (error) {

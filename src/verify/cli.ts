@@ -15,7 +15,11 @@ export interface Io {
   fetch?: typeof fetch;
 }
 
-const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
+const defaultIo: Io = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+  env: process.env,
+};
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   let options;

@@ -65,7 +65,8 @@ export const MISSING_CREDENTIALS = `no credentials: give --token TOKEN (or set $
 /** Where to look when the service refuses the credentials of `kind`: the flags and variables that gave them. */
 export function credentialHint(kind: CredentialKind): string {
   if (kind === 'token') return `check --token / ${ENV.token}`;
-  if (kind === 'client credentials') return `check --client-id, ${ENV.clientSecret} (or --client-secret), --scope and --token-url`;
+  if (kind === 'client credentials')
+    return `check --client-id, ${ENV.clientSecret} (or --client-secret), --scope and --token-url`;
   return MISSING_CREDENTIALS;
 }
 
@@ -97,13 +98,21 @@ export function refusalStatus(refusal: CredentialRefusal): string {
 
 /** The summary of a refused run: who refused what, and where to look. */
 export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal): string {
-  const who = refusal.by === 'service' ? 'the service refused the credentials' : 'the token endpoint refused the client credentials';
+  const who =
+    refusal.by === 'service'
+      ? 'the service refused the credentials'
+      : 'the token endpoint refused the client credentials';
   return `${who} (${refusalStatus(refusal)}): ${credentialHint(kind)}`;
 }
 
 /** `--token`: a bearer token the user already holds. */
 export function staticToken(token: string | undefined): CredentialSource {
-  return { kind: token ? 'token' : 'none', authorization: async () => (token ? `Bearer ${token}` : undefined), secrets: token ? [token] : [], close: async () => undefined };
+  return {
+    kind: token ? 'token' : 'none',
+    authorization: async () => (token ? `Bearer ${token}` : undefined),
+    secrets: token ? [token] : [],
+    close: async () => undefined,
+  };
 }
 
 function readMaterial(flag: string, path: string): Buffer {
@@ -116,11 +125,15 @@ function readMaterial(flag: string, path: string): Buffer {
 }
 
 /** The `tls` option the client would take, from --cert/--key/--pfx/--ca and BAAS_TLS_PASSPHRASE; undefined when none is given. */
-export function tlsFrom(flags: CredentialFlags, env: Readonly<Record<string, string | undefined>>): TlsOptions | undefined {
+export function tlsFrom(
+  flags: CredentialFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): TlsOptions | undefined {
   const { cert, key, pfx, ca } = flags;
   if (!cert && !key && !pfx && !ca) return undefined;
   if (pfx && (cert || key)) throw new CredentialError('give either --pfx or --cert and --key, not both');
-  if (Boolean(cert) !== Boolean(key)) throw new CredentialError(`--${cert ? 'key' : 'cert'} is required with --${cert ? 'cert' : 'key'}`);
+  if (Boolean(cert) !== Boolean(key))
+    throw new CredentialError(`--${cert ? 'key' : 'cert'} is required with --${cert ? 'cert' : 'key'}`);
   const passphrase = env[ENV.passphrase];
   const tls: Record<string, unknown> = {};
   if (cert) Object.assign(tls, { cert: readMaterial('cert', cert), key: readMaterial('key', key!) });
@@ -138,7 +151,10 @@ export function tlsFrom(flags: CredentialFlags, env: Readonly<Record<string, str
  * `--client-id`, the secret from BAAS_CLIENT_SECRET or `--client-secret`, `--scope`, `--auth-method`),
  * plus a client certificate when given. Throws CredentialError naming the option on a misuse.
  */
-export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<string, string | undefined>>): CredentialSource {
+export function credentialsFrom(
+  flags: CredentialFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): CredentialSource {
   const tls = tlsFrom(flags, env);
   const passphrase = tls && 'passphrase' in tls && tls.passphrase ? [tls.passphrase] : [];
   // Built now so a malformed certificate option fails before anything is sent; undici loads on the first request.
@@ -148,13 +164,16 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
     await tlsSend?.close();
   };
 
-  const usesClientCredentials = ['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'].some((name) => flags[name as keyof CredentialFlags] !== undefined);
+  const usesClientCredentials = ['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'].some(
+    (name) => flags[name as keyof CredentialFlags] !== undefined,
+  );
   const token = flags.token ?? env[ENV.token];
   if (!usesClientCredentials) {
     const source = staticToken(token);
     return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
   }
-  if (flags.token !== undefined) throw new CredentialError('give either --token or client credentials (--token-url, --client-id), not both');
+  if (flags.token !== undefined)
+    throw new CredentialError('give either --token or client credentials (--token-url, --client-id), not both');
   const tokenUrl = flags['token-url'];
   const clientId = flags['client-id'];
   const clientSecret = env[ENV.clientSecret] || flags['client-secret'];
@@ -162,13 +181,19 @@ export function credentialsFrom(flags: CredentialFlags, env: Readonly<Record<str
   const allowInsecureHttp = flags['allow-insecure-http'] === true;
   // clientCredentials refuses it too, but by its field name; the user typed the flag.
   if (!allowInsecureHttp && isInsecureRemote(tokenUrl)) {
-    throw new CredentialError('--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http');
+    throw new CredentialError(
+      '--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http',
+    );
   }
   if (!clientId) throw new CredentialError('--client-id is required with client credentials');
-  if (!clientSecret) throw new CredentialError(`the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`);
+  if (!clientSecret)
+    throw new CredentialError(
+      `the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`,
+    );
   const method = flags['auth-method'];
   // Own names only: `toString` and the like are no methods.
-  if (method !== undefined && !Object.hasOwn(AUTH_METHODS, method)) throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
+  if (method !== undefined && !Object.hasOwn(AUTH_METHODS, method))
+    throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
   let source: ReturnType<typeof clientCredentials>;
   try {
     source = clientCredentials({

@@ -107,18 +107,27 @@ export const HELP_GROUPS = [
   {
     title: 'Target:',
     options: ['base-url'],
-    lines: [...entry('--base-url URL', 'the service root (required); a gateway\'s path prefix is kept')],
+    lines: [...entry('--base-url URL', "the service root (required); a gateway's path prefix is kept")],
   },
   {
     title: 'Credentials (one kind is required; secrets from the environment keep them out of shell history):',
     options: ['token', 'token-url', 'client-id', 'client-secret', 'scope', 'auth-method', 'cert', 'key', 'pfx', 'ca'],
     lines: [
       ...entry('--token TOKEN', `a bearer token you hold (or ${ENV.token})`),
-      ...entry('--token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]', '', `OAuth2 client credentials; the secret from ${ENV.clientSecret}`, '(or --client-secret SECRET, which shell history keeps)'),
+      ...entry(
+        '--token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]',
+        '',
+        `OAuth2 client credentials; the secret from ${ENV.clientSecret}`,
+        '(or --client-secret SECRET, which shell history keeps)',
+      ),
       ...entry('  --scope "a b"', 'scopes asked of the token URL (default: none asked)'),
       ...entry('  --auth-method basic|post', 'client_secret_basic or client_secret_post (default basic)'),
-      ...entry('--cert FILE --key FILE | --pfx FILE', 'a client certificate (mTLS), for the API and the token URL;', `its passphrase from ${ENV.passphrase} (default: none)`),
-      ...entry('--ca FILE', 'a private authority to trust (default: the system\'s)'),
+      ...entry(
+        '--cert FILE --key FILE | --pfx FILE',
+        'a client certificate (mTLS), for the API and the token URL;',
+        `its passphrase from ${ENV.passphrase} (default: none)`,
+      ),
+      ...entry('--ca FILE', "a private authority to trust (default: the system's)"),
     ],
   },
   {
@@ -133,9 +142,16 @@ export const HELP_GROUPS = [
     title: 'Budgets (each printed with what the run used):',
     options: ['max-requests', 'time-budget', 'timeout', 'max-response-bytes'],
     lines: [
-      ...entry('--max-requests N', 'requests sent in all, retries and redirects included', `(default 2 × (pages + 3): ${defaultMaxRequests(DEFAULTS.pages)} with the default --pages)`),
+      ...entry(
+        '--max-requests N',
+        'requests sent in all, retries and redirects included',
+        `(default 2 × (pages + 3): ${defaultMaxRequests(DEFAULTS.pages)} with the default --pages)`,
+      ),
       ...entry('--time-budget SECONDS', `wall-clock time for the whole run (default ${DEFAULTS.timeBudgetSeconds})`),
-      ...entry('--timeout SECONDS', `time for one request, never past the time budget (default ${DEFAULTS.timeoutSeconds})`),
+      ...entry(
+        '--timeout SECONDS',
+        `time for one request, never past the time budget (default ${DEFAULTS.timeoutSeconds})`,
+      ),
       ...entry(
         '--max-response-bytes N',
         `read at most N bytes of any answer (default ${DEFAULTS.maxResponseBytes}, ${MIB} MiB);`,
@@ -197,7 +213,10 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
   return Number(raw);
 };
 
-export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): VerifyOptions {
+export function parseVerifyArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): VerifyOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -217,9 +236,11 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   } catch {
     throw new UsageError('--base-url must be an absolute http(s) URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--base-url must be an absolute http(s) URL');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError('--base-url must be an absolute http(s) URL');
   // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
-  if (parsed.username || parsed.password) throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
+  if (parsed.username || parsed.password)
+    throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
   const allowInsecureHttp = values['allow-insecure-http'] === true;
   const insecureHttp: string[] = [];
   if (isInsecureRemote(parsed)) {
@@ -228,14 +249,17 @@ export function parseVerifyArgs(argv: readonly string[], env: Readonly<Record<st
   }
   const maxResponseBytes = positiveInt('max-response-bytes', values['max-response-bytes'], DEFAULTS.maxResponseBytes);
   // A limit past 2^53 is no limit a count of bytes can be compared with.
-  if (byteLimitProblem(maxResponseBytes)) throw new UsageError(`--max-response-bytes ${byteLimitProblem(maxResponseBytes)}`);
+  if (byteLimitProblem(maxResponseBytes))
+    throw new UsageError(`--max-response-bytes ${byteLimitProblem(maxResponseBytes)}`);
   const pages = positiveInt('pages', values.pages, DEFAULTS.pages);
   const pageSize = positiveInt('page-size', values['page-size'], DEFAULTS.pageSize);
-  if (pageSize > MAX_PAGE_SIZE) throw new UsageError(`--page-size must be at most ${MAX_PAGE_SIZE} (the contract bound)`);
+  if (pageSize > MAX_PAGE_SIZE)
+    throw new UsageError(`--page-size must be at most ${MAX_PAGE_SIZE} (the contract bound)`);
   const writeFlags = [values.account, values['document-number'], values.body];
   let write: WriteOptions | undefined;
   if (values['allow-writes']) {
-    if (writeFlags.some((v) => !v)) throw new UsageError('--allow-writes needs --account, --document-number and --body');
+    if (writeFlags.some((v) => !v))
+      throw new UsageError('--allow-writes needs --account, --document-number and --body');
     write = { account: values.account!, documentNumber: values['document-number']!, bodyFile: values.body! };
   } else if (writeFlags.some((v) => v !== undefined)) {
     throw new UsageError('--account, --document-number and --body only apply with --allow-writes');
@@ -275,7 +299,10 @@ export function insecureHttpMessage(flag: string): string {
 
 /** The lines that say a run was let through on plain http (stderr, the table and the report). */
 export function insecureHttpWarnings(options: Pick<VerifyOptions, 'insecureHttp'>): string[] {
-  return (options.insecureHttp ?? []).map((flag) => `warning: --allow-insecure-http: ${flag} is plain http to a host that is not loopback; credentials travel in clear`);
+  return (options.insecureHttp ?? []).map(
+    (flag) =>
+      `warning: --allow-insecure-http: ${flag} is plain http to a host that is not loopback; credentials travel in clear`,
+  );
 }
 
 /**

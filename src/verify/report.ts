@@ -35,7 +35,10 @@ export interface VerifyReport {
   readOnly: boolean;
   /** Present when the run was let through something unsafe (--allow-insecure-http); printed first. */
   warnings?: string[];
-  budgets: { requests: { used: number; limit: number; retriesAfterWait: number }; timeMs: { used: number; limit: number } };
+  budgets: {
+    requests: { used: number; limit: number; retriesAfterWait: number };
+    timeMs: { used: number; limit: number };
+  };
   checks: CheckResult[];
   drifted: boolean;
   counts: Record<Verdict, number>;
@@ -56,7 +59,11 @@ export function escapeControls(text: string): string {
   });
 }
 
-const CREDENTIAL_WORDS: Record<CredentialKind, string> = { token: 'a bearer token', 'client credentials': 'client credentials', none: 'no credentials' };
+const CREDENTIAL_WORDS: Record<CredentialKind, string> = {
+  token: 'a bearer token',
+  'client credentials': 'client credentials',
+  none: 'no credentials',
+};
 
 /** The first line a run prints, before anything is sent: where, and with what kind of credential (never the secret). */
 export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: readonly string[]): string {
@@ -71,16 +78,31 @@ function verdictOf(report: VerifyReport): string {
 }
 
 /** The refusal as the report carries it. */
-export function refusedSummary(kind: CredentialKind, refusal: CredentialRefusal): CredentialRefusal & { message: string } {
+export function refusedSummary(
+  kind: CredentialKind,
+  refusal: CredentialRefusal,
+): CredentialRefusal & { message: string } {
   return { ...refusal, message: refusalMessage(kind, refusal) };
 }
 
 export function formatTable(report: VerifyReport, secrets: readonly string[]): string {
   // Cells carry what the service sent (its content type, JSON pointers made of its member names).
-  const rows = [['check', 'expected', 'seen', 'verdict'], ...report.checks.map((c) => [c.check, c.expected, c.seen, c.verdict.toUpperCase()].map(escapeControls))];
+  const rows = [
+    ['check', 'expected', 'seen', 'verdict'],
+    ...report.checks.map((c) => [c.check, c.expected, c.seen, c.verdict.toUpperCase()].map(escapeControls)),
+  ];
   const widths = [0, 1, 2, 3].map((i) => Math.min(60, Math.max(...rows.map((r) => r[i]!.length))));
-  const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
-  const out = [...(report.warnings ?? []).map(escapeControls), line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    ...(report.warnings ?? []).map(escapeControls),
+    line(rows[0]!),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(line),
+  ];
   for (const c of report.checks) {
     for (const p of c.problems) out.push(escapeControls(`  ${c.check}: ${describeProblem(p)}`));
   }
@@ -90,7 +112,12 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
     `requests: ${requests.used} of ${requests.limit} (${requests.retriesAfterWait} after a Retry-After wait); time: ${(timeMs.used / 1000).toFixed(1)} s of ${timeMs.limit / 1000} s`,
     // What to do about it, just above the verdict.
     ...(report.credentialsRefused ? [escapeControls(report.credentialsRefused.message)] : []),
-    escapeControls(`${verdictOf(report)}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ')}`),
+    escapeControls(
+      `${verdictOf(report)}: ${Object.entries(report.counts)
+        .filter(([, n]) => n > 0)
+        .map(([v, n]) => `${n} ${v}`)
+        .join(', ')}`,
+    ),
   );
   return redactText(out.join('\n'), secrets);
 }
@@ -100,5 +127,8 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
  * would act on (DEL, C1, separators, bidi overrides) get `\uXXXX` too: the same JSON, safe to `cat`.
  */
 export function formatJson(report: VerifyReport, secrets: readonly string[]): string {
-  return redactText(JSON.stringify(report, null, 2), secrets).replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return redactText(JSON.stringify(report, null, 2), secrets).replace(
+    UNPRINTABLE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

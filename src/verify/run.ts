@@ -13,7 +13,8 @@ import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } fro
 
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
   // parseVerifyArgs refuses it already; options built by hand get the same rule before anything is sent.
-  if (isInsecureRemote(options.baseUrl) && !options.insecureHttp?.includes('--base-url')) throw new UsageError(insecureHttpMessage('--base-url'));
+  if (isInsecureRemote(options.baseUrl) && !options.insecureHttp?.includes('--base-url'))
+    throw new UsageError(insecureHttpMessage('--base-url'));
   if (options.credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
   const startedAt = new Date().toISOString();
   const budget = new Budget(
@@ -30,7 +31,11 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
   // Read before anything is sent, so a missing file never leaves a run half done.
   const updateBody = options.write ? await readFile(options.write.bodyFile, 'utf8') : undefined;
   const ctx: Context = { options, budget, checker: await loadDriftChecker(), seen: [] };
-  const checks: CheckResult[] = [...(await walkPages(ctx)), await probeWithoutToken(ctx), await probeLimitOutOfRange(ctx)];
+  const checks: CheckResult[] = [
+    ...(await walkPages(ctx)),
+    await probeWithoutToken(ctx),
+    await probeLimitOutOfRange(ctx),
+  ];
   if (updateBody !== undefined) checks.push(await sendUpdate(ctx, updateBody));
   checks.push(...assumptions(ctx));
   const counts: Record<Verdict, number> = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };

@@ -67,7 +67,12 @@ afterEach(() => {
   server.service.removeAllListeners('beforeTokenSigning');
 });
 
-const options = (extra: Partial<ClientCredentialsOptions> = {}): ClientCredentialsOptions => ({ tokenUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...extra });
+const options = (extra: Partial<ClientCredentialsOptions> = {}): ClientCredentialsOptions => ({
+  tokenUrl,
+  clientId: CLIENT_ID,
+  clientSecret: CLIENT_SECRET,
+  ...extra,
+});
 
 /** Runs the next token answer through `edit` (after the credential check). */
 function nextAnswer(edit: (response: { statusCode: number; body: any }) => void): void {
@@ -85,7 +90,9 @@ async function rejection(promise: Promise<unknown>): Promise<TokenError> {
 
 /** The client secret, its Basic form and the given tokens appear nowhere in an error. */
 function expectNoSecrets(error: unknown, tokens: string[] = []): void {
-  const basic = Buffer.from(`${encodeURIComponent(CLIENT_ID)}:${new URLSearchParams({ v: CLIENT_SECRET }).toString().slice(2)}`).toString('base64');
+  const basic = Buffer.from(
+    `${encodeURIComponent(CLIENT_ID)}:${new URLSearchParams({ v: CLIENT_SECRET }).toString().slice(2)}`,
+  ).toString('base64');
   const texts = [String(error), JSON.stringify(error), inspect(error, { depth: 10 })];
   for (const text of texts) for (const secret of [CLIENT_SECRET, basic, ...tokens]) expect(text).not.toContain(secret);
 }
@@ -104,7 +111,12 @@ describe('a token from the token endpoint', () => {
     const source = clientCredentials(options({ authMethod: 'client_secret_post', scope: 'pix.read' }));
     expect(await source()).toBeTruthy();
     expect(seen[0]!.authorization).toBeUndefined();
-    expect(seen[0]!.body).toEqual({ grant_type: 'client_credentials', scope: 'pix.read', client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+    expect(seen[0]!.body).toEqual({
+      grant_type: 'client_credentials',
+      scope: 'pix.read',
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+    });
   });
 
   it('is cached until expires_in minus the margin, then fetched again', async () => {
@@ -204,7 +216,8 @@ describe('failures', () => {
     expect(error).toMatchObject({ kind: 'auth', failure: 'rejected', status: 401, error: 'invalid_client', tokenUrl });
     expect(error.errorDescription).toMatch(/ secret \[REDACTED\]$/);
     expect(error.message).toContain(`HTTP 401 invalid_client: ${error.errorDescription}`);
-    for (const text of [String(error), JSON.stringify(error), inspect(error)]) expect(text).not.toContain('wrong-secret-value');
+    for (const text of [String(error), JSON.stringify(error), inspect(error)])
+      expect(text).not.toContain('wrong-secret-value');
   });
 
   it('a failed request is not cached: the next call asks again; callers during the failure share it', async () => {
@@ -215,7 +228,9 @@ describe('failures', () => {
     });
     const failed = await Promise.allSettled(Array.from({ length: 50 }, () => source()));
     expect(seen).toHaveLength(1);
-    expect(failed.every((r) => r.status === 'rejected' && (r.reason as TokenError).error === 'temporarily_unavailable')).toBe(true);
+    expect(
+      failed.every((r) => r.status === 'rejected' && (r.reason as TokenError).error === 'temporarily_unavailable'),
+    ).toBe(true);
     const token = await source();
     expect(seen).toHaveLength(2);
     expect(token).toBeTruthy();
@@ -276,7 +291,10 @@ describe('failures', () => {
 describe('options', () => {
   it.each([
     [{ tokenUrl: 'not a url' }, /tokenUrl must be an absolute https URL/],
-    [{ tokenUrl: 'http://auth.example/token' }, /plain http to auth\.example, which would send the client secret in clear/],
+    [
+      { tokenUrl: 'http://auth.example/token' },
+      /plain http to auth\.example, which would send the client secret in clear/,
+    ],
     [{ tokenUrl: 'https://id:pw@auth.example/token' }, /tokenUrl must not carry credentials/],
     [{ clientId: '' }, /clientId is required/],
     [{ clientSecret: 'abc\ndef' }, /clientSecret must not contain control characters/],
@@ -322,7 +340,9 @@ describe('tls for the token endpoint', () => {
   });
 
   it('a malformed tls (its shape is checked on the first token request) fails each request as a network TokenError naming the field', async () => {
-    const source = clientCredentials(options({ tokenUrl: httpsUrl, tls: { cert: certs.client.cert } as NonNullable<ClientCredentialsOptions['tls']> }));
+    const source = clientCredentials(
+      options({ tokenUrl: httpsUrl, tls: { cert: certs.client.cert } as NonNullable<ClientCredentialsOptions['tls']> }),
+    );
     for (let i = 0; i < 2; i += 1) {
       const error = await rejection(source());
       expect(error.failure).toBe('network');
@@ -345,7 +365,12 @@ describe('tls for the token endpoint', () => {
       socket.once('close', () => open.delete(socket));
     });
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-    const source = clientCredentials(options({ tokenUrl: `https://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`, tls: { ca: certs.ca } }));
+    const source = clientCredentials(
+      options({
+        tokenUrl: `https://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`,
+        tls: { ca: certs.ca },
+      }),
+    );
     try {
       expect(await source()).toBe('tls-token-123456');
       expect(open.size).toBe(1);

@@ -5,7 +5,13 @@ import { inspect } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, AuthError, clientCredentials, createBaasClient, type ClientCredentialsTokenSource } from '../../src/index.js';
+import {
+  ApiError,
+  AuthError,
+  clientCredentials,
+  createBaasClient,
+  type ClientCredentialsTokenSource,
+} from '../../src/index.js';
 import { TokenError } from '../../src/auth/index.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 
@@ -36,7 +42,8 @@ beforeEach(() => {
 });
 
 const page = { data: [], cursor: { next: null } };
-const source = (): ClientCredentialsTokenSource => clientCredentials({ tokenUrl, clientId: 'acme', clientSecret: CLIENT_SECRET });
+const source = (): ClientCredentialsTokenSource =>
+  clientCredentials({ tokenUrl, clientId: 'acme', clientSecret: CLIENT_SECRET });
 const bearer = (i: number) => String(api.requests[i]?.headers.authorization).replace(/^Bearer /, '');
 
 describe('a 401 with a clientCredentials token', () => {
@@ -57,11 +64,15 @@ describe('a 401 with a clientCredentials token', () => {
     expect(api.requests).toHaveLength(2);
     expect(tokenRequests).toBe(2);
     expect(bearer(1)).not.toBe(bearer(0));
-    expect(retries).toEqual([expect.objectContaining({ type: 'retry', reason: 'token refused (401)', waitMs: 0, status: 401, attempt: 1 })]);
+    expect(retries).toEqual([
+      expect.objectContaining({ type: 'retry', reason: 'token refused (401)', waitMs: 0, status: 401, attempt: 1 }),
+    ]);
   });
 
   it('a second 401 is an ApiError, after exactly two sends and two token requests', async () => {
-    api.handle((_req, res) => json(res, 401, { type: 'about:blank', status: 401, title: 'Unauthorized' }, { 'x-request-id': 'r-again' }));
+    api.handle((_req, res) =>
+      json(res, 401, { type: 'about:blank', status: 401, title: 'Unauthorized' }, { 'x-request-id': 'r-again' }),
+    );
     const client = createBaasClient({ baseUrl: api.url, token: source() });
     const error = await client.listPixKeys().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -74,7 +85,9 @@ describe('a 401 with a clientCredentials token', () => {
     api.handle((_req, res) => json(res, 401, { type: 'about:blank', status: 401 }));
     for (const token of ['fixed-token-123456', async () => 'function-token-123456']) {
       api.requests.length = 0;
-      const error = await createBaasClient({ baseUrl: api.url, token }).listPixKeys().catch((e: unknown) => e);
+      const error = await createBaasClient({ baseUrl: api.url, token })
+        .listPixKeys()
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'api', status: 401, attempts: 1 });
       expect(api.requests).toHaveLength(1);
     }
@@ -97,6 +110,7 @@ describe('token failures through the client', () => {
     expect(error.cause).toBeInstanceOf(AuthError);
     expect(error.cause).toMatchObject({ kind: 'auth', failure: 'rejected', error: 'invalid_client', status: 401 });
     expect(api.requests).toHaveLength(0);
-    for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), String(error.cause)]) expect(text).not.toContain(CLIENT_SECRET);
+    for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), String(error.cause)])
+      expect(text).not.toContain(CLIENT_SECRET);
   });
 });

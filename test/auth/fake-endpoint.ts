@@ -21,14 +21,21 @@ export interface FakeEndpoint {
 }
 
 /** Answers each request with `answer` (default: a fresh bearer token, `token-1`, `token-2`, … for 3600 s). */
-export function fakeEndpoint(answer: TokenAnswer = (_request, index) => tokenAnswer({ access_token: `token-${index + 1}` })): FakeEndpoint {
+export function fakeEndpoint(
+  answer: TokenAnswer = (_request, index) => tokenAnswer({ access_token: `token-${index + 1}` }),
+): FakeEndpoint {
   const sent: SentTokenRequest[] = [];
   const fetch: FetchLike = async (url, init) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    const request: SentTokenRequest = { url, init, form: Object.fromEntries(new URLSearchParams(String(init.body))), headers };
+    const request: SentTokenRequest = {
+      url,
+      init,
+      form: Object.fromEntries(new URLSearchParams(String(init.body))),
+      headers,
+    };
     sent.push(request);
     return answer(request, sent.length - 1);
   };
@@ -40,13 +47,17 @@ export const tokenAnswer = (fields: Record<string, unknown>, status = 200): Resp
   Response.json({ token_type: 'Bearer', expires_in: 3600, ...fields }, { status });
 
 /** An answer of this status and raw body. */
-export const rawAnswer = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'application/json' } });
+export const rawAnswer = (status: number, body: string): Response =>
+  new Response(body, { status, headers: { 'content-type': 'application/json' } });
 
 export const FAKE_URL = 'https://auth.example/oauth/token';
 
 export const SECRET = 'fake-client-secret-1';
 
-export const fakeOptions = (endpoint: FakeEndpoint, extra: Partial<ClientCredentialsOptions> = {}): ClientCredentialsOptions => ({
+export const fakeOptions = (
+  endpoint: FakeEndpoint,
+  extra: Partial<ClientCredentialsOptions> = {},
+): ClientCredentialsOptions => ({
   tokenUrl: FAKE_URL,
   clientId: 'acme-payments',
   clientSecret: SECRET,
@@ -55,7 +66,10 @@ export const fakeOptions = (endpoint: FakeEndpoint, extra: Partial<ClientCredent
 });
 
 /** The TokenError the first token of a source with these options rejects with. */
-export async function failure(endpoint: FakeEndpoint, extra: Partial<ClientCredentialsOptions> = {}): Promise<TokenError> {
+export async function failure(
+  endpoint: FakeEndpoint,
+  extra: Partial<ClientCredentialsOptions> = {},
+): Promise<TokenError> {
   const error = await clientCredentials(fakeOptions(endpoint, extra))().then(
     () => undefined,
     (e: unknown) => e,

@@ -14,7 +14,10 @@ describe('secrets masked in a TokenError', () => {
       call += 1;
       basic = (request.headers.authorization ?? '').replace(/^Basic /, '');
       if (call === 1) return tokenAnswer({ access_token: 'issued-token-1' });
-      return tokenAnswer({ error: `bad_${SECRET}`, error_description: `got ${basic} and issued-token-1, secret ${SECRET}` }, 401);
+      return tokenAnswer(
+        { error: `bad_${SECRET}`, error_description: `got ${basic} and issued-token-1, secret ${SECRET}` },
+        401,
+      );
     });
     const source = clientCredentials(fakeOptions(endpoint));
     expect(await source()).toBe('issued-token-1');
@@ -28,9 +31,15 @@ describe('secrets masked in a TokenError', () => {
   });
 
   it('a secret of 4 characters is masked; one of 3 is not (it would mask innocent words)', async () => {
-    const four = await failure(answering(() => tokenAnswer({ error: 'invalid_client', error_description: 'wxyz refused' }, 401)), { clientSecret: 'wxyz' });
+    const four = await failure(
+      answering(() => tokenAnswer({ error: 'invalid_client', error_description: 'wxyz refused' }, 401)),
+      { clientSecret: 'wxyz' },
+    );
     expect(four.errorDescription).toBe('[REDACTED] refused');
-    const three = await failure(answering(() => tokenAnswer({ error: 'invalid_client', error_description: 'the key refused' }, 401)), { clientSecret: 'key' });
+    const three = await failure(
+      answering(() => tokenAnswer({ error: 'invalid_client', error_description: 'the key refused' }, 401)),
+      { clientSecret: 'key' },
+    );
     expect(three.errorDescription).toBe('the key refused');
   });
 

@@ -5,7 +5,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, type ClientCredentialsOptions, type TokenError } from '../../src/auth/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 
-const valid: ClientCredentialsOptions = { tokenUrl: FAKE_URL, clientId: 'acme-payments', clientSecret: 'fake-client-secret-1' };
+const valid: ClientCredentialsOptions = {
+  tokenUrl: FAKE_URL,
+  clientId: 'acme-payments',
+  clientSecret: 'fake-client-secret-1',
+};
 
 /** The TypeError clientCredentials throws for these options, its message. */
 function refusal(options: unknown): string {
@@ -20,17 +24,23 @@ function refusal(options: unknown): string {
 
 describe('options refused at creation', () => {
   it('pins the format once: the function, the option, the rule broken', () => {
-    expect(refusal({ ...valid, timeoutMs: 0 })).toBe('clientCredentials: timeoutMs must be a positive number, at most 2147483647');
+    expect(refusal({ ...valid, timeoutMs: 0 })).toBe(
+      'clientCredentials: timeoutMs must be a positive number, at most 2147483647',
+    );
   });
 
   it('names a bound only where there is one, and a list item by its index only in a list', () => {
-    expect(refusal({ ...valid, refreshMarginSeconds: -1 })).toMatch(/^clientCredentials: refreshMarginSeconds must be a non-negative number$/);
+    expect(refusal({ ...valid, refreshMarginSeconds: -1 })).toMatch(
+      /^clientCredentials: refreshMarginSeconds must be a non-negative number$/,
+    );
     expect(refusal({ ...valid, scope: 'pix.read bad"quote' })).toMatch(/^clientCredentials: scope must /);
     expect(refusal({ ...valid, scope: ['pix.read', 'bad"quote'] })).toMatch(/^clientCredentials: scope\[1\] must /);
   });
 
   it('takes each bound itself', () => {
-    expect(() => clientCredentials({ ...valid, timeoutMs: 2 ** 31 - 1, defaultExpiresInSeconds: 86_400, refreshMarginSeconds: 0 })).not.toThrow();
+    expect(() =>
+      clientCredentials({ ...valid, timeoutMs: 2 ** 31 - 1, defaultExpiresInSeconds: 86_400, refreshMarginSeconds: 0 }),
+    ).not.toThrow();
   });
 
   // Each refusal names the option (an index for a list) and the rule broken, never the value.
@@ -42,16 +52,41 @@ describe('options refused at creation', () => {
     ['a tokenUrl that is a URL object', { ...valid, tokenUrl: new URL(FAKE_URL) }, 'tokenUrl', 'is required'],
     ['a relative tokenUrl', { ...valid, tokenUrl: '/oauth/token' }, 'tokenUrl', 'absolute https URL'],
     ['an ftp tokenUrl', { ...valid, tokenUrl: 'ftp://auth.example/token' }, 'tokenUrl', 'https, not ftp:'],
-    ['a user name in tokenUrl', { ...valid, tokenUrl: 'https://acme@auth.example/token' }, 'tokenUrl', 'not carry credentials'],
-    ['a password alone in tokenUrl', { ...valid, tokenUrl: 'https://:pw@auth.example/token' }, 'tokenUrl', 'not carry credentials'],
-    ['plain http to another host', { ...valid, tokenUrl: 'http://auth.example/token' }, 'tokenUrl', 'allowInsecureHttp: true'],
-    ['allowInsecureHttp: false', { ...valid, tokenUrl: 'http://auth.example/token', allowInsecureHttp: false }, 'tokenUrl', 'plain http to auth.example'],
+    [
+      'a user name in tokenUrl',
+      { ...valid, tokenUrl: 'https://acme@auth.example/token' },
+      'tokenUrl',
+      'not carry credentials',
+    ],
+    [
+      'a password alone in tokenUrl',
+      { ...valid, tokenUrl: 'https://:pw@auth.example/token' },
+      'tokenUrl',
+      'not carry credentials',
+    ],
+    [
+      'plain http to another host',
+      { ...valid, tokenUrl: 'http://auth.example/token' },
+      'tokenUrl',
+      'allowInsecureHttp: true',
+    ],
+    [
+      'allowInsecureHttp: false',
+      { ...valid, tokenUrl: 'http://auth.example/token', allowInsecureHttp: false },
+      'tokenUrl',
+      'plain http to auth.example',
+    ],
     ['no clientId', { ...valid, clientId: undefined }, 'clientId', 'is required'],
     ['a numeric clientId', { ...valid, clientId: 42 }, 'clientId', 'is required'],
     ['an empty clientSecret', { ...valid, clientSecret: '' }, 'clientSecret', 'is required'],
     ['a clientId with a tab', { ...valid, clientId: 'acme\tpayments' }, 'clientId', 'control characters'],
     ['a clientSecret with NUL', { ...valid, clientSecret: 'secret\u0000value' }, 'clientSecret', 'control characters'],
-    ['a clientSecret with US (0x1f)', { ...valid, clientSecret: 'secret\u001fvalue' }, 'clientSecret', 'control characters'],
+    [
+      'a clientSecret with US (0x1f)',
+      { ...valid, clientSecret: 'secret\u001fvalue' },
+      'clientSecret',
+      'control characters',
+    ],
     ['a clientSecret with DEL', { ...valid, clientSecret: 'secret\u007fvalue' }, 'clientSecret', 'control characters'],
     ['a scope string with a quote', { ...valid, scope: 'pix.read bad"quote' }, 'scope', 'RFC 6749 §3.3'],
     ['a scope with a backslash', { ...valid, scope: ['pix.read', 'bad\\slash'] }, 'scope[1]', 'RFC 6749 §3.3'],
@@ -59,17 +94,57 @@ describe('options refused at creation', () => {
     ['an empty scope item', { ...valid, scope: ['pix.read', ''] }, 'scope[1]', 'RFC 6749 §3.3'],
     ['a scope item with a space', { ...valid, scope: ['pix.read customers'] }, 'scope[0]', 'RFC 6749 §3.3'],
     ['a scope item with a non-ASCII letter', { ...valid, scope: ['pix.léitura'] }, 'scope[0]', 'RFC 6749 §3.3'],
-    ['an unknown authMethod', { ...valid, authMethod: 'private_key_jwt' }, 'authMethod', '"client_secret_basic" or "client_secret_post"'],
-    ['both tls and fetch', { ...valid, tls: { ca: 'x' }, fetch: async () => new Response() }, 'tls', 'either tls or fetch'],
+    [
+      'an unknown authMethod',
+      { ...valid, authMethod: 'private_key_jwt' },
+      'authMethod',
+      '"client_secret_basic" or "client_secret_post"',
+    ],
+    [
+      'both tls and fetch',
+      { ...valid, tls: { ca: 'x' }, fetch: async () => new Response() },
+      'tls',
+      'either tls or fetch',
+    ],
     ['a fetch that is not a function', { ...valid, fetch: 'fetch' }, 'fetch', 'a function'],
     ['a now that is not a function', { ...valid, now: 1000 }, 'now', 'a function'],
     ['a tls that is not an object', { ...valid, tls: 'a PEM string' }, 'tls', 'an object'],
-    ['a negative refreshMarginSeconds', { ...valid, refreshMarginSeconds: -1 }, 'refreshMarginSeconds', 'non-negative number'],
-    ['a NaN refreshMarginSeconds', { ...valid, refreshMarginSeconds: Number.NaN }, 'refreshMarginSeconds', 'non-negative number'],
-    ['a refreshMarginSeconds string', { ...valid, refreshMarginSeconds: '60' }, 'refreshMarginSeconds', 'non-negative number'],
-    ['a zero defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: 0 }, 'defaultExpiresInSeconds', 'at most 86400'],
-    ['an infinite defaultExpiresInSeconds', { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY }, 'defaultExpiresInSeconds', 'at most 86400'],
-    ['a defaultExpiresInSeconds over 24 h', { ...valid, defaultExpiresInSeconds: 86_401 }, 'defaultExpiresInSeconds', 'at most 86400'],
+    [
+      'a negative refreshMarginSeconds',
+      { ...valid, refreshMarginSeconds: -1 },
+      'refreshMarginSeconds',
+      'non-negative number',
+    ],
+    [
+      'a NaN refreshMarginSeconds',
+      { ...valid, refreshMarginSeconds: Number.NaN },
+      'refreshMarginSeconds',
+      'non-negative number',
+    ],
+    [
+      'a refreshMarginSeconds string',
+      { ...valid, refreshMarginSeconds: '60' },
+      'refreshMarginSeconds',
+      'non-negative number',
+    ],
+    [
+      'a zero defaultExpiresInSeconds',
+      { ...valid, defaultExpiresInSeconds: 0 },
+      'defaultExpiresInSeconds',
+      'at most 86400',
+    ],
+    [
+      'an infinite defaultExpiresInSeconds',
+      { ...valid, defaultExpiresInSeconds: Number.POSITIVE_INFINITY },
+      'defaultExpiresInSeconds',
+      'at most 86400',
+    ],
+    [
+      'a defaultExpiresInSeconds over 24 h',
+      { ...valid, defaultExpiresInSeconds: 86_401 },
+      'defaultExpiresInSeconds',
+      'at most 86400',
+    ],
     ['a zero timeoutMs', { ...valid, timeoutMs: 0 }, 'timeoutMs', 'at most 2147483647'],
     ['a negative timeoutMs', { ...valid, timeoutMs: -5 }, 'timeoutMs', 'at most 2147483647'],
     ['a timeoutMs no timer holds', { ...valid, timeoutMs: 2 ** 31 }, 'timeoutMs', 'at most 2147483647'],
@@ -109,12 +184,15 @@ describe('options accepted', () => {
     expect(() => clientCredentials({ ...valid, tokenUrl })).not.toThrow();
   });
 
-  it.each(['http://localhost.evil.example/token', 'http://evil-localhost/token', 'http://128.0.0.1/token', 'http://10.127.0.1/token', 'http://[::2]/token'])(
-    '%s is not loopback: plain http to it is refused',
-    (tokenUrl) => {
-      expect(refusal({ ...valid, tokenUrl })).toMatch(/^clientCredentials: tokenUrl .*plain http/);
-    },
-  );
+  it.each([
+    'http://localhost.evil.example/token',
+    'http://evil-localhost/token',
+    'http://128.0.0.1/token',
+    'http://10.127.0.1/token',
+    'http://[::2]/token',
+  ])('%s is not loopback: plain http to it is refused', (tokenUrl) => {
+    expect(refusal({ ...valid, tokenUrl })).toMatch(/^clientCredentials: tokenUrl .*plain http/);
+  });
 
   it('tls alone, or fetch alone (tls is checked further on the first request)', () => {
     expect(() => clientCredentials({ ...valid, tls: { ca: 'a PEM CA' } })).not.toThrow();
@@ -122,14 +200,19 @@ describe('options accepted', () => {
   });
 
   it('tls is used for the token request: a shape problem fails it as a network TokenError naming the field', async () => {
-    const error = (await clientCredentials({ ...valid, tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']> })().catch((e: unknown) => e)) as TokenError;
+    const error = (await clientCredentials({
+      ...valid,
+      tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']>,
+    })().catch((e: unknown) => e)) as TokenError;
     expect(error.failure).toBe('network');
     expect(error.message).toMatch(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
   });
 
   it('plain http to any host with allowInsecureHttp: true', async () => {
     const endpoint = fakeEndpoint();
-    const source = clientCredentials(fakeOptions(endpoint, { tokenUrl: 'http://auth.example/token', allowInsecureHttp: true }));
+    const source = clientCredentials(
+      fakeOptions(endpoint, { tokenUrl: 'http://auth.example/token', allowInsecureHttp: true }),
+    );
     expect(await source()).toBe('token-1');
     expect(endpoint.sent[0]!.url).toBe('http://auth.example/token');
   });
@@ -159,7 +242,9 @@ describe('options accepted', () => {
 
   it('the token URL is sent as given, query included, and errors show only its origin and path', async () => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ error: 'invalid_client' }, 401));
-    const source = clientCredentials(fakeOptions(endpoint, { tokenUrl: 'https://auth.example:8443/oauth/token?tenant=acme#frag' }));
+    const source = clientCredentials(
+      fakeOptions(endpoint, { tokenUrl: 'https://auth.example:8443/oauth/token?tenant=acme#frag' }),
+    );
     const error = (await source().catch((e: unknown) => e)) as Error & { tokenUrl: string };
     expect(endpoint.sent[0]!.url).toBe('https://auth.example:8443/oauth/token?tenant=acme#frag');
     expect(error.tokenUrl).toBe('https://auth.example:8443/oauth/token');
@@ -184,7 +269,9 @@ describe('options accepted', () => {
 
 describe('defaults', () => {
   it('client_secret_basic, a margin of 60 s, the default clock', async () => {
-    const endpoint = fakeEndpoint((_request, index) => tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 1000 }));
+    const endpoint = fakeEndpoint((_request, index) =>
+      tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 1000 }),
+    );
     const source = clientCredentials(fakeOptions(endpoint));
     await source();
     expect(endpoint.sent[0]!.headers.authorization).toMatch(/^Basic /);
@@ -196,7 +283,9 @@ describe('defaults', () => {
 
   it('a margin of 60 s', async () => {
     let now = 0;
-    const endpoint = fakeEndpoint((_request, index) => tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 1000 }));
+    const endpoint = fakeEndpoint((_request, index) =>
+      tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 1000 }),
+    );
     const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
     await source();
     now = 939_999;
@@ -209,7 +298,9 @@ describe('defaults', () => {
 
   it('a lifetime of 300 s when the endpoint sends no expires_in, or defaultExpiresInSeconds', async () => {
     let now = 0;
-    const endpoint = fakeEndpoint((_request, index) => tokenAnswer({ access_token: `token-${index + 1}`, expires_in: undefined }));
+    const endpoint = fakeEndpoint((_request, index) =>
+      tokenAnswer({ access_token: `token-${index + 1}`, expires_in: undefined }),
+    );
     const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0 }));
     await source();
     now = 299_999;
@@ -220,7 +311,9 @@ describe('defaults', () => {
     expect(endpoint.sent).toHaveLength(2);
 
     now = 0;
-    const longer = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0, defaultExpiresInSeconds: 900 }));
+    const longer = clientCredentials(
+      fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0, defaultExpiresInSeconds: 900 }),
+    );
     await longer();
     now = 899_999;
     await longer();
@@ -237,7 +330,9 @@ describe('defaults', () => {
           request.init.signal!.addEventListener('abort', () => reject(request.init.signal!.reason));
         }),
     );
-    const error = (await clientCredentials(fakeOptions(endpoint, { timeoutMs: 5 }))().catch((e: unknown) => e)) as Error;
+    const error = (await clientCredentials(fakeOptions(endpoint, { timeoutMs: 5 }))().catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).toMatch(/within 5 ms$/);
     // The default: the signal of each token request is AbortSignal.timeout(10 000).
     const timeout = vi.spyOn(AbortSignal, 'timeout');

@@ -39,7 +39,12 @@ describe('an expires_in that is sent must be a positive, finite number of second
   it('no API call is sent with a token whose expires_in is refused', async () => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: TOKEN, expires_in: 0 }));
     const api = vi.fn(async () => Response.json({ data: [], cursor: { next: null } }));
-    const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: clientCredentials(fakeOptions(endpoint)), fetch: api, retry: false });
+    const baas = createBaasClient({
+      baseUrl: 'https://api.baas.example',
+      token: clientCredentials(fakeOptions(endpoint)),
+      fetch: api,
+      retry: false,
+    });
     const error = await baas.listPixKeys().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).cause).toBeInstanceOf(TokenError);
@@ -50,42 +55,59 @@ describe('an expires_in that is sent must be a positive, finite number of second
 });
 
 describe('a huge expires_in', () => {
-  it.each([1e300, Number.MAX_VALUE, 10 * 365 * 86_400])('%s keeps the token 24 h (less the margin), not for ever', async (expiresIn) => {
-    let now = 0;
-    const endpoint = fakeEndpoint((_request, index) => tokenAnswer({ access_token: `token-${index + 1}`, expires_in: expiresIn }));
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
-    expect(await source()).toBe('token-1');
-    now = 86_400_000 - 60_000 - 1;
-    expect(await source()).toBe('token-1');
-    now = 86_400_000 - 60_000;
-    expect(await source()).toBe('token-2');
-    expect(endpoint.sent).toHaveLength(2);
-  });
+  it.each([1e300, Number.MAX_VALUE, 10 * 365 * 86_400])(
+    '%s keeps the token 24 h (less the margin), not for ever',
+    async (expiresIn) => {
+      let now = 0;
+      const endpoint = fakeEndpoint((_request, index) =>
+        tokenAnswer({ access_token: `token-${index + 1}`, expires_in: expiresIn }),
+      );
+      const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
+      expect(await source()).toBe('token-1');
+      now = 86_400_000 - 60_000 - 1;
+      expect(await source()).toBe('token-1');
+      now = 86_400_000 - 60_000;
+      expect(await source()).toBe('token-2');
+      expect(endpoint.sent).toHaveLength(2);
+    },
+  );
 });
 
 describe('maxResponseBytes of the token endpoint', () => {
-  it.each([200, 400])('an endless answer (HTTP %s) stops at the limit: a TokenError naming it, the stream cancelled', async (status) => {
-    const endless = endlessBody(256);
-    const endpoint = fakeEndpoint(() => new Response(endless.body, { status, headers: { 'content-type': 'application/json' } }));
-    const error = await failure(endpoint, { maxResponseBytes: 1_000 });
-    expect(error.failure).toBe('invalid_response');
-    expect(error.status).toBe(status);
-    expect(error.message).toContain('maxResponseBytes (1000 bytes)');
-    // Read up to the first chunk past the limit, and no further.
-    expect(endless.seen.bytes).toBeLessThanOrEqual(1_000 + 256);
-    expect(endless.seen.cancelled).toBe(true);
-  });
+  it.each([200, 400])(
+    'an endless answer (HTTP %s) stops at the limit: a TokenError naming it, the stream cancelled',
+    async (status) => {
+      const endless = endlessBody(256);
+      const endpoint = fakeEndpoint(
+        () => new Response(endless.body, { status, headers: { 'content-type': 'application/json' } }),
+      );
+      const error = await failure(endpoint, { maxResponseBytes: 1_000 });
+      expect(error.failure).toBe('invalid_response');
+      expect(error.status).toBe(status);
+      expect(error.message).toContain('maxResponseBytes (1000 bytes)');
+      // Read up to the first chunk past the limit, and no further.
+      expect(endless.seen.bytes).toBeLessThanOrEqual(1_000 + 256);
+      expect(endless.seen.cancelled).toBe(true);
+    },
+  );
 
   it('is 10 MiB by default (a declared Content-Length over it is refused before reading)', async () => {
     const endless = endlessBody();
-    const over = fakeEndpoint(() => new Response(endless.body, { headers: { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024 + 1) } }));
+    const over = fakeEndpoint(
+      () =>
+        new Response(endless.body, {
+          headers: { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024 + 1) },
+        }),
+    );
     const error = await failure(over);
     expect(error.message).toContain('maxResponseBytes (10485760 bytes)');
     expect(endless.seen.chunks).toBe(0);
     // Exactly at the limit is read as usual.
     const at = fakeEndpoint(() => {
       const body = JSON.stringify({ access_token: 'token-1', token_type: 'Bearer', expires_in: 60 });
-      return new Response(body, { headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+      return new Response(body, {
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      });
     });
     expect(await clientCredentials(fakeOptions(at, { maxResponseBytes: 64 }))()).toBe('token-1');
   });

@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { clientCredentials, isTokenError } from '../../src/auth/index.js';
 import { AuthError, isBaasError } from '../../src/errors.js';
 import type { TokenEvent } from '../../src/logging/index.js';
-import { expectClean, failure, FAKE_URL, fakeEndpoint, fakeOptions, rawAnswer, SECRET, tokenAnswer, type TokenAnswer } from './fake-endpoint.js';
+import {
+  expectClean,
+  failure,
+  FAKE_URL,
+  fakeEndpoint,
+  fakeOptions,
+  rawAnswer,
+  SECRET,
+  tokenAnswer,
+  type TokenAnswer,
+} from './fake-endpoint.js';
 
 const answering = (answer: TokenAnswer) => fakeEndpoint(answer);
 const DESCRIPTION = 'scope pix.admin is not allowed';
@@ -27,7 +37,10 @@ describe('the request', () => {
     const clientSecret = 's3cr3t:with+special/chars é~*';
     await clientCredentials(fakeOptions(endpoint, { clientId, clientSecret, scope: ['pix.read', 'pix.write'] }))();
     const [request] = endpoint.sent;
-    const formEncoded = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    const formEncoded = (s: string) =>
+      encodeURIComponent(s)
+        .replace(/%20/g, '+')
+        .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     expect(formEncoded(clientSecret)).toBe('s3cr3t%3Awith%2Bspecial%2Fchars+%C3%A9%7E*');
     expect(request!.url).toBe(FAKE_URL);
     expect(request!.init.method).toBe('POST');
@@ -44,8 +57,13 @@ describe('the request', () => {
   it('client_secret_post: the credentials in the form, no Authorization', async () => {
     const endpoint = fakeEndpoint();
     await clientCredentials(fakeOptions(endpoint, { authMethod: 'client_secret_post' }))();
-    expect(endpoint.sent[0]!.headers).toEqual({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
-    expect(endpoint.sent[0]!.init.body).toBe(`grant_type=client_credentials&client_id=acme-payments&client_secret=${SECRET}`);
+    expect(endpoint.sent[0]!.headers).toEqual({
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    });
+    expect(endpoint.sent[0]!.init.body).toBe(
+      `grant_type=client_credentials&client_id=acme-payments&client_secret=${SECRET}`,
+    );
   });
 
   it('client_secret_basic given explicitly is the default', async () => {
@@ -74,7 +92,15 @@ describe('a 200', () => {
     const events: TokenEvent[] = [];
     source.observe((e) => events.push(e));
     expect(await source()).toBe('token-1');
-    expect(events).toEqual([{ type: 'token', action: 'fetched', tokenUrl: FAKE_URL, durationMs: expect.any(Number), expiresInSeconds: seconds }]);
+    expect(events).toEqual([
+      {
+        type: 'token',
+        action: 'fetched',
+        tokenUrl: FAKE_URL,
+        durationMs: expect.any(Number),
+        expiresInSeconds: seconds,
+      },
+    ]);
   });
 
   it.each(['Bearer', 'bearer', 'BEARER', undefined])('token_type %j is accepted', async (type) => {
@@ -101,7 +127,9 @@ describe('a 200', () => {
 
   it('the margin is at most half the lifetime', async () => {
     let now = 0;
-    const endpoint = answering((_request, index) => tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 100 }));
+    const endpoint = answering((_request, index) =>
+      tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 100 }),
+    );
     const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 80 }));
     await source();
     now = 49_999;
@@ -122,30 +150,52 @@ describe('a 200 without a usable token: invalid_response, and nothing of the bod
     ['no access_token', '{"token_type":"Bearer"}', /^HTTP 200 .*without access_token/],
     ['an empty access_token', '{"access_token":""}', /^HTTP 200 .*without access_token/],
     ['a numeric access_token', '{"access_token":123456789}', /^HTTP 200 .*without access_token/],
-    ['an access_token with CR LF', '{"access_token":"token-one\\r\\nX-Evil: 1"}', /^access_token .*control characters$/],
+    [
+      'an access_token with CR LF',
+      '{"access_token":"token-one\\r\\nX-Evil: 1"}',
+      /^access_token .*control characters$/,
+    ],
     ['an access_token with NUL', '{"access_token":"token-one\\u0000"}', /^access_token .*control characters$/],
     ['an access_token with US (0x1f)', '{"access_token":"\\u001ftoken-one"}', /^access_token .*control characters$/],
     ['an access_token with DEL', '{"access_token":"token-one\\u007f"}', /^access_token .*control characters$/],
     ['token_type mac', '{"access_token":"token-one","token_type":"mac"}', /^token_type is "mac", not Bearer$/],
-    ['a long token_type, cut to 30 characters', `{"access_token":"token-one","token_type":"${'x'.repeat(40)}"}`, new RegExp(`^token_type is "x{30}", not Bearer$`)],
+    [
+      'a long token_type, cut to 30 characters',
+      `{"access_token":"token-one","token_type":"${'x'.repeat(40)}"}`,
+      /^token_type is "x{30}", not Bearer$/,
+    ],
     ['a numeric token_type', '{"access_token":"token-one","token_type":1}', /^token_type is number, not Bearer$/],
     ['a null token_type', '{"access_token":"token-one","token_type":null}', /^token_type is object, not Bearer$/],
   ])('%s', async (_name, body, detail) => {
     const error = await failure(answering(() => rawAnswer(200, body)));
-    expect(error).toMatchObject({ failure: 'invalid_response', status: 200, error: undefined, errorDescription: undefined, errorUri: undefined, tokenUrl: FAKE_URL });
+    expect(error).toMatchObject({
+      failure: 'invalid_response',
+      status: 200,
+      error: undefined,
+      errorDescription: undefined,
+      errorUri: undefined,
+      tokenUrl: FAKE_URL,
+    });
     expect(detailOf(error)).toMatch(detail);
     expectClean(error, ['token-one', 'token-in-a', 'token-as-a', '123456789', SECRET]);
   });
 
   it('a 201 with a token is a token (any 2xx)', async () => {
-    expect(await clientCredentials(fakeOptions(answering(() => tokenAnswer({ access_token: 'token-1' }, 201))))()).toBe('token-1');
+    expect(await clientCredentials(fakeOptions(answering(() => tokenAnswer({ access_token: 'token-1' }, 201))))()).toBe(
+      'token-1',
+    );
   });
 });
 
 describe('an error answer (RFC 6749 §5.2): rejected', () => {
   it('error, error_description and error_uri become fields and the message', async () => {
     const error = await failure(
-      answering(() => tokenAnswer({ error: 'invalid_scope', error_description: DESCRIPTION, error_uri: 'https://auth.example/errors#scope' }, 400)),
+      answering(() =>
+        tokenAnswer(
+          { error: 'invalid_scope', error_description: DESCRIPTION, error_uri: 'https://auth.example/errors#scope' },
+          400,
+        ),
+      ),
     );
     expect(error).toBeInstanceOf(AuthError);
     expect(isTokenError(error)).toBe(true);
@@ -164,7 +214,9 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
     // No cause: util.inspect shows none (not even `[cause]: undefined`).
     expect(inspect(error)).not.toContain('[cause]');
     // The message's format, pinned once here.
-    expect(error.message).toBe(`token request to ${FAKE_URL} failed: HTTP 400 invalid_scope: scope pix.admin is not allowed`);
+    expect(error.message).toBe(
+      `token request to ${FAKE_URL} failed: HTTP 400 invalid_scope: scope pix.admin is not allowed`,
+    );
     expect(error.toJSON()).toEqual({
       name: 'TokenError',
       message: error.message,
@@ -200,7 +252,11 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
     ['empty', '', ''],
     ['not strings', [DESCRIPTION], ['https://auth.example/errors']],
   ])('a description and a uri that are %s are left out', async (_name, description, uri) => {
-    const error = await failure(answering(() => rawAnswer(400, JSON.stringify({ error: 'invalid_request', error_description: description, error_uri: uri }))));
+    const error = await failure(
+      answering(() =>
+        rawAnswer(400, JSON.stringify({ error: 'invalid_request', error_description: description, error_uri: uri })),
+      ),
+    );
     expect(error).toMatchObject({ error: 'invalid_request', errorDescription: undefined, errorUri: undefined });
     expect(detailOf(error)).toBe('HTTP 400 invalid_request');
   });
@@ -222,7 +278,11 @@ describe('no answer', () => {
     const top = new TypeError('fetch failed', { cause: middle });
     const error = await failure(answering(() => Promise.reject(top)));
     expect(error).toMatchObject({ failure: 'network', status: undefined, error: undefined });
-    expect(detailOf(error).split(': ')).toEqual(['fetch failed', 'socket hang up (ECONNRESET)', `${refused} [REDACTED]`]);
+    expect(detailOf(error).split(': ')).toEqual([
+      'fetch failed',
+      'socket hang up (ECONNRESET)',
+      `${refused} [REDACTED]`,
+    ]);
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.cause).not.toBe(top);
     expect((error.cause as Error).name).toBe('TypeError');
@@ -231,7 +291,14 @@ describe('no answer', () => {
   });
 
   it('a chain is followed four deep; a thrown value that is not an Error is shown as text; a numeric code is not named', async () => {
-    const chain = { message: 'not an Error', toString: () => 'plain value', cause: Object.assign(new Error('b'), { code: 7, cause: new Error('c', { cause: new Error('d', { cause: new Error('e') }) }) }) };
+    const chain = {
+      message: 'not an Error',
+      toString: () => 'plain value',
+      cause: Object.assign(new Error('b'), {
+        code: 7,
+        cause: new Error('c', { cause: new Error('d', { cause: new Error('e') }) }),
+      }),
+    };
     const error = await failure(answering(() => Promise.reject(chain)));
     expect(detailOf(error).split(': ')).toEqual(['plain value', 'b', 'c', 'd']);
     expect((error.cause as Error).message).toBe('plain value');

@@ -45,7 +45,11 @@ describe('the cache', () => {
     release(tokenAnswer({ error: 'temporarily_unavailable' }, 503));
     const results = await waiting;
     expect(endpoint.sent).toHaveLength(1);
-    expect(results.map((r) => r.status === 'rejected' && (r.reason as TokenError).error)).toEqual(['temporarily_unavailable', 'temporarily_unavailable', 'temporarily_unavailable']);
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as TokenError).error)).toEqual([
+      'temporarily_unavailable',
+      'temporarily_unavailable',
+      'temporarily_unavailable',
+    ]);
     // Not cached: the next call asks again.
     const next = source();
     await vi.waitFor(() => expect(endpoint.sent).toHaveLength(2));
@@ -80,7 +84,8 @@ describe('events', () => {
       call += 1;
       now += 120;
       if (call === 1) return tokenAnswer({ access_token: 'token-secret-value', expires_in: 600 });
-      if (call === 2) return tokenAnswer({ error: 'invalid_client', error_description: `secret ${SECRET} refused` }, 401);
+      if (call === 2)
+        return tokenAnswer({ error: 'invalid_client', error_description: `secret ${SECRET} refused` }, 401);
       throw new Error('connect ECONNREFUSED');
     });
     const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
@@ -100,7 +105,13 @@ describe('events', () => {
         error: 'invalid_client',
         message: `token request to ${FAKE_URL} failed: HTTP 401 invalid_client: secret [REDACTED] refused`,
       },
-      { type: 'token', action: 'failed', tokenUrl: FAKE_URL, error: 'network', message: `token request to ${FAKE_URL} failed: connect ECONNREFUSED` },
+      {
+        type: 'token',
+        action: 'failed',
+        tokenUrl: FAKE_URL,
+        error: 'network',
+        message: `token request to ${FAKE_URL} failed: connect ECONNREFUSED`,
+      },
     ]);
   });
 

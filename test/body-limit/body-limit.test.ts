@@ -6,16 +6,19 @@ import { BodyTooLargeError, byteLimitProblem, readBytesWithin, readTextWithin } 
 /** A body of `chunks` chunks of `size` bytes that records how far it was read and whether it was cancelled. */
 function streamed(chunks: number, size: number, headers: Record<string, string> = {}) {
   const seen = { pulled: 0, cancelled: false };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (seen.pulled === chunks) return controller.close();
-      seen.pulled += 1;
-      controller.enqueue(new Uint8Array(size).fill(97));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (seen.pulled === chunks) return controller.close();
+        seen.pulled += 1;
+        controller.enqueue(new Uint8Array(size).fill(97));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
     },
-    cancel() {
-      seen.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { response: new Response(body, { headers }), seen };
 }
 
@@ -47,11 +50,14 @@ describe('readBytesWithin', () => {
     expect((await readBytesWithin(streamed(10, 10, { 'content-length': '100' }).response, 100)).byteLength).toBe(100);
   });
 
-  it.each(['1e9', '0x10', '9 9'])('does not trust a Content-Length of %s, which is not plain digits: the count decides', async (declared) => {
-    const { response, seen } = streamed(2, 4, { 'content-length': declared });
-    expect((await readBytesWithin(response, 8)).byteLength).toBe(8);
-    expect(seen.pulled).toBe(2);
-  });
+  it.each(['1e9', '0x10', '9 9'])(
+    'does not trust a Content-Length of %s, which is not plain digits: the count decides',
+    async (declared) => {
+      const { response, seen } = streamed(2, 4, { 'content-length': declared });
+      expect((await readBytesWithin(response, 8)).byteLength).toBe(8);
+      expect(seen.pulled).toBe(2);
+    },
+  );
 
   it('names its error class', async () => {
     const error = await readBytesWithin(streamed(2, 4).response, 5).catch((e: unknown) => e);
@@ -64,6 +70,7 @@ describe('byteLimitProblem', () => {
   it('takes positive whole numbers only', () => {
     expect(byteLimitProblem(1)).toBeUndefined();
     expect(byteLimitProblem(10 * 1024 * 1024)).toBeUndefined();
-    for (const bad of [0, -1, 1.5, Number.NaN, Infinity, '10', undefined, 2 ** 60]) expect(byteLimitProblem(bad)).toBeDefined();
+    for (const bad of [0, -1, 1.5, Number.NaN, Infinity, '10', undefined, 2 ** 60])
+      expect(byteLimitProblem(bad)).toBeDefined();
   });
 });

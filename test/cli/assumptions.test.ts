@@ -26,7 +26,11 @@ describe('collectAssumptions', () => {
   });
 
   it('lists each not-shown once, at its first place', () => {
-    const spec = { a: { 'x-assumption': given('same', 'first') }, b: { 'x-assumption': given('same', 'second') }, c: { 'x-assumption': given('other') } };
+    const spec = {
+      a: { 'x-assumption': given('same', 'first') },
+      b: { 'x-assumption': given('same', 'second') },
+      c: { 'x-assumption': given('other') },
+    };
     expect(collectAssumptions(spec).map((a) => [a.where, a.choice, a.notShown])).toEqual([
       ['/a', 'first', 'same'],
       ['/c', 'c', 'other'],
@@ -44,11 +48,17 @@ describe('assumptionsTable', () => {
   it('is a Markdown table, one row per assumption, with | escaped and new lines flattened in the cells', () => {
     const spec = { 'x-assumptions': [given('a | b', 'line one\nline two', 'why')] };
     expect(assumptionsTable(spec)).toBe(
-      ['| Not shown in the description | Choice in this contract | Why |', '|---|---|---|', '| a \\| b | line one line two | why |'].join('\n'),
+      [
+        '| Not shown in the description | Choice in this contract | Why |',
+        '|---|---|---|',
+        '| a \\| b | line one line two | why |',
+      ].join('\n'),
     );
   });
 
   it('has the header only when there is nothing to show', () => {
-    expect(assumptionsTable({})).toBe('| Not shown in the description | Choice in this contract | Why |\n|---|---|---|');
+    expect(assumptionsTable({})).toBe(
+      '| Not shown in the description | Choice in this contract | Why |\n|---|---|---|',
+    );
   });
 });

@@ -23,7 +23,10 @@ vi.mock('node:module', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:module')>();
   const createRequire = (from: string | URL) => {
     const real = original.createRequire(from);
-    const require = ((id: string) => (mocks.redocly === 'no bin' && id.endsWith('cli/package.json') ? { bin: { other: 'x.js' } } : real(id))) as NodeJS.Require;
+    const require = ((id: string) =>
+      mocks.redocly === 'no bin' && id.endsWith('cli/package.json')
+        ? { bin: { other: 'x.js' } }
+        : real(id)) as NodeJS.Require;
     return Object.assign(require, {
       resolve: (id: string) => {
         if (mocks.redocly === 'missing' && id.startsWith('@redocly/cli')) throw new Error(`Cannot find module '${id}'`);
@@ -33,7 +36,10 @@ vi.mock('node:module', async (importOriginal) => {
   };
   return { ...original, default: { ...original, createRequire }, createRequire };
 });
-vi.mock('../../src/testing/mock.js', async (importOriginal) => ({ ...(await importOriginal<object>()), startMock: mocks.startMock }));
+vi.mock('../../src/testing/mock.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  startMock: mocks.startMock,
+}));
 vi.mock('../../src/cli/docs-page.js', () => ({ buildDocs: mocks.buildDocs }));
 
 const HEADERS = { authorization: 'Bearer test', 'user-agent': 'demo/1' };
@@ -79,7 +85,12 @@ describe('mock', () => {
     expect(listening).toMatch(/^Mock /);
     expect(listening).toContain(server.url);
     expect(curl).toMatch(/^ {2}try: curl /);
-    for (const part of ["-H 'Authorization: Bearer test'", "-H 'User-Agent: demo/1'", `${server.url}/v2/api/pix/keys/list-keys`]) expect(curl).toContain(part);
+    for (const part of [
+      "-H 'Authorization: Bearer test'",
+      "-H 'User-Agent: demo/1'",
+      `${server.url}/v2/api/pix/keys/list-keys`,
+    ])
+      expect(curl).toContain(part);
     const answer = await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: HEADERS });
     expect(answer.status).toBe(200);
     await until(() => server.io.stdout.length === 3);
@@ -91,7 +102,10 @@ describe('mock', () => {
   });
 
   it('passes --spec, --seed, --dynamic and --errors on to Prism', async () => {
-    const server = await startServer(['mock', '-p', '0', '--spec', 'other.yaml', '--seed', '42', '--dynamic', '--errors'], (io) => io.stdout.length >= 2);
+    const server = await startServer(
+      ['mock', '-p', '0', '--spec', 'other.yaml', '--seed', '42', '--dynamic', '--errors'],
+      (io) => io.stdout.length >= 2,
+    );
     expect(mocks.startMock.mock.calls).toEqual([[{ spec: 'other.yaml', seed: '42', dynamic: true, errors: true }]]);
     expect(await server.stop()).toBe(0);
   });
@@ -114,21 +128,28 @@ describe('sandbox', () => {
     expect(lines.some((line) => line.includes(`${server.url}/oauth/token`))).toBe(true);
     const clientLines = lines.filter((line) => /^client \d+: Authorization: Bearer sbx_[0-9a-f]+$/.test(line));
     expect(clientLines).toHaveLength(2);
-    expect(lines.filter((line) => /^ {2}client_id=sbx_client_[0-9a-f]+ {2}client_secret=sbx_secret_[0-9a-f]+$/.test(line))).toHaveLength(2);
+    expect(
+      lines.filter((line) => /^ {2}client_id=sbx_client_[0-9a-f]+ {2}client_secret=sbx_secret_[0-9a-f]+$/.test(line)),
+    ).toHaveLength(2);
     const accountLines = lines.filter((line) => line.startsWith('  Account='));
     expect(accountLines).toHaveLength(4);
-    for (const line of accountLines) expect(line).toMatch(/^ {2}Account=\d+ {2}DocumentNumber=\d{11} {2}account_id=\S+$/);
+    for (const line of accountLines)
+      expect(line).toMatch(/^ {2}Account=\d+ {2}DocumentNumber=\d{11} {2}account_id=\S+$/);
     const first = /Bearer (sbx_[0-9a-f]+)/.exec(clientLines[0]!)![1]!;
     const second = /Bearer (sbx_[0-9a-f]+)/.exec(clientLines[1]!)![1]!;
     expect(second).not.toBe(first);
     expect(lines.at(-1)).toContain(`Bearer ${first}'`);
     expect(lines.at(-1)).toContain(`${server.url}/v2/api/pix/keys/list-keys?limit=2`);
     // The curl of the banner, as printed: the first client's first page.
-    const page = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=2`, { headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' } });
+    const page = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=2`, {
+      headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' },
+    });
     expect(page.status).toBe(200);
     expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(2);
     // Every key of the first client: 2 accounts × 5 keys.
-    const all = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=100`, { headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' } });
+    const all = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=100`, {
+      headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' },
+    });
     expect(((await all.json()) as { data: unknown[] }).data).toHaveLength(10);
     expect(await server.stop()).toBe(0);
     expect(server.io.stderr).toEqual(['Sandbox: SIGINT, stopping']);
@@ -138,10 +159,16 @@ describe('sandbox', () => {
   it('--seed, --clients, --accounts and --keys shape the data; the same seed gives the same banner', async () => {
     const args = ['sandbox', '--port', '0', '--seed', 'again', '--clients', '1', '--accounts', '1', '--keys', '3'];
     const once = await startServer(args, banner);
-    const text = (io: Captured) => io.stdout.slice(1).join('\n').replace(/http:\/\/127\.0\.0\.1:\d+/g, 'URL');
+    const text = (io: Captured) =>
+      io.stdout
+        .slice(1)
+        .join('\n')
+        .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'URL');
     const first = text(once.io);
     const token = /Bearer (sbx_[0-9a-f]+)/.exec(first)![1]!;
-    const all = await fetch(`${once.url}/v2/api/pix/keys/list-keys?limit=100`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'demo/1' } });
+    const all = await fetch(`${once.url}/v2/api/pix/keys/list-keys?limit=100`, {
+      headers: { authorization: `Bearer ${token}`, 'user-agent': 'demo/1' },
+    });
     expect(((await all.json()) as { data: unknown[] }).data).toHaveLength(3);
     expect(await once.stop()).toBe(0);
     // One client, one account: its token line, its credentials, its account.
@@ -190,18 +217,29 @@ describe('docs', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it.each(['--out', '-o'])('%s DIR creates the folder and builds index.html from the packaged spec with the Redocly CLI installed', async (flag) => {
-    const out = join(dir, 'a', 'b');
-    const io = capture();
-    expect(await main(['docs', flag, out], COMMANDS, io)).toBe(0);
-    const page = join(out, 'index.html');
-    expect(io.stdout).toEqual([`docs written to ${page}`]);
-    expect(await readFile(page, 'utf8')).toBe('<html></html>');
-    const redoclyManifest = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
-    const { bin } = JSON.parse(await readFile(redoclyManifest, 'utf8')) as { bin: Record<string, string> };
-    expect(mocks.buildDocs.mock.calls).toEqual([[page, { specJson: bundledSpecPath.replace(/\.yaml$/, '.json'), redoclyCli: join(dirname(redoclyManifest), bin.redocly!) }]]);
-    expect(mocks.buildDocs.mock.calls[0]![1].specJson).toMatch(/generated[\\/]openapi\.json$/);
-  });
+  it.each(['--out', '-o'])(
+    '%s DIR creates the folder and builds index.html from the packaged spec with the Redocly CLI installed',
+    async (flag) => {
+      const out = join(dir, 'a', 'b');
+      const io = capture();
+      expect(await main(['docs', flag, out], COMMANDS, io)).toBe(0);
+      const page = join(out, 'index.html');
+      expect(io.stdout).toEqual([`docs written to ${page}`]);
+      expect(await readFile(page, 'utf8')).toBe('<html></html>');
+      const redoclyManifest = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+      const { bin } = JSON.parse(await readFile(redoclyManifest, 'utf8')) as { bin: Record<string, string> };
+      expect(mocks.buildDocs.mock.calls).toEqual([
+        [
+          page,
+          {
+            specJson: bundledSpecPath.replace(/\.yaml$/, '.json'),
+            redoclyCli: join(dirname(redoclyManifest), bin.redocly!),
+          },
+        ],
+      ]);
+      expect(mocks.buildDocs.mock.calls[0]![1].specJson).toMatch(/generated[\\/]openapi\.json$/);
+    },
+  );
 
   it('the Redocly CLI not installed: exits 1 saying how to install it, before making the folder', async () => {
     mocks.redocly = 'missing';
@@ -252,7 +290,17 @@ describe('verify', () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it('reads its secrets from the environment of the process', async () => {
-    const args = ['verify', '--base-url', 'http://127.0.0.1:9', '--token-url', 'http://127.0.0.1:9/token', '--client-id', 'id', '--auth-method', 'neither'];
+    const args = [
+      'verify',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token-url',
+      'http://127.0.0.1:9/token',
+      '--client-id',
+      'id',
+      '--auth-method',
+      'neither',
+    ];
     vi.stubEnv('BAAS_CLIENT_SECRET', '');
     let io = capture();
     expect(await main(args, COMMANDS, io)).toBe(2);

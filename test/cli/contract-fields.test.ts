@@ -6,18 +6,24 @@ import { contractFields, type FieldsDocument, UNKNOWN_FIELD } from '../../src/cl
 
 /** A document with one operation whose JSON body is `schema`, and `components` beside it. */
 const withBody = (schema: unknown, schemas: Record<string, unknown> = {}) =>
-  contractFields({ paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema } } } } } }, components: { schemas } } as FieldsDocument);
+  contractFields({
+    paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema } } } } } },
+    components: { schemas },
+  } as FieldsDocument);
 
 const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 const leaf = { type: 'string' };
 
 describe('body fields', () => {
   it('are known through $refs, a $ref to a $ref, and names with / and ~ (escaped in the pointer)', () => {
-    const fields = withBody({ $ref: '#/components/schemas/Outer' }, {
-      Outer: object({ 'a/b~c': { $ref: '#/components/schemas/Alias' } }),
-      Alias: { $ref: '#/components/schemas/In~1ner~0' },
-      'In/ner~': object({ city: leaf }),
-    });
+    const fields = withBody(
+      { $ref: '#/components/schemas/Outer' },
+      {
+        Outer: object({ 'a/b~c': { $ref: '#/components/schemas/Alias' } }),
+        Alias: { $ref: '#/components/schemas/In~1ner~0' },
+        'In/ner~': object({ city: leaf }),
+      },
+    );
     expect(fields.bodyField(['a/b~c', 'city'])).toBe('/a~1b~0c/city');
     expect(fields.bodyField(['a/b~c', 'street'])).toBe(UNKNOWN_FIELD);
     expect(fields.bodyField([])).toBe('body');
@@ -31,19 +37,29 @@ describe('body fields', () => {
     };
     expect(chain(32).bodyField(['a', 'x'])).toBe('/a/x');
     expect(chain(33).bodyField(['a', 'x'])).toBe(UNKNOWN_FIELD);
-    const cycle = withBody(object({ a: { $ref: '#/components/schemas/P' } }), { P: { $ref: '#/components/schemas/Q' }, Q: { $ref: '#/components/schemas/P' } });
+    const cycle = withBody(object({ a: { $ref: '#/components/schemas/P' } }), {
+      P: { $ref: '#/components/schemas/Q' },
+      Q: { $ref: '#/components/schemas/P' },
+    });
     expect(cycle.bodyField(['a', 'x'])).toBe(UNKNOWN_FIELD);
   });
 
   it('join the parts of allOf, anyOf and oneOf', () => {
-    const fields = withBody({ allOf: [object({ a: leaf })], anyOf: [object({ b: leaf })], oneOf: [object({ c: leaf })] });
+    const fields = withBody({
+      allOf: [object({ a: leaf })],
+      anyOf: [object({ b: leaf })],
+      oneOf: [object({ c: leaf })],
+    });
     expect(['a', 'b', 'c', 'd'].map((name) => fields.bodyField([name]))).toEqual(['/a', '/b', '/c', UNKNOWN_FIELD]);
   });
 
   it('keep apart two objects that share no schema', () => {
     const fields = withBody(object({ first: object({ x: leaf }), second: object({ y: leaf }) }));
     expect([fields.bodyField(['first', 'x']), fields.bodyField(['second', 'y'])]).toEqual(['/first/x', '/second/y']);
-    expect([fields.bodyField(['first', 'y']), fields.bodyField(['second', 'x'])]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD]);
+    expect([fields.bodyField(['first', 'y']), fields.bodyField(['second', 'x'])]).toEqual([
+      UNKNOWN_FIELD,
+      UNKNOWN_FIELD,
+    ]);
   });
 
   it('of one place never join another through a schema met before', () => {
@@ -51,13 +67,23 @@ describe('body fields', () => {
     // fields must stay its own.
     const fields = contractFields({
       paths: {
-        '/a': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Self' } } } } } },
-        '/b': { post: { requestBody: { content: { 'application/json': { schema: object({ z: object({ w: object({}) }) }) } } } } },
+        '/a': {
+          post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Self' } } } } },
+        },
+        '/b': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: object({ z: object({ w: object({}) }) }) } } },
+          },
+        },
       },
       components: { schemas: { Self: object({ self: { $ref: '#/components/schemas/Self' } }) } },
     } as FieldsDocument);
     expect([fields.bodyField(['self']), fields.bodyField(['z', 'w'])]).toEqual(['/self', '/z/w']);
-    expect([fields.bodyField(['z', 'w', 'self']), fields.bodyField(['z', 'w', 'z']), fields.bodyField(['z', 'self'])]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD, UNKNOWN_FIELD]);
+    expect([
+      fields.bodyField(['z', 'w', 'self']),
+      fields.bodyField(['z', 'w', 'z']),
+      fields.bodyField(['z', 'self']),
+    ]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD, UNKNOWN_FIELD]);
   });
 
   it('of a schema used at two places are known at both, objects and arrays alike', () => {
@@ -88,15 +114,22 @@ describe('body fields', () => {
   it('of a recursive schema end the walk; the fields met before the recursion are known one level down', () => {
     // The copy made at the recursion holds what was built so far, so a deeper level is not named:
     // the safe direction (a field the log does not name is shown as unknown, never invented).
-    const fields = withBody({ $ref: '#/components/schemas/Node' }, { Node: object({ name: leaf, child: { $ref: '#/components/schemas/Node' } }) });
+    const fields = withBody(
+      { $ref: '#/components/schemas/Node' },
+      { Node: object({ name: leaf, child: { $ref: '#/components/schemas/Node' } }) },
+    );
     expect([fields.bodyField(['name']), fields.bodyField(['child', 'name'])]).toEqual(['/name', '/child/name']);
     expect(fields.bodyField(['child', 'other'])).toBe(UNKNOWN_FIELD);
   });
 
   it('in an array are reached by a decimal index only, up to 9 digits', () => {
-    const fields = withBody(object({ list: { type: 'array', items: object({ x: leaf }) }, plain: object({ '0': leaf }) }));
-    for (const index of ['0', '5', '12', '123456789']) expect(fields.bodyField(['list', index, 'x'])).toBe(`/list/${index}/x`);
-    for (const index of ['01', 'a0', '0a', 'x', '1234567890', '-1']) expect(fields.bodyField(['list', index, 'x'])).toBe(UNKNOWN_FIELD);
+    const fields = withBody(
+      object({ list: { type: 'array', items: object({ x: leaf }) }, plain: object({ '0': leaf }) }),
+    );
+    for (const index of ['0', '5', '12', '123456789'])
+      expect(fields.bodyField(['list', index, 'x'])).toBe(`/list/${index}/x`);
+    for (const index of ['01', 'a0', '0a', 'x', '1234567890', '-1'])
+      expect(fields.bodyField(['list', index, 'x'])).toBe(UNKNOWN_FIELD);
     expect(fields.bodyField(['list', 'x'])).toBe(UNKNOWN_FIELD);
     // An object's property named "0" is a property, not an index.
     expect(fields.bodyField(['plain', '0'])).toBe('/plain/0');
@@ -105,7 +138,9 @@ describe('body fields', () => {
   it('are none when no operation has a body, and a media type without a schema adds none', () => {
     const none = contractFields({ paths: { '/x': { get: {} } } } as FieldsDocument);
     expect([none.bodyField([]), none.bodyField(['a'])]).toEqual([UNKNOWN_FIELD, UNKNOWN_FIELD]);
-    const noSchema = contractFields({ paths: { '/x': { post: { requestBody: { content: { 'text/plain': {} } } } } } } as FieldsDocument);
+    const noSchema = contractFields({
+      paths: { '/x': { post: { requestBody: { content: { 'text/plain': {} } } } } },
+    } as FieldsDocument);
     expect([noSchema.bodyField([]), noSchema.bodyField(['a'])]).toEqual(['body', UNKNOWN_FIELD]);
     const referenced = contractFields({
       paths: { '/x': { post: { requestBody: { $ref: '#/components/requestBodies/B' } } } },
@@ -124,7 +159,9 @@ describe('parameters', () => {
     paths: {
       '/x': {
         parameters: [{ name: 'X-Path-Level', in: 'header' }],
-        get: { parameters: [{ $ref: '#/components/parameters/Cursor' }, { name: 'limit', in: 'query' }, { in: 'query' }] },
+        get: {
+          parameters: [{ $ref: '#/components/parameters/Cursor' }, { name: 'limit', in: 'query' }, { in: 'query' }],
+        },
       },
     },
     components: { parameters: { Cursor: { name: 'cursorId', in: 'query' } } },
@@ -132,7 +169,11 @@ describe('parameters', () => {
 
   // A parameter without a name (a spec lint refuses it) is passed over.
   it("are known in any case, by the spec's spelling, at the path's level and the operation's, through $refs", () => {
-    expect(['x-path-level', 'CURSORID', 'limit'].map((name) => fields.parameterField(name))).toEqual(['X-Path-Level', 'cursorId', 'limit']);
+    expect(['x-path-level', 'CURSORID', 'limit'].map((name) => fields.parameterField(name))).toEqual([
+      'X-Path-Level',
+      'cursorId',
+      'limit',
+    ]);
     expect(fields.parameterField('offset')).toBe(UNKNOWN_FIELD);
   });
 });

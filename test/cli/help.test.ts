@@ -9,7 +9,13 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { UsageError, defineCommand, type Command } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
-import { DEFAULTS, defaultMaxRequests, HELP_GROUPS, VERIFY_OPTIONS, type UndescribedOption } from '../../src/verify/options.js';
+import {
+  DEFAULTS,
+  defaultMaxRequests,
+  HELP_GROUPS,
+  VERIFY_OPTIONS,
+  type UndescribedOption,
+} from '../../src/verify/options.js';
 import { capture } from './in-process.js';
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -130,7 +136,11 @@ describe('help, word for word', () => {
 
   it('the command list is padded to the longest name', () => {
     const named = (name: string) => ({ name, summary: `about ${name}` }) as Command;
-    expect(mainHelp([named('a'), named('long-one')]).split('\n').slice(5, 7)).toEqual(['  a         about a', '  long-one  about long-one']);
+    expect(
+      mainHelp([named('a'), named('long-one')])
+        .split('\n')
+        .slice(5, 7),
+    ).toEqual(['  a         about a', '  long-one  about long-one']);
   });
 
   it.each(Object.keys(HELP))('`%s --help` and `-h` print its usage, summary and options', async (name) => {
@@ -155,10 +165,13 @@ describe('verify --help describes every option it takes', () => {
   // Below the usage line: where options get their meaning (the usage line only names them).
   const described = async () => (await helped).split('\n').slice(1).join('\n');
 
-  it.each(Object.keys(VERIFY_OPTIONS))('--%s, from the parser\'s own option table, is described below the usage line', async (name) => {
-    expect(await described()).toMatch(new RegExp(`(^|[\\s(\\[])--${name}(?![\\w-])`, 'm'));
-    expect(HELP_GROUPS.some((group) => (group.options as readonly string[]).includes(name))).toBe(true);
-  });
+  it.each(Object.keys(VERIFY_OPTIONS))(
+    "--%s, from the parser's own option table, is described below the usage line",
+    async (name) => {
+      expect(await described()).toMatch(new RegExp(`(^|[\\s(\\[])--${name}(?![\\w-])`, 'm'));
+      expect(HELP_GROUPS.some((group) => (group.options as readonly string[]).includes(name))).toBe(true);
+    },
+  );
 
   it('no option lacks a help group (a type-level check too)', () => {
     expectTypeOf<UndescribedOption>().toEqualTypeOf<never>();
@@ -183,19 +196,32 @@ describe('verify --help describes every option it takes', () => {
   });
 
   it('groups: target, credentials, walk, budgets, writes, output, safety, in that order', async () => {
-    const titles = (await described()).split('\n').filter((line) => /^  [A-Z][a-z]+( \(.*\))?:$/.test(line)).map((line) => line.trim().split(/[ :]/)[0]);
+    const titles = (await described())
+      .split('\n')
+      .filter((line) => /^ {2}[A-Z][a-z]+( \(.*\))?:$/.test(line))
+      .map((line) => line.trim().split(/[ :]/)[0]);
     expect(titles).toEqual(['Target', 'Credentials', 'Walk', 'Budgets', 'Writes', 'Output', 'Safety']);
   });
 });
 
 describe('the dispatcher', () => {
   const boom = (reason: unknown) =>
-    defineCommand({ name: 'boom', summary: 's', usage: '', details: [], options: {}, run: () => Promise.reject(reason) }) as unknown as Command;
+    defineCommand({
+      name: 'boom',
+      summary: 's',
+      usage: '',
+      details: [],
+      options: {},
+      run: () => Promise.reject(reason),
+    }) as unknown as Command;
 
-  it('a usage error: the message, then the hint at the command\'s help, exit 2', async () => {
+  it("a usage error: the message, then the hint at the command's help, exit 2", async () => {
     const io = capture();
     expect(await main(['mock', '--port', 'x'], COMMANDS, io)).toBe(2);
-    expect(io.stderr).toEqual(['baas-pix-contract mock: --port must be a whole number from 0 to 65535, got "x"', 'See `baas-pix-contract mock --help`.']);
+    expect(io.stderr).toEqual([
+      'baas-pix-contract mock: --port must be a whole number from 0 to 65535, got "x"',
+      'See `baas-pix-contract mock --help`.',
+    ]);
     expect(io.stdout).toEqual([]);
   });
 
@@ -209,14 +235,26 @@ describe('the dispatcher', () => {
   it('an unknown command names the ones there are, exit 2', async () => {
     const io = capture();
     expect(await main(['serve'], COMMANDS, io)).toBe(2);
-    expect(io.stderr).toEqual(['baas-pix-contract: unknown command "serve". Commands: mock, sandbox, verify, docs. See --help.']);
+    expect(io.stderr).toEqual([
+      'baas-pix-contract: unknown command "serve". Commands: mock, sandbox, verify, docs. See --help.',
+    ]);
   });
 
   it.each([
     { what: 'an Error', reason: new Error('no Prism here'), message: 'no Prism here', code: 1 },
     { what: 'a UsageError', reason: new UsageError('bad'), message: 'bad', code: 2 },
-    { what: 'an error coded as a parse error', reason: Object.assign(new Error('parse'), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' }), message: 'parse', code: 2 },
-    { what: 'an error with another code', reason: Object.assign(new Error('gone'), { code: 'ENOENT' }), message: 'gone', code: 1 },
+    {
+      what: 'an error coded as a parse error',
+      reason: Object.assign(new Error('parse'), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' }),
+      message: 'parse',
+      code: 2,
+    },
+    {
+      what: 'an error with another code',
+      reason: Object.assign(new Error('gone'), { code: 'ENOENT' }),
+      message: 'gone',
+      code: 1,
+    },
     { what: 'a string', reason: 'plain words', message: 'plain words', code: 1 },
     { what: 'null', reason: null, message: 'null', code: 1 },
     { what: 'undefined', reason: undefined, message: 'undefined', code: 1 },
@@ -282,6 +320,10 @@ describe('the bin', () => {
   it('runs the arguments after node and the script; each line ends with a newline; the exit code is set', async () => {
     expect(await runBin('--version')).toEqual({ code: 0, stdout: [`${version}\n`], stderr: [] });
     // The words are the dispatcher's, pinned above.
-    expect(await runBin('nope')).toEqual({ code: 2, stdout: [], stderr: [expect.stringMatching(/^baas-pix-contract: .*"nope".*\n$/)] });
+    expect(await runBin('nope')).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [expect.stringMatching(/^baas-pix-contract: .*"nope".*\n$/)],
+    });
   });
 });

@@ -20,7 +20,10 @@ type Listener = (...args: unknown[]) => void;
 
 /** The listeners of each stop signal now, to tell the ones a command adds later. */
 export function signalListeners(): Record<StopSignal, Listener[]> {
-  return Object.fromEntries(STOP_SIGNALS.map((signal) => [signal, process.listeners(signal) as Listener[]])) as Record<StopSignal, Listener[]>;
+  return Object.fromEntries(STOP_SIGNALS.map((signal) => [signal, process.listeners(signal) as Listener[]])) as Record<
+    StopSignal,
+    Listener[]
+  >;
 }
 
 /** The listeners added to `signal` since `before`. */

@@ -27,7 +27,11 @@ describe('baas-pix-contract (dispatcher)', () => {
     const io = capture();
     expect(await main(['--help'], COMMANDS, io)).toBe(0);
     const lines = io.stdout.join('\n').split('\n');
-    for (const command of COMMANDS) expect(lines.some((l) => l.startsWith(`  ${command.name} `) && l.endsWith(command.summary)), command.name).toBe(true);
+    for (const command of COMMANDS)
+      expect(
+        lines.some((l) => l.startsWith(`  ${command.name} `) && l.endsWith(command.summary)),
+        command.name,
+      ).toBe(true);
     expect(COMMANDS.map((c) => c.name)).toEqual(['mock', 'sandbox', 'verify', 'docs']);
     expect(await main([], COMMANDS, capture())).toBe(2);
   });
@@ -75,12 +79,21 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(io.stdout).toEqual([]);
   });
 
-  it('verify is verify\'s own command line: its options, its usage errors (2), its help through the dispatcher', async () => {
+  it("verify is verify's own command line: its options, its usage errors (2), its help through the dispatcher", async () => {
     let io = capture();
     expect(await main(['verify', '--help'], COMMANDS, io)).toBe(0);
     const help = io.stdout.join('\n');
     expect(help).toMatch(/^Usage: baas-pix-contract verify /);
-    for (const option of ['--base-url URL', '--allow-writes', '--token TOKEN', '--token-url URL', '--client-id ID', '0 nothing drifted', '1 drift found']) expect(help).toContain(option);
+    for (const option of [
+      '--base-url URL',
+      '--allow-writes',
+      '--token TOKEN',
+      '--token-url URL',
+      '--client-id ID',
+      '0 nothing drifted',
+      '1 drift found',
+    ])
+      expect(help).toContain(option);
     io = capture();
     expect(await main(['verify', '--pages', '2'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--base-url is required/);
@@ -92,14 +105,22 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('sandbox --help lists its options; a bad count is a usage error naming the option', async () => {
     let io = capture();
     expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--clients', '--accounts', '--keys']) expect(io.stdout.join('\n')).toContain(option);
+    for (const option of ['--port', '--host', '--seed', '--clients', '--accounts', '--keys'])
+      expect(io.stdout.join('\n')).toContain(option);
     io = capture();
     expect(await main(['sandbox', '--clients', 'two'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--clients .*1000, got "two"/);
   });
 
   it('a failing command exits 1 with its message, not a stack trace', async () => {
-    const boom = defineCommand({ name: 'boom', summary: 's', usage: '', details: [], options: {}, run: () => Promise.reject(new Error('no Prism here')) });
+    const boom = defineCommand({
+      name: 'boom',
+      summary: 's',
+      usage: '',
+      details: [],
+      options: {},
+      run: () => Promise.reject(new Error('no Prism here')),
+    });
     const io = capture();
     expect(await main(['boom'], [boom as unknown as Command], io)).toBe(1);
     const thrown = 'no Prism here';

@@ -13,7 +13,7 @@ export function descendants(pid: number): number[] {
   const queue = [pid];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const [child, ppid] of rows) if (ppid === parent) (found.push(child), queue.push(child));
+    for (const [child, ppid] of rows) if (ppid === parent) found.push(child), queue.push(child);
   }
   return found;
 }
@@ -46,19 +46,30 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms: nu
 }
 
 /** Starts a command and resolves once its output matches `ready`; kills it if that never comes. */
-export function startUntil(command: string, args: string[], ready: RegExp, options: { cwd: string; timeoutMs?: number }) {
+export function startUntil(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: { cwd: string; timeoutMs?: number },
+) {
   const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const readyPromise = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not print ${ready} in time:\n${output}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not print ${ready} in time:\n${output}`)),
+      options.timeoutMs ?? 60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = ready.exec(output);
-      if (match) (clearTimeout(timer), resolve(match[0]));
+      if (match) clearTimeout(timer), resolve(match[0]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${command} exited (${code}) before it was ready:\n${output}`))));
+    child.once(
+      'exit',
+      (code) => (clearTimeout(timer), reject(new Error(`${command} exited (${code}) before it was ready:\n${output}`))),
+    );
   });
   return { child: child as ChildProcess, ready: readyPromise, output: () => output };
 }

@@ -1,7 +1,14 @@
 // A request its client abandons, mid-body or mid-answer: the request log cancels its request to the
 // server behind at once (the server behind sees it close; no connection is left open) and logs one
 // line for it. Everything is awaited on events: no sleeps, no timed assertions.
-import { createServer, request, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type ClientRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
@@ -28,7 +35,12 @@ beforeAll(async () => {
     socket.once('close', () => open.delete(socket));
   });
   await new Promise<void>((resolve) => behind.listen(0, '127.0.0.1', resolve));
-  front = await startRequestLog({ target: `http://127.0.0.1:${(behind.address() as AddressInfo).port}`, host: '127.0.0.1', port: 0, log: (line) => lines.push(line) });
+  front = await startRequestLog({
+    target: `http://127.0.0.1:${(behind.address() as AddressInfo).port}`,
+    host: '127.0.0.1',
+    port: 0,
+    log: (line) => lines.push(line),
+  });
 });
 afterAll(async () => {
   await front?.stop();
@@ -43,7 +55,13 @@ beforeEach(() => {
 
 /** A PUT to the front that announces a 1000-byte body and sends 10 bytes of it. */
 function partialPut(path: string): ClientRequest {
-  const client = request({ host: '127.0.0.1', port: front.port, method: 'PUT', path, headers: { 'content-length': '1000', 'content-type': 'application/json' } });
+  const client = request({
+    host: '127.0.0.1',
+    port: front.port,
+    method: 'PUT',
+    path,
+    headers: { 'content-length': '1000', 'content-type': 'application/json' },
+  });
   client.on('error', () => {});
   client.write('{"a":"1234');
   return client;
@@ -58,7 +76,9 @@ describe('a client that goes away', () => {
     for (const client of clients) client.destroy();
     await until(() => closed === N && open.size === 0 && lines.length === N);
     expect(received.every(({ req }) => !req.complete)).toBe(true);
-    expect(lines.map((line) => line.replace(/\/\d+ /, '/i ').replace(/\d+ ms/, 'n ms'))).toEqual(Array(N).fill('PUT /v2/upload/i (client went away after n ms)'));
+    expect(lines.map((line) => line.replace(/\/\d+ /, '/i ').replace(/\d+ ms/, 'n ms'))).toEqual(
+      Array(N).fill('PUT /v2/upload/i (client went away after n ms)'),
+    );
     expect(new Set(lines.map((line) => /\/(\d+) /.exec(line)?.[1])).size).toBe(N);
   });
 
@@ -97,7 +117,12 @@ describe('a client that goes away', () => {
 
   it('a request in flight when the log stops: cancelled behind, and its line says the log stopped', async () => {
     const log: string[] = [];
-    const own = await startRequestLog({ target: `http://127.0.0.1:${(behind.address() as AddressInfo).port}`, host: '127.0.0.1', port: 0, log: (line) => log.push(line) });
+    const own = await startRequestLog({
+      target: `http://127.0.0.1:${(behind.address() as AddressInfo).port}`,
+      host: '127.0.0.1',
+      port: 0,
+      log: (line) => log.push(line),
+    });
     onRequest = () => {};
     const client = request({ host: '127.0.0.1', port: own.port, path: '/never' });
     client.on('error', () => {});

@@ -40,12 +40,24 @@ async function logged(): Promise<string> {
  * The parts of the one line logged: method, path, status, the fields a 422 names, and how it ended
  * (`0 ms`, or why the answer was cut off). The line's words are pinned once, by formatLine's tests below.
  */
-async function loggedParts(): Promise<{ method: string; path: string; status: number; fields?: string[]; end: string }> {
+async function loggedParts(): Promise<{
+  method: string;
+  path: string;
+  status: number;
+  fields?: string[];
+  end: string;
+}> {
   const line = await logged();
   const parts = /^(\S+) (\S+) (\d{3})(?: fields: (.*))? \(([^()]*)\)$/.exec(line);
   if (!parts) throw new Error(`not a request log line: ${line}`);
   const [, method, path, status, fields, end] = parts;
-  return { method: method!, path: path!, status: Number(status), ...(fields === undefined ? {} : { fields: fields.split(', ') }), end: end! };
+  return {
+    method: method!,
+    path: path!,
+    status: Number(status),
+    ...(fields === undefined ? {} : { fields: fields.split(', ') }),
+    end: end!,
+  };
 }
 
 const violations = (list: unknown) => ({ 'sl-violations': JSON.stringify(list) });
@@ -54,7 +66,12 @@ describe('what the server behind gets and what the client gets back', () => {
   it('the Host of the server behind, the status and its reason phrase passed through', async () => {
     upstream.handle((_req, res) => res.writeHead(418, 'Short And Stout', { 'x-kept': 'yes' }).end('tea'));
     const response = await fetch(`${front.url}/teapot`);
-    expect([response.status, response.statusText, response.headers.get('x-kept'), await response.text()]).toEqual([418, 'Short And Stout', 'yes', 'tea']);
+    expect([response.status, response.statusText, response.headers.get('x-kept'), await response.text()]).toEqual([
+      418,
+      'Short And Stout',
+      'yes',
+      'tea',
+    ]);
     expect(upstream.requests[0]!.headers.host).toBe(new URL(upstream.url).host);
     expect(await loggedParts()).toEqual({ method: 'GET', path: '/teapot', status: 418, end: '0 ms' });
   });
@@ -67,7 +84,12 @@ describe('what the server behind gets and what the client gets back', () => {
     const response = await fetch(`${front.url}/cut`);
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
-    expect(await loggedParts()).toEqual({ method: 'GET', path: '/cut', status: 200, end: 'answer cut off: ECONNRESET' });
+    expect(await loggedParts()).toEqual({
+      method: 'GET',
+      path: '/cut',
+      status: 200,
+      end: 'answer cut off: ECONNRESET',
+    });
   }, 5_000);
 
   it('a server behind that resets the connection mid-answer: the answer is cut off, nothing is added to it', async () => {
@@ -88,7 +110,12 @@ describe('what the server behind gets and what the client gets back', () => {
       return done ? '' : new TextDecoder().decode(value) + (await rest());
     };
     await expect(rest()).rejects.toThrow();
-    expect(await loggedParts()).toEqual({ method: 'GET', path: '/reset', status: 200, end: 'answer cut off: ECONNRESET' });
+    expect(await loggedParts()).toEqual({
+      method: 'GET',
+      path: '/reset',
+      status: 200,
+      end: 'answer cut off: ECONNRESET',
+    });
   }, 5_000);
 });
 
@@ -99,7 +126,10 @@ describe('the fields of a 422', () => {
         .writeHead(
           422,
           violations([
-            { location: ['request', 'body', 'address', 'state'], message: 'must be equal to one of the allowed values' },
+            {
+              location: ['request', 'body', 'address', 'state'],
+              message: 'must be equal to one of the allowed values',
+            },
             { location: ['request', 'body', 'address'], message: "must have required property 'city'" },
             { location: ['request', 'body'], message: 'must NOT have fewer than 1 properties' },
             { location: ['request', 'query'], message: "must have required property 'account'" },
@@ -111,7 +141,13 @@ describe('the fields of a 422', () => {
         .end(JSON.stringify({ violations: [{ property: '/never/read' }] })),
     );
     expect((await fetch(`${front.url}/v2/x`, { method: 'PUT' })).status).toBe(422);
-    expect(await loggedParts()).toEqual({ method: 'PUT', path: '/v2/x', status: 422, fields: ['/address/state', '/address/city', 'body', 'Account', 'DocumentNumber', 'User-Agent'], end: '0 ms' });
+    expect(await loggedParts()).toEqual({
+      method: 'PUT',
+      path: '/v2/x',
+      status: 422,
+      fields: ['/address/state', '/address/city', 'body', 'Account', 'DocumentNumber', 'User-Agent'],
+      end: '0 ms',
+    });
   });
 
   it('from sl-violations: a name the contract does not define is "(unknown field)", shown once', async () => {
@@ -131,17 +167,38 @@ describe('the fields of a 422', () => {
         .end(),
     );
     expect((await fetch(`${front.url}/v2/x`, { method: 'PUT' })).status).toBe(422);
-    expect(await loggedParts()).toEqual({ method: 'PUT', path: '/v2/x', status: 422, fields: ['(unknown field)', '/email'], end: '0 ms' });
+    expect(await loggedParts()).toEqual({
+      method: 'PUT',
+      path: '/v2/x',
+      status: 422,
+      fields: ['(unknown field)', '/email'],
+      end: '0 ms',
+    });
   });
 
   it('from the problem body when sl-violations is not JSON; only string properties', async () => {
-    upstream.handle((_req, res) => json(res, 422, { violations: [{ property: '/email' }, { property: 3 }, {}, { property: '/address/state' }] }, { 'sl-violations': 'not json' }));
+    upstream.handle((_req, res) =>
+      json(
+        res,
+        422,
+        { violations: [{ property: '/email' }, { property: 3 }, {}, { property: '/address/state' }] },
+        { 'sl-violations': 'not json' },
+      ),
+    );
     await fetch(`${front.url}/p`, { method: 'POST' });
-    expect(await loggedParts()).toEqual({ method: 'POST', path: '/p', status: 422, fields: ['/email', '/address/state'], end: '0 ms' });
+    expect(await loggedParts()).toEqual({
+      method: 'POST',
+      path: '/p',
+      status: 422,
+      fields: ['/email', '/address/state'],
+      end: '0 ms',
+    });
   });
 
   it('from the problem body when sl-violations is JSON but not a list', async () => {
-    upstream.handle((_req, res) => json(res, 422, { violations: [{ property: '/email' }] }, violations({ location: ['request', 'body'] })));
+    upstream.handle((_req, res) =>
+      json(res, 422, { violations: [{ property: '/email' }] }, violations({ location: ['request', 'body'] })),
+    );
     await fetch(`${front.url}/p`, { method: 'POST' });
     expect(await loggedParts()).toEqual({ method: 'POST', path: '/p', status: 422, fields: ['/email'], end: '0 ms' });
   });
@@ -153,13 +210,19 @@ describe('the fields of a 422', () => {
   ])('"(not named)" for %s', async (_what, body) => {
     upstream.handle((_req, res) => res.writeHead(422, { 'content-type': 'text/plain' }).end(body));
     await fetch(`${front.url}/p`, { method: 'POST' });
-    expect(await loggedParts()).toEqual({ method: 'POST', path: '/p', status: 422, fields: ['(not named)'], end: '0 ms' });
+    expect(await loggedParts()).toEqual({
+      method: 'POST',
+      path: '/p',
+      status: 422,
+      fields: ['(not named)'],
+      end: '0 ms',
+    });
   });
 
   it('reads a problem body of exactly 64 KiB, all of it', async () => {
     // The padding inside the JSON, sent in two parts: a body missing its last part would not parse.
     const head = '{"violations":[{"property":"/email"}],"pad":"';
-    const body = head + 'x'.repeat(LIMIT - head.length - 2) + '"}';
+    const body = `${head + 'x'.repeat(LIMIT - head.length - 2)}"}`;
     upstream.handle((_req, res) => {
       res.writeHead(422, { 'content-type': 'application/problem+json' });
       res.write(body.slice(0, LIMIT / 2), () => setImmediate(() => res.end(body.slice(LIMIT / 2))));
@@ -178,11 +241,24 @@ describe('the fields of a 422', () => {
     });
     const response = await fetch(`${front.url}/big`, { method: 'PUT' });
     expect(await response.text()).toBe(body);
-    expect(await loggedParts()).toEqual({ method: 'PUT', path: '/big', status: 422, fields: ['(not named)'], end: '0 ms' });
+    expect(await loggedParts()).toEqual({
+      method: 'PUT',
+      path: '/big',
+      status: 422,
+      fields: ['(not named)'],
+      end: '0 ms',
+    });
   });
 
   it('a 200 names no fields even when it carries sl-violations or violations', async () => {
-    upstream.handle((_req, res) => json(res, 200, { violations: [{ property: '/email' }] }, violations([{ location: ['request', 'body', 'email'] }])));
+    upstream.handle((_req, res) =>
+      json(
+        res,
+        200,
+        { violations: [{ property: '/email' }] },
+        violations([{ location: ['request', 'body', 'email'] }]),
+      ),
+    );
     await fetch(`${front.url}/ok`);
     expect(await loggedParts()).toEqual({ method: 'GET', path: '/ok', status: 200, end: '0 ms' });
   });
@@ -207,7 +283,9 @@ describe('the line', () => {
   it('loggedPath: no query, every run of 11 digits or more masked digit for digit, shorter runs kept', () => {
     expect(loggedPath(undefined)).toBe('/');
     expect(loggedPath('/a?b=1?c')).toBe('/a');
-    expect(loggedPath(`/c/${VALID_CPF}/k/${VALID_CPF}123/n/1234567890`)).toBe('/c/***********/k/**************/n/1234567890');
+    expect(loggedPath(`/c/${VALID_CPF}/k/${VALID_CPF}123/n/1234567890`)).toBe(
+      '/c/***********/k/**************/n/1234567890',
+    );
   });
 
   it('faultyFields ignores sl-violations that is absent, and reads the body', () => {
@@ -227,7 +305,9 @@ describe('listening and stopping', () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
-    await expect(startRequestLog({ target: upstream.url, host: '127.0.0.1', port, log: () => undefined })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(
+      startRequestLog({ target: upstream.url, host: '127.0.0.1', port, log: () => undefined }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   it('shows an IPv6 host in brackets, and its URL works', async () => {

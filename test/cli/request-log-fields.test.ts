@@ -21,17 +21,23 @@ function bodyFields(): string[][] {
   };
   for (const item of Object.values(spec.paths)) {
     for (const operation of Object.values<any>(item)) {
-      for (const media of Object.values<any>(deref(operation.requestBody)?.content ?? {})) walk(media.schema, [], new Set());
+      for (const media of Object.values<any>(deref(operation.requestBody)?.content ?? {}))
+        walk(media.schema, [], new Set());
     }
   }
   return out;
 }
 
 const parameterNames = (): { name: string; in: string }[] =>
-  Object.values(spec.paths).flatMap((item) => Object.values<any>(item).flatMap((operation) => (operation.parameters ?? []).map((p: unknown) => deref(p))));
+  Object.values(spec.paths).flatMap((item) =>
+    Object.values<any>(item).flatMap((operation) => (operation.parameters ?? []).map((p: unknown) => deref(p))),
+  );
 
-const prism = (location: unknown[], message = 'must match pattern') => ({ 'sl-violations': JSON.stringify([{ location, message }]) });
-const sandbox = (...properties: string[]) => JSON.stringify({ violations: properties.map((property) => ({ property, reason: 'r' })) });
+const prism = (location: unknown[], message = 'must match pattern') => ({
+  'sl-violations': JSON.stringify([{ location, message }]),
+});
+const sandbox = (...properties: string[]) =>
+  JSON.stringify({ violations: properties.map((property) => ({ property, reason: 'r' })) });
 
 describe('a field at fault is named only when the contract defines it', () => {
   const fields = bodyFields();
@@ -42,18 +48,31 @@ describe('a field at fault is named only when the contract defines it', () => {
     expect(new Set(parameters.map((p) => p.in))).toEqual(new Set(['query', 'header']));
   });
 
-  it.each(bodyFields().map((segments) => [`/${segments.join('/')}`, segments]))('body field %s: its pointer, from Prism and from the sandbox', (pointer, segments) => {
-    expect(faultyFields(prism(['request', 'body', ...segments]), '')).toEqual([pointer]);
-    // A missing property: Prism names it in the message, on its parent.
-    expect(faultyFields(prism(['request', 'body', ...segments.slice(0, -1)], `must have required property '${segments.at(-1)}'`), '')).toEqual([pointer]);
-    expect(faultyFields({}, sandbox(pointer))).toEqual([pointer]);
-  });
+  it.each(bodyFields().map((segments) => [`/${segments.join('/')}`, segments]))(
+    'body field %s: its pointer, from Prism and from the sandbox',
+    (pointer, segments) => {
+      expect(faultyFields(prism(['request', 'body', ...segments]), '')).toEqual([pointer]);
+      // A missing property: Prism names it in the message, on its parent.
+      expect(
+        faultyFields(
+          prism(['request', 'body', ...segments.slice(0, -1)], `must have required property '${segments.at(-1)}'`),
+          '',
+        ),
+      ).toEqual([pointer]);
+      expect(faultyFields({}, sandbox(pointer))).toEqual([pointer]);
+    },
+  );
 
-  it.each(parameterNames().map((p) => [p.name, p.in]))("parameter %s (in %s): the spec's spelling, from Prism's lower case and from the sandbox", (name, where) => {
-    expect(faultyFields(prism(['request', where, name.toLowerCase()]), '')).toEqual([name]);
-    expect(faultyFields(prism(['request', where], `must have required property '${name.toLowerCase()}'`), '')).toEqual([name]);
-    expect(faultyFields({}, sandbox(name))).toEqual([name]);
-  });
+  it.each(parameterNames().map((p) => [p.name, p.in]))(
+    "parameter %s (in %s): the spec's spelling, from Prism's lower case and from the sandbox",
+    (name, where) => {
+      expect(faultyFields(prism(['request', where, name.toLowerCase()]), '')).toEqual([name]);
+      expect(
+        faultyFields(prism(['request', where], `must have required property '${name.toLowerCase()}'`), ''),
+      ).toEqual([name]);
+      expect(faultyFields({}, sandbox(name))).toEqual([name]);
+    },
+  );
 
   it('the whole body is "body" in both forms', () => {
     expect(faultyFields(prism(['request', 'body'], 'must NOT have fewer than 1 properties'), '')).toEqual(['body']);
@@ -68,10 +87,14 @@ describe('a field at fault is named only when the contract defines it', () => {
     ['terminal colours', '\u001b[31mred'],
     ['a name of the prototype', '__proto__'],
   ])('%s as a member name is "(unknown field)" in every form', (_what, name) => {
-    expect(faultyFields(prism(['request', 'body'], `must NOT have additional properties; found '${name}'`), '')).toEqual([UNKNOWN_FIELD]);
+    expect(
+      faultyFields(prism(['request', 'body'], `must NOT have additional properties; found '${name}'`), ''),
+    ).toEqual([UNKNOWN_FIELD]);
     expect(faultyFields(prism(['request', 'body', 'address', name]), '')).toEqual([UNKNOWN_FIELD]);
     expect(faultyFields(prism(['request', 'query', name]), '')).toEqual([UNKNOWN_FIELD]);
-    expect(faultyFields({}, sandbox(`/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, name, `/address/${name}`))).toEqual([UNKNOWN_FIELD]);
+    expect(
+      faultyFields({}, sandbox(`/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, name, `/address/${name}`)),
+    ).toEqual([UNKNOWN_FIELD]);
   });
 
   it('a field of the contract under the wrong parent, or a parameter name in the body: "(unknown field)"', () => {
@@ -85,7 +108,9 @@ describe('a field at fault is named only when the contract defines it', () => {
     expect(faultyFields(prism(['request', 'query']), '')).toEqual([UNKNOWN_FIELD]);
     expect(faultyFields(prism(['request', 'path', 'limit']), '')).toEqual([UNKNOWN_FIELD]);
     expect(faultyFields(prism(['response', 'body', 'email']), '')).toEqual([UNKNOWN_FIELD]);
-    expect(faultyFields({ 'sl-violations': JSON.stringify([{ message: "must have required property 'Account'" }]) }, '')).toEqual([UNKNOWN_FIELD]);
+    expect(
+      faultyFields({ 'sl-violations': JSON.stringify([{ message: "must have required property 'Account'" }]) }, ''),
+    ).toEqual([UNKNOWN_FIELD]);
   });
 });
 
@@ -127,7 +152,9 @@ describe('the path', () => {
   });
 
   it('keeps shorter digit runs, and runs split by a path segment or a letter', () => {
-    expect(loggedPath('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901')).toBe('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901');
+    expect(loggedPath('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901')).toBe(
+      '/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901',
+    );
   });
 
   it('masks a bearer credential up to the next segment', () => {

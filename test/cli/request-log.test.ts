@@ -16,26 +16,45 @@ const lines: string[] = [];
 beforeAll(async () => {
   backend = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c)).on('end', () => {
-      if (req.url?.startsWith('/problem')) {
-        res.writeHead(422, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ status: 422, violations: [{ property: '/address/state', reason: 'r' }, { property: 'DocumentNumber', reason: 'r' }] }));
-      } else if (req.url?.startsWith('/prism')) {
-        const violations = [
-          { location: ['request', 'body', 'email'], severity: 'Error', message: 'must match format "email"' },
-          { location: ['request', 'body', 'address'], severity: 'Error', message: "must have required property 'city'" },
-          { location: ['request', 'query', 'documentNumber'], severity: 'Error', message: 'must match pattern' },
-        ];
-        res.writeHead(422, { 'sl-violations': JSON.stringify(violations), 'content-type': 'application/json' });
-        res.end('{}');
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json', 'x-echo': req.headers.authorization ?? '' });
-        res.end(JSON.stringify({ method: req.method, url: req.url, body }));
-      }
-    });
+    req
+      .on('data', (c) => (body += c))
+      .on('end', () => {
+        if (req.url?.startsWith('/problem')) {
+          res.writeHead(422, { 'content-type': 'application/problem+json' });
+          res.end(
+            JSON.stringify({
+              status: 422,
+              violations: [
+                { property: '/address/state', reason: 'r' },
+                { property: 'DocumentNumber', reason: 'r' },
+              ],
+            }),
+          );
+        } else if (req.url?.startsWith('/prism')) {
+          const violations = [
+            { location: ['request', 'body', 'email'], severity: 'Error', message: 'must match format "email"' },
+            {
+              location: ['request', 'body', 'address'],
+              severity: 'Error',
+              message: "must have required property 'city'",
+            },
+            { location: ['request', 'query', 'documentNumber'], severity: 'Error', message: 'must match pattern' },
+          ];
+          res.writeHead(422, { 'sl-violations': JSON.stringify(violations), 'content-type': 'application/json' });
+          res.end('{}');
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json', 'x-echo': req.headers.authorization ?? '' });
+          res.end(JSON.stringify({ method: req.method, url: req.url, body }));
+        }
+      });
   });
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
-  front = await startRequestLog({ target: `http://127.0.0.1:${(backend.address() as AddressInfo).port}`, host: '127.0.0.1', port: 0, log: (l) => lines.push(l) });
+  front = await startRequestLog({
+    target: `http://127.0.0.1:${(backend.address() as AddressInfo).port}`,
+    host: '127.0.0.1',
+    port: 0,
+    log: (l) => lines.push(l),
+  });
 });
 afterAll(async () => {
   await front?.stop();
@@ -55,7 +74,11 @@ describe('the request log', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-echo')).toBe(`Bearer ${TOKEN}`);
-    expect(await response.json()).toEqual({ method: 'PUT', url: `/v2/api/x?documentNumber=${CPF}&account=1`, body: '{"a":1}' });
+    expect(await response.json()).toEqual({
+      method: 'PUT',
+      url: `/v2/api/x?documentNumber=${CPF}&account=1`,
+      body: '{"a":1}',
+    });
     await settle();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^PUT \/v2\/api\/x 200 \(\d+ ms\)$/);
@@ -63,16 +86,25 @@ describe('the request log', () => {
 
   it("names the fields of a 422 from Prism's sl-violations (missing properties by name), once each", async () => {
     lines.length = 0;
-    expect((await fetch(`${front.url}/prism?documentNumber=${CPF}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(422);
+    expect(
+      (await fetch(`${front.url}/prism?documentNumber=${CPF}`, { headers: { authorization: `Bearer ${TOKEN}` } }))
+        .status,
+    ).toBe(422);
     await settle();
-    expect(lines).toEqual([expect.stringMatching(/^GET \/prism 422 fields: \/email, \/address\/city, DocumentNumber \(\d+ ms\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/prism 422 fields: \/email, \/address\/city, DocumentNumber \(\d+ ms\)$/),
+    ]);
   });
 
   it("names the fields of a 422 from the problem body's violations (the sandbox's answer)", async () => {
     lines.length = 0;
-    expect((await fetch(`${front.url}/problem`, { method: 'POST', body: `{"documentNumber":"${CPF}"}` })).status).toBe(422);
+    expect((await fetch(`${front.url}/problem`, { method: 'POST', body: `{"documentNumber":"${CPF}"}` })).status).toBe(
+      422,
+    );
     await settle();
-    expect(lines).toEqual([expect.stringMatching(/^POST \/problem 422 fields: \/address\/state, DocumentNumber \(\d+ ms\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^POST \/problem 422 fields: \/address\/state, DocumentNumber \(\d+ ms\)$/),
+    ]);
   });
 
   it('never logs a token or a CPF, whatever the request carried', async () => {
@@ -83,7 +115,12 @@ describe('the request log', () => {
   });
 
   it('answers 502 and logs it when the server behind is gone', async () => {
-    const dead = await startRequestLog({ target: 'http://127.0.0.1:1', host: '127.0.0.1', port: 0, log: (l) => lines.push(l) });
+    const dead = await startRequestLog({
+      target: 'http://127.0.0.1:1',
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+    });
     lines.length = 0;
     try {
       const response = await fetch(`${dead.url}/v2/api/pix/keys/list-keys`);
@@ -93,7 +130,9 @@ describe('the request log', () => {
     } finally {
       await dead.stop();
     }
-    expect(lines).toEqual([expect.stringMatching(/^GET \/v2\/api\/pix\/keys\/list-keys 502 \(server behind unreachable: ECONNREFUSED\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/v2\/api\/pix\/keys\/list-keys 502 \(server behind unreachable: ECONNREFUSED\)$/),
+    ]);
   });
 
   it('faultyFields reads nothing it cannot parse', () => {

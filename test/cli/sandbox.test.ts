@@ -34,7 +34,12 @@ afterEach(() => {
 async function startSandboxCommand(...args: string[]) {
   const port = await freePort();
   // The banner ends with the curl line: once it is printed, every token and account is there.
-  const run = startUntil('npm', ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args], /try: curl .*\n/, { cwd: repoRoot });
+  const run = startUntil(
+    'npm',
+    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
+    /try: curl .*\n/,
+    { cwd: repoRoot },
+  );
   const pid = run.child.pid!;
   run.ready.catch(() => undefined);
   started = [pid];
@@ -90,9 +95,19 @@ describe('sandbox size limits on the command line (in process)', () => {
 });
 
 describe('the banner', () => {
-  it('gives the counts, the token URL with the tokens\' lifetime, and each client\'s id and secret beside its token', () => {
-    const sandbox = createSandbox({ seed: 'banner', clients: 3, accountsPerClient: 2, keysPerAccount: 7, tokenTtlSeconds: 90 });
-    const lines = sandboxBanner(sandbox, 'http://127.0.0.1:4020', { seed: 'banner', keysPerAccount: 7, tokenTtlSeconds: 90 });
+  it("gives the counts, the token URL with the tokens' lifetime, and each client's id and secret beside its token", () => {
+    const sandbox = createSandbox({
+      seed: 'banner',
+      clients: 3,
+      accountsPerClient: 2,
+      keysPerAccount: 7,
+      tokenTtlSeconds: 90,
+    });
+    const lines = sandboxBanner(sandbox, 'http://127.0.0.1:4020', {
+      seed: 'banner',
+      keysPerAccount: 7,
+      tokenTtlSeconds: 90,
+    });
     expect(lines[1]).toBe('Seeded 3 clients, 6 customer accounts (2 per client), 42 PIX keys (7 per account).');
     expect(lines[2]).toContain('tokens live 90 s');
     expect(lines[2]!.endsWith('http://127.0.0.1:4020/oauth/token')).toBe(true);
@@ -102,10 +117,14 @@ describe('the banner', () => {
       expect(lines[at + 1]).toBe(`  client_id=${client.clientId}  client_secret=${client.clientSecret}`);
     });
     // The last line is the list call (tests wait for it); the token call comes just before it.
-    expect(lines.at(-1)).toMatch(/^  try: curl /);
-    expect(lines.at(-2)).toBe(`  token: curl -u '${sandbox.clients[0]!.clientId}:${sandbox.clients[0]!.clientSecret}' -d grant_type=client_credentials 'http://127.0.0.1:4020/oauth/token'`);
+    expect(lines.at(-1)).toMatch(/^ {2}try: curl /);
+    expect(lines.at(-2)).toBe(
+      `  token: curl -u '${sandbox.clients[0]!.clientId}:${sandbox.clients[0]!.clientSecret}' -d grant_type=client_credentials 'http://127.0.0.1:4020/oauth/token'`,
+    );
     const one = createSandbox({ seed: 'banner', accountsPerClient: 1, keysPerAccount: 1 });
-    expect(sandboxBanner(one, 'http://h', { seed: 'banner', keysPerAccount: 1, tokenTtlSeconds: 300 })[1]).toBe('Seeded 1 client, 1 customer account (1 per client), 1 PIX key (1 per account).');
+    expect(sandboxBanner(one, 'http://h', { seed: 'banner', keysPerAccount: 1, tokenTtlSeconds: 300 })[1]).toBe(
+      'Seeded 1 client, 1 customer account (1 per client), 1 PIX key (1 per account).',
+    );
   });
 });
 
@@ -115,7 +134,10 @@ describe('npm run sandbox', () => {
     const banner = sandbox.output();
     expect(banner).toContain(`Sandbox listening on ${sandbox.url}`);
     const tokens = [...banner.matchAll(/client \d+: Authorization: Bearer (sbx_[0-9a-f]+)/g)].map((m) => m[1]!);
-    const accounts = [...banner.matchAll(/Account=(\d+)\s+DocumentNumber=(\d{11})/g)].map((m) => ({ account: m[1]!, cpf: m[2]! }));
+    const accounts = [...banner.matchAll(/Account=(\d+)\s+DocumentNumber=(\d{11})/g)].map((m) => ({
+      account: m[1]!,
+      cpf: m[2]!,
+    }));
     expect(tokens).toHaveLength(2);
     expect(accounts).toHaveLength(2);
     const [token] = tokens;
@@ -127,7 +149,11 @@ describe('npm run sandbox', () => {
     expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(3);
     const update = `${sandbox.url}/v2/api/baas-onboarding/account/natural-person?Account=${account}&DocumentNumber=${cpf}`;
     expect((await fetch(update, { method: 'PUT', headers, body: '{"email":"someone@example.com"}' })).status).toBe(200);
-    const bad = await fetch(update, { method: 'PUT', headers, body: JSON.stringify({ email: 'not-an-email', address: { state: 'XX' } }) });
+    const bad = await fetch(update, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ email: 'not-an-email', address: { state: 'XX' } }),
+    });
     expect(bad.status).toBe(422);
     // Another client's customer: the sandbox knows whose account is whose.
     const foreign = accounts[1]!;
@@ -138,15 +164,31 @@ describe('npm run sandbox', () => {
     const tokenUrl = /Token URL .*: (http:\/\/\S+\/oauth\/token)$/m.exec(banner)?.[1];
     expect(tokenUrl).toBe(`${sandbox.url}/oauth/token`);
     // The counts line (its words pinned above): clients, accounts, per client, keys, per account.
-    expect(banner.split('\n').find((line) => line.startsWith('Seeded '))?.match(/\d[\d,]*(?= )/g)).toEqual(['2', '2', '1', '6', '3']);
-    const [, clientId, clientSecret] = /client_id=(sbx_client_[0-9a-f]+) {2}client_secret=(sbx_secret_[0-9a-f]+)/.exec(banner)!;
+    expect(
+      banner
+        .split('\n')
+        .find((line) => line.startsWith('Seeded '))
+        ?.match(/\d[\d,]*(?= )/g),
+    ).toEqual(['2', '2', '1', '6', '3']);
+    const [, clientId, clientSecret] = /client_id=(sbx_client_[0-9a-f]+) {2}client_secret=(sbx_secret_[0-9a-f]+)/.exec(
+      banner,
+    )!;
     const issued = await fetch(tokenUrl!, {
       method: 'POST',
-      headers: { authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     const { access_token: accessToken } = (await issued.json()) as { access_token: string };
-    expect((await fetch(`${sandbox.url}/v2/api/pix/keys/list-keys?limit=1`, { headers: { ...headers, authorization: `Bearer ${accessToken}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${sandbox.url}/v2/api/pix/keys/list-keys?limit=1`, {
+          headers: { ...headers, authorization: `Bearer ${accessToken}` },
+        })
+      ).status,
+    ).toBe(200);
 
     expect(await eventually(() => /natural-person 403/.test(sandbox.output()), 5_000)).toBe(true);
     const log = sandbox.output().slice(banner.length);
@@ -155,7 +197,15 @@ describe('npm run sandbox', () => {
     expect(log).toMatch(/^PUT \S+natural-person 200 /m);
     expect(log).toMatch(/^PUT \S+natural-person 422 .*email.*address.state/m);
     expect(log).toMatch(/^POST .oauth.token 200 /m);
-    for (const secret of [...tokens, ...accounts.map((a) => a.cpf), clientId!, clientSecret!, btoa(`${clientId}:${clientSecret}`), accessToken]) expect(log).not.toContain(secret);
+    for (const secret of [
+      ...tokens,
+      ...accounts.map((a) => a.cpf),
+      clientId!,
+      clientSecret!,
+      btoa(`${clientId}:${clientSecret}`),
+      accessToken,
+    ])
+      expect(log).not.toContain(secret);
     process.kill(sandbox.pid, 'SIGTERM');
     await expectNothingLeft(sandbox.tree, sandbox.port);
   }, 90_000);
@@ -163,7 +213,8 @@ describe('npm run sandbox', () => {
   it('the same seed gives the same tokens and accounts; bad counts are usage errors that name the option', async () => {
     const first = await startSandboxCommand('--seed', 'again', '--clients', '1');
     // The port differs from run to run: the rest is the same, client secrets included.
-    const banner = (text: string) => text.slice(text.indexOf('Seed '), text.indexOf('  try:')).replace(/127\.0\.0\.1:\d+/g, 'HOST');
+    const banner = (text: string) =>
+      text.slice(text.indexOf('Seed '), text.indexOf('  try:')).replace(/127\.0\.0\.1:\d+/g, 'HOST');
     const once = banner(first.output());
     process.kill(first.pid, 'SIGINT');
     await expectNothingLeft(first.tree, first.port);
@@ -174,7 +225,10 @@ describe('npm run sandbox', () => {
     process.kill(second.pid, 'SIGINT');
     await expectNothingLeft(second.tree, second.port);
 
-    const bad = startUntil('npm', ['run', '--silent', 'sandbox', '--', '--keys', '0'], /never/, { cwd: repoRoot, timeoutMs: 60_000 });
+    const bad = startUntil('npm', ['run', '--silent', 'sandbox', '--', '--keys', '0'], /never/, {
+      cwd: repoRoot,
+      timeoutMs: 60_000,
+    });
     await expect(bad.ready).rejects.toThrow(/exited .2.[^]*--keys .*got "0"/);
   }, 120_000);
 

@@ -35,7 +35,7 @@ describe('--port and --host', () => {
     expect(attempt).toThrow(/^--host .*empty$/);
   });
 
-  it('are described with the default port and host in a command\'s help', () => {
+  it("are described with the default port and host in a command's help", () => {
     // The words are pinned with the whole help in help.test.ts.
     const [port, host, ...more] = serverDetails(4010);
     expect(port).toMatch(/^--port, -p N .*4010/);
@@ -88,7 +88,11 @@ describe('serveUntilStopped', () => {
     it(`on ${signal}: says so on stderr, stops the front and the server behind, exits 0, and keeps no handler`, async () => {
       const run = await serve((url) => [`  try: ${url}/here`, '  second hint']);
       // The line that says where it listens, pinned once here.
-      expect(run.io.stdout).toEqual([`Thing listening on ${run.url} (Ctrl-C to stop)`, `  try: ${run.url}/here`, '  second hint']);
+      expect(run.io.stdout).toEqual([
+        `Thing listening on ${run.url} (Ctrl-C to stop)`,
+        `  try: ${run.url}/here`,
+        '  second hint',
+      ]);
       // The front forwards to the server behind and logs the request.
       expect(await (await fetch(`${run.url}/path?q=1`)).text()).toBe('behind');
       await until(() => run.io.stdout.length === 4);
@@ -141,7 +145,9 @@ describe('serveUntilStopped', () => {
     const port = (blocker.address() as { port: number }).port;
     const behind = await backend();
     const io = capture();
-    await expect(serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io)).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
     expect(behind.stopped).toBe(1);
     expect(io.stdout).toEqual([]);
   });

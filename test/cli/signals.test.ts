@@ -16,7 +16,12 @@ afterEach(() => {
 
 async function startMockCommand() {
   const port = await freePort();
-  const run = startUntil('npm', ['run', '--silent', 'mock', '--', '--port', String(port)], /Mock listening on (http:\/\/\S+)/, { cwd: repoRoot });
+  const run = startUntil(
+    'npm',
+    ['run', '--silent', 'mock', '--', '--port', String(port)],
+    /Mock listening on (http:\/\/\S+)/,
+    { cwd: repoRoot },
+  );
   await run.ready;
   const pid = run.child.pid!;
   // npm, the shell it may use, our node process and Prism: all must be gone after the stop.
@@ -32,12 +37,18 @@ describe('npm run mock', () => {
     const headers = { authorization: `Bearer ${TOKEN}`, 'user-agent': 'test/1', 'content-type': 'application/json' };
     expect((await fetch(`${mock.url}/v2/api/pix/keys/list-keys`, { headers })).status).toBe(200);
     const update = `${mock.url}/v2/api/baas-onboarding/account/natural-person?account=300541976902&documentNumber=${CPF}`;
-    const bad = await fetch(update, { method: 'PUT', headers, body: JSON.stringify({ email: 'not-an-email', address: { state: 'XX' } }) });
+    const bad = await fetch(update, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ email: 'not-an-email', address: { state: 'XX' } }),
+    });
     expect(bad.status).toBe(422);
     expect(await eventually(() => /natural-person 422/.test(mock.output()), 5_000)).toBe(true);
     const log = mock.output();
     expect(log).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys 200 \(\d+ ms\)$/m);
-    expect(log).toMatch(/^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 422 fields: .*\/email.*\/address\/postalCode/m);
+    expect(log).toMatch(
+      /^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 422 fields: .*\/email.*\/address\/postalCode/m,
+    );
     expect(log).not.toContain(TOKEN);
     expect(log).not.toContain(CPF);
     process.kill(mock.pid, 'SIGTERM');

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { operationUrl } from '../../src/client/baas-client.js';
 import type { FetchLike } from '../../src/fetch.js';
 import type { Operation } from '../../src/generated/operations.js';
-import { ApiError, ResponseError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  type ApiError,
+  ResponseError,
+  ValidationError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, firstPageKeys } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';
@@ -47,7 +53,8 @@ describe('pixKeys', () => {
     expect(error).toBeInstanceOf(ResponseError);
     const { message, status, problems, operation } = error as ResponseError;
     expect({ message, status, problems, operation }).toEqual({
-      message: 'listPixKeys: the server sent a cursor it had already sent (page 2); stopped to avoid an endless loop (HTTP 200)',
+      message:
+        'listPixKeys: the server sent a cursor it had already sent (page 2); stopped to avoid an endless loop (HTTP 200)',
       status: 200,
       problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
       operation: 'listPixKeys',
@@ -57,10 +64,19 @@ describe('pixKeys', () => {
 
 describe('the URL of an operation', () => {
   // No operation of the contract has path parameters yet; one that has (GET /v2/api/pix/keys/{key_id}) fills them in, encoded.
-  const byId = { method: 'GET', path: '/v2/api/pix/keys/{key_id}/{part}', query: [{ name: 'expand', required: false }], header: [], pathParams: ['key_id', 'part'], body: undefined } as unknown as Operation;
+  const byId = {
+    method: 'GET',
+    path: '/v2/api/pix/keys/{key_id}/{part}',
+    query: [{ name: 'expand', required: false }],
+    header: [],
+    pathParams: ['key_id', 'part'],
+    body: undefined,
+  } as unknown as Operation;
 
   it('path parameters are filled in, encoded; a missing one is empty', () => {
-    expect(operationUrl(BASE, byId, { path: { key_id: 'a/b c', part: 'x' }, query: { expand: 'y' } })).toBe(`${BASE}/v2/api/pix/keys/a%2Fb%20c/x?expand=y`);
+    expect(operationUrl(BASE, byId, { path: { key_id: 'a/b c', part: 'x' }, query: { expand: 'y' } })).toBe(
+      `${BASE}/v2/api/pix/keys/a%2Fb%20c/x?expand=y`,
+    );
     expect(operationUrl(BASE, byId, { path: { part: 'x' } })).toBe(`${BASE}/v2/api/pix/keys//x`);
     expect(operationUrl(BASE, byId, {})).toBe(`${BASE}/v2/api/pix/keys//`);
   });
@@ -76,7 +92,9 @@ describe('what the client masks and sends', () => {
     const secret = 'client-secret-7h9k2m4p';
     let n = 0;
     const source = Object.assign(async () => `token-number-${++n}`, { secrets: () => [secret] });
-    const server = recording(() => Response.json({ title: 'Refused', status: 403, detail: `bad secret ${secret}` }, { status: 403 }));
+    const server = recording(() =>
+      Response.json({ title: 'Refused', status: 403, detail: `bad secret ${secret}` }, { status: 403 }),
+    );
     const baas = client(server.fetch, { token: source });
     for (let call = 0; call < 6; call += 1) {
       const error = (await baas.listPixKeys().catch((e: unknown) => e)) as ApiError;
@@ -92,7 +110,9 @@ describe('what the client masks and sends', () => {
 
   it('pre-flight of an update names the operation', async () => {
     const server = recording(() => Response.json({}));
-    const error = await client(server.fetch).updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '123', body: {} }).catch((e: unknown) => e);
+    const error = await client(server.fetch)
+      .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '123', body: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).operation).toBe('updateNaturalPerson');
     expect(server.calls).toEqual([]);
@@ -100,7 +120,9 @@ describe('what the client masks and sends', () => {
 
   it("validateResponses: 'throw' turns an answer that left the contract into a ResponseError", async () => {
     const server = recording(() => Response.json({ cursor: { next: null }, data: [{ unexpected: true }] }));
-    const error = await client(server.fetch, { validateResponses: 'throw' }).listPixKeys().catch((e: unknown) => e);
+    const error = await client(server.fetch, { validateResponses: 'throw' })
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).message).toMatch(/^listPixKeys: the answer drifted from the contract: /);
   });

@@ -28,7 +28,9 @@ const update = { account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { soci
 describe('per-call headers', () => {
   it('are sent beside Accept and User-Agent; a tab inside a value is fine', async () => {
     const server = recording();
-    await client(server.fetch, { userAgent: 'my-app/2.1' }).listPixKeys({ headers: { 'X-Correlation-Id': 'abc\tdef', "x-odd!#$%&'*+.^_`|~": '1' } });
+    await client(server.fetch, { userAgent: 'my-app/2.1' }).listPixKeys({
+      headers: { 'X-Correlation-Id': 'abc\tdef', "x-odd!#$%&'*+.^_`|~": '1' },
+    });
     expect(server.calls[0]?.headers).toEqual({
       Accept: 'application/json, application/problem+json',
       'User-Agent': 'my-app/2.1',
@@ -38,11 +40,16 @@ describe('per-call headers', () => {
     });
   });
 
-  it.each(['authorization', 'Authorization', 'AUTHORIZATION'])('%s given per call is ignored: the client token is sent', async (name) => {
-    const server = recording();
-    await client(server.fetch).listPixKeys({ headers: { [name]: 'Bearer someone-else' } });
-    expect(Object.entries(server.calls[0]!.headers).filter(([header]) => header.toLowerCase() === 'authorization')).toEqual([['Authorization', `Bearer ${SECRET_TOKEN}`]]);
-  });
+  it.each(['authorization', 'Authorization', 'AUTHORIZATION'])(
+    '%s given per call is ignored: the client token is sent',
+    async (name) => {
+      const server = recording();
+      await client(server.fetch).listPixKeys({ headers: { [name]: 'Bearer someone-else' } });
+      expect(
+        Object.entries(server.calls[0]!.headers).filter(([header]) => header.toLowerCase() === 'authorization'),
+      ).toEqual([['Authorization', `Bearer ${SECRET_TOKEN}`]]);
+    },
+  );
 
   it.each([
     ['a name with a space', { 'X Bad': '1' }],
@@ -59,12 +66,17 @@ describe('per-call headers', () => {
     ['a value that is not a string', { 'X-Note': 42 as unknown as string }],
   ])('%s is a ValidationError and nothing is sent', async (_what, headers) => {
     const server = recording();
-    for (const call of [() => client(server.fetch).listPixKeys({ headers }), () => client(server.fetch).updateNaturalPerson({ ...update, headers })]) {
+    for (const call of [
+      () => client(server.fetch).listPixKeys({ headers }),
+      () => client(server.fetch).updateNaturalPerson({ ...update, headers }),
+    ]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues).toEqual([{ path: 'headers', message: expect.stringContaining('not valid HTTP') }]);
+      expect((error as ValidationError).issues).toEqual([
+        { path: 'headers', message: expect.stringContaining('not valid HTTP') },
+      ]);
       expect((error as ValidationError).message).toMatch(/^(listPixKeys|updateNaturalPerson): /);
-    expect((error as ValidationError).message.endsWith((error as ValidationError).issues[0]!.message)).toBe(true);
+      expect((error as ValidationError).message.endsWith((error as ValidationError).issues[0]!.message)).toBe(true);
     }
     expect(server.calls).toEqual([]);
   });
@@ -73,9 +85,14 @@ describe('per-call headers', () => {
 describe('the request of each operation', () => {
   it('an update: PUT, its query in the spec order, the JSON body with its Content-Type', async () => {
     const server = recording(() => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
-    await expect(client(server.fetch).updateNaturalPerson(update)).resolves.toEqual({ version: '1.0.0', status: 'SUCCESS' });
+    await expect(client(server.fetch).updateNaturalPerson(update)).resolves.toEqual({
+      version: '1.0.0',
+      status: 'SUCCESS',
+    });
     const [call] = server.calls;
-    expect(call?.url).toBe(`${BASE}/v2/api/baas-onboarding/account/natural-person?Account=${VALID_ACCOUNT}&DocumentNumber=${VALID_CPF}`);
+    expect(call?.url).toBe(
+      `${BASE}/v2/api/baas-onboarding/account/natural-person?Account=${VALID_ACCOUNT}&DocumentNumber=${VALID_CPF}`,
+    );
     expect(call?.init.method).toBe('PUT');
     expect(call?.init.body).toBe('{"socialName":"Maria"}');
     expect(call?.headers['Content-Type']).toBe('application/json');
@@ -83,7 +100,9 @@ describe('the request of each operation', () => {
 
   it('with validate: false, an update without a body goes without a body and without Content-Type', async () => {
     const server = recording(() => new Response(null, { status: 204 }));
-    await expect(client(server.fetch, { validate: false }).updateNaturalPerson({ ...update, body: undefined as never })).resolves.toBeUndefined();
+    await expect(
+      client(server.fetch, { validate: false }).updateNaturalPerson({ ...update, body: undefined as never }),
+    ).resolves.toBeUndefined();
     expect(server.calls[0]?.init.body).toBeNull();
     expect(server.calls[0]?.headers).not.toHaveProperty('Content-Type');
   });
@@ -95,7 +114,12 @@ describe('the request of each operation', () => {
     await baas.listPixKeys({ cursor: 'ab=c' });
     await baas.listPixKeys({ limit: 5, cursor: 'x' });
     await client(server.fetch, { validate: false }).listPixKeys({ cursor: 'a b&c=d/é' });
-    expect(server.calls.map((call) => call.url)).toEqual([LIST, `${LIST}?cursor=ab%3Dc`, `${LIST}?limit=5&cursor=x`, `${LIST}?cursor=a%20b%26c%3Dd%2F%C3%A9`]);
+    expect(server.calls.map((call) => call.url)).toEqual([
+      LIST,
+      `${LIST}?cursor=ab%3Dc`,
+      `${LIST}?limit=5&cursor=x`,
+      `${LIST}?cursor=a%20b%26c%3Dd%2F%C3%A9`,
+    ]);
     expect(server.calls[0]?.init.method).toBe('GET');
     expect(server.calls[0]?.init.body).toBeNull();
     expect(server.calls[0]?.headers).not.toHaveProperty('Content-Type');
@@ -104,7 +128,9 @@ describe('the request of each operation', () => {
   it('pre-flight: a bad limit alone, or beside a cursor, is refused before sending', async () => {
     const server = recording();
     for (const input of [{ limit: 0 }, { limit: 0, cursor: 'x' }]) {
-      const error = await client(server.fetch).listPixKeys(input).catch((e: unknown) => e);
+      const error = await client(server.fetch)
+        .listPixKeys(input)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).operation).toBe('listPixKeys');
     }
@@ -113,7 +139,9 @@ describe('the request of each operation', () => {
 
   it('pre-flight off: what the server says comes back', async () => {
     const server = recording(() => Response.json({ title: 'Bad limit', status: 400 }, { status: 400 }));
-    const error = await client(server.fetch, { validate: false }).listPixKeys({ limit: 0 }).catch((e: unknown) => e);
+    const error = await client(server.fetch, { validate: false })
+      .listPixKeys({ limit: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(server.calls.map((call) => call.url)).toEqual([`${LIST}?limit=0`]);
   });
@@ -128,8 +156,16 @@ describe('the request of each operation', () => {
     await baas.listPixKeys({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } }).catch(() => undefined);
     expect(attempts).toBe(2);
     const hanging = (_url: string, init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const error = await createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, fetch: hanging, retry: false, timeoutMs: 60_000 })
+      new Promise<Response>((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    const error = await createBaasClient({
+      baseUrl: BASE,
+      token: SECRET_TOKEN,
+      fetch: hanging,
+      retry: false,
+      timeoutMs: 60_000,
+    })
       .listPixKeys({ timeoutMs: 1 })
       .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^listPixKeys: /);
@@ -152,7 +188,9 @@ describe('the answer', () => {
     ['a string', 'keys'],
   ])('a list answered with %s is a ResponseError naming the problem and the content type', async (_what, body) => {
     const server = recording(() => Response.json(body));
-    const error = await client(server.fetch).listPixKeys().catch((e: unknown) => e);
+    const error = await client(server.fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).message).toMatch(/^listPixKeys: .*`data`/);
     expect((error as ResponseError).message).toContain('(HTTP 200, application/json)');
@@ -160,7 +198,9 @@ describe('the answer', () => {
   });
 
   it('an empty 200 to a list is a ResponseError without a content type', async () => {
-    const error = await client(recording(() => new Response(null, { status: 200 })).fetch).listPixKeys().catch((e: unknown) => e);
+    const error = await client(recording(() => new Response(null, { status: 200 })).fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).contentType).toBeUndefined();
     expect((error as ResponseError).message).toMatch(/^listPixKeys: .*`data`/);
@@ -173,8 +213,15 @@ describe('tokens the client masks', () => {
   function echoing(tokens: string[], options: Partial<BaasClientOptions> = {}) {
     let next = 0;
     let echo = '';
-    const fetch = async () => Response.json({ title: 'Refused', status: 403, detail: `token ${echo} refused` }, { status: 403 });
-    const baas = createBaasClient({ baseUrl: BASE, token: async () => tokens[next++]!, retry: false, fetch, ...options });
+    const fetch = async () =>
+      Response.json({ title: 'Refused', status: 403, detail: `token ${echo} refused` }, { status: 403 });
+    const baas = createBaasClient({
+      baseUrl: BASE,
+      token: async () => tokens[next++]!,
+      retry: false,
+      fetch,
+      ...options,
+    });
     /** Runs one call (using the next token) whose error echoes `token`; returns the error's detail. */
     const detail = async (token: string) => {
       echo = token;
@@ -186,8 +233,11 @@ describe('tokens the client masks', () => {
   const tokens = ['token-one-1111', 'token-two-2222', 'token-three-333', 'token-four-4444', 'token-five-5555'];
 
   it('a fixed token is masked wherever a server echoes it', async () => {
-    const fetch = async () => Response.json({ title: 'Refused', status: 403, detail: `token ${SECRET_TOKEN} refused` }, { status: 403 });
-    const error = (await client(fetch).listPixKeys().catch((e: unknown) => e)) as ApiError;
+    const fetch = async () =>
+      Response.json({ title: 'Refused', status: 403, detail: `token ${SECRET_TOKEN} refused` }, { status: 403 });
+    const error = (await client(fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.problem?.detail).toBe('token [REDACTED] refused');
   });
 
@@ -203,7 +253,14 @@ describe('tokens the client masks', () => {
   });
 
   it('a token handed out again does not push older tokens out', async () => {
-    const detail = echoing(['token-one-1111', 'token-two-2222', 'token-two-2222', 'token-two-2222', 'token-two-2222', 'token-two-2222']);
+    const detail = echoing([
+      'token-one-1111',
+      'token-two-2222',
+      'token-two-2222',
+      'token-two-2222',
+      'token-two-2222',
+      'token-two-2222',
+    ]);
     for (let call = 0; call < 5; call += 1) await detail('nothing');
     expect(await detail('token-one-1111')).toBe('token [REDACTED] refused');
   });

@@ -11,7 +11,14 @@ import type { TokenSource } from '../../src/client/token.js';
 import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys';
-const FAST: RetrySettings = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, maxRetryAfterMs: 60_000, statuses: [429, 502, 503, 504] };
+const FAST: RetrySettings = {
+  maxAttempts: 3,
+  baseDelayMs: 0,
+  maxDelayMs: 0,
+  maxElapsedMs: 60_000,
+  maxRetryAfterMs: 60_000,
+  statuses: [429, 502, 503, 504],
+};
 
 afterEach(() => {
   vi.useRealTimers();
@@ -51,15 +58,30 @@ function stateOf(fetch: FetchLike, token: TokenSource = 'fixed-token-123', extra
   return { state, events, kinds: () => events.map(([kind]) => kind) };
 }
 
-const request = (over: Partial<CallRequest> = {}): CallRequest => ({ operation: 'listPixKeys', method: 'GET', url: URL_, headers: { Accept: 'application/json' }, ...over });
+const request = (over: Partial<CallRequest> = {}): CallRequest => ({
+  operation: 'listPixKeys',
+  method: 'GET',
+  url: URL_,
+  headers: { Accept: 'application/json' },
+  ...over,
+});
 
 /** Runs a call whose reader hands back the final status and the call's error context. */
-const run = (state: ClientState, over: Partial<CallRequest> = {}, retry: RetrySettings | false = FAST, signal?: AbortSignal, timeoutMs = 5_000) => {
+const run = (
+  state: ClientState,
+  over: Partial<CallRequest> = {},
+  retry: RetrySettings | false = FAST,
+  signal?: AbortSignal,
+  timeoutMs = 5_000,
+) => {
   const call = new Call(state, request(over), timeoutMs, retry, signal);
   return call.run(async (response, c) => ({ status: response.status, context: c.context(), rateLimit: c.rateLimit }));
 };
 
-const status = (code: number, headers: Record<string, string> = {}, body: BodyInit | null = null) => () => new Response(body, { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}, body: BodyInit | null = null) =>
+  () =>
+    new Response(body, { status: code, headers });
 const failing = (cause: unknown) => () => {
   throw new TypeError('fetch failed', { cause });
 };
@@ -70,8 +92,17 @@ describe('what an attempt sends', () => {
     const { state } = stateOf(server.fetch, 'fixed-token-123', { init: { dispatcher: 'the-agent', keepalive: true } });
     await run(state, { method: 'PUT', body: '{"a":1}' });
     await run(state);
-    expect(server.calls[0]?.init).toMatchObject({ method: 'PUT', body: '{"a":1}', redirect: 'manual', dispatcher: 'the-agent', keepalive: true });
-    expect(server.calls[0]?.init.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer fixed-token-123' });
+    expect(server.calls[0]?.init).toMatchObject({
+      method: 'PUT',
+      body: '{"a":1}',
+      redirect: 'manual',
+      dispatcher: 'the-agent',
+      keepalive: true,
+    });
+    expect(server.calls[0]?.init.headers).toEqual({
+      Accept: 'application/json',
+      Authorization: 'Bearer fixed-token-123',
+    });
     expect(server.calls[0]?.init.signal).toBeInstanceOf(AbortSignal);
     expect(server.calls[1]?.init.body).toBeNull();
   });
@@ -123,7 +154,10 @@ describe('a 401 and the token', () => {
   it('a token function with invalidate: the refused token is dropped, a new one fetched, the call repeated once', async () => {
     let cancelled = false;
     const refused = () =>
-      new Response(new ReadableStream({ cancel: () => void (cancelled = true) }), { status: 401, headers: { 'x-request-id': 'req-401' } });
+      new Response(new ReadableStream({ cancel: () => void (cancelled = true) }), {
+        status: 401,
+        headers: { 'x-request-id': 'req-401' },
+      });
     const server = scripted(refused, status(200));
     let n = 0;
     const invalidate = vi.fn();
@@ -134,13 +168,18 @@ describe('a 401 and the token', () => {
     expect(invalidate.mock.calls).toEqual([['token-number-1']]);
     expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
     expect(cancelled).toBe(true);
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.waitMs, e.reason, e.status])).toEqual([[0, 'token refused (401)', 401]]);
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.waitMs, e.reason, e.status])).toEqual([
+      [0, 'token refused (401)', 401],
+    ]);
   });
 
   it('a second 401 is the answer: the token is dropped once per call', async () => {
     const server = scripted(status(401));
     const invalidate = vi.fn();
-    const { state } = stateOf(server.fetch, Object.assign(async () => 'token-always-1', { invalidate }));
+    const { state } = stateOf(
+      server.fetch,
+      Object.assign(async () => 'token-always-1', { invalidate }),
+    );
     await expect(run(state)).resolves.toMatchObject({ status: 401, context: { attempts: 2 } });
     expect(invalidate).toHaveBeenCalledTimes(1);
   });
@@ -156,7 +195,10 @@ describe('a 401 and the token', () => {
   it('with invalidate, only a 401 is renewed (a 403 is the answer)', async () => {
     const server = scripted(status(403));
     const invalidate = vi.fn();
-    const { state } = stateOf(server.fetch, Object.assign(async () => 'token-always-1', { invalidate }));
+    const { state } = stateOf(
+      server.fetch,
+      Object.assign(async () => 'token-always-1', { invalidate }),
+    );
     await expect(run(state)).resolves.toMatchObject({ status: 403, context: { attempts: 1 } });
     expect(invalidate).not.toHaveBeenCalled();
   });
@@ -170,7 +212,9 @@ describe('answers tried again', () => {
     const { state, events } = stateOf(server.fetch);
     await expect(run(state)).resolves.toMatchObject({ status: 200, context: { attempts: 3 } });
     expect(cancelled).toBe(2);
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.attempt, e.reason, e.status, e.waitMs])).toEqual([
+    expect(
+      events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.attempt, e.reason, e.status, e.waitMs]),
+    ).toEqual([
       [1, 'HTTP 503', 503, 0],
       [2, 'HTTP 503', 503, 0],
     ]);
@@ -184,7 +228,10 @@ describe('answers tried again', () => {
   });
 
   it('with retry off, or for a status not in the list, the first answer is the answer', async () => {
-    for (const [code, retry] of [[503, false], [500, FAST]] as const) {
+    for (const [code, retry] of [
+      [503, false],
+      [500, FAST],
+    ] as const) {
       const server = scripted(status(code), status(200));
       const { state } = stateOf(server.fetch);
       await expect(run(state, {}, retry)).resolves.toMatchObject({ status: code, context: { attempts: 1 } });
@@ -192,7 +239,12 @@ describe('answers tried again', () => {
   });
 
   it('a POST is tried again only with an Idempotency-Key header, in any case', async () => {
-    for (const [headers, attempts] of [[{}, 1], [{ 'Idempotency-Key': 'k1' }, 2], [{ 'idempotency-key': 'k1' }, 2], [{ 'X-Idempotency': 'k1' }, 1]] as const) {
+    for (const [headers, attempts] of [
+      [{}, 1],
+      [{ 'Idempotency-Key': 'k1' }, 2],
+      [{ 'idempotency-key': 'k1' }, 2],
+      [{ 'X-Idempotency': 'k1' }, 1],
+    ] as const) {
       const server = scripted(status(503), status(200));
       const { state } = stateOf(server.fetch);
       const outcome = await run(state, { method: 'POST', headers: { ...headers } });
@@ -225,12 +277,21 @@ describe('answers tried again', () => {
 
 describe('failures', () => {
   it('a network failure is tried again, the retry event naming its code; the last one is a NetworkError', async () => {
-    const server = scripted(failing({ code: 'ECONNRESET' }), failing(new Error('no code')), failing({ code: 'ECONNREFUSED' }));
+    const server = scripted(
+      failing({ code: 'ECONNRESET' }),
+      failing(new Error('no code')),
+      failing({ code: 'ECONNREFUSED' }),
+    );
     const { state, events } = stateOf(server.fetch);
     const error = await run(state).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toBe(`listPixKeys: network failure (ECONNREFUSED) after 3 attempts (GET ${URL_})`);
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['network ECONNRESET', 'network']);
+    expect((error as NetworkError).message).toBe(
+      `listPixKeys: network failure (ECONNREFUSED) after 3 attempts (GET ${URL_})`,
+    );
+    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual([
+      'network ECONNRESET',
+      'network',
+    ]);
     expect(events.at(-1)?.[0]).toBe('error');
     expect(events.at(-1)?.[1].error).toBe(error);
   });
@@ -248,32 +309,51 @@ describe('failures', () => {
       for (let i = 0; i < depth; i += 1) error = new Error(`level ${i}`, { cause: error });
       return error;
     };
-    const tls = { code: 'ERR_TLS_CERT_ALTNAME_INVALID', reason: "Host: api.example.test. is not in the cert's altnames" };
-    const found = await run(stateOf(scripted(() => Promise.reject(chain(4, tls))).fetch).state, {}, false).catch((e: unknown) => e);
+    const tls = {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      reason: "Host: api.example.test. is not in the cert's altnames",
+    };
+    const found = await run(stateOf(scripted(() => Promise.reject(chain(4, tls))).fetch).state, {}, false).catch(
+      (e: unknown) => e,
+    );
     expect(found).toMatchObject({ code: tls.code, reason: tls.reason });
-    expect((found as NetworkError).message).toBe(`listPixKeys: network failure (${tls.code}): ${tls.reason}, after 1 attempt (GET ${URL_})`);
-    const deeper = await run(stateOf(scripted(() => Promise.reject(chain(5, tls))).fetch).state, {}, false).catch((e: unknown) => e);
+    expect((found as NetworkError).message).toBe(
+      `listPixKeys: network failure (${tls.code}): ${tls.reason}, after 1 attempt (GET ${URL_})`,
+    );
+    const deeper = await run(stateOf(scripted(() => Promise.reject(chain(5, tls))).fetch).state, {}, false).catch(
+      (e: unknown) => e,
+    );
     expect(deeper).toBeInstanceOf(NetworkError);
     expect(deeper).toMatchObject({ code: undefined, reason: undefined });
   });
 
   it('a code without a reason is no reason; a cause chain that loops ends', async () => {
-    const coded = await run(stateOf(scripted(failing({ code: 'ECONNRESET', reason: 42 })).fetch).state, {}, false).catch((e: unknown) => e);
+    const coded = await run(
+      stateOf(scripted(failing({ code: 'ECONNRESET', reason: 42 })).fetch).state,
+      {},
+      false,
+    ).catch((e: unknown) => e);
     expect(coded).toMatchObject({ code: 'ECONNRESET', reason: undefined });
     const loop = new Error('loop') as Error & { cause?: unknown };
     loop.cause = loop;
-    const looped = await run(stateOf(scripted(() => Promise.reject(loop)).fetch).state, {}, false).catch((e: unknown) => e);
+    const looped = await run(stateOf(scripted(() => Promise.reject(loop)).fetch).state, {}, false).catch(
+      (e: unknown) => e,
+    );
     expect(looped).toMatchObject({ code: undefined, reason: undefined, attempts: 1 });
   });
 
   it('an attempt that outlives timeoutMs is aborted and tried again; the last is a TimeoutError', async () => {
     const hanging = (init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+      new Promise<Response>((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     const server = scripted(hanging, hanging);
     const { state, events } = stateOf(server.fetch);
     const error = await run(state, {}, { ...FAST, maxAttempts: 2 }, undefined, 5).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).message).toBe(`listPixKeys: no complete response within 5 ms (attempt 2) (GET ${URL_})`);
+    expect((error as TimeoutError).message).toBe(
+      `listPixKeys: no complete response within 5 ms (attempt 2) (GET ${URL_})`,
+    );
     expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['timeout']);
     expect((server.calls[0]?.init.signal?.reason as DOMException).name).toBe('TimeoutError');
   });
@@ -305,14 +385,21 @@ describe('failures', () => {
       controller.abort(reason);
       return 'token-after-abort';
     };
-    const error = await run(stateOf(server.fetch, slowToken).state, {}, FAST, controller.signal).catch((e: unknown) => e);
+    const error = await run(stateOf(server.fetch, slowToken).state, {}, FAST, controller.signal).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBe(reason);
     expect(server.calls).toHaveLength(0);
   });
 
   it('an aborted call asks no token', async () => {
     const token = vi.fn(async () => 'token-never-1');
-    const error = await run(stateOf(scripted(status(200)).fetch, token).state, {}, FAST, AbortSignal.abort(new Error('gone'))).catch((e: unknown) => e);
+    const error = await run(
+      stateOf(scripted(status(200)).fetch, token).state,
+      {},
+      FAST,
+      AbortSignal.abort(new Error('gone')),
+    ).catch((e: unknown) => e);
     expect((error as Error).message).toBe('gone');
     expect(token).not.toHaveBeenCalled();
   });
@@ -330,7 +417,9 @@ describe('failures', () => {
     const reason = new Error('caller gave up');
     const server = scripted((init) => {
       queueMicrotask(() => controller.abort(reason));
-      return new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+      return new Promise<Response>((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     });
     const error = await run(stateOf(server.fetch).state, {}, FAST, controller.signal).catch((e: unknown) => e);
     expect(error).toBe(reason);
@@ -368,16 +457,19 @@ describe('failures', () => {
   it.each([
     ['an answer that is tried again', () => new Response(null, { status: 503, headers: { 'retry-after': '0' } })],
     ['a network failure', () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))],
-  ])("the timer of an attempt that ended on %s does not reach into the next attempt", async (_what, first) => {
+  ])('the timer of an attempt that ended on %s does not reach into the next attempt', async (_what, first) => {
     // Attempt 1 ends at 10 ms; attempt 2 starts at once and fails (network) at 105 ms: after attempt
     // 1's timer would have fired (110 ms... 100 ms after it started), before attempt 2's own (110 ms).
     vi.useFakeTimers();
-    const after = <T>(ms: number, settle: () => T | Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => Promise.resolve().then(settle).then(resolve, reject), ms));
+    const after = <T>(ms: number, settle: () => T | Promise<T>) =>
+      new Promise<T>((resolve, reject) => setTimeout(() => Promise.resolve().then(settle).then(resolve, reject), ms));
     const server = scripted(
       () => after(10, first),
       () => after(95, () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))),
     );
-    const outcome = run(stateOf(server.fetch).state, {}, { ...FAST, maxAttempts: 2 }, undefined, 100).catch((e: unknown) => e);
+    const outcome = run(stateOf(server.fetch).state, {}, { ...FAST, maxAttempts: 2 }, undefined, 100).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(300);
     const error = await outcome;
     expect(error).toBeInstanceOf(NetworkError);
@@ -395,7 +487,9 @@ describe('failures', () => {
     const { state } = stateOf(scripted(status(200)).fetch);
     await new Call(state, request(), 60_000, false, undefined).run(async () => 'done');
     expect(vi.getTimerCount()).toBe(0);
-    await new Call(stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state, request(), 60_000, false, undefined).run(async () => 'done').catch(() => undefined);
+    await new Call(stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state, request(), 60_000, false, undefined)
+      .run(async () => 'done')
+      .catch(() => undefined);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -10,7 +10,14 @@ import { AuthError, NetworkError } from '../../src/index.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=52998224725';
 const SHOWN = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=*********25';
-const RETRY = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 60_000, maxRetryAfterMs: 60_000, statuses: [503] };
+const RETRY = {
+  maxAttempts: 3,
+  baseDelayMs: 0,
+  maxDelayMs: 0,
+  maxElapsedMs: 60_000,
+  maxRetryAfterMs: 60_000,
+  statuses: [503],
+};
 
 const stateOf = (fetch: FetchLike, observer?: CallObserver, token: TokenSource = 'fixed-token-123'): ClientState => ({
   fetch,
@@ -21,7 +28,9 @@ const stateOf = (fetch: FetchLike, observer?: CallObserver, token: TokenSource =
   observer,
 });
 const call = (state: ClientState, signal?: AbortSignal, timeoutMs = 5_000) =>
-  new Call(state, { operation: 'listPixKeys', method: 'GET', url: URL_, headers: {} }, timeoutMs, RETRY, signal).run(async (response) => response.status);
+  new Call(state, { operation: 'listPixKeys', method: 'GET', url: URL_, headers: {} }, timeoutMs, RETRY, signal).run(
+    async (response) => response.status,
+  );
 
 describe('an observer with only some hooks', () => {
   it.each([
@@ -50,7 +59,12 @@ describe('edges', () => {
     const error = await call(stateOf(fetch, undefined, source)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     const { operation, method, url, attempts } = error as AuthError;
-    expect({ operation, method, url, attempts }).toEqual({ operation: 'listPixKeys', method: 'GET', url: SHOWN, attempts: 0 });
+    expect({ operation, method, url, attempts }).toEqual({
+      operation: 'listPixKeys',
+      method: 'GET',
+      url: SHOWN,
+      attempts: 0,
+    });
   });
 
   it('an injected fetch sees its attempt aborted with a TimeoutError DOMException saying so', async () => {
@@ -64,7 +78,10 @@ describe('edges', () => {
       );
     await call(stateOf(fetch), undefined, 5).catch(() => undefined);
     expect(reason).toBeInstanceOf(DOMException);
-    expect([(reason as DOMException).name, (reason as DOMException).message]).toEqual(['TimeoutError', 'attempt timed out']);
+    expect([(reason as DOMException).name, (reason as DOMException).message]).toEqual([
+      'TimeoutError',
+      'attempt timed out',
+    ]);
   });
 
   it("after the caller's abort during an attempt, no retry is announced", async () => {
@@ -74,9 +91,14 @@ describe('edges', () => {
     const record = (kind: string) => (_e: CallEvent) => void kinds.push(kind);
     const fetch: FetchLike = (_url, init) => {
       queueMicrotask(() => controller.abort(reason));
-      return new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new TypeError('fetch failed'))));
+      return new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new TypeError('fetch failed'))),
+      );
     };
-    const error = await call(stateOf(fetch, { attempt: record('attempt'), retry: record('retry'), error: record('error') }), controller.signal).catch((e: unknown) => e);
+    const error = await call(
+      stateOf(fetch, { attempt: record('attempt'), retry: record('retry'), error: record('error') }),
+      controller.signal,
+    ).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(kinds).toEqual(['attempt', 'error']);
   });

@@ -1,7 +1,14 @@
 // One call's whole life: the caller's signal, the attempt timers, the token source and per-call
 // options, for the typed operations and for `raw` alike. Each case here was a reproduced bug.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, AuthError, BaasError, TimeoutError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  ApiError,
+  AuthError,
+  BaasError,
+  TimeoutError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN, firstPageKeys } from '../support/fixtures.js';
 import { settleWithin } from '../support/reliability.js';
@@ -25,7 +32,10 @@ describe('raw honours the call life', () => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     setTimeout(() => controller.abort(reason), 50);
-    const outcome = await settleWithin(client().raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } }, signal: controller.signal }), 1_500);
+    const outcome = await settleWithin(
+      client().raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } }, signal: controller.signal }),
+      1_500,
+    );
     expect(outcome.kind).toBe('error');
     expect(outcome.kind === 'error' && outcome.error).toBe(reason);
   });
@@ -64,7 +74,8 @@ describe('the token source', () => {
     expect((error as AuthError).message).toMatch(/token source failed/);
     const cause = (error as AuthError).cause as Error;
     expect(cause.message).toContain('idp down');
-    for (const form of [cause.message, cause.stack ?? '', JSON.stringify(error), String(error)]) expect(form).not.toContain(SECRET_TOKEN);
+    for (const form of [cause.message, cause.stack ?? '', JSON.stringify(error), String(error)])
+      expect(form).not.toContain(SECRET_TOKEN);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -74,18 +85,25 @@ describe('the token source', () => {
     ['blanks', '   ', /empty/],
     ['a CR/LF', `${SECRET_TOKEN}\r\nX-Injected: 1`, /control character/],
     ['a number', 42, /not a string/],
-  ])('a token function resolving %s is refused before sending, naming the problem, not the value', async (_what, value, problem) => {
-    server.handle((_req, res) => json(res, 200, page));
-    const error = await client({ token: async () => value as string }).listPixKeys().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).message).toMatch(problem);
-    expect(JSON.stringify(error)).not.toContain(SECRET_TOKEN);
-    expect(server.requests).toHaveLength(0);
-  });
+  ])(
+    'a token function resolving %s is refused before sending, naming the problem, not the value',
+    async (_what, value, problem) => {
+      server.handle((_req, res) => json(res, 200, page));
+      const error = await client({ token: async () => value as string })
+        .listPixKeys()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthError);
+      expect((error as AuthError).message).toMatch(problem);
+      expect(JSON.stringify(error)).not.toContain(SECRET_TOKEN);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 
   it('raw refuses a bad token the same way', async () => {
     server.handle((_req, res) => json(res, 200, page));
-    const error = await client({ token: () => '' }).raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } }).catch((e: unknown) => e);
+    const error = await client({ token: () => '' })
+      .raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect(server.requests).toHaveLength(0);
   });
@@ -94,14 +112,18 @@ describe('the token source', () => {
 describe('per-call options', () => {
   it('timeoutMs per call is a TimeoutError, like the client option', async () => {
     server.handle(() => undefined);
-    const error = await client({ timeoutMs: 60_000 }).listPixKeys({ timeoutMs: 100 }).catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 60_000 })
+      .listPixKeys({ timeoutMs: 100 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(100);
   });
 
   it("a caller's AbortSignal.timeout() keeps its own reason (a DOMException named TimeoutError)", async () => {
     server.handle(() => undefined);
-    const error = await client().listPixKeys({ signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
+    const error = await client()
+      .listPixKeys({ signal: AbortSignal.timeout(100) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe('TimeoutError');
   });
@@ -112,7 +134,9 @@ describe('per-call options', () => {
     await expect(retrying.listPixKeys({ retry: false })).rejects.toMatchObject({ status: 503, attempts: 1 });
     expect(server.requests).toHaveLength(1);
     server.handle((_req, res) => json(res, 503, { type: 'about:blank', title: 'down', status: 503 }));
-    await expect(client().listPixKeys({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })).rejects.toMatchObject({ attempts: 2 });
+    await expect(
+      client().listPixKeys({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }),
+    ).rejects.toMatchObject({ attempts: 2 });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -128,8 +152,13 @@ describe('per-call headers that are not HTTP', () => {
   it('a CR/LF in a value or a bad name is a ValidationError, nothing sent, the value not shown', async () => {
     server.handle((_req, res) => json(res, 200, page));
     const injected = `abc\r\nX-Injected: ${SECRET_TOKEN}`;
-    await expect(client().listPixKeys({ headers: { 'X-Trace': injected } })).rejects.toMatchObject({ kind: 'validation', attempts: 0 });
-    const error = await client().listPixKeys({ headers: { 'X-Trace': injected } }).catch((e: unknown) => e);
+    await expect(client().listPixKeys({ headers: { 'X-Trace': injected } })).rejects.toMatchObject({
+      kind: 'validation',
+      attempts: 0,
+    });
+    const error = await client()
+      .listPixKeys({ headers: { 'X-Trace': injected } })
+      .catch((e: unknown) => e);
     expect(JSON.stringify(error)).not.toContain(SECRET_TOKEN);
     await expect(client().listPixKeys({ headers: { 'Bad Name': 'x' } })).rejects.toMatchObject({ kind: 'validation' });
     expect(server.requests).toHaveLength(0);
@@ -139,20 +168,32 @@ describe('per-call headers that are not HTTP', () => {
 describe('every error carries attempts and the last request id', () => {
   it('a TimeoutError after a 503 with a request id', async () => {
     server.handle((_req, res) =>
-      server.requests.length === 1 ? json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-503' }) : undefined,
+      server.requests.length === 1
+        ? json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-503' })
+        : undefined,
     );
-    const error = await client({ timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }).listPixKeys().catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ attempts: 2, requestId: 'req-503' });
   });
 
   it('an ApiError and a ResponseError', async () => {
     server.handle((_req, res) => json(res, 404, { type: 'about:blank', status: 404 }, { 'x-request-id': 'req-404' }));
-    const api = await client().listPixKeys().catch((e: unknown) => e);
+    const api = await client()
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(api).toBeInstanceOf(ApiError);
     expect(api).toMatchObject({ attempts: 1, requestId: 'req-404' });
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' }).end('<html></html>'));
-    await expect(client().listPixKeys()).rejects.toMatchObject({ kind: 'response', attempts: 1, requestId: 'req-html' });
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' }).end('<html></html>'),
+    );
+    await expect(client().listPixKeys()).rejects.toMatchObject({
+      kind: 'response',
+      attempts: 1,
+      requestId: 'req-html',
+    });
   });
 
   it('a ValidationError: nothing sent, 0 attempts', async () => {

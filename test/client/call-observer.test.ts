@@ -14,7 +14,9 @@ afterAll(() => server.close());
 
 describe('call observer', () => {
   it('sees attempt, response, retry, then the error; the token and the CPF never', async () => {
-    server.handle((_req, res) => json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-1', 'retry-after': '0' }));
+    server.handle((_req, res) =>
+      json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-1', 'retry-after': '0' }),
+    );
     const events: [string, CallEvent][] = [];
     const secrets: string[] = [SECRET_TOKEN];
     const state: ClientState = {
@@ -31,14 +33,26 @@ describe('call observer', () => {
       },
     };
     const url = `${server.url}/v2/api/baas-onboarding/account/natural-person?Account=1&DocumentNumber=${VALID_CPF}`;
-    const call = new Call(state, { operation: 'updateNaturalPerson', method: 'PUT', url, headers: {} }, 1_000, { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1_000, maxRetryAfterMs: 60_000, statuses: [503] }, undefined);
+    const call = new Call(
+      state,
+      { operation: 'updateNaturalPerson', method: 'PUT', url, headers: {} },
+      1_000,
+      { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1_000, maxRetryAfterMs: 60_000, statuses: [503] },
+      undefined,
+    );
     await expect(
       call.run(async () => {
         throw new Error('the reader refuses');
       }),
     ).rejects.toThrow(/network failure/);
     expect(events.map(([kind]) => kind)).toEqual(['attempt', 'response', 'retry', 'attempt', 'response', 'error']);
-    expect(events[1]![1]).toMatchObject({ operation: 'updateNaturalPerson', method: 'PUT', status: 503, attempt: 1, requestId: 'req-1' });
+    expect(events[1]![1]).toMatchObject({
+      operation: 'updateNaturalPerson',
+      method: 'PUT',
+      status: 503,
+      attempt: 1,
+      requestId: 'req-1',
+    });
     expect(events[2]![1]).toMatchObject({ waitMs: 0, reason: 'HTTP 503' });
     const text = JSON.stringify(events);
     expect(text).not.toContain(SECRET_TOKEN);

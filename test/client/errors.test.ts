@@ -20,7 +20,13 @@ const call: ErrorContext = {
   attempts: 2,
   requestId: 'req-7',
 };
-const where = { operation: 'listPixKeys', method: 'GET', url: 'https://api.example.test/v2/api/pix/keys?limit=10', attempts: 2, requestId: 'req-7' };
+const where = {
+  operation: 'listPixKeys',
+  method: 'GET',
+  url: 'https://api.example.test/v2/api/pix/keys?limit=10',
+  attempts: 2,
+  requestId: 'req-7',
+};
 
 describe('BaasError: the message names the operation and the request when the call knows them', () => {
   it('operation, method and URL', () => {
@@ -30,7 +36,9 @@ describe('BaasError: the message names the operation and the request when the ca
   });
 
   it('no operation: no prefix', () => {
-    expect(new AuthError('the token source failed', { method: 'GET', url: 'https://x.test/a' }).message).toBe('the token source failed (GET https://x.test/a)');
+    expect(new AuthError('the token source failed', { method: 'GET', url: 'https://x.test/a' }).message).toBe(
+      'the token source failed (GET https://x.test/a)',
+    );
   });
 
   it('a method without a URL, or a URL without a method: no request part', () => {
@@ -53,7 +61,9 @@ describe('BaasError: the message names the operation and the request when the ca
     expect(error.name).toBe('AuthError');
     expect(error.kind).toBe('auth');
     expect(error.cause).toBe(cause);
-    expect(String(error)).toBe('AuthError: listPixKeys: the token source failed (GET https://api.example.test/v2/api/pix/keys?limit=10)');
+    expect(String(error)).toBe(
+      'AuthError: listPixKeys: the token source failed (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+    );
     expect(isBaasError(error)).toBe(true);
     expect(isBaasError(cause)).toBe(false);
     expect(isBaasError(undefined)).toBe(false);
@@ -71,13 +81,27 @@ describe('ApiError', () => {
   it('HTTP status, problem title and detail', () => {
     const problem = { type: 'about:blank', status: 503, title: 'Service Unavailable', detail: 'try later' };
     const error = new ApiError({ status: 503, problem, retryAfterMs: 2_000 }, call);
-    expect(error.message).toBe('listPixKeys: HTTP 503 Service Unavailable: try later (GET https://api.example.test/v2/api/pix/keys?limit=10)');
-    expect(error.toJSON()).toStrictEqual({ name: 'ApiError', message: error.message, kind: 'api', status: 503, problem, retryAfterMs: 2_000, ...where });
+    expect(error.message).toBe(
+      'listPixKeys: HTTP 503 Service Unavailable: try later (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+    );
+    expect(error.toJSON()).toStrictEqual({
+      name: 'ApiError',
+      message: error.message,
+      kind: 'api',
+      status: 503,
+      problem,
+      retryAfterMs: 2_000,
+      ...where,
+    });
   });
 
   it('a title alone, a detail alone, neither', () => {
-    expect(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }).message).toBe('HTTP 404 Not Found');
-    expect(new ApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }).message).toBe('HTTP 400 Account is required');
+    expect(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }).message).toBe(
+      'HTTP 404 Not Found',
+    );
+    expect(new ApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }).message).toBe(
+      'HTTP 400 Account is required',
+    );
     expect(new ApiError({ status: 500, problem: { type: 'about:blank' } }).message).toBe('HTTP 500');
     expect(new ApiError({ status: 500 }).message).toBe('HTTP 500');
   });
@@ -85,7 +109,15 @@ describe('ApiError', () => {
   it('the upstream code and the rate limit are fields of their own', () => {
     const rateLimit = { source: 'ietf' as const, remaining: 0, resetSeconds: 30 };
     const error = new ApiError({ status: 429, code: 'CIE999', rateLimit }, {});
-    expect(error.toJSON()).toStrictEqual({ name: 'ApiError', message: 'HTTP 429', kind: 'api', status: 429, code: 'CIE999', rateLimit, attempts: 0 });
+    expect(error.toJSON()).toStrictEqual({
+      name: 'ApiError',
+      message: 'HTTP 429',
+      kind: 'api',
+      status: 429,
+      code: 'CIE999',
+      rateLimit,
+      attempts: 0,
+    });
     expect(error.code).toBe('CIE999');
     expect(error.rateLimit).toEqual(rateLimit);
   });
@@ -97,8 +129,17 @@ describe('ValidationError', () => {
   it('counts one problem, lists it, and never names a request (nothing was sent)', () => {
     const issues = [issue('/address/state', 'address.state must be 2 letters')];
     const error = new ValidationError(issues, call);
-    expect(error.message).toBe('listPixKeys: invalid input, 1 problem, nothing was sent: address.state must be 2 letters');
-    expect(error.toJSON()).toStrictEqual({ name: 'ValidationError', message: error.message, kind: 'validation', operation: 'listPixKeys', attempts: 0, issues });
+    expect(error.message).toBe(
+      'listPixKeys: invalid input, 1 problem, nothing was sent: address.state must be 2 letters',
+    );
+    expect(error.toJSON()).toStrictEqual({
+      name: 'ValidationError',
+      message: error.message,
+      kind: 'validation',
+      operation: 'listPixKeys',
+      attempts: 0,
+      issues,
+    });
     expect(error.attempts).toBe(0);
     expect(error.requestId).toBeUndefined();
   });
@@ -106,15 +147,29 @@ describe('ValidationError', () => {
   it('counts several problems and joins them', () => {
     const error = new ValidationError([issue('a', 'first rule'), issue('b', 'second rule')]);
     expect(error.message).toBe('invalid input, 2 problems, nothing was sent: first rule; second rule');
-    expect(error.toJSON()).toStrictEqual({ name: 'ValidationError', message: error.message, kind: 'validation', attempts: 0, issues: error.issues });
+    expect(error.toJSON()).toStrictEqual({
+      name: 'ValidationError',
+      message: error.message,
+      kind: 'validation',
+      attempts: 0,
+      issues: error.issues,
+    });
   });
 });
 
 describe('TimeoutError', () => {
   it('the per-attempt limit and the attempt it ended', () => {
     const error = new TimeoutError(1_500, call);
-    expect(error.message).toBe('listPixKeys: no complete response within 1500 ms (attempt 2) (GET https://api.example.test/v2/api/pix/keys?limit=10)');
-    expect(error.toJSON()).toStrictEqual({ name: 'TimeoutError', message: error.message, kind: 'timeout', timeoutMs: 1_500, ...where });
+    expect(error.message).toBe(
+      'listPixKeys: no complete response within 1500 ms (attempt 2) (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+    );
+    expect(error.toJSON()).toStrictEqual({
+      name: 'TimeoutError',
+      message: error.message,
+      kind: 'timeout',
+      timeoutMs: 1_500,
+      ...where,
+    });
   });
 
   it('attempt 0 when the call knows none', () => {
@@ -125,14 +180,26 @@ describe('TimeoutError', () => {
 describe('NetworkError', () => {
   it('the system code and the attempts, plural', () => {
     const error = new NetworkError('ECONNREFUSED', call);
-    expect(error.message).toBe('listPixKeys: network failure (ECONNREFUSED) after 2 attempts (GET https://api.example.test/v2/api/pix/keys?limit=10)');
-    expect(error.toJSON()).toStrictEqual({ name: 'NetworkError', message: error.message, kind: 'network', code: 'ECONNREFUSED', ...where });
+    expect(error.message).toBe(
+      'listPixKeys: network failure (ECONNREFUSED) after 2 attempts (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+    );
+    expect(error.toJSON()).toStrictEqual({
+      name: 'NetworkError',
+      message: error.message,
+      kind: 'network',
+      code: 'ECONNREFUSED',
+      ...where,
+    });
   });
 
   it('one attempt, singular; no code; a reason in words', () => {
     expect(new NetworkError(undefined, { attempts: 1 }).message).toBe('network failure after 1 attempt');
     expect(new NetworkError(undefined).message).toBe('network failure after 0 attempts');
-    const tls = new NetworkError('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', { attempts: 1 }, 'the server asked for a client certificate and none was sent');
+    const tls = new NetworkError(
+      'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+      { attempts: 1 },
+      'the server asked for a client certificate and none was sent',
+    );
     expect(tls.message).toBe(
       'network failure (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED): the server asked for a client certificate and none was sent, after 1 attempt',
     );
@@ -149,8 +216,14 @@ describe('NetworkError', () => {
 
 describe('ResponseError', () => {
   it('the reason, the status and the content type', () => {
-    const error = new ResponseError('the body is not valid JSON', { status: 200, contentType: 'application/json', bodySnippet: '{"data":' }, call);
-    expect(error.message).toBe('listPixKeys: the body is not valid JSON (HTTP 200, application/json) (GET https://api.example.test/v2/api/pix/keys?limit=10)');
+    const error = new ResponseError(
+      'the body is not valid JSON',
+      { status: 200, contentType: 'application/json', bodySnippet: '{"data":' },
+      call,
+    );
+    expect(error.message).toBe(
+      'listPixKeys: the body is not valid JSON (HTTP 200, application/json) (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+    );
     expect(error.toJSON()).toStrictEqual({
       name: 'ResponseError',
       message: error.message,
@@ -167,6 +240,13 @@ describe('ResponseError', () => {
     const error = new ResponseError('a repeated cursor', { status: 200, problems });
     expect(error.message).toBe('a repeated cursor (HTTP 200)');
     expect(new ResponseError('x', { status: 502, contentType: '' }).message).toBe('x (HTTP 502)');
-    expect(error.toJSON()).toStrictEqual({ name: 'ResponseError', message: error.message, kind: 'response', status: 200, problems, attempts: 0 });
+    expect(error.toJSON()).toStrictEqual({
+      name: 'ResponseError',
+      message: error.message,
+      kind: 'response',
+      status: 200,
+      problems,
+      attempts: 0,
+    });
   });
 });

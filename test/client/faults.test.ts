@@ -13,22 +13,34 @@ afterAll(() => server.close());
 
 // Answers come at once: a timeout no load reaches, so only the tests that set a short one meet their timer.
 const client = (options: Partial<BaasClientOptions> = {}) =>
-  createBaasClient({ baseUrl: server.url, token: 'fault-token-123456', timeoutMs: 5_000, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
+  createBaasClient({
+    baseUrl: server.url,
+    token: 'fault-token-123456',
+    timeoutMs: 5_000,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
 
 const page = (next: string | null, keys = firstPageKeys()) => ({ cursor: { next }, data: keys });
 
 describe('faults', () => {
   it('retries a timeout, then gives up after maxAttempts', async () => {
     server.handle(() => undefined);
-    const error = (await client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } }).listPixKeys().catch((e: unknown) => e)) as TimeoutError;
+    const error = (await client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } })
+      .listPixKeys()
+      .catch((e: unknown) => e)) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
   });
 
   it('reports an HTML 502 as ResponseError, after retrying it', async () => {
-    server.handle((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'));
-    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ResponseError;
+    server.handle((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+    );
+    const error = (await client()
+      .listPixKeys()
+      .catch((e: unknown) => e)) as ResponseError;
     expect(error).toBeInstanceOf(ResponseError);
     expect(error.status).toBe(502);
     expect(error.bodySnippet).toContain('502 Bad Gateway');
@@ -36,8 +48,17 @@ describe('faults', () => {
   });
 
   it('reads the upstream provider envelope into ApiError', async () => {
-    server.handle((_req, res) => json(res, 400, { version: '1.0.0', status: 'ERROR', error: { errorCode: 'CIE999', message: 'Conta não encontrada' } }, { 'content-type': 'application/json' }));
-    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ApiError;
+    server.handle((_req, res) =>
+      json(
+        res,
+        400,
+        { version: '1.0.0', status: 'ERROR', error: { errorCode: 'CIE999', message: 'Conta não encontrada' } },
+        { 'content-type': 'application/json' },
+      ),
+    );
+    const error = (await client()
+      .listPixKeys()
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.code).toBe('CIE999');
     expect(error.problem?.detail).toBe('Conta não encontrada');
@@ -45,7 +66,9 @@ describe('faults', () => {
 
   it('reads a plain-text error into ApiError, truncated', async () => {
     server.handle((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found '.repeat(200)));
-    const error = (await client().listPixKeys().catch((e: unknown) => e)) as ApiError;
+    const error = (await client()
+      .listPixKeys()
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.problem?.detail?.length).toBeLessThan(600);
   });
@@ -79,7 +102,11 @@ describe('faults', () => {
     const keys = [];
     for await (const key of client().pixKeys({ limit: 2 })) keys.push(key);
     expect(keys).toHaveLength(6);
-    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('cursor'))).toEqual([null, 'p2', 'p3']);
+    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('cursor'))).toEqual([
+      null,
+      'p2',
+      'p3',
+    ]);
     expect(server.requests.every((r) => r.url.includes('limit=2'))).toBe(true);
   });
 
@@ -131,7 +158,10 @@ describe('faults', () => {
     const c = client({ token: () => `rotating-token-${++calls}`, userAgent: 'acme-payments/1.4.2' });
     await c.listPixKeys();
     await c.listPixKeys();
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer rotating-token-1', 'Bearer rotating-token-2']);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer rotating-token-1',
+      'Bearer rotating-token-2',
+    ]);
     expect(server.requests.map((r) => r.headers['user-agent'])).toEqual(['acme-payments/1.4.2', 'acme-payments/1.4.2']);
     expect(server.requests[0]?.headers.accept).toContain('application/problem+json');
   });
@@ -159,7 +189,13 @@ describe('Retry-After (fake timers)', () => {
     vi.setSystemTime(new Date('2026-11-22T12:00:00.000Z'));
     const fetchMock = vi
       .fn<(url: string, init: RequestInit) => Promise<Response>>()
-      .mockImplementationOnce(async () => new Response('{"title":"Too many requests"}', { status: 429, headers: { 'retry-after': retryAfter(), 'content-type': 'application/problem+json' } }))
+      .mockImplementationOnce(
+        async () =>
+          new Response('{"title":"Too many requests"}', {
+            status: 429,
+            headers: { 'retry-after': retryAfter(), 'content-type': 'application/problem+json' },
+          }),
+      )
       .mockImplementationOnce(async () => Response.json({ cursor: { next: null }, data: [] }));
     const c = createBaasClient({ baseUrl: 'https://api.test', token: 'fake-timer-token', fetch: fetchMock });
     const result = c.listPixKeys();

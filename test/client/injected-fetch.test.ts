@@ -16,7 +16,12 @@ const page = { cursor: { next: null }, data: firstPageKeys() };
 
 describe("undici's own fetch, injected", () => {
   const client = () =>
-    createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, retry: false, fetch: undiciFetch as unknown as typeof fetch });
+    createBaasClient({
+      baseUrl: server.url,
+      token: SECRET_TOKEN,
+      retry: false,
+      fetch: undiciFetch as unknown as typeof fetch,
+    });
 
   it('lists keys', async () => {
     server.handle((_req, res) => json(res, 200, page));
@@ -31,13 +36,19 @@ describe("undici's own fetch, injected", () => {
       received = body;
       json(res, 200, { version: '1.0.0', status: 'SUCCESS' });
     });
-    await client().updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } });
+    await client().updateNaturalPerson({
+      account: VALID_ACCOUNT,
+      documentNumber: VALID_CPF,
+      body: { socialName: 'Maria' },
+    });
     expect(JSON.parse(received)).toEqual({ socialName: 'Maria' });
   });
 
   it('serves raw too', async () => {
     server.handle((_req, res) => json(res, 200, page));
-    const { data } = await client().raw.GET('/v2/api/pix/keys/list-keys', { params: { header: { 'User-Agent': 'x/1' } } });
+    const { data } = await client().raw.GET('/v2/api/pix/keys/list-keys', {
+      params: { header: { 'User-Agent': 'x/1' } },
+    });
     expect(data).toEqual(page);
   });
 });

@@ -11,16 +11,20 @@ const preferring = (status: number) => {
   const client = createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', retry: false });
   const headers = { Prefer: `code=${status}` };
   return {
-    updateNaturalPerson: (input: Parameters<typeof client.updateNaturalPerson>[0]) => client.updateNaturalPerson({ ...input, headers }),
+    updateNaturalPerson: (input: Parameters<typeof client.updateNaturalPerson>[0]) =>
+      client.updateNaturalPerson({ ...input, headers }),
     listPixKeys: (input: Parameters<typeof client.listPixKeys>[0] = {}) => client.listPixKeys({ ...input, headers }),
   };
 };
 
-const client = () => createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', userAgent: 'client-tests/1.0', retry: false });
+const client = () =>
+  createBaasClient({ baseUrl: mockUrl(), token: 'test-token-123456', userAgent: 'client-tests/1.0', retry: false });
 
 describe('createBaasClient against the mock', () => {
   it('updateNaturalPerson resolves with the success body', async () => {
-    await expect(client().updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() })).resolves.toEqual({
+    await expect(
+      client().updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() }),
+    ).resolves.toEqual({
       version: '1.0.0',
       status: 'SUCCESS',
     });
@@ -65,26 +69,38 @@ describe('createBaasClient against the mock', () => {
   });
 
   const statuses = (path: string, method: string) =>
-    Object.keys(spec.paths[path]![method].responses).map(Number).filter((s) => s >= 400);
+    Object.keys(spec.paths[path]![method].responses)
+      .map(Number)
+      .filter((s) => s >= 400);
 
-  it.each(statuses('/v2/api/baas-onboarding/account/natural-person', 'put'))('update %i becomes ApiError with the problem', async (status) => {
-    const error = await preferring(status).updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    const apiError = error as ApiError;
-    expect(apiError.kind).toBe('api');
-    expect(apiError.status).toBe(status);
-    expect(apiError.problem?.status).toBe(status);
-    expect(apiError.problem?.title).toEqual(expect.any(String));
-    expect(apiError.requestId).toBe('7d9c6f2e-1b3a-4e5d-8c7f-0a1b2c3d4e5f');
-    expect(apiError.operation).toBe('updateNaturalPerson');
-    expect(apiError.url).toContain('DocumentNumber=*********25');
-    if (status === 429 || status === 503) expect(apiError.retryAfterMs).toBe(30_000);
-  });
+  it.each(statuses('/v2/api/baas-onboarding/account/natural-person', 'put'))(
+    'update %i becomes ApiError with the problem',
+    async (status) => {
+      const error = await preferring(status)
+        .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      const apiError = error as ApiError;
+      expect(apiError.kind).toBe('api');
+      expect(apiError.status).toBe(status);
+      expect(apiError.problem?.status).toBe(status);
+      expect(apiError.problem?.title).toEqual(expect.any(String));
+      expect(apiError.requestId).toBe('7d9c6f2e-1b3a-4e5d-8c7f-0a1b2c3d4e5f');
+      expect(apiError.operation).toBe('updateNaturalPerson');
+      expect(apiError.url).toContain('DocumentNumber=*********25');
+      if (status === 429 || status === 503) expect(apiError.retryAfterMs).toBe(30_000);
+    },
+  );
 
-  it.each(statuses('/v2/api/pix/keys/list-keys', 'get'))('list %i becomes ApiError with the problem', async (status) => {
-    const error = (await preferring(status).listPixKeys().catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error.status).toBe(status);
-    expect(error.problem?.status).toBe(status);
-  });
+  it.each(statuses('/v2/api/pix/keys/list-keys', 'get'))(
+    'list %i becomes ApiError with the problem',
+    async (status) => {
+      const error = (await preferring(status)
+        .listPixKeys()
+        .catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(status);
+      expect(error.problem?.status).toBe(status);
+    },
+  );
 });

@@ -22,19 +22,35 @@ function refusal(run: () => unknown, type: new (...args: never[]) => Error = Typ
 
 describe('resolveOptions', () => {
   it('refuses no options at all with its own message (the format, pinned once here)', () => {
-    expect(() => resolveOptions(undefined as never)).toThrow(new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'));
+    expect(() => resolveOptions(undefined as never)).toThrow(
+      new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'),
+    );
   });
 
   it('gives the defaults', () => {
     const settings = resolveOptions(base);
-    expect(settings).toMatchObject({ baseUrl: 'https://api.baas.example', token: 't0ken-abcdef', timeoutMs: 10_000, retry: DEFAULT_RETRY, validate: true, logging: undefined });
+    expect(settings).toMatchObject({
+      baseUrl: 'https://api.baas.example',
+      token: 't0ken-abcdef',
+      timeoutMs: 10_000,
+      retry: DEFAULT_RETRY,
+      validate: true,
+      logging: undefined,
+    });
     expect(DEFAULT_TIMEOUT_MS).toBe(10_000);
     expect(settings.userAgent).toMatch(/^baas-pix-contract\/\d+\.\d+\.\d+/);
   });
 
   it('keeps what it is given', () => {
     const fetch = vi.fn();
-    const settings = resolveOptions({ ...base, userAgent: 'my-app/2.0', timeoutMs: 1_500, retry: false, validate: false, fetch });
+    const settings = resolveOptions({
+      ...base,
+      userAgent: 'my-app/2.0',
+      timeoutMs: 1_500,
+      retry: false,
+      validate: false,
+      fetch,
+    });
     expect(settings).toMatchObject({ userAgent: 'my-app/2.0', timeoutMs: 1_500, retry: false, validate: false, fetch });
   });
 
@@ -52,7 +68,9 @@ describe('resolveOptions', () => {
 
   // Over 2^31-1 ms Node's timer would fire at once (TimeoutOverflowWarning): refused like 0.
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000'])('refuses timeoutMs %s', (timeoutMs) => {
-    expect(refusal(() => resolveOptions({ ...base, timeoutMs: timeoutMs as number }))).toMatch(/^createBaasClient: timeoutMs .*2147483647$/);
+    expect(refusal(() => resolveOptions({ ...base, timeoutMs: timeoutMs as number }))).toMatch(
+      /^createBaasClient: timeoutMs .*2147483647$/,
+    );
   });
 
   it('takes timeoutMs up to 2^31-1 ms', () => {
@@ -64,9 +82,14 @@ describe('resolveOptions', () => {
     expect(resolveOptions({ ...base, maxResponseBytes: 1 }).maxResponseBytes).toBe(1);
   });
 
-  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1024'])('refuses maxResponseBytes %s, naming the option and the rule', (maxResponseBytes) => {
-    expect(refusal(() => resolveOptions({ ...base, maxResponseBytes: maxResponseBytes as number }))).toMatch(/^createBaasClient: maxResponseBytes .*whole number/);
-  });
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1024'])(
+    'refuses maxResponseBytes %s, naming the option and the rule',
+    (maxResponseBytes) => {
+      expect(refusal(() => resolveOptions({ ...base, maxResponseBytes: maxResponseBytes as number }))).toMatch(
+        /^createBaasClient: maxResponseBytes .*whole number/,
+      );
+    },
+  );
 
   it.each([
     ['baseDelayMs', -1],
@@ -75,7 +98,9 @@ describe('resolveOptions', () => {
     ['maxRetryAfterMs', 315_360_000_000],
     ['maxRetryAfterMs', Number.NaN],
   ])('refuses retry.%s %s at creation: no timer is armed past 2^31-1 ms', (name, value) => {
-    expect(refusal(() => resolveOptions({ ...base, retry: { [name]: value } }))).toMatch(new RegExp(`^retry\\.${name} .*0 to 2147483647$`));
+    expect(refusal(() => resolveOptions({ ...base, retry: { [name]: value } }))).toMatch(
+      new RegExp(`^retry\\.${name} .*0 to 2147483647$`),
+    );
   });
 
   it('refuses a blank userAgent', () => {
@@ -83,7 +108,9 @@ describe('resolveOptions', () => {
   });
 
   it('refuses tls together with fetch', () => {
-    expect(refusal(() => resolveOptions({ ...base, fetch: vi.fn(), tls: { ca: 'x' } }))).toMatch(/^createBaasClient: .*tls or fetch/);
+    expect(refusal(() => resolveOptions({ ...base, fetch: vi.fn(), tls: { ca: 'x' } }))).toMatch(
+      /^createBaasClient: .*tls or fetch/,
+    );
   });
 
   it('calls the global fetch when none is given, as fetch(url, init)', async () => {
@@ -117,7 +144,10 @@ describe('resolveOptions', () => {
   it('logs through a logger given alone (at warn), or the console at a logLevel given alone', () => {
     const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     expect(resolveOptions({ ...base, logger }).logging).toEqual({ logger, level: 'warn' });
-    expect(resolveOptions({ ...base, logLevel: 'debug' }).logging).toEqual({ logger: globalThis.console, level: 'debug' });
+    expect(resolveOptions({ ...base, logLevel: 'debug' }).logging).toEqual({
+      logger: globalThis.console,
+      level: 'debug',
+    });
     expect(resolveOptions({ ...base, logger, logLevel: 'error' }).logging).toEqual({ logger, level: 'error' });
   });
 });
@@ -126,11 +156,19 @@ describe('callSettings', () => {
   const client = resolveOptions({ ...base, timeoutMs: 2_000, retry: { maxAttempts: 4 } });
 
   it("is the client's when the call says nothing", () => {
-    expect(callSettings(client, {})).toEqual({ timeoutMs: 2_000, retry: { ...DEFAULT_RETRY, maxAttempts: 4 }, maxResponseBytes: 10 * 1024 * 1024 });
+    expect(callSettings(client, {})).toEqual({
+      timeoutMs: 2_000,
+      retry: { ...DEFAULT_RETRY, maxAttempts: 4 },
+      maxResponseBytes: 10 * 1024 * 1024,
+    });
   });
 
   it("lays the call's retry over the client's, or turns it off", () => {
-    expect(callSettings(client, { retry: { baseDelayMs: 1 } }).retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 1 });
+    expect(callSettings(client, { retry: { baseDelayMs: 1 } }).retry).toEqual({
+      ...DEFAULT_RETRY,
+      maxAttempts: 4,
+      baseDelayMs: 1,
+    });
     expect(callSettings(client, { retry: false }).retry).toBe(false);
   });
 
@@ -138,7 +176,7 @@ describe('callSettings', () => {
     expect(callSettings(resolveOptions({ ...base, retry: false }), {}).retry).toBe(false);
   });
 
-  it("gives a call retries even when the client has none", () => {
+  it('gives a call retries even when the client has none', () => {
     const none = resolveOptions({ ...base, retry: false });
     expect(callSettings(none, { retry: { maxAttempts: 2 } }).retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 2 });
   });

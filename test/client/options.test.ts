@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { PACKAGE_NAME, PACKAGE_VERSION, createBaasClient } from '../../src/index.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  version: string;
+};
 
 describe('options', () => {
   it.each([
@@ -15,8 +18,12 @@ describe('options', () => {
   });
 
   it('rejects plain http to a remote host unless allowed', () => {
-    expect(() => createBaasClient({ baseUrl: 'http://api.baas.example', token: 't' })).toThrow(/plain http.*allowInsecureHttp/);
-    expect(() => createBaasClient({ baseUrl: 'http://api.baas.example', token: 't', allowInsecureHttp: true })).not.toThrow();
+    expect(() => createBaasClient({ baseUrl: 'http://api.baas.example', token: 't' })).toThrow(
+      /plain http.*allowInsecureHttp/,
+    );
+    expect(() =>
+      createBaasClient({ baseUrl: 'http://api.baas.example', token: 't', allowInsecureHttp: true }),
+    ).not.toThrow();
     for (const host of ['127.0.0.1:4010', 'localhost', '[::1]:8080']) {
       expect(() => createBaasClient({ baseUrl: `http://${host}`, token: 't' })).not.toThrow();
     }
@@ -29,7 +36,9 @@ describe('options', () => {
 
   it('defaults the User-Agent to package name and version, which match package.json', async () => {
     expect([PACKAGE_NAME, PACKAGE_VERSION]).toEqual([pkg.name, pkg.version]);
-    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
+    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) =>
+      Response.json({ cursor: { next: null }, data: [] }),
+    );
     await createBaasClient({ baseUrl: 'https://a.example/', token: 't0ken-abcdef', fetch: fetchSpy }).listPixKeys();
     const [url, init] = fetchSpy.mock.calls[0]!;
     expect(new Headers(init.headers).get('user-agent')).toBe(`${pkg.name}/${pkg.version}`);
@@ -38,7 +47,9 @@ describe('options', () => {
 
   it('awaits an async token function for each request', async () => {
     const token = vi.fn(async () => 'refreshed-token');
-    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
+    const fetchSpy = vi.fn(async (_url: string, _init: RequestInit) =>
+      Response.json({ cursor: { next: null }, data: [] }),
+    );
     const client = createBaasClient({ baseUrl: 'https://a.example', token, fetch: fetchSpy });
     await client.listPixKeys();
     await client.listPixKeys();

@@ -31,7 +31,11 @@ describe('walkPages', () => {
     ]);
     const items = await collect(walkPages(fetchPage, { limit: 2, timeoutMs: 900, maxPages: 10 }));
     expect(items).toEqual(['a', 'b', 'c', 'd']);
-    expect(queries).toStrictEqual([{ limit: 2, timeoutMs: 900 }, { limit: 2, timeoutMs: 900, cursor: 'c2' }, { limit: 2, timeoutMs: 900, cursor: 'c3' }]);
+    expect(queries).toStrictEqual([
+      { limit: 2, timeoutMs: 900 },
+      { limit: 2, timeoutMs: 900, cursor: 'c2' },
+      { limit: 2, timeoutMs: 900, cursor: 'c3' },
+    ]);
   });
 
   it.each([
@@ -39,7 +43,10 @@ describe('walkPages', () => {
     ['an absent next', {}],
     ['no cursor at all', undefined],
   ])('stops at %s', async (_name, cursor) => {
-    const { fetchPage } = pageSource([{ data: ['a'], ...(cursor ? { cursor } : {}) }, { data: ['never'], cursor: { next: null } }]);
+    const { fetchPage } = pageSource([
+      { data: ['a'], ...(cursor ? { cursor } : {}) },
+      { data: ['never'], cursor: { next: null } },
+    ]);
     expect(await collect(walkPages(fetchPage, {}))).toEqual(['a']);
     expect(fetchPage).toHaveBeenCalledTimes(1);
   });
@@ -83,7 +90,11 @@ describe('walkPages', () => {
     await expect(walk.next()).resolves.toStrictEqual({ value: 'b', done: false });
     const error = await walk.next().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseError);
-    expect(error).toMatchObject({ operation: 'listPixKeys', status: 200, problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }] });
+    expect(error).toMatchObject({
+      operation: 'listPixKeys',
+      status: 200,
+      problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
+    });
     expect((error as ResponseError).message).toContain('(page 3)');
     // The page that carried the repeated cursor is not handed out, and nothing more is fetched.
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });

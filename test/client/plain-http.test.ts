@@ -3,10 +3,20 @@ import { describe, expect, it, vi } from 'vitest';
 import { createBaasClient } from '../../src/index.js';
 import { isInsecureRemote } from '../../src/loopback.js';
 
-const create = (baseUrl: string, extra: { allowInsecureHttp?: boolean } = {}) => () => createBaasClient({ baseUrl, token: 't0ken-abcdef', ...extra });
+const create =
+  (baseUrl: string, extra: { allowInsecureHttp?: boolean } = {}) =>
+  () =>
+    createBaasClient({ baseUrl, token: 't0ken-abcdef', ...extra });
 
 describe('plain http', () => {
-  it.each(['http://localhost', 'http://LOCALHOST:4010', 'http://127.0.0.1', 'http://127.1.2.3:8080', 'http://127.10.200.1', 'http://[::1]:4020'])('is allowed to loopback %s', (baseUrl) => {
+  it.each([
+    'http://localhost',
+    'http://LOCALHOST:4010',
+    'http://127.0.0.1',
+    'http://127.1.2.3:8080',
+    'http://127.10.200.1',
+    'http://[::1]:4020',
+  ])('is allowed to loopback %s', (baseUrl) => {
     expect(create(baseUrl)).not.toThrow();
   });
 
@@ -33,7 +43,10 @@ describe('plain http', () => {
 describe('baseUrl', () => {
   it.each([
     [undefined, 'createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'],
-    ['api.baas.example', 'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"'],
+    [
+      'api.baas.example',
+      'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
+    ],
     ['ftp://api.baas.example', 'createBaasClient: baseUrl must use https (or http to loopback), not ftp:'],
     ['https://user:pw@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],
     ['https://user@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],
@@ -42,7 +55,9 @@ describe('baseUrl', () => {
   });
 
   it('keeps a path prefix (a gateway) and drops trailing slashes', async () => {
-    const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json({ cursor: { next: null }, data: [] }));
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) =>
+      Response.json({ cursor: { next: null }, data: [] }),
+    );
     await createBaasClient({ baseUrl: 'https://gw.example/baas///', token: 't0ken-abcdef', fetch }).listPixKeys();
     expect(fetch.mock.calls[0]![0]).toBe('https://gw.example/baas/v2/api/pix/keys/list-keys');
   });

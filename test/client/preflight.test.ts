@@ -4,8 +4,13 @@ import { ValidationError, createBaasClient, type NaturalPersonUpdate } from '../
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
 function clientWithSpy(validate = true) {
-  const fetchSpy = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () => Response.json({ version: '1.0.0', status: 'SUCCESS' }));
-  return { fetchSpy, client: createBaasClient({ baseUrl: 'https://api.test', token: 'preflight-token', fetch: fetchSpy, validate }) };
+  const fetchSpy = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () =>
+    Response.json({ version: '1.0.0', status: 'SUCCESS' }),
+  );
+  return {
+    fetchSpy,
+    client: createBaasClient({ baseUrl: 'https://api.test', token: 'preflight-token', fetch: fetchSpy, validate }),
+  };
 }
 
 const withAddress = (patch: Record<string, unknown>) => {
@@ -42,7 +47,9 @@ describe('pre-flight validation', () => {
     ['empty Account', '', VALID_CPF, 'Account'],
   ])('rejects %s', async (_rule, account, documentNumber, path) => {
     const { client, fetchSpy } = clientWithSpy();
-    const error = (await client.updateNaturalPerson({ account, documentNumber, body: fullUpdate() }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await client
+      .updateNaturalPerson({ account, documentNumber, body: fullUpdate() })
+      .catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.kind).toBe('validation');
     expect(error.issues.map((i) => i.path)).toContain(path);
@@ -52,9 +59,13 @@ describe('pre-flight validation', () => {
   it('lists every problem at once', async () => {
     const { client } = clientWithSpy();
     const body = { ...withAddress({ state: 'XX', postalCode: '1' }), phoneNumber: '0' };
-    const error = (await client.updateNaturalPerson({ account: 'x', documentNumber: '1', body }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await client
+      .updateNaturalPerson({ account: 'x', documentNumber: '1', body })
+      .catch((e: unknown) => e)) as ValidationError;
     const paths = new Set(error.issues.map((i) => i.path));
-    expect([...paths]).toEqual(expect.arrayContaining(['Account', 'DocumentNumber', '/address/state', '/address/postalCode', '/phoneNumber']));
+    expect([...paths]).toEqual(
+      expect.arrayContaining(['Account', 'DocumentNumber', '/address/state', '/address/postalCode', '/phoneNumber']),
+    );
   });
 
   it.each([
@@ -70,7 +81,9 @@ describe('pre-flight validation', () => {
 
   it('sends a valid update', async () => {
     const { client, fetchSpy } = clientWithSpy();
-    await expect(client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() })).resolves.toEqual({
+    await expect(
+      client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() }),
+    ).resolves.toEqual({
       version: '1.0.0',
       status: 'SUCCESS',
     });
@@ -82,7 +95,11 @@ describe('pre-flight validation', () => {
 
   it('validate: false sends what it is given', async () => {
     const { client, fetchSpy } = clientWithSpy(false);
-    await client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '52998224724', body: {} as NaturalPersonUpdate });
+    await client.updateNaturalPerson({
+      account: VALID_ACCOUNT,
+      documentNumber: '52998224724',
+      body: {} as NaturalPersonUpdate,
+    });
     expect(fetchSpy).toHaveBeenCalledTimes(1);
   });
 });

@@ -16,18 +16,26 @@ const answering = (response: () => Response) =>
   createBaasClient({ baseUrl: BASE, token: TOKEN, retry: false, fetch: async () => response() });
 
 // As bytes, so that a body given without a content type has none (a string body would be text/plain).
-const answer = (status: number, body: string | null, headers: Record<string, string> = {}) => () =>
-  new Response(body === null ? null : new TextEncoder().encode(body), { status, headers });
+const answer =
+  (status: number, body: string | null, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body === null ? null : new TextEncoder().encode(body), { status, headers });
 
 async function listError(response: () => Response): Promise<BaasError> {
-  return answering(response).listPixKeys().then(
-    () => expect.unreachable('the call should fail'),
-    (error: unknown) => error as BaasError,
-  );
+  return answering(response)
+    .listPixKeys()
+    .then(
+      () => expect.unreachable('the call should fail'),
+      (error: unknown) => error as BaasError,
+    );
 }
 
 const update = (response: () => Response) =>
-  answering(response).updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } });
+  answering(response).updateNaturalPerson({
+    account: VALID_ACCOUNT,
+    documentNumber: VALID_CPF,
+    body: { socialName: 'Maria' },
+  });
 
 async function updateError(response: () => Response): Promise<BaasError> {
   return update(response).then(
@@ -48,8 +56,19 @@ function fields(error: BaasError): Record<string, unknown> {
 
 describe('problem details', () => {
   it('become ApiError.problem, redacted, with the status, title and detail in the message', async () => {
-    const problem = { type: 'https://errors.example.test/rate', status: 429, title: 'Too Many Requests', detail: `token ${TOKEN} of CPF ${VALID_CPF}` };
-    const error = await listError(answer(429, JSON.stringify(problem), { 'content-type': 'application/problem+json', 'x-request-id': 'req-1', 'retry-after': '7' }));
+    const problem = {
+      type: 'https://errors.example.test/rate',
+      status: 429,
+      title: 'Too Many Requests',
+      detail: `token ${TOKEN} of CPF ${VALID_CPF}`,
+    };
+    const error = await listError(
+      answer(429, JSON.stringify(problem), {
+        'content-type': 'application/problem+json',
+        'x-request-id': 'req-1',
+        'retry-after': '7',
+      }),
+    );
     const redacted = { ...problem, detail: 'token [REDACTED] of CPF *********25' };
     expect(error.message).toMatch(/^listPixKeys: HTTP 429 /);
     expect(error.message).toContain(`${problem.title}: ${redacted.detail}`);
@@ -66,17 +85,28 @@ describe('problem details', () => {
   });
 
   it('without a type (or with one that is not a string) have type about:blank (RFC 9457)', async () => {
-    const noType = (await listError(answer(400, '{"title":"Bad Request","status":400}', { 'content-type': 'application/problem+json' }))) as ApiError;
+    const noType = (await listError(
+      answer(400, '{"title":"Bad Request","status":400}', { 'content-type': 'application/problem+json' }),
+    )) as ApiError;
     expect(noType.problem).toStrictEqual({ type: 'about:blank', title: 'Bad Request', status: 400 });
-    const numericType = (await listError(answer(400, '{"type":7,"title":"Bad Request"}', { 'content-type': 'application/json' }))) as ApiError;
+    const numericType = (await listError(
+      answer(400, '{"type":7,"title":"Bad Request"}', { 'content-type': 'application/json' }),
+    )) as ApiError;
     expect(numericType.problem).toStrictEqual({ type: 'about:blank', title: 'Bad Request' });
   });
 
-  it("give the request id from correlationId when there is no X-Request-Id, and X-Request-Id wins when there is", async () => {
+  it('give the request id from correlationId when there is no X-Request-Id, and X-Request-Id wins when there is', async () => {
     const body = JSON.stringify({ title: 'Internal Server Error', correlationId: 'corr-9' });
-    expect((await listError(answer(500, body, { 'content-type': 'application/problem+json' }))).requestId).toBe('corr-9');
-    expect((await listError(answer(500, body, { 'content-type': 'application/problem+json', 'x-request-id': 'req-2' }))).requestId).toBe('req-2');
-    const numeric = await listError(answer(500, '{"title":"x","correlationId":42}', { 'content-type': 'application/problem+json' }));
+    expect((await listError(answer(500, body, { 'content-type': 'application/problem+json' }))).requestId).toBe(
+      'corr-9',
+    );
+    expect(
+      (await listError(answer(500, body, { 'content-type': 'application/problem+json', 'x-request-id': 'req-2' })))
+        .requestId,
+    ).toBe('req-2');
+    const numeric = await listError(
+      answer(500, '{"title":"x","correlationId":42}', { 'content-type': 'application/problem+json' }),
+    );
     expect(numeric.requestId).toBeUndefined();
     expect(numeric.toJSON()).not.toHaveProperty('requestId');
   });
@@ -89,7 +119,10 @@ describe('problem details', () => {
 
 describe("the upstream provider's envelope", () => {
   it('gives ApiError.code, the code as the title and the message (redacted) as the detail', async () => {
-    const body = JSON.stringify({ status: 'ERROR', error: { errorCode: 'CIE999', message: `Conta ${VALID_CPF} não encontrada` } });
+    const body = JSON.stringify({
+      status: 'ERROR',
+      error: { errorCode: 'CIE999', message: `Conta ${VALID_CPF} não encontrada` },
+    });
     const error = await listError(answer(404, body, { 'content-type': 'application/json' }));
     expect(error.message).toContain('HTTP 404 CIE999:');
     expect(error.message).toContain('Conta *********25');
@@ -106,17 +139,30 @@ describe("the upstream provider's envelope", () => {
   it('without a code (or a code that is not a string) is titled "Upstream error"; without a message it has no detail', async () => {
     const noCode = (await listError(answer(500, '{"status":"ERROR","error":{"message":"falha"}}'))) as ApiError;
     expect(noCode.code).toBeUndefined();
-    expect(noCode.problem).toStrictEqual({ type: 'about:blank', status: 500, title: 'Upstream error', detail: 'falha' });
-    const numericCode = (await listError(answer(500, '{"status":"ERROR","error":{"errorCode":12,"message":7}}'))) as ApiError;
+    expect(noCode.problem).toStrictEqual({
+      type: 'about:blank',
+      status: 500,
+      title: 'Upstream error',
+      detail: 'falha',
+    });
+    const numericCode = (await listError(
+      answer(500, '{"status":"ERROR","error":{"errorCode":12,"message":7}}'),
+    )) as ApiError;
     expect(numericCode.code).toBeUndefined();
     expect(numericCode.problem).toStrictEqual({ type: 'about:blank', status: 500, title: 'Upstream error' });
-    const emptyMessage = (await listError(answer(500, '{"status":"ERROR","error":{"errorCode":"E1","message":""}}'))) as ApiError;
+    const emptyMessage = (await listError(
+      answer(500, '{"status":"ERROR","error":{"errorCode":"E1","message":""}}'),
+    )) as ApiError;
     expect(emptyMessage.problem).toStrictEqual({ type: 'about:blank', status: 500, title: 'E1' });
     expect(emptyMessage.message).toMatch(/HTTP 500 E1 \(GET/);
   });
 
   it('is only an envelope with status ERROR and an error object: anything else is read as problem details', async () => {
-    for (const body of [{ status: 'ERROR', error: null }, { status: 'ERROR', error: 'boom' }, { status: 'FAIL', error: { errorCode: 'X' } }]) {
+    for (const body of [
+      { status: 'ERROR', error: null },
+      { status: 'ERROR', error: 'boom' },
+      { status: 'FAIL', error: { errorCode: 'X' } },
+    ]) {
       const error = (await listError(answer(500, JSON.stringify(body)))) as ApiError;
       expect(error.code, JSON.stringify(body)).toBeUndefined();
       expect(error.problem, JSON.stringify(body)).toStrictEqual({ ...body, type: 'about:blank' });
@@ -176,7 +222,9 @@ describe('answers that are not the contract: ResponseError', () => {
   });
 
   it('an error body that claims JSON and is not', async () => {
-    const error = await listError(answer(500, `{"title": "cut ${TOKEN}`, { 'content-type': 'Application/Problem+JSON' }));
+    const error = await listError(
+      answer(500, `{"title": "cut ${TOKEN}`, { 'content-type': 'Application/Problem+JSON' }),
+    );
     expect(error.message).toMatch(/not valid JSON.*500/);
     expect(error.message).not.toContain(TOKEN);
     expect(fields(error)).toStrictEqual({
@@ -218,34 +266,43 @@ describe('answers that are not the contract: ResponseError', () => {
 });
 
 describe('a success body', () => {
-  it.each(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/vnd.baas.v2+json', 'application/problem+json', ''])(
-    'is parsed as JSON with the content type %j',
-    async (type) => {
-      const body = { version: '1.0.0', status: 'SUCCESS' };
-      await expect(update(answer(200, JSON.stringify(body), type ? { 'content-type': type } : {}))).resolves.toStrictEqual(body);
-    },
-  );
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'application/vnd.baas.v2+json',
+    'application/problem+json',
+    '',
+  ])('is parsed as JSON with the content type %j', async (type) => {
+    const body = { version: '1.0.0', status: 'SUCCESS' };
+    await expect(
+      update(answer(200, JSON.stringify(body), type ? { 'content-type': type } : {})),
+    ).resolves.toStrictEqual(body);
+  });
 
   it('that is blank is undefined', async () => {
     await expect(update(answer(200, '  \n', { 'content-type': 'text/plain' }))).resolves.toBeUndefined();
     await expect(update(answer(200, null))).resolves.toBeUndefined();
   });
 
-  it.each(['text/plain', 'application/jsonp', 'text/plain; profile=application/json', 'application/xml'])('of type %j is "expected a JSON body"', async (type) => {
-    const error = await updateError(answer(200, `{"ok":true,"token":"${TOKEN}"}`, { 'content-type': type }));
-    expect(error.message).toContain(`body (HTTP 200, ${type})`);
-    expect(fields(error)).toStrictEqual({
-      name: 'ResponseError',
-      kind: 'response',
-      status: 200,
-      contentType: type,
-      bodySnippet: '{"ok":true,"token":"[REDACTED]"}',
-      operation: 'updateNaturalPerson',
-      method: 'PUT',
-      url: UPDATE_URL,
-      attempts: 1,
-    });
-  });
+  it.each(['text/plain', 'application/jsonp', 'text/plain; profile=application/json', 'application/xml'])(
+    'of type %j is "expected a JSON body"',
+    async (type) => {
+      const error = await updateError(answer(200, `{"ok":true,"token":"${TOKEN}"}`, { 'content-type': type }));
+      expect(error.message).toContain(`body (HTTP 200, ${type})`);
+      expect(fields(error)).toStrictEqual({
+        name: 'ResponseError',
+        kind: 'response',
+        status: 200,
+        contentType: type,
+        bodySnippet: '{"ok":true,"token":"[REDACTED]"}',
+        operation: 'updateNaturalPerson',
+        method: 'PUT',
+        url: UPDATE_URL,
+        attempts: 1,
+      });
+    },
+  );
 
   it('that is not valid JSON is "the body is not valid JSON", with no content type at all too', async () => {
     const error = await updateError(answer(200, 'not json'));
@@ -265,6 +322,8 @@ describe('a success body', () => {
 });
 
 it('a final 429 carries what its rate-limit header fields say', async () => {
-  const error = (await listError(answer(429, '', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' }))) as ApiError;
+  const error = (await listError(
+    answer(429, '', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' }),
+  )) as ApiError;
   expect(error.rateLimit).toStrictEqual({ source: 'separate-fields', limit: 100, remaining: 0, resetSeconds: 30 });
 });

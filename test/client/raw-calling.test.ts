@@ -23,18 +23,25 @@ function recording(answer: () => Response = () => Response.json(PAGE)) {
   return { fetch, calls };
 }
 
-const baas = (fetch: FetchLike) => createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, userAgent: 'my-app/3', retry: false, fetch });
+const baas = (fetch: FetchLike) =>
+  createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, userAgent: 'my-app/3', retry: false, fetch });
 
 describe('client.raw: what is sent', () => {
   it("a GET: the client's token, Accept and User-Agent, openapi-fetch's URL, no body", async () => {
     const server = recording();
-    const { data, response } = await baas(server.fetch).raw.GET(LIST, { params: { header: { 'User-Agent': 'my-app/3' }, query: { limit: 3 } } });
+    const { data, response } = await baas(server.fetch).raw.GET(LIST, {
+      params: { header: { 'User-Agent': 'my-app/3' }, query: { limit: 3 } },
+    });
     expect(data).toEqual(PAGE);
     expect(response.status).toBe(200);
     expect(server.calls[0]?.url).toBe(`${BASE}${LIST}?limit=3`);
     expect(server.calls[0]?.init.method).toBe('GET');
     expect(server.calls[0]?.init.body).toBeNull();
-    expect(server.calls[0]?.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': 'my-app/3', Authorization: `Bearer ${SECRET_TOKEN}` });
+    expect(server.calls[0]?.headers).toEqual({
+      accept: 'application/json, application/problem+json',
+      'user-agent': 'my-app/3',
+      Authorization: `Bearer ${SECRET_TOKEN}`,
+    });
   });
 
   it('an Authorization set by a middleware of the caller is dropped: the client token goes', async () => {
@@ -47,7 +54,9 @@ describe('client.raw: what is sent', () => {
       },
     });
     await client.raw.GET(LIST, UA);
-    expect(Object.entries(server.calls[0]!.headers).filter(([name]) => name.toLowerCase() === 'authorization')).toEqual([['Authorization', `Bearer ${SECRET_TOKEN}`]]);
+    expect(Object.entries(server.calls[0]!.headers).filter(([name]) => name.toLowerCase() === 'authorization')).toEqual(
+      [['Authorization', `Bearer ${SECRET_TOKEN}`]],
+    );
   });
 
   it('a PUT: its JSON body, as bytes, with its Content-Type', async () => {
@@ -66,7 +75,9 @@ describe('client.raw: what is sent', () => {
 describe('client.raw: what comes back', () => {
   // A null-body status: the call must not build a Response with a body for it (that throws).
   it.each([204, 205, 304])('a %i: no data, no error content, its status and headers', async (code) => {
-    const server = recording(() => new Response(null, { status: code, statusText: 'Nothing', headers: { 'x-request-id': 'req-7' } }));
+    const server = recording(
+      () => new Response(null, { status: code, statusText: 'Nothing', headers: { 'x-request-id': 'req-7' } }),
+    );
     const { data, error, response } = await baas(server.fetch).raw.GET(LIST, UA);
     expect(data).toBeUndefined();
     // openapi-fetch gives a 304 (not ok) its empty text as `error`.
@@ -77,7 +88,9 @@ describe('client.raw: what comes back', () => {
   });
 
   it('an error answer is its parsed error, with the status', async () => {
-    const server = recording(() => Response.json({ title: 'Bad', status: 400 }, { status: 400, statusText: 'Bad Request' }));
+    const server = recording(() =>
+      Response.json({ title: 'Bad', status: 400 }, { status: 400, statusText: 'Bad Request' }),
+    );
     const { data, error, response } = await baas(server.fetch).raw.GET(LIST, UA);
     expect(data).toBeUndefined();
     expect(error).toEqual({ title: 'Bad', status: 400 });
@@ -88,9 +101,13 @@ describe('client.raw: what comes back', () => {
     const fetch: FetchLike = async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     };
-    const error = await baas(fetch).raw.GET(LIST, UA).catch((e: unknown) => e);
+    const error = await baas(fetch)
+      .raw.GET(LIST, UA)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toBe(`raw: network failure (ECONNREFUSED) after 1 attempt (GET ${BASE}${LIST})`);
+    expect((error as NetworkError).message).toBe(
+      `raw: network failure (ECONNREFUSED) after 1 attempt (GET ${BASE}${LIST})`,
+    );
   });
 });
 
@@ -129,7 +146,12 @@ describe('createRawClient', () => {
     const { requests, fetch } = recorder();
     let n = 0;
     const seen: string[] = [];
-    const client = createRawClient({ baseUrl: BASE, fetch, token: async () => `tok-${++n}`, onToken: (value) => seen.push(value) });
+    const client = createRawClient({
+      baseUrl: BASE,
+      fetch,
+      token: async () => `tok-${++n}`,
+      onToken: (value) => seen.push(value),
+    });
     await client.GET(LIST, UA);
     await client.GET(LIST, UA);
     expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
@@ -139,7 +161,13 @@ describe('createRawClient', () => {
   it('runs auth and User-Agent first, then the option middleware, then what is `use`d, in order', async () => {
     const { requests, fetch } = recorder();
     const seen: string[] = [];
-    const client = createRawClient({ baseUrl: BASE, token: 't0k', userAgent: 'app/1', fetch, middleware: [trail('option', seen)] });
+    const client = createRawClient({
+      baseUrl: BASE,
+      token: 't0k',
+      userAgent: 'app/1',
+      fetch,
+      middleware: [trail('option', seen)],
+    });
     client.use(trail('first', seen), trail('second', seen));
     await client.GET(LIST, UA);
     expect(requests[0]?.headers.get('x-trail')).toBe('option,first,second');
@@ -153,7 +181,9 @@ describe('client.raw: middleware', () => {
     const client = baas(fetch);
     client.raw.use(trail('mine'));
     await client.raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' }, query: { limit: 2 } } });
-    expect(calls.map((c) => [c.url, c.headers.Authorization, c.headers['x-trail']])).toEqual([[`${BASE}${LIST}?limit=2`, `Bearer ${SECRET_TOKEN}`, 'mine']]);
+    expect(calls.map((c) => [c.url, c.headers.Authorization, c.headers['x-trail']])).toEqual([
+      [`${BASE}${LIST}?limit=2`, `Bearer ${SECRET_TOKEN}`, 'mine'],
+    ]);
   });
 });
 

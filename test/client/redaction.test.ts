@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 // Answers come at once: a timeout no load reaches, so only the TimeoutError case (200 ms) meets its timer.
-const client = (timeoutMs = 5_000) => createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs, retry: false });
+const client = (timeoutMs = 5_000) =>
+  createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs, retry: false });
 const update = (body: NaturalPersonUpdate = fullUpdate(), timeoutMs?: number): Promise<BaasError> =>
   client(timeoutMs)
     .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body })
@@ -22,7 +23,14 @@ const update = (body: NaturalPersonUpdate = fullUpdate(), timeoutMs?: number): P
     .catch((e: unknown) => e as BaasError);
 
 function everyForm(error: BaasError): string {
-  return [error.message, String(error), error.stack, JSON.stringify(error), inspect(error, { depth: 10 }), error.url].join('\n');
+  return [
+    error.message,
+    String(error),
+    error.stack,
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    error.url,
+  ].join('\n');
 }
 
 const expectClean = (error: BaasError): void => {
@@ -35,7 +43,12 @@ const expectClean = (error: BaasError): void => {
 describe('redaction', () => {
   it('an ApiError whose problem echoes the token and the CPF', async () => {
     server.handle((_req, res) =>
-      json(res, 404, { title: 'Not found', status: 404, detail: `No customer ${VALID_CPF} (529.982.247-25) for token Bearer ${SECRET_TOKEN}`, token: SECRET_TOKEN }),
+      json(res, 404, {
+        title: 'Not found',
+        status: 404,
+        detail: `No customer ${VALID_CPF} (529.982.247-25) for token Bearer ${SECRET_TOKEN}`,
+        token: SECRET_TOKEN,
+      }),
     );
     const error = await update();
     expect(error.kind).toBe('api');
@@ -45,7 +58,9 @@ describe('redaction', () => {
   });
 
   it('a ResponseError with an HTML page that echoes them', async () => {
-    server.handle((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${VALID_CPF} ${SECRET_TOKEN}</html>`));
+    server.handle((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${VALID_CPF} ${SECRET_TOKEN}</html>`),
+    );
     const error = await update();
     expect(error.kind).toBe('response');
     expectClean(error);
@@ -67,7 +82,11 @@ describe('redaction', () => {
 
   it('a ValidationError', async () => {
     const error = (await client()
-      .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '52998224724', body: { phoneNumber: SECRET_TOKEN } })
+      .updateNaturalPerson({
+        account: VALID_ACCOUNT,
+        documentNumber: '52998224724',
+        body: { phoneNumber: SECRET_TOKEN },
+      })
       .catch((e: unknown) => e)) as BaasError;
     expect(error.kind).toBe('validation');
     const text = everyForm(error);
@@ -97,7 +116,14 @@ describe('redaction leaves prose alone', () => {
   });
 
   it("the mock's 401 detail reaches an ApiError unchanged", async () => {
-    server.handle((_req, res) => json(res, 401, { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'A valid bearer token is required.' }));
+    server.handle((_req, res) =>
+      json(res, 401, {
+        type: 'about:blank',
+        title: 'Unauthorized',
+        status: 401,
+        detail: 'A valid bearer token is required.',
+      }),
+    );
     const error = await update();
     expect(error.kind).toBe('api');
     expect(error.message).toContain('A valid bearer token is required.');

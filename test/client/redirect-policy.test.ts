@@ -21,9 +21,14 @@ function scripted(...answers: Array<(url: string) => Response>) {
   return { fetch, calls, urls: () => calls.map((call) => call.url) };
 }
 
-const redirect = (status: number, location?: string, body: BodyInit | null = null): (() => Response) => () =>
-  new Response(body, { status, headers: location === undefined ? {} : { location } });
-const ok = (text = 'done'): (() => Response) => () => new Response(text, { status: 200 });
+const redirect =
+  (status: number, location?: string, body: BodyInit | null = null): (() => Response) =>
+  () =>
+    new Response(body, { status, headers: location === undefined ? {} : { location } });
+const ok =
+  (text = 'done'): (() => Response) =>
+  () =>
+    new Response(text, { status: 200 });
 
 /** Runs the policy for one request and collects the URLs it reports. */
 async function follow(fetch: ReturnType<typeof scripted>['fetch'], init: RequestInit = { method: 'GET' }) {
@@ -33,16 +38,19 @@ async function follow(fetch: ReturnType<typeof scripted>['fetch'], init: Request
 }
 
 describe('what is followed', () => {
-  it.each([301, 302, 303, 307, 308])('a %i to the same origin, for a GET: the target is fetched with the same init', async (status) => {
-    const server = scripted(redirect(status, '/moved?x=1'), ok('final'));
-    const { response, hops, init } = await follow(server.fetch);
-    expect(response.status).toBe(200);
-    await expect(response.text()).resolves.toBe('final');
-    expect(server.urls()).toEqual([START, 'https://api.example.test/moved?x=1']);
-    expect(server.calls.map((call) => call.init)).toEqual([init, init]);
-    expect(server.calls[1]?.init).toBe(init);
-    expect(hops).toEqual(server.urls());
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'a %i to the same origin, for a GET: the target is fetched with the same init',
+    async (status) => {
+      const server = scripted(redirect(status, '/moved?x=1'), ok('final'));
+      const { response, hops, init } = await follow(server.fetch);
+      expect(response.status).toBe(200);
+      await expect(response.text()).resolves.toBe('final');
+      expect(server.urls()).toEqual([START, 'https://api.example.test/moved?x=1']);
+      expect(server.calls.map((call) => call.init)).toEqual([init, init]);
+      expect(server.calls[1]?.init).toBe(init);
+      expect(hops).toEqual(server.urls());
+    },
+  );
 
   it('a HEAD is followed as a GET is', async () => {
     const server = scripted(redirect(302, '/moved'), () => new Response(null, { status: 204 }));
@@ -52,9 +60,19 @@ describe('what is followed', () => {
   });
 
   it('a relative Location resolves against the URL that answered, not the first one', async () => {
-    const server = scripted(redirect(301, 'https://api.example.test/a/b/c'), redirect(302, '../d'), redirect(307, 'e?y=2'), ok());
+    const server = scripted(
+      redirect(301, 'https://api.example.test/a/b/c'),
+      redirect(302, '../d'),
+      redirect(307, 'e?y=2'),
+      ok(),
+    );
     const { hops } = await follow(server.fetch);
-    expect(hops).toEqual([START, 'https://api.example.test/a/b/c', 'https://api.example.test/a/d', 'https://api.example.test/a/e?y=2']);
+    expect(hops).toEqual([
+      START,
+      'https://api.example.test/a/b/c',
+      'https://api.example.test/a/d',
+      'https://api.example.test/a/e?y=2',
+    ]);
   });
 
   it('an absolute Location on the same origin is followed, written out in full (default port dropped)', async () => {
@@ -98,14 +116,17 @@ describe('what comes back as the 3xx itself', () => {
     expect(hops).toEqual([START]);
   });
 
-  it.each(['PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'])('any redirect of a %s, even a 303 to the same origin', async (method) => {
-    for (const status of [301, 302, 303, 307, 308]) {
-      const server = scripted(redirect(status, '/moved'));
-      const { response } = await follow(server.fetch, { method });
-      expect(server.calls).toHaveLength(1);
-      expect(response.status).toBe(status);
-    }
-  });
+  it.each(['PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'])(
+    'any redirect of a %s, even a 303 to the same origin',
+    async (method) => {
+      for (const status of [301, 302, 303, 307, 308]) {
+        const server = scripted(redirect(status, '/moved'));
+        const { response } = await follow(server.fetch, { method });
+        expect(server.calls).toHaveLength(1);
+        expect(response.status).toBe(status);
+      }
+    },
+  );
 
   it('a request whose init names no method', async () => {
     const server = scripted(redirect(302, '/moved'));
@@ -176,17 +197,30 @@ describe('through the client: the token, and the URL errors name', () => {
     const page = { cursor: { next: null }, data: firstPageKeys() };
     const server = scripted(redirect(307, '/v3/keys'), () => Response.json(page));
     await expect(client(server.fetch).listPixKeys({ limit: 2 })).resolves.toEqual(page);
-    expect(server.urls()).toEqual(['https://api.example.test/v2/api/pix/keys/list-keys?limit=2', 'https://api.example.test/v3/keys']);
+    expect(server.urls()).toEqual([
+      'https://api.example.test/v2/api/pix/keys/list-keys?limit=2',
+      'https://api.example.test/v3/keys',
+    ]);
     expect(server.calls.map((call) => auth(call.init))).toEqual([`Bearer ${SECRET_TOKEN}`, `Bearer ${SECRET_TOKEN}`]);
   });
 
   it('an error after a redirect names the URL the call went to, with DocumentNumber masked', async () => {
-    const server = scripted(redirect(302, `/elsewhere?DocumentNumber=${VALID_CPF}`), () => Response.json({ title: 'Gone', status: 500 }, { status: 500 }));
-    const error = await client(server.fetch).listPixKeys().catch((e: unknown) => e);
+    const server = scripted(redirect(302, `/elsewhere?DocumentNumber=${VALID_CPF}`), () =>
+      Response.json({ title: 'Gone', status: 500 }, { status: 500 }),
+    );
+    const error = await client(server.fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const { url, attempts, status } = error as ApiError;
-    expect({ url, attempts, status }).toEqual({ url: 'https://api.example.test/elsewhere?DocumentNumber=*********25', attempts: 1, status: 500 });
-    expect((error as ApiError).message).toContain('(GET https://api.example.test/elsewhere?DocumentNumber=*********25)');
+    expect({ url, attempts, status }).toEqual({
+      url: 'https://api.example.test/elsewhere?DocumentNumber=*********25',
+      attempts: 1,
+      status: 500,
+    });
+    expect((error as ApiError).message).toContain(
+      '(GET https://api.example.test/elsewhere?DocumentNumber=*********25)',
+    );
     expect(JSON.stringify(error)).not.toContain(VALID_CPF);
   });
 
@@ -194,14 +228,18 @@ describe('through the client: the token, and the URL errors name', () => {
     const server = scripted(redirect(301, '/down'), () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     });
-    const error = await client(server.fetch).listPixKeys().catch((e: unknown) => e);
+    const error = await client(server.fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).url).toBe('https://api.example.test/down');
   });
 
   it('a redirect to another origin is a ResponseError naming the URL asked, and the token never leaves', async () => {
     const server = scripted(redirect(307, 'https://evil.example.test/steal'));
-    const error = await client(server.fetch).listPixKeys().catch((e: unknown) => e);
+    const error = await client(server.fetch)
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).message).toBe(
       'listPixKeys: a redirect to another origin or for a non-GET request, not followed (HTTP 307) (GET https://api.example.test/v2/api/pix/keys/list-keys)',

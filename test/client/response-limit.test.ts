@@ -24,10 +24,16 @@ function endlessFetch(status = 200, headers: Record<string, string> = { 'content
   return { fetch, sources };
 }
 
-const client = (fetch: FetchLike, options: Partial<BaasClientOptions> = {}) => createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, fetch, ...options });
+const client = (fetch: FetchLike, options: Partial<BaasClientOptions> = {}) =>
+  createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, fetch, ...options });
 
 /** The ResponseError a rejected call ends with, checked for what every size refusal says. */
-async function sizeError(call: Promise<unknown>, operation: string, limit: number, status: number): Promise<ResponseError> {
+async function sizeError(
+  call: Promise<unknown>,
+  operation: string,
+  limit: number,
+  status: number,
+): Promise<ResponseError> {
   const error = await call.then(
     () => undefined,
     (e: unknown) => e,
@@ -45,7 +51,12 @@ async function sizeError(call: Promise<unknown>, operation: string, limit: numbe
 describe('typed operations', () => {
   it('an endless 200 stops at the limit: ResponseError, one attempt, the source cancelled', async () => {
     const server = endlessFetch();
-    const error = await sizeError(client(server.fetch, { maxResponseBytes: 4_096 }).listPixKeys(), 'listPixKeys', 4_096, 200);
+    const error = await sizeError(
+      client(server.fetch, { maxResponseBytes: 4_096 }).listPixKeys(),
+      'listPixKeys',
+      4_096,
+      200,
+    );
     expect(error.attempts).toBe(1);
     expect(server.fetch).toHaveBeenCalledTimes(1);
     expect(server.sources[0]!.bytes).toBeLessThanOrEqual(4_096 + CHUNK);
@@ -55,7 +66,11 @@ describe('typed operations', () => {
   it('an endless error body (422) is bounded the same way, the ResponseError keeping the status', async () => {
     const server = endlessFetch(422, { 'content-type': 'application/problem+json' });
     const error = await sizeError(
-      client(server.fetch, { maxResponseBytes: 2_048 }).updateNaturalPerson({ account: '300541976902', documentNumber: '52998224725', body: { email: 'a@b.com.br' } }),
+      client(server.fetch, { maxResponseBytes: 2_048 }).updateNaturalPerson({
+        account: '300541976902',
+        documentNumber: '52998224725',
+        body: { email: 'a@b.com.br' },
+      }),
       'updateNaturalPerson',
       2_048,
       422,
@@ -68,7 +83,10 @@ describe('typed operations', () => {
   it('is not retried: a final 503 whose body is too large ends the call at that attempt', async () => {
     const server = endlessFetch(503);
     const error = await sizeError(
-      client(server.fetch, { maxResponseBytes: 1_024, retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } }).listPixKeys(),
+      client(server.fetch, {
+        maxResponseBytes: 1_024,
+        retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 },
+      }).listPixKeys(),
       'listPixKeys',
       1_024,
       503,
@@ -81,12 +99,20 @@ describe('typed operations', () => {
 
   it("a call's own maxResponseBytes wins over the client's", async () => {
     const server = endlessFetch();
-    await sizeError(client(server.fetch, { maxResponseBytes: 1_000_000 }).listPixKeys({ maxResponseBytes: 700 }), 'listPixKeys', 700, 200);
+    await sizeError(
+      client(server.fetch, { maxResponseBytes: 1_000_000 }).listPixKeys({ maxResponseBytes: 700 }),
+      'listPixKeys',
+      700,
+      200,
+    );
     expect(server.sources[0]!.bytes).toBeLessThanOrEqual(700 + CHUNK);
   });
 
   it('is 10 MiB by default: a declared Content-Length one byte over is refused before any byte is read', async () => {
-    const server = endlessFetch(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024 + 1) });
+    const server = endlessFetch(200, {
+      'content-type': 'application/json',
+      'content-length': String(10 * 1024 * 1024 + 1),
+    });
     await sizeError(client(server.fetch).listPixKeys(), 'listPixKeys', 10 * 1024 * 1024, 200);
     expect(server.sources[0]!.chunks).toBe(0);
   });
@@ -94,8 +120,16 @@ describe('typed operations', () => {
   it('an answer of exactly the limit is read as usual', async () => {
     const page = JSON.stringify({ data: [], cursor: { next: null } });
     const fetch: FetchLike = async () => new Response(page, { headers: { 'content-type': 'application/json' } });
-    expect(await client(fetch, { maxResponseBytes: page.length }).listPixKeys()).toEqual({ data: [], cursor: { next: null } });
-    await sizeError(client(fetch, { maxResponseBytes: page.length - 1 }).listPixKeys(), 'listPixKeys', page.length - 1, 200);
+    expect(await client(fetch, { maxResponseBytes: page.length }).listPixKeys()).toEqual({
+      data: [],
+      cursor: { next: null },
+    });
+    await sizeError(
+      client(fetch, { maxResponseBytes: page.length - 1 }).listPixKeys(),
+      'listPixKeys',
+      page.length - 1,
+      200,
+    );
   });
 
   it("the attempt's timer still ends a body that stalls under the limit", async () => {
@@ -109,7 +143,9 @@ describe('typed operations', () => {
       });
       return new Response(body, { headers: { 'content-type': 'application/json' } });
     };
-    const error = await client(fetch, { maxResponseBytes: 1_000, timeoutMs: 20, retry: false }).listPixKeys().catch((e: unknown) => e);
+    const error = await client(fetch, { maxResponseBytes: 1_000, timeoutMs: 20, retry: false })
+      .listPixKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
   });
 });
@@ -118,7 +154,12 @@ describe('raw', () => {
   it('an endless answer to client.raw stops at the limit: ResponseError of operation raw, the source cancelled', async () => {
     const server = endlessFetch();
     const baas = client(server.fetch, { maxResponseBytes: 3_000 });
-    const error = await sizeError(baas.raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } }), 'raw', 3_000, 200);
+    const error = await sizeError(
+      baas.raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } }),
+      'raw',
+      3_000,
+      200,
+    );
     expect(error.attempts).toBe(1);
     expect(server.sources[0]!.bytes).toBeLessThanOrEqual(3_000 + CHUNK);
     expect(server.sources[0]!.cancelled).toBe(true);
@@ -126,7 +167,9 @@ describe('raw', () => {
 
   it('an answer within the limit reaches openapi-fetch whole', async () => {
     const fetch: FetchLike = async () => Response.json({ data: [], cursor: { next: null } });
-    const { data } = await client(fetch, { maxResponseBytes: 100 }).raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } });
+    const { data } = await client(fetch, { maxResponseBytes: 100 }).raw.GET(LIST, {
+      params: { header: { 'User-Agent': 'x/1' } },
+    });
     expect(data).toEqual({ data: [], cursor: { next: null } });
   });
 });

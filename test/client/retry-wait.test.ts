@@ -58,7 +58,12 @@ describe('a Retry-After no wait should honour', () => {
     process.on('warning', onWarning);
     try {
       const fetch = vi.fn(async () => new Response('', { status: 429, headers: { 'retry-after': '315360000' } }));
-      const client = createBaasClient({ baseUrl: 'https://api.example.test', token: 'long-wait-token', fetch, retry: { maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY } });
+      const client = createBaasClient({
+        baseUrl: 'https://api.example.test',
+        token: 'long-wait-token',
+        fetch,
+        retry: { maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY },
+      });
       const error = await client.listPixKeys().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).status).toBe(429);

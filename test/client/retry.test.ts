@@ -1,9 +1,19 @@
 // The retry decision, one function of (attempt, method, status or failure, Retry-After, elapsed time).
 import { describe, expect, it, vi } from 'vitest';
-import { backoffMs, DEFAULT_RETRY, MAX_TIMER_MS, parseRetryAfter, retrySettings, shouldRetry, sleep, type RetryQuestion } from '../../src/client/retry.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY,
+  MAX_TIMER_MS,
+  parseRetryAfter,
+  retrySettings,
+  shouldRetry,
+  sleep,
+  type RetryQuestion,
+} from '../../src/client/retry.js';
 
 const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
-const ask = (question: Partial<RetryQuestion>) => shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, settings, () => 0.5);
+const ask = (question: Partial<RetryQuestion>) =>
+  shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, settings, () => 0.5);
 
 describe('shouldRetry', () => {
   it('retries network failures, timeouts and the retryable statuses of idempotent methods', () => {
@@ -35,7 +45,13 @@ describe('shouldRetry at the edges of its budgets', () => {
   it('retries while attempts remain and stops at maxAttempts exactly', () => {
     expect(ask({ failure: 'network', attempt: 2 })).toBe(100);
     expect(ask({ failure: 'network', attempt: 3 })).toBeUndefined();
-    expect(shouldRetry({ attempt: 1, method: 'GET', failure: 'network', elapsedMs: 0 }, { ...settings, maxAttempts: 1 }, () => 0.5)).toBeUndefined();
+    expect(
+      shouldRetry(
+        { attempt: 1, method: 'GET', failure: 'network', elapsedMs: 0 },
+        { ...settings, maxAttempts: 1 },
+        () => 0.5,
+      ),
+    ).toBeUndefined();
   });
 
   it('allows a wait that ends exactly at maxElapsedMs, and not a millisecond later', () => {
@@ -48,14 +64,16 @@ describe('shouldRetry at the edges of its budgets', () => {
   });
 
   it('knows which methods are idempotent (RFC 9110)', () => {
-    for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']) expect(ask({ method, status: 503 }), method).toBe(50);
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+      expect(ask({ method, status: 503 }), method).toBe(50);
     for (const method of ['POST', 'PATCH', 'CONNECT']) expect(ask({ method, status: 503 }), method).toBeUndefined();
   });
 });
 
 describe('a Retry-After longer than the caller allows ends the retries', () => {
   const unbounded = { ...settings, maxElapsedMs: Number.POSITIVE_INFINITY };
-  const askUnbounded = (question: Partial<RetryQuestion>) => shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, unbounded, () => 0.5);
+  const askUnbounded = (question: Partial<RetryQuestion>) =>
+    shouldRetry({ attempt: 1, method: 'GET', elapsedMs: 0, ...question }, unbounded, () => 0.5);
 
   it('ten years (Retry-After: 315360000) is no retry, even with maxElapsedMs Infinity', () => {
     expect(askUnbounded({ status: 429, retryAfterMs: 315_360_000_000 })).toBeUndefined();
@@ -67,9 +85,13 @@ describe('a Retry-After longer than the caller allows ends the retries', () => {
     expect(askUnbounded({ status: 429, retryAfterMs: 60_000 })).toBe(60_000);
     expect(askUnbounded({ status: 429, retryAfterMs: 60_001 })).toBeUndefined();
     const patient = { ...unbounded, maxRetryAfterMs: 120_000 };
-    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 120_000, elapsedMs: 0 }, patient)).toBe(120_000);
+    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 120_000, elapsedMs: 0 }, patient)).toBe(
+      120_000,
+    );
     const strict = { ...unbounded, maxRetryAfterMs: 0 };
-    expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 1, elapsedMs: 0 }, strict)).toBeUndefined();
+    expect(
+      shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 1, elapsedMs: 0 }, strict),
+    ).toBeUndefined();
     expect(shouldRetry({ attempt: 1, method: 'GET', status: 429, retryAfterMs: 0, elapsedMs: 0 }, strict)).toBe(0);
   });
 
@@ -90,7 +112,14 @@ describe('retrySettings', () => {
     expect(retrySettings(false)).toBe(false);
     expect(retrySettings(true)).toEqual(DEFAULT_RETRY);
     expect(retrySettings(undefined)).toEqual(DEFAULT_RETRY);
-    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxElapsedMs: 30_000, maxRetryAfterMs: 60_000, statuses: [429, 502, 503, 504] });
+    expect(DEFAULT_RETRY).toEqual({
+      maxAttempts: 3,
+      baseDelayMs: 250,
+      maxDelayMs: 5_000,
+      maxElapsedMs: 30_000,
+      maxRetryAfterMs: 60_000,
+      statuses: [429, 502, 503, 504],
+    });
   });
 
   it('overrides only what it is given', () => {
@@ -98,7 +127,9 @@ describe('retrySettings', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxAttempts %s, naming the option and the rule', (maxAttempts) => {
-    expect(() => retrySettings({ maxAttempts })).toThrow(new TypeError('retry.maxAttempts must be a whole number of at least 1'));
+    expect(() => retrySettings({ maxAttempts })).toThrow(
+      new TypeError('retry.maxAttempts must be a whole number of at least 1'),
+    );
   });
 
   it.each([
@@ -109,7 +140,9 @@ describe('retrySettings', () => {
     ['maxRetryAfterMs', 2 ** 31],
     ['maxRetryAfterMs', '60000'],
   ])('refuses %s %s: a wait no timer holds', (name, value) => {
-    expect(() => retrySettings({ [name]: value })).toThrow(new TypeError(`retry.${name} must be a number of milliseconds from 0 to 2147483647`));
+    expect(() => retrySettings({ [name]: value })).toThrow(
+      new TypeError(`retry.${name} must be a number of milliseconds from 0 to 2147483647`),
+    );
   });
 
   it.each([-1, Number.NaN, '30000'])('refuses maxElapsedMs %s, naming the option and the rule', (maxElapsedMs) => {
@@ -119,7 +152,12 @@ describe('retrySettings', () => {
   });
 
   it('accepts the largest waits a timer holds, and maxElapsedMs Infinity', () => {
-    const widest = { baseDelayMs: MAX_TIMER_MS, maxDelayMs: MAX_TIMER_MS, maxRetryAfterMs: MAX_TIMER_MS, maxElapsedMs: Number.POSITIVE_INFINITY };
+    const widest = {
+      baseDelayMs: MAX_TIMER_MS,
+      maxDelayMs: MAX_TIMER_MS,
+      maxRetryAfterMs: MAX_TIMER_MS,
+      maxElapsedMs: Number.POSITIVE_INFINITY,
+    };
     expect(retrySettings(widest)).toMatchObject(widest);
     expect(MAX_TIMER_MS).toBe(2_147_483_647);
   });
@@ -181,15 +219,18 @@ describe('sleep', () => {
     }
   });
 
-  it.each([MAX_TIMER_MS + 1, 315_360_000_000, Number.POSITIVE_INFINITY, -1, Number.NaN])('refuses a wait of %s ms that no timer holds, arming none', async (ms) => {
-    vi.useFakeTimers();
-    try {
-      await expect(sleep(ms)).rejects.toBeInstanceOf(RangeError);
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  it.each([MAX_TIMER_MS + 1, 315_360_000_000, Number.POSITIVE_INFINITY, -1, Number.NaN])(
+    'refuses a wait of %s ms that no timer holds, arming none',
+    async (ms) => {
+      vi.useFakeTimers();
+      try {
+        await expect(sleep(ms)).rejects.toBeInstanceOf(RangeError);
+        expect(vi.getTimerCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it("rejects at once with the signal's reason when already aborted", async () => {
     const reason = new Error('stop');

@@ -59,7 +59,14 @@ describe('resolveToken', () => {
   });
 
   it('a source that throws: AuthError "the token source failed; nothing was sent", the cause redacted', async () => {
-    const error = await resolveToken(async () => { throw new Error('idp down, secret-token-1'); }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
+    const error = await resolveToken(
+      async () => {
+        throw new Error('idp down, secret-token-1');
+      },
+      ['secret-token-1'],
+      vi.fn(),
+      context,
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).message).toMatch(/^listPixKeys: .*failed.*nothing was sent$/);
     expect(((error as AuthError).cause as Error).message).toBe('idp down, [REDACTED]');
@@ -67,7 +74,14 @@ describe('resolveToken', () => {
 
   it("a source's own AuthError: its message inside, redacted, and the error itself as cause", async () => {
     const own = new AuthError('token endpoint answered invalid_client for secret-token-1');
-    const error = await resolveToken(async () => { throw own; }, ['secret-token-1'], vi.fn(), context).catch((e: unknown) => e);
+    const error = await resolveToken(
+      async () => {
+        throw own;
+      },
+      ['secret-token-1'],
+      vi.fn(),
+      context,
+    ).catch((e: unknown) => e);
     expect((error as AuthError).message).toMatch(/^listPixKeys: /);
     expect((error as AuthError).message).toContain('invalid_client for [REDACTED]');
     expect((error as AuthError).cause).toBe(own);

@@ -9,11 +9,16 @@ const errorStatuses = (statuses: readonly number[]): number[] => statuses.filter
 
 describe('documented errors', () => {
   it('cover 400, 401, 403, 422, 429, 500, 503 on every operation, and 404 and 413 (a body too large) on the update', () => {
-    for (const operation of operationCases) expect(errorStatuses(operation.statuses), operation.id).toEqual(expect.arrayContaining([400, 401, 403, 422, 429, 500, 503]));
+    for (const operation of operationCases)
+      expect(errorStatuses(operation.statuses), operation.id).toEqual(
+        expect.arrayContaining([400, 401, 403, 422, 429, 500, 503]),
+      );
     expect(errorStatuses(OPERATIONS.updateNaturalPerson.statuses)).toEqual(expect.arrayContaining([404, 413]));
   });
 
-  const cases = operationCases.flatMap((operation) => errorStatuses(operation.statuses).map((status) => ({ operation, status, name: `${operation.id} ${status}` })));
+  const cases = operationCases.flatMap((operation) =>
+    errorStatuses(operation.statuses).map((status) => ({ operation, status, name: `${operation.id} ${status}` })),
+  );
 
   it.each(cases)('$name is a Problem', async ({ operation, status }) => {
     const response = await sendToMock(operation, preferHeaders({ code: status }));

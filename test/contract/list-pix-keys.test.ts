@@ -10,7 +10,10 @@ const PATH = '/v2/api/pix/keys/list-keys';
 
 describe('listPixKeys', () => {
   it('returns a page of key records with their beneficiary account and entity', async () => {
-    const { data, response } = await mockClient().GET(PATH, { params: { query: { limit: 2 }, header: USER_AGENT }, headers: preferHeaders({ example: 'FirstPage' }) });
+    const { data, response } = await mockClient().GET(PATH, {
+      params: { query: { limit: 2 }, header: USER_AGENT },
+      headers: preferHeaders({ example: 'FirstPage' }),
+    });
     expect(response.status).toBe(200);
     expect(data?.cursor.next).toEqual(expect.any(String));
     expect(data?.data).toHaveLength(2);
@@ -43,13 +46,17 @@ describe('listPixKeys', () => {
 
   it('rejects a request without User-Agent', async () => {
     // undici always adds its own User-Agent, so an empty header is the only way to send none.
-    const response = await fetch(mockUrl() + PATH, { headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': '' } });
+    const response = await fetch(mockUrl() + PATH, {
+      headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': '' },
+    });
     expect(response.status).toBe(422);
     expect(violatedFields(response)).toContain('header.user-agent');
   });
 
   it('answers 401 without a bearer token', async () => {
-    const { response, error } = await createRawClient({ baseUrl: mockUrl() }).GET(PATH, { params: { header: USER_AGENT } });
+    const { response, error } = await createRawClient({ baseUrl: mockUrl() }).GET(PATH, {
+      params: { header: USER_AGENT },
+    });
     expect(response.status).toBe(401);
     expect(error?.title).toBe('Unauthorized');
   });

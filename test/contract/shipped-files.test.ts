@@ -17,11 +17,15 @@ describe('findGenerated', () => {
   writeFileSync(join(root, 'dist', 'generated', 'near.json'), '{}');
 
   it('finds a file in the generated/ folder above the start', () => {
-    expect(findGenerated(join(root, 'dist', 'sandbox'), 'spec.json')).toBe(join(root, 'dist', 'generated', 'spec.json'));
+    expect(findGenerated(join(root, 'dist', 'sandbox'), 'spec.json')).toBe(
+      join(root, 'dist', 'generated', 'spec.json'),
+    );
   });
 
   it('takes the nearest generated/ when several have the file', () => {
-    expect(findGenerated(join(root, 'dist', 'sandbox'), 'near.json')).toBe(join(root, 'dist', 'sandbox', 'generated', 'near.json'));
+    expect(findGenerated(join(root, 'dist', 'sandbox'), 'near.json')).toBe(
+      join(root, 'dist', 'sandbox', 'generated', 'near.json'),
+    );
   });
 
   it('throws naming the file when no folder up to the root has it', () => {

@@ -25,17 +25,28 @@ const VALID_BODY: NaturalPersonUpdate = {
 };
 
 /** Sends raw JSON so that shapes the types forbid can still reach the mock. */
-async function put(body: unknown, query: Record<string, string> = VALID_QUERY, token = 'test-token'): Promise<Response> {
+async function put(
+  body: unknown,
+  query: Record<string, string> = VALID_QUERY,
+  token = 'test-token',
+): Promise<Response> {
   const url = new URL(mockUrl() + PATH);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   return fetch(url, {
     method: 'PUT',
-    headers: { 'Content-Type': 'application/json', accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      accept: 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
 
-const withAddress = (patch: Record<string, unknown>) => ({ ...VALID_BODY, address: { ...VALID_BODY.address, ...patch } });
+const withAddress = (patch: Record<string, unknown>) => ({
+  ...VALID_BODY,
+  address: { ...VALID_BODY.address, ...patch },
+});
 
 describe('updateNaturalPerson', () => {
   it('accepts a valid update through the typed client', async () => {

@@ -18,7 +18,9 @@ describe('ensureChromium', () => {
 
   it('refuses a CHROMIUM_PATH that is not an executable, saying how to install one', async () => {
     process.env.CHROMIUM_PATH = '/nonexistent/chromium';
-    await expect(ensureChromium()).rejects.toThrow(/CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file\. .*apt-get install -y chromium/);
+    await expect(ensureChromium()).rejects.toThrow(
+      /CHROMIUM_PATH=\/nonexistent\/chromium is not an executable file\. .*apt-get install -y chromium/,
+    );
   });
 
   it('fails, saying how to install one, when none is found and it may not install', async () => {

@@ -19,8 +19,20 @@ const ARTIFACTS = join(repoRoot, '.artifacts');
 const plain = (markdown: string) => markdown.replace(/`/g, '').replace(/\s+/g, ' ').trim();
 
 const OPERATIONS = [
-  { hash: '#/customers/updatenaturalperson', path: '/v2/api/baas-onboarding/account/natural-person', method: 'put', shotStatus: '422', shot: 'docs-update' },
-  { hash: '#/pixkeys/listpixkeys', path: '/v2/api/pix/keys/list-keys', method: 'get', shotStatus: '429', shot: 'docs-list' },
+  {
+    hash: '#/customers/updatenaturalperson',
+    path: '/v2/api/baas-onboarding/account/natural-person',
+    method: 'put',
+    shotStatus: '422',
+    shot: 'docs-update',
+  },
+  {
+    hash: '#/pixkeys/listpixkeys',
+    path: '/v2/api/pix/keys/list-keys',
+    method: 'get',
+    shotStatus: '429',
+    shot: 'docs-list',
+  },
 ] as const;
 const summaryOf = (path: string, method: string) => spec.paths[path]![method].summary as string;
 
@@ -45,7 +57,10 @@ async function visitErrorResponses(tab: Page, path: string, method: string): Pro
       .getByRole('tab', { name: status, exact: true })
       .click({ timeout: 5_000 })
       .then(() => shown.waitFor({ state: 'visible', timeout: 5_000 }))
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (!ok) errorResponsesNotShown.push(`${method.toUpperCase()} ${path} ${status}: "${description}"`);
   }
 }
@@ -58,11 +73,18 @@ beforeAll(async () => {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'baas-docs-test-'));
   const page = pathToFileURL(join(dir, 'index.html')).href;
-  await buildDocs(join(dir, 'index.html'), { specJson: join(repoRoot, 'src/generated/openapi.json'), redoclyCli: redoclyCli() });
+  await buildDocs(join(dir, 'index.html'), {
+    specJson: join(repoRoot, 'src/generated/openapi.json'),
+    redoclyCli: redoclyCli(),
+  });
   browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   // Offline, as someone reading the file with no network; anything but the file itself and inline
   // data is a request leaving the page: recorded (route and request event both) and blocked.
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, offline: true, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+    offline: true,
+    serviceWorkers: 'block',
+  });
   const local = (url: string) => /^(file|data|blob|about):/.test(url);
   context.on('request', (request) => {
     if (!local(request.url())) outside.push(request.url());
@@ -87,14 +109,17 @@ beforeAll(async () => {
   // Redoc renders an operation when its route (the menu entry's hash) is opened.
   for (const operation of OPERATIONS) {
     await tab.goto(page + operation.hash);
-    await tab.getByRole('heading', { name: summaryOf(operation.path, operation.method) }).first().waitFor({ timeout: 20_000 });
-    text += '\n' + (await tab.locator('body').innerText());
+    await tab
+      .getByRole('heading', { name: summaryOf(operation.path, operation.method) })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    text += `\n${await tab.locator('body').innerText()}`;
     await visitErrorResponses(tab, operation.path, operation.method);
     // Screenshots with an error response open (e.g. 422 and its violations): the whole page, and
     // the responses at a readable size.
     const tablist = tab.getByRole('tablist', { name: 'Response status' }).first();
     await tablist.getByRole('tab', { name: operation.shotStatus, exact: true }).click();
-    text += '\n' + (await tab.locator('body').innerText());
+    text += `\n${await tab.locator('body').innerText()}`;
     await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}.png`), fullPage: true });
     await tablist.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}-${operation.shotStatus}.png`) });
@@ -126,10 +151,13 @@ describe('docs page', () => {
   });
 
   it('names the key schemas, and the schemas nested in the bodies', () => {
-    for (const name of ['NaturalPersonUpdate', 'UpdateResult', 'PixKeyList', 'PixKey', 'Problem']) expect(text).toContain(name);
+    for (const name of ['NaturalPersonUpdate', 'UpdateResult', 'PixKeyList', 'PixKey', 'Problem'])
+      expect(text).toContain(name);
     // Redoc writes a referenced schema's name under its field.
-    for (const name of ['(Address)', '(PhoneNumber)', '(Cursor)', '(PixKey)', '(Violation)']) expect(text).toContain(name);
-    for (const field of ['phoneNumber', 'isPoliticallyExposedPerson', 'postalCode', 'cursor', 'data']) expect(text).toContain(field);
+    for (const name of ['(Address)', '(PhoneNumber)', '(Cursor)', '(PixKey)', '(Violation)'])
+      expect(text).toContain(name);
+    for (const field of ['phoneNumber', 'isPoliticallyExposedPerson', 'postalCode', 'cursor', 'data'])
+      expect(text).toContain(field);
   });
 
   it('renders the examples, by summary and by value', () => {

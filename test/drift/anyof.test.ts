@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { collapseAnyOf } from '../../src/drift/anyof.js';
 import type { GeneratedValidatorError } from '../../src/generated/validators.js';
 
-const err = (instancePath: string, schemaPath: string, keyword = schemaPath.split('/').at(-1)!): GeneratedValidatorError => ({ instancePath, schemaPath, keyword, params: {} });
+const err = (
+  instancePath: string,
+  schemaPath: string,
+  keyword = schemaPath.split('/').at(-1)!,
+): GeneratedValidatorError => ({ instancePath, schemaPath, keyword, params: {} });
 const anyOf = (instancePath: string, schemaPath = '#/anyOf') => err(instancePath, schemaPath, 'anyOf');
 const names = (errors: GeneratedValidatorError[]) => errors.map((e) => `${e.instancePath} ${e.schemaPath}`);
 
@@ -36,7 +40,12 @@ describe('collapseAnyOf', () => {
   });
 
   it('when every branch failed on a discriminating keyword, the anyOf error stands', () => {
-    const errors = [err('/t', '#/anyOf/0/properties/t/const'), err('/u', '#/anyOf/0/properties/u/type'), err('/t', '#/anyOf/1/properties/t/enum'), anyOf('')];
+    const errors = [
+      err('/t', '#/anyOf/0/properties/t/const'),
+      err('/u', '#/anyOf/0/properties/u/type'),
+      err('/t', '#/anyOf/1/properties/t/enum'),
+      anyOf(''),
+    ];
     expect(names(collapseAnyOf(errors))).toEqual([' #/anyOf']);
   });
 
@@ -51,7 +60,14 @@ describe('collapseAnyOf', () => {
     ];
     expect(names(collapseAnyOf(errors))).toEqual(['/k #/components/schemas/Email/format']);
     // A schema path that only starts like the anyOf's is not one of its branches: they are one group.
-    const lookalike = [err('/k', '#/allOf/0/anyOfX/0/pattern'), err('/k', '#/allOf/0/anyOfX/1/pattern'), err('/k', '#/allOf/0/anyOf/1/pattern'), err('/k', '#/allOf/0/anyOf/1/type'), err('/k', '#/allOf/0/anyOf/2/type'), anyOf('', '#/allOf/0/anyOf')];
+    const lookalike = [
+      err('/k', '#/allOf/0/anyOfX/0/pattern'),
+      err('/k', '#/allOf/0/anyOfX/1/pattern'),
+      err('/k', '#/allOf/0/anyOf/1/pattern'),
+      err('/k', '#/allOf/0/anyOf/1/type'),
+      err('/k', '#/allOf/0/anyOf/2/type'),
+      anyOf('', '#/allOf/0/anyOf'),
+    ];
     expect(names(collapseAnyOf(lookalike))).toEqual(['/k #/allOf/0/anyOf/2/type']);
   });
 
@@ -76,7 +92,10 @@ describe('collapseAnyOf', () => {
   });
 
   it('an anyOf at the start of the list has no branches before it and stands', () => {
-    expect(names(collapseAnyOf([anyOf('/x'), err('/x', '#/anyOf/0/type')]))).toEqual(['/x #/anyOf', '/x #/anyOf/0/type']);
+    expect(names(collapseAnyOf([anyOf('/x'), err('/x', '#/anyOf/0/type')]))).toEqual([
+      '/x #/anyOf',
+      '/x #/anyOf/0/type',
+    ]);
   });
 
   it("a second anyOf does not take the first one's errors as its branches", () => {
@@ -93,12 +112,23 @@ describe('collapseAnyOf', () => {
   });
 
   it('a branch that failed only on "not" was not meant for the data either', () => {
-    const errors = [err('/t', '#/anyOf/0/properties/t/not'), err('/a', '#/anyOf/1/properties/a/type'), err('/b', '#/anyOf/1/properties/b/type'), anyOf('')];
+    const errors = [
+      err('/t', '#/anyOf/0/properties/t/not'),
+      err('/a', '#/anyOf/1/properties/a/type'),
+      err('/b', '#/anyOf/1/properties/b/type'),
+      anyOf(''),
+    ];
     expect(names(collapseAnyOf(errors))).toEqual(['/a #/anyOf/1/properties/a/type', '/b #/anyOf/1/properties/b/type']);
   });
 
   it('branch 10 is not branch 1', () => {
-    const errors = [err('/a', '#/anyOf/1/type'), err('/a', '#/anyOf/10/pattern'), err('/a', '#/anyOf/2/minLength'), err('/a', '#/anyOf/2/maxLength'), anyOf('')];
+    const errors = [
+      err('/a', '#/anyOf/1/type'),
+      err('/a', '#/anyOf/10/pattern'),
+      err('/a', '#/anyOf/2/minLength'),
+      err('/a', '#/anyOf/2/maxLength'),
+      anyOf(''),
+    ];
     expect(names(collapseAnyOf(errors))).toEqual(['/a #/anyOf/1/type']);
   });
 

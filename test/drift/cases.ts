@@ -13,14 +13,31 @@ export interface DriftCase {
   shownBy: 1 | 2 | 'no-token' | 'bad-limit';
 }
 
-const onPage1: (change: (body: any) => void) => Break = (change) => (answer, { page }) => {
-  if (page === 1) change(answer.body);
-};
+const onPage1: (change: (body: any) => void) => Break =
+  (change) =>
+  (answer, { page }) => {
+    if (page === 1) change(answer.body);
+  };
 
 export const BREAKS: DriftCase[] = [
-  { name: 'missing required member', breakIt: onPage1((b) => delete b.data[0].key_status), expected: [{ part: 'body', pointer: '/data/0/key_status' }], shownBy: 1 },
-  { name: 'wrong type', breakIt: onPage1((b) => (b.data[0].beneficiary_account.branch_code = 1)), expected: [{ part: 'body', pointer: '/data/0/beneficiary_account/branch_code' }], shownBy: 1 },
-  { name: "key breaks its type's pattern", breakIt: onPage1((b) => (b.data[0].key = '11987654321')), expected: [{ part: 'body', pointer: '/data/0/key' }], shownBy: 1 },
+  {
+    name: 'missing required member',
+    breakIt: onPage1((b) => delete b.data[0].key_status),
+    expected: [{ part: 'body', pointer: '/data/0/key_status' }],
+    shownBy: 1,
+  },
+  {
+    name: 'wrong type',
+    breakIt: onPage1((b) => (b.data[0].beneficiary_account.branch_code = 1)),
+    expected: [{ part: 'body', pointer: '/data/0/beneficiary_account/branch_code' }],
+    shownBy: 1,
+  },
+  {
+    name: "key breaks its type's pattern",
+    breakIt: onPage1((b) => (b.data[0].key = '11987654321')),
+    expected: [{ part: 'body', pointer: '/data/0/key' }],
+    shownBy: 1,
+  },
   {
     name: 'next repeated',
     breakIt: (answer, { page }) => {
@@ -63,7 +80,12 @@ export const CONTROLS: DriftCase[] = [
     expected: [],
     shownBy: 1,
   },
-  { name: 'unknown key_status', breakIt: onPage1((b) => (b.data[0].key_status = 'frozen_by_court_order')), expected: [], shownBy: 1 },
+  {
+    name: 'unknown key_status',
+    breakIt: onPage1((b) => (b.data[0].key_status = 'frozen_by_court_order')),
+    expected: [],
+    shownBy: 1,
+  },
   {
     name: 'missing optional X-Request-Id',
     breakIt: (answer) => {

@@ -8,11 +8,18 @@ import type { DriftEvent } from '../../src/drift/index.js';
 import { ResponseError } from '../../src/errors.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
-const context = { operation: 'listPixKeys' as const, method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempts: 1, requestId: 'req-42' };
+const context = {
+  operation: 'listPixKeys' as const,
+  method: 'GET',
+  url: 'https://api.baas.example/keys?limit=5',
+  attempts: 1,
+  requestId: 'req-42',
+};
 const call = { context: () => context, secrets: [] } as unknown as Call;
 const page = () => ({ data: firstPageKeys(), cursor: { next: null } });
 // The body as bytes, so that Response adds no content type of its own.
-const answer = (text: string, contentType: string | null, status = 200) => new Response(new TextEncoder().encode(text), { status, headers: contentType ? { 'content-type': contentType } : {} });
+const answer = (text: string, contentType: string | null, status = 200) =>
+  new Response(new TextEncoder().encode(text), { status, headers: contentType ? { 'content-type': contentType } : {} });
 
 function kit(onDrift?: (event: DriftEvent) => void) {
   const observed: DriftEvent[] = [];
@@ -24,7 +31,9 @@ describe('checkAnswer', () => {
   it('hands back the body it parsed from a conformant JSON answer, and reports nothing', async () => {
     const { k, observed } = kit();
     const text = JSON.stringify(page());
-    await expect(checkAnswer('throw', k, answer(text, 'application/json; charset=utf-8'), text, call)).resolves.toEqual({ body: page() });
+    await expect(checkAnswer('throw', k, answer(text, 'application/json; charset=utf-8'), text, call)).resolves.toEqual(
+      { body: page() },
+    );
     expect(observed).toEqual([]);
   });
 
@@ -35,7 +44,15 @@ describe('checkAnswer', () => {
     delete (body.data[0] as Partial<(typeof body.data)[0]>).key_status;
     const text = JSON.stringify(body);
     await expect(checkAnswer('warn', k, answer(text, 'application/json'), text, call)).resolves.toEqual({ body });
-    const event = { type: 'drift', operationId: 'listPixKeys', status: 200, problems: [{ part: 'body', pointer: '/data/0/key_status', rule: 'is required' }], method: 'GET', url: context.url, requestId: 'req-42' };
+    const event = {
+      type: 'drift',
+      operationId: 'listPixKeys',
+      status: 200,
+      problems: [{ part: 'body', pointer: '/data/0/key_status', rule: 'is required' }],
+      method: 'GET',
+      url: context.url,
+      requestId: 'req-42',
+    };
     expect(observed).toEqual([event]);
     expect(heard).toEqual([event]);
   });
@@ -48,17 +65,38 @@ describe('checkAnswer', () => {
       },
       state: {},
     };
-    await expect(checkAnswer('warn', throwing, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });
-    await expect(checkAnswer('warn', { ...throwing, onDrift: undefined, state: { observer: {} } }, answer(text, 'application/json'), text, call)).resolves.toEqual({ body: {} });
+    await expect(checkAnswer('warn', throwing, answer(text, 'application/json'), text, call)).resolves.toEqual({
+      body: {},
+    });
+    await expect(
+      checkAnswer(
+        'warn',
+        { ...throwing, onDrift: undefined, state: { observer: {} } },
+        answer(text, 'application/json'),
+        text,
+        call,
+      ),
+    ).resolves.toEqual({ body: {} });
   });
 
   it("'throw': a ResponseError naming the problems, the status and the content type, with the call's context", async () => {
     const { k, observed } = kit();
     const text = JSON.stringify({ data: 'none' });
-    const error = (await checkAnswer('throw', k, answer(text, 'application/json'), text, call).catch((e: unknown) => e)) as ResponseError;
+    const error = (await checkAnswer('throw', k, answer(text, 'application/json'), text, call).catch(
+      (e: unknown) => e,
+    )) as ResponseError;
     expect(error).toBeInstanceOf(ResponseError);
-    expect(error.message).toBe('listPixKeys: the answer drifted from the contract: body/cursor is required; body/data must be an array (HTTP 200, application/json) (GET https://api.baas.example/keys?limit=5)');
-    expect(error).toMatchObject({ status: 200, contentType: 'application/json', operation: 'listPixKeys', method: 'GET', url: context.url, requestId: 'req-42' });
+    expect(error.message).toBe(
+      'listPixKeys: the answer drifted from the contract: body/cursor is required; body/data must be an array (HTTP 200, application/json) (GET https://api.baas.example/keys?limit=5)',
+    );
+    expect(error).toMatchObject({
+      status: 200,
+      contentType: 'application/json',
+      operation: 'listPixKeys',
+      method: 'GET',
+      url: context.url,
+      requestId: 'req-42',
+    });
     expect(error.problems).toEqual([
       { part: 'body', pointer: '/cursor', rule: 'is required' },
       { part: 'body', pointer: '/data', rule: 'must be an array' },
@@ -68,14 +106,20 @@ describe('checkAnswer', () => {
   });
 
   it("'throw' for an answer without a content type: the error names none", async () => {
-    const error = (await checkAnswer('throw', kit().k, answer('{}', null), '{}', call).catch((e: unknown) => e)) as ResponseError;
-    expect(error.message).toBe('listPixKeys: the answer drifted from the contract: content-type must be application/json (HTTP 200) (GET https://api.baas.example/keys?limit=5)');
+    const error = (await checkAnswer('throw', kit().k, answer('{}', null), '{}', call).catch(
+      (e: unknown) => e,
+    )) as ResponseError;
+    expect(error.message).toBe(
+      'listPixKeys: the answer drifted from the contract: content-type must be application/json (HTTP 200) (GET https://api.baas.example/keys?limit=5)',
+    );
     expect(error.contentType).toBeUndefined();
   });
 
   it('JSON that does not parse is "must be valid JSON", and nothing is handed back', async () => {
     const { k, observed } = kit();
-    await expect(checkAnswer('warn', k, answer('{"data": [', 'application/json'), '{"data": [', call)).resolves.toBeUndefined();
+    await expect(
+      checkAnswer('warn', k, answer('{"data": [', 'application/json'), '{"data": [', call),
+    ).resolves.toBeUndefined();
     expect(observed[0]!.problems).toEqual([{ part: 'body', pointer: '', rule: 'must be valid JSON' }]);
   });
 
@@ -92,7 +136,9 @@ describe('checkAnswer', () => {
   it('a problem answer of a +json media type is parsed too', async () => {
     const text = JSON.stringify({ type: 'about:blank', title: 'Bad', status: 400 });
     const { k } = kit();
-    await expect(checkAnswer('throw', k, answer(text, 'application/problem+json', 400), text, call)).resolves.toEqual({ body: JSON.parse(text) });
+    await expect(checkAnswer('throw', k, answer(text, 'application/problem+json', 400), text, call)).resolves.toEqual({
+      body: JSON.parse(text),
+    });
   });
 
   it('a body of another media type is not parsed: the content type is the problem', async () => {
@@ -106,16 +152,32 @@ describe('checkAnswer', () => {
 describe('describeProblem', async () => {
   const { describeProblem, driftMessage } = await import('../../src/drift/index.js');
   it('names the part: body with its pointer, header by name, status and content type alone', () => {
-    expect(describeProblem({ part: 'body', pointer: '/data/0/key', rule: 'is required' })).toBe('body/data/0/key is required');
+    expect(describeProblem({ part: 'body', pointer: '/data/0/key', rule: 'is required' })).toBe(
+      'body/data/0/key is required',
+    );
     expect(describeProblem({ part: 'body', pointer: '', rule: 'must be valid JSON' })).toBe('body must be valid JSON');
-    expect(describeProblem({ part: 'header', pointer: '/retry-after', rule: 'must be an integer' })).toBe('header retry-after must be an integer');
-    expect(describeProblem({ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200' })).toBe('status must be one of the documented statuses 200');
-    expect(describeProblem({ part: 'content-type', pointer: '', rule: 'must be application/json' })).toBe('content-type must be application/json');
+    expect(describeProblem({ part: 'header', pointer: '/retry-after', rule: 'must be an integer' })).toBe(
+      'header retry-after must be an integer',
+    );
+    expect(describeProblem({ part: 'status', pointer: '', rule: 'must be one of the documented statuses 200' })).toBe(
+      'status must be one of the documented statuses 200',
+    );
+    expect(describeProblem({ part: 'content-type', pointer: '', rule: 'must be application/json' })).toBe(
+      'content-type must be application/json',
+    );
   });
 
   it('lists five problems in full with no count, and counts a sixth', () => {
-    const problems = Array.from({ length: 6 }, (_, i) => ({ part: 'body' as const, pointer: `/${i}`, rule: 'is required' }));
-    expect(driftMessage({ operationId: 'op', status: 200, problems: problems.slice(0, 5) })).toBe('op 200 drifted from the contract: body/0 is required; body/1 is required; body/2 is required; body/3 is required; body/4 is required');
-    expect(driftMessage({ operationId: 'op', status: 200, problems })).toBe('op 200 drifted from the contract: body/0 is required; body/1 is required; body/2 is required; body/3 is required; body/4 is required (and 1 more)');
+    const problems = Array.from({ length: 6 }, (_, i) => ({
+      part: 'body' as const,
+      pointer: `/${i}`,
+      rule: 'is required',
+    }));
+    expect(driftMessage({ operationId: 'op', status: 200, problems: problems.slice(0, 5) })).toBe(
+      'op 200 drifted from the contract: body/0 is required; body/1 is required; body/2 is required; body/3 is required; body/4 is required',
+    );
+    expect(driftMessage({ operationId: 'op', status: 200, problems })).toBe(
+      'op 200 drifted from the contract: body/0 is required; body/1 is required; body/2 is required; body/3 is required; body/4 is required (and 1 more)',
+    );
   });
 });

@@ -47,6 +47,8 @@ describe('validateResponses', () => {
   });
 
   it.each(['strict', 'on', true])('refuses %j at creation, naming the option and its values', (mode) => {
-    expect(() => client({ validateResponses: mode as never })).toThrow(new TypeError('createBaasClient: validateResponses must be off, warn or throw'));
+    expect(() => client({ validateResponses: mode as never })).toThrow(
+      new TypeError('createBaasClient: validateResponses must be off, warn or throw'),
+    );
   });
 });

@@ -38,7 +38,14 @@ async function check(c: DriftCase) {
       bodyUnparsable = true;
     }
   }
-  return checker.check({ operationId: 'listPixKeys', status: response.status, headers: response.headers, contentType, body, bodyUnparsable });
+  return checker.check({
+    operationId: 'listPixKeys',
+    status: response.status,
+    headers: response.headers,
+    contentType,
+    body,
+    bodyUnparsable,
+  });
 }
 
 describe('drift checker: drift matrix', () => {

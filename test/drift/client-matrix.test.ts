@@ -33,7 +33,12 @@ async function call(c: DriftCase, options: Partial<BaasClientOptions>): Promise<
       ...options,
     });
     let value: unknown;
-    if (c.stateful) value = await (async () => { const keys = []; for await (const key of client.pixKeys({ limit: 50 })) keys.push(key); return keys; })();
+    if (c.stateful)
+      value = await (async () => {
+        const keys = [];
+        for await (const key of client.pixKeys({ limit: 50 })) keys.push(key);
+        return keys;
+      })();
     else if (c.shownBy === 2) value = await client.listPixKeys({ cursor: FIRST_CURSOR });
     else if (c.shownBy === 'bad-limit') value = await client.listPixKeys({ limit: 201 });
     else value = await client.listPixKeys({ limit: 50 });
@@ -45,7 +50,8 @@ async function call(c: DriftCase, options: Partial<BaasClientOptions>): Promise<
   }
 }
 
-const pointers = (problems: readonly { part: string; pointer: string }[] | undefined) => (problems ?? []).map((p) => ({ part: p.part, pointer: p.pointer }));
+const pointers = (problems: readonly { part: string; pointer: string }[] | undefined) =>
+  (problems ?? []).map((p) => ({ part: p.part, pointer: p.pointer }));
 
 describe("validateResponses: 'throw' agrees with verify on the drift matrix", () => {
   for (const c of BREAKS) {
@@ -69,7 +75,10 @@ describe("validateResponses: 'throw' agrees with verify on the drift matrix", ()
   }
   it('a conformant 401 and 422 stay ApiErrors (documented refusals are not drift)', async () => {
     for (const shownBy of ['no-token', 'bad-limit'] as const) {
-      const { error } = await call({ name: 'conformant', breakIt: () => {}, expected: [], shownBy }, { validateResponses: 'throw' });
+      const { error } = await call(
+        { name: 'conformant', breakIt: () => {}, expected: [], shownBy },
+        { validateResponses: 'throw' },
+      );
       expect((error as { kind?: string }).kind).toBe('api');
     }
   });
@@ -83,7 +92,9 @@ describe("validateResponses: 'warn' and 'off'", () => {
       expect(off.events).toEqual([]);
       // The call itself: the same value, or an error of the same kind as without validation.
       expect(warn.value).toEqual(off.value);
-      expect((warn.error as { kind?: string } | undefined)?.kind).toBe((off.error as { kind?: string } | undefined)?.kind);
+      expect((warn.error as { kind?: string } | undefined)?.kind).toBe(
+        (off.error as { kind?: string } | undefined)?.kind,
+      );
       expect(warn.events).toHaveLength(1);
       expect(warn.events[0]).toMatchObject({ type: 'drift', operationId: 'listPixKeys', method: 'GET' });
       expect(pointers(warn.events[0]!.problems)).toEqual(c.expected);
@@ -94,7 +105,14 @@ describe("validateResponses: 'warn' and 'off'", () => {
   it("'warn': a throwing onDrift does not fail the call", async () => {
     const server = await startDriftServer(BREAKS[0]!.breakIt);
     try {
-      const client = createBaasClient({ baseUrl: server.url, token: TOKEN, validateResponses: 'warn', onDrift: () => { throw new Error('listener bug'); } });
+      const client = createBaasClient({
+        baseUrl: server.url,
+        token: TOKEN,
+        validateResponses: 'warn',
+        onDrift: () => {
+          throw new Error('listener bug');
+        },
+      });
       const page = await client.listPixKeys();
       expect(page.data.length).toBeGreaterThan(0);
     } finally {
@@ -107,7 +125,12 @@ describe("validateResponses: 'warn' and 'off'", () => {
     const logged: { level: string; message: string; fields: unknown }[] = [];
     const at = (level: string) => (message: string, fields: object) => logged.push({ level, message, fields });
     try {
-      const client = createBaasClient({ baseUrl: server.url, token: TOKEN, validateResponses: 'warn', logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } });
+      const client = createBaasClient({
+        baseUrl: server.url,
+        token: TOKEN,
+        validateResponses: 'warn',
+        logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+      });
       const heard: DriftEvent[] = [];
       client.on('drift', (event) => heard.push(event));
       await client.listPixKeys();
@@ -123,6 +146,12 @@ describe("validateResponses: 'warn' and 'off'", () => {
   });
 
   it('refuses an unknown mode at creation, naming the option', () => {
-    expect(() => createBaasClient({ baseUrl: 'https://api.test', token: 'token-0123456789', validateResponses: 'strict' as never })).toThrow(/validateResponses must be off, warn or throw/);
+    expect(() =>
+      createBaasClient({
+        baseUrl: 'https://api.test',
+        token: 'token-0123456789',
+        validateResponses: 'strict' as never,
+      }),
+    ).toThrow(/validateResponses must be off, warn or throw/);
   });
 });

@@ -9,16 +9,29 @@ import { createSandbox } from '../../src/sandbox/index.js';
 
 const sandbox = createSandbox({ seed: 'fast-path', keysPerAccount: 5 });
 const token = sandbox.clients[0]!.token;
-const page = (await (await sandbox.fetch('http://sandbox.local/v2/api/pix/keys/list-keys?limit=20', { headers: { authorization: `Bearer ${token}`, 'user-agent': 'fast-path-test/1' } })).json()) as { data: Record<string, unknown>[] };
+const page = (await (
+  await sandbox.fetch('http://sandbox.local/v2/api/pix/keys/list-keys?limit=20', {
+    headers: { authorization: `Bearer ${token}`, 'user-agent': 'fast-path-test/1' },
+  })
+).json()) as { data: Record<string, unknown>[] };
 const listed = responseContract.listPixKeys!['200']!;
 const full = listed.contentTypes['application/json']!;
 const fast = listed.fastContentTypes['application/json']!;
 const problem = responseContract.listPixKeys!['500']!;
 
 const PATHS = [
-  ['id'], ['key'], ['key_type'], ['key_status'], ['account_id'],
-  ['beneficiary_account', 'branch_code'], ['beneficiary_account', 'account_code'], ['beneficiary_account', 'account_type'], ['beneficiary_account', 'created_at'],
-  ['beneficiary_entity', 'name'], ['beneficiary_entity', 'document_type'], ['beneficiary_entity', 'document'],
+  ['id'],
+  ['key'],
+  ['key_type'],
+  ['key_status'],
+  ['account_id'],
+  ['beneficiary_account', 'branch_code'],
+  ['beneficiary_account', 'account_code'],
+  ['beneficiary_account', 'account_type'],
+  ['beneficiary_account', 'created_at'],
+  ['beneficiary_entity', 'name'],
+  ['beneficiary_entity', 'document_type'],
+  ['beneficiary_entity', 'document'],
 ];
 const DELETE = Symbol('delete');
 const value = fc.oneof(
@@ -67,9 +80,20 @@ describe('response validation fast path', () => {
     const validate = problem.contentTypes['application/problem+json']!;
     const quick = problem.fastContentTypes['application/problem+json']!;
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('type', 'title', 'status', 'detail', 'instance', 'correlationId', 'violations'), fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.constant(null), fc.array(fc.object(), { maxLength: 2 }))), (body) => {
-        if (quick(body)) expect(validate(body)).toBe(true);
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom('type', 'title', 'status', 'detail', 'instance', 'correlationId', 'violations'),
+          fc.oneof(
+            fc.string({ unit: 'binary' }),
+            fc.integer(),
+            fc.constant(null),
+            fc.array(fc.object(), { maxLength: 2 }),
+          ),
+        ),
+        (body) => {
+          if (quick(body)) expect(validate(body)).toBe(true);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -78,10 +102,20 @@ describe('response validation fast path', () => {
     // Two astral characters are 2 code points but 4 UTF-16 units: with minLength 3 the full check
     // rejects them, so the fast path must too.
     expect(fastPathSchema({ type: 'string', minLength: 3 })).toEqual({ type: 'string', minLength: 5 });
-    expect(fastPathSchema({ type: 'string', minLength: 3, pattern: '^[0-9]+$' })).toEqual({ type: 'string', minLength: 3, pattern: '^[0-9]+$' });
-    expect(fastPathSchema({ type: 'string', minLength: 3, pattern: '^.+$' })).toEqual({ type: 'string', minLength: 5, pattern: '^.+$' });
+    expect(fastPathSchema({ type: 'string', minLength: 3, pattern: '^[0-9]+$' })).toEqual({
+      type: 'string',
+      minLength: 3,
+      pattern: '^[0-9]+$',
+    });
+    expect(fastPathSchema({ type: 'string', minLength: 3, pattern: '^.+$' })).toEqual({
+      type: 'string',
+      minLength: 5,
+      pattern: '^.+$',
+    });
     expect(fastPathSchema({ type: 'string', minLength: 1 })).toEqual({ type: 'string', minLength: 1 });
-    expect(fastPathSchema({ type: 'string', minLength: 6, pattern: '^[\\x21-\\x7E][\\x20-\\x7E]*$' }).minLength).toBe(6);
+    expect(fastPathSchema({ type: 'string', minLength: 6, pattern: '^[\\x21-\\x7E][\\x20-\\x7E]*$' }).minLength).toBe(
+      6,
+    );
     expect(fastPathSchema({ type: 'string', minLength: 6, pattern: '^[\\x21-\\xFF]+$' }).minLength).toBe(11);
   });
 });

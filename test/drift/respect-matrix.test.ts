@@ -13,20 +13,40 @@ import { respect } from '../support/respect.js';
 import { BREAKS, CONTROLS, type DriftCase } from './cases.js';
 
 // verify's check → the Arazzo step that makes the same request; problem part → respect's check.
-const STEP: Record<string, string> = { 'list-keys page 1': 'firstPage', 'list-keys page 2': 'nextPage', 'list-keys without a token': 'noToken', 'list-keys with limit=201': 'limitTooLarge' };
-const CHECK: Record<string, string> = { body: 'schema check', 'content-type': 'content-type check', status: 'status code check' };
+const STEP: Record<string, string> = {
+  'list-keys page 1': 'firstPage',
+  'list-keys page 2': 'nextPage',
+  'list-keys without a token': 'noToken',
+  'list-keys with limit=201': 'limitTooLarge',
+};
+const CHECK: Record<string, string> = {
+  body: 'schema check',
+  'content-type': 'content-type check',
+  status: 'status code check',
+};
 
-async function both(c: DriftCase): Promise<{ verify: string[]; respect: string[]; verifyCode: number; respectCode: number }> {
+async function both(
+  c: DriftCase,
+): Promise<{ verify: string[]; respect: string[]; verifyCode: number; respectCode: number }> {
   const server = await startDriftServer(c.breakIt, '/gateway/baas');
   try {
-    const report: VerifyReport = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--pages', '2']));
+    const report: VerifyReport = await runVerify(
+      parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--pages', '2']),
+    );
     const verifyCode = report.drifted ? 1 : 0;
-    const verify = [...new Set(report.checks.flatMap((r) => r.problems.map((p) => `${STEP[r.check]}: ${CHECK[p.part]}`)))].sort();
+    const verify = [
+      ...new Set(report.checks.flatMap((r) => r.problems.map((p) => `${STEP[r.check]}: ${CHECK[p.part]}`))),
+    ].sort();
     const run = await respect(server.url, TOKEN);
     // Only the kinds of check verify also makes; respect's own follow-on errors (an "unexpected
     // error" evaluating cursor.next on a text body) are consequences, not separate findings.
     const kinds = new Set(Object.values(CHECK));
-    return { verify, respect: run.failed.filter((f) => kinds.has(f.split(': ')[1]!)), verifyCode, respectCode: run.exitCode };
+    return {
+      verify,
+      respect: run.failed.filter((f) => kinds.has(f.split(': ')[1]!)),
+      verifyCode,
+      respectCode: run.exitCode,
+    };
   } finally {
     await server.close();
   }

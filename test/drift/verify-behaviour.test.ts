@@ -20,7 +20,10 @@ afterAll(async () => {
 });
 
 /** A server whose handler the test writes; always closed. */
-async function withServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void, work: (url: string) => Promise<void>): Promise<void> {
+async function withServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+  work: (url: string) => Promise<void>,
+): Promise<void> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -45,15 +48,22 @@ describe('verify', () => {
     await withServer(
       (req, res) => {
         const url = new URL(req.url!, 'http://x');
-        if (!req.headers.authorization) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
-        if (url.searchParams.get('limit') === '201') return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
+        if (!req.headers.authorization)
+          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+        if (url.searchParams.get('limit') === '201')
+          return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         listCalls += 1;
-        if (listCalls === 1) return res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(problem(429));
+        if (listCalls === 1)
+          return res
+            .writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' })
+            .end(problem(429));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
       },
       async (url) => {
         const waits: number[] = [];
-        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN]), { sleep: async (ms) => void waits.push(ms) });
+        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN]), {
+          sleep: async (ms) => void waits.push(ms),
+        });
         expect(waits).toEqual([1000]);
         expect(listCalls).toBe(2);
         expect(report.budgets.requests).toMatchObject({ used: 4, retriesAfterWait: 1 });
@@ -70,21 +80,44 @@ describe('verify', () => {
       (req, res, body) => {
         if (req.method === 'PUT') {
           puts.push(body);
-          return res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '0' }).end(JSON.stringify({ status: 503, detail: `upstream down for ${CPF}` }));
+          return res
+            .writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '0' })
+            .end(JSON.stringify({ status: 503, detail: `upstream down for ${CPF}` }));
         }
-        if (!req.headers.authorization) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
-        if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201') return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
+        if (!req.headers.authorization)
+          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+        if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201')
+          return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
       },
       async (url) => {
         const out: string[] = [];
         const report = join(dir, 'write-report.json');
-        const code = await main(['--base-url', url, '--token', TOKEN, '--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', bodyFile, '--report', report], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+        const code = await main(
+          [
+            '--base-url',
+            url,
+            '--token',
+            TOKEN,
+            '--allow-writes',
+            '--account',
+            '300541976902',
+            '--document-number',
+            CPF,
+            '--body',
+            bodyFile,
+            '--report',
+            report,
+          ],
+          { out: (t) => out.push(t), err: (t) => out.push(t), env: {} },
+        );
         expect(puts).toHaveLength(1);
         // 503 is documented for the update, so it is not drift; the run still says what it saw.
         expect(code).toBe(0);
         const text = `${out.join('\n')}\n${await readFile(report, 'utf8')}`;
-        expect(text).toMatch(/update natural person \(write\)\s+200 application\/json UpdateResult\s+503 application\/problem\+json\s+OK/);
+        expect(text).toMatch(
+          /update natural person \(write\)\s+200 application\/json UpdateResult\s+503 application\/problem\+json\s+OK/,
+        );
         expect(text).not.toContain(CPF);
         expect(text).not.toContain(TOKEN);
       },
@@ -94,13 +127,17 @@ describe('verify', () => {
   it('does not wait past the time budget: a long Retry-After stops the walk as incomplete, not as drift', async () => {
     await withServer(
       (req, res) => {
-        if (!req.headers.authorization) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
-        if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201') return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
+        if (!req.headers.authorization)
+          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+        if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201')
+          return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '3600' }).end(problem(429));
       },
       async (url) => {
         const waits: number[] = [];
-        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget', '60']), { sleep: async (ms) => void waits.push(ms) });
+        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget', '60']), {
+          sleep: async (ms) => void waits.push(ms),
+        });
         expect(waits).toEqual([]);
         expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error', problems: [] });
         expect(report.checks[0]!.seen).toMatch(/429 .*Retry-After longer than the budget allows/);
@@ -113,7 +150,11 @@ describe('verify', () => {
     const server = await startDriftServer();
     try {
       const out: string[] = [];
-      const code = await main(['--base-url', server.url, '--token', TOKEN, '--max-requests', '1'], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+      const code = await main(['--base-url', server.url, '--token', TOKEN, '--max-requests', '1'], {
+        out: (t) => out.push(t),
+        err: (t) => out.push(t),
+        env: {},
+      });
       expect(server.requests).toBe(1);
       expect(code).toBe(2);
       expect(out.join('\n')).toMatch(/request budget of 1 used up/);
@@ -128,7 +169,11 @@ describe('verify', () => {
     try {
       const out: string[] = [];
       const report = join(dir, 'env-report.json');
-      const code = await main(['--base-url', server.url, '--report', report], { out: (t) => out.push(t), err: (t) => out.push(t), env: { BAAS_TOKEN: TOKEN } });
+      const code = await main(['--base-url', server.url, '--report', report], {
+        out: (t) => out.push(t),
+        err: (t) => out.push(t),
+        env: { BAAS_TOKEN: TOKEN },
+      });
       expect(code).toBe(0);
       const text = `${out.join('\n')}\n${await readFile(report, 'utf8')}`;
       expect(text).not.toContain(TOKEN);

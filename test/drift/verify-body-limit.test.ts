@@ -27,8 +27,10 @@ async function endlessService(): Promise<Endless> {
   const closed = new Promise<number>((resolve) => (resolveClosed = resolve));
   const server = await startLocalServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url!, 'http://x');
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
-    if (url.searchParams.get('limit') === '201') return res.writeHead(422, { 'content-type': 'application/problem+json' }).end('{"status":422,"title":"x"}');
+    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+      return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+    if (url.searchParams.get('limit') === '201')
+      return res.writeHead(422, { 'content-type': 'application/problem+json' }).end('{"status":422,"title":"x"}');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"data":[');
     let written = 0;
@@ -54,7 +56,9 @@ async function endlessService(): Promise<Endless> {
 describe('--max-response-bytes', () => {
   it('an endless answer: an ERROR row naming the limit, the connection closed, the other checks still run', async () => {
     const { server, closed } = await endlessService();
-    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(LIMIT)]));
+    const report = await runVerify(
+      parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(LIMIT)]),
+    );
     expect(report.checks[0]).toEqual({
       check: 'list-keys page 1',
       expected: '200 application/json PixKeyList',
@@ -71,42 +75,79 @@ describe('--max-response-bytes', () => {
   it('on the command line: INCOMPLETE with exit 2, the row in the table', async () => {
     const { server, closed } = await endlessService();
     const out: string[] = [];
-    const code = await main(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(LIMIT)], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+    const code = await main(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(LIMIT)], {
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      env: {},
+    });
     expect(code).toBe(2);
-    expect(out.join('\n')).toMatch(new RegExp(`list-keys page 1 .*larger than --max-response-bytes \\(${LIMIT} bytes\\).* ERROR`));
+    expect(out.join('\n')).toMatch(
+      new RegExp(`list-keys page 1 .*larger than --max-response-bytes \\(${LIMIT} bytes\\).* ERROR`),
+    );
     expect(out.join('\n')).toMatch(/^INCOMPLETE/m);
     await closed;
   });
 
   it('a declared Content-Length over the limit stops before the body is read', async () => {
     const server = await startLocalServer((req, res) => {
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+      if (req.headers.authorization !== `Bearer ${TOKEN}`)
+        return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) });
       res.write('{');
     });
     servers.push(server);
-    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(LIMIT), '--pages', '1']));
-    expect(report.checks[0]).toMatchObject({ verdict: 'error', seen: expect.stringContaining(`--max-response-bytes (${LIMIT} bytes)`) });
+    const report = await runVerify(
+      parseVerifyArgs([
+        '--base-url',
+        server.url,
+        '--token',
+        TOKEN,
+        '--max-response-bytes',
+        String(LIMIT),
+        '--pages',
+        '1',
+      ]),
+    );
+    expect(report.checks[0]).toMatchObject({
+      verdict: 'error',
+      seen: expect.stringContaining(`--max-response-bytes (${LIMIT} bytes)`),
+    });
   });
 
   it('an answer within the limit is read and scored as before', async () => {
     const server = await startLocalServer((req, res) => {
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+      if (req.headers.authorization !== `Bearer ${TOKEN}`)
+        return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
       const body = JSON.stringify({ cursor: { next: null }, data: [] });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     servers.push(server);
     // Exactly the body's size: the limit is the largest answer read, not one past it.
     const size = Buffer.byteLength(JSON.stringify({ cursor: { next: null }, data: [] }));
-    const report = await runVerify(parseVerifyArgs(['--base-url', server.url, '--token', TOKEN, '--max-response-bytes', String(size), '--pages', '1']));
+    const report = await runVerify(
+      parseVerifyArgs([
+        '--base-url',
+        server.url,
+        '--token',
+        TOKEN,
+        '--max-response-bytes',
+        String(size),
+        '--pages',
+        '1',
+      ]),
+    );
     expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'ok' });
   });
 
   it('the option: 10 MiB by default, a positive whole number of bytes, said in USAGE', async () => {
     expect(parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN]).maxResponseBytes).toBe(10 * 1024 * 1024);
-    expect(parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, '--max-response-bytes', '1']).maxResponseBytes).toBe(1);
+    expect(
+      parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, '--max-response-bytes', '1']).maxResponseBytes,
+    ).toBe(1);
     for (const value of ['0', '-1', '1.5', '1e6', '', '99999999999999999999']) {
-      expect(() => parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, `--max-response-bytes=${value}`])).toThrow(/^--max-response-bytes /);
+      expect(() =>
+        parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, `--max-response-bytes=${value}`]),
+      ).toThrow(/^--max-response-bytes /);
     }
     const { USAGE } = await import('../../src/verify/options.js');
     expect(USAGE).toContain('--max-response-bytes N');

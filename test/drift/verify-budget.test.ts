@@ -26,8 +26,12 @@ function scripted(answers: (() => Response)[], clock = { t: 0 }) {
   return { deps, calls, sleeps, clock };
 }
 
-const answer = (status: number, headers: Record<string, string> = {}, body = '') => () => new Response(body || null, { status, headers });
-const json = (status: number, value: unknown, extra: Record<string, string> = {}) => answer(status, { 'content-type': 'application/json', ...extra }, JSON.stringify(value));
+const answer =
+  (status: number, headers: Record<string, string> = {}, body = '') =>
+  () =>
+    new Response(body || null, { status, headers });
+const json = (status: number, value: unknown, extra: Record<string, string> = {}) =>
+  answer(status, { 'content-type': 'application/json', ...extra }, JSON.stringify(value));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -80,7 +84,11 @@ describe('Budget: what it counts and when it stops', () => {
 
 describe('Budget: Retry-After', () => {
   it('a read answered 429 then 503 with Retry-After waits each out and is sent again; the answer lists what it waited on', async () => {
-    const { deps, calls, sleeps } = scripted([answer(429, { 'retry-after': '2' }), answer(503, { 'retry-after': '1' }), json(200, { ok: true })]);
+    const { deps, calls, sleeps } = scripted([
+      answer(429, { 'retry-after': '2' }),
+      answer(503, { 'retry-after': '1' }),
+      json(200, { ok: true }),
+    ]);
     const budget = new Budget(10, 60_000, 5_000, deps);
     const x = await budget.send(URL_, { method: 'GET' });
     expect(sleeps).toEqual([2_000, 1_000]);
@@ -123,7 +131,11 @@ describe('Budget: Retry-After', () => {
   });
 
   it('does not wait when the request budget has no request left to send again', async () => {
-    const { deps, calls, sleeps } = scripted([answer(429, { 'retry-after': '1' }), answer(429, { 'retry-after': '1' }), json(200, {})]);
+    const { deps, calls, sleeps } = scripted([
+      answer(429, { 'retry-after': '1' }),
+      answer(429, { 'retry-after': '1' }),
+      json(200, {}),
+    ]);
     const budget = new Budget(2, 60_000, 5_000, deps);
     const x = await budget.send(URL_, { method: 'GET' });
     expect(x).toMatchObject({ status: 429, waitedOn: [429] });
@@ -136,7 +148,13 @@ describe('Budget: Retry-After', () => {
 describe('Budget: the answer, read', () => {
   it.each([
     ['JSON', 'application/json', '{"a":[1]}', { a: [1] }, false],
-    ['problem details with a charset', 'application/problem+json; charset=utf-8', '{"status":401}', { status: 401 }, false],
+    [
+      'problem details with a charset',
+      'application/problem+json; charset=utf-8',
+      '{"status":401}',
+      { status: 401 },
+      false,
+    ],
     ['JSON that does not parse', 'application/json', '{"a":', undefined, true],
     ['text', 'text/plain', 'not found', 'not found', false],
     ['an empty JSON answer', 'application/json', '', undefined, false],
@@ -163,7 +181,8 @@ describe('Budget: the answer, read', () => {
 });
 
 describe('retryAfterMs', () => {
-  const withRetryAfter = (value?: string) => new Response(null, { status: 429, headers: value === undefined ? {} : { 'retry-after': value } });
+  const withRetryAfter = (value?: string) =>
+    new Response(null, { status: 429, headers: value === undefined ? {} : { 'retry-after': value } });
   const NOW = Date.parse('2026-01-01T00:00:00Z');
 
   it.each([

@@ -4,30 +4,70 @@
 import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { Budget } from '../../src/verify/budget.js';
-import { assumptions, operation, probeLimitOutOfRange, probeWithoutToken, sendUpdate, urlFor, walkPages, type Context } from '../../src/verify/checks.js';
+import {
+  assumptions,
+  operation,
+  probeLimitOutOfRange,
+  probeWithoutToken,
+  sendUpdate,
+  urlFor,
+  walkPages,
+  type Context,
+} from '../../src/verify/checks.js';
 import { TokenError } from '../../src/auth/index.js';
 import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK } from './check-names.js';
-import { conformant, fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
+import {
+  conformant,
+  fakeService,
+  problemReply,
+  SERVICE_TOKEN,
+  type Kind,
+  type Reply,
+  type SeenRequest,
+} from './verify-service.js';
 
 const BASE = 'http://127.0.0.1:9/gw/';
 const LIST = 'http://127.0.0.1:9/gw/v2/api/pix/keys/list-keys';
 const FIRST_CURSOR = exampleValue<{ cursor: { next: string } }>('FirstPage').cursor.next;
 const UA = 'baas-pix-contract-verify/0.2.0';
 
-async function context(reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined, options: Partial<VerifyOptions> = {}, fetch?: (url: string, init: RequestInit) => Promise<Response>) {
+async function context(
+  reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined,
+  options: Partial<VerifyOptions> = {},
+  fetch?: (url: string, init: RequestInit) => Promise<Response>,
+) {
   const service = fakeService(reply);
-  const opts: VerifyOptions = { baseUrl: BASE, credentials: staticToken(SERVICE_TOKEN), pages: 3, pageSize: 2, maxRequests: 20, timeBudgetMs: 60_000, requestTimeoutMs: 5_000, maxResponseBytes: 10_485_760, ...options };
-  const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, { fetch: fetch ?? service.fetch, now: () => 0, sleep: async () => undefined });
+  const opts: VerifyOptions = {
+    baseUrl: BASE,
+    credentials: staticToken(SERVICE_TOKEN),
+    pages: 3,
+    pageSize: 2,
+    maxRequests: 20,
+    timeBudgetMs: 60_000,
+    requestTimeoutMs: 5_000,
+    maxResponseBytes: 10_485_760,
+    ...options,
+  };
+  const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, {
+    fetch: fetch ?? service.fetch,
+    now: () => 0,
+    sleep: async () => undefined,
+  });
   const ctx: Context = { options: opts, budget, checker: await loadDriftChecker(), seen: [] };
   return { ctx, requests: service.requests };
 }
 
 const { lastPage: LAST_PAGE, noToken: NO_TOKEN, badLimit: BAD_LIMIT, write: WRITE } = CHECK;
 /** A row with no problems whose verdict is `error`, `seen` naming what stopped it. */
-const errorRow = (check: string, seen: string | RegExp) => ({ check, seen: typeof seen === 'string' ? expect.stringContaining(seen) : expect.stringMatching(seen), verdict: 'error', problems: [] });
+const errorRow = (check: string, seen: string | RegExp) => ({
+  check,
+  seen: typeof seen === 'string' ? expect.stringContaining(seen) : expect.stringMatching(seen),
+  verdict: 'error',
+  problems: [],
+});
 const statusProblem = (status: string) => ({ part: 'status', pointer: '', rule: expect.stringContaining(status) });
 const DOCUMENTED = [200, 400, 401, 403, 422, 429, 500, 503].join(', ');
 /** The last-page row's `seen`: how many pages were read, and why the walk stopped. */
@@ -36,17 +76,26 @@ function stopped(rows: CheckResult[]) {
   return { read, why };
 }
 
-const page = (next: string | null, data: unknown[] = []): Reply => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next }, data } });
+const page = (next: string | null, data: unknown[] = []): Reply => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: { cursor: { next }, data },
+});
 
 describe('operation and urlFor', () => {
   it('reads method and path from the bundled spec, and names an operation it does not have', () => {
     expect(operation('listPixKeys')).toEqual({ method: 'GET', path: '/v2/api/pix/keys/list-keys' });
-    expect(operation('updateNaturalPerson')).toEqual({ method: 'PUT', path: '/v2/api/baas-onboarding/account/natural-person' });
+    expect(operation('updateNaturalPerson')).toEqual({
+      method: 'PUT',
+      path: '/v2/api/baas-onboarding/account/natural-person',
+    });
     expect(() => operation('deletePixKey')).toThrow(/deletePixKey/);
   });
 
   it('keeps a gateway prefix (trailing slashes dropped) and sets the query', () => {
-    expect(urlFor('https://gw.example/baas//', '/v2/x', { limit: '5', cursor: 'a b' })).toBe('https://gw.example/baas/v2/x?limit=5&cursor=a+b');
+    expect(urlFor('https://gw.example/baas//', '/v2/x', { limit: '5', cursor: 'a b' })).toBe(
+      'https://gw.example/baas/v2/x?limit=5&cursor=a+b',
+    );
     expect(urlFor('https://gw.example', '/v2/x')).toBe('https://gw.example/v2/x');
   });
 });
@@ -55,16 +104,38 @@ describe('walkPages', () => {
   it('walks until cursor.next is null: one row a page with its key count, then the assumption held', async () => {
     const { ctx, requests } = await context();
     expect(await walkPages(ctx)).toEqual([
-      { check: 'list-keys page 1', expected: '200 application/json PixKeyList', seen: '200 application/json, 2 keys', verdict: 'ok', problems: [] },
-      { check: 'list-keys page 2', expected: '200 application/json PixKeyList', seen: '200 application/json, 1 keys', verdict: 'ok', problems: [] },
-      { check: 'cursor.next null on the last page', expected: 'null once the list ends (x-assumption)', seen: 'null on the last page walked', verdict: 'held', problems: [] },
+      {
+        check: 'list-keys page 1',
+        expected: '200 application/json PixKeyList',
+        seen: '200 application/json, 2 keys',
+        verdict: 'ok',
+        problems: [],
+      },
+      {
+        check: 'list-keys page 2',
+        expected: '200 application/json PixKeyList',
+        seen: '200 application/json, 1 keys',
+        verdict: 'ok',
+        problems: [],
+      },
+      {
+        check: 'cursor.next null on the last page',
+        expected: 'null once the list ends (x-assumption)',
+        seen: 'null on the last page walked',
+        verdict: 'held',
+        problems: [],
+      },
     ]);
     expect(requests.map((r) => [r.method, r.url.toString()])).toEqual([
       ['GET', `${LIST}?limit=2`],
       ['GET', `${LIST}?limit=2&cursor=${FIRST_CURSOR}`],
     ]);
     for (const r of requests) {
-      expect(r.headers).toEqual({ accept: 'application/json, application/problem+json', authorization: `Bearer ${SERVICE_TOKEN}`, 'user-agent': UA });
+      expect(r.headers).toEqual({
+        accept: 'application/json, application/problem+json',
+        authorization: `Bearer ${SERVICE_TOKEN}`,
+        'user-agent': UA,
+      });
     }
     expect(ctx.seen.map((x) => x.status)).toEqual([200, 200]);
   });
@@ -83,7 +154,10 @@ describe('walkPages', () => {
   it('flags a cursor that comes back (the page before, or any earlier page) as drift and stops', async () => {
     // Page 1 → A, page 2 → B, page 3 → A again.
     const cursors = ['A', 'B', 'A'];
-    const { ctx, requests } = await context((kind, _r, i) => (kind === 'page1' || kind === 'page2' ? page(cursors[i]!) : undefined), { pages: 5 });
+    const { ctx, requests } = await context(
+      (kind, _r, i) => (kind === 'page1' || kind === 'page2' ? page(cursors[i]!) : undefined),
+      { pages: 5 },
+    );
     const rows = await walkPages(ctx);
     expect(requests.map((r) => r.url.searchParams.get('cursor'))).toEqual([null, 'A', 'B']);
     expect(rows.slice(3)).toMatchObject([
@@ -106,7 +180,11 @@ describe('walkPages', () => {
   });
 
   it('a page that breaks the contract is drift, named with its problem count, and the walk stops', async () => {
-    const { ctx, requests } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: 'A' } } } : undefined));
+    const { ctx, requests } = await context((kind) =>
+      kind === 'page1'
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: 'A' } } }
+        : undefined,
+    );
     const rows = await walkPages(ctx);
     expect(rows[0]).toEqual({
       check: 'list-keys page 1',
@@ -120,7 +198,15 @@ describe('walkPages', () => {
   });
 
   it('a page whose data is no list is counted as no keys', async () => {
-    const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { cursor: { next: null }, data: {} } } : undefined));
+    const { ctx } = await context((kind) =>
+      kind === 'page1'
+        ? {
+            status: 200,
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+            body: { cursor: { next: null }, data: {} },
+          }
+        : undefined,
+    );
     const [first] = await walkPages(ctx);
     expect(first!.seen).toBe('200 application/json, 1 problem(s)');
     expect(first!.verdict).toBe('drift');
@@ -129,18 +215,30 @@ describe('walkPages', () => {
   it.each([
     ['no cursor', { data: [] }, '/cursor', 'is required'],
     ['a cursor without next', { cursor: {}, data: [] }, '/cursor/next', 'is required'],
-  ])('a page with %s is drift naming it, not a crash and not the end of the list', async (_what, body, pointer, rule) => {
-    const { ctx, requests } = await context((kind) => (kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body } : undefined));
-    const rows = await walkPages(ctx);
-    expect(rows[0]).toMatchObject({ verdict: 'drift', problems: [expect.objectContaining({ part: 'body', pointer, rule: expect.stringContaining(rule) })] });
-    expect(rows[1]).toMatchObject({ check: LAST_PAGE, verdict: 'not-seen' });
-    expect(requests).toHaveLength(1);
-  });
+  ])(
+    'a page with %s is drift naming it, not a crash and not the end of the list',
+    async (_what, body, pointer, rule) => {
+      const { ctx, requests } = await context((kind) =>
+        kind === 'page1' ? { status: 200, headers: { 'content-type': 'application/json' }, body } : undefined,
+      );
+      const rows = await walkPages(ctx);
+      expect(rows[0]).toMatchObject({
+        verdict: 'drift',
+        problems: [expect.objectContaining({ part: 'body', pointer, rule: expect.stringContaining(rule) })],
+      });
+      expect(rows[1]).toMatchObject({ check: LAST_PAGE, verdict: 'not-seen' });
+      expect(requests).toHaveLength(1);
+    },
+  );
 
   it('an empty 200 without a content type is drift, not a crash', async () => {
     const { ctx } = await context((kind) => (kind === 'page1' ? { status: 200 } : undefined));
     const [first] = await walkPages(ctx);
-    expect(first).toMatchObject({ seen: expect.stringContaining('1 problem(s)'), verdict: 'drift', problems: [{ part: 'content-type' }] });
+    expect(first).toMatchObject({
+      seen: expect.stringContaining('1 problem(s)'),
+      verdict: 'drift',
+      problems: [{ part: 'content-type' }],
+    });
   });
 
   it.each([
@@ -157,18 +255,28 @@ describe('walkPages', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it.each([401, 403])('%i to the first page: the credentials were refused, one error row, no page blamed, nothing more sent', async (status) => {
-    const { ctx, requests } = await context((kind) => (kind === 'page1' ? problemReply(status, status === 401 ? 'MissingToken' : 'AccountNotAllowed') : undefined));
-    const rows = await walkPages(ctx);
-    expect(rows).toMatchObject([
-      errorRow('credentials', `(${status})`),
-      { check: LAST_PAGE, seen: expect.stringMatching(new RegExp(`^0 page\\(s\\) read.*credentials \\(${status}\\)$`)), verdict: 'not-seen', problems: [] },
-    ]);
-    expect(ctx.refused).toEqual({ by: 'service', status });
-    expect(requests).toHaveLength(1);
-    // Seen for the assumptions (its X-Request-Id counts), never scored.
-    expect(ctx.seen.map((x) => x.status)).toEqual([status]);
-  });
+  it.each([401, 403])(
+    '%i to the first page: the credentials were refused, one error row, no page blamed, nothing more sent',
+    async (status) => {
+      const { ctx, requests } = await context((kind) =>
+        kind === 'page1' ? problemReply(status, status === 401 ? 'MissingToken' : 'AccountNotAllowed') : undefined,
+      );
+      const rows = await walkPages(ctx);
+      expect(rows).toMatchObject([
+        errorRow('credentials', `(${status})`),
+        {
+          check: LAST_PAGE,
+          seen: expect.stringMatching(new RegExp(`^0 page\\(s\\) read.*credentials \\(${status}\\)$`)),
+          verdict: 'not-seen',
+          problems: [],
+        },
+      ]);
+      expect(ctx.refused).toEqual({ by: 'service', status });
+      expect(requests).toHaveLength(1);
+      // Seen for the assumptions (its X-Request-Id counts), never scored.
+      expect(ctx.seen.map((x) => x.status)).toEqual([status]);
+    },
+  );
 
   it('a 401 to a later page (a token that expired) is a documented refusal of that page, not refused credentials', async () => {
     const { ctx } = await context((kind) => (kind === 'page2' ? problemReply(401, 'MissingToken') : undefined));
@@ -183,7 +291,13 @@ describe('walkPages', () => {
   });
 
   it('client credentials the token endpoint refuses: refused credentials; a token endpoint out of reach is no refusal', async () => {
-    const tokenError = (failure: 'rejected' | 'network') => new TokenError({ failure, tokenUrl: 'https://auth.example/token', ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}), detail: 'x' });
+    const tokenError = (failure: 'rejected' | 'network') =>
+      new TokenError({
+        failure,
+        tokenUrl: 'https://auth.example/token',
+        ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}),
+        detail: 'x',
+      });
     const refusing = (failure: 'rejected' | 'network'): CredentialSource => ({
       kind: 'client credentials',
       authorization: () => Promise.reject(tokenError(failure)),
@@ -191,11 +305,26 @@ describe('walkPages', () => {
       close: async () => undefined,
     });
     let { ctx, requests } = await context(undefined, { credentials: refusing('rejected') });
-    expect((await walkPages(ctx))[0]).toMatchObject({ ...errorRow('credentials', '(401 invalid_client)'), expected: expect.stringContaining('client credentials') });
+    expect((await walkPages(ctx))[0]).toMatchObject({
+      ...errorRow('credentials', '(401 invalid_client)'),
+      expected: expect.stringContaining('client credentials'),
+    });
     expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
     expect(requests).toEqual([]);
     // An `error` that is no plain RFC 6749 code (words, controls, a token) never reaches the summary.
-    const wordy: CredentialSource = { ...refusing('rejected'), authorization: () => Promise.reject(new TokenError({ failure: 'rejected', tokenUrl: 'https://auth.example/token', status: 400, error: 'call 555-0100 \x1b[2J', detail: 'x' })) };
+    const wordy: CredentialSource = {
+      ...refusing('rejected'),
+      authorization: () =>
+        Promise.reject(
+          new TokenError({
+            failure: 'rejected',
+            tokenUrl: 'https://auth.example/token',
+            status: 400,
+            error: 'call 555-0100 \x1b[2J',
+            detail: 'x',
+          }),
+        ),
+    };
     ({ ctx } = await context(undefined, { credentials: wordy }));
     expect((await walkPages(ctx))[0]!.seen).toMatch(/endpoint \(400\)$/);
     expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400 });
@@ -205,9 +334,16 @@ describe('walkPages', () => {
   });
 
   it('an undocumented status is drift and stops the walk', async () => {
-    const { ctx } = await context((kind) => (kind === 'page1' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'nope' } : undefined));
+    const { ctx } = await context((kind) =>
+      kind === 'page1' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'nope' } : undefined,
+    );
     const rows = await walkPages(ctx);
-    expect(rows[0]).toMatchObject({ check: 'list-keys page 1', seen: '404 text/plain, 1 problem(s)', verdict: 'drift', problems: [statusProblem(DOCUMENTED)] });
+    expect(rows[0]).toMatchObject({
+      check: 'list-keys page 1',
+      seen: '404 text/plain, 1 problem(s)',
+      verdict: 'drift',
+      problems: [statusProblem(DOCUMENTED)],
+    });
     expect(rows).toHaveLength(2);
   });
 
@@ -223,9 +359,17 @@ describe('walkPages', () => {
   });
 
   it.each([
-    ['a system error code from the cause', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'no answer (TypeError: fetch failed, ECONNREFUSED)'],
+    [
+      'a system error code from the cause',
+      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
+      'no answer (TypeError: fetch failed, ECONNREFUSED)',
+    ],
     ['no cause', new Error('socket hang up'), 'no answer (Error: socket hang up)'],
-    ['a cause whose code is no string', Object.assign(new TypeError('fetch failed'), { cause: { code: 7 } }), 'no answer (TypeError: fetch failed)'],
+    [
+      'a cause whose code is no string',
+      Object.assign(new TypeError('fetch failed'), { cause: { code: 7 } }),
+      'no answer (TypeError: fetch failed)',
+    ],
   ])('no answer at all (%s): an error row', async (_name, error, seen) => {
     const { ctx } = await context(undefined, {}, async () => {
       throw error;
@@ -238,7 +382,13 @@ describe('walkPages', () => {
 describe('the error probes', () => {
   it('without a token: sends no Authorization; a 401 with problem details is ok', async () => {
     const { ctx, requests } = await context();
-    expect(await probeWithoutToken(ctx)).toEqual({ check: NO_TOKEN, expected: '401 application/problem+json', seen: '401 application/problem+json', verdict: 'ok', problems: [] });
+    expect(await probeWithoutToken(ctx)).toEqual({
+      check: NO_TOKEN,
+      expected: '401 application/problem+json',
+      seen: '401 application/problem+json',
+      verdict: 'ok',
+      problems: [],
+    });
     expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(LIST);
     expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', 'user-agent': UA });
@@ -247,24 +397,46 @@ describe('the error probes', () => {
 
   it('without a token: a 200 is drift, the status named first', async () => {
     const { ctx } = await context((kind) => (kind === 'no-token' ? conformant('page1') : undefined));
-    expect(await probeWithoutToken(ctx)).toMatchObject({ check: NO_TOKEN, seen: '200 application/json, 1 problem(s)', verdict: 'drift', problems: [statusProblem('401')] });
+    expect(await probeWithoutToken(ctx)).toMatchObject({
+      check: NO_TOKEN,
+      seen: '200 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [statusProblem('401')],
+    });
   });
 
   it('without a token: a documented 403 is drift too; an undocumented status is named once', async () => {
     let { ctx } = await context((kind) => (kind === 'no-token' ? problemReply(403, 'AccountNotAllowed') : undefined));
     expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem('401')]);
-    ({ ctx } = await context((kind) => (kind === 'no-token' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
+    ({ ctx } = await context((kind) =>
+      kind === 'no-token' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined,
+    ));
     expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem(DOCUMENTED)]);
   });
 
   it('without a token: a 403 as plain JSON is drift twice, the status first', async () => {
-    const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 403, headers: { 'content-type': 'application/json' }, body: exampleValue('AccountNotAllowed') } : undefined));
-    expect((await probeWithoutToken(ctx)).problems).toEqual([statusProblem('401'), { part: 'content-type', pointer: '', rule: expect.stringContaining('application/problem+json') }]);
+    const { ctx } = await context((kind) =>
+      kind === 'no-token'
+        ? { status: 403, headers: { 'content-type': 'application/json' }, body: exampleValue('AccountNotAllowed') }
+        : undefined,
+    );
+    expect((await probeWithoutToken(ctx)).problems).toEqual([
+      statusProblem('401'),
+      { part: 'content-type', pointer: '', rule: expect.stringContaining('application/problem+json') },
+    ]);
   });
 
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
-    const { ctx } = await context((kind) => (kind === 'no-token' ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') } : undefined));
-    expect(await probeWithoutToken(ctx)).toMatchObject({ seen: '401 application/json, 1 problem(s)', verdict: 'drift', problems: [{ part: 'content-type', pointer: '', rule: 'must be application/problem+json' }] });
+    const { ctx } = await context((kind) =>
+      kind === 'no-token'
+        ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') }
+        : undefined,
+    );
+    expect(await probeWithoutToken(ctx)).toMatchObject({
+      seen: '401 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [{ part: 'content-type', pointer: '', rule: 'must be application/problem+json' }],
+    });
   });
 
   it('without a token: no answer is an error row', async () => {
@@ -274,28 +446,53 @@ describe('the error probes', () => {
 
   it('limit=201: sent with the token; 422 and 400 with problem details are ok', async () => {
     let { ctx, requests } = await context();
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ check: BAD_LIMIT, seen: '422 application/problem+json', verdict: 'ok', problems: [] });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({
+      check: BAD_LIMIT,
+      seen: '422 application/problem+json',
+      verdict: 'ok',
+      problems: [],
+    });
     expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url.toString()).toBe(`${LIST}?limit=201`);
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
     ({ ctx } = await context((kind) => (kind === 'bad-limit' ? problemReply(400, 'MalformedJson') : undefined)));
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ seen: '400 application/problem+json', verdict: 'ok', problems: [] });
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({
+      seen: '400 application/problem+json',
+      verdict: 'ok',
+      problems: [],
+    });
   });
 
   it('limit=201: a 200 is drift naming the rule; an undocumented status is named once', async () => {
     let { ctx } = await context((kind) => (kind === 'bad-limit' ? conformant('page1') : undefined));
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject({ check: BAD_LIMIT, seen: '200 application/json, 1 problem(s)', verdict: 'drift', problems: [statusProblem('422 or 400')] });
-    ({ ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined)));
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject({
+      check: BAD_LIMIT,
+      seen: '200 application/json, 1 problem(s)',
+      verdict: 'drift',
+      problems: [statusProblem('422 or 400')],
+    });
+    ({ ctx } = await context((kind) =>
+      kind === 'bad-limit' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'x' } : undefined,
+    ));
     expect((await probeLimitOutOfRange(ctx)).problems).toHaveLength(1);
   });
 
   it('limit=201: a 200 page off the contract is drift twice, the status first', async () => {
-    const { ctx } = await context((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: null } } } : undefined));
-    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([statusProblem('422 or 400'), { part: 'body', pointer: '/data', rule: 'is required' }]);
+    const { ctx } = await context((kind) =>
+      kind === 'bad-limit'
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: { cursor: { next: null } } }
+        : undefined,
+    );
+    expect((await probeLimitOutOfRange(ctx)).problems).toEqual([
+      statusProblem('422 or 400'),
+      { part: 'body', pointer: '/data', rule: 'is required' },
+    ]);
   });
 
   it('limit=201 and the write, after the credentials were refused: not run, nothing sent, no drift', async () => {
-    const { ctx, requests } = await context(undefined, { write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' } });
+    const { ctx, requests } = await context(undefined, {
+      write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' },
+    });
     ctx.refused = { by: 'service', status: 401 };
     expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, /^not run: .*refused$/));
     expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: WRITE, verdict: 'error', problems: [] });
@@ -318,25 +515,54 @@ describe('sendUpdate', () => {
 
   it('sends one PUT with account and CPF in the query, the body as given, JSON and the token', async () => {
     const { ctx, requests } = await context(undefined, { write });
-    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({ check: WRITE, expected: '200 application/json UpdateResult', seen: '200 application/json', verdict: 'ok', problems: [] });
+    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({
+      check: WRITE,
+      expected: '200 application/json UpdateResult',
+      seen: '200 application/json',
+      verdict: 'ok',
+      problems: [],
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.method).toBe('PUT');
-    expect(requests[0]!.url.toString()).toBe('http://127.0.0.1:9/gw/v2/api/baas-onboarding/account/natural-person?Account=300541976902&DocumentNumber=52998224725');
+    expect(requests[0]!.url.toString()).toBe(
+      'http://127.0.0.1:9/gw/v2/api/baas-onboarding/account/natural-person?Account=300541976902&DocumentNumber=52998224725',
+    );
     expect(requests[0]!.body).toBe('{"email":"maria@example.com"}');
-    expect(requests[0]!.headers).toEqual({ accept: 'application/json, application/problem+json', authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json', 'user-agent': UA });
+    expect(requests[0]!.headers).toEqual({
+      accept: 'application/json, application/problem+json',
+      authorization: `Bearer ${SERVICE_TOKEN}`,
+      'content-type': 'application/json',
+      'user-agent': UA,
+    });
     expect(ctx.seen).toHaveLength(1);
   });
 
   it('an answer off the contract is drift; no answer is an error row', async () => {
-    let { ctx } = await context((kind) => (kind === 'update' ? { status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'DONE' } } : undefined), { write });
-    expect(await sendUpdate(ctx, '{}')).toMatchObject({ verdict: 'drift', seen: expect.stringMatching(/^200 application.json, [1-9] problem/) });
+    let { ctx } = await context(
+      (kind) =>
+        kind === 'update'
+          ? { status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'DONE' } }
+          : undefined,
+      { write },
+    );
+    expect(await sendUpdate(ctx, '{}')).toMatchObject({
+      verdict: 'drift',
+      seen: expect.stringMatching(/^200 application.json, [1-9] problem/),
+    });
     ({ ctx } = await context(undefined, { write, maxRequests: 0 }));
     expect(await sendUpdate(ctx, '{}')).toMatchObject(errorRow(WRITE, 'budget of 0 used'));
   });
 });
 
 describe('assumptions', () => {
-  const x = (headers: Record<string, string>) => ({ status: 200, headers: new Headers(headers), contentType: null, body: undefined, bodyUnparsable: false, waitedOn: [] });
+  const x = (headers: Record<string, string>) => ({
+    status: 200,
+    headers: new Headers(headers),
+    contentType: null,
+    body: undefined,
+    bodyUnparsable: false,
+    waitedOn: [],
+  });
   const rowsFor = async (seen: ReturnType<typeof x>[]) => {
     const { ctx } = await context();
     ctx.seen.push(...seen);
@@ -346,16 +572,37 @@ describe('assumptions', () => {
   it('X-Request-Id on every response held; no rate-limit header not seen', async () => {
     expect(await rowsFor([x({ 'x-request-id': 'a' }), x({ 'x-request-id': 'b' })])).toMatchObject([
       { check: 'X-Request-Id on responses', seen: expect.stringContaining('2 of 2'), verdict: 'held', problems: [] },
-      { check: 'rate-limit headers', expected: expect.stringContaining('RateLimit-* or X-RateLimit-*'), seen: expect.stringContaining('0 of 2'), verdict: 'not-seen', problems: [] },
+      {
+        check: 'rate-limit headers',
+        expected: expect.stringContaining('RateLimit-* or X-RateLimit-*'),
+        seen: expect.stringContaining('0 of 2'),
+        verdict: 'not-seen',
+        problems: [],
+      },
     ]);
   });
 
   it('X-Request-Id on some responses only, or no response at all: not seen', async () => {
-    expect((await rowsFor([x({ 'x-request-id': 'a' }), x({})]))[0]).toMatchObject({ seen: expect.stringContaining('1 of 2'), verdict: 'not-seen' });
+    expect((await rowsFor([x({ 'x-request-id': 'a' }), x({})]))[0]).toMatchObject({
+      seen: expect.stringContaining('1 of 2'),
+      verdict: 'not-seen',
+    });
     expect((await rowsFor([]))[0]).toMatchObject({ seen: expect.stringContaining('0 of 0'), verdict: 'not-seen' });
   });
 
-  it.each(['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])('rate-limit headers held when one response carries %s', async (name) => {
-    expect((await rowsFor([x({}), x({ [name]: '10' })]))[1]).toMatchObject({ seen: expect.stringContaining('1 of 2'), verdict: 'held' });
+  it.each([
+    'ratelimit',
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'ratelimit-policy',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-reset',
+  ])('rate-limit headers held when one response carries %s', async (name) => {
+    expect((await rowsFor([x({}), x({ [name]: '10' })]))[1]).toMatchObject({
+      seen: expect.stringContaining('1 of 2'),
+      verdict: 'held',
+    });
   });
 });

@@ -19,7 +19,13 @@ beforeAll(async () => {
     req.resume();
     const token = req.url?.endsWith('/oauth/token');
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(token ? { access_token: 'issued-token-0123456789', token_type: 'Bearer', expires_in: 300 } : { cursor: { next: null }, data: [] }));
+    res.end(
+      JSON.stringify(
+        token
+          ? { access_token: 'issued-token-0123456789', token_type: 'Bearer', expires_in: 300 }
+          : { cursor: { next: null }, data: [] },
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -34,7 +40,8 @@ afterAll(async () => {
   await certs?.remove();
 });
 
-const openConnections = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+const openConnections = () =>
+  new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
 
 /** Open connections once the server has seen every close the client sent (a bounded number of event-loop turns, no clock). */
 async function settledConnections(): Promise<number> {
@@ -55,8 +62,11 @@ describe('verify closes its connections', () => {
     expect(await settledConnections()).toBe(0);
   });
 
-  it('client credentials and a private CA: the token endpoint\'s connection and the API\'s are both closed', async () => {
-    const source = credentialsFrom({ 'token-url': `${url}/oauth/token`, 'client-id': 'cid', ca: join(certs.dir, 'test-ca.crt') }, { BAAS_CLIENT_SECRET: 'client-secret-0123456789' });
+  it("client credentials and a private CA: the token endpoint's connection and the API's are both closed", async () => {
+    const source = credentialsFrom(
+      { 'token-url': `${url}/oauth/token`, 'client-id': 'cid', ca: join(certs.dir, 'test-ca.crt') },
+      { BAAS_CLIENT_SECRET: 'client-secret-0123456789' },
+    );
     expect(await source.authorization()).toBe('Bearer issued-token-0123456789');
     await (await source.fetch!(`${url}/v2/api/pix/keys/list-keys`, { method: 'GET' })).text();
     expect(await openConnections()).toBe(2);
@@ -66,7 +76,10 @@ describe('verify closes its connections', () => {
 
   it('main closes them when the run ends', async () => {
     const lines: string[] = [];
-    const code = await main(['--base-url', url, '--token', 'tok-0123456789', '--ca', join(certs.dir, 'test-ca.crt'), '--pages', '1'], { out: (t) => lines.push(t), err: (t) => lines.push(t), env: {} });
+    const code = await main(
+      ['--base-url', url, '--token', 'tok-0123456789', '--ca', join(certs.dir, 'test-ca.crt'), '--pages', '1'],
+      { out: (t) => lines.push(t), err: (t) => lines.push(t), env: {} },
+    );
     expect(code).toBe(1);
     expect(await settledConnections()).toBe(0);
   });

@@ -5,7 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CredentialError, credentialsFrom, staticToken, tlsFrom, type CredentialFlags } from '../../src/verify/credentials.js';
+import {
+  CredentialError,
+  credentialsFrom,
+  staticToken,
+  tlsFrom,
+  type CredentialFlags,
+} from '../../src/verify/credentials.js';
 
 const TOKEN_URL = 'http://127.0.0.1:9/oauth/token';
 const SECRET = 'client-secret-0815-never-shown';
@@ -16,7 +22,8 @@ let dir: string;
 const file = (name: string) => join(dir, name);
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verify-credential-source-'));
-  for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt']) await writeFile(file(name), `contents of ${name}`);
+  for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt'])
+    await writeFile(file(name), `contents of ${name}`);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -29,8 +36,15 @@ afterEach(() => {
 function tokenEndpoint() {
   const seen: { url: string; authorization: string | null; form: URLSearchParams }[] = [];
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    seen.push({ url, authorization: new Headers(init.headers).get('authorization'), form: new URLSearchParams(String(init.body)) });
-    return new Response(JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expires_in: 300 }), { status: 200, headers: { 'content-type': 'application/json' } });
+    seen.push({
+      url,
+      authorization: new Headers(init.headers).get('authorization'),
+      form: new URLSearchParams(String(init.body)),
+    });
+    return new Response(JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expires_in: 300 }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   return seen;
 }
@@ -71,7 +85,10 @@ describe('credentialsFrom: a token', () => {
   });
 
   it('with a client certificate: its own fetch, and the passphrase listed as a secret', async () => {
-    const source = credentialsFrom({ token: 'flag-token-1', cert: file('client.crt'), key: file('client.key') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE });
+    const source = credentialsFrom(
+      { token: 'flag-token-1', cert: file('client.crt'), key: file('client.key') },
+      { BAAS_TLS_PASSPHRASE: PASSPHRASE },
+    );
     expect(source.fetch).toBeTypeOf('function');
     expect(source.secrets).toEqual(['flag-token-1', PASSPHRASE]);
     await source.close();
@@ -88,15 +105,23 @@ describe('credentialsFrom: a token', () => {
     await source.close();
   });
 
-  it.each(['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'] as const)('--%s with --token: either one or the other', (name) => {
-    expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toBe('give either --token or client credentials (--token-url, --client-id), not both');
-  });
+  it.each(['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'] as const)(
+    '--%s with --token: either one or the other',
+    (name) => {
+      expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toBe(
+        'give either --token or client credentials (--token-url, --client-id), not both',
+      );
+    },
+  );
 });
 
 describe('credentialsFrom: client credentials', () => {
   it('asks the token endpoint (client_secret_basic by default, the secret from BAAS_CLIENT_SECRET) and sends its token; every secret listed', async () => {
     const seen = tokenEndpoint();
-    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': 'flag-secret-ignored' }, { BAAS_CLIENT_SECRET: SECRET, BAAS_TOKEN: 'env-token-ignored' });
+    const source = credentialsFrom(
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': 'flag-secret-ignored' },
+      { BAAS_CLIENT_SECRET: SECRET, BAAS_TOKEN: 'env-token-ignored' },
+    );
     expect(source.secrets).toContain(SECRET);
     expect(source.secrets).not.toContain(ISSUED);
     expect(await source.authorization()).toBe(`Bearer ${ISSUED}`);
@@ -114,7 +139,10 @@ describe('credentialsFrom: client credentials', () => {
 
   it('--client-secret when BAAS_CLIENT_SECRET is unset or empty; --scope sent', async () => {
     const seen = tokenEndpoint();
-    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': SECRET, scope: 'pix.read keys.list' }, { BAAS_CLIENT_SECRET: '' });
+    const source = credentialsFrom(
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': SECRET, scope: 'pix.read keys.list' },
+      { BAAS_CLIENT_SECRET: '' },
+    );
     await source.authorization();
     expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
     expect(seen[0]!.form.get('scope')).toBe('pix.read keys.list');
@@ -127,7 +155,10 @@ describe('credentialsFrom: client credentials', () => {
     ['client_secret_post', 'client_secret_post'],
   ])('--auth-method %s authenticates with %s', async (flag, method) => {
     const seen = tokenEndpoint();
-    await credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': flag }, { BAAS_CLIENT_SECRET: SECRET }).authorization();
+    await credentialsFrom(
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': flag },
+      { BAAS_CLIENT_SECRET: SECRET },
+    ).authorization();
     if (method === 'client_secret_basic') {
       expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
       expect(seen[0]!.form.has('client_secret')).toBe(false);
@@ -140,7 +171,10 @@ describe('credentialsFrom: client credentials', () => {
 
   it('with a certificate: the token request goes through it too (not the plain fetch), and the passphrase is listed', async () => {
     const seen = tokenEndpoint();
-    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid', pfx: file('client.p12') }, { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE });
+    const source = credentialsFrom(
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', pfx: file('client.p12') },
+      { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE },
+    );
     expect(source.fetch).toBeTypeOf('function');
     expect(source.secrets.at(-1)).toBe(PASSPHRASE);
     // The file is no certificate, so the TLS transport fails; the plain fetch is never asked.
@@ -153,13 +187,41 @@ describe('credentialsFrom: client credentials', () => {
     [{ 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
     [{ scope: 'pix' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
     [{ 'token-url': TOKEN_URL }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
-    [{ 'token-url': TOKEN_URL, 'client-id': '' }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
-    [{ 'token-url': TOKEN_URL, 'client-id': 'cid' }, {}, 'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret'],
-    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': '' }, { BAAS_CLIENT_SECRET: '' }, 'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret'],
-    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
-    [{ 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' }, { BAAS_CLIENT_SECRET: SECRET }, '--auth-method must be basic or post (client_secret_basic, client_secret_post)'],
-    [{ 'token-url': 'not a url', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, 'client credentials: tokenUrl must be an absolute https URL'],
-    [{ 'token-url': 'http://auth.example/token', 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http'],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': '' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--client-id is required with client credentials',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid' },
+      {},
+      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': '' },
+      { BAAS_CLIENT_SECRET: '' },
+      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+    ],
+    [
+      { 'token-url': 'not a url', 'client-id': 'cid' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials: tokenUrl must be an absolute https URL',
+    ],
+    [
+      { 'token-url': 'http://auth.example/token', 'client-id': 'cid' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http',
+    ],
   ] as [CredentialFlags, Record<string, string>, string][])('%j: %s', (flags, env, message) => {
     expect(credentialError(flags, env)).toBe(message);
     expect(message).not.toContain(SECRET);
@@ -172,9 +234,16 @@ describe('tlsFrom', () => {
   });
 
   it('reads each file given; the passphrase from BAAS_TLS_PASSPHRASE (an empty one is none)', () => {
-    expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toStrictEqual({ cert: Buffer.from('contents of client.crt'), key: Buffer.from('contents of client.key') });
-    expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toStrictEqual({ pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') });
-    expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toStrictEqual({ ca: Buffer.from('contents of ca.crt') });
+    expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toStrictEqual({
+      cert: Buffer.from('contents of client.crt'),
+      key: Buffer.from('contents of client.key'),
+    });
+    expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toStrictEqual(
+      { pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') },
+    );
+    expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toStrictEqual({
+      ca: Buffer.from('contents of ca.crt'),
+    });
   });
 
   it.each([
@@ -182,7 +251,11 @@ describe('tlsFrom', () => {
     [{ pfx: 'p', key: 'k' }, {}, 'give either --pfx or --cert and --key, not both'],
     [{ cert: 'c' }, {}, '--key is required with --cert'],
     [{ key: 'k' }, {}, '--cert is required with --key'],
-    [{ ca: 'CA' }, { BAAS_TLS_PASSPHRASE: PASSPHRASE }, 'BAAS_TLS_PASSPHRASE is set but there is no --key or --pfx to decrypt'],
+    [
+      { ca: 'CA' },
+      { BAAS_TLS_PASSPHRASE: PASSPHRASE },
+      'BAAS_TLS_PASSPHRASE is set but there is no --key or --pfx to decrypt',
+    ],
   ] as [CredentialFlags, Record<string, string>, string][])('%j: %s', (flags, env, message) => {
     const ca = flags.ca ? { ca: file('ca.crt') } : {};
     expect(() => tlsFrom({ ...flags, ...ca }, env)).toThrow(new CredentialError(message));
@@ -190,8 +263,12 @@ describe('tlsFrom', () => {
 
   it('a file it cannot read is named by its option and path, with the system code', () => {
     const missing = join(dir, 'missing.pem');
-    expect(() => tlsFrom({ cert: missing, key: file('client.key') }, {})).toThrow(new CredentialError(`--cert: cannot read ${missing} (ENOENT)`));
-    expect(() => tlsFrom({ cert: file('client.crt'), key: missing }, {})).toThrow(new CredentialError(`--key: cannot read ${missing} (ENOENT)`));
+    expect(() => tlsFrom({ cert: missing, key: file('client.key') }, {})).toThrow(
+      new CredentialError(`--cert: cannot read ${missing} (ENOENT)`),
+    );
+    expect(() => tlsFrom({ cert: file('client.crt'), key: missing }, {})).toThrow(
+      new CredentialError(`--key: cannot read ${missing} (ENOENT)`),
+    );
     expect(() => tlsFrom({ pfx: missing }, {})).toThrow(new CredentialError(`--pfx: cannot read ${missing} (ENOENT)`));
     expect(() => tlsFrom({ ca: dir }, {})).toThrow(new CredentialError(`--ca: cannot read ${dir} (EISDIR)`));
   });

@@ -31,9 +31,15 @@ async function tokenEndpoint(): Promise<TokenEndpoint> {
       const form = new URLSearchParams(body);
       seen.push({ authorization: req.headers.authorization, form });
       const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
-      const ok = req.headers.authorization === basic || (form.get('client_id') === CLIENT_ID && form.get('client_secret') === CLIENT_SECRET);
+      const ok =
+        req.headers.authorization === basic ||
+        (form.get('client_id') === CLIENT_ID && form.get('client_secret') === CLIENT_SECRET);
       res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { access_token: TOKEN, token_type: 'Bearer', expires_in: 300 } : { error: 'invalid_client' }));
+      res.end(
+        JSON.stringify(
+          ok ? { access_token: TOKEN, token_type: 'Bearer', expires_in: 300 } : { error: 'invalid_client' },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -41,10 +47,11 @@ async function tokenEndpoint(): Promise<TokenEndpoint> {
   return {
     url: `http://127.0.0.1:${port}/oauth/token`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -64,7 +71,11 @@ async function run(args: string[], env: Record<string, string>, serverTls?: { ce
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const lines: string[] = [];
   try {
-    const code = await main(['--base-url', server.url, '--pages', '2', '--report', report, ...args], { out: (t) => lines.push(t), err: (t) => lines.push(t), env });
+    const code = await main(['--base-url', server.url, '--pages', '2', '--report', report, ...args], {
+      out: (t) => lines.push(t),
+      err: (t) => lines.push(t),
+      env,
+    });
     const json = await readFile(report, 'utf8').catch(() => '');
     return { code, output: lines.join('\n'), json };
   } finally {
@@ -76,7 +87,10 @@ describe('verify with client credentials', () => {
   it('gets a token with client_secret_basic (secret from BAAS_CLIENT_SECRET) and finds no drift; no secret or token in the output', async () => {
     const endpoint = await tokenEndpoint();
     try {
-      const { code, output, json } = await run(['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--scope', 'pix.read keys.list'], { BAAS_CLIENT_SECRET: CLIENT_SECRET });
+      const { code, output, json } = await run(
+        ['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--scope', 'pix.read keys.list'],
+        { BAAS_CLIENT_SECRET: CLIENT_SECRET },
+      );
       expect(output).toMatch(/no drift/);
       expect(code).toBe(0);
       expect(endpoint.seen.length).toBeGreaterThanOrEqual(1);
@@ -94,7 +108,9 @@ describe('verify with client credentials', () => {
   it('sends the secret in the form with --auth-method post', async () => {
     const endpoint = await tokenEndpoint();
     try {
-      const { code } = await run(['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--auth-method', 'post'], { BAAS_CLIENT_SECRET: CLIENT_SECRET });
+      const { code } = await run(['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--auth-method', 'post'], {
+        BAAS_CLIENT_SECRET: CLIENT_SECRET,
+      });
       expect(code).toBe(0);
       expect(endpoint.seen[0]!.authorization).toBeUndefined();
       expect(endpoint.seen[0]!.form.get('client_id')).toBe(CLIENT_ID);
@@ -107,7 +123,10 @@ describe('verify with client credentials', () => {
     const endpoint = await tokenEndpoint();
     try {
       const wrong = 'wrong-secret-never-shown-0815';
-      const { code, output, json } = await run(['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--client-secret', wrong], {});
+      const { code, output, json } = await run(
+        ['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--client-secret', wrong],
+        {},
+      );
       expect(code).toBe(2);
       expect(output).toMatch(/token request .* failed|invalid_client/);
       expect(output + json).not.toContain(wrong);
@@ -118,16 +137,32 @@ describe('verify with client credentials', () => {
 
   it('usage errors name the option, never a value', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [['--token', 'abc-token-0123456789', '--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x'], { BAAS_CLIENT_SECRET: CLIENT_SECRET }, /either --token or client credentials/],
+      [
+        ['--token', 'abc-token-0123456789', '--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x'],
+        { BAAS_CLIENT_SECRET: CLIENT_SECRET },
+        /either --token or client credentials/,
+      ],
       [['--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x'], {}, /BAAS_CLIENT_SECRET/],
       [['--client-id', 'x'], { BAAS_CLIENT_SECRET: CLIENT_SECRET }, /--token-url is required/],
-      [['--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x', '--auth-method', 'jwt'], { BAAS_CLIENT_SECRET: CLIENT_SECRET }, /--auth-method must be basic or post/],
+      [
+        ['--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x', '--auth-method', 'jwt'],
+        { BAAS_CLIENT_SECRET: CLIENT_SECRET },
+        /--auth-method must be basic or post/,
+      ],
       [['--token', 'abc-token-0123456789', '--cert', '/nonexistent/client.crt'], {}, /--key is required with --cert/],
-      [['--token', 'abc-token-0123456789', '--cert', '/nonexistent/client.crt', '--key', '/nonexistent/client.key'], {}, /--cert: cannot read \/nonexistent\/client.crt \(ENOENT\)/],
+      [
+        ['--token', 'abc-token-0123456789', '--cert', '/nonexistent/client.crt', '--key', '/nonexistent/client.key'],
+        {},
+        /--cert: cannot read \/nonexistent\/client.crt \(ENOENT\)/,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const lines: string[] = [];
-      const code = await main(['--base-url', 'http://127.0.0.1:9', ...args], { out: (t) => lines.push(t), err: (t) => lines.push(t), env });
+      const code = await main(['--base-url', 'http://127.0.0.1:9', ...args], {
+        out: (t) => lines.push(t),
+        err: (t) => lines.push(t),
+        env,
+      });
       expect(code).toBe(2);
       expect(lines.join('\n')).toMatch(message);
       expect(lines.join('\n')).not.toContain(CLIENT_SECRET);
@@ -139,13 +174,30 @@ describe('verify with a client certificate', () => {
   const serverTls = () => ({ cert: certs.server.cert, key: certs.server.key, ca: certs.ca });
 
   it('--cert/--key/--ca: reaches a service that requires the certificate, no drift', async () => {
-    const { code, output } = await run(['--token', TOKEN, '--cert', join(certs.dir, 'client.crt'), '--key', join(certs.dir, 'client.key'), '--ca', join(certs.dir, 'test-ca.crt')], {}, serverTls());
+    const { code, output } = await run(
+      [
+        '--token',
+        TOKEN,
+        '--cert',
+        join(certs.dir, 'client.crt'),
+        '--key',
+        join(certs.dir, 'client.key'),
+        '--ca',
+        join(certs.dir, 'test-ca.crt'),
+      ],
+      {},
+      serverTls(),
+    );
     expect(output).toMatch(/no drift/);
     expect(code).toBe(0);
   });
 
   it('--pfx with its passphrase from BAAS_TLS_PASSPHRASE, which never shows', async () => {
-    const { code, output, json } = await run(['--token', TOKEN, '--pfx', join(certs.dir, 'client.p12'), '--ca', join(certs.dir, 'test-ca.crt')], { BAAS_TLS_PASSPHRASE: certs.passphrase }, serverTls());
+    const { code, output, json } = await run(
+      ['--token', TOKEN, '--pfx', join(certs.dir, 'client.p12'), '--ca', join(certs.dir, 'test-ca.crt')],
+      { BAAS_TLS_PASSPHRASE: certs.passphrase },
+      serverTls(),
+    );
     expect(code).toBe(0);
     expect(output + json).not.toContain(certs.passphrase);
   });
@@ -158,7 +210,20 @@ describe('verify with a client certificate', () => {
 
   it('a wrong passphrase is a usage-like failure naming the passphrase, not its value', async () => {
     const wrong = 'not the passphrase at all';
-    const { code, output } = await run(['--token', TOKEN, '--key', join(certs.dir, 'client-encrypted.key'), '--cert', join(certs.dir, 'client.crt'), '--ca', join(certs.dir, 'test-ca.crt')], { BAAS_TLS_PASSPHRASE: wrong }, serverTls());
+    const { code, output } = await run(
+      [
+        '--token',
+        TOKEN,
+        '--key',
+        join(certs.dir, 'client-encrypted.key'),
+        '--cert',
+        join(certs.dir, 'client.crt'),
+        '--ca',
+        join(certs.dir, 'test-ca.crt'),
+      ],
+      { BAAS_TLS_PASSPHRASE: wrong },
+      serverTls(),
+    );
     expect(code).toBe(2);
     expect(output).toMatch(/passphrase/);
     expect(output).not.toContain(wrong);

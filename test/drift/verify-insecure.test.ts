@@ -41,8 +41,18 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const globalFetch = vi.spyOn(globalThis, 'fetch');
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env, fetch: service.fetch as typeof globalThis.fetch });
-  return { code, out: out.join('\n'), err: err.join('\n'), sent: service.requests.length + globalFetch.mock.calls.length };
+  const code = await main(argv, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env,
+    fetch: service.fetch as typeof globalThis.fetch,
+  });
+  return {
+    code,
+    out: out.join('\n'),
+    err: err.join('\n'),
+    sent: service.requests.length + globalFetch.mock.calls.length,
+  };
 }
 
 describe('plain http to a host that is not loopback', () => {
@@ -59,7 +69,14 @@ describe('plain http to a host that is not loopback', () => {
   });
 
   it('--token-url: a usage error naming the flag; no token request goes out', async () => {
-    const argv = ['--base-url', 'https://api.provider.example', '--token-url', 'http://auth.provider.example/token', '--client-id', 'cid'];
+    const argv = [
+      '--base-url',
+      'https://api.provider.example',
+      '--token-url',
+      'http://auth.provider.example/token',
+      '--client-id',
+      'cid',
+    ];
     const env = { BAAS_CLIENT_SECRET: SECRET };
     const error = usageError(argv, env);
     expect(error.message).toMatch(/^--token-url /);
@@ -72,7 +89,16 @@ describe('plain http to a host that is not loopback', () => {
 
   it('runVerify refuses options built by hand the same way, before the first request', async () => {
     const service = fakeService();
-    const options: VerifyOptions = { baseUrl: REMOTE, credentials: staticToken(SERVICE_TOKEN), pages: 1, pageSize: 1, maxRequests: 5, timeBudgetMs: 10_000, requestTimeoutMs: 5_000, maxResponseBytes: 1024 };
+    const options: VerifyOptions = {
+      baseUrl: REMOTE,
+      credentials: staticToken(SERVICE_TOKEN),
+      pages: 1,
+      pageSize: 1,
+      maxRequests: 5,
+      timeBudgetMs: 10_000,
+      requestTimeoutMs: 5_000,
+      maxResponseBytes: 1024,
+    };
     await expect(runVerify(options, { fetch: service.fetch })).rejects.toBeInstanceOf(UsageError);
     expect(service.requests).toHaveLength(0);
   });
@@ -117,7 +143,15 @@ describe('plain http to a host that is not loopback', () => {
 describe('--allow-insecure-http', () => {
   it('lets --base-url through; stderr, the table and the report say so, naming the flag and never the token', async () => {
     const reportFile = join(dir, 'insecure.json');
-    const { code, out, err, sent } = await run(['--base-url', REMOTE, '--token', SERVICE_TOKEN, '--allow-insecure-http', '--report', reportFile]);
+    const { code, out, err, sent } = await run([
+      '--base-url',
+      REMOTE,
+      '--token',
+      SERVICE_TOKEN,
+      '--allow-insecure-http',
+      '--report',
+      reportFile,
+    ]);
     expect(sent).toBeGreaterThan(0);
     expect(code).toBe(0);
     expect(err).toMatch(/^warning: --allow-insecure-http: --base-url /);
@@ -130,13 +164,33 @@ describe('--allow-insecure-http', () => {
   });
 
   it('lets --token-url through too, and names both flags', () => {
-    const options = parseVerifyArgs(['--base-url', REMOTE, '--token-url', 'http://auth.provider.example/token', '--client-id', 'cid', '--allow-insecure-http'], { BAAS_CLIENT_SECRET: SECRET });
+    const options = parseVerifyArgs(
+      [
+        '--base-url',
+        REMOTE,
+        '--token-url',
+        'http://auth.provider.example/token',
+        '--client-id',
+        'cid',
+        '--allow-insecure-http',
+      ],
+      { BAAS_CLIENT_SECRET: SECRET },
+    );
     expect(options.insecureHttp).toEqual(['--base-url', '--token-url']);
   });
 
   it('says nothing when every URL is https or loopback', async () => {
-    expect('insecureHttp' in parseVerifyArgs(['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-insecure-http'])).toBe(false);
-    const { err, out } = await run(['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-insecure-http']);
+    expect(
+      'insecureHttp' in
+        parseVerifyArgs(['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-insecure-http']),
+    ).toBe(false);
+    const { err, out } = await run([
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      SERVICE_TOKEN,
+      '--allow-insecure-http',
+    ]);
     expect(err).toBe('');
     expect(out).not.toContain('warning');
   });

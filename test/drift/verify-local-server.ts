@@ -15,7 +15,9 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-export async function startLocalServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LocalServer> {
+export async function startLocalServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<LocalServer> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     received.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });

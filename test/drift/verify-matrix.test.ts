@@ -22,14 +22,19 @@ async function verifyAgainst(c: DriftCase): Promise<{ code: number; report: Veri
   const lines: string[] = [];
   const reportFile = join(dir, `${c.name.replace(/\W+/g, '-')}.json`);
   try {
-    const code = await main(['--base-url', server.url, '--token', TOKEN, '--pages', '5', '--report', reportFile], { out: (t) => lines.push(t), err: (t) => lines.push(t), env: {} });
+    const code = await main(['--base-url', server.url, '--token', TOKEN, '--pages', '5', '--report', reportFile], {
+      out: (t) => lines.push(t),
+      err: (t) => lines.push(t),
+      env: {},
+    });
     return { code, report: JSON.parse(await readFile(reportFile, 'utf8')), output: lines.join('\n') };
   } finally {
     await server.close();
   }
 }
 
-const flagged = (report: VerifyReport) => report.checks.flatMap((c) => c.problems.map((p) => ({ part: p.part, pointer: p.pointer })));
+const flagged = (report: VerifyReport) =>
+  report.checks.flatMap((c) => c.problems.map((p) => ({ part: p.part, pointer: p.pointer })));
 
 describe('verify: drift matrix', () => {
   for (const c of BREAKS) {
@@ -54,10 +59,18 @@ describe('verify: drift matrix', () => {
   }
   it('reports a missing optional X-Request-Id as an assumption not seen, not as drift', async () => {
     const { report } = await verifyAgainst(CONTROLS.find((c) => c.name === 'missing optional X-Request-Id')!);
-    expect(report.checks.find((r) => r.check === 'X-Request-Id on responses')).toMatchObject({ verdict: 'not-seen', problems: [] });
+    expect(report.checks.find((r) => r.check === 'X-Request-Id on responses')).toMatchObject({
+      verdict: 'not-seen',
+      problems: [],
+    });
   });
   it('on a conformant service: every check ok or held, cursor.next null on the last page held, within budget', async () => {
-    const { code, report, output } = await verifyAgainst({ name: 'conformant', breakIt: () => {}, expected: [], shownBy: 1 });
+    const { code, report, output } = await verifyAgainst({
+      name: 'conformant',
+      breakIt: () => {},
+      expected: [],
+      shownBy: 1,
+    });
     expect(code).toBe(0);
     expect(report.checks.map((r) => [r.check, r.verdict])).toEqual([
       ['list-keys page 1', 'ok'],

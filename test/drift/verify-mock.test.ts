@@ -6,14 +6,20 @@ import { main } from '../../src/verify/cli.js';
 
 const run = async (pages: string) => {
   const out: string[] = [];
-  const code = await main(['--base-url', inject('mockUrl'), '--token', 'mock-token-0123456789', '--pages', pages], { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+  const code = await main(['--base-url', inject('mockUrl'), '--token', 'mock-token-0123456789', '--pages', pages], {
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    env: {},
+  });
   return { code, text: out.join('\n') };
 };
 
 describe('verify against the Prism mock', () => {
   it('reports no drift on one page, the error probes included', async () => {
     const { code, text } = await run('1');
-    expect(text).toMatch(/list-keys without a token\s+401 application\/problem\+json\s+401 application\/problem\+json\s+OK/);
+    expect(text).toMatch(
+      /list-keys without a token\s+401 application\/problem\+json\s+401 application\/problem\+json\s+OK/,
+    );
     expect(text).toMatch(/list-keys with limit=201\s+.*\s+422 application\/problem\+json\s+OK/);
     expect(text).toMatch(/no drift/);
     expect(code).toBe(0);

@@ -2,7 +2,14 @@
 // (naming the option and its rule, never echoing a value).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, defaultMaxRequests, MAX_PAGE_SIZE, parseVerifyArgs, USAGE, UsageError } from '../../src/verify/options.js';
+import {
+  DEFAULTS,
+  defaultMaxRequests,
+  MAX_PAGE_SIZE,
+  parseVerifyArgs,
+  USAGE,
+  UsageError,
+} from '../../src/verify/options.js';
 
 const BASE = ['--base-url', 'https://gw.example/baas'];
 const CPF = '52998224725';
@@ -24,7 +31,16 @@ const usageError = (argv: string[], env: Record<string, string> = {}): UsageErro
 describe('parseVerifyArgs: defaults and effects', () => {
   it('with only a base URL and a token: 3 pages of 50, 12 requests, 120 s, 15 s a request, 10 MiB an answer, read-only, no report', async () => {
     const options = parse(BASE);
-    expect(options).toEqual({ baseUrl: 'https://gw.example/baas', credentials: expect.any(Object), pages: 3, pageSize: 50, maxRequests: 12, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
+    expect(options).toEqual({
+      baseUrl: 'https://gw.example/baas',
+      credentials: expect.any(Object),
+      pages: 3,
+      pageSize: 50,
+      maxRequests: 12,
+      timeBudgetMs: 120_000,
+      requestTimeoutMs: 15_000,
+      maxResponseBytes: 10 * 1024 * 1024,
+    });
     expect('reportFile' in options).toBe(false);
     expect('write' in options).toBe(false);
     expect(options.credentials.kind).toBe('token');
@@ -39,12 +55,28 @@ describe('parseVerifyArgs: defaults and effects', () => {
       requestTimeoutMs: DEFAULTS.timeoutSeconds * 1000,
       maxResponseBytes: DEFAULTS.maxResponseBytes,
     });
-    expect(usageError([...BASE, '--page-size', String(MAX_PAGE_SIZE + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(/^--page-size /);
+    expect(usageError([...BASE, '--page-size', String(MAX_PAGE_SIZE + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(
+      /^--page-size /,
+    );
     expect(parse([...BASE, '--page-size', String(MAX_PAGE_SIZE)]).pageSize).toBe(MAX_PAGE_SIZE);
   });
 
   it('takes each option; the request budget follows --pages unless given', () => {
-    expect(parse([...BASE, '--pages', '5', '--page-size', '200', '--time-budget', '30', '--timeout', '2', '--report', 'out.json'])).toMatchObject({
+    expect(
+      parse([
+        ...BASE,
+        '--pages',
+        '5',
+        '--page-size',
+        '200',
+        '--time-budget',
+        '30',
+        '--timeout',
+        '2',
+        '--report',
+        'out.json',
+      ]),
+    ).toMatchObject({
       pages: 5,
       pageSize: 200,
       maxRequests: 16,
@@ -57,11 +89,16 @@ describe('parseVerifyArgs: defaults and effects', () => {
   });
 
   it('--allow-writes with its three options: one write', () => {
-    expect(parse([...BASE, '--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', 'update.json']).write).toEqual({ account: '300541976902', documentNumber: CPF, bodyFile: 'update.json' });
+    expect(
+      parse([...BASE, '--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', 'update.json'])
+        .write,
+    ).toEqual({ account: '300541976902', documentNumber: CPF, bodyFile: 'update.json' });
   });
 
   it('the token from --token, else from BAAS_TOKEN', async () => {
-    expect(await parse([...BASE, '--token', 'flag-token-123'], { BAAS_TOKEN: 'env-token-456' }).credentials.authorization()).toBe('Bearer flag-token-123');
+    expect(
+      await parse([...BASE, '--token', 'flag-token-123'], { BAAS_TOKEN: 'env-token-456' }).credentials.authorization(),
+    ).toBe('Bearer flag-token-123');
     expect(await parse(BASE, { BAAS_TOKEN: 'env-token-456' }).credentials.authorization()).toBe('Bearer env-token-456');
   });
 
@@ -74,7 +111,8 @@ describe('parseVerifyArgs: defaults and effects', () => {
       [[...BASE, '--ca', fileURLToPath(import.meta.url)], {}],
     ] as const) {
       const { message } = usageError([...argv], env);
-      for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET']) expect(message).toContain(named);
+      for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
+        expect(message).toContain(named);
     }
   });
 
@@ -90,14 +128,35 @@ describe('parseVerifyArgs: usage errors', () => {
     [['--base-url', 'gw.example/baas'], '--base-url must be an absolute http(s) URL'],
     [['--base-url', 'ftp://gw.example'], '--base-url must be an absolute http(s) URL'],
     [['--base-url', 'file:///etc/passwd'], '--base-url must be an absolute http(s) URL'],
-    [['--base-url', 'https://user:pw-secret-1@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
-    [['--base-url', 'https://user-only@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
-    [['--base-url', 'https://:pw-secret-1@gw.example'], '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN'],
+    [
+      ['--base-url', 'https://user:pw-secret-1@gw.example'],
+      '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
+    ],
+    [
+      ['--base-url', 'https://user-only@gw.example'],
+      '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
+    ],
+    [
+      ['--base-url', 'https://:pw-secret-1@gw.example'],
+      '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
+    ],
     [[...BASE, '--page-size', '201'], '--page-size must be at most 200 (the contract bound)'],
-    [[...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
-    [[...BASE, '--allow-writes', '--account', '1', '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
-    [[...BASE, '--allow-writes', '--account', '1', '--document-number', CPF], '--allow-writes needs --account, --document-number and --body'],
-    [[...BASE, '--allow-writes', '--account', '', '--document-number', CPF, '--body', 'b.json'], '--allow-writes needs --account, --document-number and --body'],
+    [
+      [...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'],
+      '--allow-writes needs --account, --document-number and --body',
+    ],
+    [
+      [...BASE, '--allow-writes', '--account', '1', '--body', 'b.json'],
+      '--allow-writes needs --account, --document-number and --body',
+    ],
+    [
+      [...BASE, '--allow-writes', '--account', '1', '--document-number', CPF],
+      '--allow-writes needs --account, --document-number and --body',
+    ],
+    [
+      [...BASE, '--allow-writes', '--account', '', '--document-number', CPF, '--body', 'b.json'],
+      '--allow-writes needs --account, --document-number and --body',
+    ],
     [[...BASE, '--account', '1'], '--account, --document-number and --body only apply with --allow-writes'],
     [[...BASE, '--document-number', CPF], '--account, --document-number and --body only apply with --allow-writes'],
     [[...BASE, '--body', 'b.json'], '--account, --document-number and --body only apply with --allow-writes'],
@@ -106,12 +165,15 @@ describe('parseVerifyArgs: usage errors', () => {
     expect(usageError(argv).message).toBe(message);
   });
 
-  it.each(['pages', 'page-size', 'max-requests', 'time-budget', 'timeout'])('--%s must be a positive whole number: 0, -1, 1.5, 2x, x2 and an empty value are refused, 1 is taken', (name) => {
-    for (const value of ['0', '-1', '1.5', '2x', 'x2', '']) {
-      expect(usageError([...BASE, `--${name}=${value}`]).message).toBe(`--${name} must be a positive whole number`);
-    }
-    expect(() => parse([...BASE, `--${name}`, '1'])).not.toThrow();
-  });
+  it.each(['pages', 'page-size', 'max-requests', 'time-budget', 'timeout'])(
+    '--%s must be a positive whole number: 0, -1, 1.5, 2x, x2 and an empty value are refused, 1 is taken',
+    (name) => {
+      for (const value of ['0', '-1', '1.5', '2x', 'x2', '']) {
+        expect(usageError([...BASE, `--${name}=${value}`]).message).toBe(`--${name} must be a positive whole number`);
+      }
+      expect(() => parse([...BASE, `--${name}`, '1'])).not.toThrow();
+    },
+  );
 
   it('an unknown option or a stray argument is a usage error naming it', () => {
     expect(usageError([...BASE, '--nope']).message).toMatch(/Unknown option '--nope'/);
@@ -120,7 +182,9 @@ describe('parseVerifyArgs: usage errors', () => {
   });
 
   it('a credentials misuse is a usage error with the credentials message', () => {
-    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe('give either --token or client credentials (--token-url, --client-id), not both');
+    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe(
+      'give either --token or client credentials (--token-url, --client-id), not both',
+    );
   });
 
   it('no message echoes the value it refused', () => {
@@ -137,7 +201,21 @@ describe('parseVerifyArgs: usage errors', () => {
 
 describe('USAGE', () => {
   it('names every option, where secrets come from, and the exit statuses', () => {
-    for (const option of ['--base-url URL', '--pages N', '--page-size N', '--report FILE', '--max-requests N', '--time-budget SECONDS', '--timeout SECONDS', '--allow-writes --account ACCOUNT --document-number CPF --body FILE', '--token TOKEN', 'BAAS_TOKEN', 'BAAS_CLIENT_SECRET', 'BAAS_TLS_PASSPHRASE', '--ca FILE']) {
+    for (const option of [
+      '--base-url URL',
+      '--pages N',
+      '--page-size N',
+      '--report FILE',
+      '--max-requests N',
+      '--time-budget SECONDS',
+      '--timeout SECONDS',
+      '--allow-writes --account ACCOUNT --document-number CPF --body FILE',
+      '--token TOKEN',
+      'BAAS_TOKEN',
+      'BAAS_CLIENT_SECRET',
+      'BAAS_TLS_PASSPHRASE',
+      '--ca FILE',
+    ]) {
       expect(USAGE).toContain(option);
     }
     expect(USAGE).toMatch(/^Usage: verify --base-url URL/);

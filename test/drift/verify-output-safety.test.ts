@@ -31,7 +31,21 @@ async function run(update: Reply, list?: Reply) {
   const err: string[] = [];
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const code = await main(
-    ['--base-url', 'http://127.0.0.1:9', '--token', SERVICE_TOKEN, '--allow-writes', '--account', ACCOUNT, '--document-number', DOCUMENT, '--body', bodyFile, '--report', report],
+    [
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      SERVICE_TOKEN,
+      '--allow-writes',
+      '--account',
+      ACCOUNT,
+      '--document-number',
+      DOCUMENT,
+      '--body',
+      bodyFile,
+      '--report',
+      report,
+    ],
     { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, fetch: service.fetch as typeof globalThis.fetch },
   );
   return { code, table: out.join('\n'), err: err.join('\n'), json: await readFile(report, 'utf8'), service };
@@ -39,12 +53,28 @@ async function run(update: Reply, list?: Reply) {
 
 describe('the CPF and the account of the write', () => {
   it('are among the secrets every output masks', () => {
-    const options = parseVerifyArgs(['--base-url', 'https://x', '--token', SERVICE_TOKEN, '--allow-writes', '--account', ACCOUNT, '--document-number', DOCUMENT, '--body', 'b.json']);
+    const options = parseVerifyArgs([
+      '--base-url',
+      'https://x',
+      '--token',
+      SERVICE_TOKEN,
+      '--allow-writes',
+      '--account',
+      ACCOUNT,
+      '--document-number',
+      DOCUMENT,
+      '--body',
+      'b.json',
+    ]);
     expect(outputSecrets(options)).toEqual(expect.arrayContaining([SERVICE_TOKEN, ACCOUNT, DOCUMENT]));
   });
 
   it('echoed by the service in a header that reaches the table (its content type): masked in the table and the report', async () => {
-    const { table, json, service } = await run({ status: 200, headers: { 'content-type': `application/x-${DOCUMENT}-${ACCOUNT}` }, body: '{}' });
+    const { table, json, service } = await run({
+      status: 200,
+      headers: { 'content-type': `application/x-${DOCUMENT}-${ACCOUNT}` },
+      body: '{}',
+    });
     // The write really went out with both.
     expect(service.requests.some((r) => r.url.searchParams.get('DocumentNumber') === DOCUMENT)).toBe(true);
     // The CPF keeps its check digits (masked as every CPF is); the account is masked whole.
@@ -59,12 +89,17 @@ describe('the CPF and the account of the write', () => {
 
 describe('control characters from the service', () => {
   it('escapes C0, DEL, C1, line separators and bidi overrides; leaves other text alone', () => {
-    expect(escapeControls('a\x1b[31mb\rc\nd\te\x7ff\x9bg\u2028h\u202ei\u2066j é ✓')).toBe('a\\x1b[31mb\\x0dc\\x0ad\\x09e\\x7ff\\x9bg\\u2028h\\u202ei\\u2066j é ✓');
+    expect(escapeControls('a\x1b[31mb\rc\nd\te\x7ff\x9bg\u2028h\u202ei\u2066j é ✓')).toBe(
+      'a\\x1b[31mb\\x0dc\\x0ad\\x09e\\x7ff\\x9bg\\u2028h\\u202ei\\u2066j é ✓',
+    );
   });
 
   it('a content type carrying ESC, CSI or DEL reaches the table escaped, and the report as JSON escapes', async () => {
     const hostile = 'application/json\x1b[2J\x1b[31m\x9b1m\x7f';
-    const { table, json } = await run({ status: 200, headers: { 'content-type': hostile }, body: '{}' }, { status: 200, headers: { 'content-type': hostile }, body: '{}' });
+    const { table, json } = await run(
+      { status: 200, headers: { 'content-type': hostile }, body: '{}' },
+      { status: 200, headers: { 'content-type': hostile }, body: '{}' },
+    );
     expect(table).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     expect(table).toContain('application/json\\x1b[2J\\x1b[31m\\x9b1m\\x7f');
     expect(json).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
@@ -82,7 +117,15 @@ describe('control characters from the service', () => {
       startedAt: '',
       readOnly: true,
       budgets: { requests: { used: 1, limit: 1, retriesAfterWait: 0 }, timeMs: { used: 0, limit: 1 } },
-      checks: [{ check: 'c', expected: 'e', seen: 's', verdict: 'drift', problems: [{ part: 'body', pointer: '/a\nGET /injected 200\x1b[0m', rule: 'is x' }] }],
+      checks: [
+        {
+          check: 'c',
+          expected: 'e',
+          seen: 's',
+          verdict: 'drift',
+          problems: [{ part: 'body', pointer: '/a\nGET /injected 200\x1b[0m', rule: 'is x' }],
+        },
+      ],
       drifted: true,
       counts: { ok: 0, drift: 1, held: 0, 'not-seen': 0, error: 0 },
     };

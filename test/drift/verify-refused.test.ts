@@ -14,7 +14,8 @@ import { startLocalServer, type LocalServer } from './verify-local-server.js';
 
 const TOKEN = 'refused-token-0123456789';
 const SECRET = 'client-secret-0123456789';
-const problem = (status: number) => JSON.stringify({ type: 'about:blank', title: status === 401 ? 'Unauthorized' : 'Forbidden', status });
+const problem = (status: number) =>
+  JSON.stringify({ type: 'about:blank', title: status === 401 ? 'Unauthorized' : 'Forbidden', status });
 
 let dir: string;
 let server: LocalServer | undefined;
@@ -33,7 +34,9 @@ afterEach(async () => {
 const refusing = (status: number) =>
   startLocalServer((req, res) => {
     const answer = req.headers.authorization ? status : 401;
-    res.writeHead(answer, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' }).end(problem(answer));
+    res
+      .writeHead(answer, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+      .end(problem(answer));
   });
 
 async function run(argv: string[], env: Record<string, string> = {}) {
@@ -41,40 +44,56 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const err: string[] = [];
   const reportFile = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const code = await main([...argv, '--report', reportFile], { out: (t) => out.push(t), err: (t) => err.push(t), env });
-  const report = code === 2 && err.length ? undefined : (JSON.parse(await readFile(reportFile, 'utf8')) as VerifyReport);
+  const report =
+    code === 2 && err.length ? undefined : (JSON.parse(await readFile(reportFile, 'utf8')) as VerifyReport);
   return { code, out: out.join('\n'), err: err.join('\n'), report };
 }
 
-const verdicts = (report: VerifyReport | undefined) => Object.fromEntries(report!.checks.map((c) => [c.check, c.verdict]));
+const verdicts = (report: VerifyReport | undefined) =>
+  Object.fromEntries(report!.checks.map((c) => [c.check, c.verdict]));
 
 describe('a service that refuses the token', () => {
-  it.each([401, 403])('%i: exit 2, the credentials named first and in the summary, no drift, limit=201 and the pages not blamed', async (status) => {
-    server = await refusing(status);
-    const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
-    expect(code).toBe(2);
-    expect(report!.checks[0]).toMatchObject({ check: 'credentials', verdict: 'error', seen: `credentials refused (${status})` });
-    expect(report!.credentialsRefused).toMatchObject({ by: 'service', status });
-    expect(report!.drifted).toBe(false);
-    expect(report!.counts.drift).toBe(0);
-    // The checks that need an accepted token were not run; none of them is drift.
-    expect(verdicts(report)).toMatchObject({ 'list-keys with limit=201': 'error', 'cursor.next null on the last page': 'not-seen' });
-    expect(report!.checks.find((c) => c.check === 'list-keys with limit=201')!.seen).toMatch(/^not run/);
-    expect(report!.checks.some((c) => /^list-keys page/.test(c.check))).toBe(false);
-    // "did not end within N pages" only after N pages: none was read.
-    expect(report!.checks.find((c) => c.check === 'cursor.next null on the last page')!.seen).toMatch(/^0 page\(s\) read/);
-    // The summary: the verdict, and just above it the credentials' status and where they came from.
-    const lines = out.split('\n');
-    const verdict = lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:'));
-    expect(lines.filter((line) => line.startsWith('CREDENTIALS REFUSED'))).toHaveLength(1);
-    for (const named of [`(${status})`, '--token', 'BAAS_TOKEN']) expect(lines[verdict - 1]).toContain(named);
-    expect(out).not.toMatch(/^DRIFT/m);
-    expect(out).not.toContain(TOKEN);
-  });
+  it.each([401, 403])(
+    '%i: exit 2, the credentials named first and in the summary, no drift, limit=201 and the pages not blamed',
+    async (status) => {
+      server = await refusing(status);
+      const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
+      expect(code).toBe(2);
+      expect(report!.checks[0]).toMatchObject({
+        check: 'credentials',
+        verdict: 'error',
+        seen: `credentials refused (${status})`,
+      });
+      expect(report!.credentialsRefused).toMatchObject({ by: 'service', status });
+      expect(report!.drifted).toBe(false);
+      expect(report!.counts.drift).toBe(0);
+      // The checks that need an accepted token were not run; none of them is drift.
+      expect(verdicts(report)).toMatchObject({
+        'list-keys with limit=201': 'error',
+        'cursor.next null on the last page': 'not-seen',
+      });
+      expect(report!.checks.find((c) => c.check === 'list-keys with limit=201')!.seen).toMatch(/^not run/);
+      expect(report!.checks.some((c) => /^list-keys page/.test(c.check))).toBe(false);
+      // "did not end within N pages" only after N pages: none was read.
+      expect(report!.checks.find((c) => c.check === 'cursor.next null on the last page')!.seen).toMatch(
+        /^0 page\(s\) read/,
+      );
+      // The summary: the verdict, and just above it the credentials' status and where they came from.
+      const lines = out.split('\n');
+      const verdict = lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:'));
+      expect(lines.filter((line) => line.startsWith('CREDENTIALS REFUSED'))).toHaveLength(1);
+      for (const named of [`(${status})`, '--token', 'BAAS_TOKEN']) expect(lines[verdict - 1]).toContain(named);
+      expect(out).not.toMatch(/^DRIFT/m);
+      expect(out).not.toContain(TOKEN);
+    },
+  );
 
   it('sends page 1 with the token and the probe without one; nothing else (no limit=201, no more pages)', async () => {
     server = await refusing(401);
     const { report } = await run(['--base-url', server.url, '--token', TOKEN, '--pages', '3']);
-    expect(server.received.map((r) => [new URL(r.url, server!.url).searchParams.get('limit'), r.authorization])).toEqual([
+    expect(
+      server.received.map((r) => [new URL(r.url, server!.url).searchParams.get('limit'), r.authorization]),
+    ).toEqual([
       ['50', `Bearer ${TOKEN}`],
       [null, undefined],
     ]);
@@ -85,7 +104,8 @@ describe('a service that refuses the token', () => {
   it('refused credentials decide the exit status even when the probe without a token drifts: exit 2, not 1', async () => {
     server = await startLocalServer((req, res) => {
       // The token is refused; without one the answer breaks the contract (plain text).
-      if (req.headers.authorization) return void res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+      if (req.headers.authorization)
+        return void res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
       res.writeHead(401, { 'content-type': 'text/plain' }).end('no');
     });
     const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
@@ -106,10 +126,14 @@ describe('a service that refuses the token', () => {
 describe('client credentials the token endpoint refuses', () => {
   it('exit 2, refused by the token endpoint with its status and code, the client-credentials flags named; no drift', async () => {
     server = await startLocalServer((req, res) => {
-      if (req.url === '/token') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+      if (req.url === '/token')
+        return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
       res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
     });
-    const { code, out, report } = await run(['--base-url', server.url, '--token-url', `${server.url}/token`, '--client-id', 'cid'], { BAAS_CLIENT_SECRET: SECRET });
+    const { code, out, report } = await run(
+      ['--base-url', server.url, '--token-url', `${server.url}/token`, '--client-id', 'cid'],
+      { BAAS_CLIENT_SECRET: SECRET },
+    );
     expect(code).toBe(2);
     expect(report!.credentials).toBe('client credentials');
     expect(report!.credentialsRefused).toMatchObject({ by: 'token endpoint', status: 401, code: 'invalid_client' });
@@ -128,23 +152,40 @@ describe('no credentials at all', () => {
   it.each([
     ['nothing', {}],
     ['an empty BAAS_TOKEN', { BAAS_TOKEN: '' }],
-  ])('%s: a usage error (exit 2) naming the flags and variables that give credentials; nothing sent', async (_what, env) => {
-    server = await refusing(401);
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => err.push(t), env });
-    expect(code).toBe(2);
-    expect(out).toEqual([]);
-    const first = err.join('\n').split('\n')[0]!;
-    for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET']) expect(first).toContain(named);
-    expect(server.received).toEqual([]);
-  });
+  ])(
+    '%s: a usage error (exit 2) naming the flags and variables that give credentials; nothing sent',
+    async (_what, env) => {
+      server = await refusing(401);
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => err.push(t), env });
+      expect(code).toBe(2);
+      expect(out).toEqual([]);
+      const first = err.join('\n').split('\n')[0]!;
+      for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
+        expect(first).toContain(named);
+      expect(server.received).toEqual([]);
+    },
+  );
 
   it('runVerify refuses options built by hand without credentials the same way, before the first request', async () => {
     const sent: string[] = [];
-    const options: VerifyOptions = { baseUrl: 'http://127.0.0.1:9', credentials: staticToken(undefined), pages: 1, pageSize: 1, maxRequests: 5, timeBudgetMs: 10_000, requestTimeoutMs: 5_000, maxResponseBytes: 1024 };
-    await expect(runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) })).rejects.toThrow(UsageError);
-    await expect(runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) })).rejects.toThrow(/--token/);
+    const options: VerifyOptions = {
+      baseUrl: 'http://127.0.0.1:9',
+      credentials: staticToken(undefined),
+      pages: 1,
+      pageSize: 1,
+      maxRequests: 5,
+      timeBudgetMs: 10_000,
+      requestTimeoutMs: 5_000,
+      maxResponseBytes: 1024,
+    };
+    await expect(
+      runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) }),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) }),
+    ).rejects.toThrow(/--token/);
     expect(sent).toEqual([]);
   });
 });

@@ -23,7 +23,13 @@ function report(checks: CheckResult[], extra: Partial<VerifyReport> = {}): Verif
   };
 }
 
-const ok = (check: string, seen = 'fine'): CheckResult => ({ check, expected: 'exp', seen, verdict: 'ok', problems: [] });
+const ok = (check: string, seen = 'fine'): CheckResult => ({
+  check,
+  expected: 'exp',
+  seen,
+  verdict: 'ok',
+  problems: [],
+});
 
 describe('formatTable', () => {
   it('aligns the columns to the widest cell, with the verdict in capitals, then budgets and the summary', () => {
@@ -68,14 +74,36 @@ describe('formatTable', () => {
 
   it.each([
     ['no drift and every check ran', [ok('a'), { ...ok('b'), verdict: 'held' as const }], 'no drift: 1 ok, 1 held'],
-    ['no drift but a check could not run', [ok('a'), { ...ok('b'), verdict: 'error' as const }], 'INCOMPLETE (no drift seen, but some checks could not run): 1 ok, 1 error'],
-    ['drift and an error', [{ ...ok('a'), verdict: 'drift' as const }, { ...ok('b'), verdict: 'error' as const }], 'DRIFT: 1 drift, 1 error'],
+    [
+      'no drift but a check could not run',
+      [ok('a'), { ...ok('b'), verdict: 'error' as const }],
+      'INCOMPLETE (no drift seen, but some checks could not run): 1 ok, 1 error',
+    ],
+    [
+      'drift and an error',
+      [
+        { ...ok('a'), verdict: 'drift' as const },
+        { ...ok('b'), verdict: 'error' as const },
+      ],
+      'DRIFT: 1 drift, 1 error',
+    ],
   ])('summary when %s', (_name, checks, summary) => {
     expect(formatTable(report(checks), []).split('\n').at(-1)).toBe(summary);
   });
 
   it('masks the given secrets, bearer tokens and CPFs anywhere in the table', () => {
-    const text = formatTable(report([{ check: 'update 52998224725', expected: 'exp', seen: `Bearer ${SECRET} and ${SECRET}`, verdict: 'error', problems: [] }]), [SECRET]);
+    const text = formatTable(
+      report([
+        {
+          check: 'update 52998224725',
+          expected: 'exp',
+          seen: `Bearer ${SECRET} and ${SECRET}`,
+          verdict: 'error',
+          problems: [],
+        },
+      ]),
+      [SECRET],
+    );
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('52998224725');
     expect(text).toContain('update *********25');

@@ -36,7 +36,10 @@ describe('runVerify', () => {
     vi.setSystemTime(new Date('2026-03-04T05:06:07.890Z'));
     const service = fakeService();
     const clock = [100, 1334.6];
-    const report = await runVerify(parseVerifyArgs(['--base-url', `${BASE}/${CPF}`, '--token', SERVICE_TOKEN]), { fetch: service.fetch, now: () => clock.shift() ?? 1334.6 });
+    const report = await runVerify(parseVerifyArgs(['--base-url', `${BASE}/${CPF}`, '--token', SERVICE_TOKEN]), {
+      fetch: service.fetch,
+      now: () => clock.shift() ?? 1334.6,
+    });
     expect(report).toEqual({
       tool: 'baas-pix-contract verify 0.2.0',
       contractVersion: '0.2.0',
@@ -62,7 +65,10 @@ describe('runVerify', () => {
 
   it('a token in the base URL is masked in the report', async () => {
     const service = fakeService();
-    const report = await runVerify(parseVerifyArgs(['--base-url', `${BASE}/${SERVICE_TOKEN}`, '--token', SERVICE_TOKEN]), { fetch: service.fetch });
+    const report = await runVerify(
+      parseVerifyArgs(['--base-url', `${BASE}/${SERVICE_TOKEN}`, '--token', SERVICE_TOKEN]),
+      { fetch: service.fetch },
+    );
     expect(report.baseUrl).not.toContain(SERVICE_TOKEN);
     expect(report.baseUrl).toBe('http://127.0.0.1:9/gw/[REDACTED]');
   });
@@ -70,8 +76,15 @@ describe('runVerify', () => {
   it('counts drift, and sends the write last with the body file as it is', async () => {
     const bodyFile = join(dir, 'update.json');
     await writeFile(bodyFile, '{"email":"maria@example.com"}\n');
-    const service = fakeService((kind) => (kind === 'bad-limit' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('CompletePage') } : undefined));
-    const report = await runVerify(options(['--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', bodyFile]), { fetch: service.fetch });
+    const service = fakeService((kind) =>
+      kind === 'bad-limit'
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('CompletePage') }
+        : undefined,
+    );
+    const report = await runVerify(
+      options(['--allow-writes', '--account', '300541976902', '--document-number', CPF, '--body', bodyFile]),
+      { fetch: service.fetch },
+    );
     expect(report.readOnly).toBe(false);
     expect(report.checks.map((c) => [c.check, c.verdict])).toEqual([
       ['list-keys page 1', 'ok'],
@@ -91,11 +104,15 @@ describe('runVerify', () => {
   it('a body file it cannot read fails the run before anything is sent', async () => {
     const service = fakeService();
     const missing = join(dir, 'missing.json');
-    await expect(runVerify(options(['--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]), { fetch: service.fetch })).rejects.toThrow(/ENOENT/);
+    await expect(
+      runVerify(options(['--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]), {
+        fetch: service.fetch,
+      }),
+    ).rejects.toThrow(/ENOENT/);
     expect(service.requests).toEqual([]);
   });
 
-  it('sends through the credentials\' own fetch (a client certificate) when none is injected, else the global fetch', async () => {
+  it("sends through the credentials' own fetch (a client certificate) when none is injected, else the global fetch", async () => {
     const own = fakeService();
     const report = await runVerify({ ...options(), credentials: { ...staticToken(SERVICE_TOKEN), fetch: own.fetch } });
     expect(own.requests).toHaveLength(4);
@@ -134,11 +151,20 @@ describe('runVerify', () => {
 });
 
 /** main with captured output and the service as its fetch. */
-async function runMain(argv: string[], reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined, fetch?: typeof globalThis.fetch) {
+async function runMain(
+  argv: string[],
+  reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined,
+  fetch?: typeof globalThis.fetch,
+) {
   const service = fakeService(reply);
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, fetch: fetch ?? (service.fetch as typeof globalThis.fetch) });
+  const code = await main(argv, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: {},
+    fetch: fetch ?? (service.fetch as typeof globalThis.fetch),
+  });
   return { code, out, err, requests: service.requests };
 }
 
@@ -161,16 +187,34 @@ describe('main (the command line)', () => {
   });
 
   it('drift: exit 1, even with a check that could not run', async () => {
-    let r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('NoKeys') } : undefined));
+    let r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) =>
+      kind === 'no-token'
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: exampleValue('NoKeys') }
+        : undefined,
+    );
     expect(r.code).toBe(1);
-    expect(summaryOf(r.out.join('\n'))).toEqual({ outcome: 'DRIFT', counts: { ok: 3, drift: 1, held: 1, 'not-seen': 2 } });
-    r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'no-token' ? { status: 404 } : kind === 'page2' ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') } : undefined));
+    expect(summaryOf(r.out.join('\n'))).toEqual({
+      outcome: 'DRIFT',
+      counts: { ok: 3, drift: 1, held: 1, 'not-seen': 2 },
+    });
+    r = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) =>
+      kind === 'no-token'
+        ? { status: 404 }
+        : kind === 'page2'
+          ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') }
+          : undefined,
+    );
     expect(r.code).toBe(1);
-    expect(summaryOf(r.out.join('\n'))).toEqual({ outcome: 'DRIFT', counts: { ok: 2, drift: 1, 'not-seen': 3, error: 1 } });
+    expect(summaryOf(r.out.join('\n'))).toEqual({
+      outcome: 'DRIFT',
+      counts: { ok: 2, drift: 1, 'not-seen': 3, error: 1 },
+    });
   });
 
   it('no drift but a check could not run: exit 2, and the table says INCOMPLETE', async () => {
-    const { code, out } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) => (kind === 'page1' ? problemReply(503, 'UpstreamUnavailable', { 'retry-after': '600' }) : undefined));
+    const { code, out } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN], (kind) =>
+      kind === 'page1' ? problemReply(503, 'UpstreamUnavailable', { 'retry-after': '600' }) : undefined,
+    );
     expect(code).toBe(2);
     const { outcome, counts } = summaryOf(out.join('\n'));
     expect(outcome).toMatch(/^INCOMPLETE \(/);
@@ -187,7 +231,19 @@ describe('main (the command line)', () => {
 
   it('a run that fails (the body file cannot be read): exit 2, one masked line on stderr', async () => {
     const missing = join(dir, `${SERVICE_TOKEN}.json`);
-    const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--allow-writes', '--account', '1', '--document-number', CPF, '--body', missing]);
+    const { code, out, err } = await runMain([
+      '--base-url',
+      BASE,
+      '--token',
+      SERVICE_TOKEN,
+      '--allow-writes',
+      '--account',
+      '1',
+      '--document-number',
+      CPF,
+      '--body',
+      missing,
+    ]);
     expect(code).toBe(2);
     expect(out).toHaveLength(1);
     expect(err).toHaveLength(1);

@@ -20,7 +20,11 @@ afterAll(async () => {
 describe('the sandbox against the contract', () => {
   it('verify walks every page (10 keys, 4 a page) and reports no drift', async () => {
     const lines: string[] = [];
-    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--page-size', '4'], { out: (t) => lines.push(t), err: (t) => lines.push(t), env: {} });
+    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--page-size', '4'], {
+      out: (t) => lines.push(t),
+      err: (t) => lines.push(t),
+      env: {},
+    });
     const text = lines.join('\n');
     expect(text).toMatch(/list-keys page 3\s+.*200 application\/json, 2 keys\s+OK/);
     expect(text).toMatch(/cursor\.next null on the last page\s+.*HELD/);

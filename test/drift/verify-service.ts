@@ -35,15 +35,27 @@ export const problemReply = (status: number, name: string, headers: Record<strin
 export function conformant(kind: Kind): Reply {
   switch (kind) {
     case 'page1':
-      return { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req-p1' }, body: exampleValue('FirstPage') };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-p1' },
+        body: exampleValue('FirstPage'),
+      };
     case 'page2':
-      return { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req-p2' }, body: exampleValue('LastPage') };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-p2' },
+        body: exampleValue('LastPage'),
+      };
     case 'no-token':
       return problemReply(401, 'MissingToken', { 'www-authenticate': 'Bearer' });
     case 'bad-limit':
       return problemReply(422, 'InvalidFields');
     case 'update':
-      return { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req-u' }, body: exampleValue('UpdateSucceeded') };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-u' },
+        body: exampleValue('UpdateSucceeded'),
+      };
     default:
       return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
   }
@@ -68,7 +80,9 @@ function headersOf(init: HeadersInit | undefined): Record<string, string> {
 }
 
 /** A fetch that answers like the service: `reply` may change any answer (return undefined to keep it). */
-export function fakeService(reply: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined = () => undefined) {
+export function fakeService(
+  reply: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined = () => undefined,
+) {
   const requests: SeenRequest[] = [];
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     const request: SeenRequest = {

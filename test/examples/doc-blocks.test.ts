@@ -16,12 +16,15 @@ describe('example blocks of the README and the guides', () => {
   });
 
   it.each(docs)('%s names only example files that exist', (document) => {
-    for (const { example } of exampleBlocks(document)) expect(existsSync(join(repoRoot, example)), `${document}: ${example}`).toBe(true);
+    for (const { example } of exampleBlocks(document))
+      expect(existsSync(join(repoRoot, example)), `${document}: ${example}`).toBe(true);
   });
 
   it('show every example', () => {
     const shown = new Set(docs.flatMap((document) => exampleBlocks(document).map((block) => block.example)));
-    const files = readdirSync(join(repoRoot, 'examples')).filter((name) => name.endsWith('.ts')).map((name) => `examples/${name}`);
+    const files = readdirSync(join(repoRoot, 'examples'))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => `examples/${name}`);
     expect(files.filter((file) => !shown.has(file))).toEqual([]);
   });
 

@@ -19,7 +19,9 @@ const exampleTests = readdirSync(EXAMPLES).filter((name) => name.endsWith('.test
 
 // The parent's own settings must not leak in: this run's VITEST_*, loaders, and any BAAS_* of the shell.
 const baseEnv = (): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|NODE_OPTIONS|FORCE_COLOR|BAAS_)/.test(name))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|NODE_OPTIONS|FORCE_COLOR|BAAS_)/.test(name)),
+  ),
   NO_COLOR: '1',
 });
 
@@ -31,16 +33,33 @@ interface Run {
 
 /** `npx tsx examples/<file>` without npx's own start-up: Node with tsx's loader, from the repository root. */
 function runExample(file: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', join('examples', file)], { cwd: repoRoot, env, timeout: 60_000 }).then(
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', join('examples', file)], {
+    cwd: repoRoot,
+    env,
+    timeout: 60_000,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof error.code === 'number' ? error.code : -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: typeof error.code === 'number' ? error.code : -1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }),
   );
 }
 
 const shown = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
 
 it('has the examples the guides name, and a test', () => {
-  expect(examples).toEqual(expect.arrayContaining(['first-call.ts', 'update-person.ts', 'list-page.ts', 'walk-keys.ts', 'errors.ts', 'client-credentials.ts']));
+  expect(examples).toEqual(
+    expect.arrayContaining([
+      'first-call.ts',
+      'update-person.ts',
+      'list-page.ts',
+      'walk-keys.ts',
+      'errors.ts',
+      'client-credentials.ts',
+    ]),
+  );
   expect(exampleTests).toContain('sandbox.test.ts');
 });
 
@@ -60,9 +79,14 @@ describe('against the command-line sandbox', () => {
   let credentials: { BAAS_TOKEN_URL: string; BAAS_CLIENT_ID: string; BAAS_CLIENT_SECRET: string };
 
   beforeAll(async () => {
-    const started = startUntil(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'sandbox', '--port', '0', '--seed', 'examples-test'], /try: curl .*\n/, {
-      cwd: repoRoot,
-    });
+    const started = startUntil(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/index.ts', 'sandbox', '--port', '0', '--seed', 'examples-test'],
+      /try: curl .*\n/,
+      {
+        cwd: repoRoot,
+      },
+    );
     server = started.child;
     output = started.output;
     await started.ready;
@@ -70,7 +94,11 @@ describe('against the command-line sandbox', () => {
     url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
     token = /client 1: Authorization: Bearer (\S+)/.exec(banner)![1]!;
     const [, clientId, clientSecret] = /client_id=(\S+) {2}client_secret=(\S+)/.exec(banner)!;
-    credentials = { BAAS_TOKEN_URL: /Token URL .*: (\S+)$/m.exec(banner)![1]!, BAAS_CLIENT_ID: clientId!, BAAS_CLIENT_SECRET: clientSecret! };
+    credentials = {
+      BAAS_TOKEN_URL: /Token URL .*: (\S+)$/m.exec(banner)![1]!,
+      BAAS_CLIENT_ID: clientId!,
+      BAAS_CLIENT_SECRET: clientSecret!,
+    };
   }, 60_000);
 
   afterAll(async () => {
@@ -81,14 +109,20 @@ describe('against the command-line sandbox', () => {
   });
 
   /** The sandbox's request log lines (one per request), e.g. `GET /v2/api/pix/keys/list-keys 200 (2 ms)`. */
-  const requests = () => output().split('\n').filter((line) => /^(GET|PUT|POST) \//.test(line));
+  const requests = () =>
+    output()
+      .split('\n')
+      .filter((line) => /^(GET|PUT|POST) \//.test(line));
 
   async function runAgainstSandbox(file: string, env: NodeJS.ProcessEnv): Promise<string[]> {
     const before = requests().length;
     const run = await runExample(file, { ...baseEnv(), BAAS_BASE_URL: url, ...env });
     expect(run.code, shown(run)).toBe(0);
     // The log line of the last request may be written just after the example has its answer.
-    expect(await eventually(() => requests().length > before, 10_000), `${file} sent nothing to ${url}\n${shown(run)}`).toBe(true);
+    expect(
+      await eventually(() => requests().length > before, 10_000),
+      `${file} sent nothing to ${url}\n${shown(run)}`,
+    ).toBe(true);
     return requests().slice(before);
   }
 
@@ -99,19 +133,30 @@ describe('against the command-line sandbox', () => {
 
   it.each(examples)('%s with BAAS_TOKEN_URL, BAAS_CLIENT_ID and BAAS_CLIENT_SECRET', async (file) => {
     const sent = await runAgainstSandbox(file, credentials);
-    expect(sent.some((line) => line.startsWith('POST /oauth/token 200')), sent.join('\n')).toBe(true);
+    expect(
+      sent.some((line) => line.startsWith('POST /oauth/token 200')),
+      sent.join('\n'),
+    ).toBe(true);
   });
 });
 
 it("examples' tests pass through vitest", async () => {
   const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
-  const run = await promisify(execFile)(process.execPath, [vitest, 'run', '--config', 'examples/support/vitest.config.ts', '--reporter=dot'], {
-    cwd: repoRoot,
-    env: baseEnv(),
-    timeout: 60_000,
-  }).then(
+  const run = await promisify(execFile)(
+    process.execPath,
+    [vitest, 'run', '--config', 'examples/support/vitest.config.ts', '--reporter=dot'],
+    {
+      cwd: repoRoot,
+      env: baseEnv(),
+      timeout: 60_000,
+    },
+  ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof error.code === 'number' ? error.code : -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: typeof error.code === 'number' ? error.code : -1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }),
   );
   expect(run.code, shown(run)).toBe(0);
   expect(run.stdout).toMatch(new RegExp(`Test Files\\s+${exampleTests.length} passed`));

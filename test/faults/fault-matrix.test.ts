@@ -4,12 +4,27 @@
 // stalling the run), with no unhandled rejection, no secret (token, CPF) in any logged form of the
 // error, and no TCP handle left open. The matrix is printed at the end: fault, expected, observed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, BaasError, NetworkError, ResponseError, TimeoutError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  ApiError,
+  BaasError,
+  NetworkError,
+  ResponseError,
+  TimeoutError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import { freePort } from '../../src/testing/mock.js';
 import { json, startFaultServer, type FaultServer, type Handler } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 import { OPERATIONS, callBy, callNames, type CallName } from '../support/operations.js';
-import { leakedSecrets, openTcpHandles, settleWithin, tcpHandlesSettle, textTable, watchUnhandledRejections } from '../support/reliability.js';
+import {
+  leakedSecrets,
+  openTcpHandles,
+  settleWithin,
+  tcpHandlesSettle,
+  textTable,
+  watchUnhandledRejections,
+} from '../support/reliability.js';
 
 type Operation = CallName;
 type ErrorClass = typeof TimeoutError | typeof NetworkError | typeof ResponseError | typeof ApiError;
@@ -72,18 +87,24 @@ beforeAll(async () => {
 afterAll(async () => {
   unhandled.stop();
   await Promise.all([server.close(), elsewhere.close()]);
-  console.log(`\nFault matrix (timeout ${TIMEOUT_MS} ms where the timer is the fault, else ${ANSWER_TIMEOUT_MS} ms; ${ATTEMPTS} attempts)\n${textTable(rows)}`);
+  console.log(
+    `\nFault matrix (timeout ${TIMEOUT_MS} ms where the timer is the fault, else ${ANSWER_TIMEOUT_MS} ms; ${ATTEMPTS} attempts)\n${textTable(rows)}`,
+  );
   // Every server and socket closed: nothing the suite opened is left behind.
   expect(await tcpHandlesSettle(handlesBefore)).toBeLessThanOrEqual(handlesBefore);
 });
 
 /** Whatever the error says about itself, written out as a log would. */
-const errorBodies = (text: string) => `${text} Authorization: Bearer ${SECRET_TOKEN} for CPF ${VALID_CPF} (529.982.247-25)`;
+const errorBodies = (text: string) =>
+  `${text} Authorization: Bearer ${SECRET_TOKEN} for CPF ${VALID_CPF} (529.982.247-25)`;
 
 const bigPage = (): string => {
   // About 30 MB: 80,000 key records, each a little different. Legal JSON, far past maxItems.
   const [key] = firstPageKeys();
-  const keys = Array.from({ length: 80_000 }, (_, i) => ({ ...key!, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
+  const keys = Array.from({ length: 80_000 }, (_, i) => ({
+    ...key!,
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  }));
   return JSON.stringify({ cursor: { next: null }, data: keys });
 };
 
@@ -156,17 +177,22 @@ const faults: Fault[] = [
   {
     fault: 'invalid JSON',
     expected: ResponseError,
-    handler: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(errorBodies('{"cursor": nope}')),
+    handler: (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(errorBodies('{"cursor": nope}')),
   },
   {
     fault: 'truncated JSON',
     expected: ResponseError,
-    handler: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page).slice(0, 40)),
+    handler: (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page).slice(0, 40)),
   },
   {
     fault: 'HTML error page (502, retried)',
     expected: ResponseError,
-    handler: (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><body>${errorBodies('Bad gateway')}</body></html>`),
+    handler: (_req, res) =>
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end(`<html><body>${errorBodies('Bad gateway')}</body></html>`),
     check: ({ error }) => {
       expect((error as ResponseError).status).toBe(502);
       expect(server.requests).toHaveLength(ATTEMPTS);
@@ -175,7 +201,10 @@ const faults: Fault[] = [
   {
     fault: 'HTML page as a 200',
     expected: ResponseError,
-    handler: (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body>Maintenance</body></html>'),
+    handler: (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><body>Maintenance</body></html>'),
   },
   {
     fault: 'empty 200',
@@ -204,7 +233,10 @@ const faults: Fault[] = [
     expected: 'data',
     operations: ['listPixKeys'],
     waitsMs: 1_000,
-    handler: (_req, res) => (server.requests.length === 1 ? json(res, 429, problem(429, 'Too many requests'), { 'retry-after': '1' }) : json(res, 200, page)),
+    handler: (_req, res) =>
+      server.requests.length === 1
+        ? json(res, 429, problem(429, 'Too many requests'), { 'retry-after': '1' })
+        : json(res, 200, page),
     check: () => {
       expect(server.requests).toHaveLength(2);
       expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
@@ -273,7 +305,8 @@ const faults: Fault[] = [
     fault: 'redirect to the same origin',
     checksServersOnly: true,
     expected: { byOperation: (operation) => (OPERATIONS[operation].method === 'GET' ? 'data' : ResponseError) },
-    handler: (req, res) => (req.url?.startsWith('/moved') ? json(res, 200, page) : res.writeHead(307, { location: '/moved' }).end()),
+    handler: (req, res) =>
+      req.url?.startsWith('/moved') ? json(res, 200, page) : res.writeHead(307, { location: '/moved' }).end(),
     check: ({ operation }) => {
       // GET follows with the token (same origin); a PUT is not replayed to another URL.
       const follows = operation === 'raw' || OPERATIONS[operation].method === 'GET';
@@ -324,7 +357,8 @@ const faults: Fault[] = [
   {
     fault: 'a 5 MB plain-text error',
     expected: ApiError,
-    handler: (_req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(5_000_000))),
+    handler: (_req, res) =>
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(5_000_000))),
     check: ({ error }) => expect((error as ApiError).problem?.detail?.length ?? 0).toBeLessThan(1_000),
   },
   {
@@ -358,7 +392,11 @@ const faults: Fault[] = [
 let retryAt = 0;
 
 const expectedNames = (expected: Expected): string[] =>
-  expected === 'data' ? ['data'] : Array.isArray(expected) ? expected.map((e) => e.name) : [(expected as ErrorClass).name];
+  expected === 'data'
+    ? ['data']
+    : Array.isArray(expected)
+      ? expected.map((e) => e.name)
+      : [(expected as ErrorClass).name];
 
 /** A fault the transport itself must turn into an error, whoever reads the answer. */
 const transportOnly = (expected: Expected): boolean =>
@@ -373,7 +411,10 @@ const RAW_ANSWERED = 'answered (openapi-fetch reads it)';
 
 const cases = faults.flatMap((fault) =>
   (fault.operations ?? callNames).map((operation) => {
-    const typed = typeof fault.expected === 'object' && 'byOperation' in fault.expected ? fault.expected.byOperation(operation === 'raw' ? 'listPixKeys' : operation) : fault.expected;
+    const typed =
+      typeof fault.expected === 'object' && 'byOperation' in fault.expected
+        ? fault.expected.byOperation(operation === 'raw' ? 'listPixKeys' : operation)
+        : fault.expected;
     const rawDiffers = operation === 'raw' && !transportOnly(typed) && !fault.callDecides;
     return {
       ...fault,
@@ -388,7 +429,13 @@ const cases = faults.flatMap((fault) =>
 
 /** The client's settings for a case: the timer by kind of fault, then the fault's own options. */
 const settingsOf = ({ timed, options = {} }: Pick<Fault, 'timed' | 'options'>) => {
-  const retry = { maxAttempts: ATTEMPTS, baseDelayMs: 1, maxDelayMs: MAX_DELAY_MS, maxElapsedMs: 5_000, ...(typeof options.retry === 'object' ? options.retry : {}) };
+  const retry = {
+    maxAttempts: ATTEMPTS,
+    baseDelayMs: 1,
+    maxDelayMs: MAX_DELAY_MS,
+    maxElapsedMs: 5_000,
+    ...(typeof options.retry === 'object' ? options.retry : {}),
+  };
   return { timeoutMs: timed ? TIMEOUT_MS : ANSWER_TIMEOUT_MS, ...options, retry };
 };
 
@@ -401,44 +448,58 @@ const deadlineOf = (fault: Pick<Fault, 'timed' | 'options' | 'waitsMs'>): number
 describe('fault matrix', () => {
   // Each call is bounded by its on-time deadline; the test's own limit (wall-clock, a backstop) is twice the longest case's.
   const testTimeoutMs = 2 * Math.max(...cases.map((c) => (c.repeat ?? 1) * deadlineOf(c)));
-  it.each(cases)('$name', async (testCase) => {
-    const { fault, operation, expectedHere: expected, rawDiffers, handler, baseUrl, repeat = 1, check } = testCase;
-    const deadlineMs = deadlineOf(testCase);
-    for (let round = 0; round < repeat; round += 1) {
-      elsewhere.handle((_req, res) => json(res, 200, page));
-      arrivals.length = 0;
-      const handle = handler ?? (() => undefined);
-      server.handle((req, res, body) => {
-        arrivals.push(performance.now());
-        return handle(req, res, body);
-      });
-      const client = createBaasClient({
-        baseUrl: baseUrl ? await baseUrl() : server.url,
-        token: SECRET_TOKEN,
-        ...settingsOf(testCase),
-      });
-      const outcome = await settleWithin<unknown>(callBy(operation, client), deadlineMs);
-      const notBaas = outcome.kind === 'error' && !(outcome.error instanceof BaasError);
-      const observed =
-        outcome.kind === 'hung'
-          ? `hung (> ${deadlineMs} ms)`
-          : rawDiffers && (outcome.kind === 'data' || (notBaas && outcome.error instanceof SyntaxError))
-            ? RAW_ANSWERED
-            : outcome.kind === 'data'
-              ? 'data'
-              : outcome.error instanceof BaasError
-                ? outcome.error.name
-                : `not a BaasError: ${String(outcome.error)}`;
-      const allowed = rawDiffers ? [RAW_ANSWERED] : expectedNames(expected);
-      if (!allowed.includes(observed) || round === repeat - 1) {
-        const calls = repeat > 1 ? ` (call ${round + 1}/${repeat})` : '';
-        rows.push({ fault, operation, expected: allowed.join(' or '), observed: `${observed}${calls}`, ms: String(Math.round(outcome.ms)) });
-      }
+  it.each(cases)(
+    '$name',
+    async (testCase) => {
+      const { fault, operation, expectedHere: expected, rawDiffers, handler, baseUrl, repeat = 1, check } = testCase;
+      const deadlineMs = deadlineOf(testCase);
+      for (let round = 0; round < repeat; round += 1) {
+        elsewhere.handle((_req, res) => json(res, 200, page));
+        arrivals.length = 0;
+        const handle = handler ?? (() => undefined);
+        server.handle((req, res, body) => {
+          arrivals.push(performance.now());
+          return handle(req, res, body);
+        });
+        const client = createBaasClient({
+          baseUrl: baseUrl ? await baseUrl() : server.url,
+          token: SECRET_TOKEN,
+          ...settingsOf(testCase),
+        });
+        const outcome = await settleWithin<unknown>(callBy(operation, client), deadlineMs);
+        const notBaas = outcome.kind === 'error' && !(outcome.error instanceof BaasError);
+        const observed =
+          outcome.kind === 'hung'
+            ? `hung (> ${deadlineMs} ms)`
+            : rawDiffers && (outcome.kind === 'data' || (notBaas && outcome.error instanceof SyntaxError))
+              ? RAW_ANSWERED
+              : outcome.kind === 'data'
+                ? 'data'
+                : outcome.error instanceof BaasError
+                  ? outcome.error.name
+                  : `not a BaasError: ${String(outcome.error)}`;
+        const allowed = rawDiffers ? [RAW_ANSWERED] : expectedNames(expected);
+        if (!allowed.includes(observed) || round === repeat - 1) {
+          const calls = repeat > 1 ? ` (call ${round + 1}/${repeat})` : '';
+          rows.push({
+            fault,
+            operation,
+            expected: allowed.join(' or '),
+            observed: `${observed}${calls}`,
+            ms: String(Math.round(outcome.ms)),
+          });
+        }
 
-      expect(allowed, `call ${round + 1} of ${repeat}`).toContain(observed);
-      if (outcome.kind === 'error') expect(leakedSecrets(outcome.error, SECRETS)).toEqual([]);
-      check?.({ operation, ...(outcome.kind === 'data' ? { value: outcome.value } : {}), ...(outcome.kind === 'error' ? { error: outcome.error } : {}) });
-      expect(unhandled.reasons).toEqual([]);
-    }
-  }, testTimeoutMs);
+        expect(allowed, `call ${round + 1} of ${repeat}`).toContain(observed);
+        if (outcome.kind === 'error') expect(leakedSecrets(outcome.error, SECRETS)).toEqual([]);
+        check?.({
+          operation,
+          ...(outcome.kind === 'data' ? { value: outcome.value } : {}),
+          ...(outcome.kind === 'error' ? { error: outcome.error } : {}),
+        });
+        expect(unhandled.reasons).toEqual([]);
+      }
+    },
+    testTimeoutMs,
+  );
 });

@@ -23,10 +23,14 @@ function specifiersOf(text: string, fileName = 'file.ts'): Found[] {
   const found: Found[] = [];
   const literal = (node: ts.Node | undefined) => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) found.push({ specifier: literal(node.moduleSpecifier), dynamic: false });
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) found.push({ specifier: literal(node.moduleReference.expression), dynamic: false });
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) found.push({ specifier: literal(node.argument.literal), dynamic: false });
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found.push({ specifier: literal(node.arguments[0]), dynamic: true });
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      found.push({ specifier: literal(node.moduleSpecifier), dynamic: false });
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      found.push({ specifier: literal(node.moduleReference.expression), dynamic: false });
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      found.push({ specifier: literal(node.argument.literal), dynamic: false });
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      found.push({ specifier: literal(node.arguments[0]), dynamic: true });
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -49,7 +53,9 @@ async function readImports() {
   const rows: Array<{ file: string; specifier: string | undefined; target: string | undefined; dynamic: boolean }> = [];
   for (const file of await sourceFiles('src')) {
     for (const { specifier, dynamic } of specifiersOf(await readFile(join(repoRoot, file), 'utf8'), file)) {
-      const target = specifier?.startsWith('.') ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier)) : specifier;
+      const target = specifier?.startsWith('.')
+        ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier))
+        : specifier;
       rows.push({ file, specifier, target, dynamic });
     }
   }
@@ -97,7 +103,9 @@ describe('the import specifiers read', () => {
 describe('the layers of src/', () => {
   it('logging, auth and TLS import nothing from src/client/', async () => {
     const rows = await importsOfSrc();
-    const backwards = rows.filter((r) => /^src\/(logging|auth|tls)\//.test(r.file) && r.target?.startsWith('src/client/'));
+    const backwards = rows.filter(
+      (r) => /^src\/(logging|auth|tls)\//.test(r.file) && r.target?.startsWith('src/client/'),
+    );
     expect(backwards.map((r) => `${r.file} -> ${r.specifier}`)).toEqual([]);
     // The rule reads real files: these folders exist and import something.
     expect(rows.filter((r) => /^src\/(logging|auth|tls)\//.test(r.file)).length).toBeGreaterThan(20);
@@ -112,7 +120,11 @@ describe('the layers of src/', () => {
   it('import() loads only optional peers, subcommands and the generated response validators', async () => {
     const rows = await importsOfSrc();
     const dynamic = rows.filter((r) => r.dynamic);
-    expect(dynamic.filter((r) => !dynamicImportAllowed(r.file, r.target)).map((r) => `${r.file} -> ${r.specifier ?? '(computed)'}`)).toEqual([]);
+    expect(
+      dynamic
+        .filter((r) => !dynamicImportAllowed(r.file, r.target))
+        .map((r) => `${r.file} -> ${r.specifier ?? '(computed)'}`),
+    ).toEqual([]);
     expect(dynamic.length).toBeGreaterThan(0);
   });
 });

@@ -7,7 +7,13 @@ import { attachEvents } from '../../src/logging/client-events.js';
 import type { BaasEvent, Logger, TokenEvent } from '../../src/logging/index.js';
 
 const TOKEN = 'tok-0123456789abcdef';
-const base: CallEvent = { operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, durationMs: 12 };
+const base: CallEvent = {
+  operation: 'listPixKeys',
+  method: 'GET',
+  url: 'https://api.baas.example/keys?limit=5',
+  attempt: 2,
+  durationMs: 12,
+};
 
 function state(token: unknown = TOKEN): Observed & { secrets: string[] } {
   return { token, secrets: [] };
@@ -33,12 +39,25 @@ describe('attachEvents', () => {
   it('an attempt is a request event with the request headers', () => {
     const { observer, fields } = attached();
     observer.attempt!({ ...base, headers: { 'User-Agent': 'acme/1' } });
-    expect(fields()).toStrictEqual([{ type: 'request', operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, headers: { 'user-agent': 'acme/1' } }]);
+    expect(fields()).toStrictEqual([
+      {
+        type: 'request',
+        operation: 'listPixKeys',
+        method: 'GET',
+        url: 'https://api.baas.example/keys?limit=5',
+        attempt: 2,
+        headers: { 'user-agent': 'acme/1' },
+      },
+    ]);
   });
 
   it('a response carries status, duration, request id, rate limit and the response headers as a plain object', () => {
     const { observer, fields } = attached();
-    const responseHeaders = new Headers({ 'X-Request-Id': 'req-1', 'X-RateLimit-Remaining': '3', 'Content-Type': 'application/json' });
+    const responseHeaders = new Headers({
+      'X-Request-Id': 'req-1',
+      'X-RateLimit-Remaining': '3',
+      'Content-Type': 'application/json',
+    });
     observer.response!({ ...base, status: 200, requestId: 'req-1', responseHeaders });
     expect(fields()).toStrictEqual([
       {
@@ -59,7 +78,17 @@ describe('attachEvents', () => {
   it('a response without status or headers: status 0, and no rate limit or headers', () => {
     const { observer, fields } = attached();
     observer.response!(base);
-    expect(fields()).toStrictEqual([{ type: 'response', operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, status: 0, durationMs: 12 }]);
+    expect(fields()).toStrictEqual([
+      {
+        type: 'response',
+        operation: 'listPixKeys',
+        method: 'GET',
+        url: 'https://api.baas.example/keys?limit=5',
+        attempt: 2,
+        status: 0,
+        durationMs: 12,
+      },
+    ]);
   });
 
   it('a retry carries why and how long; without them, "retry" and 0 ms', () => {
@@ -67,15 +96,39 @@ describe('attachEvents', () => {
     observer.retry!({ ...base, reason: 'HTTP 503', waitMs: 250, status: 503, requestId: 'req-2' });
     observer.retry!(base);
     expect(fields()).toStrictEqual([
-      { type: 'retry', operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, reason: 'HTTP 503', waitMs: 250, status: 503, requestId: 'req-2' },
-      { type: 'retry', operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, reason: 'retry', waitMs: 0 },
+      {
+        type: 'retry',
+        operation: 'listPixKeys',
+        method: 'GET',
+        url: 'https://api.baas.example/keys?limit=5',
+        attempt: 2,
+        reason: 'HTTP 503',
+        waitMs: 250,
+        status: 503,
+        requestId: 'req-2',
+      },
+      {
+        type: 'retry',
+        operation: 'listPixKeys',
+        method: 'GET',
+        url: 'https://api.baas.example/keys?limit=5',
+        attempt: 2,
+        reason: 'retry',
+        waitMs: 0,
+      },
     ]);
     expect(entries.map((e) => e.level)).toEqual(['info', 'info']);
   });
 
   it("an error carries the error's name, kind, message, status, code and rate limit", () => {
     const { observer, fields } = attached();
-    const error = Object.assign(new Error('HTTP 429 slow down'), { name: 'ApiError', kind: 'api', status: 429, code: 'RATE', rateLimit: { source: 'ietf', remaining: 0 } });
+    const error = Object.assign(new Error('HTTP 429 slow down'), {
+      name: 'ApiError',
+      kind: 'api',
+      status: 429,
+      code: 'RATE',
+      rateLimit: { source: 'ietf', remaining: 0 },
+    });
     observer.error!({ ...base, error, requestId: 'req-3' });
     expect(fields()).toStrictEqual([
       {
@@ -101,20 +154,41 @@ describe('attachEvents', () => {
     observer.error!({ ...base, error: 'socket hang up' });
     observer.error!({ ...base, error: { name: 7, kind: 1, message: 2, status: '500', code: 3 } });
     observer.error!(base);
-    const common = { type: 'error', operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys?limit=5', attempt: 2, errorName: 'Error', durationMs: 12 };
+    const common = {
+      type: 'error',
+      operation: 'listPixKeys',
+      method: 'GET',
+      url: 'https://api.baas.example/keys?limit=5',
+      attempt: 2,
+      errorName: 'Error',
+      durationMs: 12,
+    };
     expect(fields()).toStrictEqual([
       { ...common, message: 'socket hang up' },
       { ...common, message: '[object Object]' },
       { ...common, message: 'undefined' },
     ]);
-    expect(entries[0]!.message).toBe('baas: listPixKeys GET https://api.baas.example/keys?limit=5 failed after 2 attempts: Error: socket hang up');
+    expect(entries[0]!.message).toBe(
+      'baas: listPixKeys GET https://api.baas.example/keys?limit=5 failed after 2 attempts: Error: socket hang up',
+    );
   });
 
   it('a drift event goes through as it is, at warn', () => {
     const { observer, entries } = attached();
-    const drift = { type: 'drift' as const, operationId: 'listPixKeys', status: 200, problems: [{ part: 'body' as const, pointer: '/data', rule: 'is required' }] };
+    const drift = {
+      type: 'drift' as const,
+      operationId: 'listPixKeys',
+      status: 200,
+      problems: [{ part: 'body' as const, pointer: '/data', rule: 'is required' }],
+    };
     observer.drift!(drift);
-    expect(entries).toEqual([{ level: 'warn', message: 'baas: listPixKeys   answered HTTP 200 off the contract: 1 problem (see problems)', fields: drift }]);
+    expect(entries).toEqual([
+      {
+        level: 'warn',
+        message: 'baas: listPixKeys   answered HTTP 200 off the contract: 1 problem (see problems)',
+        fields: drift,
+      },
+    ]);
   });
 
   it('masks the secrets the client holds when the event is emitted, not when it attached', () => {
@@ -151,12 +225,16 @@ describe('attachEvents', () => {
     expect(log.wants('drift')).toBe(false);
   });
 
-  it("listens to a token source that can be observed, and to no other kind", () => {
+  it('listens to a token source that can be observed, and to no other kind', () => {
     let told: ((event: TokenEvent) => void) | undefined;
-    const source = Object.assign(() => Promise.resolve(TOKEN), { observe: (listener: (event: TokenEvent) => void) => (told = listener) });
+    const source = Object.assign(() => Promise.resolve(TOKEN), {
+      observe: (listener: (event: TokenEvent) => void) => (told = listener),
+    });
     const { fields } = attached(source);
     told!({ type: 'token', action: 'fetched', tokenUrl: 'https://auth.example/token', durationMs: 5 });
-    expect(fields()).toStrictEqual([{ type: 'token', action: 'fetched', tokenUrl: 'https://auth.example/token', durationMs: 5 }]);
+    expect(fields()).toStrictEqual([
+      { type: 'token', action: 'fetched', tokenUrl: 'https://auth.example/token', durationMs: 5 },
+    ]);
     // A plain function, or a fixed token, has nothing to observe: attaching still works.
     expect(() => attached(() => Promise.resolve(TOKEN))).not.toThrow();
     expect(() => attached(Object.assign(() => Promise.resolve(TOKEN), { observe: 'no' }))).not.toThrow();

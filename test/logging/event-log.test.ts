@@ -12,25 +12,95 @@ const FORBIDDEN = [TOKEN, SECRET, CPF, CPF_FORMATTED];
 const url = `https://api.baas.example/v2/api/baas-onboarding/account/natural-person?Account=123456&DocumentNumber=${CPF}`;
 const call = { operation: 'updateNaturalPerson', method: 'PUT', url, attempt: 2 };
 const leaky = `for CPF ${CPF_FORMATTED} (${CPF}) with Bearer ${TOKEN} and secret ${SECRET}`;
-const rateLimit = { source: 'ietf' as const, policy: 'default', limit: 100, remaining: 0, resetSeconds: 30, windowSeconds: 60 };
+const rateLimit = {
+  source: 'ietf' as const,
+  policy: 'default',
+  limit: 100,
+  remaining: 0,
+  resetSeconds: 30,
+  windowSeconds: 60,
+};
 
 /** One event of each kind and action, each stuffed with secrets where a careless client might put them. */
 const EVENTS: [string, BaasEvent, Exclude<LogLevel, 'off'>][] = [
-  ['request', { type: 'request', ...call, headers: { Authorization: `Bearer ${TOKEN}`, 'User-Agent': 'acme/1.0', 'X-Note': leaky } }, 'debug'],
   [
-    'response',
-    { type: 'response', ...call, status: 429, durationMs: 41.7, requestId: 'req-7f3a', rateLimit, headers: { 'Set-Cookie': `s=${TOKEN}`, 'X-Echo': leaky } },
+    'request',
+    {
+      type: 'request',
+      ...call,
+      headers: { Authorization: `Bearer ${TOKEN}`, 'User-Agent': 'acme/1.0', 'X-Note': leaky },
+    },
     'debug',
   ],
-  ['retry', { type: 'retry', ...call, reason: `HTTP 503 ${leaky}`, waitMs: 500, retryAfterMs: 500, status: 503, requestId: 'req-7f3a', rateLimit }, 'info'],
+  [
+    'response',
+    {
+      type: 'response',
+      ...call,
+      status: 429,
+      durationMs: 41.7,
+      requestId: 'req-7f3a',
+      rateLimit,
+      headers: { 'Set-Cookie': `s=${TOKEN}`, 'X-Echo': leaky },
+    },
+    'debug',
+  ],
+  [
+    'retry',
+    {
+      type: 'retry',
+      ...call,
+      reason: `HTTP 503 ${leaky}`,
+      waitMs: 500,
+      retryAfterMs: 500,
+      status: 503,
+      requestId: 'req-7f3a',
+      rateLimit,
+    },
+    'info',
+  ],
   [
     'error',
-    { type: 'error', ...call, errorName: 'ApiError', errorKind: 'api', message: `HTTP 401 ${leaky}`, status: 401, durationMs: 1200, requestId: 'req-7f3a', rateLimit },
+    {
+      type: 'error',
+      ...call,
+      errorName: 'ApiError',
+      errorKind: 'api',
+      message: `HTTP 401 ${leaky}`,
+      status: 401,
+      durationMs: 1200,
+      requestId: 'req-7f3a',
+      rateLimit,
+    },
     'error',
   ],
-  ['token fetched', { type: 'token', action: 'fetched', tokenUrl: `https://auth.example/token?client_secret=${SECRET}`, durationMs: 80, expiresInSeconds: 2400 }, 'debug'],
-  ['token invalidated', { type: 'token', action: 'invalidated', tokenUrl: 'https://auth.example/token', message: `401 with ${TOKEN}` }, 'debug'],
-  ['token failed', { type: 'token', action: 'failed', tokenUrl: 'https://auth.example/token', error: 'invalid_client', message: leaky }, 'warn'],
+  [
+    'token fetched',
+    {
+      type: 'token',
+      action: 'fetched',
+      tokenUrl: `https://auth.example/token?client_secret=${SECRET}`,
+      durationMs: 80,
+      expiresInSeconds: 2400,
+    },
+    'debug',
+  ],
+  [
+    'token invalidated',
+    { type: 'token', action: 'invalidated', tokenUrl: 'https://auth.example/token', message: `401 with ${TOKEN}` },
+    'debug',
+  ],
+  [
+    'token failed',
+    {
+      type: 'token',
+      action: 'failed',
+      tokenUrl: 'https://auth.example/token',
+      error: 'invalid_client',
+      message: leaky,
+    },
+    'warn',
+  ],
 ];
 
 function recordingLogger() {
@@ -67,7 +137,9 @@ describe.each(EVENTS)('a %s event', (_name, event, level) => {
     const fields = calls[0]!.fields as Record<string, unknown>;
     if (event.type !== 'token') {
       expect(fields).toMatchObject({ type: event.type, operation: 'updateNaturalPerson', method: 'PUT', attempt: 2 });
-      expect(fields.url).toBe('https://api.baas.example/v2/api/baas-onboarding/account/natural-person?Account=123456&DocumentNumber=*********25');
+      expect(fields.url).toBe(
+        'https://api.baas.example/v2/api/baas-onboarding/account/natural-person?Account=123456&DocumentNumber=*********25',
+      );
       expect(calls[0]!.message).toContain('updateNaturalPerson PUT https://api.baas.example/');
     } else {
       expect(fields).toMatchObject({ type: 'token', action: event.action });
@@ -141,7 +213,10 @@ describe('levels', () => {
     const throwing = () => {
       throw new Error('disk full');
     };
-    const log = createEventLog({ logger: { debug: throwing, info: throwing, warn: throwing, error: throwing }, logLevel: 'debug' });
+    const log = createEventLog({
+      logger: { debug: throwing, info: throwing, warn: throwing, error: throwing },
+      logLevel: 'debug',
+    });
     log.on('error', throwing);
     for (const [, event] of EVENTS) expect(() => log.emit(event)).not.toThrow();
   });
@@ -160,7 +235,13 @@ describe('createEventLog without secrets', () => {
   // StrykerJS puts in a list it mutates, so a default list that is not empty would show there.
   it.each(['Customer not found', 'Stryker was here'])('logs the message %j unchanged', (message) => {
     const { logger, calls } = recordingLogger();
-    createEventLog({ logger, logLevel: 'debug' }).emit({ type: 'token', action: 'failed', tokenUrl: 'https://auth.example/token', error: 'invalid_client', message });
+    createEventLog({ logger, logLevel: 'debug' }).emit({
+      type: 'token',
+      action: 'failed',
+      tokenUrl: 'https://auth.example/token',
+      error: 'invalid_client',
+      message,
+    });
     expect((calls[0]!.fields as { message: string }).message).toBe(message);
   });
 });

@@ -5,7 +5,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { createBaasClient, type BaasEvent } from '../../src/index.js';
 
 const page = { cursor: { next: null }, data: [] };
-const client = () => createBaasClient({ baseUrl: 'https://api.example.test', token: 'events-listener-token', retry: false, fetch: async () => Response.json(page) });
+const client = () =>
+  createBaasClient({
+    baseUrl: 'https://api.example.test',
+    token: 'events-listener-token',
+    retry: false,
+    fetch: async () => Response.json(page),
+  });
 const types = (events: BaasEvent[]) => events.map((e) => `${e.type} ${'attempt' in e ? e.attempt : ''}`.trim());
 
 describe('client.on', () => {

@@ -36,34 +36,60 @@ describe('redactEvent: headers', () => {
   });
 
   it('keeps only a scheme that opens the value and is followed by a space', () => {
-    const safe = redactEvent(request({ authorization: 'Token Bearer abc', 'x-api-key': 'Bearerabc' }), []) as Extract<BaasEvent, { type: 'request' }>;
+    const safe = redactEvent(request({ authorization: 'Token Bearer abc', 'x-api-key': 'Bearerabc' }), []) as Extract<
+      BaasEvent,
+      { type: 'request' }
+    >;
     expect(safe.headers).toStrictEqual({ authorization: '[REDACTED]', 'x-api-key': '[REDACTED]' });
   });
 
   it('masks known secrets and CPFs in any other header', () => {
-    const safe = redactEvent(request({ 'X-Echo': `${TOKEN} for ${CPF}` }), [TOKEN]) as Extract<BaasEvent, { type: 'request' }>;
+    const safe = redactEvent(request({ 'X-Echo': `${TOKEN} for ${CPF}` }), [TOKEN]) as Extract<
+      BaasEvent,
+      { type: 'request' }
+    >;
     expect(safe.headers).toStrictEqual({ 'x-echo': '[REDACTED] for *********25' });
   });
 
   it('shows a header value that is not a string as text', () => {
-    const safe = redactEvent(request({ 'Content-Length': 42 as unknown as string }), []) as Extract<BaasEvent, { type: 'request' }>;
+    const safe = redactEvent(request({ 'Content-Length': 42 as unknown as string }), []) as Extract<
+      BaasEvent,
+      { type: 'request' }
+    >;
     expect(safe.headers).toStrictEqual({ 'content-length': '42' });
   });
 
   it('a list under headers is a list of header records', () => {
     const event = { ...request({}), headers: [{ Cookie: 'a=1', Accept: 'application/json' }] } as unknown as BaasEvent;
-    expect((redactEvent(event, []) as unknown as { headers: unknown }).headers).toStrictEqual([{ cookie: '[REDACTED]', accept: 'application/json' }]);
+    expect((redactEvent(event, []) as unknown as { headers: unknown }).headers).toStrictEqual([
+      { cookie: '[REDACTED]', accept: 'application/json' },
+    ]);
   });
 });
 
 describe('redactEvent: URLs and text', () => {
   it('url and tokenUrl lose their userinfo and the DocumentNumber, wherever they are', () => {
-    const token = redactEvent({ type: 'token', action: 'fetched', tokenUrl: 'https://acme:pa55word@auth.example/token' }, []);
+    const token = redactEvent(
+      { type: 'token', action: 'fetched', tokenUrl: 'https://acme:pa55word@auth.example/token' },
+      [],
+    );
     expect(token).toStrictEqual({ type: 'token', action: 'fetched', tokenUrl: 'https://auth.example/token' });
-    const response = redactEvent({ type: 'response', ...call, url: `https://u:p@api.baas.example/x?DocumentNumber=${CPF}`, status: 200, durationMs: 1 }, []);
+    const response = redactEvent(
+      {
+        type: 'response',
+        ...call,
+        url: `https://u:p@api.baas.example/x?DocumentNumber=${CPF}`,
+        status: 200,
+        durationMs: 1,
+      },
+      [],
+    );
     expect(response.url).toBe('https://api.baas.example/x?DocumentNumber=*********25');
     // Any other field is text: the userinfo of a URL in a message stays, its CPF does not.
-    const failed = redactEvent({ type: 'token', action: 'failed', message: `https://acme:pa55word@auth.example/token?DocumentNumber=${CPF}` }, []);
+    const failed = redactEvent(
+      { type: 'token', action: 'failed', message: `https://acme:pa55word@auth.example/token?DocumentNumber=${CPF}` },
+      [],
+    );
     expect(failed.message).toBe('https://acme:pa55word@auth.example/token?DocumentNumber=*********25');
   });
 
@@ -75,7 +101,9 @@ describe('redactEvent: URLs and text', () => {
       method: undefined,
       url: null,
       requestId: 'req-1',
-      problems: [{ part: 'body', pointer: `/data/${CPF}`, rule: 'is required', extra: { ok: true, count: 0, gone: undefined } }],
+      problems: [
+        { part: 'body', pointer: `/data/${CPF}`, rule: 'is required', extra: { ok: true, count: 0, gone: undefined } },
+      ],
     } as unknown as BaasEvent;
     expect(redactEvent(event, [])).toStrictEqual({
       type: 'drift',
@@ -90,7 +118,9 @@ describe('redactEvent: URLs and text', () => {
   it('copies six levels of nesting and cuts what lies deeper, so a cyclic object cannot hang a log', () => {
     const deep = { l2: { l3: { l4: { l5: { l6: { l7: { l8: 'x' } }, text: 'kept' } } } } };
     const event = { type: 'token', action: 'fetched', deep } as unknown as BaasEvent;
-    expect((redactEvent(event, []) as unknown as { deep: unknown }).deep).toStrictEqual({ l2: { l3: { l4: { l5: { l6: { l7: undefined }, text: 'kept' } } } } });
+    expect((redactEvent(event, []) as unknown as { deep: unknown }).deep).toStrictEqual({
+      l2: { l3: { l4: { l5: { l6: { l7: undefined }, text: 'kept' } } } },
+    });
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     expect(() => redactEvent({ type: 'token', action: 'fetched', cyclic } as unknown as BaasEvent, [])).not.toThrow();
@@ -125,7 +155,10 @@ describe('the event log', () => {
     const throwing = () => {
       throw new Error('broken');
     };
-    const log = createEventLog({ logger: { debug: throwing, info: throwing, warn: throwing, error: throwing }, logLevel: 'debug' });
+    const log = createEventLog({
+      logger: { debug: throwing, info: throwing, warn: throwing, error: throwing },
+      logLevel: 'debug',
+    });
     const heard: string[] = [];
     log.on('retry', throwing);
     log.on('retry', (e) => heard.push(`first ${e.reason}`));
@@ -156,7 +189,7 @@ describe('the event log', () => {
   it('asks for the secrets at each emit that someone hears, and not when nobody does', () => {
     let asked = 0;
     const { logger, lines } = recorder();
-    const log = createEventLog({ logger, logLevel: 'info', secrets: () => (asked += 1, [TOKEN]) });
+    const log = createEventLog({ logger, logLevel: 'info', secrets: () => ((asked += 1), [TOKEN]) });
     log.emit({ type: 'request', ...call });
     expect(asked).toBe(0);
     log.emit({ ...retry, reason: `token ${TOKEN} refused` } as BaasEvent);
@@ -172,11 +205,23 @@ describe('the event log', () => {
 describe('logging options', () => {
   it.each([
     [{ logger: null }, 'createBaasClient: logger must be an object with debug, info, warn and error methods'],
-    [{ logger: () => undefined }, 'createBaasClient: logger must be an object with debug, info, warn and error methods'],
-    [{ logger: { debug() {}, warn() {}, error() {} } }, 'createBaasClient: logger.info must be a function (message, object)'],
-    [{ logger: { debug() {}, info() {}, warn: 'no', error() {} } }, 'createBaasClient: logger.warn must be a function (message, object)'],
+    [
+      { logger: () => undefined },
+      'createBaasClient: logger must be an object with debug, info, warn and error methods',
+    ],
+    [
+      { logger: { debug() {}, warn() {}, error() {} } },
+      'createBaasClient: logger.info must be a function (message, object)',
+    ],
+    [
+      { logger: { debug() {}, info() {}, warn: 'no', error() {} } },
+      'createBaasClient: logger.warn must be a function (message, object)',
+    ],
     [{ logLevel: 'trace' }, "createBaasClient: logLevel must be one of 'off', 'error', 'warn', 'info', 'debug'"],
-    [{ logLevel: 'trace', where: 'auditLog' }, "auditLog: logLevel must be one of 'off', 'error', 'warn', 'info', 'debug'"],
+    [
+      { logLevel: 'trace', where: 'auditLog' },
+      "auditLog: logLevel must be one of 'off', 'error', 'warn', 'info', 'debug'",
+    ],
   ])('%o is refused: %s', (options, message) => {
     let thrown: unknown;
     try {
@@ -199,7 +244,15 @@ describe('logging options', () => {
 
   it('a logger with logLevel off logs nothing', () => {
     const lines: string[] = [];
-    const log = createEventLog({ logger: { debug: () => lines.push('debug'), info: () => lines.push('info'), warn: () => lines.push('warn'), error: () => lines.push('error') }, logLevel: 'off' });
+    const log = createEventLog({
+      logger: {
+        debug: () => lines.push('debug'),
+        info: () => lines.push('info'),
+        warn: () => lines.push('warn'),
+        error: () => lines.push('error'),
+      },
+      logLevel: 'off',
+    });
     log.emit({ type: 'error', ...call, errorName: 'ApiError', message: 'HTTP 500', durationMs: 1 });
     expect(lines).toEqual([]);
   });

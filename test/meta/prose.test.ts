@@ -26,7 +26,10 @@ describe('the suite asserts behaviour, not prose', () => {
       .sort((a, b) => b.prose - a.prose)
       .slice(0, 8)
       .map((f) => `${f.file}: ${f.prose} of ${f.expects} (lines ${f.lines.join(', ')})`);
-    expect(prose / expects, `${prose} of ${expects} expects match prose; the worst files:\n${worst.join('\n')}`).toBeLessThanOrEqual(MAX_SHARE);
+    expect(
+      prose / expects,
+      `${prose} of ${expects} expects match prose; the worst files:\n${worst.join('\n')}`,
+    ).toBeLessThanOrEqual(MAX_SHARE);
   });
 
   it('lists only pin files that exist', () => {
@@ -39,7 +42,11 @@ describe('the count', () => {
   const count = (body: string) => countSource('x.test.ts', body);
 
   it('counts each expect statement once, chained matchers, `await` and `.rejects` included', () => {
-    expect(count("expect(a).toBe(1);\nawait expect(p).rejects.toThrow(TypeError);\nexpect.soft(b).toEqual({ a: 1 });\nconst x = expect;").expects).toBe(3);
+    expect(
+      count(
+        'expect(a).toBe(1);\nawait expect(p).rejects.toThrow(TypeError);\nexpect.soft(b).toEqual({ a: 1 });\nconst x = expect;',
+      ).expects,
+    ).toBe(3);
   });
 
   it('flags a string, template or regular expression literal of five words or more, anywhere in the statement', () => {
@@ -54,7 +61,12 @@ describe('the count', () => {
   });
 
   it('leaves alone names, short phrases and templates with four words', () => {
-    const plain = ["expect(e.message).toContain('timeoutMs');", "expect(e.message).toMatch(/must be at least/);", 'expect(e.message).toBe(`${a} ${b} ${c} d`);', "expect(h['retry-after']).toBe('1');"];
+    const plain = [
+      "expect(e.message).toContain('timeoutMs');",
+      'expect(e.message).toMatch(/must be at least/);',
+      'expect(e.message).toBe(`${a} ${b} ${c} d`);',
+      "expect(h['retry-after']).toBe('1');",
+    ];
     for (const body of plain) expect(count(body), body).toMatchObject({ expects: 1, prose: 0 });
   });
 });

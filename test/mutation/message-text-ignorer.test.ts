@@ -28,10 +28,18 @@ interface Seen {
 
 /** The StringLiteral mutants of a source, each with its line (1-based) and the reason it is ignored, if it is. */
 async function stringMutants(content: string, name = '/repo/src/client/x.ts'): Promise<Seen[]> {
-  const result = await new Instrumenter(logger).instrument([{ name, content, mutate: true }], { ignorers: [messageTextIgnorer], plugins: null, excludedMutations: [] });
+  const result = await new Instrumenter(logger).instrument([{ name, content, mutate: true }], {
+    ignorers: [messageTextIgnorer],
+    plugins: null,
+    excludedMutations: [],
+  });
   return result.mutants
     .filter((m) => m.mutatorName === 'StringLiteral')
-    .map((m) => ({ line: m.location.start.line + 1, replacement: m.replacement, reason: m.status === 'Ignored' ? m.statusReason : undefined }));
+    .map((m) => ({
+      line: m.location.start.line + 1,
+      replacement: m.replacement,
+      reason: m.status === 'Ignored' ? m.statusReason : undefined,
+    }));
 }
 
 const ignoredLines = (mutants: Seen[]) => mutants.filter((m) => m.reason !== undefined).map((m) => m.line);
@@ -50,7 +58,9 @@ describe('the message-text ignorer', () => {
       '/repo/src/sandbox/options.ts',
     );
     expect(ignoredLines(mutants)).toEqual([2, 3, 4]);
-    expect(new Set(mutants.map((m) => m.reason))).toEqual(new Set(['message text: its format is pinned once in test/sandbox/answers.test.ts']));
+    expect(new Set(mutants.map((m) => m.reason))).toEqual(
+      new Set(['message text: its format is pinned once in test/sandbox/answers.test.ts']),
+    );
   });
 
   it('keeps names mutated: one-word literals, and every literal outside a message (headers, JSON keys, problem types)', async () => {

@@ -23,7 +23,9 @@ describe('vitest.mutation.config.ts', () => {
   it('selects the whole suite without --tests, minus the suites no mutant can change', async () => {
     const config = await loadConfig(undefined);
     expect(config.test?.include).toEqual(['test/**/*.test.ts']);
-    expect(config.test?.exclude).toEqual(expect.arrayContaining(['test/docs/**', 'test/package/**', 'test/mutation/**']));
+    expect(config.test?.exclude).toEqual(
+      expect.arrayContaining(['test/docs/**', 'test/package/**', 'test/mutation/**']),
+    );
     expect(config.test?.typecheck?.enabled).toBe(false);
   });
 

@@ -3,7 +3,16 @@
 // listed as such, with the reason, never left out.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { barOf, meetsBar, mutatedBy, renderTable, scoresOf, SCORES, sourceFiles, TESTING } from '../../scripts/lib/mutation-report.mjs';
+import {
+  barOf,
+  meetsBar,
+  mutatedBy,
+  renderTable,
+  scoresOf,
+  SCORES,
+  sourceFiles,
+  TESTING,
+} from '../../scripts/lib/mutation-report.mjs';
 
 interface Row {
   measured?: false;
@@ -20,7 +29,9 @@ const section = (title: string): string => page.split(/^## /m).find((part) => pa
 describe('TESTING.md mutation table', () => {
   it('has a row for every file of src/ outside src/generated/, and none for files that are gone', async () => {
     const files = await sourceFiles();
-    expect(Object.keys(scores).sort(), 'run `npm run test:mutation -- --table-only` to add the new files').toEqual(files);
+    expect(Object.keys(scores).sort(), 'run `npm run test:mutation -- --table-only` to add the new files').toEqual(
+      files,
+    );
     for (const file of files) expect(page).toContain(`| \`${file}\` |`);
   });
 
@@ -32,9 +43,10 @@ describe('TESTING.md mutation table', () => {
     const survivors = section('Surviving mutants');
     for (const [file, row] of Object.entries(scores)) {
       if (row.measured === false || meetsBar(file, row)) continue;
-      expect(survivors, `${file} is below its bar (${row.score} % < ${barOf(file)} %) and TESTING.md does not explain its survivors`).toMatch(
-        new RegExp(`^### \`${file.replace(/[.]/g, '\\.')}\`\\n(?:.*\\n)*?- .+: .+`, 'm'),
-      );
+      expect(
+        survivors,
+        `${file} is below its bar (${row.score} % < ${barOf(file)} %) and TESTING.md does not explain its survivors`,
+      ).toMatch(new RegExp(`^### \`${file.replace(/[.]/g, '\\.')}\`\\n(?:.*\\n)*?- .+: .+`, 'm'));
     }
   });
 
@@ -51,7 +63,8 @@ describe('TESTING.md mutation table', () => {
   it('lists every file not measured yet under "Not measured yet", with the reason', () => {
     const pending = section('Not measured yet');
     for (const [file, row] of Object.entries(scores)) {
-      if (row.measured === false) expect(pending, `${file} is not measured and not listed under "Not measured yet"`).toContain(`\`${file}\``);
+      if (row.measured === false)
+        expect(pending, `${file} is not measured and not listed under "Not measured yet"`).toContain(`\`${file}\``);
     }
   });
 });
@@ -71,21 +84,48 @@ describe('scoresOf', () => {
       'src/a.ts': {
         language: 'typescript',
         source: 'x',
-        mutants: [mutant('1', 'Killed'), mutant('2', 'Killed'), mutant('3', 'Timeout'), mutant('4', 'Survived'), mutant('5', 'NoCoverage'), mutant('6', 'Ignored')],
+        mutants: [
+          mutant('1', 'Killed'),
+          mutant('2', 'Killed'),
+          mutant('3', 'Timeout'),
+          mutant('4', 'Survived'),
+          mutant('5', 'NoCoverage'),
+          mutant('6', 'Ignored'),
+        ],
       },
       'src/b/c.ts': { language: 'typescript', source: 'x', mutants: [mutant('7', 'Killed')] },
     },
   };
 
   it('counts detected over valid mutants per file, ignored ones left out', () => {
-    const rows = scoresOf(report) as Record<string, Row & { timeout: number; noCoverage: number; ignored: number; valid: number }>;
-    expect(rows['src/a.ts']).toEqual({ killed: 2, timeout: 1, survived: 1, noCoverage: 1, ignored: 1, valid: 5, score: 60 });
+    const rows = scoresOf(report) as Record<
+      string,
+      Row & { timeout: number; noCoverage: number; ignored: number; valid: number }
+    >;
+    expect(rows['src/a.ts']).toEqual({
+      killed: 2,
+      timeout: 1,
+      survived: 1,
+      noCoverage: 1,
+      ignored: 1,
+      valid: 5,
+      score: 60,
+    });
     expect(rows['src/b/c.ts']).toMatchObject({ killed: 1, valid: 1, score: 100 });
   });
 
   it('marks a row under its bar, and one not measured', () => {
     const table = renderTable({
-      'src/redact.ts': { score: 99, killed: 99, timeout: 0, survived: 1, noCoverage: 0, ignored: 0, date: '2026-01-01', command: 'x' },
+      'src/redact.ts': {
+        score: 99,
+        killed: 99,
+        timeout: 0,
+        survived: 1,
+        noCoverage: 0,
+        ignored: 0,
+        date: '2026-01-01',
+        command: 'x',
+      },
       'src/x.ts': { measured: false },
     });
     expect(table).toContain('| `src/redact.ts` | 99.0 % ✗ | 100 % |');
@@ -93,7 +133,19 @@ describe('scoresOf', () => {
   });
 
   it('shows a file with nothing to mutate as "no mutants", not as a score', () => {
-    const table = renderTable({ 'src/types.ts': { score: 100, killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, valid: 0, date: '2026-01-01', command: 'x' } });
+    const table = renderTable({
+      'src/types.ts': {
+        score: 100,
+        killed: 0,
+        timeout: 0,
+        survived: 0,
+        noCoverage: 0,
+        ignored: 0,
+        valid: 0,
+        date: '2026-01-01',
+        command: 'x',
+      },
+    });
     expect(table).toContain('| `src/types.ts` | no mutants | 85 % | 0 | 0 | 0 | 0 | 0 | 2026-01-01 | `x` |');
   });
 });

@@ -31,17 +31,29 @@ let jestProject: string;
 let installed: string[];
 
 // `npm i -D typescript` gives TypeScript 7 now; the repository builds with 5.9 (`typescript-7` is an alias).
-const TSC = { '5.9': join(repoRoot, 'node_modules/.bin/tsc'), '7': join(repoRoot, 'node_modules/typescript-7/bin/tsc') };
+const TSC = {
+  '5.9': join(repoRoot, 'node_modules/.bin/tsc'),
+  '7': join(repoRoot, 'node_modules/typescript-7/bin/tsc'),
+};
 
-function compile(config: string, dir = project, typescript: keyof typeof TSC = '5.9', extra: string[] = []): Promise<unknown> {
+function compile(
+  config: string,
+  dir = project,
+  typescript: keyof typeof TSC = '5.9',
+  extra: string[] = [],
+): Promise<unknown> {
   return run(TSC[typescript], ['-p', join(dir, config), ...extra]).catch((error: Error) => {
-    throw new Error(`The consumer file does not compile with TypeScript ${typescript} against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`);
+    throw new Error(
+      `The consumer file does not compile with TypeScript ${typescript} against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`,
+    );
   });
 }
 
 // A clean environment: this run's own VITEST_* variables, loaders and colour settings would leak in.
 const cleanEnv = (): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|FORCE_COLOR|NODE_OPTIONS|JEST)/.test(name))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|FORCE_COLOR|NODE_OPTIONS|JEST)/.test(name)),
+  ),
   NO_COLOR: '1',
 });
 
@@ -63,7 +75,20 @@ async function consumerProject(name: string, manifest: object, from: string, ext
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
   // openapi-fetch comes from the npm cache when it is there (this repository installed it), else from
   // the registry. No lock file, no scripts: only what a consumer's `npm install` would fetch.
-  await run('npm', ['install', packed.tarball, ...extra, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir });
+  await run(
+    'npm',
+    [
+      'install',
+      packed.tarball,
+      ...extra,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--no-package-lock',
+    ],
+    { cwd: dir },
+  );
   return dir;
 }
 
@@ -82,21 +107,28 @@ afterAll(() => (projects ? rm(projects, { recursive: true, force: true }) : unde
 
 describe('the packed tarball', () => {
   it('ships dist/, the README, the licence and the manifest, nothing else', () => {
-    const outside = packed.files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file));
+    const outside = packed.files.filter(
+      (file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file),
+    );
     expect(outside).toEqual([]);
     // No sources, tests, maps or build info: only JavaScript of both formats, declarations and the spec.
-    expect(packed.files.filter((file) => file.startsWith('dist/') && !/\.(js|cjs|d\.ts|d\.cts|yaml|json)$/.test(file))).toEqual([]);
+    expect(
+      packed.files.filter((file) => file.startsWith('dist/') && !/\.(js|cjs|d\.ts|d\.cts|yaml|json)$/.test(file)),
+    ).toEqual([]);
     expect(packed.files.filter((file) => /^dist\/.*(?<!\.d)\.c?ts$/.test(file))).toEqual([]);
   });
 
   it('holds every file the exports map and the bin point at, both formats of every entry point', () => {
-    const targets = (value: unknown): string[] => (typeof value === 'string' ? [value] : Object.values(value as object).flatMap(targets));
+    const targets = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : Object.values(value as object).flatMap(targets);
     const files = targets(packed.manifest.exports);
     for (const subpath of Object.keys(ENTRIES)) {
       const entry = JSON.stringify(packed.manifest.exports[subpath]);
-      for (const kind of ['.js"', '.d.ts"', '.cjs"', '.d.cts"']) expect(entry, `${subpath} lacks its ${kind.slice(0, -1)} file`).toContain(kind);
+      for (const kind of ['.js"', '.d.ts"', '.cjs"', '.d.cts"'])
+        expect(entry, `${subpath} lacks its ${kind.slice(0, -1)} file`).toContain(kind);
     }
-    for (const file of [...files, CLI_BIN]) expect(packed.files, `${file} is not in the tarball`).toContain(file.replace(/^\.\//, ''));
+    for (const file of [...files, CLI_BIN])
+      expect(packed.files, `${file} is not in the tarball`).toContain(file.replace(/^\.\//, ''));
     expect((packed.manifest as { bin?: Record<string, string> }).bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
@@ -104,7 +136,10 @@ describe('the packed tarball', () => {
     // The listing names each JavaScript file (a .d.ts beside each) and the spec, per folder.
     const listed = new Set<string>();
     for (const line of packListing().split('\n')) {
-      const [first, ...rest] = line.replace(/\(.*?\)/g, '').trim().split(/\s+/);
+      const [first, ...rest] = line
+        .replace(/\(.*?\)/g, '')
+        .trim()
+        .split(/\s+/);
       if (!first) continue;
       if (first.endsWith('/')) for (const name of rest) listed.add(first + name);
       else for (const path of [first, ...rest]) listed.add(path);
@@ -114,8 +149,14 @@ describe('the packed tarball', () => {
     const pattern = (listing: string) => new RegExp(`^${listing.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]+')}$`);
     const covers = (listing: string, file: string) => pattern(listing).test(file);
     const hint = 'update the listing in README.md ("What `npm pack` ships") from `npm pack --dry-run`';
-    expect(shipped.filter((file) => ![...listed].some((l) => covers(l, file))), `packed but not in the README: ${hint}`).toEqual([]);
-    expect([...listed].filter((l) => !shipped.some((file) => covers(l, file))), `in the README but not packed: ${hint}`).toEqual([]);
+    expect(
+      shipped.filter((file) => ![...listed].some((l) => covers(l, file))),
+      `packed but not in the README: ${hint}`,
+    ).toEqual([]);
+    expect(
+      [...listed].filter((l) => !shipped.some((file) => covers(l, file))),
+      `in the README but not packed: ${hint}`,
+    ).toEqual([]);
     for (const subpath of Object.keys(ENTRIES)) {
       const base = subpath === '.' ? 'dist/index' : `dist/${subpath.slice(2)}/index`;
       for (const ext of ['.js', '.d.ts', '.cjs', '.d.cts']) expect(packed.files, `${base}${ext}`).toContain(base + ext);
@@ -125,7 +166,11 @@ describe('the packed tarball', () => {
 
   it('passes publint (strict) with no message at all', async () => {
     const tarball = await readFile(packed.tarball);
-    const { messages } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true, level: 'suggestion' });
+    const { messages } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      strict: true,
+      level: 'suggestion',
+    });
     expect(messages).toEqual([]);
   });
 
@@ -147,20 +192,35 @@ describe('the packed tarball', () => {
     expect(Object.values(report.problems ?? {}).flat()).toEqual([]);
     // A clean report must come from real resolutions, not from entry points attw skipped; CommonJS
     // resolutions get the .d.cts declarations, ESM ones the .d.ts.
-    const expected = { node10: /\/dist\/.*\.d\.cts$/, 'node16-cjs': /\/dist\/.*\.d\.cts$/, 'node16-esm': /\/dist\/.*\.d\.ts$/, bundler: /\/dist\/.*\.d\.ts$/ };
+    const expected = {
+      node10: /\/dist\/.*\.d\.cts$/,
+      'node16-cjs': /\/dist\/.*\.d\.cts$/,
+      'node16-esm': /\/dist\/.*\.d\.ts$/,
+      bundler: /\/dist\/.*\.d\.ts$/,
+    };
     for (const entry of Object.keys(ENTRIES)) {
       for (const [kind, file] of Object.entries(expected)) {
-        expect(report.analysis.entrypoints[entry]?.resolutions[kind]?.resolution?.fileName, `${entry} (${kind})`).toMatch(file);
+        expect(
+          report.analysis.entrypoints[entry]?.resolutions[kind]?.resolution?.fileName,
+          `${entry} (${kind})`,
+        ).toMatch(file);
       }
     }
     for (const kind of Object.keys(expected)) {
-      expect(report.analysis.entrypoints['./openapi.json']?.resolutions[kind]?.resolution?.fileName, `./openapi.json (${kind})`).toMatch(/\/dist\/generated\/openapi\.json$/);
+      expect(
+        report.analysis.entrypoints['./openapi.json']?.resolutions[kind]?.resolution?.fileName,
+        `./openapi.json (${kind})`,
+      ).toMatch(/\/dist\/generated\/openapi\.json$/);
     }
   });
 });
 
 describe('consumer projects', () => {
-  const compiled: Record<'esm' | 'msw' | 'cjs', Promise<unknown> | undefined> = { esm: undefined, msw: undefined, cjs: undefined };
+  const compiled: Record<'esm' | 'msw' | 'cjs', Promise<unknown> | undefined> = {
+    esm: undefined,
+    msw: undefined,
+    cjs: undefined,
+  };
 
   beforeAll(async () => {
     [project, cjsProject, jestProject] = await Promise.all([
@@ -168,14 +228,29 @@ describe('consumer projects', () => {
       consumerProject('consumer-cjs', {}, 'test/package/consumer-cjs'),
       // Faker 10 is ES modules only, which Jest's CommonJS runtime cannot require: Jest users install
       // Faker 9.9 (same API, CommonJS), as the README says; the registry's copy, as they would.
-      consumerProject('consumer-jest', JSON.parse(await readFile(join(repoRoot, 'test/package/consumer-jest/package.json'), 'utf8')), 'test/package/consumer-jest', ['@faker-js/faker@^9.9.0']),
+      consumerProject(
+        'consumer-jest',
+        JSON.parse(await readFile(join(repoRoot, 'test/package/consumer-jest/package.json'), 'utf8')),
+        'test/package/consumer-jest',
+        ['@faker-js/faker@^9.9.0'],
+      ),
     ]);
     // Checked before the consumer adds its own tools.
     installed = await readdir(join(project, 'node_modules'));
     // The sandbox's optional peers too: all of them for the ESM project (and the README's sandbox
     // tests), only Faker for the CommonJS one (its declarations must not need msw or the adapter),
     // the HTTP adapter for Jest (which has its own Faker 9).
-    await link(project, '@stoplight/prism-cli', '@types', 'vitest', '@redocly', '@faker-js/faker', '@hono/node-server', 'hono', 'msw');
+    await link(
+      project,
+      '@stoplight/prism-cli',
+      '@types',
+      'vitest',
+      '@redocly',
+      '@faker-js/faker',
+      '@hono/node-server',
+      'hono',
+      'msw',
+    );
     await link(cjsProject, '@stoplight/prism-cli', '@types', '@faker-js/faker');
     await link(jestProject, 'jest', '@hono/node-server', 'hono');
   }, 180_000);
@@ -210,10 +285,20 @@ describe('consumer projects', () => {
     await compile('tsconfig.json', cjsProject, '7', ['--noEmit']);
   }, 120_000);
 
-  it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({ expect }) => {
+  it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({
+    expect,
+  }) => {
     // "Going to production" shows tokens, certificates and logs together: type-checked only (it needs a real provider).
     const files = [...exampleFiles(), ...exampleFiles(readmeSection('## Going to production'))];
-    expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(['app.ts', 'vitest.config.ts', 'vitest.global-setup.ts', 'pix-keys.test.ts', 'production.ts']));
+    expect(files.map((file) => file.name)).toEqual(
+      expect.arrayContaining([
+        'app.ts',
+        'vitest.config.ts',
+        'vitest.global-setup.ts',
+        'pix-keys.test.ts',
+        'production.ts',
+      ]),
+    );
     for (const file of files) await writeFile(join(project, file.name), file.code);
     await writeFile(
       join(project, 'tsconfig.readme.json'),
@@ -226,12 +311,14 @@ describe('consumer projects', () => {
       cwd: project,
       timeout: 60_000,
       env: cleanEnv(),
-    }).catch(
-      (error: { message: string; stdout?: string; stderr?: string }) => {
-        throw new Error(`The README's vitest example failed in the consumer project:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-      },
-    );
-    const readmeTests = files.filter((file) => file.name.endsWith('.test.ts')).flatMap((file) => file.code.match(/^it\(/gm) ?? []).length;
+    }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `The README's vitest example failed in the consumer project:\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+      );
+    });
+    const readmeTests = files
+      .filter((file) => file.name.endsWith('.test.ts'))
+      .flatMap((file) => file.code.match(/^it\(/gm) ?? []).length;
     expect(stripVTControlCharacters(stdout)).toMatch(new RegExp(`Tests\\s+${readmeTests} passed \\(${readmeTests}\\)`));
   }, 90_000);
 
@@ -245,7 +332,12 @@ describe('consumer projects', () => {
     }, 6 * 60_000);
 
     it.concurrent('the ESM consumer runs against the mock the package starts', async ({ expect }) => {
-      const stdout = await runIn(project, node, [join(project, 'out', 'consumer.js')], `The ESM consumer on Node ${major}`);
+      const stdout = await runIn(
+        project,
+        node,
+        [join(project, 'out', 'consumer.js')],
+        `The ESM consumer on Node ${major}`,
+      );
       expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
         updated: { version: '1.0.0', status: 'SUCCESS' },
         keyTypes: ['phone', 'email', 'evp'],
@@ -258,13 +350,25 @@ describe('consumer projects', () => {
       });
     }, 90_000);
 
-    it.concurrent('the sandbox behind msw, with msw typed by its own http and loaded by the package', async ({ expect }) => {
-      const stdout = await runIn(project, node, [join(project, 'out', 'consumer-msw.js')], `The msw consumer on Node ${major}`);
+    it.concurrent('the sandbox behind msw, with msw typed by its own http and loaded by the package', async ({
+      expect,
+    }) => {
+      const stdout = await runIn(
+        project,
+        node,
+        [join(project, 'out', 'consumer-msw.js')],
+        `The msw consumer on Node ${major}`,
+      );
       expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ throughMsw: 7, loadedByPackage: 10 });
     }, 90_000);
 
     it.concurrent('the CommonJS consumer runs with require() against the mock', async ({ expect }) => {
-      const stdout = await runIn(cjsProject, node, [join(cjsProject, 'out', 'consumer.js')], `The CommonJS consumer on Node ${major}`);
+      const stdout = await runIn(
+        cjsProject,
+        node,
+        [join(cjsProject, 'out', 'consumer.js')],
+        `The CommonJS consumer on Node ${major}`,
+      );
       expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
         loadedAs: 'index.cjs',
         keyTypes: ['phone', 'email', 'evp'],
@@ -276,20 +380,25 @@ describe('consumer projects', () => {
       });
     }, 90_000);
 
-    it.concurrent('Jest in a CommonJS project loads the client and the sandbox and passes its tests', async ({ expect }) => {
+    it.concurrent('Jest in a CommonJS project loads the client and the sandbox and passes its tests', async ({
+      expect,
+    }) => {
       const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
       // Jest prints its summary on stderr; runIn rejects on a failing test.
-      const { stderr } = await promisify(execFile)(node, [jest, '--ci'], { cwd: jestProject, timeout: 90_000, env: cleanEnv() }).catch(
-        (error: { message: string; stdout?: string; stderr?: string }) => {
-          throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-        },
-      );
+      const { stderr } = await promisify(execFile)(node, [jest, '--ci'], {
+        cwd: jestProject,
+        timeout: 90_000,
+        env: cleanEnv(),
+      }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+        throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      });
       expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+6 passed, 6 total/);
     }, 90_000);
   });
 
   describe('the command line, installed from the tarball (npx baas-pix-contract)', () => {
-    const npx = (args: string[]) => runIn(project, 'npx', ['--no-install', 'baas-pix-contract', ...args], `npx baas-pix-contract ${args.join(' ')}`);
+    const npx = (args: string[]) =>
+      runIn(project, 'npx', ['--no-install', 'baas-pix-contract', ...args], `npx baas-pix-contract ${args.join(' ')}`);
 
     it('--version and --help', async () => {
       expect((await npx(['--version'])).trim()).toBe(version);
@@ -299,10 +408,17 @@ describe('consumer projects', () => {
 
     it('mock serves on the port asked, logs each request, and frees the port on SIGTERM', async () => {
       const port = await freePort();
-      const mock = startUntil('npx', ['--no-install', 'baas-pix-contract', 'mock', '--port', String(port)], /listening on http:\/\/127\.0\.0\.1:\d+/, { cwd: project });
+      const mock = startUntil(
+        'npx',
+        ['--no-install', 'baas-pix-contract', 'mock', '--port', String(port)],
+        /listening on http:\/\/127\.0\.0\.1:\d+/,
+        { cwd: project },
+      );
       try {
         await mock.ready;
-        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, { headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' } });
+        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, {
+          headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' },
+        });
         expect(response.status).toBe(200);
         expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(true);
       } finally {
@@ -313,16 +429,35 @@ describe('consumer projects', () => {
 
     it('sandbox serves on the port asked with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
       const port = await freePort();
-      const sandbox = startUntil('npx', ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'], /try: curl .*\n/, { cwd: project });
+      const sandbox = startUntil(
+        'npx',
+        ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'],
+        /try: curl .*\n/,
+        { cwd: project },
+      );
       try {
         await sandbox.ready;
         const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
-        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' } });
+        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, {
+          headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' },
+        });
         expect(response.status).toBe(200);
         expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
-        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(true);
+        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(
+          true,
+        );
         // verify from the same install, against it: no drift (exit 0), its token masked in the table.
-        const report = await npx(['verify', '--base-url', `http://127.0.0.1:${port}`, '--token', token!, '--page-size', '3', '--pages', '2']);
+        const report = await npx([
+          'verify',
+          '--base-url',
+          `http://127.0.0.1:${port}`,
+          '--token',
+          token!,
+          '--page-size',
+          '3',
+          '--pages',
+          '2',
+        ]);
         expect(report).toMatch(/^list-keys page 2 .* OK$/m);
         expect(report).toMatch(/^no drift: /m);
         expect(report).not.toContain(token);

@@ -15,9 +15,19 @@ describe('package-lock.json', () => {
   it('is in step with package.json: npm install leaves it byte for byte as committed', async () => {
     dir = await mkdtemp(join(tmpdir(), 'baas-lock-'));
     for (const file of ['package.json', 'package-lock.json']) await copyFile(join(repoRoot, file), join(dir, file));
-    await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir });
-    const [committed, recomputed] = await Promise.all([readFile(join(repoRoot, 'package-lock.json'), 'utf8'), readFile(join(dir, 'package-lock.json'), 'utf8')]);
-    expect(recomputed === committed, 'npm install rewrites package-lock.json: run `npm install` and commit the lock file').toBe(true);
+    await run(
+      'npm',
+      ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+      { cwd: dir },
+    );
+    const [committed, recomputed] = await Promise.all([
+      readFile(join(repoRoot, 'package-lock.json'), 'utf8'),
+      readFile(join(dir, 'package-lock.json'), 'utf8'),
+    ]);
+    expect(
+      recomputed === committed,
+      'npm install rewrites package-lock.json: run `npm install` and commit the lock file',
+    ).toBe(true);
   }, 120_000);
 
   // npm ci checks more than npm install does: a lock that lacks an optional platform package that
@@ -26,6 +36,8 @@ describe('package-lock.json', () => {
   it('is accepted by npm ci (every optional platform package listed)', async () => {
     dir ??= await mkdtemp(join(tmpdir(), 'baas-lock-'));
     for (const file of ['package.json', 'package-lock.json']) await copyFile(join(repoRoot, file), join(dir, file));
-    await run('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir });
+    await run('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: dir,
+    });
   }, 120_000);
 });

@@ -14,10 +14,15 @@ export function nodeBinary(major: number): Promise<string> {
   if (Number(process.versions.node.split('.')[0]) === major) return Promise.resolve(process.execPath);
   let binary = found.get(major);
   if (!binary) {
-    binary = promisify(execFile)('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { cwd: tmpdir(), timeout: 5 * 60_000 })
+    binary = promisify(execFile)('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], {
+      cwd: tmpdir(),
+      timeout: 5 * 60_000,
+    })
       .then(({ stdout }) => stdout.trim().split('\n').pop()!)
       .catch((error: { message: string; stderr?: string }) => {
-        throw new Error(`Could not get Node ${major} with \`npx -y node@${major}\` (the npm registry's node package): ${error.message}\n${error.stderr ?? ''}`);
+        throw new Error(
+          `Could not get Node ${major} with \`npx -y node@${major}\` (the npm registry's node package): ${error.message}\n${error.stderr ?? ''}`,
+        );
       });
     found.set(major, binary);
   }

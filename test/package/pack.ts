@@ -48,7 +48,10 @@ const alive = (pid: number): boolean => {
 };
 
 const readRecord = (path: string): Promise<PackedTarball | undefined> =>
-  readFile(path, 'utf8').then((text) => JSON.parse(text) as PackedTarball, () => undefined);
+  readFile(path, 'utf8').then(
+    (text) => JSON.parse(text) as PackedTarball,
+    () => undefined,
+  );
 
 /**
  * The run's tarball, packed once. Waiting on another file's pack ends with its record, or, should
@@ -84,7 +87,10 @@ export async function sharedPack(): Promise<PackedTarball> {
     // Someone else packs. The owner file follows the claim at once; a claim without one for a
     // minute, or whose owner has died, is abandoned.
     const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
-    const age = await stat(dir).then((info) => Date.now() - info.mtimeMs, () => 0);
+    const age = await stat(dir).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
     if ((pid > 0 && !alive(pid)) || (!pid && age > 60_000)) await rm(dir, { recursive: true, force: true });
     else await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -25,7 +25,8 @@ interface Manifest {
   scripts: Record<string, string>;
 }
 
-const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as Manifest & Record<string, unknown>;
+const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as Manifest &
+  Record<string, unknown>;
 
 describe('package.json', () => {
   it('is the public package baas-pix-contract, without side effects', () => {
@@ -42,8 +43,16 @@ describe('package.json', () => {
 
   it('depends at run time on openapi-fetch only; Prism, Redocly, undici (for tls) and the sandbox helpers are optional peers and dev dependencies', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
-    for (const peer of ['@stoplight/prism-cli', '@redocly/cli']) expect(manifest.peerDependencies[peer], peer).toBe(manifest.devDependencies[peer]);
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@faker-js/faker', '@hono/node-server', '@redocly/cli', '@stoplight/prism-cli', 'msw', 'undici']);
+    for (const peer of ['@stoplight/prism-cli', '@redocly/cli'])
+      expect(manifest.peerDependencies[peer], peer).toBe(manifest.devDependencies[peer]);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual([
+      '@faker-js/faker',
+      '@hono/node-server',
+      '@redocly/cli',
+      '@stoplight/prism-cli',
+      'msw',
+      'undici',
+    ]);
     for (const peer of Object.keys(manifest.peerDependencies)) {
       expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
       expect(manifest.devDependencies[peer], peer).toBeDefined();
@@ -51,8 +60,14 @@ describe('package.json', () => {
   });
 
   it('exports, typesVersions, main/module/types and bin are the ones derived from scripts/lib/entries.mjs (npm run sync:exports)', () => {
-    for (const [key, value] of Object.entries(manifestFields())) expect(manifest[key], `${key}: run \`npm run sync:exports\``).toEqual(value);
-    expect(Object.keys(manifest.exports)).toEqual([...Object.keys(ENTRIES), './openapi.yaml', './openapi.json', './package.json']);
+    for (const [key, value] of Object.entries(manifestFields()))
+      expect(manifest[key], `${key}: run \`npm run sync:exports\``).toEqual(value);
+    expect(Object.keys(manifest.exports)).toEqual([
+      ...Object.keys(ENTRIES),
+      './openapi.yaml',
+      './openapi.json',
+      './package.json',
+    ]);
     expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
@@ -66,7 +81,7 @@ describe('package.json', () => {
     expect(manifest.scripts.prepack).toBe('node scripts/pack.mjs --refuse');
   });
 
-  it('npm start and npm run mock run the command line (exec, so the process is npm\'s own child)', () => {
+  it("npm start and npm run mock run the command line (exec, so the process is npm's own child)", () => {
     expect(manifest.scripts.mock).toBe('exec node --import tsx src/cli/index.ts mock');
     expect(manifest.scripts.start).toBe('exec node --import tsx scripts/start.ts');
     // scripts/start.ts hands over to the same main() after its build steps.

@@ -7,11 +7,19 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 
 const SECTION = '## Use it in your project';
 
-const DOCUMENTS = ['README.md', ...readdirSync(join(repoRoot, 'docs/guides')).filter((name) => name.endsWith('.md')).map((name) => `docs/guides/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs/guides'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/guides/${name}`),
+];
 
 /** A top-level section of the README or a guide (default "Use it in your project"), up to the next `## `. */
 export function readmeSection(section = SECTION): string {
-  const readme = DOCUMENTS.map((document) => readFileSync(join(repoRoot, document), 'utf8')).find((text) => text.includes(`\n${section}\n`)) ?? '';
+  const readme =
+    DOCUMENTS.map((document) => readFileSync(join(repoRoot, document), 'utf8')).find((text) =>
+      text.includes(`\n${section}\n`),
+    ) ?? '';
   const start = readme.indexOf(`\n${section}\n`);
   if (start < 0) throw new Error(`Neither README.md nor docs/guides/ has a "${section}" section`);
   const end = readme.indexOf('\n## ', start + section.length + 2);
@@ -20,7 +28,10 @@ export function readmeSection(section = SECTION): string {
 
 /** Every ```ts block whose first line is `// <file name>.ts`: the file a reader would create. */
 export function exampleFiles(section = readmeSection()): { name: string; code: string }[] {
-  return [...section.matchAll(/```ts\n\/\/ ([\w.-]+\.ts)\n([\s\S]*?)```/g)].map((match) => ({ name: match[1]!, code: match[2]! }));
+  return [...section.matchAll(/```ts\n\/\/ ([\w.-]+\.ts)\n([\s\S]*?)```/g)].map((match) => ({
+    name: match[1]!,
+    code: match[2]!,
+  }));
 }
 
 /** The plain code block under "What `npm pack` ships". */

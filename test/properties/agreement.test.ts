@@ -43,7 +43,11 @@ import { OPERATIONS } from '../support/operations.js';
 const RUNS = { seed: 20261122, numRuns: 200 };
 const UPDATE = OPERATIONS.updateNaturalPerson.path;
 const LIST = OPERATIONS.listPixKeys.path;
-const HEADERS = { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': TEST_USER_AGENT, Accept: 'application/json, application/problem+json' };
+const HEADERS = {
+  Authorization: `Bearer ${TEST_TOKEN}`,
+  'User-Agent': TEST_USER_AGENT,
+  Accept: 'application/json, application/problem+json',
+};
 
 type Query = Record<string, string>;
 type Body = Record<string, unknown>;
@@ -52,7 +56,11 @@ type Body = Record<string, unknown>;
 async function putToMock(query: Query, body: unknown): Promise<Response> {
   const url = new URL(mockUrl() + UPDATE);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const response = await fetch(url, { method: 'PUT', headers: { ...HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'PUT',
+    headers: { ...HEADERS, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   await response.arrayBuffer();
   return response;
 }
@@ -66,7 +74,10 @@ async function listFromMock(query: Record<string, string | number>): Promise<Res
 }
 
 /** A client against the mock that remembers what Prism said about each request. */
-function recordingClient(): { client: ReturnType<typeof createBaasClient>; seen: { status: number; violations: string[] }[] } {
+function recordingClient(): {
+  client: ReturnType<typeof createBaasClient>;
+  seen: { status: number; violations: string[] }[];
+} {
   const seen: { status: number; violations: string[] }[] = [];
   const client = createBaasClient({
     baseUrl: mockUrl(),
@@ -94,35 +105,59 @@ interface Case {
 type Valid = { query: Query; body: Required<NaturalPersonUpdate> & { address: Body } };
 type Mutation = fc.Arbitrary<(valid: Valid) => Case>;
 
-const inBody = (rule: string, path: string, value: unknown) => (valid: Valid): Case => {
-  const body = structuredClone(valid.body) as Body;
-  const [first, second] = path.split('/').slice(1) as [string, string | undefined];
-  if (second === undefined) body[first] = value;
-  else (body[first] as Body)[second] = value;
-  return { rule, query: valid.query, body, path };
-};
+const inBody =
+  (rule: string, path: string, value: unknown) =>
+  (valid: Valid): Case => {
+    const body = structuredClone(valid.body) as Body;
+    const [first, second] = path.split('/').slice(1) as [string, string | undefined];
+    if (second === undefined) body[first] = value;
+    else (body[first] as Body)[second] = value;
+    return { rule, query: valid.query, body, path };
+  };
 
 const COORDINATES = ['/address/latitude', '/address/longitude'];
-const notInEnum = fc.oneof(
-  fc.string({ maxLength: 4 }),
-  fc.constantFrom(...BRAZILIAN_STATES).map((state) => state.toLowerCase()),
-  fc.constantFrom('São Paulo', 'XX', 'S P', 'SP '),
-).filter((value) => !(BRAZILIAN_STATES as string[]).includes(value));
-const unknownName = (known: readonly string[]) => fc.stringMatching(/^[a-z][A-Za-z_]{0,15}$/).filter((name) => !known.includes(name) && !(name in {}));
+const notInEnum = fc
+  .oneof(
+    fc.string({ maxLength: 4 }),
+    fc.constantFrom(...BRAZILIAN_STATES).map((state) => state.toLowerCase()),
+    fc.constantFrom('São Paulo', 'XX', 'S P', 'SP '),
+  )
+  .filter((value) => !(BRAZILIAN_STATES as string[]).includes(value));
+const unknownName = (known: readonly string[]) =>
+  fc.stringMatching(/^[a-z][A-Za-z_]{0,15}$/).filter((name) => !known.includes(name) && !(name in {}));
 
 const mutations: Record<string, Mutation> = {
   'wrong pattern: phone': fc
-    .oneof(e164.map((phone) => phone.slice(1)), digits(1, 14).map((d) => `+0${d}`), fc.constantFrom('+55 11 98765-4321', '(11) 98765-4321', '+55119876543210000', '+'))
+    .oneof(
+      e164.map((phone) => phone.slice(1)),
+      digits(1, 14).map((d) => `+0${d}`),
+      fc.constantFrom('+55 11 98765-4321', '(11) 98765-4321', '+55119876543210000', '+'),
+    )
     .map((bad) => inBody('wrong pattern: phone', '/phoneNumber', bad)),
   'wrong pattern: CEP': fc
     .oneof(digits(1, 7), digits(9, 12), fc.constantFrom('01310-100', 'abcdefgh', '0131010 '))
     .map((bad) => inBody('wrong pattern: CEP', '/address/postalCode', bad)),
   'wrong pattern: coordinate': fc
-    .tuple(fc.constantFrom(...COORDINATES), fc.constantFrom('23S', '1,5', '--1', '+1', '1.', '.5', '1e5', '1'.repeat(13), '1.1234567890123', ' 1'))
+    .tuple(
+      fc.constantFrom(...COORDINATES),
+      fc.constantFrom('23S', '1,5', '--1', '+1', '1.', '.5', '1e5', '1'.repeat(13), '1.1234567890123', ' 1'),
+    )
     .map(([path, bad]) => inBody('wrong pattern: coordinate', path, bad)),
   'not in the enum: UF': notInEnum.map((bad) => inBody('not in the enum: UF', '/address/state', bad)),
   'wrong format: e-mail': fc
-    .constantFrom('maria', 'maria@', '@email.com.br', 'maria silva@email.com', 'joão@email.com.br', 'a@@b.com', 'a@b', 'a..b@c.com', '.a@c.com', 'a@-b.com', 'a@b..com')
+    .constantFrom(
+      'maria',
+      'maria@',
+      '@email.com.br',
+      'maria silva@email.com',
+      'joão@email.com.br',
+      'a@@b.com',
+      'a@b',
+      'a..b@c.com',
+      '.a@c.com',
+      'a@-b.com',
+      'a@b..com',
+    )
     .map((bad) => inBody('wrong format: e-mail', '/email', bad)),
   'wrong type': fc
     .constantFrom<[string, unknown]>(
@@ -146,11 +181,16 @@ const mutations: Record<string, Mutation> = {
       const length = stringSchemaAt(path).maxLength + extra;
       // A long e-mail that is still an e-mail, so length is the only rule broken.
       const domain = '@email.com.br';
-      const value = path === '/email' ? fc.constant(`${'a'.repeat(length - domain.length)}${domain}`) : textOfLength(length, length);
+      const value =
+        path === '/email'
+          ? fc.constant(`${'a'.repeat(length - domain.length)}${domain}`)
+          : textOfLength(length, length);
       return value.map((bad) => inBody('too long', path, bad));
     }),
   'too short': fc
-    .constantFrom(...STRING_FIELDS.filter((path) => (stringSchemaAt(path).minLength ?? 0) > 0 && FREE_TEXT_FIELDS.includes(path)))
+    .constantFrom(
+      ...STRING_FIELDS.filter((path) => (stringSchemaAt(path).minLength ?? 0) > 0 && FREE_TEXT_FIELDS.includes(path)),
+    )
     .map((path) => inBody('too short', path, '')),
   'unknown property': fc.oneof(
     unknownName(BODY_PROPERTIES).map((name) => inBody('unknown property', `/${name}`, 'x')),
@@ -158,7 +198,12 @@ const mutations: Record<string, Mutation> = {
   ),
   'missing required address part': fc.constantFrom(...REQUIRED_ADDRESS_FIELDS).map((name) => (valid: Valid): Case => {
     const { [name]: _dropped, ...address } = valid.body.address;
-    return { rule: 'missing required address part', query: valid.query, body: { ...valid.body, address }, path: `/address/${name}` };
+    return {
+      rule: 'missing required address part',
+      query: valid.query,
+      body: { ...valid.body, address },
+      path: `/address/${name}`,
+    };
   }),
   'empty body': fc.constant((valid: Valid): Case => ({ rule: 'empty body', query: valid.query, body: {}, path: '' })),
   'missing query parameter': fc.constantFrom('Account', 'DocumentNumber').map((name) => (valid: Valid): Case => {
@@ -167,48 +212,83 @@ const mutations: Record<string, Mutation> = {
   }),
   'wrong pattern: Account': fc
     .oneof(digits(21, 30), fc.constantFrom('12a', ' 1', '-1', '1.0', '١٢٣', '300541976902 '))
-    .map((bad) => (valid: Valid): Case => ({ rule: 'wrong pattern: Account', query: { ...valid.query, Account: bad }, body: valid.body, path: 'Account' })),
+    .map(
+      (bad) =>
+        (valid: Valid): Case => ({
+          rule: 'wrong pattern: Account',
+          query: { ...valid.query, Account: bad },
+          body: valid.body,
+          path: 'Account',
+        }),
+    ),
   'wrong pattern: DocumentNumber': fc
     .oneof(digits(1, 10), digits(12, 14), fc.constantFrom('529.982.247-25', '5299822472X', 'abcdefghijk'))
-    .map((bad) => (valid: Valid): Case => ({ rule: 'wrong pattern: DocumentNumber', query: { ...valid.query, DocumentNumber: bad }, body: valid.body, path: 'DocumentNumber' })),
+    .map(
+      (bad) =>
+        (valid: Valid): Case => ({
+          rule: 'wrong pattern: DocumentNumber',
+          query: { ...valid.query, DocumentNumber: bad },
+          body: valid.body,
+          path: 'DocumentNumber',
+        }),
+    ),
 };
 
 const brokenRequest = fc
-  .record({ body: fullNaturalPersonUpdate, DocumentNumber: cpf, Account: account, mutate: fc.oneof(...Object.values(mutations)) })
+  .record({
+    body: fullNaturalPersonUpdate,
+    DocumentNumber: cpf,
+    Account: account,
+    mutate: fc.oneof(...Object.values(mutations)),
+  })
   .map(({ body, DocumentNumber, Account, mutate }) => mutate({ query: { Account, DocumentNumber }, body }));
 
 const exercised = new Map<string, number>();
 
 describe('validators and mock agree on valid requests', () => {
-  test.prop([naturalPersonUpdate, cpf, account], RUNS)('every valid update passes pre-flight and gets a 2xx from the mock', async (body, documentNumber, acct) => {
-    expect(validateUpdateNaturalPersonQuery({ Account: acct, DocumentNumber: documentNumber })).toEqual([]);
-    expect(validateNaturalPersonUpdate(body)).toEqual([]);
-    const { client, seen } = recordingClient();
-    const result = await client.updateNaturalPerson({ account: acct, documentNumber, body }).catch((error: unknown) => error);
-    expect(seen.map((s) => s.violations), 'what Prism rejected').toEqual([[]]);
-    expect(seen[0]!.status).toBeGreaterThanOrEqual(200);
-    expect(seen[0]!.status).toBeLessThan(300);
-    expect(result).toEqual(exampleValue('UpdateSucceeded'));
-  });
+  test.prop([naturalPersonUpdate, cpf, account], RUNS)(
+    'every valid update passes pre-flight and gets a 2xx from the mock',
+    async (body, documentNumber, acct) => {
+      expect(validateUpdateNaturalPersonQuery({ Account: acct, DocumentNumber: documentNumber })).toEqual([]);
+      expect(validateNaturalPersonUpdate(body)).toEqual([]);
+      const { client, seen } = recordingClient();
+      const result = await client
+        .updateNaturalPerson({ account: acct, documentNumber, body })
+        .catch((error: unknown) => error);
+      expect(
+        seen.map((s) => s.violations),
+        'what Prism rejected',
+      ).toEqual([[]]);
+      expect(seen[0]!.status).toBeGreaterThanOrEqual(200);
+      expect(seen[0]!.status).toBeLessThan(300);
+      expect(result).toEqual(exampleValue('UpdateSucceeded'));
+    },
+  );
 
-  test.prop([listQuery], RUNS)('every valid list query passes pre-flight and gets a page from the mock', async (query) => {
-    expect(validateListPixKeysQuery(query)).toEqual([]);
-    const { client, seen } = recordingClient();
-    const page = await client.listPixKeys(query);
-    expect(seen.map((s) => [s.status, s.violations])).toEqual([[200, []]]);
-    expect(Array.isArray(page.data)).toBe(true);
-  });
+  test.prop([listQuery], RUNS)(
+    'every valid list query passes pre-flight and gets a page from the mock',
+    async (query) => {
+      expect(validateListPixKeysQuery(query)).toEqual([]);
+      const { client, seen } = recordingClient();
+      const page = await client.listPixKeys(query);
+      expect(seen.map((s) => [s.status, s.violations])).toEqual([[200, []]]);
+      expect(Array.isArray(page.data)).toBe(true);
+    },
+  );
 });
 
 describe('validators and mock agree on requests that break one rule', () => {
-  test.prop([brokenRequest], { ...RUNS, numRuns: 300 })('both reject it, naming the same field', async ({ rule, query, body, path }) => {
-    exercised.set(rule, (exercised.get(rule) ?? 0) + 1);
-    const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)];
-    expect(comparablePaths(issues.map((i) => i.path)), `validator on ${rule}`).toEqual(comparablePaths([path]));
-    const response = await putToMock(query, body);
-    expect(response.status, `mock on ${rule}`).toBe(422);
-    expect(comparablePaths(prismPaths(response)), `mock on ${rule}`).toEqual(comparablePaths([path]));
-  });
+  test.prop([brokenRequest], { ...RUNS, numRuns: 300 })(
+    'both reject it, naming the same field',
+    async ({ rule, query, body, path }) => {
+      exercised.set(rule, (exercised.get(rule) ?? 0) + 1);
+      const issues = [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)];
+      expect(comparablePaths(issues.map((i) => i.path)), `validator on ${rule}`).toEqual(comparablePaths([path]));
+      const response = await putToMock(query, body);
+      expect(response.status, `mock on ${rule}`).toBe(422);
+      expect(comparablePaths(prismPaths(response)), `mock on ${rule}`).toEqual(comparablePaths([path]));
+    },
+  );
 
   it('tried every kind of mutation', (context) => {
     // Only meaningful after the property above ran (not when this test is picked alone with -t).
@@ -230,7 +310,9 @@ describe('validators and mock agree on requests that break one rule', () => {
 
   const badCursor = fc.oneof(
     fc.stringMatching(/^[A-Za-z0-9]+$/).map((s) => s.padEnd(CURSOR_MAX_LENGTH + 1, 'a')),
-    fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{0,8}$/), fc.constantFrom(' ', '/', '+', '%', 'ç', '?', '&', '#')).map(([s, c]) => `${s}${c}${s}`),
+    fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,8}$/), fc.constantFrom(' ', '/', '+', '%', 'ç', '?', '&', '#'))
+      .map(([s, c]) => `${s}${c}${s}`),
   );
   test.prop([badCursor], RUNS)('a cursor of the wrong shape: both reject it', async (cursor) => {
     expect(validateListPixKeysQuery({ cursor }).map((i) => i.path)).toContain('cursor');
@@ -240,15 +322,22 @@ describe('validators and mock agree on requests that break one rule', () => {
     expect(comparablePaths(prismPaths(response))).toEqual(['cursor']);
   });
 
-  test.prop([brokenRequest], { ...RUNS, numRuns: 50 })('the client with pre-flight off gets the mock’s 422 as an ApiError', async ({ query, body }) => {
-    // Same readers through the client: nothing is checked before sending, so the mock decides.
-    const client = createBaasClient({ baseUrl: mockUrl(), token: TEST_TOKEN, retry: false, validate: false });
-    const error = await client
-      .updateNaturalPerson({ account: query.Account as string, documentNumber: query.DocumentNumber as string, body: body as NaturalPersonUpdate })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(422);
-  });
+  test.prop([brokenRequest], { ...RUNS, numRuns: 50 })(
+    'the client with pre-flight off gets the mock’s 422 as an ApiError',
+    async ({ query, body }) => {
+      // Same readers through the client: nothing is checked before sending, so the mock decides.
+      const client = createBaasClient({ baseUrl: mockUrl(), token: TEST_TOKEN, retry: false, validate: false });
+      const error = await client
+        .updateNaturalPerson({
+          account: query.Account as string,
+          documentNumber: query.DocumentNumber as string,
+          body: body as NaturalPersonUpdate,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(422);
+    },
+  );
 });
 
 describe('known differences: rules only the validators enforce', () => {

@@ -34,7 +34,10 @@ function clientPreferring(status: number, seen: Seen[]): BaasClient {
     token: SECRET_TOKEN,
     retry: false,
     fetch: async (url, init) => {
-      const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...preferHeaders({ code: status }) } });
+      const response = await fetch(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...preferHeaders({ code: status }) },
+      });
       // A copy, so the test checks the very body the client read.
       seen.push({ status: response.status, headers: response.headers, body: await response.clone().text() });
       return response;
@@ -48,7 +51,10 @@ const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(
 function pointerOf(pointer: string): string {
   let current = pointer;
   for (let hops = 0; hops < 10; hops += 1) {
-    const node = current.split('/').slice(1).reduce<any>((acc, part) => acc?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    const node = current
+      .split('/')
+      .slice(1)
+      .reduce<any>((acc, part) => acc?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
     if (typeof node?.$ref !== 'string') return current;
     current = (node.$ref as string).replace(/^#/, '');
   }
@@ -59,7 +65,12 @@ function pointerOf(pointer: string): string {
 function headerErrors(headerPointer: string, name: string, value: string | null): string[] {
   const header = deref<{ required?: boolean; schema: { type?: string } }>({ $ref: `#${headerPointer}` });
   if (value === null) return header.required ? [`${name} is required but absent`] : [];
-  const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? (/^-?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : value) : value;
+  const typed =
+    header.schema.type === 'integer' || header.schema.type === 'number'
+      ? /^-?[0-9]+(\.[0-9]+)?$/.test(value)
+        ? Number(value)
+        : value
+      : value;
   return schemaErrors(`${headerPointer}/schema`, typed).map((e) => `${name}${e}`);
 }
 
@@ -83,7 +94,9 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
 
       // What the spec documents for this status.
       const responsePointer = pointerOf(`${operationPointer}/responses/${status}`);
-      const documented = deref<{ content: Record<string, unknown>; headers?: Record<string, unknown> }>({ $ref: `#${responsePointer}` });
+      const documented = deref<{ content: Record<string, unknown>; headers?: Record<string, unknown> }>({
+        $ref: `#${responsePointer}`,
+      });
       const [mediaType] = Object.keys(documented.content);
       expect(response.status, where).toBe(Number(status));
       expect(response.headers.get('content-type'), where).toContain(mediaType);

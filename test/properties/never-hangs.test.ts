@@ -9,7 +9,13 @@ import { BaasError, createBaasClient, type BaasErrorKind } from '../../src/index
 import { startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF, exampleValue, firstPageKeys } from '../support/fixtures.js';
 import { OPERATIONS, callBy, callNames } from '../support/operations.js';
-import { leakedSecrets, openTcpHandles, settleWithin, tcpHandlesSettle, watchUnhandledRejections } from '../support/reliability.js';
+import {
+  leakedSecrets,
+  openTcpHandles,
+  settleWithin,
+  tcpHandlesSettle,
+  watchUnhandledRejections,
+} from '../support/reliability.js';
 
 const TIMEOUT_MS = 80;
 /**
@@ -22,7 +28,8 @@ const MAX_DELAY_MS = 5;
 const MAX_ELAPSED_MS = 200;
 const NUM_RUNS = 300;
 /** The client's own bound for a timeout: attempts of at most `timeoutMs`, retries starting within MAX_ELAPSED_MS. */
-const boundMs = (timeoutMs: number): number => Math.max(timeoutMs * ATTEMPTS + MAX_DELAY_MS * (ATTEMPTS - 1), MAX_ELAPSED_MS + timeoutMs);
+const boundMs = (timeoutMs: number): number =>
+  Math.max(timeoutMs * ATTEMPTS + MAX_DELAY_MS * (ATTEMPTS - 1), MAX_ELAPSED_MS + timeoutMs);
 /**
  * Room for the client's own work between its timers. The bound is measured in on-time ms
  * (settleWithin): time the process was descheduled or its loop busy does not count, so this slack
@@ -31,7 +38,8 @@ const boundMs = (timeoutMs: number): number => Math.max(timeoutMs * ATTEMPTS + M
 const SLACK_MS = 750;
 
 const validPage = JSON.stringify({ cursor: { next: null }, data: firstPageKeys() });
-const problem = (status: number) => JSON.stringify({ type: 'about:blank', title: 'Something failed', status, detail: 'Try again later' });
+const problem = (status: number) =>
+  JSON.stringify({ type: 'about:blank', title: 'Something failed', status, detail: 'Try again later' });
 
 type BodyKind = 'page' | 'update-result' | 'problem' | 'json' | 'truncated' | 'text' | 'html' | 'empty';
 const body: fc.Arbitrary<{ kind: BodyKind; text: string }> = fc.oneof(
@@ -49,21 +57,61 @@ const statusCodes = [200, 201, 204, 301, 302, 303, 307, 308, 400, 401, 403, 404,
 const fields = {
   operation: fc.constantFrom(...callNames),
   status: fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(...statusCodes)),
-  contentType: fc.constantFrom('application/json', 'application/problem+json', 'application/json; charset=utf-8', 'text/html', 'text/plain', 'application/octet-stream', 'application/xml', undefined),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/problem+json',
+    'application/json; charset=utf-8',
+    'text/html',
+    'text/plain',
+    'application/octet-stream',
+    'application/xml',
+    undefined,
+  ),
   contentEncoding: fc.constantFrom(undefined, undefined, undefined, 'gzip', 'br', 'identity', 'x-unknown'),
-  location: fc.constantFrom(undefined, 'same-path', 'same-absolute', 'other-origin', 'refused-origin', 'protocol-relative', 'garbage'),
-  retryAfter: fc.option(fc.oneof(fc.constantFrom('0', '1', '-3', 'soon', '1.5', 'Wed, 21 Oct 2015 07:28:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT'), fc.nat({ max: 100 }).map(String)), {
-    nil: undefined,
-  }),
+  location: fc.constantFrom(
+    undefined,
+    'same-path',
+    'same-absolute',
+    'other-origin',
+    'refused-origin',
+    'protocol-relative',
+    'garbage',
+  ),
+  retryAfter: fc.option(
+    fc.oneof(
+      fc.constantFrom('0', '1', '-3', 'soon', '1.5', 'Wed, 21 Oct 2015 07:28:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT'),
+      fc.nat({ max: 100 }).map(String),
+    ),
+    {
+      nil: undefined,
+    },
+  ),
   headers: fc.dictionary(fc.stringMatching(/^x-[a-z]{1,12}$/), fc.stringMatching(/^[ -~]{0,40}$/), { maxKeys: 4 }),
   body,
   /** Put what the server received (the bearer token, the URL with the CPF) into the body. */
   echo: fc.boolean(),
   length: fc.constantFrom('honest', 'honest', 'honest', 'chunked', 'chunked', 'overstated'),
-  headerDelayMs: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: TIMEOUT_MS * 2 }) }),
+  headerDelayMs: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: TIMEOUT_MS * 2 }) },
+  ),
   pieces: fc.integer({ min: 1, max: 4 }),
-  pieceDelayMs: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: TIMEOUT_MS }) }),
-  ending: fc.constantFrom('complete', 'complete', 'complete', 'complete', 'complete', 'complete', 'stall', 'reset-mid-body', 'reset-before-headers', 'silent'),
+  pieceDelayMs: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: TIMEOUT_MS }) },
+  ),
+  ending: fc.constantFrom(
+    'complete',
+    'complete',
+    'complete',
+    'complete',
+    'complete',
+    'complete',
+    'stall',
+    'reset-mid-body',
+    'reset-before-headers',
+    'silent',
+  ),
 };
 /**
  * Half chaos (anything goes), half plain answers: complete, immediate, no encoding or redirect, so
@@ -90,7 +138,10 @@ const isJsonType = (type: string | undefined): boolean => type !== undefined && 
 /** The server answers at once, whole and plainly: no delay, stall, reset, encoding or redirect. */
 function answersAtOnce(b: Behaviour): boolean {
   const immediate = b.headerDelayMs === 0 && (b.pieces === 1 || b.pieceDelayMs === 0);
-  const plain = b.ending === 'complete' && b.length !== 'overstated' && (b.contentEncoding === undefined || b.contentEncoding === 'identity');
+  const plain =
+    b.ending === 'complete' &&
+    b.length !== 'overstated' &&
+    (b.contentEncoding === undefined || b.contentEncoding === 'identity');
   return immediate && plain && b.location === undefined;
 }
 
@@ -150,11 +201,12 @@ beforeAll(async () => {
     const echoed = `${req.headers.authorization ?? ''} ${req.url ?? ''}`;
     const { kind, text: original } = b.body;
     // Inside the JSON objects (so they stay valid), after the text of the others, never in an empty body.
-    const text = !b.echo || kind === 'empty' || kind === 'json'
-      ? original
-      : kind === 'page' || kind === 'update-result' || kind === 'problem'
-        ? JSON.stringify({ ...JSON.parse(original), echo: echoed })
-        : `${original} ${echoed}`;
+    const text =
+      !b.echo || kind === 'empty' || kind === 'json'
+        ? original
+        : kind === 'page' || kind === 'update-result' || kind === 'problem'
+          ? JSON.stringify({ ...JSON.parse(original), echo: echoed })
+          : `${original} ${echoed}`;
     const bytes = Buffer.from(text);
     const headers: Record<string, string> = { ...b.headers };
     if (b.contentType) headers['content-type'] = b.contentType;
@@ -190,40 +242,47 @@ beforeAll(async () => {
 afterAll(async () => {
   unhandled.stop();
   await Promise.all([server.close(), elsewhere.close()]);
-  console.log(`never-hangs: slowest call ${Math.round(slowest)} ms wall-clock (bound ${boundMs(TIMEOUT_MS)} ms, or ${boundMs(ANSWER_TIMEOUT_MS)} ms for answers at once, + ${SLACK_MS} ms slack, on-time)`);
+  console.log(
+    `never-hangs: slowest call ${Math.round(slowest)} ms wall-clock (bound ${boundMs(TIMEOUT_MS)} ms, or ${boundMs(ANSWER_TIMEOUT_MS)} ms for answers at once, + ${SLACK_MS} ms slack, on-time)`,
+  );
   expect(await tcpHandlesSettle(handlesBefore)).toBeLessThanOrEqual(handlesBefore);
 });
 
 describe('the client never hangs', () => {
   // The runs go one after the other, each bounded by settleWithin: the test's own limit is theirs summed.
   const testTimeoutMs = NUM_RUNS * (boundMs(ANSWER_TIMEOUT_MS) + SLACK_MS);
-  test.prop([behaviour], { seed: 20261122, numRuns: NUM_RUNS })('settles as data or a BaasError within the bound', async (b) => {
-    current = b;
-    const timeoutMs = answersAtOnce(b) ? ANSWER_TIMEOUT_MS : TIMEOUT_MS;
-    const client = createBaasClient({
-      baseUrl: server.url,
-      token: SECRET_TOKEN,
-      timeoutMs,
-      retry: { maxAttempts: ATTEMPTS, baseDelayMs: 1, maxDelayMs: MAX_DELAY_MS, maxElapsedMs: MAX_ELAPSED_MS },
-    });
-    const outcome = await settleWithin<unknown>(callBy(b.operation, client), boundMs(timeoutMs) + SLACK_MS);
-    slowest = Math.max(slowest, outcome.ms);
+  test.prop([behaviour], { seed: 20261122, numRuns: NUM_RUNS })(
+    'settles as data or a BaasError within the bound',
+    async (b) => {
+      current = b;
+      const timeoutMs = answersAtOnce(b) ? ANSWER_TIMEOUT_MS : TIMEOUT_MS;
+      const client = createBaasClient({
+        baseUrl: server.url,
+        token: SECRET_TOKEN,
+        timeoutMs,
+        retry: { maxAttempts: ATTEMPTS, baseDelayMs: 1, maxDelayMs: MAX_DELAY_MS, maxElapsedMs: MAX_ELAPSED_MS },
+      });
+      const outcome = await settleWithin<unknown>(callBy(b.operation, client), boundMs(timeoutMs) + SLACK_MS);
+      slowest = Math.max(slowest, outcome.ms);
 
-    expect(outcome.kind, 'the call hung').not.toBe('hung');
-    if (outcome.kind === 'error') {
-      // raw: openapi-fetch's own parse of a body that is not JSON may throw its SyntaxError.
-      if (!(b.operation === 'raw' && outcome.error instanceof SyntaxError)) expect(outcome.error).toBeInstanceOf(BaasError);
-      expect(leakedSecrets(outcome.error, [SECRET_TOKEN, VALID_CPF])).toEqual([]);
-    } else if (outcome.kind === 'data' && b.operation !== 'raw' && OPERATIONS[b.operation].success === 'page') {
-      expect(Array.isArray((outcome.value as { data?: unknown }).data)).toBe(true);
-    }
-    const expected = expectedKind(b);
-    if (expected !== undefined) {
-      const observed = outcome.kind === 'error' ? (outcome.error as BaasError).kind : outcome.kind;
-      expect(observed).toBe(expected);
-    }
-    // The token never goes to another origin: the client does not follow a redirect there at all.
-    expect(elsewhere.requests.map((r) => r.headers.authorization ?? 'no token')).toEqual([]);
-    expect(unhandled.reasons).toEqual([]);
-  }, testTimeoutMs);
+      expect(outcome.kind, 'the call hung').not.toBe('hung');
+      if (outcome.kind === 'error') {
+        // raw: openapi-fetch's own parse of a body that is not JSON may throw its SyntaxError.
+        if (!(b.operation === 'raw' && outcome.error instanceof SyntaxError))
+          expect(outcome.error).toBeInstanceOf(BaasError);
+        expect(leakedSecrets(outcome.error, [SECRET_TOKEN, VALID_CPF])).toEqual([]);
+      } else if (outcome.kind === 'data' && b.operation !== 'raw' && OPERATIONS[b.operation].success === 'page') {
+        expect(Array.isArray((outcome.value as { data?: unknown }).data)).toBe(true);
+      }
+      const expected = expectedKind(b);
+      if (expected !== undefined) {
+        const observed = outcome.kind === 'error' ? (outcome.error as BaasError).kind : outcome.kind;
+        expect(observed).toBe(expected);
+      }
+      // The token never goes to another origin: the client does not follow a redirect there at all.
+      expect(elsewhere.requests.map((r) => r.headers.authorization ?? 'no token')).toEqual([]);
+      expect(unhandled.reasons).toEqual([]);
+    },
+    testTimeoutMs,
+  );
 });

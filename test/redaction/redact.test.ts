@@ -45,14 +45,22 @@ describe('redactText: the usual spellings of a CPF', () => {
   });
 
   it('leaves numbers that only look alike: a decimal fraction, an E.164 phone, groups of other sizes', () => {
-    for (const text of ['lat -23.55052000000', '+12025550123', '529982.24725', '5299.822.472-5', '12.345.678/0001-95']) expect(redactText(text)).toBe(text);
+    for (const text of ['lat -23.55052000000', '+12025550123', '529982.24725', '5299.822.472-5', '12.345.678/0001-95'])
+      expect(redactText(text)).toBe(text);
   });
 });
 
 describe('redactText: the numbers a call carried', () => {
   const carried = ['52998224725'];
 
-  it.each(['529_982_247_25', '529/982/247/25', '5 2 9 9 8 2 2 4 7 2 5', '529.982.247-25', 'x52998224725y', '0529982247251'])('masks %j in any spelling', (spelling) => {
+  it.each([
+    '529_982_247_25',
+    '529/982/247/25',
+    '5 2 9 9 8 2 2 4 7 2 5',
+    '529.982.247-25',
+    'x52998224725y',
+    '0529982247251',
+  ])('masks %j in any spelling', (spelling) => {
     const shown = redactText(`echo ${spelling} end`, carried);
     // Only the check digits (and a digit glued on either side) remain.
     expect(shown.replace(/[^0-9]/g, '')).toMatch(/^0?25(1)?$/);
@@ -134,7 +142,11 @@ describe('redactUrl', () => {
 
 describe('redactJson', () => {
   it('redacts every string, deep, and keeps keys, numbers, booleans and null', () => {
-    const input = { detail: 'cpf 52998224725', nested: [{ token: 'secret-token-1' }, 7, true, null], count: 11144477735 };
+    const input = {
+      detail: 'cpf 52998224725',
+      nested: [{ token: 'secret-token-1' }, 7, true, null],
+      count: 11144477735,
+    };
     expect(redactJson(input, ['secret-token-1'])).toEqual({
       detail: 'cpf *********25',
       nested: [{ token: '[REDACTED]' }, 7, true, null],
@@ -148,14 +160,19 @@ describe('redactJson', () => {
   });
 
   it('redacts member names at any depth (a provider may key an object by a CPF or a token)', () => {
-    const input = { errors: { '52998224725': 'CPF not found', nested: [{ 'Bearer sbx_abcdef123456': 1, 'secret-token-1': 2 }] } };
+    const input = {
+      errors: { '52998224725': 'CPF not found', nested: [{ 'Bearer sbx_abcdef123456': 1, 'secret-token-1': 2 }] },
+    };
     expect(JSON.stringify(redactJson(input, ['secret-token-1']))).toBe(
       '{"errors":{"*********25":"CPF not found","nested":[{"Bearer [REDACTED]":1,"[REDACTED]":2}]}}',
     );
   });
 
   it('tells apart two names that redact alike, and keeps a member named __proto__ a member', () => {
-    const out = redactJson(JSON.parse('{"secret-token-1":1,"secret-token-2":2,"__proto__":{"polluted":true}}') as object, ['secret-token-1', 'secret-token-2']);
+    const out = redactJson(
+      JSON.parse('{"secret-token-1":1,"secret-token-2":2,"__proto__":{"polluted":true}}') as object,
+      ['secret-token-1', 'secret-token-2'],
+    );
     expect(Object.keys(out)).toEqual(['[REDACTED]', '[REDACTED] (2)', '__proto__']);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect((out as { polluted?: unknown }).polluted).toBeUndefined();
@@ -163,7 +180,9 @@ describe('redactJson', () => {
 
   it('numbers a third and later name that redact alike in order', () => {
     const secrets = ['secret-token-1', 'secret-token-2', 'secret-token-3'];
-    expect(Object.keys(redactJson({ 'secret-token-1': 1, 'secret-token-2': 2, 'secret-token-3': 3 }, secrets))).toEqual(['[REDACTED]', '[REDACTED] (2)', '[REDACTED] (3)']);
+    expect(Object.keys(redactJson({ 'secret-token-1': 1, 'secret-token-2': 2, 'secret-token-3': 3 }, secrets))).toEqual(
+      ['[REDACTED]', '[REDACTED] (2)', '[REDACTED] (3)'],
+    );
   });
 
   it('gives back a plain object whose members can be changed and deleted, without undefined members', () => {

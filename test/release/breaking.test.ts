@@ -27,7 +27,12 @@ const CASES = {
     s.components.schemas.PhoneNumber.pattern = '^\\+55[0-9]{10,11}$';
   }),
   'a required parameter added (X-Branch header on list-keys)': changed((s) => {
-    s.paths['/v2/api/pix/keys/list-keys'].get.parameters.push({ name: 'X-Branch', in: 'header', required: true, schema: { type: 'string' } });
+    s.paths['/v2/api/pix/keys/list-keys'].get.parameters.push({
+      name: 'X-Branch',
+      in: 'header',
+      required: true,
+      schema: { type: 'string' },
+    });
   }),
 };
 const COMPATIBLE = changed((s) => {
@@ -50,7 +55,10 @@ describe('breakingChanges (api-smart-diff)', () => {
   });
 
   it('names where each break is', () => {
-    expect(breakingChanges(spec, CASES['a pattern narrowed (PhoneNumber: Brazilian numbers only)'])).toContainEqual({ action: 'replace', path: 'components/schemas/PhoneNumber/pattern' });
+    expect(breakingChanges(spec, CASES['a pattern narrowed (PhoneNumber: Brazilian numbers only)'])).toContainEqual({
+      action: 'replace',
+      path: 'components/schemas/PhoneNumber/pattern',
+    });
   });
 });
 
@@ -76,7 +84,17 @@ describe('npm run check:breaking', () => {
   async function check(after: Spec, version: string) {
     const file = join(dir, `after-${Math.random().toString(36).slice(2)}.json`);
     await writeFile(file, JSON.stringify(after));
-    const args = [join(repoRoot, 'scripts/check-breaking.mjs'), '--spec', file, '--version', version, '--baseline', join(repoRoot, 'src/generated/openapi.json'), '--baseline-version', '1.0.0'];
+    const args = [
+      join(repoRoot, 'scripts/check-breaking.mjs'),
+      '--spec',
+      file,
+      '--version',
+      version,
+      '--baseline',
+      join(repoRoot, 'src/generated/openapi.json'),
+      '--baseline-version',
+      '1.0.0',
+    ];
     return promisify(execFile)(process.execPath, args).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
@@ -87,7 +105,9 @@ describe('npm run check:breaking', () => {
     for (const [name, after] of Object.entries(CASES)) {
       const { code, stdout } = await check(after, '1.1.0');
       expect(code, name).toBe(1);
-      expect(stdout, name).toMatch(/FAIL: \d+ breaking change\(s\) since v1\.0\.0, but 1\.1\.0 is not a new major version/);
+      expect(stdout, name).toMatch(
+        /FAIL: \d+ breaking change\(s\) since v1\.0\.0, but 1\.1\.0 is not a new major version/,
+      );
     }
   });
 
@@ -102,17 +122,26 @@ describe('npm run check:breaking', () => {
     const repo = join(dir, 'repo');
     await mkdir(join(repo, 'src/generated'), { recursive: true });
     await mkdir(join(repo, 'releases'), { recursive: true });
-    const git = (...args: string[]) => promisify(execFile)('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+    const git = (...args: string[]) =>
+      promisify(execFile)('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
     await git('init', '-q');
     await writeFile(join(repo, 'releases/openapi-0.1.0.json'), JSON.stringify({ info: { version: 'baseline-file' } }));
     await writeFile(join(repo, 'src/generated/openapi.json'), JSON.stringify({ info: { version: 'tagged' } }));
     await git('add', '-A');
     await git('commit', '-qm', 'release');
-    expect(await findBaseline(repo, '0.1.0')).toMatchObject({ version: '0.1.0', spec: { info: { version: 'baseline-file' } }, source: expect.stringMatching(/committed releases\/openapi-0\.1\.0\.json/) });
+    expect(await findBaseline(repo, '0.1.0')).toMatchObject({
+      version: '0.1.0',
+      spec: { info: { version: 'baseline-file' } },
+      source: expect.stringMatching(/committed releases\/openapi-0\.1\.0\.json/),
+    });
     await git('tag', 'v0.1.0');
     await git('tag', 'v0.3.0');
     // The highest release not above the version being checked.
-    expect(await findBaseline(repo, '0.2.0')).toMatchObject({ version: '0.1.0', spec: { info: { version: 'tagged' } }, source: 'git tag v0.1.0' });
+    expect(await findBaseline(repo, '0.2.0')).toMatchObject({
+      version: '0.1.0',
+      spec: { info: { version: 'tagged' } },
+      source: 'git tag v0.1.0',
+    });
     expect(await findBaseline(repo, '0.0.9')).toBeUndefined();
   });
 });

@@ -15,8 +15,12 @@ afterEach(async () => {
 
 describe('the log line', () => {
   it('has the method, path, query with DocumentNumber masked and unknown values hidden, status and time', () => {
-    const request = new Request('http://h/v2/api/x?Account=12&DocumentNumber=52998224725&limit=5&cursor=3.abc&secret=xyz');
-    expect(logLine(request, 200, 1.26)).toBe('GET /v2/api/x?Account=12&DocumentNumber=*********25&limit=5&cursor=3.abc&secret=%E2%80%A6 → 200 (1.3 ms)');
+    const request = new Request(
+      'http://h/v2/api/x?Account=12&DocumentNumber=52998224725&limit=5&cursor=3.abc&secret=xyz',
+    );
+    expect(logLine(request, 200, 1.26)).toBe(
+      'GET /v2/api/x?Account=12&DocumentNumber=*********25&limit=5&cursor=3.abc&secret=%E2%80%A6 → 200 (1.3 ms)',
+    );
     expect(logLine(new Request('http://h/p', { method: 'PUT' }), 'dropped', 0)).toBe('PUT /p → dropped (0.0 ms)');
   });
 });
@@ -38,7 +42,9 @@ describe('listen()', () => {
     expect(lines[0]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys\?limit=2 → 200 \([0-9]+\.[0-9] ms\)$/);
     expect(globalThis.Response).toBe(NodeResponse);
     // Bound to 127.0.0.1 only: not on the IPv6 loopback.
-    await expect(fetch(`http://[::1]:${server.port}/v2/api/pix/keys/list-keys`, { headers })).rejects.toBeInstanceOf(TypeError);
+    await expect(fetch(`http://[::1]:${server.port}/v2/api/pix/keys/list-keys`, { headers })).rejects.toBeInstanceOf(
+      TypeError,
+    );
   });
 
   it('logs the time each request took, from performance.now()', async () => {
@@ -50,11 +56,16 @@ describe('listen()', () => {
     await (await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=1`, { headers })).text();
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers }).catch(() => undefined);
-    expect(lines).toEqual(['GET /v2/api/pix/keys/list-keys?limit=1 → 200 (0.0 ms)', 'GET /v2/api/pix/keys/list-keys → dropped (0.0 ms)']);
+    expect(lines).toEqual([
+      'GET /v2/api/pix/keys/list-keys?limit=1 → 200 (0.0 ms)',
+      'GET /v2/api/pix/keys/list-keys → dropped (0.0 ms)',
+    ]);
   });
 
   it('refuses any other host, and a port already taken', async () => {
-    await expect(sandbox.listen({ host: '0.0.0.0' as '127.0.0.1' })).rejects.toThrow('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
+    await expect(sandbox.listen({ host: '0.0.0.0' as '127.0.0.1' })).rejects.toThrow(
+      'sandbox.listen() serves on 127.0.0.1 (or localhost) only',
+    );
     const first = await sandbox.listen({ host: '127.0.0.1' });
     running.push(first);
     await expect(sandbox.listen({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
@@ -69,11 +80,16 @@ describe('listen()', () => {
     const auth = { authorization: `Bearer ${dropping.clients[0]!.token}`, 'user-agent': 't/1' };
     for (const server of [logged, silent]) {
       dropping.inject({ operation: 'listPixKeys', drop: true });
-      const error = (await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: auth }).catch((e: unknown) => e)) as TypeError;
+      const error = (await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: auth }).catch(
+        (e: unknown) => e,
+      )) as TypeError;
       expect(error).toBeInstanceOf(TypeError);
       expect((await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: auth })).status).toBe(200);
     }
-    expect(lines.map((line) => line.replace(/\([0-9.]+ ms\)/, '(t)'))).toEqual(['GET /v2/api/pix/keys/list-keys → dropped (t)', 'GET /v2/api/pix/keys/list-keys → 200 (t)']);
+    expect(lines.map((line) => line.replace(/\([0-9.]+ ms\)/, '(t)'))).toEqual([
+      'GET /v2/api/pix/keys/list-keys → dropped (t)',
+      'GET /v2/api/pix/keys/list-keys → 200 (t)',
+    ]);
   });
 
   it('a handler that fails gets a 500 from the adapter; stop() closes once, however often it is called', async () => {
@@ -93,23 +109,40 @@ describe('createMswHandlers', () => {
   it('one handler for every /v2/api/* call under the base URL and one for its token endpoint, answering from the sandbox', async () => {
     const sandbox = createSandbox({ seed: 'msw-unit' });
     const handlers = await createMswHandlers(sandbox, { baseUrl: 'https://baas.example/', http });
-    expect(handlers.map((handler) => handler.path)).toEqual(['https://baas.example/v2/api/*', 'https://baas.example/oauth/token']);
+    expect(handlers.map((handler) => handler.path)).toEqual([
+      'https://baas.example/v2/api/*',
+      'https://baas.example/oauth/token',
+    ]);
     const { clientId, clientSecret } = sandbox.clients[0]!;
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
-    const tokenRequest = new Request('https://baas.example/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
+    const tokenRequest = new Request('https://baas.example/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     const issued = await answerOf(await handlers[1]!.resolver({ request: tokenRequest }));
     expect([issued.status, issued.body.token_type]).toEqual([200, 'Bearer']);
-    const request = new Request('https://baas.example/v2/api/pix/keys/list-keys?limit=1', { headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'user-agent': 't/1' } });
+    const request = new Request('https://baas.example/v2/api/pix/keys/list-keys?limit=1', {
+      headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'user-agent': 't/1' },
+    });
     const answer = await answerOf(await handlers[0]!.resolver({ request }));
     expect([answer.status, answer.body.data.length]).toEqual([200, 1]);
-    expect((await createMswHandlers(sandbox, { baseUrl: 'https://baas.example/base', http }))[0]!.path).toBe('https://baas.example/base/v2/api/*');
+    expect((await createMswHandlers(sandbox, { baseUrl: 'https://baas.example/base', http }))[0]!.path).toBe(
+      'https://baas.example/base/v2/api/*',
+    );
   });
 
   it('a dropped connection becomes Response.error(), which MSW turns into a network error', async () => {
     const sandbox = createSandbox({ seed: 'msw-drop' });
     const [handler] = await createMswHandlers(sandbox, { baseUrl: 'https://baas.example', http });
     sandbox.inject({ operation: '*', drop: true });
-    const response = await handler!.resolver({ request: new Request('https://baas.example/v2/api/pix/keys/list-keys') });
+    const response = await handler!.resolver({
+      request: new Request('https://baas.example/v2/api/pix/keys/list-keys'),
+    });
     expect(response.type).toBe('error');
   });
 

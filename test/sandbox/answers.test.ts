@@ -13,9 +13,13 @@ const example = (name: string) => spec.components.examples![name]!.value as Reco
 const served = (name: string) => ({ ...example(name), instance: '/problems/occurrences/ID', correlationId: 'ID' });
 
 /** A problem the sandbox writes: type, title and status as the contract has them; the detail's words are pinned once, below. */
-const problemOf = (status: number, slug: string, title: string, violations?: { property: string; reason: string }[]) => problemBody(status, slug, title, expect.any(String) as unknown as string, violations);
+const problemOf = (status: number, slug: string, title: string, violations?: { property: string; reason: string }[]) =>
+  problemBody(status, slug, title, expect.any(String) as unknown as string, violations);
 /** A violation naming its field, its reason naming the field and then the rule broken. */
-const broke = (property: string, rule: string) => ({ property, reason: expect.stringMatching(new RegExp(`${property}.*${rule}`)) as unknown as string });
+const broke = (property: string, rule: string) => ({
+  property,
+  reason: expect.stringMatching(new RegExp(`${property}.*${rule}`)) as unknown as string,
+});
 /** The message of what `run` throws, checked to be a RangeError. */
 function refusal(run: () => unknown): string {
   try {
@@ -47,12 +51,20 @@ describe('createSandbox options', () => {
 
   it('refuses counts that are not integers from their minimum to their limit, naming the option, the range and the value', () => {
     // The message's format, pinned once here.
-    expect(() => createSandbox({ clients: 0 })).toThrow(new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got 0'));
-    expect(refusal(() => createSandbox({ accountsPerClient: 1.5 }))).toMatch(/^createSandbox: accountsPerClient .*1,000, got 1\.5$/);
+    expect(() => createSandbox({ clients: 0 })).toThrow(
+      new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got 0'),
+    );
+    expect(refusal(() => createSandbox({ accountsPerClient: 1.5 }))).toMatch(
+      /^createSandbox: accountsPerClient .*1,000, got 1\.5$/,
+    );
     expect(refusal(() => createSandbox({ keysPerAccount: -1 }))).toMatch(/keysPerAccount .*from 0 to 100,000, got -1$/);
     // A value of another type is named by its type.
-    expect(refusal(() => createSandbox({ keysPerAccount: '5' as unknown as number }))).toMatch(/keysPerAccount .*got a string$/);
-    expect(createSandbox({ clients: 1, accountsPerClient: 1, keysPerAccount: 0 }).snapshot().clients[0]!.accounts[0]!.keys).toEqual([]);
+    expect(refusal(() => createSandbox({ keysPerAccount: '5' as unknown as number }))).toMatch(
+      /keysPerAccount .*got a string$/,
+    );
+    expect(
+      createSandbox({ clients: 1, accountsPerClient: 1, keysPerAccount: 0 }).snapshot().clients[0]!.accounts[0]!.keys,
+    ).toEqual([]);
   });
 
   it('refuses a sandbox over its total accounts or keys, naming the options and the limit, before building anything', () => {
@@ -72,7 +84,9 @@ describe('createSandbox options', () => {
     const keys = fail({ clients: 5, accountsPerClient: 2, keysPerAccount: 25_001 });
     expect(keys.message).toContain(`${product} × keysPerAccount`);
     expect(keys.message).toMatch(/250,000, got 250,010$/);
-    expect(fail({ clients: 1, accountsPerClient: 1, keysPerAccount: 100_001 }).message).toMatch(/keysPerAccount .*100,000, got 100001$/);
+    expect(fail({ clients: 1, accountsPerClient: 1, keysPerAccount: 100_001 }).message).toMatch(
+      /keysPerAccount .*100,000, got 100001$/,
+    );
     expect(fail({ clients: 1001 }).message).toMatch(/clients .*1,000, got 1001$/);
     expect(fail({ accountsPerClient: 1001 }).message).toMatch(/accountsPerClient .*1,000, got 1001$/);
     // 10^11 keys (issue 19): refused at once, with nothing allocated for it. Last, so that a sandbox
@@ -83,7 +97,13 @@ describe('createSandbox options', () => {
   });
 
   it('allows every size up to the limits themselves (the checker createSandbox and the command line share)', () => {
-    expect(SANDBOX_LIMITS).toEqual({ clients: 1000, accountsPerClient: 1000, keysPerAccount: 100_000, accounts: 10_000, keys: 250_000 });
+    expect(SANDBOX_LIMITS).toEqual({
+      clients: 1000,
+      accountsPerClient: 1000,
+      keysPerAccount: 100_000,
+      accounts: 10_000,
+      keys: 250_000,
+    });
     const name = (option: string) => option;
     for (const option of ['clients', 'accountsPerClient', 'keysPerAccount'] as const) {
       expect(countProblem(option, SANDBOX_LIMITS[option], option)).toBeUndefined();
@@ -99,13 +119,22 @@ describe('createSandbox options', () => {
   it('serves an empty list when accounts have no keys', async () => {
     const sandbox = createSandbox({ seed: 'empty', keysPerAccount: 0 });
     const answer = await answerOf(await list(sandbox));
-    expect([answer.status, answer.headers, answer.text]).toEqual([200, { 'content-type': 'application/json', 'x-request-id': 'ID' }, '{"cursor":{"next":null},"data":[]}']);
+    expect([answer.status, answer.headers, answer.text]).toEqual([
+      200,
+      { 'content-type': 'application/json', 'x-request-id': 'ID' },
+      '{"cursor":{"next":null},"data":[]}',
+    ]);
   });
 
   it('refuses a rate limit that is not a positive integer per positive window', () => {
-    for (const requests of [0, 1.5]) expect(refusal(() => createSandbox({ rateLimit: { requests } }))).toMatch(/rateLimit\.requests .*positive integer$/);
+    for (const requests of [0, 1.5])
+      expect(refusal(() => createSandbox({ rateLimit: { requests } }))).toMatch(
+        /rateLimit\.requests .*positive integer$/,
+      );
     for (const windowMs of [0, -1, Number.NaN]) {
-      expect(refusal(() => createSandbox({ rateLimit: { requests: 1, windowMs } }))).toMatch(/rateLimit\.windowMs .*positive$/);
+      expect(refusal(() => createSandbox({ rateLimit: { requests: 1, windowMs } }))).toMatch(
+        /rateLimit\.windowMs .*positive$/,
+      );
     }
     expect(() => createSandbox({ rateLimit: { requests: 1, windowMs: 0.5 } })).not.toThrow();
   });
@@ -115,14 +144,31 @@ describe('problems the sandbox writes', () => {
   const sandbox = createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 4 });
 
   it('404 for a path outside the contract, 405 with Allow for the wrong method', async () => {
-    const unknown = await answerOf(await sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` } }));
-    expect([unknown.status, unknown.headers['content-type'], unknown.body]).toEqual([404, 'application/problem+json', problemOf(404, 'not-found', 'Not found')]);
+    const unknown = await answerOf(
+      await sandbox.fetch('http://s/v2/api/pix/keys', {
+        headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` },
+      }),
+    );
+    expect([unknown.status, unknown.headers['content-type'], unknown.body]).toEqual([
+      404,
+      'application/problem+json',
+      problemOf(404, 'not-found', 'Not found'),
+    ]);
     const post = await answerOf(await sandbox.fetch(LIST, { method: 'POST' }));
-    expect([post.status, post.headers.allow, post.body]).toEqual([405, 'GET', problemOf(405, 'method-not-allowed', 'Method not allowed')]);
+    expect([post.status, post.headers.allow, post.body]).toEqual([
+      405,
+      'GET',
+      problemOf(405, 'method-not-allowed', 'Method not allowed'),
+    ]);
   });
 
   it('401 with WWW-Authenticate: Bearer without a token, with a malformed one and with an unknown one', async () => {
-    const missing = problemBody(401, 'unauthorized', 'Unauthorized', 'A bearer token is required: Authorization: Bearer <token>.');
+    const missing = problemBody(
+      401,
+      'unauthorized',
+      'Unauthorized',
+      'A bearer token is required: Authorization: Bearer <token>.',
+    );
     const unknown = problemBody(401, 'unauthorized', 'Unauthorized', 'The bearer token is not known to this sandbox.');
     const token = sandbox.clients[0]!.token;
     const cases: [string | undefined, object][] = [
@@ -136,20 +182,36 @@ describe('problems the sandbox writes', () => {
       ['Bearer sbx_unknown==', unknown],
     ];
     for (const [authorization, body] of cases) {
-      const answer = await answerOf(await sandbox.fetch(`${LIST}?limit=1`, { headers: { 'user-agent': 't/1', ...(authorization === undefined ? {} : { authorization }) } }));
-      expect([authorization, answer.status, answer.headers['www-authenticate'], answer.body]).toEqual([authorization, 401, 'Bearer', body]);
+      const answer = await answerOf(
+        await sandbox.fetch(`${LIST}?limit=1`, {
+          headers: { 'user-agent': 't/1', ...(authorization === undefined ? {} : { authorization }) },
+        }),
+      );
+      expect([authorization, answer.status, answer.headers['www-authenticate'], answer.body]).toEqual([
+        authorization,
+        401,
+        'Bearer',
+        body,
+      ]);
     }
     for (const authorization of [`bearer ${token}`, `BEARER   ${token}  `, `Bearer ${token}`]) {
-      expect((await sandbox.fetch(`${LIST}?limit=1`, { headers: { 'user-agent': 't/1', authorization } })).status).toBe(200);
+      expect((await sandbox.fetch(`${LIST}?limit=1`, { headers: { 'user-agent': 't/1', authorization } })).status).toBe(
+        200,
+      );
     }
   });
 
   it('422 names each broken field: one field, several fields, the whole body', async () => {
     const one = await answerOf(await list(sandbox, '?limit=0'));
-    expect([one.status, one.body]).toEqual([422, problemOf(422, 'validation', 'Invalid request', [broke('limit', 'at least 1')])]);
+    expect([one.status, one.body]).toEqual([
+      422,
+      problemOf(422, 'validation', 'Invalid request', [broke('limit', 'at least 1')]),
+    ]);
     expect(one.body.detail).toMatch(/^1 field /);
     const two = await answerOf(await list(sandbox, '?limit=abc', { 'user-agent': '' }));
-    expect(two.body).toEqual(problemOf(422, 'validation', 'Invalid request', [broke('limit', 'an integer'), broke('User-Agent', 'required')]));
+    expect(two.body).toEqual(
+      problemOf(422, 'validation', 'Invalid request', [broke('limit', 'an integer'), broke('User-Agent', 'required')]),
+    );
     expect(two.body.detail).toMatch(/^2 fields /);
     const whole = await answerOf(await update(sandbox, []));
     expect(whole.body).toEqual(problemOf(422, 'validation', 'Invalid request', [broke('body', 'an object')]));
@@ -161,15 +223,28 @@ describe('problems the sandbox writes', () => {
     expect([twice.status, twice.body]).toEqual([422, problemOf(422, 'validation', 'Invalid request', [once('limit')])]);
     expect((await answerOf(await list(sandbox, '?limit=2&limit=2'))).body.violations).toEqual([once('limit')]);
     // With the value's own rule broken too, both are named; with the cursor repeated as well, each once.
-    expect((await answerOf(await list(sandbox, '?limit=0&limit=3'))).body.violations).toEqual([once('limit'), broke('limit', 'at least 1')]);
+    expect((await answerOf(await list(sandbox, '?limit=0&limit=3'))).body.violations).toEqual([
+      once('limit'),
+      broke('limit', 'at least 1'),
+    ]);
     const next = (await answerOf(await list(sandbox, '?limit=1'))).body.cursor.next as string;
-    expect((await answerOf(await list(sandbox, `?cursor=${next}&limit=1&cursor=${next}&limit=1&limit=1`))).body.violations).toEqual([once('limit'), once('cursor')]);
+    expect(
+      (await answerOf(await list(sandbox, `?cursor=${next}&limit=1&cursor=${next}&limit=1&limit=1`))).body.violations,
+    ).toEqual([once('limit'), once('cursor')]);
     const target = sandbox.clients[0]!.accounts[0]!;
     const put = (query: string) =>
-      sandbox.fetch(new Request(`${UPDATE}?${query}`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' }));
+      sandbox.fetch(
+        new Request(`${UPDATE}?${query}`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' },
+          body: '{"email":"a@b.com"}',
+        }),
+      );
     const both = `Account=${target.account}&DocumentNumber=${target.documentNumber}`;
     expect((await answerOf(await put(`${both}&Account=${target.account}`))).body.violations).toEqual([once('Account')]);
-    expect((await answerOf(await put(`${both}&DocumentNumber=${target.documentNumber}`))).body.violations).toEqual([once('DocumentNumber')]);
+    expect((await answerOf(await put(`${both}&DocumentNumber=${target.documentNumber}`))).body.violations).toEqual([
+      once('DocumentNumber'),
+    ]);
     // Names differ by case: `Limit` is not the contract's `limit`, and parameters the spec does not declare are ignored.
     expect((await list(sandbox, '?limit=1&Limit=2&other=1&other=2')).status).toBe(200);
     expect((await put(both)).status).toBe(200);
@@ -185,7 +260,9 @@ describe('problems the sandbox writes', () => {
     expect(((await answerOf(await list(sandbox, '?limit=200'))).body as { data: unknown[] }).data).toHaveLength(4 * 2);
     expect((await answerOf(await list(sandbox, '?limit=3'))).body.data).toHaveLength(3);
     for (const limit of ['1e2', '0x10', '+5', '12345678901234567']) {
-      expect((await answerOf(await list(sandbox, `?limit=${limit}`))).body.violations, limit).toEqual([broke('limit', 'an integer')]);
+      expect((await answerOf(await list(sandbox, `?limit=${limit}`))).body.violations, limit).toEqual([
+        broke('limit', 'an integer'),
+      ]);
     }
     expect((await answerOf(await list(sandbox, '?limit=-3'))).body.violations).toEqual([broke('limit', 'at least 1')]);
   });
@@ -195,7 +272,15 @@ describe('problems the sandbox writes', () => {
     expect(next).toMatch(/^3\.[A-Za-z0-9_-]{22}$/);
     const bad = problemOf(400, 'bad-cursor', 'Malformed request');
     const [offset, mac] = next.split('.') as [string, string];
-    for (const cursor of [`.${mac}`, `${offset}${mac}`, `4.${mac}`, `${offset}.${mac.slice(1)}`, `A.${mac}`, `00000000003.${mac}`, `${offset}.${mac}.x`]) {
+    for (const cursor of [
+      `.${mac}`,
+      `${offset}${mac}`,
+      `4.${mac}`,
+      `${offset}.${mac.slice(1)}`,
+      `A.${mac}`,
+      `00000000003.${mac}`,
+      `${offset}.${mac}.x`,
+    ]) {
       expect([cursor, (await answerOf(await list(sandbox, `?cursor=${cursor}`))).body]).toEqual([cursor, bad]);
     }
     expect((await answerOf(await list(sandbox, `?cursor=${next}`, {}, 1))).body).toEqual(bad);
@@ -208,7 +293,11 @@ describe('problems the sandbox writes', () => {
     const twin = createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 4 });
     const page = await answerOf(await list(twin, `?cursor=${next}`));
     expect(page.body.data).toEqual((await answerOf(await list(sandbox, '?limit=8'))).body.data.slice(5));
-    for (const other of [createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 5 }), createSandbox({ seed: 'answers', clients: 3, keysPerAccount: 4 }), createSandbox({ seed: 'answers2', clients: 2, keysPerAccount: 4 })]) {
+    for (const other of [
+      createSandbox({ seed: 'answers', clients: 2, keysPerAccount: 5 }),
+      createSandbox({ seed: 'answers', clients: 3, keysPerAccount: 4 }),
+      createSandbox({ seed: 'answers2', clients: 2, keysPerAccount: 4 }),
+    ]) {
       expect((await list(other, `?cursor=${next}`)).status).toBe(400);
     }
   });
@@ -223,24 +312,40 @@ describe('problems the sandbox writes', () => {
 
   it('422 names a missing Account, and a Request with an init is answered with the init applied', async () => {
     const token = sandbox.clients[0]!.token;
-    const put = new Request(`${UPDATE}?DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' });
+    const put = new Request(`${UPDATE}?DocumentNumber=52998224725`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"email":"a@b.com"}',
+    });
     expect((await answerOf(await sandbox.fetch(put))).body.violations).toEqual([broke('Account', 'required')]);
     const bare = new Request(`${LIST}?limit=1`);
-    expect((await sandbox.fetch(bare, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } })).status).toBe(200);
+    expect(
+      (await sandbox.fetch(bare, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } })).status,
+    ).toBe(200);
     expect((await sandbox.fetch(bare)).status).toBe(401);
   });
 
-  it('404 for an unknown customer, 403 for another client\'s, 200 with the documented result otherwise', async () => {
+  it("404 for an unknown customer, 403 for another client's, 200 with the documented result otherwise", async () => {
     const two = createSandbox({ seed: 'owners2', clients: 2 });
     const other = await answerOf(await update(two, { email: 'a@b.com' }, { client: 1, as: 0 }));
     expect([other.status, other.body]).toEqual([403, problemOf(403, 'forbidden', 'Forbidden')]);
     const target = two.clients[0]!.accounts[0]!;
     const missing = await answerOf(
-      await two.fetch(new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${two.clients[0]!.token}`, 'content-type': 'application/json' }, body: '{"email":"a@b.com"}' })),
+      await two.fetch(
+        new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=52998224725`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${two.clients[0]!.token}`, 'content-type': 'application/json' },
+          body: '{"email":"a@b.com"}',
+        }),
+      ),
     );
     expect([missing.status, missing.body]).toEqual([404, problemOf(404, 'not-found', 'Customer not found')]);
     const ok = await answerOf(await update(two, { email: 'a@b.com' }));
-    expect([ok.status, ok.headers['content-type'], ok.body]).toEqual([200, 'application/json', example('UpdateSucceeded')]);
+    expect([ok.status, ok.headers['content-type'], ok.body]).toEqual([
+      200,
+      'application/json',
+      example('UpdateSucceeded'),
+    ]);
   });
 });
 
@@ -249,15 +354,36 @@ describe('request bodies', () => {
   const malformed = problemOf(400, 'bad-request', 'Malformed request');
 
   it('accepts JSON media types with parameters and any case, and +json types; refuses others', async () => {
-    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json', 'application/vnd.baas.v1+json', 'application/json ; charset=utf-8']) {
-      expect([type, (await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } })).status]).toEqual([type, 200]);
+    for (const type of [
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/merge-patch+json',
+      'application/vnd.baas.v1+json',
+      'application/json ; charset=utf-8',
+    ]) {
+      expect([
+        type,
+        (await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } })).status,
+      ]).toEqual([type, 200]);
     }
-    for (const type of ['text/json', 'application/jsonx', 'application/json+xml', 'xapplication/json', 'application/x+json+xml', 'application/a_b+json', 'x-application/a+json']) {
+    for (const type of [
+      'text/json',
+      'application/jsonx',
+      'application/json+xml',
+      'xapplication/json',
+      'application/x+json+xml',
+      'application/a_b+json',
+      'x-application/a+json',
+    ]) {
       const answer = await answerOf(await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } }));
       expect([type, answer.body]).toEqual([type, malformed]);
       expect(answer.body.detail).toContain('Content-Type: application/json');
     }
-    const none = new Request(`${UPDATE}?Account=1&DocumentNumber=52998224725`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` }, body: new Uint8Array([0x7b, 0x7d]) });
+    const none = new Request(`${UPDATE}?Account=1&DocumentNumber=52998224725`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${sandbox.clients[0]!.token}` },
+      body: new Uint8Array([0x7b, 0x7d]),
+    });
     const untyped = (await answerOf(await sandbox.fetch(none))).body;
     expect(untyped).toEqual(malformed);
     expect(untyped.detail).toContain('Content-Type: application/json');
@@ -269,12 +395,19 @@ describe('request bodies', () => {
       new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, {
         method: 'PUT',
         ...init,
-        headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+        headers: {
+          authorization: `Bearer ${sandbox.clients[0]!.token}`,
+          'content-type': 'application/json',
+          ...(init.headers as Record<string, string>),
+        },
       });
     const empty = (await answerOf(await sandbox.fetch(request({})))).body;
     expect(empty).toEqual(malformed);
     expect(empty.detail).toContain('empty');
-    const tooLarge = { ...problemOf(413, 'content-too-large', 'Content too large'), detail: expect.stringContaining('65536 bytes') };
+    const tooLarge = {
+      ...problemOf(413, 'content-too-large', 'Content too large'),
+      detail: expect.stringContaining('65536 bytes'),
+    };
     let pulled = 0;
     const stream = new ReadableStream({
       pull(controller) {
@@ -283,10 +416,18 @@ describe('request bodies', () => {
         controller.close();
       },
     });
-    const declared = await answerOf(await sandbox.fetch(request({ headers: { 'content-length': '65537' }, body: stream, duplex: 'half' } as RequestInit)));
+    const declared = await answerOf(
+      await sandbox.fetch(
+        request({ headers: { 'content-length': '65537' }, body: stream, duplex: 'half' } as RequestInit),
+      ),
+    );
     expect([declared.body, pulled]).toEqual([tooLarge, 0]);
-    expect((await answerOf(await sandbox.fetch(request({ headers: { 'content-length': '65537' } })))).body).toEqual(tooLarge);
-    expect((await sandbox.fetch(request({ headers: { 'content-length': '65536' }, body: '{"email":"a@b.com"}' }))).status).toBe(200);
+    expect((await answerOf(await sandbox.fetch(request({ headers: { 'content-length': '65537' } })))).body).toEqual(
+      tooLarge,
+    );
+    expect(
+      (await sandbox.fetch(request({ headers: { 'content-length': '65536' }, body: '{"email":"a@b.com"}' }))).status,
+    ).toBe(200);
     // Exactly 64 KiB of JSON is read (and judged by the contract); one byte more is not.
     const padded = (size: number) => `{"email":"a@b.com"${' '.repeat(size - 19)}}`;
     expect(new TextEncoder().encode(padded(65536)).byteLength).toBe(65536);
@@ -303,7 +444,12 @@ describe('request bodies', () => {
       },
     });
     const response = await sandbox.fetch(
-      new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, { method: 'PUT', headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' }, body: failing, duplex: 'half' } as RequestInit),
+      new Request(`${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${sandbox.clients[0]!.token}`, 'content-type': 'application/json' },
+        body: failing,
+        duplex: 'half',
+      } as RequestInit),
     );
     const answer = await answerOf(response);
     expect([answer.status, answer.body]).toEqual([500, problemOf(500, 'internal', 'Internal server error')]);
@@ -313,10 +459,21 @@ describe('request bodies', () => {
   it('an update replaces the fields it sends, the address whole, and reset() restores the seeded data', async () => {
     const fresh = createSandbox({ seed: 'replace' });
     const seeded = fresh.snapshot();
-    const address = { postalCode: '01310100', street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' as const };
+    const address = {
+      postalCode: '01310100',
+      street: 'Avenida Paulista',
+      number: '1000',
+      neighborhood: 'Bela Vista',
+      city: 'São Paulo',
+      state: 'SP' as const,
+    };
     expect((await update(fresh, { socialName: 'Bia', address })).status).toBe(200);
     const after = fresh.snapshot();
-    expect(after.clients[0]!.accounts[0]!.data).toEqual({ ...seeded.clients[0]!.accounts[0]!.data, socialName: 'Bia', address });
+    expect(after.clients[0]!.accounts[0]!.data).toEqual({
+      ...seeded.clients[0]!.accounts[0]!.data,
+      socialName: 'Bia',
+      address,
+    });
     expect(after.clients[0]!.accounts[1]).toEqual(seeded.clients[0]!.accounts[1]);
     fresh.reset();
     expect(fresh.snapshot()).toEqual(seeded);
@@ -326,33 +483,59 @@ describe('request bodies', () => {
 describe('Prefer, as Prism reads it', () => {
   const sandbox = createSandbox({ seed: 'prefer', keysPerAccount: 3 });
   const prefer = async (value: string, operation: 'list' | 'update' = 'list') =>
-    answerOf(await (operation === 'list' ? list(sandbox, '', { prefer: value }) : update(sandbox, { email: 'a@b.com' }, { headers: { prefer: value } })));
+    answerOf(
+      await (operation === 'list'
+        ? list(sandbox, '', { prefer: value })
+        : update(sandbox, { email: 'a@b.com' }, { headers: { prefer: value } })),
+    );
 
   it('serves a documented example by name, with its status and media type', async () => {
     for (const name of ['NoKeys', 'LastPage', 'FirstPage']) {
       const answer = await prefer(`example=${name}`);
-      expect([name, answer.status, answer.headers['content-type'], answer.body]).toEqual([name, 200, 'application/json', example(name)]);
+      expect([name, answer.status, answer.headers['content-type'], answer.body]).toEqual([
+        name,
+        200,
+        'application/json',
+        example(name),
+      ]);
     }
     const succeeded = await prefer('example=UpdateSucceeded', 'update');
     expect([succeeded.status, succeeded.body]).toEqual([200, example('UpdateSucceeded')]);
   });
 
-  it('serves an error example with this request\'s id and the headers its status requires', async () => {
+  it("serves an error example with this request's id and the headers its status requires", async () => {
     const missing = await prefer('example=MissingToken');
-    expect([missing.status, missing.headers['content-type'], missing.headers['www-authenticate'], missing.body]).toEqual([401, 'application/problem+json', 'Bearer', served('MissingToken')]);
+    expect([
+      missing.status,
+      missing.headers['content-type'],
+      missing.headers['www-authenticate'],
+      missing.body,
+    ]).toEqual([401, 'application/problem+json', 'Bearer', served('MissingToken')]);
     const limited = await prefer('code=429');
     expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([429, '30', served('RateLimited')]);
     const both = await prefer(' code = 503 , example = UpstreamUnavailable ');
     expect([both.status, both.headers['retry-after'], both.body]).toEqual([503, '30', served('UpstreamUnavailable')]);
     const malformed = await prefer('code=400');
-    expect([malformed.status, malformed.headers['content-type'], malformed.body]).toEqual([400, 'application/problem+json', served('MalformedJson')]);
+    expect([malformed.status, malformed.headers['content-type'], malformed.body]).toEqual([
+      400,
+      'application/problem+json',
+      served('MalformedJson'),
+    ]);
     const notFound = await prefer('code=404', 'update');
-    expect([notFound.status, notFound.headers['retry-after'], notFound.headers['www-authenticate'], notFound.body]).toEqual([404, undefined, undefined, served('CustomerNotFound')]);
+    expect([
+      notFound.status,
+      notFound.headers['retry-after'],
+      notFound.headers['www-authenticate'],
+      notFound.body,
+    ]).toEqual([404, undefined, undefined, served('CustomerNotFound')]);
   });
 
   it('answers 400 for a code or an example the operation does not document', async () => {
     // The detail names what was asked and the operation (and the status, for an example of one).
-    const refused = (asked: string) => ({ ...problemOf(400, 'bad-request', 'Malformed request'), detail: expect.stringMatching(new RegExp(asked)) });
+    const refused = (asked: string) => ({
+      ...problemOf(400, 'bad-request', 'Malformed request'),
+      detail: expect.stringMatching(new RegExp(asked)),
+    });
     expect((await prefer('code=404')).body).toEqual(refused('code=404.*listPixKeys'));
     expect((await prefer('example=Nope')).body).toEqual(refused('example=Nope.*listPixKeys'));
     expect((await prefer('example=404')).body).toEqual(refused('example=404.*listPixKeys'));
@@ -360,7 +543,7 @@ describe('Prefer, as Prism reads it', () => {
     expect((await prefer('code=429, example=LastPage')).body).toEqual(refused('example=LastPage.*listPixKeys.*429'));
   });
 
-  it('code=200 without an example, and anything it cannot read, get the sandbox\'s own answer', async () => {
+  it("code=200 without an example, and anything it cannot read, get the sandbox's own answer", async () => {
     const own = (await answerOf(await list(sandbox))).text;
     for (const value of ['code=200', 'code=42', 'code=4290', 'code=', 'example=', 'dynamic=true', 'code']) {
       const answer = await prefer(value);
@@ -368,7 +551,7 @@ describe('Prefer, as Prism reads it', () => {
     }
   });
 
-  it('comes after the token: a request without one gets the sandbox\'s 401', async () => {
+  it("comes after the token: a request without one gets the sandbox's 401", async () => {
     const answer = await answerOf(await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', prefer: 'code=429' } }));
     expect([answer.status, answer.body.type]).toEqual([401, 'https://sandbox.baas.example/problems/unauthorized']);
   });
@@ -377,8 +560,12 @@ describe('Prefer, as Prism reads it', () => {
 describe('injected faults', () => {
   it('refuses a fault with a bad count or status', () => {
     const sandbox = createSandbox({ seed: 'f' });
-    for (const times of [0, -1, 1.5]) expect(refusal(() => sandbox.inject({ operation: '*', status: 500, times }))).toMatch(/fault: times .*positive integer$/);
-    for (const status of [99, 600, 200.5]) expect(refusal(() => sandbox.inject({ operation: '*', status }))).toMatch(/^sandbox fault: status .*100-599/);
+    for (const times of [0, -1, 1.5])
+      expect(refusal(() => sandbox.inject({ operation: '*', status: 500, times }))).toMatch(
+        /fault: times .*positive integer$/,
+      );
+    for (const status of [99, 600, 200.5])
+      expect(refusal(() => sandbox.inject({ operation: '*', status }))).toMatch(/^sandbox fault: status .*100-599/);
     expect(() => createSandbox({ faults: [{ operation: '*', status: 700 }] })).toThrow(RangeError);
     sandbox.inject({ operation: '*', status: 100 });
     sandbox.inject({ operation: '*', status: 599 });
@@ -390,7 +577,8 @@ describe('injected faults', () => {
     sandbox.inject({ operation: 'listPixKeys', status: 503, times: 2 });
     sandbox.inject({ operation: '*', status: 502 });
     const statuses = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })).status);
+    for (let i = 0; i < 4; i += 1)
+      statuses.push((await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })).status);
     expect(statuses).toEqual([503, 503, 502, 401]);
     expect((await update(sandbox, { email: 'a@b.com' })).status).toBe(500);
     expect((await update(sandbox, { email: 'a@b.com' })).status).toBe(200);
@@ -407,18 +595,34 @@ describe('injected faults', () => {
     ]);
     sandbox.inject({ operation: 'listPixKeys', status: 429, headers: { 'retry-after': '7', 'x-extra': 'yes' } });
     const headed = await answerOf(await list(sandbox));
-    expect([headed.status, headed.headers['retry-after'], headed.headers['x-extra'], headed.body]).toEqual([429, '7', 'yes', served('RateLimited')]);
+    expect([headed.status, headed.headers['retry-after'], headed.headers['x-extra'], headed.body]).toEqual([
+      429,
+      '7',
+      'yes',
+      served('RateLimited'),
+    ]);
     sandbox.inject({ operation: 'listPixKeys', status: 500, body: 'oops' });
     const text = await answerOf(await list(sandbox));
-    expect([text.status, text.headers, text.text]).toEqual([500, { 'content-type': 'text/plain', 'x-request-id': 'ID' }, 'oops']);
+    expect([text.status, text.headers, text.text]).toEqual([
+      500,
+      { 'content-type': 'text/plain', 'x-request-id': 'ID' },
+      'oops',
+    ]);
     sandbox.inject({ operation: 'listPixKeys', status: 401, body: { title: 'nope' } });
     const problem = await answerOf(await list(sandbox));
-    expect([problem.headers, problem.text]).toEqual([{ 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer', 'x-request-id': 'ID' }, '{"title":"nope"}']);
+    expect([problem.headers, problem.text]).toEqual([
+      { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer', 'x-request-id': 'ID' },
+      '{"title":"nope"}',
+    ]);
     sandbox.inject({ operation: 'listPixKeys', status: 400, body: { title: 'bad' } });
     expect((await answerOf(await list(sandbox))).headers['content-type']).toBe('application/problem+json');
     sandbox.inject({ operation: 'listPixKeys', status: 200, body: { cursor: { next: null }, data: [] } });
     const page = await answerOf(await list(sandbox));
-    expect([page.status, page.headers['content-type'], page.body]).toEqual([200, 'application/json', { cursor: { next: null }, data: [] }]);
+    expect([page.status, page.headers['content-type'], page.body]).toEqual([
+      200,
+      'application/json',
+      { cursor: { next: null }, data: [] },
+    ]);
     for (const status of [200, 418, 404]) {
       sandbox.inject({ operation: 'listPixKeys', status });
       const empty = await answerOf(await list(sandbox));
@@ -442,12 +646,16 @@ describe('injected faults', () => {
     expect([status, body.data.length]).toEqual([200, 10]);
   });
 
-  it('drops the connection: the in-process fetch rejects as Node\'s fetch does', async () => {
+  it("drops the connection: the in-process fetch rejects as Node's fetch does", async () => {
     const sandbox = createSandbox({ seed: 'faults-drop' });
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     const error = (await list(sandbox).catch((e: unknown) => e)) as TypeError & { cause: Error & { code: string } };
     expect(error).toBeInstanceOf(TypeError);
-    expect([error.message, error.cause.message, error.cause.code]).toEqual(['fetch failed', 'other side closed', 'UND_ERR_SOCKET']);
+    expect([error.message, error.cause.message, error.cause.code]).toEqual([
+      'fetch failed',
+      'other side closed',
+      'UND_ERR_SOCKET',
+    ]);
     expect((await list(sandbox)).status).toBe(200);
   });
 
@@ -469,7 +677,11 @@ describe('rate limit', () => {
     expect((await list(sandbox)).status).toBe(200);
     now = 5_999;
     const limited = await answerOf(await list(sandbox));
-    expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([429, '1', problemOf(429, 'rate-limited', 'Too many requests')]);
+    expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([
+      429,
+      '1',
+      problemOf(429, 'rate-limited', 'Too many requests'),
+    ]);
     expect(limited.body.detail).toContain('(1 requests per 1000');
     now = 6_000;
     expect((await list(sandbox)).status).toBe(200);
@@ -477,8 +689,15 @@ describe('rate limit', () => {
 
   it('counts per token after the token is known, rounds Retry-After up, and reset() clears the windows', async () => {
     let now = 0;
-    const sandbox = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 }, now: () => now });
-    expect((await sandbox.fetch(LIST, { headers: { authorization: 'Bearer sbx_nobody', 'user-agent': 't/1' } })).status).toBe(401);
+    const sandbox = createSandbox({
+      seed: 'rl',
+      clients: 2,
+      rateLimit: { requests: 2, windowMs: 10_000 },
+      now: () => now,
+    });
+    expect(
+      (await sandbox.fetch(LIST, { headers: { authorization: 'Bearer sbx_nobody', 'user-agent': 't/1' } })).status,
+    ).toBe(401);
     expect((await list(sandbox)).status).toBe(200);
     expect((await list(sandbox)).status).toBe(200);
     now = 1_500;
@@ -506,13 +725,24 @@ describe('the words of the sandbox', () => {
     const token = sandbox.clients[0]!.token;
     const target = sandbox.clients[0]!.accounts[0]!;
     const put = (init: RequestInit, query = `Account=${target.account}&DocumentNumber=${target.documentNumber}`) =>
-      sandbox.fetch(new Request(`${UPDATE}?${query}`, { method: 'PUT', ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } }));
+      sandbox.fetch(
+        new Request(`${UPDATE}?${query}`, {
+          method: 'PUT',
+          ...init,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            ...(init.headers as Record<string, string>),
+          },
+        }),
+      );
     const failing = new ReadableStream({
       pull(controller) {
         controller.error(new Error('socket reset'));
       },
     });
-    const body = async (response: Promise<Response>) => (await answerOf(await response)).body as { detail: string; violations?: { reason: string }[] };
+    const body = async (response: Promise<Response>) =>
+      (await answerOf(await response)).body as { detail: string; violations?: { reason: string }[] };
     const detail = async (response: Promise<Response>) => (await body(response)).detail;
     const reasons = async (response: Promise<Response>) => {
       const problem = await body(response);
@@ -524,7 +754,9 @@ describe('the words of the sandbox', () => {
       path: await detail(sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${token}` } })),
       method: await detail(sandbox.fetch(LIST, { method: 'POST' })),
       noToken: await detail(sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })),
-      unknownToken: await detail(sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', authorization: 'Bearer sbx_unknown' } })),
+      unknownToken: await detail(
+        sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', authorization: 'Bearer sbx_unknown' } }),
+      ),
       oneField: await reasons(list(sandbox, '?limit=0')),
       fields: await reasons(list(sandbox, '?limit=abc&cursor=a&cursor=b', { 'user-agent': 'u'.repeat(257) })),
       noUserAgent: await reasons(list(sandbox, '?limit=1.5', { 'user-agent': '' })),
@@ -532,7 +764,9 @@ describe('the words of the sandbox', () => {
       noAccount: await reasons(put({ body: '{"email":"a@b.com"}' }, 'DocumentNumber=52998224725')),
       cursor: await detail(list(sandbox, '?cursor=1.x')),
       forbidden: await detail(update(sandbox, { email: 'a@b.com' }, { client: 1, as: 0 })),
-      customer: await detail(put({ body: '{"email":"a@b.com"}' }, `Account=${target.account}&DocumentNumber=52998224725`)),
+      customer: await detail(
+        put({ body: '{"email":"a@b.com"}' }, `Account=${target.account}&DocumentNumber=52998224725`),
+      ),
       mediaType: await detail(put({ headers: { 'content-type': 'text/json' }, body: '{}' })),
       empty: await detail(put({})),
       tooLarge: await detail(put({ headers: { 'content-length': '65537' } })),
@@ -546,8 +780,17 @@ describe('the words of the sandbox', () => {
       noToken: 'A bearer token is required: Authorization: Bearer <token>.',
       unknownToken: 'The bearer token is not known to this sandbox.',
       oneField: ['1 field broke a rule of the contract.', 'limit must be at least 1'],
-      fields: ['3 fields broke a rule of the contract.', 'cursor must be sent once: it takes one value', 'limit must be an integer', 'User-Agent must be at most 256 characters'],
-      noUserAgent: ['2 fields broke a rule of the contract.', 'limit must be an integer', 'User-Agent is required: the name of the calling application'],
+      fields: [
+        '3 fields broke a rule of the contract.',
+        'cursor must be sent once: it takes one value',
+        'limit must be an integer',
+        'User-Agent must be at most 256 characters',
+      ],
+      noUserAgent: [
+        '2 fields broke a rule of the contract.',
+        'limit must be an integer',
+        'User-Agent is required: the name of the calling application',
+      ],
       notAnObject: ['1 field broke a rule of the contract.', 'the body must be an object'],
       noAccount: ['1 field broke a rule of the contract.', 'Account is required'],
       cursor: 'The cursor was not issued to this client by this server; start again without a cursor.',

@@ -24,14 +24,17 @@ export async function conforming(operation: Operation, response: Response): Prom
   const documented = deref(declared);
   const [mediaType] = Object.keys(documented.content);
   const contentType = response.headers.get('content-type') ?? '';
-  if (!contentType.startsWith(mediaType!)) throw new Error(`${operation} ${status}: content-type ${contentType}, spec says ${mediaType}`);
+  if (!contentType.startsWith(mediaType!))
+    throw new Error(`${operation} ${status}: content-type ${contentType}, spec says ${mediaType}`);
   for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
-    if (deref(header).required && !response.headers.has(name)) throw new Error(`${operation} ${status}: required header ${name} missing`);
+    if (deref(header).required && !response.headers.has(name))
+      throw new Error(`${operation} ${status}: required header ${name} missing`);
   }
   if (!response.headers.get('x-request-id')) throw new Error(`${operation} ${status}: no X-Request-Id`);
   const body = await response.json();
   const schemaRef = documented.content[mediaType!].schema.$ref as string;
   const validate = validatorFor(schemaRef.replace(/^#/, ''));
-  if (!validate(body)) throw new Error(`${operation} ${status}: body breaks ${schemaRef}: ${JSON.stringify(validate.errors)}`);
+  if (!validate(body))
+    throw new Error(`${operation} ${status}: body breaks ${schemaRef}: ${JSON.stringify(validate.errors)}`);
   return { status, body, headers: response.headers };
 }

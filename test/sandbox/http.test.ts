@@ -2,7 +2,7 @@
 import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, NetworkError, createBaasClient } from '../../src/index.js';
+import { type ApiError, NetworkError, createBaasClient } from '../../src/index.js';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { startPrismProxy } from './prism-proxy.js';
 
@@ -21,7 +21,11 @@ describe('over HTTP', () => {
   it('serves the client on 127.0.0.1: updates are kept, pages walk to the end', async () => {
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const baas = createBaasClient({ baseUrl: running.url, token });
-    await baas.updateNaturalPerson({ account: target.account, documentNumber: target.documentNumber, body: { socialName: 'Bia' } });
+    await baas.updateNaturalPerson({
+      account: target.account,
+      documentNumber: target.documentNumber,
+      body: { socialName: 'Bia' },
+    });
     expect(sandbox.snapshot().clients[0]!.accounts[1]!.data.socialName).toBe('Bia');
     const ids = new Set<string>();
     for await (const key of baas.pixKeys({ limit: 9 })) ids.add(key.id);
@@ -57,11 +61,21 @@ describe('behind Prism in proxy mode (--errors)', () => {
     const keys = [];
     for await (const key of baas.pixKeys({ limit: 30 })) keys.push(key);
     expect(keys).toHaveLength(80);
-    await expect(baas.updateNaturalPerson({ account: target.account, documentNumber: target.documentNumber, body: { email: 'bia@exemplo.com.br' } })).resolves.toEqual({ version: '1.0.0', status: 'SUCCESS' });
+    await expect(
+      baas.updateNaturalPerson({
+        account: target.account,
+        documentNumber: target.documentNumber,
+        body: { email: 'bia@exemplo.com.br' },
+      }),
+    ).resolves.toEqual({ version: '1.0.0', status: 'SUCCESS' });
     const other = sandbox.clients[1]!.accounts[0]!;
-    const forbidden = await baas.updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } }).catch((e: unknown) => e);
+    const forbidden = await baas
+      .updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } })
+      .catch((e: unknown) => e);
     expect((forbidden as ApiError).status).toBe(403);
-    const raw = await fetch(`${proxy.url}/v2/api/pix/keys/list-keys?cursor=0.abc`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } });
+    const raw = await fetch(`${proxy.url}/v2/api/pix/keys/list-keys?cursor=0.abc`, {
+      headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
+    });
     expect(raw.status).toBe(400);
     expect(raw.headers.get('sl-violations')).toBeNull();
   });
@@ -70,9 +84,18 @@ describe('behind Prism in proxy mode (--errors)', () => {
 describe('rate limit, faults and Prefer (in process)', () => {
   it('answers 429 with Retry-After past the limit, per token, and resets', async () => {
     let now = 0;
-    const limited = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 }, now: () => now });
+    const limited = createSandbox({
+      seed: 'rl',
+      clients: 2,
+      rateLimit: { requests: 2, windowMs: 10_000 },
+      now: () => now,
+    });
     const get = (client: number) =>
-      limited.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { authorization: `Bearer ${limited.clients[client]!.token}`, 'user-agent': 't/1' } }));
+      limited.fetch(
+        new Request('http://s/v2/api/pix/keys/list-keys', {
+          headers: { authorization: `Bearer ${limited.clients[client]!.token}`, 'user-agent': 't/1' },
+        }),
+      );
     expect((await get(0)).status).toBe(200);
     expect((await get(0)).status).toBe(200);
     now = 4_000;
@@ -86,7 +109,12 @@ describe('rate limit, faults and Prefer (in process)', () => {
 
   it('injects a status for the next N calls, a delay, and the documented Prefer responses', async () => {
     const faulty = createSandbox({ seed: 'faults' });
-    const client = createBaasClient({ baseUrl: 'https://x.test', token: faulty.clients[0]!.token, fetch: faulty.fetch, retry: false });
+    const client = createBaasClient({
+      baseUrl: 'https://x.test',
+      token: faulty.clients[0]!.token,
+      fetch: faulty.fetch,
+      retry: false,
+    });
     faulty.inject({ operation: 'listPixKeys', status: 503, times: 2 });
     for (let i = 0; i < 2; i += 1) {
       const error = (await client.listPixKeys().catch((e: unknown) => e)) as ApiError;
@@ -99,9 +127,13 @@ describe('rate limit, faults and Prefer (in process)', () => {
     await client.listPixKeys();
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
     const headers = { authorization: `Bearer ${faulty.clients[0]!.token}`, 'user-agent': 't/1' };
-    const last = await faulty.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'example=LastPage' } }));
+    const last = await faulty.fetch(
+      new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'example=LastPage' } }),
+    );
     expect(((await last.json()) as { cursor: { next: null } }).cursor.next).toBeNull();
-    const limited = await faulty.fetch(new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'code=429' } }));
+    const limited = await faulty.fetch(
+      new Request('http://s/v2/api/pix/keys/list-keys', { headers: { ...headers, prefer: 'code=429' } }),
+    );
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('30');
   });
@@ -115,7 +147,7 @@ describe('through MSW', () => {
   });
   afterAll(() => msw.close());
 
-  it('routes the client\'s requests (global fetch) to the sandbox', async () => {
+  it("routes the client's requests (global fetch) to the sandbox", async () => {
     const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[1]!.token });
     const page = await baas.listPixKeys({ limit: 3 });
     expect(page.data.map((k) => k.account_id)).toEqual(Array(3).fill(sandbox.clients[1]!.accounts[0]!.accountId));
@@ -125,7 +157,11 @@ describe('through MSW', () => {
     const other = createSandbox({ seed: 'msw-typed' });
     const handlers: HttpHandler[] = await createMswHandlers(other, { baseUrl: 'https://typed.baas.example', http });
     msw.use(...handlers);
-    const baas = createBaasClient({ baseUrl: 'https://typed.baas.example', token: other.clients[0]!.token, retry: false });
+    const baas = createBaasClient({
+      baseUrl: 'https://typed.baas.example',
+      token: other.clients[0]!.token,
+      retry: false,
+    });
     expect((await baas.listPixKeys({ limit: 2 })).data).toHaveLength(2);
     other.inject({ operation: 'listPixKeys', drop: true });
     const dropped = await baas.listPixKeys().catch((e: unknown) => e);

@@ -15,7 +15,8 @@ export interface Answer {
 /** Status, headers and body of an answer; the request id (new each time) is checked, then written `ID`. */
 export async function answerOf(response: Response): Promise<Answer> {
   const id = response.headers.get('x-request-id') ?? '';
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw new Error(`x-request-id is not a UUID: ${id}`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))
+    throw new Error(`x-request-id is not a UUID: ${id}`);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value === id ? 'ID' : value;
@@ -31,7 +32,13 @@ export async function answerOf(response: Response): Promise<Answer> {
 }
 
 /** The problem body the sandbox writes for `slug`, with the request id written `ID`. */
-export const problemBody = (status: number, slug: string, title: string, detail: string, violations?: { property: string; reason: string }[]) => ({
+export const problemBody = (
+  status: number,
+  slug: string,
+  title: string,
+  detail: string,
+  violations?: { property: string; reason: string }[],
+) => ({
   type: `https://sandbox.baas.example/problems/${slug}`,
   title,
   status,
@@ -42,12 +49,23 @@ export const problemBody = (status: number, slug: string, title: string, detail:
 });
 
 /** A list request of client `client` (default the first), with a User-Agent. */
-export function list(sandbox: Sandbox, query = '', headers: Record<string, string> = {}, client = 0): Promise<Response> {
-  return sandbox.fetch(`${LIST}${query}`, { headers: { authorization: `Bearer ${sandbox.clients[client]!.token}`, 'user-agent': 'test/1', ...headers } });
+export function list(
+  sandbox: Sandbox,
+  query = '',
+  headers: Record<string, string> = {},
+  client = 0,
+): Promise<Response> {
+  return sandbox.fetch(`${LIST}${query}`, {
+    headers: { authorization: `Bearer ${sandbox.clients[client]!.token}`, 'user-agent': 'test/1', ...headers },
+  });
 }
 
 /** An update of account `account` of client `client`, as the given client (default the same). */
-export function update(sandbox: Sandbox, body: unknown, options: { client?: number; account?: number; as?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+export function update(
+  sandbox: Sandbox,
+  body: unknown,
+  options: { client?: number; account?: number; as?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const target = sandbox.clients[options.client ?? 0]!.accounts[options.account ?? 0]!;
   const url = `${UPDATE}?Account=${target.account}&DocumentNumber=${target.documentNumber}`;
   const token = sandbox.clients[options.as ?? options.client ?? 0]!.token;

@@ -18,10 +18,22 @@ const failing = (message: string) => () => {
 describe('a missing optional peer', () => {
   it('Faker: the install command, or Faker 9.9 where only CommonJS can be required', async () => {
     const cases: [string, string][] = [
-      ["Cannot find module '@faker-js/faker/locale/pt_BR'", 'baas-pix-contract/sandbox needs @faker-js/faker for its seeded data: install it with `npm install --save-dev @faker-js/faker@^10` (or @^9.9 for Jest with CommonJS).'],
-      ['Must use import to load ES Module: faker.js', 'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.'],
-      ['require() failed: ERR_REQUIRE_ESM', 'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.'],
-      ['require() of es module faker.js not supported', 'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.'],
+      [
+        "Cannot find module '@faker-js/faker/locale/pt_BR'",
+        'baas-pix-contract/sandbox needs @faker-js/faker for its seeded data: install it with `npm install --save-dev @faker-js/faker@^10` (or @^9.9 for Jest with CommonJS).',
+      ],
+      [
+        'Must use import to load ES Module: faker.js',
+        'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.',
+      ],
+      [
+        'require() failed: ERR_REQUIRE_ESM',
+        'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.',
+      ],
+      [
+        'require() of es module faker.js not supported',
+        'baas-pix-contract/sandbox could not require @faker-js/faker 10 (ES modules only) here, as in Jest with CommonJS: install @faker-js/faker@^9.9 (CommonJS, the same API) with `npm install --save-dev @faker-js/faker@^9.9`.',
+      ],
     ];
     for (const [thrown, expected] of cases) {
       vi.resetModules();
@@ -45,15 +57,21 @@ describe('a missing optional peer', () => {
   it('@hono/node-server: listen() names it', async () => {
     vi.doMock('@hono/node-server', failing('Cannot find package @hono/node-server'));
     const { createSandbox } = await import('../../src/sandbox/index.js');
-    const error = (await createSandbox({ seed: 'no-hono' }).listen().catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe('sandbox.listen() needs @hono/node-server: install it with `npm install --save-dev @hono/node-server@^2`.');
+    const error = (await createSandbox({ seed: 'no-hono' })
+      .listen()
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      'sandbox.listen() needs @hono/node-server: install it with `npm install --save-dev @hono/node-server@^2`.',
+    );
     expect(error.cause).toBeInstanceOf(Error);
   });
 
-  it('msw: createMswHandlers names it when msw\'s `http` is not passed', async () => {
+  it("msw: createMswHandlers names it when msw's `http` is not passed", async () => {
     vi.doMock('msw', failing('Cannot find package msw'));
     const { createSandbox, createMswHandlers } = await import('../../src/sandbox/index.js');
-    const error = (await createMswHandlers(createSandbox({ seed: 'no-msw' }), { baseUrl: 'https://baas.example' }).catch((e: unknown) => e)) as Error;
+    const error = (await createMswHandlers(createSandbox({ seed: 'no-msw' }), {
+      baseUrl: 'https://baas.example',
+    }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('createMswHandlers needs msw 2: install it with `npm install --save-dev msw@^2`.');
     expect(error.cause).toBeInstanceOf(Error);
   });

@@ -36,9 +36,19 @@ interface Real {
 
 const auth = (sandbox: Sandbox, client: number) => ({ authorization: `Bearer ${sandbox.clients[client]!.token}` });
 
-function put(sandbox: Sandbox, client: number, query: { Account: string; DocumentNumber: string }, body: string, contentType = 'application/json') {
+function put(
+  sandbox: Sandbox,
+  client: number,
+  query: { Account: string; DocumentNumber: string },
+  body: string,
+  contentType = 'application/json',
+) {
   return sandbox.fetch(
-    new Request(`${UPDATE}?${new URLSearchParams(query)}`, { method: 'PUT', headers: { ...auth(sandbox, client), 'content-type': contentType }, body }),
+    new Request(`${UPDATE}?${new URLSearchParams(query)}`, {
+      method: 'PUT',
+      headers: { ...auth(sandbox, client), 'content-type': contentType },
+      body,
+    }),
   );
 }
 
@@ -58,7 +68,15 @@ class Update implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real) {
     const target = real.sandbox.clients[this.owner]!.accounts[this.account]!;
-    const { status, body } = await conforming('updateNaturalPerson', await put(real.sandbox, this.client, { Account: target.account, DocumentNumber: target.documentNumber }, JSON.stringify(this.body)));
+    const { status, body } = await conforming(
+      'updateNaturalPerson',
+      await put(
+        real.sandbox,
+        this.client,
+        { Account: target.account, DocumentNumber: target.documentNumber },
+        JSON.stringify(this.body),
+      ),
+    );
     if (this.client === this.owner) {
       expect(status).toBe(200);
       expect(body).toEqual({ version: '1.0.0', status: 'SUCCESS' });
@@ -76,7 +94,10 @@ class UpdateUnknown implements fc.AsyncCommand<Model, Real> {
   constructor(readonly documentNumber: string) {}
   check = () => true;
   async run(model: Model, real: Real) {
-    const { status } = await conforming('updateNaturalPerson', await put(real.sandbox, 0, { Account: '1', DocumentNumber: this.documentNumber }, '{"email":"a@b.com"}'));
+    const { status } = await conforming(
+      'updateNaturalPerson',
+      await put(real.sandbox, 0, { Account: '1', DocumentNumber: this.documentNumber }, '{"email":"a@b.com"}'),
+    );
     expect(status).toBe(404);
     agree(model, real);
   }
@@ -84,15 +105,91 @@ class UpdateUnknown implements fc.AsyncCommand<Model, Real> {
 }
 
 const BAD_UPDATES: { name: string; status: number; property?: string; send: (s: Sandbox) => Promise<Response> }[] = [
-  { name: 'not JSON', status: 400, send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber }, '{"email":') },
-  { name: 'wrong content type', status: 400, send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber }, '{"email":"a@b.com"}', 'text/plain') },
-  { name: 'bad phone', status: 422, property: '/phoneNumber', send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber }, '{"phoneNumber":"12345","email":"a@b.com"}') },
-  { name: 'bad UF', status: 422, property: '/address/state', send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber }, '{"address":{"postalCode":"01310100","street":"R","number":"1","neighborhood":"B","city":"C","state":"XX"}}') },
-  { name: 'CPF check digit', status: 422, property: 'DocumentNumber', send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: '52998224724' }, '{"email":"a@b.com"}') },
-  { name: 'empty body object', status: 422, property: 'body', send: (s) => put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber }, '{}') },
-  { name: 'unknown token', status: 401, send: (s) => s.fetch(new Request(LIST, { headers: { authorization: 'Bearer nope', 'user-agent': 't/1' } })) },
-  { name: 'tampered cursor', status: 400, send: (s) => s.fetch(new Request(`${LIST}?cursor=5.AAAAAAAAAAAAAAAAAAAAAA`, { headers: { ...auth(s, 0), 'user-agent': 't/1' } })) },
-  { name: 'limit 0', status: 422, property: 'limit', send: (s) => s.fetch(new Request(`${LIST}?limit=0`, { headers: { ...auth(s, 0), 'user-agent': 't/1' } })) },
+  {
+    name: 'not JSON',
+    status: 400,
+    send: (s) =>
+      put(
+        s,
+        0,
+        { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber },
+        '{"email":',
+      ),
+  },
+  {
+    name: 'wrong content type',
+    status: 400,
+    send: (s) =>
+      put(
+        s,
+        0,
+        { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber },
+        '{"email":"a@b.com"}',
+        'text/plain',
+      ),
+  },
+  {
+    name: 'bad phone',
+    status: 422,
+    property: '/phoneNumber',
+    send: (s) =>
+      put(
+        s,
+        0,
+        { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber },
+        '{"phoneNumber":"12345","email":"a@b.com"}',
+      ),
+  },
+  {
+    name: 'bad UF',
+    status: 422,
+    property: '/address/state',
+    send: (s) =>
+      put(
+        s,
+        0,
+        { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber },
+        '{"address":{"postalCode":"01310100","street":"R","number":"1","neighborhood":"B","city":"C","state":"XX"}}',
+      ),
+  },
+  {
+    name: 'CPF check digit',
+    status: 422,
+    property: 'DocumentNumber',
+    send: (s) =>
+      put(s, 0, { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: '52998224724' }, '{"email":"a@b.com"}'),
+  },
+  {
+    name: 'empty body object',
+    status: 422,
+    property: 'body',
+    send: (s) =>
+      put(
+        s,
+        0,
+        { Account: s.clients[0]!.accounts[0]!.account, DocumentNumber: s.clients[0]!.accounts[0]!.documentNumber },
+        '{}',
+      ),
+  },
+  {
+    name: 'unknown token',
+    status: 401,
+    send: (s) => s.fetch(new Request(LIST, { headers: { authorization: 'Bearer nope', 'user-agent': 't/1' } })),
+  },
+  {
+    name: 'tampered cursor',
+    status: 400,
+    send: (s) =>
+      s.fetch(
+        new Request(`${LIST}?cursor=5.AAAAAAAAAAAAAAAAAAAAAA`, { headers: { ...auth(s, 0), 'user-agent': 't/1' } }),
+      ),
+  },
+  {
+    name: 'limit 0',
+    status: 422,
+    property: 'limit',
+    send: (s) => s.fetch(new Request(`${LIST}?limit=0`, { headers: { ...auth(s, 0), 'user-agent': 't/1' } })),
+  },
 ];
 
 class BadRequest implements fc.AsyncCommand<Model, Real> {
@@ -101,7 +198,13 @@ class BadRequest implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     const bad = BAD_UPDATES[this.which]!;
     const response = await bad.send(real.sandbox);
-    const operation = response.url.includes('list-keys') || bad.name.includes('token') || bad.name.includes('cursor') || bad.name.includes('limit') ? 'listPixKeys' : 'updateNaturalPerson';
+    const operation =
+      response.url.includes('list-keys') ||
+      bad.name.includes('token') ||
+      bad.name.includes('cursor') ||
+      bad.name.includes('limit')
+        ? 'listPixKeys'
+        : 'updateNaturalPerson';
     const { status, body } = await conforming(operation, response);
     expect(status).toBe(bad.status);
     if (bad.property) expect(body.violations.map((v: { property: string }) => v.property)).toEqual([bad.property]);
@@ -124,7 +227,12 @@ class Walk implements fc.AsyncCommand<Model, Real> {
     let requests = 0;
     do {
       const query = new URLSearchParams({ limit: String(this.limit), ...(cursor ? { cursor } : {}) });
-      const { status, body } = await conforming('listPixKeys', await real.sandbox.fetch(new Request(`${LIST}?${query}`, { headers: { ...auth(real.sandbox, this.client), 'user-agent': 'model/1' } })));
+      const { status, body } = await conforming(
+        'listPixKeys',
+        await real.sandbox.fetch(
+          new Request(`${LIST}?${query}`, { headers: { ...auth(real.sandbox, this.client), 'user-agent': 'model/1' } }),
+        ),
+      );
       expect(status).toBe(200);
       expect(body.data.length).toBeLessThanOrEqual(this.limit);
       for (const key of body.data) {
@@ -161,7 +269,9 @@ class Reset implements fc.AsyncCommand<Model, Real> {
 
 const client = fc.integer({ min: 0, max: CLIENTS - 1 });
 const commands = [
-  fc.tuple(client, client, fc.integer({ min: 0, max: ACCOUNTS - 1 }), naturalPersonUpdate).map(([c, o, a, b]) => new Update(c, o, a, b)),
+  fc
+    .tuple(client, client, fc.integer({ min: 0, max: ACCOUNTS - 1 }), naturalPersonUpdate)
+    .map(([c, o, a, b]) => new Update(c, o, a, b)),
   cpf.map((d) => new UpdateUnknown(d)),
   fc.integer({ min: 0, max: BAD_UPDATES.length - 1 }).map((i) => new BadRequest(i)),
   fc.tuple(client, fc.integer({ min: 1, max: 20 })).map(([c, l]) => new Walk(c, l)),
@@ -170,20 +280,34 @@ const commands = [
 
 describe('the sandbox against a plain model', () => {
   it('agrees on every step of random command sequences (fixed seed, 200 runs)', async () => {
-    const sandbox = createSandbox({ seed: 'model', clients: CLIENTS, accountsPerClient: ACCOUNTS, keysPerAccount: KEYS });
+    const sandbox = createSandbox({
+      seed: 'model',
+      clients: CLIENTS,
+      accountsPerClient: ACCOUNTS,
+      keysPerAccount: KEYS,
+    });
     const snapshot = sandbox.snapshot();
     const initial = JSON.stringify(snapshot.clients.map((c) => c.accounts.map((a) => a.data)));
     // The model's keys: the seeded records as the snapshot shows them, in walk order.
-    const keys = snapshot.clients.map((c) => c.accounts.flatMap((a) => a.keys.map((key) => `${key.id} ${key.key_status} ${key.beneficiary_entity.document_type}`)));
+    const keys = snapshot.clients.map((c) =>
+      c.accounts.flatMap((a) =>
+        a.keys.map((key) => `${key.id} ${key.key_status} ${key.beneficiary_entity.document_type}`),
+      ),
+    );
     const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (cmds) => {
         sandbox.reset();
-        await fc.asyncModelRun(() => ({ model: { data: JSON.parse(initial), initial, keys, seen }, real: { sandbox } }), cmds);
+        await fc.asyncModelRun(
+          () => ({ model: { data: JSON.parse(initial), initial, keys, seen }, real: { sandbox } }),
+          cmds,
+        );
       }),
       { seed: 20260110, numRuns: 200 },
     );
     // The walks met every key status and every holder kind the contract names (derived from the spec).
-    expect([...seen].sort()).toEqual([...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort());
+    expect([...seen].sort()).toEqual(
+      [...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort(),
+    );
   }, 120_000);
 });

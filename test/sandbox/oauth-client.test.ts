@@ -11,16 +11,30 @@ import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } f
 const BASE = 'https://sandbox.baas.test';
 const TTL_MS = 300_000;
 
-function setup(options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientNow?: () => number } = {}) {
+function setup(
+  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientNow?: () => number } = {},
+) {
   const clock = { now: Date.UTC(2026, 10, 24) };
   const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2, now: () => clock.now });
   return { clock, sandbox, connect: (baseUrl = options.baseUrl ?? BASE) => connect(sandbox, baseUrl, clock, options) };
 }
 
-function connect(sandbox: Sandbox, baseUrl: string, clock: { now: number }, options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number }) {
+function connect(
+  sandbox: Sandbox,
+  baseUrl: string,
+  clock: { now: number },
+  options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number },
+) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
   const inProcess = options.viaHttp ? {} : { fetch: sandbox.fetch };
-  const source = clientCredentials({ tokenUrl: `${baseUrl}/oauth/token`, clientId, clientSecret, ...(options.authMethod ? { authMethod: options.authMethod } : {}), now: options.clientNow ?? (() => clock.now), ...inProcess });
+  const source = clientCredentials({
+    tokenUrl: `${baseUrl}/oauth/token`,
+    clientId,
+    clientSecret,
+    ...(options.authMethod ? { authMethod: options.authMethod } : {}),
+    now: options.clientNow ?? (() => clock.now),
+    ...inProcess,
+  });
   const events: TokenEvent['action'][] = [];
   source.observe((event) => events.push(event.action));
   const baas = createBaasClient({ baseUrl, token: source, retry: false, ...inProcess });
@@ -28,7 +42,9 @@ function connect(sandbox: Sandbox, baseUrl: string, clock: { now: number }, opti
 }
 
 const listWith = (fetcher: typeof fetch, baseUrl: string, token: string) =>
-  fetcher(`${baseUrl}/v2/api/pix/keys/list-keys?limit=1`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } });
+  fetcher(`${baseUrl}/v2/api/pix/keys/list-keys?limit=1`, {
+    headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
+  });
 
 describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaasClient({ fetch: sandbox.fetch })', () => {
   for (const authMethod of ['client_secret_basic', 'client_secret_post'] as const) {
@@ -66,7 +82,13 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
     for (const authMethod of ['client_secret_basic', 'client_secret_post'] as const) {
       const { sandbox } = setup();
       const secret = `${sandbox.clients[1]!.clientSecret}`;
-      const source = clientCredentials({ tokenUrl: `${BASE}/oauth/token`, clientId: sandbox.clients[0]!.clientId, clientSecret: secret, authMethod, fetch: sandbox.fetch });
+      const source = clientCredentials({
+        tokenUrl: `${BASE}/oauth/token`,
+        clientId: sandbox.clients[0]!.clientId,
+        clientSecret: secret,
+        authMethod,
+        fetch: sandbox.fetch,
+      });
       const error = (await source().catch((e: unknown) => e)) as TokenError;
       expect(error).toBeInstanceOf(TokenError);
       expect([error.failure, error.status, error.error]).toEqual(['rejected', 401, 'invalid_client']);
@@ -105,7 +127,8 @@ describe('over HTTP: listen(), the global fetch', () => {
     const tokenLines = lines.filter((line) => line.startsWith('POST /oauth/token'));
     expect(tokenLines.length).toBeGreaterThan(0);
     for (const line of tokenLines) expect(line).toMatch(/^POST \/oauth\/token → 200 \(\d+\.\d ms\)$/);
-    for (const secret of [clientSecret, clientId, btoa(`${clientId}:${clientSecret}`), issued]) expect(lines.join('\n')).not.toContain(secret);
+    for (const secret of [clientSecret, clientId, btoa(`${clientId}:${clientSecret}`), issued])
+      expect(lines.join('\n')).not.toContain(secret);
   });
 });
 

@@ -22,19 +22,24 @@ function post(sandbox: Sandbox, body: string, headers: Record<string, string> = 
 /** A token by client_secret_basic for client `index`. */
 async function issue(sandbox: Sandbox, index = 0): Promise<string> {
   const { clientId, clientSecret } = sandbox.clients[index]!;
-  const answer = await answerOf(await post(sandbox, 'grant_type=client_credentials', { authorization: basic(clientId, clientSecret) }));
+  const answer = await answerOf(
+    await post(sandbox, 'grant_type=client_credentials', { authorization: basic(clientId, clientSecret) }),
+  );
   expect(answer.status).toBe(200);
   return answer.body.access_token as string;
 }
 
-const listWith = (sandbox: Sandbox, token: string) => sandbox.fetch(`${LIST}?limit=1`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } });
+const listWith = (sandbox: Sandbox, token: string) =>
+  sandbox.fetch(`${LIST}?limit=1`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } });
 
 describe('seeded client credentials', () => {
   it('each client has a clientId and a clientSecret derived from the seed, like the rest of its data', () => {
     const a = createSandbox({ seed: 'creds', clients: 3 });
     const again = createSandbox({ seed: 'creds', clients: 3 });
     const other = createSandbox({ seed: 'other-creds', clients: 3 });
-    expect(a.clients.map((c) => [c.clientId, c.clientSecret])).toEqual(again.clients.map((c) => [c.clientId, c.clientSecret]));
+    expect(a.clients.map((c) => [c.clientId, c.clientSecret])).toEqual(
+      again.clients.map((c) => [c.clientId, c.clientSecret]),
+    );
     for (const [i, client] of a.clients.entries()) {
       expect(client.clientId).toMatch(/^sbx_client_[0-9a-f]{16}$/);
       expect(client.clientSecret).toMatch(/^sbx_secret_[0-9a-f]{32}$/);
@@ -48,7 +53,8 @@ describe('seeded client credentials', () => {
     const sandbox = createSandbox({ seed: 'snap-creds', clients: 2 });
     const issued = await issue(sandbox, 1);
     const text = JSON.stringify(sandbox.snapshot());
-    for (const client of sandbox.clients) for (const value of [client.clientSecret, client.clientId, client.token]) expect(text).not.toContain(value);
+    for (const client of sandbox.clients)
+      for (const value of [client.clientSecret, client.clientId, client.token]) expect(text).not.toContain(value);
     expect(text).not.toContain(issued);
     expect(text).not.toMatch(/secret|token|clientId/i);
   });
@@ -59,8 +65,19 @@ describe('POST /oauth/token: a token', () => {
   const [me, them] = sandbox.clients as [Sandbox['clients'][0], Sandbox['clients'][0]];
 
   it('by client_secret_basic: 200 with access_token, token_type Bearer, expires_in (default 300), no-store; on any host', async () => {
-    for (const url of [TOKEN_URL, 'http://127.0.0.1:9/oauth/token', 'http://anything.example:8080/oauth/token?tenant=x']) {
-      const answer = await answerOf(await post(sandbox, 'grant_type=client_credentials', { authorization: basic(me.clientId, me.clientSecret) }, url));
+    for (const url of [
+      TOKEN_URL,
+      'http://127.0.0.1:9/oauth/token',
+      'http://anything.example:8080/oauth/token?tenant=x',
+    ]) {
+      const answer = await answerOf(
+        await post(
+          sandbox,
+          'grant_type=client_credentials',
+          { authorization: basic(me.clientId, me.clientSecret) },
+          url,
+        ),
+      );
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe('application/json');
       expect(answer.headers['cache-control']).toBe('no-store');
@@ -73,7 +90,11 @@ describe('POST /oauth/token: a token', () => {
   });
 
   it('by client_secret_post (client_id and client_secret in the form)', async () => {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: them.clientId, client_secret: them.clientSecret });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: them.clientId,
+      client_secret: them.clientSecret,
+    });
     const answer = await answerOf(await post(sandbox, form.toString()));
     expect(answer.status).toBe(200);
     expect(answer.body.token_type).toBe('Bearer');
@@ -82,21 +103,31 @@ describe('POST /oauth/token: a token', () => {
   it('decodes the Basic credentials as RFC 6749 §2.3.1 says: each part form-urlencoded before base64', async () => {
     // `s` written %73 and `_` written %5F: the same id once decoded.
     const encodedId = me.clientId.replace(/^s/, '%73').replace(/_/g, '%5F');
-    const answer = await post(sandbox, 'grant_type=client_credentials', { authorization: basic(encodedId, me.clientSecret) });
+    const answer = await post(sandbox, 'grant_type=client_credentials', {
+      authorization: basic(encodedId, me.clientSecret),
+    });
     expect(answer.status).toBe(200);
     // The scheme's name in any case (RFC 9110 §11.1).
-    const lower = await post(sandbox, 'grant_type=client_credentials', { authorization: basic(me.clientId, me.clientSecret).replace('Basic', 'bAsIc') });
+    const lower = await post(sandbox, 'grant_type=client_credentials', {
+      authorization: basic(me.clientId, me.clientSecret).replace('Basic', 'bAsIc'),
+    });
     expect(lower.status).toBe(200);
   });
 
   it('grants a well-formed scope as asked (no scopes are modelled), and says so', async () => {
-    const answer = await answerOf(await post(sandbox, 'grant_type=client_credentials&scope=pix.read+onboarding.write', { authorization: basic(me.clientId, me.clientSecret) }));
+    const answer = await answerOf(
+      await post(sandbox, 'grant_type=client_credentials&scope=pix.read+onboarding.write', {
+        authorization: basic(me.clientId, me.clientSecret),
+      }),
+    );
     expect([answer.status, answer.body.scope]).toEqual([200, 'pix.read onboarding.write']);
   });
 
-  it('an issued token acts as its client: its accounts, not another client\'s', async () => {
+  it("an issued token acts as its client: its accounts, not another client's", async () => {
     const token = await issue(sandbox, 0);
-    const page = await answerOf(await sandbox.fetch(`${LIST}?limit=200`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } }));
+    const page = await answerOf(
+      await sandbox.fetch(`${LIST}?limit=200`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } }),
+    );
     const expected = await answerOf(await list(sandbox, '?limit=200'));
     expect(page.status).toBe(200);
     expect(page.text).toBe(expected.text);
@@ -124,33 +155,145 @@ describe('POST /oauth/token: errors as RFC 6749 §5.2', () => {
   const auth = { authorization: basic(clientId, clientSecret) };
 
   const cases: [string, () => Promise<Response>, number, string][] = [
-    ['both methods at once', () => post(sandbox, `${grant}&client_id=${clientId}&client_secret=${clientSecret}`, auth), 400, 'invalid_request'],
-    ['Basic and a client_id in the form that names another client', () => post(sandbox, `${grant}&client_id=${other.clientId}`, auth), 400, 'invalid_request'],
+    [
+      'both methods at once',
+      () => post(sandbox, `${grant}&client_id=${clientId}&client_secret=${clientSecret}`, auth),
+      400,
+      'invalid_request',
+    ],
+    [
+      'Basic and a client_id in the form that names another client',
+      () => post(sandbox, `${grant}&client_id=${other.clientId}`, auth),
+      400,
+      'invalid_request',
+    ],
     ['no client authentication', () => post(sandbox, grant), 401, 'invalid_client'],
-    ['a client_id alone, as a public client', () => post(sandbox, `${grant}&client_id=${clientId}`), 401, 'invalid_client'],
-    ['a wrong secret by Basic', () => post(sandbox, grant, { authorization: basic(clientId, `${clientSecret}x`) }), 401, 'invalid_client'],
-    ['another client\'s secret by Basic', () => post(sandbox, grant, { authorization: basic(clientId, other.clientSecret) }), 401, 'invalid_client'],
-    ['a wrong secret in the form', () => post(sandbox, postForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'nope' })), 401, 'invalid_client'],
-    ['an unknown client', () => post(sandbox, grant, { authorization: basic('sbx_client_0000000000000000', clientSecret) }), 401, 'invalid_client'],
+    [
+      'a client_id alone, as a public client',
+      () => post(sandbox, `${grant}&client_id=${clientId}`),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a wrong secret by Basic',
+      () => post(sandbox, grant, { authorization: basic(clientId, `${clientSecret}x`) }),
+      401,
+      'invalid_client',
+    ],
+    [
+      "another client's secret by Basic",
+      () => post(sandbox, grant, { authorization: basic(clientId, other.clientSecret) }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a wrong secret in the form',
+      () => post(sandbox, postForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'nope' })),
+      401,
+      'invalid_client',
+    ],
+    [
+      'an unknown client',
+      () => post(sandbox, grant, { authorization: basic('sbx_client_0000000000000000', clientSecret) }),
+      401,
+      'invalid_client',
+    ],
     ['Basic that is not base64', () => post(sandbox, grant, { authorization: 'Basic !!!' }), 401, 'invalid_client'],
-    ['Basic without a colon', () => post(sandbox, grant, { authorization: `Basic ${btoa(clientId)}` }), 401, 'invalid_client'],
-    ['Basic with a broken percent-encoding', () => post(sandbox, grant, { authorization: basic(`${clientId}%zz`, clientSecret) }), 401, 'invalid_client'],
-    ['Basic that is not UTF-8', () => post(sandbox, grant, { authorization: `Basic ${Buffer.from([0xff, 0x3a, 0xfe]).toString('base64')}` }), 401, 'invalid_client'],
-    ['a Bearer token instead of client credentials', () => post(sandbox, grant, { authorization: `Bearer ${sandbox.clients[0]!.token}` }), 401, 'invalid_client'],
+    [
+      'Basic without a colon',
+      () => post(sandbox, grant, { authorization: `Basic ${btoa(clientId)}` }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic with a broken percent-encoding',
+      () => post(sandbox, grant, { authorization: basic(`${clientId}%zz`, clientSecret) }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic that is not UTF-8',
+      () => post(sandbox, grant, { authorization: `Basic ${Buffer.from([0xff, 0x3a, 0xfe]).toString('base64')}` }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a Bearer token instead of client credentials',
+      () => post(sandbox, grant, { authorization: `Bearer ${sandbox.clients[0]!.token}` }),
+      401,
+      'invalid_client',
+    ],
     ['no grant_type', () => post(sandbox, '', auth), 400, 'invalid_request'],
     ['an empty grant_type (counts as not sent)', () => post(sandbox, 'grant_type=', auth), 400, 'invalid_request'],
     ['grant_type sent twice', () => post(sandbox, `${grant}&${grant}`, auth), 400, 'invalid_request'],
-    ['client_secret sent twice', () => post(sandbox, postForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }) + `&client_secret=${clientSecret}`), 400, 'invalid_request'],
-    ['grant_type=password', () => post(sandbox, 'grant_type=password&username=a&password=b', auth), 400, 'unsupported_grant_type'],
-    ['grant_type=authorization_code', () => post(sandbox, 'grant_type=authorization_code&code=x', auth), 400, 'unsupported_grant_type'],
+    [
+      'client_secret sent twice',
+      () =>
+        post(
+          sandbox,
+          postForm({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }) +
+            `&client_secret=${clientSecret}`,
+        ),
+      400,
+      'invalid_request',
+    ],
+    [
+      'grant_type=password',
+      () => post(sandbox, 'grant_type=password&username=a&password=b', auth),
+      400,
+      'unsupported_grant_type',
+    ],
+    [
+      'grant_type=authorization_code',
+      () => post(sandbox, 'grant_type=authorization_code&code=x', auth),
+      400,
+      'unsupported_grant_type',
+    ],
     ['a scope with a double space', () => post(sandbox, `${grant}&scope=a++b`, auth), 400, 'invalid_scope'],
     ['a scope with a quote', () => post(sandbox, `${grant}&scope=%22a%22`, auth), 400, 'invalid_scope'],
-    ['a scope of 1,025 characters', () => post(sandbox, `${grant}&scope=${'a'.repeat(1025)}`, auth), 400, 'invalid_scope'],
-    ['a form sent as JSON', () => post(sandbox, grant, { ...auth, 'content-type': 'application/json' }), 400, 'invalid_request'],
-    ['a body that is not UTF-8', () => sandbox.fetch(new Request(TOKEN_URL, { method: 'POST', headers: { ...FORM, ...auth }, body: new Uint8Array([0x67, 0xff, 0xfe]) })), 400, 'invalid_request'],
-    ['the client secret in the URL', () => post(sandbox, grant, { ...auth }, `${TOKEN_URL}?client_secret=${clientSecret}`), 400, 'invalid_request'],
-    ['GET', () => sandbox.fetch(new Request(`${TOKEN_URL}?grant_type=client_credentials`, { headers: auth })), 405, 'invalid_request'],
-    ['a body over the limit', () => post(sandbox, `${grant}&scope=${'a'.repeat(MAX_TOKEN_REQUEST_BYTES)}`, auth), 413, 'invalid_request'],
+    [
+      'a scope of 1,025 characters',
+      () => post(sandbox, `${grant}&scope=${'a'.repeat(1025)}`, auth),
+      400,
+      'invalid_scope',
+    ],
+    [
+      'a form sent as JSON',
+      () => post(sandbox, grant, { ...auth, 'content-type': 'application/json' }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a body that is not UTF-8',
+      () =>
+        sandbox.fetch(
+          new Request(TOKEN_URL, {
+            method: 'POST',
+            headers: { ...FORM, ...auth },
+            body: new Uint8Array([0x67, 0xff, 0xfe]),
+          }),
+        ),
+      400,
+      'invalid_request',
+    ],
+    [
+      'the client secret in the URL',
+      () => post(sandbox, grant, { ...auth }, `${TOKEN_URL}?client_secret=${clientSecret}`),
+      400,
+      'invalid_request',
+    ],
+    [
+      'GET',
+      () => sandbox.fetch(new Request(`${TOKEN_URL}?grant_type=client_credentials`, { headers: auth })),
+      405,
+      'invalid_request',
+    ],
+    [
+      'a body over the limit',
+      () => post(sandbox, `${grant}&scope=${'a'.repeat(MAX_TOKEN_REQUEST_BYTES)}`, auth),
+      413,
+      'invalid_request',
+    ],
   ];
 
   for (const [name, send, status, error] of cases) {
@@ -162,7 +305,9 @@ describe('POST /oauth/token: errors as RFC 6749 §5.2', () => {
       expect(answer.headers['content-type']).toBe('application/json');
       expect(answer.headers['cache-control']).toBe('no-store');
       // A 401 names the scheme to use (RFC 6749 §5.2); no other answer challenges.
-      expect(answer.headers['www-authenticate']).toBe(status === 401 ? 'Basic realm="baas-pix-contract sandbox", charset="UTF-8"' : undefined);
+      expect(answer.headers['www-authenticate']).toBe(
+        status === 401 ? 'Basic realm="baas-pix-contract sandbox", charset="UTF-8"' : undefined,
+      );
       if (status === 405) expect(answer.headers.allow).toBe('POST');
       for (const secret of [clientSecret, other.clientSecret]) expect(answer.text).not.toContain(secret);
     });
@@ -185,54 +330,104 @@ describe('POST /oauth/token: errors as RFC 6749 §5.2', () => {
         if (pulled > 1_000) controller.close();
       },
     });
-    const request = new Request(TOKEN_URL, { method: 'POST', headers: { ...FORM, ...auth }, body, duplex: 'half' } as RequestInit);
+    const request = new Request(TOKEN_URL, {
+      method: 'POST',
+      headers: { ...FORM, ...auth },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     const answer = await answerOf(await sandbox.fetch(request));
     expect([answer.status, answer.body.error]).toEqual([413, 'invalid_request']);
     expect(pulled).toBeLessThan(20);
   });
 
   it('hostile forms and Authorization headers never crash it nor come back in the answer (fast-check, fixed seed)', async () => {
-    const part = fc.oneof(fc.string(), fc.constantFrom('grant_type', 'client_credentials', 'client_id', 'client_secret', 'scope', clientId, clientSecret, '=', '&', '%', '+', '%zz', '\u0000'));
-    const form = fc.array(fc.tuple(part, part), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-    const header = fc.option(fc.oneof(fc.string().map((s) => `Basic ${s}`), fc.tuple(part, part).map(([id, secret]) => basic(id, secret)), fc.string()), { nil: undefined });
+    const part = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        'grant_type',
+        'client_credentials',
+        'client_id',
+        'client_secret',
+        'scope',
+        clientId,
+        clientSecret,
+        '=',
+        '&',
+        '%',
+        '+',
+        '%zz',
+        '\u0000',
+      ),
+    );
+    const form = fc
+      .array(fc.tuple(part, part), { maxLength: 6 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
+    const header = fc.option(
+      fc.oneof(
+        fc.string().map((s) => `Basic ${s}`),
+        fc.tuple(part, part).map(([id, secret]) => basic(id, secret)),
+        fc.string(),
+      ),
+      { nil: undefined },
+    );
     await fc.assert(
-      fc.asyncProperty(form, header, fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'text/plain'), async (body, authorization, type) => {
-        const headers: Record<string, string> = { 'content-type': type };
-        if (authorization !== undefined) {
-          try {
-            new Headers({ authorization });
-          } catch {
-            return; // Not a header value fetch can send.
+      fc.asyncProperty(
+        form,
+        header,
+        fc.constantFrom(
+          'application/x-www-form-urlencoded',
+          'application/x-www-form-urlencoded; charset=utf-8',
+          'text/plain',
+        ),
+        async (body, authorization, type) => {
+          const headers: Record<string, string> = { 'content-type': type };
+          if (authorization !== undefined) {
+            try {
+              new Headers({ authorization });
+            } catch {
+              return; // Not a header value fetch can send.
+            }
+            headers.authorization = authorization;
           }
-          headers.authorization = authorization;
-        }
-        const answer = await answerOf(await sandbox.fetch(new Request(TOKEN_URL, { method: 'POST', headers, body })));
-        expect([200, 400, 401]).toContain(answer.status);
-        if (answer.status === 200) {
-          expect(answer.body.token_type).toBe('Bearer');
-          return;
-        }
-        expect(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope']).toContain(answer.body.error);
-        expect(answer.body.error_description).toMatch(DESCRIPTION);
-        expect(answer.text).not.toContain(clientSecret);
-      }),
+          const answer = await answerOf(await sandbox.fetch(new Request(TOKEN_URL, { method: 'POST', headers, body })));
+          expect([200, 400, 401]).toContain(answer.status);
+          if (answer.status === 200) {
+            expect(answer.body.token_type).toBe('Bearer');
+            return;
+          }
+          expect(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope']).toContain(
+            answer.body.error,
+          );
+          expect(answer.body.error_description).toMatch(DESCRIPTION);
+          expect(answer.text).not.toContain(clientSecret);
+        },
+      ),
       { seed: 20261124, numRuns: 300 },
     );
   });
 });
 
 describe('issued tokens on the API', () => {
-  it('live tokenTtlSeconds on the sandbox\'s clock: then a 401 problem saying it expired; the static token keeps working', async () => {
+  it("live tokenTtlSeconds on the sandbox's clock: then a 401 problem saying it expired; the static token keeps working", async () => {
     let now = 1_000;
     const sandbox = createSandbox({ seed: 'ttl', tokenTtlSeconds: 60, now: () => now });
-    const answer = await answerOf(await post(sandbox, 'grant_type=client_credentials', { authorization: basic(sandbox.clients[0]!.clientId, sandbox.clients[0]!.clientSecret) }));
+    const answer = await answerOf(
+      await post(sandbox, 'grant_type=client_credentials', {
+        authorization: basic(sandbox.clients[0]!.clientId, sandbox.clients[0]!.clientSecret),
+      }),
+    );
     expect(answer.body.expires_in).toBe(60);
     const token = answer.body.access_token as string;
     now += 59_999;
     expect((await listWith(sandbox, token)).status).toBe(200);
     now += 1;
     const expired = await answerOf(await listWith(sandbox, token));
-    expect([expired.status, expired.headers['www-authenticate'], expired.headers['content-type']]).toEqual([401, 'Bearer', 'application/problem+json']);
+    expect([expired.status, expired.headers['www-authenticate'], expired.headers['content-type']]).toEqual([
+      401,
+      'Bearer',
+      'application/problem+json',
+    ]);
     expect(expired.body).toMatchObject({ status: 401, type: 'https://sandbox.baas.example/problems/unauthorized' });
     expect(expired.body.detail).toMatch(/expired/);
     const unknown = await answerOf(await listWith(sandbox, 'sbx_at_0000000000000000000000000000000000000000'));
@@ -251,7 +446,9 @@ describe('issued tokens on the API', () => {
   it('tokenTtlSeconds: a whole number of seconds from 1 to 86,400, else a RangeError naming it', () => {
     for (const ttl of [0, -1, 1.5, 86_401, Number.NaN, Infinity, '60' as unknown as number]) {
       expect(() => createSandbox({ tokenTtlSeconds: ttl })).toThrow(RangeError);
-      expect(() => createSandbox({ tokenTtlSeconds: ttl })).toThrow(/^createSandbox: tokenTtlSeconds must be a whole number of seconds from 1 to 86,400, got /);
+      expect(() => createSandbox({ tokenTtlSeconds: ttl })).toThrow(
+        /^createSandbox: tokenTtlSeconds must be a whole number of seconds from 1 to 86,400, got /,
+      );
     }
     expect(() => createSandbox({ tokenTtlSeconds: 1 })).not.toThrow();
     expect(() => createSandbox({ tokenTtlSeconds: 86_400 })).not.toThrow();
@@ -265,14 +462,20 @@ describe('issued tokens on the API', () => {
     for (let i = 0; i < 500; i += 1) mine.push(await issue(sandbox, 0));
     const live = mine.slice(-SANDBOX_TOKENS.livePerClient);
     for (const token of live) expect((await listWith(sandbox, token)).status).toBe(200);
-    for (const token of mine.slice(-SANDBOX_TOKENS.livePerClient - 3, -SANDBOX_TOKENS.livePerClient)) expect((await listWith(sandbox, token)).status).toBe(401);
+    for (const token of mine.slice(-SANDBOX_TOKENS.livePerClient - 3, -SANDBOX_TOKENS.livePerClient))
+      expect((await listWith(sandbox, token)).status).toBe(401);
     expect((await listWith(sandbox, mine[0]!)).status).toBe(401);
     expect((await listWith(sandbox, theirs)).status).toBe(200);
     expect(SANDBOX_TOKENS.livePerClient).toBe(16);
   });
 
-  it('share their client\'s rate limit with its static token', async () => {
-    const sandbox = createSandbox({ seed: 'rate', clients: 2, rateLimit: { requests: 2, windowMs: 60_000 }, now: () => 0 });
+  it("share their client's rate limit with its static token", async () => {
+    const sandbox = createSandbox({
+      seed: 'rate',
+      clients: 2,
+      rateLimit: { requests: 2, windowMs: 60_000 },
+      now: () => 0,
+    });
     const token = await issue(sandbox, 0);
     expect((await list(sandbox)).status).toBe(200);
     expect((await listWith(sandbox, token)).status).toBe(200);
@@ -283,7 +486,12 @@ describe('issued tokens on the API', () => {
   });
 
   it('the token endpoint has no faults and no rate limit of the API', async () => {
-    const sandbox = createSandbox({ seed: 'no-faults', rateLimit: { requests: 1 }, faults: [{ operation: '*', status: 503, times: 5 }], now: () => 0 });
+    const sandbox = createSandbox({
+      seed: 'no-faults',
+      rateLimit: { requests: 1 },
+      faults: [{ operation: '*', status: 503, times: 5 }],
+      now: () => 0,
+    });
     for (let i = 0; i < 3; i += 1) await issue(sandbox);
   });
 });

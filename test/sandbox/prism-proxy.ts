@@ -6,11 +6,30 @@ import { dirname, join } from 'node:path';
 import { bundledSpecPath, freePort } from '../../src/testing/mock.js';
 
 export async function startPrismProxy(upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const entry = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+  const entry = join(
+    dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+    'dist',
+    'index.js',
+  );
   const port = await freePort();
-  const child = spawn(process.execPath, [entry, 'proxy', bundledSpecPath, upstream, '--errors', '--host', '127.0.0.1', '--port', String(port), '--no-multiprocess'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      entry,
+      'proxy',
+      bundledSpecPath,
+      upstream,
+      '--errors',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--no-multiprocess',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
   const stop = async () => {

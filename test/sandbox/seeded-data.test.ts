@@ -14,7 +14,13 @@ const STATUSES: string[] = spec.components.schemas!.PixKey!.properties!.key_stat
 const HOLDER_KINDS: string[] = spec.components.schemas!.DocumentType!.enum;
 
 const list = async (sandbox: ReturnType<typeof createSandbox>, token: string, limit = 200) =>
-  (await sandbox.fetch(new Request(`http://sandbox.test/v2/api/pix/keys/list-keys?limit=${limit}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' } }))).text();
+  (
+    await sandbox.fetch(
+      new Request(`http://sandbox.test/v2/api/pix/keys/list-keys?limit=${limit}`, {
+        headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
+      }),
+    )
+  ).text();
 
 describe('seeded data', () => {
   it('is byte for byte the same for the same seed, and differs for another seed', async () => {
@@ -32,7 +38,8 @@ describe('seeded data', () => {
     const sandbox = createSandbox({ seed: 3, clients: 3, accountsPerClient: 4, keysPerAccount: 40 });
     const snapshot = sandbox.snapshot();
     const types = new Set<string>();
-    for (const client of sandbox.clients) for (const account of client.accounts) expect(isValidCpf(account.documentNumber)).toBe(true);
+    for (const client of sandbox.clients)
+      for (const account of client.accounts) expect(isValidCpf(account.documentNumber)).toBe(true);
     for (const { accounts } of snapshot.clients) {
       for (const account of accounts) {
         expect(schemaErrors('/components/schemas/NaturalPersonUpdate', account.data)).toEqual([]);
@@ -59,12 +66,16 @@ describe('seeded data', () => {
         const holder = key.beneficiary_entity;
         if (index < 5) {
           // One of each type, active, held by the customer: as the service shows its keys.
-          expect([key.key_status, holder]).toEqual(['active', { name: account.name, document_type: 'cpf', document: account.documentNumber }]);
+          expect([key.key_status, holder]).toEqual([
+            'active',
+            { name: account.name, document_type: 'cpf', document: account.documentNumber },
+          ]);
           continue;
         }
         statuses.set(key.key_status, (statuses.get(key.key_status) ?? 0) + 1);
         kinds.set(holder.document_type, (kinds.get(holder.document_type) ?? 0) + 1);
-        if (holder.document_type === 'cpf') expect(holder).toEqual({ name: account.name, document_type: 'cpf', document: account.documentNumber });
+        if (holder.document_type === 'cpf')
+          expect(holder).toEqual({ name: account.name, document_type: 'cpf', document: account.documentNumber });
         else {
           expect(isValidCnpj(holder.document), holder.document).toBe(true);
           expect(holder.name).not.toBe(account.name);
@@ -91,10 +102,14 @@ describe('seeded data', () => {
     const seen = async (keysPerAccount: number) => {
       const sandbox = createSandbox({ keysPerAccount });
       const page = JSON.parse(await list(sandbox, sandbox.clients[0]!.token)) as { data: PixKey[] };
-      return new Set(page.data.flatMap((key) => [`status ${key.key_status}`, `holder ${key.beneficiary_entity.document_type}`]));
+      return new Set(
+        page.data.flatMap((key) => [`status ${key.key_status}`, `holder ${key.beneficiary_entity.document_type}`]),
+      );
     };
     expect([...(await seen(5))].sort()).toEqual(['holder cpf', 'status active']);
-    expect([...(await seen(100))].sort()).toEqual([...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort());
+    expect([...(await seen(100))].sort()).toEqual(
+      [...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort(),
+    );
   });
 
   it('keeps tokens out of the snapshot and masks CPFs in it', () => {
@@ -161,7 +176,7 @@ describe('seeded data', () => {
     expect(new Set(keys.map((key) => key.key)).size).toBe(keys.length);
   });
 
-  it('makes e-mail keys from the holder\'s name in ASCII, and tells a numeric seed from the same text', () => {
+  it("makes e-mail keys from the holder's name in ASCII, and tells a numeric seed from the same text", () => {
     const world = buildWorld('names', 1, 1, 3);
     world.accounts[0]![0]!.name = " Ção  D'Ávila-Júnior ";
     expect(keyAt(world, world.accounts[0]![0]!, 2).key).toMatch(/^cao\.d\.avila\.junior2@[a-z.]+$/);

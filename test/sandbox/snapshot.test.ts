@@ -18,7 +18,11 @@ describe('snapshot()', () => {
       const served = (await answerOf(await list(sandbox, '?limit=200', {}, c))).body.data as PixKey[];
       const accounts = snapshot.clients[c]!.accounts;
       expect(accounts.map((account) => [account.accountId, account.account, account.documentNumber])).toEqual(
-        client.accounts.map((account) => [account.accountId, account.account, `*********${account.documentNumber.slice(-2)}`]),
+        client.accounts.map((account) => [
+          account.accountId,
+          account.account,
+          `*********${account.documentNumber.slice(-2)}`,
+        ]),
       );
       const keys = accounts.flatMap((account) => account.keys);
       expect(keys).toEqual(
@@ -26,7 +30,10 @@ describe('snapshot()', () => {
           ...key,
           key: key.key_type === 'cpf' ? `*********${key.key.slice(-2)}` : key.key,
           // A CPF holder's document, and a company's CNPJ too (14 digits, 12 masked).
-          beneficiary_entity: { ...key.beneficiary_entity, document: `${'*'.repeat(key.beneficiary_entity.document.length - 2)}${key.beneficiary_entity.document.slice(-2)}` },
+          beneficiary_entity: {
+            ...key.beneficiary_entity,
+            document: `${'*'.repeat(key.beneficiary_entity.document.length - 2)}${key.beneficiary_entity.document.slice(-2)}`,
+          },
         })),
       );
       expect(keys.filter((key) => key.key_type === 'cnpj').every((key) => /^[0-9]{14}$/.test(key.key))).toBe(true);

@@ -24,7 +24,11 @@ describe('walking the keys', () => {
   it('gives every key once to walks running at the same time, and honours the default and maximum limit', async () => {
     const sandbox = createSandbox({ seed: 'concurrent', clients: 2, accountsPerClient: 3, keysPerAccount: 150 });
     const walk = async (client: number, limit?: number) => {
-      const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[client]!.token, fetch: sandbox.fetch });
+      const baas = createBaasClient({
+        baseUrl: 'https://sandbox.baas.example',
+        token: sandbox.clients[client]!.token,
+        fetch: sandbox.fetch,
+      });
       const keys: PixKey[] = [];
       for await (const key of baas.pixKeys(limit ? { limit } : {})) keys.push(key);
       return keys;
@@ -34,15 +38,23 @@ describe('walking the keys', () => {
     expect(b.map((k) => k.id)).toEqual(a.map((k) => k.id));
     const mine = new Set(sandbox.clients[1]!.accounts.map((x) => x.accountId));
     expect(c.every((k) => mine.has(k.account_id))).toBe(true);
-    const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[0]!.token, fetch: sandbox.fetch });
+    const baas = createBaasClient({
+      baseUrl: 'https://sandbox.baas.example',
+      token: sandbox.clients[0]!.token,
+      fetch: sandbox.fetch,
+    });
     expect((await baas.listPixKeys()).data).toHaveLength(50);
     expect((await baas.listPixKeys({ limit: 200 })).data).toHaveLength(200);
   });
 
-  it('refuses another client\'s cursor with a 400 problem', async () => {
+  it("refuses another client's cursor with a 400 problem", async () => {
     const sandbox = createSandbox({ seed: 'foreign', clients: 2, keysPerAccount: 10 });
     const get = (client: number, query: string) =>
-      sandbox.fetch(new Request(`http://s/v2/api/pix/keys/list-keys?${query}`, { headers: { authorization: `Bearer ${sandbox.clients[client]!.token}`, 'user-agent': 't/1' } }));
+      sandbox.fetch(
+        new Request(`http://s/v2/api/pix/keys/list-keys?${query}`, {
+          headers: { authorization: `Bearer ${sandbox.clients[client]!.token}`, 'user-agent': 't/1' },
+        }),
+      );
     const next = ((await (await get(0, 'limit=3')).json()) as { cursor: { next: string } }).cursor.next;
     expect((await get(0, `cursor=${next}`)).status).toBe(200);
     const foreign = await get(1, `cursor=${next}`);

@@ -28,22 +28,32 @@ async function split(source: string) {
   });
   const outputs = Object.entries(result.metafile.outputs);
   const entry = outputs.find(([, o]) => o.entryPoint?.endsWith(source));
-  const validators = outputs.filter(([, o]) => Object.keys(o.inputs).some((path) => path.endsWith('generated/response-validators.js')));
+  const validators = outputs.filter(([, o]) =>
+    Object.keys(o.inputs).some((path) => path.endsWith('generated/response-validators.js')),
+  );
   return { entry: entry![1], validators };
 }
 
 describe('the generated response validators', () => {
-  it.each([['src/index.ts'], ['src/drift/index.ts']])('bundled from %s, sit in a chunk of their own, reached by dynamic import', async (source) => {
-    const { entry, validators } = await split(source);
-    expect(Object.keys(entry.inputs).join('\n')).not.toMatch(/response-validators/);
-    expect(validators).toHaveLength(1);
-    expect(entry.imports.some((i) => i.kind === 'dynamic-import' && i.path === validators[0]![0])).toBe(true);
-  });
+  it.each([['src/index.ts'], ['src/drift/index.ts']])(
+    'bundled from %s, sit in a chunk of their own, reached by dynamic import',
+    async (source) => {
+      const { entry, validators } = await split(source);
+      expect(Object.keys(entry.inputs).join('\n')).not.toMatch(/response-validators/);
+      expect(validators).toHaveLength(1);
+      expect(entry.imports.some((i) => i.kind === 'dynamic-import' && i.path === validators[0]![0])).toBe(true);
+    },
+  );
 
-  it("load on the first answer a client checks, and not for a client that checks none", async () => {
+  it('load on the first answer a client checks, and not for a client that checks none', async () => {
     const { createBaasClient } = await import('../../src/index.js');
     const page = { cursor: { next: null }, data: [] };
-    const options = { baseUrl: 'https://api.example.test', token: 'drift-lazy-token', retry: false as const, fetch: async () => Response.json(page) };
+    const options = {
+      baseUrl: 'https://api.example.test',
+      token: 'drift-lazy-token',
+      retry: false as const,
+      fetch: async () => Response.json(page),
+    };
     await createBaasClient(options).listPixKeys();
     const checking = createBaasClient({ ...options, validateResponses: 'warn' });
     expect(loads.validators).toBe(0);

@@ -40,7 +40,8 @@ describe('the tarball', () => {
     expect(sizes.map((s) => s.path).sort()).toEqual(packed.files);
     const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
     console.log(`tarball: ${sizes.length} files, ${total} B unpacked (at most ${MAX_UNPACKED_BYTES} B)`);
-    for (const { path, bytes } of sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 8)) console.log(`  ${bytes} B ${path}`);
+    for (const { path, bytes } of sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 8))
+      console.log(`  ${bytes} B ${path}`);
     expect(total).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
   });
 });
@@ -71,13 +72,21 @@ const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.tes
 })();
 `;
 
-const ERROR_CLASSES = ['ApiError', 'ValidationError', 'TimeoutError', 'NetworkError', 'ResponseError', 'AuthError', 'TokenError'];
+const ERROR_CLASSES = [
+  'ApiError',
+  'ValidationError',
+  'TimeoutError',
+  'NetworkError',
+  'ResponseError',
+  'AuthError',
+  'TokenError',
+];
 
 describe.each([
   { format: 'CommonJS', file: 'names.cjs', load: `require(${JSON.stringify('./dist/index.cjs')})` },
   { format: 'ESM', file: 'names.mjs', load: `await import(${JSON.stringify('./dist/index.js')})` },
 ])('error classes keep their names in the $format build', ({ file, load }) => {
-  it('every exported class, each error built from it: name, String(), the stack\'s first line', async () => {
+  it("every exported class, each error built from it: name, String(), the stack's first line", async () => {
     const script = join(pkg, file);
     // Top-level await is fine in the .mjs file; the rest runs the same in both.
     await writeFile(script, NAMES_SCRIPT.replace('LOAD', load));
@@ -85,7 +94,9 @@ describe.each([
       classes: Record<string, string>;
       errors: Record<string, { name: string; string: string; stack: string; constructor: string; baas: boolean }>;
     };
-    expect(out.classes).toEqual(Object.fromEntries(['BaasError', ...ERROR_CLASSES.filter((n) => n !== 'TokenError')].map((n) => [n, n])));
+    expect(out.classes).toEqual(
+      Object.fromEntries(['BaasError', ...ERROR_CLASSES.filter((n) => n !== 'TokenError')].map((n) => [n, n])),
+    );
     for (const name of ERROR_CLASSES) {
       const error = out.errors[name]!;
       expect(error.name, name).toBe(name);
@@ -110,13 +121,23 @@ describe('the shipped package.json', () => {
 
   it('installs without an install-script warning', async () => {
     const project = await mkdtemp(join(unpacked, 'consumer-'));
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    const output = await run('npm', ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: project });
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }),
+    );
+    const output = await run(
+      'npm',
+      ['install', packed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'],
+      { cwd: project },
+    );
     expect(output).not.toMatch(/install-scripts|allowScripts|prepare/);
   }, 120_000);
 
   it('a plain `npm pack` in the repository stops and names `npm run tarball`, which packs the staged copy', async () => {
-    const error = await run('npm', ['pack', '--dry-run'], { cwd: repoRoot }).then(() => undefined, (e: Error) => e);
+    const error = await run('npm', ['pack', '--dry-run'], { cwd: repoRoot }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(error!.message).toContain('npm run tarball');
   }, 60_000);

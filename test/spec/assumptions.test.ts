@@ -13,7 +13,18 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 describe('assumptions', () => {
   it('are marked for every gap the issue names', () => {
     const notShown = assumptions.map((a) => a.notShown).join('\n');
-    for (const gap of ['update response', 'Error codes', 'pagination', 'required', 'key_type', 'key_status', 'account_type', 'token', 'Events', 'Version'])
+    for (const gap of [
+      'update response',
+      'Error codes',
+      'pagination',
+      'required',
+      'key_type',
+      'key_status',
+      'account_type',
+      'token',
+      'Events',
+      'Version',
+    ])
       expect(notShown).toContain(gap);
   });
 

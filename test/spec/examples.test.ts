@@ -21,7 +21,11 @@ for (const [path, item] of Object.entries(spec.paths)) {
       for (const [type, media] of Object.entries<any>(holder?.content ?? {})) {
         const schemaPointer = media.schema.$ref.slice(1);
         for (const [name, example] of Object.entries<any>(media.examples ?? {})) {
-          cases.push({ where: `${operation.operationId} ${label} ${type} ${name}`, pointer: schemaPointer, value: deref<any>(example).value });
+          cases.push({
+            where: `${operation.operationId} ${label} ${type} ${name}`,
+            pointer: schemaPointer,
+            value: deref<any>(example).value,
+          });
         }
       }
     }

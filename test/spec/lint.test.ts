@@ -47,9 +47,9 @@ describe('redocly lint', () => {
       await edit('components/schemas/Address.yaml', '    maxLength: 120\n', '');
       await edit('components/schemas/PixKeyList.yaml', '    maxItems: 200\n', '');
       await edit('components/parameters/Limit.yaml', '  maximum: 200\n', '');
-      await edit('paths/v2_api_baas-onboarding_account_natural-person.yaml', /    '429':\n.*\n/, '');
-      await edit('components/responses/TooManyRequests.yaml', /  Retry-After:\n.*\n/, '');
-      await edit('components/responses/NotFound.yaml', /    examples:\n.*\n.*\n/, '');
+      await edit('paths/v2_api_baas-onboarding_account_natural-person.yaml', / {4}'429':\n.*\n/, '');
+      await edit('components/responses/TooManyRequests.yaml', / {2}Retry-After:\n.*\n/, '');
+      await edit('components/responses/NotFound.yaml', / {4}examples:\n.*\n.*\n/, '');
       await edit('openapi.yaml', 'security:\n  - BearerAuth: []\n', '');
       const report = await lint(join(copy, 'openapi', 'openapi.yaml'), copy);
       const rules = new Set(report.problems.map((p) => p.ruleId));

@@ -22,16 +22,24 @@ const spectralBin = join(repoRoot, 'node_modules', '.bin', 'spectral');
 function spectral(document: string, ruleset: string, outDir: string): Promise<SpectralResult[]> {
   const out = join(outDir, `spectral-${Math.random().toString(36).slice(2)}.json`);
   return new Promise((resolve, reject) => {
-    const child = spawn(spectralBin, ['lint', document, '--ruleset', ruleset, '--format', 'json', '--output', out, '--fail-severity', 'hint'], {
-      cwd: repoRoot,
-      // Spectral's dependency @scarf/scarf phones home unless told not to.
-      env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      spectralBin,
+      ['lint', document, '--ruleset', ruleset, '--format', 'json', '--output', out, '--fail-severity', 'hint'],
+      {
+        cwd: repoRoot,
+        // Spectral's dependency @scarf/scarf phones home unless told not to.
+        env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let log = '';
     child.stdout.on('data', (chunk) => (log += chunk));
     child.stderr.on('data', (chunk) => (log += chunk));
-    child.on('error', (error) => reject(new Error(`cannot run ${spectralBin} (run \`npm ci\` to install @stoplight/spectral-cli): ${error.message}`)));
+    child.on('error', (error) =>
+      reject(
+        new Error(`cannot run ${spectralBin} (run \`npm ci\` to install @stoplight/spectral-cli): ${error.message}`),
+      ),
+    );
     child.on('close', async (code) => {
       // 0: nothing found; 1: results found. Anything else is Spectral failing to run.
       if (code !== 0 && code !== 1) return reject(new Error(`spectral exited with ${code}\n${log}`));
@@ -107,7 +115,9 @@ describe('OWASP API Security review (Spectral)', () => {
       ['owasp:api4:2023-integer-format', 'components.parameters.Limit.schema'],
       ['owasp:api4:2023-string-restricted', 'components.headers.RequestId.schema'],
     ])('%s at %s', (code, path) => {
-      expect(summary(broken)).toContainEqual(expect.stringMatching(new RegExp(`^${code} at ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:`)));
+      expect(summary(broken)).toContainEqual(
+        expect.stringMatching(new RegExp(`^${code} at ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:`)),
+      );
     });
 
     it('and on nothing else', () => {

@@ -18,15 +18,22 @@ const addressProperties = schemas.Address.properties as Record<string, unknown>;
 /** The string schema of a body field, by JSON pointer: `/socialName`, `/address/city`. */
 export function stringSchemaAt(pointer: string): Required<Pick<StringSchema, 'maxLength'>> & StringSchema {
   const [first, second] = pointer.split('/').slice(1);
-  const node = deref<StringSchema & { type?: string }>(second === undefined ? bodyProperties[first!] : addressProperties[second]);
-  if (node?.type !== 'string' || node.maxLength === undefined) throw new Error(`${pointer} is not a bounded string in the spec`);
+  const node = deref<StringSchema & { type?: string }>(
+    second === undefined ? bodyProperties[first!] : addressProperties[second],
+  );
+  if (node?.type !== 'string' || node.maxLength === undefined)
+    throw new Error(`${pointer} is not a bounded string in the spec`);
   return node as Required<Pick<StringSchema, 'maxLength'>> & StringSchema;
 }
 
 /** Every bounded string field of the update body, as JSON pointers. */
 export const STRING_FIELDS: string[] = [
-  ...Object.keys(bodyProperties).filter((name) => deref<{ type?: string }>(bodyProperties[name])?.type === 'string').map((name) => `/${name}`),
-  ...Object.keys(addressProperties).filter((name) => deref<{ type?: string }>(addressProperties[name])?.type === 'string').map((name) => `/address/${name}`),
+  ...Object.keys(bodyProperties)
+    .filter((name) => deref<{ type?: string }>(bodyProperties[name])?.type === 'string')
+    .map((name) => `/${name}`),
+  ...Object.keys(addressProperties)
+    .filter((name) => deref<{ type?: string }>(addressProperties[name])?.type === 'string')
+    .map((name) => `/address/${name}`),
 ];
 /** String fields without a pattern or format: any text within the length limits is valid. */
 export const FREE_TEXT_FIELDS = STRING_FIELDS.filter((pointer) => {
@@ -38,7 +45,8 @@ export const ADDRESS_PROPERTIES = Object.keys(addressProperties);
 export const REQUIRED_ADDRESS_FIELDS = schemas.Address.required as string[];
 export const BRAZILIAN_STATES = schemas.BrazilianState.enum as BrazilianState[];
 
-const paramSchema = (name: string) => deref<{ schema: StringSchema & { minimum?: number; maximum?: number } }>(spec.components.parameters![name]).schema;
+const paramSchema = (name: string) =>
+  deref<{ schema: StringSchema & { minimum?: number; maximum?: number } }>(spec.components.parameters![name]).schema;
 export const LIMIT_RANGE = { min: paramSchema('Limit').minimum!, max: paramSchema('Limit').maximum! };
 export const CURSOR_MAX_LENGTH = paramSchema('PageCursor').maxLength!;
 
@@ -68,7 +76,10 @@ export const cpf: fc.Arbitrary<string> = fc
 /** A valid CPF with one of its two check digits changed: the right shape, the wrong digits. */
 export const cpfWithWrongCheckDigit: fc.Arbitrary<string> = fc
   .tuple(cpf, fc.constantFrom(9, 10), fc.integer({ min: 1, max: 9 }))
-  .map(([valid, index, shift]) => valid.slice(0, index) + String((Number(valid[index]) + shift) % 10) + valid.slice(index + 1));
+  .map(
+    ([valid, index, shift]) =>
+      valid.slice(0, index) + String((Number(valid[index]) + shift) % 10) + valid.slice(index + 1),
+  );
 
 /** 000.000.000-00 and its kind: the check-digit arithmetic holds, but they are never issued. */
 export const repeatedDigitCpf: fc.Arbitrary<string> = fc.integer({ min: 0, max: 9 }).map((d) => String(d).repeat(11));
@@ -90,7 +101,10 @@ const chars = (pool: string, min: number, max: number) =>
   fc.array(fc.constantFrom(...pool), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 /** A DNS label: letters and digits, hyphens only inside. */
 const label = (max: number) =>
-  fc.oneof(chars(alnum, 1, Math.min(max, 20)), fc.tuple(chars(alnum, 1, 10), chars(alnum, 1, 10)).map(([a, b]) => `${a}-${b}`));
+  fc.oneof(
+    chars(alnum, 1, Math.min(max, 20)),
+    fc.tuple(chars(alnum, 1, 10), chars(alnum, 1, 10)).map(([a, b]) => `${a}-${b}`),
+  );
 
 const emailSchema = stringSchemaAt('/email');
 
@@ -99,7 +113,7 @@ function emailOfLength(local: string, filler: string, length: number): string {
   const tld = '.com.br';
   let domainLength = length - local.length - 1 - tld.length;
   const labels: string[] = [];
-  for (let i = 0; domainLength > 0; i += 1) {
+  for (let _i = 0; domainLength > 0; _i += 1) {
     // A label, then a dot when more follows; never a label shorter than one character.
     const size = domainLength <= 63 ? domainLength : Math.min(63, domainLength - 2);
     labels.push(filler.repeat(Math.ceil(size / filler.length)).slice(0, size));
@@ -113,13 +127,21 @@ export const email: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .tuple(fc.array(chars(alnum, 1, 12), { minLength: 1, maxLength: 3 }), label(20), fc.constantFrom('com', 'com.br', 'org.br', 'gov.br', 'net', 'io'))
+      .tuple(
+        fc.array(chars(alnum, 1, 12), { minLength: 1, maxLength: 3 }),
+        label(20),
+        fc.constantFrom('com', 'com.br', 'org.br', 'gov.br', 'net', 'io'),
+      )
       .map(([local, domain, tld]) => `${local.join('.')}@${domain}.${tld}`),
   },
   {
     weight: 1,
     arbitrary: fc
-      .tuple(chars(alnum, 1, 64), chars(alnum, 1, 8), fc.integer({ min: emailSchema.maxLength - 10, max: emailSchema.maxLength }))
+      .tuple(
+        chars(alnum, 1, 64),
+        chars(alnum, 1, 8),
+        fc.integer({ min: emailSchema.maxLength - 10, max: emailSchema.maxLength }),
+      )
       .map(([local, filler, length]) => emailOfLength(local, filler, length)),
   },
 );
@@ -127,9 +149,48 @@ export const email: fc.Arbitrary<string> = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 // Free text: Portuguese names and places, sometimes exactly at the length limit.
 
-const WORDS = ['Maria', 'José', 'Conceição', 'Ana', 'João', 'Luíza', 'Antônio', 'Sebastião', 'Inês', 'Gonçalves', 'da', 'de', 'dos', 'Silva',
-  'Souza', 'Araújo', 'Avenida', 'Rua', 'Travessa', 'Paulista', 'Bela', 'Vista', 'São', 'Paulo', 'Belém', 'Florianópolis', 'Apto', 'Bloco', 'Casa',
-  "D'Ávila", 'Guimarães', 'Jardim', 'Fundos', '42', '7', 'Setembro', 'Açaí', 'Ipê', 'Ñandú', 'Zoë'];
+const WORDS = [
+  'Maria',
+  'José',
+  'Conceição',
+  'Ana',
+  'João',
+  'Luíza',
+  'Antônio',
+  'Sebastião',
+  'Inês',
+  'Gonçalves',
+  'da',
+  'de',
+  'dos',
+  'Silva',
+  'Souza',
+  'Araújo',
+  'Avenida',
+  'Rua',
+  'Travessa',
+  'Paulista',
+  'Bela',
+  'Vista',
+  'São',
+  'Paulo',
+  'Belém',
+  'Florianópolis',
+  'Apto',
+  'Bloco',
+  'Casa',
+  "D'Ávila",
+  'Guimarães',
+  'Jardim',
+  'Fundos',
+  '42',
+  '7',
+  'Setembro',
+  'Açaí',
+  'Ipê',
+  'Ñandú',
+  'Zoë',
+];
 // One code point each, some outside the BMP: a length limit counts code points, not UTF-16 units.
 const TEXT_UNITS = [...`${lower}ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789áàâãçéêíóôõúüÁÂÃÇÉÍÓÔÕÚ '-.,/º`, '😀', '𝄞', '中'];
 
@@ -143,7 +204,11 @@ export function freeText(min: number, max: number): fc.Arbitrary<string> {
     .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 })
     .map((ws) => [...ws.join(' ')].slice(0, max).join(''))
     .filter((text) => [...text].length >= min);
-  return fc.oneof({ weight: 6, arbitrary: words }, { weight: 1, arbitrary: textOfLength(max, max) }, { weight: 1, arbitrary: textOfLength(min, max) });
+  return fc.oneof(
+    { weight: 6, arbitrary: words },
+    { weight: 1, arbitrary: textOfLength(max, max) },
+    { weight: 1, arbitrary: textOfLength(min, max) },
+  );
 }
 const textFor = (pointer: string): fc.Arbitrary<string> => {
   const schema = stringSchemaAt(pointer);
@@ -158,7 +223,9 @@ export const cep: fc.Arbitrary<string> = digits(8, 8);
 /** Numeric text: optional minus, 1-12 digits, optional decimal part of 1-12 digits. */
 export const coordinate: fc.Arbitrary<string> = fc
   .tuple(fc.boolean(), digits(1, 12), fc.option(digits(1, 12), { nil: undefined }))
-  .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}`);
+  .map(
+    ([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}`,
+  );
 
 const addressFields = {
   postalCode: cep,
@@ -173,7 +240,9 @@ const addressFields = {
 };
 
 /** A valid address: the required parts, and any of the optional ones. */
-export const address: fc.Arbitrary<Address> = fc.record(addressFields, { requiredKeys: ['postalCode', 'street', 'number', 'neighborhood', 'city', 'state'] });
+export const address: fc.Arbitrary<Address> = fc.record(addressFields, {
+  requiredKeys: ['postalCode', 'street', 'number', 'neighborhood', 'city', 'state'],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Update bodies
@@ -192,16 +261,20 @@ export const naturalPersonUpdate: fc.Arbitrary<NaturalPersonUpdate> = fc
   .filter((body) => Object.keys(body).length > 0);
 
 /** Every field present, optional address parts included, so any field can be broken. */
-export const fullNaturalPersonUpdate: fc.Arbitrary<Required<NaturalPersonUpdate> & { address: Required<Address> }> = fc.record({
-  ...bodyFields,
-  address: fc.record(addressFields),
-});
+export const fullNaturalPersonUpdate: fc.Arbitrary<Required<NaturalPersonUpdate> & { address: Required<Address> }> =
+  fc.record({
+    ...bodyFields,
+    address: fc.record(addressFields),
+  });
 
 /** A valid list query: limit in range and an opaque cursor made of the allowed characters, each optional. */
 export const listQuery: fc.Arbitrary<{ limit?: number; cursor?: string }> = fc.record(
   {
     limit: fc.integer(LIMIT_RANGE),
-    cursor: fc.oneof(chars(`${alnum}ABCDEFGHIJKLMNOPQRSTUVWXYZ._~=-`, 1, 40), chars(`${alnum}=`, CURSOR_MAX_LENGTH, CURSOR_MAX_LENGTH)),
+    cursor: fc.oneof(
+      chars(`${alnum}ABCDEFGHIJKLMNOPQRSTUVWXYZ._~=-`, 1, 40),
+      chars(`${alnum}=`, CURSOR_MAX_LENGTH, CURSOR_MAX_LENGTH),
+    ),
   },
   { requiredKeys: [] },
 );

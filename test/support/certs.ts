@@ -39,15 +39,46 @@ async function openssl(dir: string, args: string[]): Promise<void> {
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
 async function makeCa(dir: string, name: string): Promise<void> {
-  await openssl(dir, ['req', '-x509', ...EC, '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  await openssl(dir, [
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
 }
 
 async function issue(dir: string, name: string, ca: string, ext: string, days: number, serial: number): Promise<void> {
   await writeFile(join(dir, `${name}.ext`), ext);
   await openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
-  await openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-set_serial', String(serial),
-    '-days', String(days), '-extfile', `${name}.ext`, '-out', `${name}.crt`]);
+  await openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-set_serial',
+    String(serial),
+    '-days',
+    String(days),
+    '-extfile',
+    `${name}.ext`,
+    '-out',
+    `${name}.crt`,
+  ]);
 }
 
 export async function makeTestCerts(): Promise<TestCerts> {
@@ -57,13 +88,40 @@ export async function makeTestCerts(): Promise<TestCerts> {
     await makeCa(dir, 'test-ca');
     await makeCa(dir, 'other-ca');
     const clientExt = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n';
-    await issue(dir, 'server', 'test-ca', 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n', 2, 1);
+    await issue(
+      dir,
+      'server',
+      'test-ca',
+      'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+      2,
+      1,
+    );
     await issue(dir, 'client', 'test-ca', clientExt, 2, 2);
     await issue(dir, 'stranger', 'other-ca', clientExt, 2, 3);
     // -days -1: notAfter is a day before now.
     await issue(dir, 'expired', 'test-ca', clientExt, -1, 4);
-    await openssl(dir, ['pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${passphrase}`, '-out', 'client-encrypted.key']);
-    await openssl(dir, ['pkcs12', '-export', '-inkey', 'client.key', '-in', 'client.crt', '-passout', `pass:${passphrase}`, '-out', 'client.p12']);
+    await openssl(dir, [
+      'pkey',
+      '-in',
+      'client.key',
+      '-aes256',
+      '-passout',
+      `pass:${passphrase}`,
+      '-out',
+      'client-encrypted.key',
+    ]);
+    await openssl(dir, [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      'client.key',
+      '-in',
+      'client.crt',
+      '-passout',
+      `pass:${passphrase}`,
+      '-out',
+      'client.p12',
+    ]);
     const text = (name: string) => readFile(join(dir, name), 'utf8');
     return {
       dir,

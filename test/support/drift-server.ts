@@ -26,7 +26,10 @@ export interface DriftServer {
   close(): Promise<void>;
 }
 
-function answer(req: IncomingMessage, prefix: string): { answer: Answer; kind: 'no-token' | 'bad-limit' | 1 | 2 } | undefined {
+function answer(
+  req: IncomingMessage,
+  prefix: string,
+): { answer: Answer; kind: 'no-token' | 'bad-limit' | 1 | 2 } | undefined {
   const url = new URL(req.url ?? '/', 'http://x');
   if (url.pathname !== `${prefix}${LIST_PATH}`) return undefined;
   const problem = (status: number, name: string, extra: Record<string, string> = {}): Answer => ({
@@ -34,17 +37,26 @@ function answer(req: IncomingMessage, prefix: string): { answer: Answer; kind: '
     headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req-1', ...extra },
     body: example(name),
   });
-  if (req.headers.authorization !== `Bearer ${TOKEN}`) return { answer: problem(401, 'MissingToken', { 'www-authenticate': 'Bearer' }), kind: 'no-token' };
+  if (req.headers.authorization !== `Bearer ${TOKEN}`)
+    return { answer: problem(401, 'MissingToken', { 'www-authenticate': 'Bearer' }), kind: 'no-token' };
   const limit = url.searchParams.get('limit');
-  if (limit !== null && !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 200)) return { answer: problem(422, 'InvalidFields'), kind: 'bad-limit' };
+  if (limit !== null && !(/^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 200))
+    return { answer: problem(422, 'InvalidFields'), kind: 'bad-limit' };
   const first = example('FirstPage');
   const page = url.searchParams.get('cursor') === first.cursor.next ? 2 : 1;
   const body = page === 1 ? first : example('LastPage');
-  return { answer: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `req-${page}` }, body }, kind: page };
+  return {
+    answer: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `req-${page}` }, body },
+    kind: page,
+  };
 }
 
 /** With `tls`, HTTPS that requires a client certificate issued by `tls.ca`. */
-export function startDriftServer(breakIt: Break = () => {}, prefix = '', tls?: { cert: string; key: string; ca: string }): Promise<DriftServer> {
+export function startDriftServer(
+  breakIt: Break = () => {},
+  prefix = '',
+  tls?: { cert: string; key: string; ca: string },
+): Promise<DriftServer> {
   const state = { requests: 0 };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
@@ -58,7 +70,9 @@ export function startDriftServer(breakIt: Break = () => {}, prefix = '', tls?: {
     const { status, headers, body } = found.answer;
     res.writeHead(status, headers).end(typeof body === 'string' ? body : JSON.stringify(body));
   };
-  const server = tls ? createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, handle) : createServer(handle);
+  const server = tls
+    ? createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, handle)
+    : createServer(handle);
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
@@ -68,10 +82,11 @@ export function startDriftServer(breakIt: Break = () => {}, prefix = '', tls?: {
         get requests() {
           return state.requests;
         },
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     }),
   );

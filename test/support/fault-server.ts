@@ -48,7 +48,15 @@ export async function startFaultServer(): Promise<FaultServer> {
   };
 }
 
-export const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-  res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
+export const json = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void => {
+  res.writeHead(status, {
+    'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
+    ...headers,
+  });
   res.end(JSON.stringify(body));
 };

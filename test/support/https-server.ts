@@ -9,9 +9,20 @@ export interface TestHttpsServer {
   close(): Promise<void>;
 }
 
-export async function startHttpsServer(options: { cert: string; key: string; ca: string; requireClientCert: boolean }): Promise<TestHttpsServer> {
+export async function startHttpsServer(options: {
+  cert: string;
+  key: string;
+  ca: string;
+  requireClientCert: boolean;
+}): Promise<TestHttpsServer> {
   const server: Server = createServer(
-    { cert: options.cert, key: options.key, ca: options.ca, requestCert: options.requireClientCert, rejectUnauthorized: options.requireClientCert },
+    {
+      cert: options.cert,
+      key: options.key,
+      ca: options.ca,
+      requestCert: options.requireClientCert,
+      rejectUnauthorized: options.requireClientCert,
+    },
     (request, response) => {
       const socket = request.socket as TLSSocket;
       const peer = socket.getPeerCertificate();
@@ -19,7 +30,9 @@ export async function startHttpsServer(options: { cert: string; key: string; ca:
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req-1' });
-        response.end(JSON.stringify({ method: request.method, path: request.url, body, client: peer?.subject?.CN ?? null }));
+        response.end(
+          JSON.stringify({ method: request.method, path: request.url, body, client: peer?.subject?.CN ?? null }),
+        );
       });
     },
   );

@@ -24,12 +24,18 @@ export interface OperationCase {
   body?: unknown;
 }
 
-const table = <K extends SpecOperation>(id: K) => ({ id, method: operations[id].method, path: operations[id].path, statuses: operationStatuses[id] });
+const table = <K extends SpecOperation>(id: K) => ({
+  id,
+  method: operations[id].method,
+  path: operations[id].path,
+  statuses: operationStatuses[id],
+});
 
 export const OPERATIONS = {
   updateNaturalPerson: {
     ...table('updateNaturalPerson'),
-    call: (client, options = {}) => client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate(), ...options }),
+    call: (client, options = {}) =>
+      client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate(), ...options }),
     success: 'any-object-or-empty',
     query: { Account: VALID_ACCOUNT, DocumentNumber: VALID_CPF },
     body: fullUpdate(),
@@ -62,7 +68,9 @@ export function callBy(name: CallName, client: BaasClient): Promise<unknown> {
 
 /** The operation's valid request, straight to the run's mock (no client, no pre-flight), with extra headers. */
 export function sendToMock(operation: OperationCase, headers: Record<string, string> = {}): Promise<Response> {
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(operation.pathParams?.[name] ?? ''));
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(operation.pathParams?.[name] ?? ''),
+  );
   const url = new URL(mockUrl() + path);
   for (const [name, value] of Object.entries(operation.query)) url.searchParams.set(name, value);
   return fetch(url, {

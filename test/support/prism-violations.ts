@@ -9,7 +9,9 @@ export function prismPaths(response: Response): string[] {
     // A missing or unknown property is reported on its parent, with the name in the message.
     const named = /(?:found|required property) '([^']+)'/.exec(violation.message)?.[1];
     const parts = [...rest, ...(named ? [named] : [])];
-    return where === 'body' ? parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : parts.join('.').toLowerCase();
+    return where === 'body'
+      ? parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+      : parts.join('.').toLowerCase();
   });
 }
 

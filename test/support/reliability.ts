@@ -3,7 +3,10 @@
 import { inspect } from 'node:util';
 import { eventuallyOnTime, onTimeDeadline } from './on-time.js';
 
-export type Settled<T> = { kind: 'data'; value: T; ms: number } | { kind: 'error'; error: unknown; ms: number } | { kind: 'hung'; ms: number };
+export type Settled<T> =
+  | { kind: 'data'; value: T; ms: number }
+  | { kind: 'error'; error: unknown; ms: number }
+  | { kind: 'hung'; ms: number };
 
 /**
  * Races the call against a deadline of on-time milliseconds (test/support/on-time.ts: time the
@@ -56,7 +59,8 @@ export function watchUnhandledRejections(): { reasons: unknown[]; stop(): void }
 }
 
 /** TCP sockets and servers alive in this process (Node's own resource list). */
-export const openTcpHandles = (): number => process.getActiveResourcesInfo().filter((name) => name.startsWith('TCP')).length;
+export const openTcpHandles = (): number =>
+  process.getActiveResourcesInfo().filter((name) => name.startsWith('TCP')).length;
 
 /** Waits until at most `baseline` TCP handles are alive, or `withinMs` on-time ms pass; resolves the count. */
 export async function tcpHandlesSettle(baseline: number, withinMs = 2_000): Promise<number> {
@@ -69,5 +73,9 @@ export function textTable(rows: readonly Record<string, string>[]): string {
   const columns = Object.keys(rows[0] ?? {});
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]): string => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => line(columns.map((c) => row[c] ?? '')))].join('\n');
+  return [
+    line(columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((row) => line(columns.map((c) => row[c] ?? ''))),
+  ].join('\n');
 }

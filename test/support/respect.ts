@@ -15,17 +15,41 @@ export interface RespectRun {
   steps: string[];
 }
 
-export async function respect(serverUrl: string, token: string, inputs: Record<string, string | number> = {}): Promise<RespectRun> {
+export async function respect(
+  serverUrl: string,
+  token: string,
+  inputs: Record<string, string | number> = {},
+): Promise<RespectRun> {
   const bin = join(repoRoot, 'node_modules', '.bin', 'redocly');
   const dir = await mkdtemp(join(tmpdir(), 'respect-'));
   // Respect's JSON log holds whole response bodies (personal data): it lives only in this temp dir.
   const log = join(dir, 'respect.json');
   try {
     const exitCode = await new Promise<number>((resolve, reject) => {
-      const child = execFile(bin, ['respect', ARAZZO, '--server', `contract=${serverUrl}`, '--input', `token=${token}`, ...Object.entries(inputs).flatMap(([name, value]) => ['--input', `${name}=${value}`]), '--json-output', log, '--max-fetch-timeout', '10000', '--execution-timeout', '60000'], { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } }, (error) => {
-        if (error && typeof error.code !== 'number') reject(new Error(`redocly respect did not run (${error.message}); install dev dependencies with npm ci`));
-        else resolve(error ? (error.code as number) : 0);
-      });
+      const child = execFile(
+        bin,
+        [
+          'respect',
+          ARAZZO,
+          '--server',
+          `contract=${serverUrl}`,
+          '--input',
+          `token=${token}`,
+          ...Object.entries(inputs).flatMap(([name, value]) => ['--input', `${name}=${value}`]),
+          '--json-output',
+          log,
+          '--max-fetch-timeout',
+          '10000',
+          '--execution-timeout',
+          '60000',
+        ],
+        { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+        (error) => {
+          if (error && typeof error.code !== 'number')
+            reject(new Error(`redocly respect did not run (${error.message}); install dev dependencies with npm ci`));
+          else resolve(error ? (error.code as number) : 0);
+        },
+      );
       child.stdin?.end();
     });
     const json = JSON.parse(await readFile(log, 'utf8'));
@@ -42,7 +66,8 @@ export async function respect(serverUrl: string, token: string, inputs: Record<s
         for (const check of step.checks ?? []) if (!check.passed) failed.push(`${step.stepId}: ${check.name}`);
       }
     };
-    for (const file of Object.values<any>(json.files)) for (const workflow of file.executedWorkflows ?? []) visit(workflow.executedSteps ?? []);
+    for (const file of Object.values<any>(json.files))
+      for (const workflow of file.executedWorkflows ?? []) visit(workflow.executedSteps ?? []);
     return { exitCode, failed: failed.sort(), steps };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -121,20 +121,26 @@ describe('what startMock needs', () => {
       ...(await importOriginal<object>()),
       createRequire: () => ({
         resolve: () => {
-          throw Object.assign(new Error("Cannot find module '@stoplight/prism-cli/package.json'"), { code: 'MODULE_NOT_FOUND' });
+          throw Object.assign(new Error("Cannot find module '@stoplight/prism-cli/package.json'"), {
+            code: 'MODULE_NOT_FOUND',
+          });
         },
       }),
     }));
     const { startMock } = await import('../../src/testing/mock.js');
     await expect(startMock({ spec: SPEC })).rejects.toThrow(
-      new Error('startMock needs Prism: install it with `npm install --save-dev @stoplight/prism-cli@~5.14` (5.15 and later need Node 24).'),
+      new Error(
+        'startMock needs Prism: install it with `npm install --save-dev @stoplight/prism-cli@~5.14` (5.15 and later need Node 24).',
+      ),
     );
     expect(spawned).toStrictEqual([]);
   });
 
-  it('no port to be had on 127.0.0.1: the system\'s error, before anything is spawned', async () => {
+  it("no port to be had on 127.0.0.1: the system's error, before anything is spawned", async () => {
     vi.resetModules();
-    const refused = Object.assign(new Error('listen EADDRNOTAVAIL: address not available 127.0.0.1'), { code: 'EADDRNOTAVAIL' });
+    const refused = Object.assign(new Error('listen EADDRNOTAVAIL: address not available 127.0.0.1'), {
+      code: 'EADDRNOTAVAIL',
+    });
     vi.doMock('node:net', async (importOriginal) => {
       const { EventEmitter } = await import('node:events');
       return {

@@ -19,7 +19,11 @@ const { startMock, freePort, bundledSpecPath } = await import('../../src/testing
 
 const WATCHDOG = "data:text/javascript,process.on('disconnect',()=>process.exit(0))";
 // Where Node finds Prism from here (node_modules may be a link, or only in a folder above).
-const PRISM = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+const PRISM = join(
+  dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+  'dist',
+  'index.js',
+);
 const BUNDLED = resolve(repoRoot, 'src/generated/openapi.yaml');
 
 let dir: string;
@@ -40,7 +44,8 @@ afterEach(async () => {
   resetSpawned();
 });
 
-const listening = (port: number | string) => `[CLI] …  awaiting  Starting Prism…\n[CLI] ℹ  info      GET http://127.0.0.1:${port}/thing\n[CLI] ▶  start     Prism is listening on http://127.0.0.1:${port}/\n`;
+const listening = (port: number | string) =>
+  `[CLI] …  awaiting  Starting Prism…\n[CLI] ℹ  info      GET http://127.0.0.1:${port}/thing\n[CLI] ▶  start     Prism is listening on http://127.0.0.1:${port}/\n`;
 
 /** Starts a mock on the fake and makes it ready; returns both. */
 async function ready(options: Parameters<typeof startMock>[0] = {}) {
@@ -65,7 +70,18 @@ describe('the command startMock runs', () => {
     child.print(listening(child.port));
     const mock = await started;
     expect(child.command).toBe(process.execPath);
-    expect(child.args).toStrictEqual(['--import', WATCHDOG, PRISM, 'mock', BUNDLED, '--host', '127.0.0.1', '--no-multiprocess', '--port', String(mock.port)]);
+    expect(child.args).toStrictEqual([
+      '--import',
+      WATCHDOG,
+      PRISM,
+      'mock',
+      BUNDLED,
+      '--host',
+      '127.0.0.1',
+      '--no-multiprocess',
+      '--port',
+      String(mock.port),
+    ]);
     expect(child.options).toStrictEqual({ stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     expect(mock.port).toBeGreaterThan(0);
     // The channel is only the watchdog's: it does not keep this process alive.
@@ -75,7 +91,22 @@ describe('the command startMock runs', () => {
 
   it('each option becomes its flag', async () => {
     const { mock, child } = await ready({ dynamic: true, seed: 0, errors: true, host: '0.0.0.0', port: 4321 });
-    expect(child.args).toStrictEqual(['--import', WATCHDOG, PRISM, 'mock', spec, '--host', '0.0.0.0', '--no-multiprocess', '--dynamic', '--seed', '0', '--errors', '--port', '4321']);
+    expect(child.args).toStrictEqual([
+      '--import',
+      WATCHDOG,
+      PRISM,
+      'mock',
+      spec,
+      '--host',
+      '0.0.0.0',
+      '--no-multiprocess',
+      '--dynamic',
+      '--seed',
+      '0',
+      '--errors',
+      '--port',
+      '4321',
+    ]);
     expect(mock.port).toBe(4321);
     await mock.stop();
   });
@@ -84,7 +115,15 @@ describe('the command startMock runs', () => {
     const fromHere = relative(process.cwd(), BUNDLED);
     expect(fromHere).not.toMatch(/^\//);
     const { mock, child } = await ready({ spec: fromHere, dynamic: false, errors: false, seed: 'abc' });
-    expect(child.args.slice(3, -2)).toStrictEqual(['mock', BUNDLED, '--host', '127.0.0.1', '--no-multiprocess', '--seed', 'abc']);
+    expect(child.args.slice(3, -2)).toStrictEqual([
+      'mock',
+      BUNDLED,
+      '--host',
+      '127.0.0.1',
+      '--no-multiprocess',
+      '--seed',
+      'abc',
+    ]);
     await mock.stop();
   });
 

@@ -83,7 +83,7 @@ describe('startMock', () => {
   });
 
   it('errors: a response that breaks the contract becomes a 500 naming the violation', async () => {
-    const response = await fetch(strict!.url + '/thing');
+    const response = await fetch(`${strict!.url}/thing`);
     expect(response.status).toBe(500);
     const problem = (await response.json()) as { type: string; validation: { location: string[] }[] };
     expect(problem.type).toMatch(/VIOLATIONS/);
@@ -102,16 +102,22 @@ describe('startMock', () => {
 // Independent failures, run side by side to save time.
 describe.concurrent('startMock rejects with a plain reason', () => {
   it('rejects naming EADDRINUSE when the port it was given is taken', async ({ expect }) => {
-    await expect(startMock({ port: seeded!.port })).rejects.toThrow(/^startMock: Prism could not serve .*: .*EADDRINUSE/);
+    await expect(startMock({ port: seeded!.port })).rejects.toThrow(
+      /^startMock: Prism could not serve .*: .*EADDRINUSE/,
+    );
   });
 
   it('rejects at once, naming the file, when the spec path does not exist', async ({ expect }) => {
     const missing = join(dir, 'no-such-spec.yaml');
-    await expect(startMock({ spec: missing })).rejects.toThrow(`startMock: cannot read the OpenAPI document ${missing} (ENOENT)`);
+    await expect(startMock({ spec: missing })).rejects.toThrow(
+      `startMock: cannot read the OpenAPI document ${missing} (ENOENT)`,
+    );
   });
 
   it("rejects with Prism's reason first when the spec does not parse", async ({ expect }) => {
     const broken = join(dir, 'broken.yaml');
-    await expect(startMock({ spec: broken })).rejects.toThrow(new RegExp(`^startMock: Prism could not serve ${broken}: Error parsing`));
+    await expect(startMock({ spec: broken })).rejects.toThrow(
+      new RegExp(`^startMock: Prism could not serve ${broken}: Error parsing`),
+    );
   });
 });

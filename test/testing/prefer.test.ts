@@ -26,12 +26,25 @@ describe('preferHeader', () => {
   });
 
   it.each([99, 600, 42.5, Number.NaN])('refuses code %s', (code) => {
-    expect(() => preferHeader({ code })).toThrow(new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${code}`));
+    expect(() => preferHeader({ code })).toThrow(
+      new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${code}`),
+    );
   });
 
-  it.each(['', 'Last Page', 'LastPage, code=500', 'a=b', 'Last,Page', 'NoKeys\r\nX-Injected: 1', ' LastPage', 'LastPage\t'])('refuses example %j', (example) => {
+  it.each([
+    '',
+    'Last Page',
+    'LastPage, code=500',
+    'a=b',
+    'Last,Page',
+    'NoKeys\r\nX-Injected: 1',
+    ' LastPage',
+    'LastPage\t',
+  ])('refuses example %j', (example) => {
     expect(() => preferHeader({ example })).toThrow(
-      new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(example)}`),
+      new RangeError(
+        `preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(example)}`,
+      ),
     );
   });
 });
@@ -39,7 +52,12 @@ describe('preferHeader', () => {
 describe('preferHeaders against the mock', () => {
   const list = (preference: Parameters<typeof preferHeaders>[0]) =>
     fetch(`${mockUrl()}/v2/api/pix/keys/list-keys`, {
-      headers: { Authorization: 'Bearer prefer-test', 'User-Agent': 'prefer-tests/1.0', Accept: 'application/json, application/problem+json', ...preferHeaders(preference) },
+      headers: {
+        Authorization: 'Bearer prefer-test',
+        'User-Agent': 'prefer-tests/1.0',
+        Accept: 'application/json, application/problem+json',
+        ...preferHeaders(preference),
+      },
     });
 
   it('an example picks that example', async () => {

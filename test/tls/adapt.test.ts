@@ -45,14 +45,22 @@ describe('fromUrlInitFetch', () => {
   });
 
   it('any other answer becomes a global Response with its status, status text, headers and body', async () => {
-    const { fetch } = recording(() => foreignAnswer(418, '{"a":1}', [['content-type', 'application/json'], ['x-request-id', 'req-9']]));
+    const { fetch } = recording(() =>
+      foreignAnswer(418, '{"a":1}', [
+        ['content-type', 'application/json'],
+        ['x-request-id', 'req-9'],
+      ]),
+    );
     const response = await fromUrlInitFetch(fetch)('https://api.example/t', {});
     expect(response).toBeInstanceOf(Response);
     expect(response.status).toBe(418);
     expect(response.statusText).toBe('text 418');
     const seen: [string, string][] = [];
     response.headers.forEach((value, name) => seen.push([name, value]));
-    expect(seen).toStrictEqual([['content-type', 'application/json'], ['x-request-id', 'req-9']]);
+    expect(seen).toStrictEqual([
+      ['content-type', 'application/json'],
+      ['x-request-id', 'req-9'],
+    ]);
     expect(await response.text()).toBe('{"a":1}');
   });
 

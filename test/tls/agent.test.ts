@@ -40,14 +40,46 @@ function recording(answer: (url: string) => Promise<Response>) {
 
 describe('the key material is checked when the TLS fetch is made', () => {
   it.each([
-    ['a wrong passphrase for the key', () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it' }), 'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)'],
-    ['an encrypted key without its passphrase', () => ({ cert: certs.client.cert, key: certs.encryptedKey }), 'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)'],
-    ['a wrong PKCS#12 passphrase (no code from Node)', () => ({ pfx: certs.pfx, passphrase: 'not it' }), 'tls.passphrase could not be used: mac verify failure'],
-    ['a key of another certificate', () => ({ cert: certs.client.cert, key: certs.unknown.key }), 'tls.key (it does not belong to tls.cert) could not be used: error:05800074:x509 certificate routines::key values mismatch (ERR_OSSL_X509_KEY_VALUES_MISMATCH)'],
-    ['a cert that is not PEM', () => ({ cert: 'not a certificate', key: certs.client.key }), 'tls.cert/tls.key could not be used: error:0480006C:PEM routines::no start line (ERR_OSSL_PEM_NO_START_LINE)'],
-    ['a key that is not PEM', () => ({ cert: certs.client.cert, key: 'not a key' }), /^tls\.cert\/tls\.key could not be used: .+ \(ERR_OSSL_/],
-    ['a pfx that is not PKCS#12', () => ({ pfx: Buffer.from('not a pfx') }), 'tls.pfx could not be used: not enough data'],
-    ['a pfx that is not PKCS#12, with a ca', () => ({ pfx: new Uint8Array(Buffer.from('not a pfx')), ca: certs.ca }), 'tls.pfx could not be used: not enough data'],
+    [
+      'a wrong passphrase for the key',
+      () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it' }),
+      'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)',
+    ],
+    [
+      'an encrypted key without its passphrase',
+      () => ({ cert: certs.client.cert, key: certs.encryptedKey }),
+      'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)',
+    ],
+    [
+      'a wrong PKCS#12 passphrase (no code from Node)',
+      () => ({ pfx: certs.pfx, passphrase: 'not it' }),
+      'tls.passphrase could not be used: mac verify failure',
+    ],
+    [
+      'a key of another certificate',
+      () => ({ cert: certs.client.cert, key: certs.unknown.key }),
+      'tls.key (it does not belong to tls.cert) could not be used: error:05800074:x509 certificate routines::key values mismatch (ERR_OSSL_X509_KEY_VALUES_MISMATCH)',
+    ],
+    [
+      'a cert that is not PEM',
+      () => ({ cert: 'not a certificate', key: certs.client.key }),
+      'tls.cert/tls.key could not be used: error:0480006C:PEM routines::no start line (ERR_OSSL_PEM_NO_START_LINE)',
+    ],
+    [
+      'a key that is not PEM',
+      () => ({ cert: certs.client.cert, key: 'not a key' }),
+      /^tls\.cert\/tls\.key could not be used: .+ \(ERR_OSSL_/,
+    ],
+    [
+      'a pfx that is not PKCS#12',
+      () => ({ pfx: Buffer.from('not a pfx') }),
+      'tls.pfx could not be used: not enough data',
+    ],
+    [
+      'a pfx that is not PKCS#12, with a ca',
+      () => ({ pfx: new Uint8Array(Buffer.from('not a pfx')), ca: certs.ca }),
+      'tls.pfx could not be used: not enough data',
+    ],
   ])('%s', async (_name, tls, message) => {
     const error = await failure(createTlsFetch(tls() as TlsOptions));
     expect(error).toBeInstanceOf(TypeError);
@@ -58,22 +90,33 @@ describe('the key material is checked when the TLS fetch is made', () => {
   });
 
   it('names the fields as the caller placed them', async () => {
-    const error = await failure(createTlsFetch({ cert: certs.client.cert, key: certs.unknown.key }, { where: 'clientCredentials.tls' }));
+    const error = await failure(
+      createTlsFetch({ cert: certs.client.cert, key: certs.unknown.key }, { where: 'clientCredentials.tls' }),
+    );
     expect(error.message).toMatch(/^clientCredentials.tls.key .*clientCredentials.tls.cert/);
-    const shape = await failure(createTlsFetch({ cert: certs.client.cert } as TlsOptions, { where: 'clientCredentials.tls' }));
+    const shape = await failure(
+      createTlsFetch({ cert: certs.client.cert } as TlsOptions, { where: 'clientCredentials.tls' }),
+    );
     expect(shape.message).toMatch(/^clientCredentials.tls.key .*clientCredentials.tls.cert$/);
   });
 
   it('material given as bytes (not a Buffer) is read as the same PEM', async () => {
     const bytes = (text: string) => new Uint8Array(new TextEncoder().encode(`padding${text}`).buffer, 7);
-    const f = await createTlsFetch({ cert: bytes(certs.client.cert), key: bytes(certs.encryptedKey), passphrase: certs.passphrase, ca: [bytes(certs.ca), certs.ca] });
+    const f = await createTlsFetch({
+      cert: bytes(certs.client.cert),
+      key: bytes(certs.encryptedKey),
+      passphrase: certs.passphrase,
+      ca: [bytes(certs.ca), certs.ca],
+    });
     await f.close();
   });
 });
 
 describe('usableTlsFetch (what the client loads lazily)', () => {
   it('a tls option that cannot be used becomes a TypeError with code ERR_TLS_OPTION and the message as reason', async () => {
-    const error = (await failure(usableTlsFetch({ cert: certs.client.cert, key: certs.unknown.key }, 'tls'))) as TypeError & { code: string; reason: string };
+    const error = (await failure(
+      usableTlsFetch({ cert: certs.client.cert, key: certs.unknown.key }, 'tls'),
+    )) as TypeError & { code: string; reason: string };
     expect(error).toBeInstanceOf(TypeError);
     expect(error.code).toBe('ERR_TLS_OPTION');
     expect(error.message).toMatch(/^tls.key .*tls.cert/);
@@ -82,7 +125,9 @@ describe('usableTlsFetch (what the client loads lazily)', () => {
   });
 
   it('a malformed shape the same way, with its where', async () => {
-    const error = (await failure(usableTlsFetch({ pfx: certs.pfx, cert: certs.client.cert } as TlsOptions, 'clientCredentials.tls'))) as TypeError & { code: string; reason: string };
+    const error = (await failure(
+      usableTlsFetch({ pfx: certs.pfx, cert: certs.client.cert } as TlsOptions, 'clientCredentials.tls'),
+    )) as TypeError & { code: string; reason: string };
     expect(error.code).toBe('ERR_TLS_OPTION');
     expect(error.reason).toMatch(/^clientCredentials.tls: .*pfx or cert/);
   });
@@ -112,7 +157,9 @@ describe('the TLS fetch', () => {
   });
 
   it('a TLS failure becomes a TlsConnectionError naming the host, the reason and the code', async () => {
-    const cause = new TypeError('fetch failed', { cause: Object.assign(new Error('cert expired'), { code: 'CERT_HAS_EXPIRED' }) });
+    const cause = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('cert expired'), { code: 'CERT_HAS_EXPIRED' }),
+    });
     const { fetch } = recording(() => Promise.reject(cause));
     const f = await createTlsFetch({ ca: certs.ca }, { fetch });
     try {
@@ -127,9 +174,13 @@ describe('the TLS fetch', () => {
   });
 
   it('any other failure is rethrown as it is', async () => {
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     // A socket error for a port no watched socket had: nothing to explain.
-    const closed = new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET', socket: { localPort: 1 } }) });
+    const closed = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET', socket: { localPort: 1 } }),
+    });
     for (const thrown of [refused, closed]) {
       const { fetch } = recording(() => Promise.reject(thrown));
       const f = await createTlsFetch({ ca: certs.ca }, { fetch });

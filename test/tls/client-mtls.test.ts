@@ -29,22 +29,31 @@ function client(tls: TlsOptions): BaasClient {
   return made;
 }
 
-const update = (c: BaasClient) => c.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() });
+const update = (c: BaasClient) =>
+  c.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() });
 
 describe('createBaasClient({ tls })', () => {
   it('presents the client certificate: the server sees it, the call succeeds', async () => {
-    const answer = (await update(client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }))) as unknown as { client: string; method: string };
+    const answer = (await update(
+      client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }),
+    )) as unknown as { client: string; method: string };
     expect(answer).toMatchObject({ client: 'client', method: 'PUT' });
   });
 
   it('PKCS#12 with a passphrase works the same', async () => {
-    const answer = (await update(client({ pfx: certs.pfx, passphrase: certs.passphrase, ca: certs.ca }))) as unknown as { client: string };
+    const answer = (await update(
+      client({ pfx: certs.pfx, passphrase: certs.passphrase, ca: certs.ca }),
+    )) as unknown as { client: string };
     expect(answer.client).toBe('client');
   });
 
   it.each([
     ['no certificate', () => ({ ca: certs.ca }), /requires a client certificate and none was sent/],
-    ['a certificate from an unknown CA', () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }), /refused the client certificate|does not trust the authority/],
+    [
+      'a certificate from an unknown CA',
+      () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }),
+      /refused the client certificate|does not trust the authority/,
+    ],
     ['an expired certificate', () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }), /expired/],
   ])('%s: a NetworkError naming the TLS failure', async (_name, tls, reason) => {
     const error = await update(client(tls() as TlsOptions)).then(
@@ -63,20 +72,34 @@ describe('createBaasClient({ tls })', () => {
   });
 
   it('a tls option that cannot be used (wrong passphrase) says so, naming the field', async () => {
-    const error = await update(client({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it', ca: certs.ca })).catch((e: unknown) => e);
+    const error = await update(
+      client({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it', ca: certs.ca }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
   });
 
   it('tls together with fetch, or a tls that is not an object, is refused at creation', () => {
-    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: { ca: certs.ca }, fetch: (url, init) => fetch(url, init) })).toThrow(
-      /give either tls or fetch, not both/,
-    );
-    expect(() => createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: certs.client.cert as unknown as TlsOptions })).toThrow(/^tls must be an object/);
+    expect(() =>
+      createBaasClient({
+        baseUrl: mtls.url,
+        token: 't0k3n-abc',
+        tls: { ca: certs.ca },
+        fetch: (url, init) => fetch(url, init),
+      }),
+    ).toThrow(/give either tls or fetch, not both/);
+    expect(() =>
+      createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: certs.client.cert as unknown as TlsOptions }),
+    ).toThrow(/^tls must be an object/);
   });
 
   it('a malformed tls (checked with undici, on the first call) fails each call as a NetworkError naming the field', async () => {
-    const c = createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', retry: false, tls: { cert: certs.client.cert } as TlsOptions });
+    const c = createBaasClient({
+      baseUrl: mtls.url,
+      token: 't0k3n-abc',
+      retry: false,
+      tls: { cert: certs.client.cert } as TlsOptions,
+    });
     for (let i = 0; i < 2; i += 1) {
       const error = await update(c).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);

@@ -24,12 +24,20 @@ function fakeTlsFetch(name: string) {
 }
 
 describe('lazyTlsFetch', () => {
-  it.each([['a string', 'PEM'], ['null', null], ['an array', [CA]], ['a number', 7], ['undefined', undefined]])('%s is refused at creation', (_name, tls) => {
+  it.each([
+    ['a string', 'PEM'],
+    ['null', null],
+    ['an array', [CA]],
+    ['a number', 7],
+    ['undefined', undefined],
+  ])('%s is refused at creation', (_name, tls) => {
     expect(() => lazyTlsFetch(tls as unknown as TlsOptions)).toThrow(
       new TypeError('tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }'),
     );
     expect(() => lazyTlsFetch(tls as unknown as TlsOptions, 'clientCredentials.tls')).toThrow(
-      new TypeError('clientCredentials.tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }'),
+      new TypeError(
+        'clientCredentials.tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }',
+      ),
     );
     expect(built.usable).not.toHaveBeenCalled();
   });
@@ -39,8 +47,14 @@ describe('lazyTlsFetch', () => {
     built.usable.mockResolvedValue(f);
     const lazy = lazyTlsFetch({ ca: CA }, 'clientCredentials.tls');
     expect(built.usable).not.toHaveBeenCalled();
-    const answers = await Promise.all([lazy('https://a.example/1', { method: 'GET' }), lazy('https://a.example/2', { method: 'PUT' })]);
-    expect(await Promise.all(answers.map((a) => a.text()))).toStrictEqual(['first https://a.example/1 GET', 'first https://a.example/2 PUT']);
+    const answers = await Promise.all([
+      lazy('https://a.example/1', { method: 'GET' }),
+      lazy('https://a.example/2', { method: 'PUT' }),
+    ]);
+    expect(await Promise.all(answers.map((a) => a.text()))).toStrictEqual([
+      'first https://a.example/1 GET',
+      'first https://a.example/2 PUT',
+    ]);
     await lazy('https://a.example/3', {});
     expect(built.usable).toHaveBeenCalledTimes(1);
     expect(built.usable).toHaveBeenCalledWith({ ca: CA }, 'clientCredentials.tls');
@@ -64,8 +78,13 @@ describe('lazyTlsFetch', () => {
   });
 
   it('a failed build is not kept: every call reports it, and a later success is used', async () => {
-    const unusable = Object.assign(new TypeError('tls.passphrase could not be used: bad decrypt'), { code: 'ERR_TLS_OPTION' });
-    built.usable.mockRejectedValueOnce(unusable).mockRejectedValueOnce(unusable).mockResolvedValue(fakeTlsFetch('later'));
+    const unusable = Object.assign(new TypeError('tls.passphrase could not be used: bad decrypt'), {
+      code: 'ERR_TLS_OPTION',
+    });
+    built.usable
+      .mockRejectedValueOnce(unusable)
+      .mockRejectedValueOnce(unusable)
+      .mockResolvedValue(fakeTlsFetch('later'));
     const lazy = lazyTlsFetch({ ca: CA });
     await expect(lazy('https://a.example/', {})).rejects.toBe(unusable);
     await expect(lazy('https://a.example/', {})).rejects.toBe(unusable);

@@ -3,7 +3,16 @@
 // CA and an expired one each fail fast with an error naming the TLS problem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as undici from 'undici';
-import { createTlsFetch, fromUrlInitFetch, lazyTlsFetch, tlsFailure, TlsConnectionError, type TlsFetch, type TlsOptions, type UrlInitFetch } from '../../src/tls/index.js';
+import {
+  createTlsFetch,
+  fromUrlInitFetch,
+  lazyTlsFetch,
+  tlsFailure,
+  TlsConnectionError,
+  type TlsFetch,
+  type TlsOptions,
+  type UrlInitFetch,
+} from '../../src/tls/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 
@@ -31,7 +40,10 @@ async function tlsFetch(tls: TlsOptions, fetch?: UrlInitFetch): Promise<TlsFetch
 
 // A bounded wait: a hang would surface as a TimeoutError, which no expectation below accepts.
 // Called as the client calls a fetch: fetch(url, init).
-const get = (url: string, init: RequestInit = {}): [string, RequestInit] => [url, { ...init, signal: AbortSignal.timeout(10_000) }];
+const get = (url: string, init: RequestInit = {}): [string, RequestInit] => [
+  url,
+  { ...init, signal: AbortSignal.timeout(10_000) },
+];
 
 /** Every secret a TLS error must not show: key bodies and the passphrase. */
 function expectNoSecrets(error: unknown): void {
@@ -51,22 +63,38 @@ function expectNoSecrets(error: unknown): void {
 describe('a client certificate the server accepts', () => {
   it.each([
     ['PEM cert and key', () => ({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca })],
-    ['PEM cert and encrypted key with passphrase', () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: certs.passphrase, ca: certs.ca })],
+    [
+      'PEM cert and encrypted key with passphrase',
+      () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: certs.passphrase, ca: certs.ca }),
+    ],
     ['PKCS#12 with passphrase', () => ({ pfx: certs.pfx, passphrase: certs.passphrase, ca: certs.ca })],
-    ['key and cert as bytes', () => ({ cert: new TextEncoder().encode(certs.client.cert), key: new TextEncoder().encode(certs.client.key), ca: [certs.ca] })],
+    [
+      'key and cert as bytes',
+      () => ({
+        cert: new TextEncoder().encode(certs.client.cert),
+        key: new TextEncoder().encode(certs.client.key),
+        ca: [certs.ca],
+      }),
+    ],
   ])('%s: the call succeeds and the server sees the certificate', async (_name, tls) => {
     const f = await tlsFetch(tls() as TlsOptions);
     const response = await f(...get(`${mtls.url}/v2/api/pix/keys/list-keys?limit=1`));
     expect(response).toBeInstanceOf(Response);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('req-1');
-    expect(await response.json()).toMatchObject({ method: 'GET', path: '/v2/api/pix/keys/list-keys?limit=1', client: 'client' });
+    expect(await response.json()).toMatchObject({
+      method: 'GET',
+      path: '/v2/api/pix/keys/list-keys?limit=1',
+      client: 'client',
+    });
   });
 
   it('sends a PUT body and its headers through', async () => {
     const f = await tlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
     const body = JSON.stringify({ socialName: 'Maria' });
-    const response = await f(...get(`${mtls.url}/put`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } }));
+    const response = await f(
+      ...get(`${mtls.url}/put`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } }),
+    );
     expect(await response.json()).toMatchObject({ method: 'PUT', body });
   });
 
@@ -82,10 +110,30 @@ describe('a client certificate the server accepts', () => {
 
 describe('a refused or missing client certificate ends in an error naming the TLS problem', () => {
   it.each([
-    ['no certificate', () => ({ ca: certs.ca }), /requires a client certificate and none was sent/, /CERTIFICATE_REQUIRED/],
-    ['a certificate from an unknown CA', () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }), /most likely refused the client certificate \(issued by other-ca\)/, /CLIENT_CERT_REFUSED|UNKNOWN_CA|BAD_CERTIFICATE/],
-    ['an expired certificate', () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }), /client certificate expired/, /EXPIRED/],
-    ['a server certificate from an authority not given as ca', () => ({ cert: certs.client.cert, key: certs.client.key }), /untrusted authority|not signed by a trusted authority/, /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY/],
+    [
+      'no certificate',
+      () => ({ ca: certs.ca }),
+      /requires a client certificate and none was sent/,
+      /CERTIFICATE_REQUIRED/,
+    ],
+    [
+      'a certificate from an unknown CA',
+      () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }),
+      /most likely refused the client certificate \(issued by other-ca\)/,
+      /CLIENT_CERT_REFUSED|UNKNOWN_CA|BAD_CERTIFICATE/,
+    ],
+    [
+      'an expired certificate',
+      () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }),
+      /client certificate expired/,
+      /EXPIRED/,
+    ],
+    [
+      'a server certificate from an authority not given as ca',
+      () => ({ cert: certs.client.cert, key: certs.client.key }),
+      /untrusted authority|not signed by a trusted authority/,
+      /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY/,
+    ],
   ])('%s', async (_name, tls, reason, code) => {
     const f = await tlsFetch(tls() as TlsOptions);
     const error = await f(...get(`${mtls.url}/x`)).then(
@@ -106,14 +154,38 @@ describe('a refused or missing client certificate ends in an error naming the TL
 
 describe('a bad tls option fails when the fetch is made, naming the field, never a value', () => {
   it.each([
-    ['a wrong passphrase', () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it' }), /^tls\.passphrase could not be used/],
-    ['a wrong PKCS#12 passphrase', () => ({ pfx: certs.pfx, passphrase: 'not it' }), /^tls\.passphrase could not be used/],
-    ['a key of another certificate', () => ({ cert: certs.client.cert, key: certs.unknown.key }), /^tls\.key \(it does not belong to tls\.cert\)/],
-    ['a cert that is not PEM', () => ({ cert: 'not a certificate', key: certs.client.key }), /^tls\.cert\/tls\.key could not be used/],
+    [
+      'a wrong passphrase',
+      () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it' }),
+      /^tls\.passphrase could not be used/,
+    ],
+    [
+      'a wrong PKCS#12 passphrase',
+      () => ({ pfx: certs.pfx, passphrase: 'not it' }),
+      /^tls\.passphrase could not be used/,
+    ],
+    [
+      'a key of another certificate',
+      () => ({ cert: certs.client.cert, key: certs.unknown.key }),
+      /^tls\.key \(it does not belong to tls\.cert\)/,
+    ],
+    [
+      'a cert that is not PEM',
+      () => ({ cert: 'not a certificate', key: certs.client.key }),
+      /^tls\.cert\/tls\.key could not be used/,
+    ],
     ['cert without key', () => ({ cert: certs.client.cert }), /^tls\.key is required with tls\.cert/],
-    ['pfx and cert together', () => ({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key }), /either pfx or cert and key/],
+    [
+      'pfx and cert together',
+      () => ({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key }),
+      /either pfx or cert and key/,
+    ],
     ['an empty object', () => ({}), /needs a client certificate .* or a ca/],
-    ['an unknown field', () => ({ ca: certs.ca, rejectUnauthorized: false }), /tls\.rejectUnauthorized is not a tls option/],
+    [
+      'an unknown field',
+      () => ({ ca: certs.ca, rejectUnauthorized: false }),
+      /tls\.rejectUnauthorized is not a tls option/,
+    ],
     ['an empty ca list', () => ({ ca: [] }), /tls\.ca must not be an empty list/],
     ['a passphrase alone', () => ({ ca: certs.ca, passphrase: 'x' }), /tls\.passphrase needs a key or a pfx/],
   ])('%s', async (_name, tls, message) => {
@@ -130,9 +202,12 @@ describe('a bad tls option fails when the fetch is made, naming the field, never
 describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
   it('checks the type at once, the shape and the key on the first request (each time), and builds the TLS fetch then', async () => {
     expect(() => lazyTlsFetch('a PEM string' as unknown as TlsOptions)).toThrow(/^tls must be an object/);
-    expect(() => lazyTlsFetch(null as unknown as TlsOptions, 'clientCredentials.tls')).toThrow(/^clientCredentials\.tls must be an object/);
+    expect(() => lazyTlsFetch(null as unknown as TlsOptions, 'clientCredentials.tls')).toThrow(
+      /^clientCredentials\.tls must be an object/,
+    );
     const mixed = lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions);
-    for (let i = 0; i < 2; i += 1) await expect(mixed(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls: give either pfx or cert and key/);
+    for (let i = 0; i < 2; i += 1)
+      await expect(mixed(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls: give either pfx or cert and key/);
     // The options are taken at creation: a change made afterwards does not reach the request.
     const options: Record<string, unknown> = { cert: certs.client.cert, key: certs.client.key, ca: certs.ca };
     const good = lazyTlsFetch(options as unknown as TlsOptions);
@@ -143,19 +218,22 @@ describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
       await good.close();
     }
     const bad = lazyTlsFetch({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'wrong' });
-    for (let i = 0; i < 2; i += 1) await expect(bad(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls\.passphrase could not be used/);
+    for (let i = 0; i < 2; i += 1)
+      await expect(bad(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls\.passphrase could not be used/);
   });
 });
 
 describe('an injected fetch from the undici package', () => {
-  it("cannot take the global Request by itself (the ERR_INVALID_URL users hit), so it is called as (url, init)", async () => {
+  it('cannot take the global Request by itself (the ERR_INVALID_URL users hit), so it is called as (url, init)', async () => {
     const direct = await undici.fetch(new Request(`${plainTls.url}/x`) as never).catch((e: unknown) => e);
     expect(String((direct as Error).cause ?? direct)).toMatch(/Invalid URL|ERR_INVALID_URL/);
 
     const agent = new undici.Agent({ connect: { ca: certs.ca } });
     try {
       const adapted = fromUrlInitFetch(undici.fetch as unknown as UrlInitFetch, { dispatcher: agent });
-      const response = await adapted(...get(`${plainTls.url}/adapted`, { method: 'PUT', body: '{"a":1}', headers: { 'x-trace': 't1' } }));
+      const response = await adapted(
+        ...get(`${plainTls.url}/adapted`, { method: 'PUT', body: '{"a":1}', headers: { 'x-trace': 't1' } }),
+      );
       // The client gets Node's own Response class, which openapi-fetch's middleware requires.
       expect(response).toBeInstanceOf(Response);
       expect(await response.json()).toMatchObject({ method: 'PUT', path: '/adapted', body: '{"a":1}' });
@@ -165,7 +243,10 @@ describe('an injected fetch from the undici package', () => {
   });
 
   it('carries the client certificate when given to createTlsFetch', async () => {
-    const f = await tlsFetch({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }, undici.fetch as unknown as UrlInitFetch);
+    const f = await tlsFetch(
+      { cert: certs.client.cert, key: certs.client.key, ca: certs.ca },
+      undici.fetch as unknown as UrlInitFetch,
+    );
     const response = await f(...get(`${mtls.url}/x`));
     expect(await response.json()).toMatchObject({ client: 'client' });
   });

@@ -26,18 +26,25 @@ describe('checkTlsOptions refuses, naming the field and the rule', () => {
     ['an array', [PEM]],
     ['a number', 42],
   ])('%s is not an options object', (_name, tls) => {
-    expect(refusal(tls).message).toBe('tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }');
+    expect(refusal(tls).message).toBe(
+      'tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }',
+    );
   });
 
   it('says where the option was given', () => {
     expect(refusal(null, 'clientCredentials.tls').message).toBe(
       'clientCredentials.tls must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }',
     );
-    expect(refusal({ cert: PEM }, 'clientCredentials.tls').message).toBe('clientCredentials.tls.key is required with clientCredentials.tls.cert');
+    expect(refusal({ cert: PEM }, 'clientCredentials.tls').message).toBe(
+      'clientCredentials.tls.key is required with clientCredentials.tls.cert',
+    );
   });
 
   it.each([
-    [{ ca: PEM, rejectUnauthorized: false }, 'tls.rejectUnauthorized is not a tls option (known: cert, key, pfx, passphrase, ca)'],
+    [
+      { ca: PEM, rejectUnauthorized: false },
+      'tls.rejectUnauthorized is not a tls option (known: cert, key, pfx, passphrase, ca)',
+    ],
     [{ pfx: BYTES, cert: PEM }, 'tls: give either pfx or cert and key, not both'],
     [{ pfx: BYTES, key: KEY }, 'tls: give either pfx or cert and key, not both'],
     [{ cert: PEM }, 'tls.key is required with tls.cert'],
@@ -56,7 +63,10 @@ describe('checkTlsOptions refuses, naming the field and the rule', () => {
     [{ ca: [PEM, ''] }, 'tls.ca[1] must be non-empty PEM text or bytes'],
     [{ ca: [new Uint8Array(0)] }, 'tls.ca[0] must be non-empty PEM text or bytes'],
     [{}, 'tls needs a client certificate ({ cert, key } or { pfx }) or a ca'],
-    [{ cert: undefined, key: undefined, ca: undefined }, 'tls needs a client certificate ({ cert, key } or { pfx }) or a ca'],
+    [
+      { cert: undefined, key: undefined, ca: undefined },
+      'tls needs a client certificate ({ cert, key } or { pfx }) or a ca',
+    ],
   ])('%o', (tls, message) => {
     const error = refusal(tls);
     expect(error.message).toBe(message);

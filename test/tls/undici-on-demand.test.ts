@@ -16,11 +16,20 @@ const page = { cursor: { next: null }, data: [] };
 
 it('loads on the first call that sends with tls, not before', async () => {
   const { createBaasClient, clientCredentials, NetworkError } = await import('../../src/index.js');
-  const plain = createBaasClient({ baseUrl: 'https://api.example.test', token: 'plain-token-1234', fetch: async () => Response.json(page) });
+  const plain = createBaasClient({
+    baseUrl: 'https://api.example.test',
+    token: 'plain-token-1234',
+    fetch: async () => Response.json(page),
+  });
   await plain.listPixKeys();
   // Port 1 on loopback: refused at once, after undici was loaded to send.
   const withTls = createBaasClient({ baseUrl: 'https://127.0.0.1:1', token: 'tls-token-1234', tls, retry: false });
-  const source = clientCredentials({ tokenUrl: 'https://127.0.0.1:1/token', clientId: 'id', clientSecret: 'secret-value-1234', tls });
+  const source = clientCredentials({
+    tokenUrl: 'https://127.0.0.1:1/token',
+    clientId: 'id',
+    clientSecret: 'secret-value-1234',
+    tls,
+  });
   expect(loads.undici).toBe(0);
   try {
     await expect(withTls.listPixKeys()).rejects.toBeInstanceOf(NetworkError);

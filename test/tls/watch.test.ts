@@ -20,7 +20,9 @@ const watch = (watcher: SocketWatch, socket: FakeSocket) => watcher.watch(socket
 
 /** What undici rejects with when the server closes: `fetch failed` caused by a SocketError with the socket's ports. */
 const closed = (localPort: unknown) =>
-  new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET', socket: { localPort } }) });
+  new TypeError('fetch failed', {
+    cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET', socket: { localPort } }),
+  });
 
 const CERT = { valid_to: 'Jan  2 00:00:00 2030 GMT', issuer: { CN: 'test-ca', O: 'Test Org' } };
 
@@ -34,7 +36,10 @@ describe('SocketWatch.explain', () => {
     const socket = fakeSocket(50_001, CERT);
     watch(watcher, socket);
     socket.emit('error', Object.assign(new Error('alert'), { code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' }));
-    expect(watcher.explain(closed(50_001))).toStrictEqual({ code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', reason: '' });
+    expect(watcher.explain(closed(50_001))).toStrictEqual({
+      code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+      reason: '',
+    });
   });
 
   it('an ERR_TLS_ error counts too; any other socket error does not', () => {

@@ -3,14 +3,24 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createBaasClient, type PixKey, type PixKeyList, type UpdateResult } from '../../src/index.js';
 
 const client = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
-const address = { postalCode: '01310100', street: 'Av. Paulista', number: '1', neighborhood: 'Bela Vista', city: 'São Paulo' };
+const address = {
+  postalCode: '01310100',
+  street: 'Av. Paulista',
+  number: '1',
+  neighborhood: 'Bela Vista',
+  city: 'São Paulo',
+};
 
 describe('client types', () => {
   it('rejects a wrong body shape and a wrong state', () => {
     // @ts-expect-error socialname is misspelled
     void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { socialname: 'Maria' } });
-    // @ts-expect-error 'ZZ' is not a UF
-    void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { address: { ...address, state: 'ZZ' } } });
+    void client.updateNaturalPerson({
+      account: '1',
+      documentNumber: '52998224725',
+      // @ts-expect-error 'ZZ' is not a UF
+      body: { address: { ...address, state: 'ZZ' } },
+    });
     // @ts-expect-error documentNumber is required
     void client.updateNaturalPerson({ account: '1', body: { socialName: 'Maria' } });
   });
@@ -22,8 +32,20 @@ describe('client types', () => {
 
   it('takes per-call options on every operation, beside the parameters', () => {
     const signal = new AbortController().signal;
-    void client.listPixKeys({ limit: 10, signal, timeoutMs: 2_000, retry: false, headers: { 'X-Correlation-Id': 'a' } });
-    void client.updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { socialName: 'Maria' }, timeoutMs: 500, retry: { maxAttempts: 2 } });
+    void client.listPixKeys({
+      limit: 10,
+      signal,
+      timeoutMs: 2_000,
+      retry: false,
+      headers: { 'X-Correlation-Id': 'a' },
+    });
+    void client.updateNaturalPerson({
+      account: '1',
+      documentNumber: '52998224725',
+      body: { socialName: 'Maria' },
+      timeoutMs: 500,
+      retry: { maxAttempts: 2 },
+    });
     void client.pixKeys({ limit: 10, maxPages: 2, timeoutMs: 1_000, retry: false });
     // @ts-expect-error retry is a settings object or false
     void client.listPixKeys({ retry: 'yes' });

@@ -1,6 +1,13 @@
 // The generated types reject wrong shapes at compile time (vitest typecheck).
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Address, BrazilianState, NaturalPersonUpdate, PixKey, PixKeyList, UpdateNaturalPersonQuery } from '../../src/types.js';
+import type {
+  Address,
+  BrazilianState,
+  NaturalPersonUpdate,
+  PixKey,
+  PixKeyList,
+  UpdateNaturalPersonQuery,
+} from '../../src/types.js';
 import { createRawClient } from '../../src/client/raw.js';
 
 const client = createRawClient({ baseUrl: 'http://127.0.0.1:4010' });
@@ -16,8 +23,33 @@ const address: Address = {
 describe('generated types', () => {
   it('state is the union of the 27 UFs', () => {
     expectTypeOf<BrazilianState>().toEqualTypeOf<
-      | 'AC' | 'AL' | 'AP' | 'AM' | 'BA' | 'CE' | 'DF' | 'ES' | 'GO' | 'MA' | 'MT' | 'MS' | 'MG' | 'PA'
-      | 'PB' | 'PR' | 'PE' | 'PI' | 'RJ' | 'RN' | 'RS' | 'RO' | 'RR' | 'SC' | 'SP' | 'SE' | 'TO'
+      | 'AC'
+      | 'AL'
+      | 'AP'
+      | 'AM'
+      | 'BA'
+      | 'CE'
+      | 'DF'
+      | 'ES'
+      | 'GO'
+      | 'MA'
+      | 'MT'
+      | 'MS'
+      | 'MG'
+      | 'PA'
+      | 'PB'
+      | 'PR'
+      | 'PE'
+      | 'PI'
+      | 'RJ'
+      | 'RN'
+      | 'RS'
+      | 'RO'
+      | 'RR'
+      | 'SC'
+      | 'SP'
+      | 'SE'
+      | 'TO'
     >();
     // @ts-expect-error 'XX' is not a UF
     const bad: Address = { ...address, state: 'XX' };
@@ -33,7 +65,13 @@ describe('generated types', () => {
 
   it('requires the core address parts', () => {
     // @ts-expect-error city is required in an address
-    const partial: Address = { postalCode: '01310100', street: 'Rua A', number: '1', neighborhood: 'Centro', state: 'SP' };
+    const partial: Address = {
+      postalCode: '01310100',
+      street: 'Rua A',
+      number: '1',
+      neighborhood: 'Centro',
+      state: 'SP',
+    };
     void partial;
   });
 

@@ -3,7 +3,13 @@
 // and accepts it, openapi-ts/openapi-typescript#1769).
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Client, MethodResponse } from 'openapi-fetch';
-import { createBaasClient, createRawClient, type NaturalPersonUpdate, type UpdateResult, type paths } from '../../src/index.js';
+import {
+  createBaasClient,
+  createRawClient,
+  type NaturalPersonUpdate,
+  type UpdateResult,
+  type paths,
+} from '../../src/index.js';
 
 const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 const raw = createRawClient({ baseUrl: 'https://api.baas.example', token: 't' });
@@ -13,14 +19,18 @@ const query = { Account: '300541976902', DocumentNumber: '52998224725' };
 const header = { 'User-Agent': 'acme-payments/1.4.2' };
 
 describe('raw client types', () => {
-  it("rejects a misspelled body field in baas.raw.PUT, beside a right one, as the typed operation does", () => {
+  it('rejects a misspelled body field in baas.raw.PUT, beside a right one, as the typed operation does', () => {
     void baas.raw.PUT(UPDATE, {
       params: { query },
       // @ts-expect-error phoneNumber, not phoneNumbr
       body: { email: 'maria@exemplo.com.br', phoneNumbr: '+5511987654321' },
     });
-    // @ts-expect-error phoneNumber, not phoneNumbr
-    void baas.updateNaturalPerson({ account: '300541976902', documentNumber: '52998224725', body: { email: 'maria@exemplo.com.br', phoneNumbr: '+5511987654321' } });
+    void baas.updateNaturalPerson({
+      account: '300541976902',
+      documentNumber: '52998224725',
+      // @ts-expect-error phoneNumber, not phoneNumbr
+      body: { email: 'maria@exemplo.com.br', phoneNumbr: '+5511987654321' },
+    });
   });
 
   it('rejects it alone, and in createRawClient', () => {
@@ -46,7 +56,12 @@ describe('raw client types', () => {
   });
 
   it('still takes every right call, and types data by parseAs', async () => {
-    const updated = await baas.raw.PUT(UPDATE, { params: { query }, body: { phoneNumber: '+5511987654321' }, headers: { Prefer: 'code=200' }, signal: AbortSignal.timeout(1_000) });
+    const updated = await baas.raw.PUT(UPDATE, {
+      params: { query },
+      body: { phoneNumber: '+5511987654321' },
+      headers: { Prefer: 'code=200' },
+      signal: AbortSignal.timeout(1_000),
+    });
     expectTypeOf(updated.data).toEqualTypeOf<UpdateResult | undefined>();
     const page = await raw.GET(LIST, { params: { header, query: { limit: 5, cursor: 'c' } } });
     // What openapi-fetch itself makes of the answer.

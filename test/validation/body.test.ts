@@ -15,15 +15,55 @@ describe('validateNaturalPersonUpdate', () => {
 
   // [case, body, the one path reported, what every message at that path says]
   it.each<[string, unknown, string, RegExp]>([
-    ['a phone without the plus sign', { phoneNumber: '11987654321' }, '/phoneNumber', /^\/phoneNumber must match the pattern \^/],
+    [
+      'a phone without the plus sign',
+      { phoneNumber: '11987654321' },
+      '/phoneNumber',
+      /^\/phoneNumber must match the pattern \^/,
+    ],
     ['a bad e-mail', { email: 'maria@' }, '/email', /^\/email must be an e-mail address$/],
-    ['an unknown UF', address({ state: 'XX' }), '/address/state', new RegExp(`^/address/state must be one of the ${ufCount} allowed values$`)],
-    ['a 7-digit CEP', address({ postalCode: '0131010' }), '/address/postalCode', /^\/address\/postalCode must (have at least 8 characters|match the pattern \^\[0-9\]\{8\}\$)$/],
-    ['a non-numeric coordinate', address({ longitude: '46W' }), '/address/longitude', /^\/address\/longitude must match the pattern /],
-    ['a too-long socialName', { socialName: 'a'.repeat(121) }, '/socialName', /^\/socialName must have at most 120 characters$/],
-    ['isPoliticallyExposedPerson as a string', { isPoliticallyExposedPerson: 'true' }, '/isPoliticallyExposedPerson', /^\/isPoliticallyExposedPerson must be true or false$/],
-    ['an unknown property', { socialName: 'Maria', fullName: 'Maria' }, '/fullName', /^\/fullName is not a field of the contract$/],
-    ['an unknown address property', address({ country: 'BR' }), '/address/country', /^\/address\/country is not a field of the contract$/],
+    [
+      'an unknown UF',
+      address({ state: 'XX' }),
+      '/address/state',
+      new RegExp(`^/address/state must be one of the ${ufCount} allowed values$`),
+    ],
+    [
+      'a 7-digit CEP',
+      address({ postalCode: '0131010' }),
+      '/address/postalCode',
+      /^\/address\/postalCode must (have at least 8 characters|match the pattern \^\[0-9\]\{8\}\$)$/,
+    ],
+    [
+      'a non-numeric coordinate',
+      address({ longitude: '46W' }),
+      '/address/longitude',
+      /^\/address\/longitude must match the pattern /,
+    ],
+    [
+      'a too-long socialName',
+      { socialName: 'a'.repeat(121) },
+      '/socialName',
+      /^\/socialName must have at most 120 characters$/,
+    ],
+    [
+      'isPoliticallyExposedPerson as a string',
+      { isPoliticallyExposedPerson: 'true' },
+      '/isPoliticallyExposedPerson',
+      /^\/isPoliticallyExposedPerson must be true or false$/,
+    ],
+    [
+      'an unknown property',
+      { socialName: 'Maria', fullName: 'Maria' },
+      '/fullName',
+      /^\/fullName is not a field of the contract$/,
+    ],
+    [
+      'an unknown address property',
+      address({ country: 'BR' }),
+      '/address/country',
+      /^\/address\/country is not a field of the contract$/,
+    ],
     ['an address without city', address({ city: undefined }), '/address/city', /^\/address\/city is required$/],
     ['an empty body', {}, '', /^the body must hold at least 1 field$/],
     ['an array for a body', [], '', /^the body must be an object$/],

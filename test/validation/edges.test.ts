@@ -2,7 +2,11 @@
 // is not an object, a DocumentNumber that is not a string, and why cpfProblem refuses a value.
 import { describe, expect, it } from 'vitest';
 import { cpfProblem } from '../../src/validation/cpf.js';
-import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery } from '../../src/validation/index.js';
+import {
+  validateListPixKeysQuery,
+  validateNaturalPersonUpdate,
+  validateUpdateNaturalPersonQuery,
+} from '../../src/validation/index.js';
 
 describe('JSON pointers of unknown body fields', () => {
   it('escape "~" as ~0 and "/" as ~1 (RFC 6901)', () => {

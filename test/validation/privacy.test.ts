@@ -1,6 +1,10 @@
 // A message may end up in logs and bug reports: it names the field and the rule, never the value.
 import { describe, expect, it } from 'vitest';
-import { validateListPixKeysQuery, validateNaturalPersonUpdate, validateUpdateNaturalPersonQuery } from '../../src/index.js';
+import {
+  validateListPixKeysQuery,
+  validateNaturalPersonUpdate,
+  validateUpdateNaturalPersonQuery,
+} from '../../src/index.js';
 import { fullUpdate } from '../support/fixtures.js';
 
 const VALID_ACCOUNT_WITH_LETTERS = '3005419769AB';
@@ -16,14 +20,28 @@ describe('messages never hold the rejected value', () => {
     const issues = [
       ...validateUpdateNaturalPersonQuery({ Account: VALID_ACCOUNT_WITH_LETTERS, DocumentNumber: WRONG_CPF }),
       ...validateUpdateNaturalPersonQuery({ Account: '1', DocumentNumber: LONG_CPF }),
-      ...validateNaturalPersonUpdate({ ...fullUpdate(), phoneNumber: PHONE, email: EMAIL, address: { ...fullUpdate().address, street: STREET, state: 'Sao Paulo' } }),
+      ...validateNaturalPersonUpdate({
+        ...fullUpdate(),
+        phoneNumber: PHONE,
+        email: EMAIL,
+        address: { ...fullUpdate().address, street: STREET, state: 'Sao Paulo' },
+      }),
       ...validateListPixKeysQuery({ cursor: CURSOR }),
     ];
     expect(issues.map((i) => i.path)).toEqual(
-      expect.arrayContaining(['Account', 'DocumentNumber', '/phoneNumber', '/email', '/address/street', '/address/state', 'cursor']),
+      expect.arrayContaining([
+        'Account',
+        'DocumentNumber',
+        '/phoneNumber',
+        '/email',
+        '/address/street',
+        '/address/state',
+        'cursor',
+      ]),
     );
     const text = issues.map((i) => `${i.path} ${i.message}`).join('\n');
-    for (const value of [VALID_ACCOUNT_WITH_LETTERS, WRONG_CPF, LONG_CPF, PHONE, EMAIL, STREET, 'Sao Paulo', CURSOR]) expect(text).not.toContain(value);
+    for (const value of [VALID_ACCOUNT_WITH_LETTERS, WRONG_CPF, LONG_CPF, PHONE, EMAIL, STREET, 'Sao Paulo', CURSOR])
+      expect(text).not.toContain(value);
   });
 
   it('nor the list of 27 UF codes', () => {

@@ -18,20 +18,57 @@ describe('validateUpdateNaturalPersonQuery', () => {
       .filter((p) => p.in === 'query' && p.required)
       .map((p) => p.name);
     expect(required).toEqual(['Account', 'DocumentNumber']);
-    expect(validateUpdateNaturalPersonQuery({})).toEqual(required.map((name) => ({ path: name, message: `${name} is required` })));
+    expect(validateUpdateNaturalPersonQuery({})).toEqual(
+      required.map((name) => ({ path: name, message: `${name} is required` })),
+    );
   });
 
   // [case, query, the one path reported, what every message at that path says]
   it.each<[string, Record<string, unknown>, string, RegExp]>([
     ['a missing DocumentNumber', { Account: VALID_ACCOUNT }, 'DocumentNumber', /^DocumentNumber is required$/],
-    ['a 10-digit DocumentNumber', { Account: VALID_ACCOUNT, DocumentNumber: '5299822472' }, 'DocumentNumber', /^DocumentNumber must (have at least 11 characters|match the pattern .+)$/],
-    ['a DocumentNumber with punctuation', { Account: VALID_ACCOUNT, DocumentNumber: '529.982.247' }, 'DocumentNumber', /^DocumentNumber must match the pattern /],
-    ['a wrong CPF check digit', { Account: VALID_ACCOUNT, DocumentNumber: '52998224715' }, 'DocumentNumber', /^DocumentNumber is not a CPF: its check digits do not match$/],
-    ['a repeated-digit CPF', { Account: VALID_ACCOUNT, DocumentNumber: '00000000000' }, 'DocumentNumber', /^DocumentNumber is not a CPF: one digit repeated/],
+    [
+      'a 10-digit DocumentNumber',
+      { Account: VALID_ACCOUNT, DocumentNumber: '5299822472' },
+      'DocumentNumber',
+      /^DocumentNumber must (have at least 11 characters|match the pattern .+)$/,
+    ],
+    [
+      'a DocumentNumber with punctuation',
+      { Account: VALID_ACCOUNT, DocumentNumber: '529.982.247' },
+      'DocumentNumber',
+      /^DocumentNumber must match the pattern /,
+    ],
+    [
+      'a wrong CPF check digit',
+      { Account: VALID_ACCOUNT, DocumentNumber: '52998224715' },
+      'DocumentNumber',
+      /^DocumentNumber is not a CPF: its check digits do not match$/,
+    ],
+    [
+      'a repeated-digit CPF',
+      { Account: VALID_ACCOUNT, DocumentNumber: '00000000000' },
+      'DocumentNumber',
+      /^DocumentNumber is not a CPF: one digit repeated/,
+    ],
     ['a missing Account', { DocumentNumber: VALID_CPF }, 'Account', /^Account is required$/],
-    ['an Account with letters', { Account: '30054A', DocumentNumber: VALID_CPF }, 'Account', /^Account must match the pattern /],
-    ['an Account over 20 digits', { Account: '9'.repeat(21), DocumentNumber: VALID_CPF }, 'Account', /^Account must (have at most 20 characters|match the pattern .+)$/],
-    ['an Account as a number', { Account: 300541976902, DocumentNumber: VALID_CPF }, 'Account', /^Account must be a string$/],
+    [
+      'an Account with letters',
+      { Account: '30054A', DocumentNumber: VALID_CPF },
+      'Account',
+      /^Account must match the pattern /,
+    ],
+    [
+      'an Account over 20 digits',
+      { Account: '9'.repeat(21), DocumentNumber: VALID_CPF },
+      'Account',
+      /^Account must (have at most 20 characters|match the pattern .+)$/,
+    ],
+    [
+      'an Account as a number',
+      { Account: 300541976902, DocumentNumber: VALID_CPF },
+      'Account',
+      /^Account must be a string$/,
+    ],
   ])('rejects %s', (_case, query, path, message) => {
     const issues = validateUpdateNaturalPersonQuery(query);
     expect(issues.length).toBeGreaterThan(0);
@@ -42,7 +79,10 @@ describe('validateUpdateNaturalPersonQuery', () => {
   });
 
   it('reports bad Account and bad CPF digits together', () => {
-    expect(paths(validateUpdateNaturalPersonQuery({ Account: 'x', DocumentNumber: '52998224715' }))).toEqual(['Account', 'DocumentNumber']);
+    expect(paths(validateUpdateNaturalPersonQuery({ Account: 'x', DocumentNumber: '52998224715' }))).toEqual([
+      'Account',
+      'DocumentNumber',
+    ]);
   });
 
   it('rejects a query that is not an object, at the root', () => {

@@ -15,7 +15,12 @@ async function main(): Promise<void> {
     const keys: PixKey[] = [];
     for await (const key of baas.pixKeys({ limit: 2, maxPages: 1 })) keys.push(key);
     const sandbox: Sandbox = createSandbox({ seed: 'cjs', accountsPerClient: 2, keysPerAccount: 5 });
-    const inProcess = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[0]!.token, userAgent: 'consumer-cjs/1.0', fetch: sandbox.fetch });
+    const inProcess = createBaasClient({
+      baseUrl: 'https://sandbox.baas.example',
+      token: sandbox.clients[0]!.token,
+      userAgent: 'consumer-cjs/1.0',
+      fetch: sandbox.fetch,
+    });
     const sandboxKeys = new Set<string>();
     for await (const key of inProcess.pixKeys({ limit: 3 })) sandboxKeys.add(key.id);
     const invalid = await baas

@@ -1,13 +1,25 @@
 // Jest (NestJS' default runner) in a CommonJS project: the client and the sandbox load with
 // `require`, no ESM flag (with @faker-js/faker 9.9, which ships CommonJS; Faker 10 does not). The sandbox runs in process (its fetch is the client's fetch), and once
 // over HTTP, which loads its optional peer @hono/node-server from CommonJS.
-const { createBaasClient, ApiError, ValidationError, validateNaturalPersonUpdate, isValidCpf } = require('baas-pix-contract');
+const {
+  createBaasClient,
+  ApiError,
+  ValidationError,
+  validateNaturalPersonUpdate,
+  isValidCpf,
+} = require('baas-pix-contract');
 const { createSandbox } = require('baas-pix-contract/sandbox');
 
 const sandbox = createSandbox({ seed: 'jest', clients: 2, accountsPerClient: 2, keysPerAccount: 5 });
 const [me, other] = sandbox.clients;
 const client = (options = {}) =>
-  createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: me.token, userAgent: 'jest-consumer/1.0', fetch: sandbox.fetch, ...options });
+  createBaasClient({
+    baseUrl: 'https://sandbox.baas.example',
+    token: me.token,
+    userAgent: 'jest-consumer/1.0',
+    fetch: sandbox.fetch,
+    ...options,
+  });
 
 afterEach(() => sandbox.reset());
 
@@ -28,13 +40,21 @@ test('walks every PIX key of the calling client across real pages', async () => 
   expect(ids.size).toBe(10);
 });
 
-test('an update is kept by the sandbox; another client\'s customer is 403', async () => {
+test("an update is kept by the sandbox; another client's customer is 403", async () => {
   const [mine] = me.accounts;
-  await client().updateNaturalPerson({ account: mine.account, documentNumber: mine.documentNumber, body: { email: 'jest@example.com' } });
+  await client().updateNaturalPerson({
+    account: mine.account,
+    documentNumber: mine.documentNumber,
+    body: { email: 'jest@example.com' },
+  });
   expect(sandbox.snapshot().clients[0].accounts[0].data.email).toBe('jest@example.com');
   const [theirs] = other.accounts;
   const error = await client({ retry: false })
-    .updateNaturalPerson({ account: theirs.account, documentNumber: theirs.documentNumber, body: { email: 'x@example.com' } })
+    .updateNaturalPerson({
+      account: theirs.account,
+      documentNumber: theirs.documentNumber,
+      body: { email: 'x@example.com' },
+    })
     .catch((e) => e);
   expect(error).toBeInstanceOf(ApiError);
   expect(error.status).toBe(403);
@@ -42,13 +62,17 @@ test('an update is kept by the sandbox; another client\'s customer is 403', asyn
 
 test('a CPF with a wrong check digit is refused before anything is sent', async () => {
   const before = JSON.stringify(sandbox.snapshot());
-  await expect(client().updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body: { email: 'a@b.co' } })).rejects.toBeInstanceOf(ValidationError);
+  await expect(
+    client().updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body: { email: 'a@b.co' } }),
+  ).rejects.toBeInstanceOf(ValidationError);
   expect(JSON.stringify(sandbox.snapshot())).toBe(before);
 });
 
 test('a 429 from the server is an ApiError with its status', async () => {
   sandbox.inject({ operation: 'listPixKeys', status: 429, headers: { 'retry-after': '1' } });
-  const error = await client({ retry: false }).listPixKeys().catch((e) => e);
+  const error = await client({ retry: false })
+    .listPixKeys()
+    .catch((e) => e);
   expect(error).toBeInstanceOf(ApiError);
   expect(error.status).toBe(429);
 });

@@ -11,11 +11,19 @@ const handlers: HttpHandler[] = await createMswHandlers(sandbox, { baseUrl: 'htt
 const server = setupServer(...handlers);
 server.listen({ onUnhandledRequest: 'error' });
 try {
-  const baas = createBaasClient({ baseUrl: 'https://sandbox.baas.example', token: sandbox.clients[0]!.token, userAgent: 'consumer/1.0' });
+  const baas = createBaasClient({
+    baseUrl: 'https://sandbox.baas.example',
+    token: sandbox.clients[0]!.token,
+    userAgent: 'consumer/1.0',
+  });
   const page = await baas.listPixKeys({ limit: 7 });
   // Without `http`: msw loaded by the package itself, the same routing.
   server.resetHandlers(...(await createMswHandlers(sandbox, { baseUrl: 'https://other.baas.example' })));
-  const other = createBaasClient({ baseUrl: 'https://other.baas.example', token: sandbox.clients[0]!.token, userAgent: 'consumer/1.0' });
+  const other = createBaasClient({
+    baseUrl: 'https://other.baas.example',
+    token: sandbox.clients[0]!.token,
+    userAgent: 'consumer/1.0',
+  });
   const keys: string[] = [];
   for await (const key of other.pixKeys({ limit: 4 })) keys.push(key.id);
   console.log(JSON.stringify({ throughMsw: page.data.length, loadedByPackage: keys.length }));

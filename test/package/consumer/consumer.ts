@@ -40,7 +40,11 @@ try {
   const server = await sandbox.listen();
   let overHttp = 0;
   try {
-    const viaHttp = createBaasClient({ baseUrl: server.url, token: sandbox.clients[0]!.token, userAgent: 'consumer/1.0' });
+    const viaHttp = createBaasClient({
+      baseUrl: server.url,
+      token: sandbox.clients[0]!.token,
+      userAgent: 'consumer/1.0',
+    });
     for await (const key of viaHttp.pixKeys({ limit: 4 })) if (key.id) overHttp += 1;
   } finally {
     await server.stop();
