@@ -177,11 +177,13 @@ describe('the rate limit', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const sandbox = createSandbox({ seed: 'rl-pace', rateLimit: { requests: 50 } });
     const statuses = new Map<number, number>();
-    // 50 a second is one every 20 ms: here 19 and 21 ms in turn, across many windows' edges.
+    // 50 a second is one every 20 ms: here 19, 20 and 21 ms in turn, so that the 51st request comes
+    // 999 ms after the first (a fixed window anchored there would refuse it), and so on over 20 s.
+    const gaps = [19, 20, 21];
     for (let i = 0; i < 1_000; i += 1) {
       const status = (await list(sandbox)).status;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      vi.advanceTimersByTime(i % 2 === 0 ? 19 : 21);
+      vi.advanceTimersByTime(gaps[i % 3]!);
     }
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1_000 });
     vi.advanceTimersByTime(1_000);
