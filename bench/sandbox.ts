@@ -135,7 +135,7 @@ export interface SandboxBench {
 export interface SandboxMemory {
   /** Heap and array buffers a sandbox adds per 100,000 keys (250,000 keys in 5 accounts: the keys' share). */
   perHundredThousandKeysMB: number;
-  /** The largest sandbox the limits allow, in its most costly shape (10,000 accounts of 25 keys: 250,000 keys). */
+  /** The largest sandbox the limits allow, in its most costly shape (100,000 accounts of 2 keys: 200,000 keys). */
   largestMB: number;
   largest: { clients: number; accountsPerClient: number; keysPerAccount: number };
 }
