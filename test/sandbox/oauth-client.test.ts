@@ -1,38 +1,49 @@
 // clientCredentials and the client against the sandbox's token endpoint, end to end: in process
 // (`fetch: sandbox.fetch` for both), over HTTP (`listen()`) and through MSW. One clock drives the
-// sandbox and the token source, so expiry and refresh happen without waiting.
+// sandbox (performance.now, faked) and the token source (its `now`), so expiry and refresh happen
+// without waiting.
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientCredentials, TokenError, type ClientAuthMethod } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/events.js';
 import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeClock } from '../support/clock.js';
 
 const BASE = 'https://sandbox.baas.test';
 const TTL_MS = 300_000;
 
+// Only the clocks (Date for the token source, performance.now for the sandbox): the sockets, MSW and
+// the client keep their real timers.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
+
+/** The token source's clock (Date) and the sandbox's (performance.now), moved together unless the source's is held still. */
+class Clock {
+  constructor(private readonly sourceStill = false) {}
+  advance(ms: number): void {
+    const sourceNow = Date.now();
+    vi.advanceTimersByTime(ms);
+    // Setting the date leaves performance.now where it is.
+    if (this.sourceStill) vi.setSystemTime(sourceNow);
+  }
+}
+
 function setup(
-  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientClockStill?: boolean } = {},
+  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; sourceClockStill?: boolean } = {},
 ) {
-  // The sandbox's clock, and the client's (Date, faked) moving with it unless the test holds it still.
-  const start = Date.UTC(2026, 10, 24);
-  const clientClock = fakeClock(start);
-  const clock = {
-    now: start,
-    advance(ms: number) {
-      clock.now += ms;
-      if (!options.clientClockStill) clientClock.advance(ms);
-    },
-  };
-  const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2, now: () => clock.now });
+  const clock = new Clock(options.sourceClockStill);
+  const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2 });
   return { clock, sandbox, connect: (baseUrl = options.baseUrl ?? BASE) => connect(sandbox, baseUrl, clock, options) };
 }
 
 function connect(
   sandbox: Sandbox,
   baseUrl: string,
-  _clock: unknown,
+  _clock: Clock,
   options: { authMethod?: ClientAuthMethod; viaHttp?: boolean },
 ) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
@@ -77,7 +88,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
 
   it('a token the sandbox expired before the source did: the 401 makes the client fetch a new one once, and the call succeeds', async () => {
     // The source's clock stands still: it still believes its token fresh.
-    const { clock, connect: open } = setup({ clientClockStill: true });
+    const { clock, connect: open } = setup({ sourceClockStill: true });
     const { source, baas, events } = open();
     await baas.listPixKeys({ limit: 1 });
     const first = await source();
