@@ -28,6 +28,8 @@ export interface CallObserver {
   response?(event: CallEvent, carried?: readonly string[]): void;
   retry?(event: CallEvent, carried?: readonly string[]): void;
   error?(event: CallEvent, carried?: readonly string[]): void;
+  /** The call ended with what its reader made of the final answer (its duration runs from the call's start). */
+  done?(event: CallEvent, carried?: readonly string[]): void;
   /** An answer departed from the contract (`validateResponses: 'warn'`); no values, only pointers and rules. */
   drift?(event: DriftEvent): void;
 }
@@ -40,3 +42,23 @@ export interface Observed {
   /** The client's token source: a string, or a function that may tell of its tokens (`observe`). */
   readonly token: unknown;
 }
+
+/**
+ * A call begins, before its token and its first attempt. `headers` is the call's own request
+ * headers object: a tracer adds its propagation fields (`traceparent`) there, sent with every attempt.
+ */
+export interface CallStart {
+  operation: OperationName;
+  method: string;
+  /** Redacted, as in every CallEvent. */
+  url: string;
+  headers: Record<string, string>;
+  /** Every secret the call knows at the time asked (tokens come and go), to mask what is shown. */
+  secrets(): readonly string[];
+}
+
+/**
+ * Observes one call from its start (tracing): the observer of that call's events alone, or undefined
+ * when nothing does. A promise only while what it needs is still loading (the first calls).
+ */
+export type CallTracing = (start: CallStart) => CallObserver | undefined | Promise<CallObserver | undefined>;

@@ -3,6 +3,7 @@
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { ResponseError, ValidationError, type OperationName } from '../errors.js';
 import { operations, type Operation } from '../generated/operations.js';
+import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import {
   validateListPixKeysQuery,
@@ -83,6 +84,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     token: settings.token,
     authorization: typeof settings.token === 'string' ? `Bearer ${settings.token}` : undefined,
     secrets,
+    // Spans and the duration metric when the application has @opentelemetry/api and an SDK.
+    tracing: callTracing(),
     remember(token) {
       if (secrets.includes(token)) return;
       secrets.push(token);

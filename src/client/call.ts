@@ -4,14 +4,15 @@
 // Nothing outside this class sets its state.
 //
 // Where features plug in, each at one place:
-// - logs and events: `observer` (attempt, response, retry, error), called from `attempt()`,
-//   `answered()`, `retrying()` and `fail()`, with the redacted `CallEvent` (src/call-events.ts);
+// - logs and events: `observer` (attempt, response, retry, error, done), called from `attempt()`,
+//   `answered()`, `retrying()`, `fail()` and `run()`, with the redacted `CallEvent` (src/call-events.ts);
+// - tracing: `tracing`, asked once per call in `run()` for that call's own observer of the same events;
 // - a TLS fetch (undici Agent): `ClientState.fetch`; other fetch init: `ClientState.init`;
 // - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
 import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
-import type { CallEvent, CallObserver } from '../call-events.js';
+import type { CallEvent, CallObserver, CallTracing } from '../call-events.js';
 import {
   BaasError,
   NetworkError,
@@ -39,7 +40,11 @@ export interface ClientState {
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;
   observer?: CallObserver | undefined;
+  /** Begins each call's own observer (src/tracing/): its span, traceparent and duration. */
+  tracing?: CallTracing | undefined;
 }
+
+type Hook = Exclude<keyof CallObserver, 'drift'>;
 
 /** What one call sends. `headers` is the call's own object (the call sets Authorization on it). */
 export interface CallRequest {
@@ -77,6 +82,8 @@ export class Call {
   rateLimit: RateLimitInfo | undefined;
   /** The numbers this call carries (its DocumentNumber): masked in any spelling in what it shows. */
   private readonly carried: readonly string[];
+  /** This call's own observer (its span), when the client traces. */
+  private traced: CallObserver | undefined;
 
   constructor(
     private readonly client: ClientState,
@@ -97,8 +104,18 @@ export class Call {
     const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
     if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
     try {
+      const traced = this.client.tracing?.({
+        operation: this.request.operation,
+        method: this.request.method,
+        url: redactUrl(this.url, this.secrets),
+        headers: this.request.headers,
+        secrets: () => this.secrets,
+      });
+      this.traced = traced instanceof Promise ? await traced : traced;
       const response = await this.attemptUntilAnswered();
-      return await this.whileAttemptLives(read(response, this));
+      const data = await this.whileAttemptLives(read(response, this));
+      this.notify('done', () => this.event({ status: response.status, durationMs: Date.now() - this.started }));
+      return data;
     } catch (error) {
       throw this.fail(error);
     } finally {
@@ -249,28 +266,38 @@ export class Call {
       this.timedOut = true;
       controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
     }, this.timeoutMs);
-    if (this.client.observer?.attempt) {
+    this.notify('attempt', () => {
       // Events show nothing secret: the request headers go without Authorization.
       const { Authorization: _credential, ...headers } = this.request.headers;
-      this.client.observer.attempt(this.event({ headers }), this.carried);
-    }
+      return this.event({ headers });
+    });
     return controller;
   }
 
   private answered(response: Response): void {
-    this.client.observer?.response?.(
+    this.notify('response', () =>
       this.event({
         status: response.status,
         requestId: response.headers.get(REQUEST_ID) ?? undefined,
         responseHeaders: response.headers,
       }),
-      this.carried,
     );
   }
 
   private async retrying(waitMs: number, reason: string, status?: number): Promise<void> {
-    this.client.observer?.retry?.(this.event({ waitMs, reason, status }), this.carried);
+    this.notify('retry', () => this.event({ waitMs, reason, status }));
     await sleep(waitMs, this.signal);
+  }
+
+  /** Tells the client's observer and this call's own of an event, built only when one of them listens. */
+  private notify(hook: Hook, build: () => CallEvent): void {
+    const { observer } = this.client;
+    const shared = observer?.[hook];
+    const own = this.traced?.[hook];
+    if (!shared && !own) return;
+    const event = build();
+    shared?.call(observer, event, this.carried);
+    own?.call(this.traced, event, this.carried);
   }
 
   private event(extra: Partial<CallEvent> = {}): CallEvent {
@@ -323,13 +350,12 @@ export class Call {
     else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
     else outcome = new NetworkError(systemCode(error), this.context(), failureReason(error));
     // The error event's duration runs from the call's start.
-    this.client.observer?.error?.(
+    this.notify('error', () =>
       this.event({
         error: outcome,
         durationMs: Date.now() - this.started,
         ...(outcome instanceof BaasError ? { requestId: outcome.requestId } : {}),
       }),
-      this.carried,
     );
     return outcome;
   }

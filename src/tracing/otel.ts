@@ -1,0 +1,174 @@
+// OpenTelemetry for every call of createBaasClient, with no option: when the application has
+// `@opentelemetry/api` (an optional peer) and registers an SDK, each call is one CLIENT span, its
+// attempts events on it, its `traceparent` sent with every attempt, its duration recorded in
+// `http.client.request.duration`. Without the api, or with no SDK registered, a call costs one
+// property read, or a no-op span and a no-op propagation.
+//
+// The api loads once, by `import()`, from the first client on; calls made before it settles wait for
+// it. What a span shows comes from the call's redacted events (src/call-events.ts) and the pure
+// functions of attributes.ts: never a token, a CPF or a query value.
+import type * as Otel from '@opentelemetry/api';
+import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
+import { redactText } from '../redact.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { errorType, fullUrl, parseUrl, routeOf, serverOf } from './attributes.js';
+
+type Api = typeof Otel;
+
+/** The semantic conventions' buckets for `http.client.request.duration`, in seconds. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+let importApi = (): Promise<unknown> => import('@opentelemetry/api');
+let loading: Promise<Api | undefined> | undefined;
+/** The api, once loaded; `missing` once it is known not to be there. */
+let loaded: Api | undefined;
+let missing = false;
+
+// Node's import of the api's CommonJS build gives its members by name; a bundler may give `default`.
+function apiOf(module: unknown): Api | undefined {
+  const named = module as Partial<Api> & { default?: Partial<Api> };
+  const api = named.trace ? named : named.default;
+  return api?.trace && api.context && api.propagation && api.SpanKind ? (api as Api) : undefined;
+}
+
+function load(): Promise<Api | undefined> {
+  loading ??= importApi().then(
+    (module) => {
+      loaded = apiOf(module);
+      missing = loaded === undefined;
+      return loaded;
+    },
+    () => {
+      missing = true;
+      return undefined;
+    },
+  );
+  return loading;
+}
+
+/**
+ * The module loader from now on, and nothing loaded yet: the tests' way to run without the api (a
+ * loader that rejects) or with another copy. Not exported by the package.
+ */
+export function loadApiWith(loader: () => Promise<unknown>): void {
+  importApi = loader;
+  loading = undefined;
+  loaded = undefined;
+  missing = false;
+}
+
+/** The client's `tracing` hook: starts loading the api now, so that calls rarely wait for it. */
+export function callTracing(): CallTracing {
+  void load();
+  return (start) => {
+    if (loaded) return traceCall(loaded, start);
+    if (missing) return undefined;
+    return load().then((api) => (api ? traceCall(api, start) : undefined));
+  };
+}
+
+const tracers = new WeakMap<Api, Otel.Tracer>();
+const histograms = new WeakMap<Otel.MeterProvider, Otel.Histogram | undefined>();
+
+/** The duration histogram of the meter provider registered now; undefined when none is (no-op meter). */
+function durationHistogram(api: Api): Otel.Histogram | undefined {
+  const provider = api.metrics?.getMeterProvider();
+  if (!provider) return undefined;
+  if (histograms.has(provider)) return histograms.get(provider);
+  const meter = provider.getMeter(PACKAGE_NAME, PACKAGE_VERSION);
+  const histogram =
+    meter === api.createNoopMeter?.()
+      ? undefined
+      : meter.createHistogram('http.client.request.duration', {
+          unit: 's',
+          description: 'Duration of HTTP client requests.',
+          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+        });
+  histograms.set(provider, histogram);
+  return histogram;
+}
+
+/** One call's span and duration; undefined when nothing records them. An SDK that throws turns tracing off. */
+function traceCall(api: Api, start: CallStart): CallObserver | undefined {
+  try {
+    return observeCall(api, start);
+  } catch {
+    return undefined;
+  }
+}
+
+function observeCall(api: Api, start: CallStart): CallObserver | undefined {
+  let tracer = tracers.get(api);
+  if (!tracer) {
+    tracer = api.trace.getTracer(PACKAGE_NAME, PACKAGE_VERSION);
+    tracers.set(api, tracer);
+  }
+  const { method } = start;
+  const url = parseUrl(start.url);
+  const { operation, route } = routeOf(start.operation, method, url);
+  const common: Otel.Attributes = { 'http.request.method': method, ...serverOf(url), 'baas.operation': operation };
+  const parent = api.context.active();
+  const span = tracer.startSpan(
+    route ? `${method} ${route}` : method,
+    { kind: api.SpanKind.CLIENT, attributes: { ...common, 'url.full': fullUrl(url, start.url) } },
+    parent,
+  );
+  // The call's span is the parent of whatever the server does, for every attempt.
+  api.propagation.inject(api.trace.setSpan(parent, span), start.headers);
+  const histogram = durationHistogram(api);
+  if (!span.isRecording() && !histogram) return undefined;
+
+  const began = performance.now();
+  /** The status of the current attempt's answer, if it has one. */
+  let status: number | undefined;
+  const shown = (text: string) => redactText(text, start.secrets());
+
+  const end = (event: CallEvent, error?: unknown) => {
+    const failed = error !== undefined || (status !== undefined && status >= 400);
+    const type = failed ? errorType(error, status) : undefined;
+    const outcome: Otel.Attributes = {
+      ...(status !== undefined && { 'http.response.status_code': status }),
+      ...(type !== undefined && { 'error.type': type }),
+    };
+    span.setAttributes({ ...outcome, 'url.full': fullUrl(parseUrl(event.url), event.url) });
+    if (failed) {
+      // Only the package's own errors say why, in their (redacted) message; what else a call is
+      // aborted with is the caller's, and goes unread.
+      const { kind, name, message } = (error ?? {}) as { kind?: unknown; name?: unknown; message?: unknown };
+      const said = typeof kind === 'string' && typeof message === 'string' ? shown(message) : undefined;
+      if (error !== undefined) {
+        span.addEvent('exception', {
+          'exception.type': typeof kind === 'string' && typeof name === 'string' ? name : (type ?? '_OTHER'),
+          ...(said !== undefined && { 'exception.message': said }),
+        });
+      }
+      span.setStatus({ code: api.SpanStatusCode.ERROR, ...(said !== undefined && { message: said }) });
+    }
+    span.end();
+    histogram?.record((performance.now() - began) / 1000, { ...common, ...outcome });
+  };
+
+  return {
+    attempt(event) {
+      status = undefined;
+      if (event.attempt > 1) span.setAttribute('http.request.resend_count', event.attempt - 1);
+      span.addEvent('baas.attempt', { 'baas.attempt': event.attempt });
+    },
+    response(event) {
+      status = event.status;
+      span.addEvent('baas.response', {
+        'baas.attempt': event.attempt,
+        ...(status !== undefined && { 'http.response.status_code': status }),
+      });
+    },
+    retry(event) {
+      span.addEvent('baas.retry', {
+        'baas.attempt': event.attempt,
+        'baas.retry.wait_ms': event.waitMs ?? 0,
+        'baas.retry.reason': shown(event.reason ?? 'retry'),
+      });
+    },
+    done: (event) => end(event),
+    error: (event) => end(event, event.error),
+  };
+}
