@@ -1,0 +1,52 @@
+// Tracing costs nothing a caller sees when it is off: with the api but no SDK registered, and with no
+// api at all (its import fails, as when the optional peer is not installed), calls work and send no
+// trace context; a provider registered later is used from then on.
+import { trace } from '@opentelemetry/api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadApiWith } from '../../src/tracing/otel.js';
+import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
+
+afterAll(() => {
+  stopOtel();
+  loadApiWith(() => import('@opentelemetry/api'));
+});
+
+describe('with @opentelemetry/api and no tracer provider', () => {
+  it('calls work and send no traceparent; a provider registered later gets the next call', async () => {
+    const { baas, sent } = sandboxClient();
+    expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
+    expect(sent[0]!.has('traceparent')).toBe(false);
+
+    const { exporter } = startOtel();
+    await baas.listPixKeys({ limit: 1 });
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    expect(sent[1]!.has('traceparent')).toBe(true);
+    stopOtel();
+  });
+});
+
+describe('without @opentelemetry/api', () => {
+  it('calls work, with no span and no traceparent, even with a provider registered', async () => {
+    loadApiWith(() => Promise.reject(new Error("Cannot find package '@opentelemetry/api'")));
+    const { exporter } = startOtel();
+    const { baas, sandbox, sent } = sandboxClient();
+    sandbox.inject({ operation: 'listPixKeys', status: 503, times: 1, headers: { 'Retry-After': '0' } });
+    expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
+    await expect(baas.listPixKeys({ limit: 0 })).rejects.toMatchObject({ kind: 'validation' });
+    expect(sent).toHaveLength(2);
+    expect(sent.some((headers) => headers.has('traceparent'))).toBe(false);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    // The provider itself works: a span of the application's own is exported.
+    trace.getTracer('test').startSpan('own').end();
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+  });
+
+  it('a module without the api’s members is the api missing', async () => {
+    loadApiWith(async () => ({ default: {} }));
+    const { exporter } = startOtel();
+    const { baas, sent } = sandboxClient();
+    await baas.listPixKeys({ limit: 1 });
+    expect(sent[0]!.has('traceparent')).toBe(false);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
