@@ -1,11 +1,12 @@
 // OpenTelemetry for every call of createBaasClient, with no option: when the application has
 // `@opentelemetry/api` (an optional peer) and registers an SDK, each call is one CLIENT span, its
 // attempts events on it, its `traceparent` sent with every attempt, its duration recorded in
-// `http.client.request.duration`. Without the api, or with no SDK registered, a call costs one
-// property read, or a no-op span and a no-op propagation.
+// `http.client.request.duration`. Without an SDK registered, a call costs a look at the api's global
+// registry (it need not even be loaded); without the api, one property read once it is known absent.
 //
-// The api loads once, by `import()`, from the first client on; calls made before it settles wait for
-// it. What a span shows comes from the call's redacted events (src/call-events.ts) and the pure
+// The api loads once, by `import()`, on the first call made while an SDK is registered (the api's
+// global registry holds a tracer or meter provider, or a propagator); that call and any made before
+// the import settles wait for it. What a span shows comes from the call's redacted events (src/call-events.ts) and the pure
 // functions of attributes.ts: never a token, a CPF or a query value.
 import type * as Otel from '@opentelemetry/api';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
@@ -17,6 +18,10 @@ type Api = typeof Otel;
 
 /** The semantic conventions' buckets for `http.client.request.duration`, in seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** Where @opentelemetry/api 1.x keeps what an SDK registers (its tracer provider, propagator, …). */
+const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
+const PROVIDERS = ['trace', 'metrics', 'propagation'];
 
 let importApi = (): Promise<unknown> => import('@opentelemetry/api');
 let loading: Promise<Api | undefined> | undefined;
@@ -57,12 +62,17 @@ export function loadApiWith(loader: () => Promise<unknown>): void {
   missing = false;
 }
 
-/** The client's `tracing` hook: starts loading the api now, so that calls rarely wait for it. */
+/** Whether an SDK registered anything with the api: without that, the api does nothing for a call. */
+function registered(): boolean {
+  const globals = (globalThis as Record<symbol, unknown>)[API_GLOBALS];
+  return typeof globals === 'object' && globals !== null && PROVIDERS.some((name) => name in globals);
+}
+
+/** The client's `tracing` hook. */
 export function callTracing(): CallTracing {
-  void load();
   return (start) => {
     if (loaded) return traceCall(loaded, start);
-    if (missing) return undefined;
+    if (missing || !registered()) return undefined;
     return load().then((api) => (api ? traceCall(api, start) : undefined));
   };
 }

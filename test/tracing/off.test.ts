@@ -2,7 +2,7 @@
 // api at all (its import fails, as when the optional peer is not installed), calls work and send no
 // trace context; a provider registered later is used from then on.
 import { trace } from '@opentelemetry/api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadApiWith } from '../../src/tracing/otel.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
 
@@ -12,6 +12,14 @@ afterAll(() => {
 });
 
 describe('with @opentelemetry/api and no tracer provider', () => {
+  it('a call does not even load the api while nothing is registered', async () => {
+    const loader = vi.fn(() => import('@opentelemetry/api'));
+    loadApiWith(loader);
+    const { baas } = sandboxClient();
+    await baas.listPixKeys({ limit: 1 });
+    expect(loader).not.toHaveBeenCalled();
+  });
+
   it('calls work and send no traceparent; a provider registered later gets the next call', async () => {
     const { baas, sent } = sandboxClient();
     expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
