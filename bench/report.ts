@@ -73,7 +73,7 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 ### 5. Cold start (\`bench/coldstart.ts\`)
 
 ${coldStartSection(results)}
-${results.sandbox ? sandboxSection(results.sandbox, results.sandboxMemory) : ''}
+${results.sandbox ? sandboxSection(results.sandbox, results.sandboxMemory) : ''}${results.tracing ? tracingSection(results.tracing) : ''}
 <!-- latest-run:end -->`;
 
 function coldStartSection(results: any): string {
@@ -92,6 +92,28 @@ function coldStartSection(results: any): string {
 | spawn to exit, bare openapi-fetch (ms) | ${s(c.processMs.bare, 1)} |
 
 Consumer type-check (tsc --noEmit, strict, imports everything): ${t.median.toFixed(0)} ms median (${t.min.toFixed(0)}–${t.max.toFixed(0)}).`;
+}
+
+function tracingSection(t: any): string {
+  return `
+### 7. OpenTelemetry (\`bench/tracing.ts\`)
+
+GET list-keys against the loopback server, ${t.rounds} interleaved rounds of ${t.requestsPerRound} calls of one client, what is registered switched between rounds.
+
+| mode | µs per call: median | min | max |
+|---|---|---|---|
+| @opentelemetry/api absent | ${s(t.perRequestUs.absent, 1)} |
+| api installed, no SDK registered | ${s(t.perRequestUs.off, 1)} |
+| the SDK's async context and propagator, no tracer provider | ${s(t.perRequestUs.context, 1)} |
+| tracing on (in-memory exporter, ${t.spansPerRound} spans a round) | ${s(t.perRequestUs.on, 1)} |
+
+| ratio (per round) | median | min | max | budget |
+|---|---|---|---|---|
+| no SDK / api absent | ${s(t.ratio.offToAbsent)} | ≤ 1.05 |
+| tracing on / no SDK | ${s(t.ratio.onToOff)} | — |
+| tracing on / SDK context only (the spans themselves) | ${s(t.ratio.onToContext)} | — |
+| SDK context only / no SDK | ${s(t.ratio.contextToOff)} | — |
+`;
 }
 
 function sandboxSection(sb: any, memory: any): string {

@@ -13,6 +13,7 @@ import { measureColdStart } from './coldstart.js';
 import { measureTypecheck } from './typecheck.js';
 import { measureSandbox, measureSandboxMemory } from './sandbox.js';
 import { measureDrift, SAMPLE_ITEMS } from './drift.js';
+import { measureTracing } from './tracing.js';
 
 const started = performance.now();
 const machine = {
@@ -45,6 +46,7 @@ const sandboxMemory = await step('sandbox memory, per 100,000 keys and at its li
   measureSandboxMemory(),
 );
 const drift = await step('response validation of a 200-key page', () => measureDrift());
+const tracing = await step('OpenTelemetry: api absent, no SDK, SDK context only, tracing on', () => measureTracing());
 
 const r = (s: { median: number; min: number; max: number }) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 const lines: BudgetLine[] = [
@@ -209,6 +211,24 @@ const lines: BudgetLine[] = [
     budget: '< 2 %',
     pass: drift.sampledShareOfRequest < 0.02,
   },
+  {
+    figure: 'no SDK registered / @opentelemetry/api absent (per round)',
+    value: r(tracing.ratio.offToAbsent),
+    budget: '≤ 1.05',
+    pass: tracing.ratio.offToAbsent.median <= 1.05,
+  },
+  {
+    figure: 'tracing on / no SDK registered (per round)',
+    value: r(tracing.ratio.onToOff),
+    budget: 'report',
+    pass: null,
+  },
+  {
+    figure: 'tracing on / the SDK context only: the spans themselves',
+    value: r(tracing.ratio.onToContext),
+    budget: 'report',
+    pass: null,
+  },
 ];
 console.log('');
 printBudgets(lines);
@@ -229,6 +249,7 @@ const results = {
   sandbox,
   sandboxMemory,
   drift,
+  tracing,
   budgets: lines,
 };
 const out = join(repoRoot, '.artifacts', 'bench');

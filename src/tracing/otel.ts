@@ -71,8 +71,8 @@ function registered(): boolean {
 /** The client's `tracing` hook. */
 export function callTracing(): CallTracing {
   return (start) => {
-    if (loaded) return traceCall(loaded, start);
     if (missing || !registered()) return undefined;
+    if (loaded) return traceCall(loaded, start);
     return load().then((api) => (api ? traceCall(api, start) : undefined));
   };
 }
