@@ -77,7 +77,9 @@ export function callTracing(): CallTracing {
   };
 }
 
-const tracers = new WeakMap<Api, Otel.Tracer>();
+// By the api's current tracer provider: `trace.disable()` makes a new one, and a tracer got from the
+// one before would keep sending spans to the provider that was unregistered.
+const tracers = new WeakMap<Otel.TracerProvider, Otel.Tracer>();
 const histograms = new WeakMap<Otel.MeterProvider, Otel.Histogram | undefined>();
 
 /** The duration histogram of the meter provider registered now; undefined when none is (no-op meter). */
@@ -98,20 +100,38 @@ function durationHistogram(api: Api): Otel.Histogram | undefined {
   return histogram;
 }
 
-/** One call's span and duration; undefined when nothing records them. An SDK that throws turns tracing off. */
+/**
+ * One call's span and duration; undefined when nothing records them. An SDK that throws turns tracing
+ * off for the call: never the call's own outcome.
+ */
 function traceCall(api: Api, start: CallStart): CallObserver | undefined {
+  let observer: CallObserver | undefined;
   try {
-    return observeCall(api, start);
+    observer = observeCall(api, start);
   } catch {
     return undefined;
   }
+  if (!observer) return undefined;
+  const guarded: CallObserver = {};
+  for (const hook of ['attempt', 'response', 'retry', 'done', 'error'] as const) {
+    const told = observer[hook];
+    guarded[hook] = (event) => {
+      try {
+        told?.(event);
+      } catch {
+        // The SDK's failure is not the call's.
+      }
+    };
+  }
+  return guarded;
 }
 
 function observeCall(api: Api, start: CallStart): CallObserver | undefined {
-  let tracer = tracers.get(api);
+  const provider = api.trace.getTracerProvider();
+  let tracer = tracers.get(provider);
   if (!tracer) {
-    tracer = api.trace.getTracer(PACKAGE_NAME, PACKAGE_VERSION);
-    tracers.set(api, tracer);
+    tracer = provider.getTracer(PACKAGE_NAME, PACKAGE_VERSION);
+    tracers.set(provider, tracer);
   }
   const { method } = start;
   const url = parseUrl(start.url);

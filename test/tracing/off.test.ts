@@ -2,14 +2,14 @@
 // api at all (its import fails, as when the optional peer is not installed), calls work and send no
 // trace context; a provider registered later is used from then on.
 import { trace } from '@opentelemetry/api';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../src/index.js';
 import { loadApiWith } from '../../src/tracing/otel.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
 
-afterAll(() => {
-  stopOtel();
-  loadApiWith(() => import('@opentelemetry/api'));
-});
+// A test that fails half-way leaves nothing registered for the next.
+afterEach(stopOtel);
+afterAll(() => loadApiWith(() => import('@opentelemetry/api')));
 
 describe('with @opentelemetry/api and no tracer provider', () => {
   it('a call does not even load the api while nothing is registered', async () => {
@@ -29,6 +29,44 @@ describe('with @opentelemetry/api and no tracer provider', () => {
     await baas.listPixKeys({ limit: 1 });
     expect(exporter.getFinishedSpans()).toHaveLength(1);
     expect(sent[1]!.has('traceparent')).toBe(true);
+    stopOtel();
+  });
+});
+
+describe('providers changing', () => {
+  it('a provider registered after another was unregistered gets the next call', async () => {
+    const { baas } = sandboxClient();
+    const first = startOtel().exporter;
+    await baas.listPixKeys({ limit: 1 });
+    stopOtel();
+    const second = startOtel().exporter;
+    await baas.listPixKeys({ limit: 1 });
+    stopOtel();
+    expect([first.getFinishedSpans().length, second.getFinishedSpans().length]).toEqual([1, 1]);
+  });
+
+  it('an SDK that throws changes no call’s outcome', async () => {
+    const fails = () => {
+      throw new Error('the SDK failed');
+    };
+    const span = {
+      isRecording: () => true,
+      spanContext: () => ({ traceId: `${'0'.repeat(31)}1`, spanId: `${'0'.repeat(15)}1`, traceFlags: 1 }),
+      setAttribute: fails,
+      setAttributes: fails,
+      addEvent: fails,
+      setStatus: fails,
+      end: fails,
+    };
+    trace.setGlobalTracerProvider({ getTracer: () => ({ startSpan: () => span, startActiveSpan: fails }) } as never);
+    const { baas, sandbox } = sandboxClient();
+    expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
+    sandbox.inject({ operation: 'listPixKeys', status: 403 });
+    await expect(baas.listPixKeys()).rejects.toBeInstanceOf(ApiError);
+    stopOtel();
+    // An SDK whose spans cannot even start.
+    trace.setGlobalTracerProvider({ getTracer: () => ({ startSpan: fails, startActiveSpan: fails }) } as never);
+    expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
     stopOtel();
   });
 });
