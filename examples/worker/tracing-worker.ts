@@ -21,7 +21,11 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     // The caller's traceparent, if it sent one, is the parent of this request's span.
-    const caller = propagation.extract(context.active(), Object.fromEntries(request.headers));
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const caller = propagation.extract(context.active(), headers);
     const tracer = trace.getTracer('keys-worker');
     return tracer.startActiveSpan('GET /keys', { kind: SpanKind.SERVER }, caller, async (span) => {
       try {

@@ -12,7 +12,7 @@
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
 import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
-import type { CallEvent, CallObserver, CallTracing } from '../call-events.js';
+import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
 import {
   BaasError,
   NetworkError,
@@ -104,13 +104,7 @@ export class Call {
     const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
     if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
     try {
-      const traced = this.client.tracing?.({
-        operation: this.request.operation,
-        method: this.request.method,
-        url: redactUrl(this.url, this.secrets),
-        headers: this.request.headers,
-        secrets: () => this.secrets,
-      });
+      const traced = this.client.tracing?.(this.start());
       this.traced = traced instanceof Promise ? await traced : traced;
       const response = await this.attemptUntilAnswered();
       const data = await this.whileAttemptLives(read(response, this));
@@ -300,12 +294,35 @@ export class Call {
     own?.call(this.traced, event, this.carried);
   }
 
-  private event(extra: Partial<CallEvent> = {}): CallEvent {
-    const { operation, method } = this.request;
+  /** What tracing is told of the call as it begins; its URL is redacted only if asked for (tracing is often off). */
+  private start(): CallStart {
+    const { operation, method, headers } = this.request;
+    const at = this.url;
+    const secrets = () => this.secrets;
     return {
       operation,
       method,
-      url: redactUrl(this.url, this.secrets),
+      get url() {
+        return redactUrl(at, secrets());
+      },
+      headers,
+      secrets,
+    };
+  }
+
+  /** The event of this moment; its URL (the one now) is redacted on first read, as not every observer reads it. */
+  private event(extra: Partial<CallEvent> = {}): CallEvent {
+    const { operation, method } = this.request;
+    const at = this.url;
+    const secrets = this.secrets;
+    let shown: string | undefined;
+    return {
+      operation,
+      method,
+      get url() {
+        shown ??= redactUrl(at, secrets);
+        return shown;
+      },
       attempt: this.attempts,
       durationMs: Date.now() - this.attemptStarted,
       ...extra,
