@@ -26,7 +26,7 @@ export async function measureTypecheck(typecheckRuns = 3): Promise<TypecheckResu
   try {
     for (let i = 0; i < typecheckRuns; i += 1) {
       const start = performance.now();
-      await run(join(repoRoot, 'node_modules/.bin/tsc'), [
+      await run(join(repoRoot, 'node_modules/typescript/bin/tsc'), [
         '--noEmit',
         '--strict',
         '--skipLibCheck',

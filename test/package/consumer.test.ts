@@ -31,8 +31,9 @@ let jestProject: string;
 let installed: string[];
 
 // `npm i -D typescript` gives TypeScript 7 now; the repository builds with 5.9 (`typescript-7` is an alias).
+// Each by its package's path: both packages name their bin `tsc`, so node_modules/.bin/tsc may be either.
 const TSC = {
-  '5.9': join(repoRoot, 'node_modules/.bin/tsc'),
+  '5.9': join(repoRoot, 'node_modules/typescript/bin/tsc'),
   '7': join(repoRoot, 'node_modules/typescript-7/bin/tsc'),
 };
 
@@ -211,6 +212,14 @@ describe('the packed tarball', () => {
         report.analysis.entrypoints['./openapi.json']?.resolutions[kind]?.resolution?.fileName,
         `./openapi.json (${kind})`,
       ).toMatch(/\/dist\/generated\/openapi\.json$/);
+    }
+  });
+});
+
+describe('the TypeScript versions consumers are checked with', () => {
+  it('are the ones each is named for', async () => {
+    for (const [version, tsc] of Object.entries(TSC)) {
+      expect(await run(tsc, ['-v'])).toMatch(new RegExp(`Version ${version.replace('.', '\\.')}\\.`));
     }
   });
 });
