@@ -26,7 +26,11 @@ describe('options of updateMany', () => {
     it(`refuses ${JSON.stringify(options)}, naming ${option}, and sends nothing`, () => {
       let sent = 0;
       const { token } = sandboxClient();
-      const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: async () => (sent++, new Response()) });
+      const fetch = async () => {
+        sent += 1;
+        return new Response();
+      };
+      const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
       const call = () => updateMany(client, [], options);
       expect(call).toThrow(kind);
       expect(call).toThrow(option);
