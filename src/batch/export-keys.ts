@@ -100,7 +100,6 @@ async function* pages(client: ExportClient, settings: ExportSettings): AsyncGene
     const query = settings.limit === undefined ? {} : { limit: settings.limit };
     for await (const page of walkCursorPages(fetchPage, { ...query, cursor: settings.after })) {
       yield { keys: page.data, cursor: page.cursor, nextCursor: page.nextCursor };
-      if (stop.aborted) return;
     }
   } catch (error) {
     if (error === STOPPED || stop.aborted) return;

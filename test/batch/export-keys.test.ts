@@ -62,6 +62,23 @@ describe('exportKeys', () => {
     expect(take).toHaveBeenCalledTimes(5);
   });
 
+  it('ends quietly when the signal aborts while a page waits for its retry', async () => {
+    const { sandbox, token } = sandboxClient({ accountsPerClient: 10, keysPerAccount: 2 });
+    const controller = new AbortController();
+    let calls = 0;
+    const fetch = (input: string | URL | Request, init?: RequestInit) => {
+      calls += 1;
+      if (calls === 1) return sandbox.fetch(input as string, init);
+      // The second page is refused with a long Retry-After, and the caller gives up meanwhile.
+      setImmediate(() => controller.abort());
+      return Promise.resolve(overloaded(503, { 'retry-after': '20' }));
+    };
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
+    const pages = await collect(exportKeyPages(client, { limit: 5, signal: controller.signal }));
+    expect(pages).toHaveLength(1);
+    expect(calls).toBe(2);
+  });
+
   it('ends quietly before the next page once the signal aborts', async () => {
     const { client } = sandboxClient({ accountsPerClient: 10, keysPerAccount: 2 });
     const controller = new AbortController();
