@@ -12,7 +12,7 @@ import { checkObject, checkPacing, type PacingOptions, type PacingSettings } fro
 import { Pacing } from './pacing.js';
 
 /** What exportKeys needs of a client: `createBaasClient`'s does. */
-export type ExportClient = Pick<BaasClient, 'listPixKeys' | 'on'>;
+export type ExportClient = Pick<BaasClient, 'listPixKeys'>;
 
 export interface ExportKeysOptions extends PacingOptions {
   /** Keys per page asked of the server (the contract's `limit` query parameter). Default: the server's. */
@@ -55,7 +55,7 @@ function checkExportOptions(options: ExportKeysOptions | undefined, where: strin
  * ends it with the BaasError; so does a server that repeats a cursor (a ResponseError).
  */
 export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<KeyPage, void> {
-  if (typeof client?.listPixKeys !== 'function' || typeof client.on !== 'function')
+  if (typeof client?.listPixKeys !== 'function')
     throw new TypeError('exportKeyPages: client must be a client of createBaasClient');
   return pages(client, checkExportOptions(options, 'exportKeyPages'));
 }
@@ -65,7 +65,7 @@ export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions
  * options, pacing, retries and `after`).
  */
 export function exportKeys(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<PixKey, void> {
-  if (typeof client?.listPixKeys !== 'function' || typeof client.on !== 'function')
+  if (typeof client?.listPixKeys !== 'function')
     throw new TypeError('exportKeys: client must be a client of createBaasClient');
   return keysOf(pages(client, checkExportOptions(options, 'exportKeys')));
 }
@@ -80,7 +80,6 @@ const STOPPED = Symbol('stopped');
 async function* pages(client: ExportClient, settings: ExportSettings): AsyncGenerator<KeyPage, void> {
   const pacing = new Pacing(settings);
   const stop = settings.signal ?? new AbortController().signal;
-  const stopListening = client.on('response', (event) => pacing.learn(event.rateLimit));
   const fetchPage = async (query: { limit?: number; cursor?: string }): Promise<PixKeyList> => {
     const outcome = await attemptUntilDone((call) => client.listPixKeys({ ...query, ...call }), {
       pacing,
@@ -104,7 +103,5 @@ async function* pages(client: ExportClient, settings: ExportSettings): AsyncGene
   } catch (error) {
     if (error === STOPPED || stop.aborted) return;
     throw error;
-  } finally {
-    stopListening();
   }
 }

@@ -25,7 +25,7 @@ export interface BatchProgress {
   /** Requests per second from the first request to now (0 before the first). */
   rate: number;
   /**
-   * The provider's limit in requests per second, when its rate-limit header fields state one
+   * The provider's limit in requests per second, when a 429's rate-limit header fields state one
    * (`RateLimit-Policy`'s quota and window); requests are then paced to it.
    */
   discoveredLimit: number | undefined;

@@ -13,7 +13,7 @@ import { type BatchProgress, Counts } from './progress.js';
 import { resultOf, type UpdateItem, type UpdateManyResult } from './results.js';
 
 /** What updateMany needs of a client: `createBaasClient`'s does. */
-export type BatchClient = Pick<BaasClient, 'updateNaturalPerson' | 'on'>;
+export type BatchClient = Pick<BaasClient, 'updateNaturalPerson'>;
 
 /** The results of updateMany as they complete, and the counts so far. */
 export interface UpdateManyRun<I extends UpdateItem = UpdateItem> extends AsyncIterableIterator<UpdateManyResult<I>> {
@@ -36,7 +36,7 @@ const OVERLOADED = new Set([429, 503]);
  *   yet read (at most `concurrency`); memory does not grow with the input.
  * - Each item is checked by the client before it is sent: a bad one yields a ValidationError and
  *   sends nothing.
- * - Every request waits for its turn: `rate`, the provider's own limit once its `RateLimit-Policy`
+ * - Every request waits for its turn: `rate`, the provider's own limit once a 429's `RateLimit-Policy`
  *   header field states one, and `limiter`. Retries are made here, not by the client, so they are
  *   paced too; `Retry-After` is honoured.
  * - A 429 or 503 halves the concurrency (at least 1); each round of good answers (as many as the
@@ -53,7 +53,7 @@ export function updateMany<I extends UpdateItem>(
   items: Iterable<I> | AsyncIterable<I>,
   options?: UpdateManyOptions,
 ): UpdateManyRun<I> {
-  if (typeof client?.updateNaturalPerson !== 'function' || typeof client.on !== 'function')
+  if (typeof client?.updateNaturalPerson !== 'function')
     throw new TypeError('updateMany: client must be a client of createBaasClient');
   if (!isIterable(items)) throw new TypeError('updateMany: items must be an iterable or an async iterable');
   return new Run(client, items, checkUpdateManyOptions(options));
@@ -150,7 +150,6 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     const onAbort = () => this.halt(inFlight === 'abort', signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
-    const stopListening = this.client.on('response', (event) => this.pacing.learn(event.rateLimit));
     const iterator =
       Symbol.asyncIterator in this.items
         ? this.items[Symbol.asyncIterator]()
@@ -184,7 +183,6 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
       this.fatal(error);
     }
     while (this.active > 0) await this.waitForPump();
-    stopListening();
     signal?.removeEventListener('abort', onAbort);
     this.finished = true;
     this.wake('consumer');

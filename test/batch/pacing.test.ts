@@ -90,23 +90,26 @@ describe('pacing', () => {
     expect(seconds).toEqual([5, 5, 5, 5, 3]);
   });
 
-  it("paces to the limit the provider's RateLimit-Policy states, with no rate given", async () => {
+  it("paces to the limit a 429's RateLimit-Policy states, with no rate given", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { items, token } = sandboxClient();
     const sentAt: number[] = [];
     const start = Date.now();
+    const fields = { ratelimit: '"default";r=0;t=1', 'ratelimit-policy': '"default";q=4;w=1' };
     const fetch = async () => {
       sentAt.push(Date.now() - start);
-      return success({ ratelimit: '"default";r=3;t=1', 'ratelimit-policy': '"default";q=4;w=1' });
+      // The first request is refused, with the policy: 4 requests a second.
+      return sentAt.length === 1 ? overloaded(429, fields) : success(fields);
     };
     const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
     const run = updateMany(client, manyItems(items, 30), { concurrency: 8 });
     const results = await onFakeClock(collect(run));
     expect(results.every((r) => r.ok)).toBe(true);
     expect(run.progress().discoveredLimit).toBe(4);
-    // Before the first answer, a round of `concurrency` requests went unpaced; from then on, 4 a second.
+    // Before the 429, a round of `concurrency` requests went unpaced; from then on, 4 a second.
     const seconds = perSecond(sentAt);
     expect(seconds[0]).toBeLessThanOrEqual(8 + 4);
     expect(Math.max(...seconds.slice(1))).toBeLessThanOrEqual(4);
+    expect(sentAt).toHaveLength(31);
   });
 });
