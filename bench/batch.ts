@@ -34,7 +34,7 @@ export interface RateLimitedRun {
   requests: number;
   overloaded: number;
   lowestConcurrency: number;
-  discoveredLimit: number | undefined;
+  discoveredLimit: number | null;
 }
 
 /**
@@ -60,6 +60,7 @@ async function rateLimited(
     if (!policy) return response;
     const headers = new Headers(response.headers);
     headers.set('ratelimit-policy', `"default";q=${limit};w=1`);
+    if (!headers.has('ratelimit')) headers.set('ratelimit', `"default";r=0;t=1`);
     return new Response(response.body, { status: response.status, headers });
   };
   const client = createBaasClient({ baseUrl: BASE_URL, token: me.token, fetch });
@@ -78,7 +79,7 @@ async function rateLimited(
     requests: progress.requests,
     overloaded: progress.overloaded,
     lowestConcurrency: progress.lowestConcurrency,
-    discoveredLimit: progress.discoveredLimit,
+    discoveredLimit: progress.discoveredLimit ?? null,
   };
 }
 
@@ -168,10 +169,11 @@ async function memory(lines: number, samples: number): Promise<MemoryRun> {
 }
 
 export async function measureBatch(options: { memoryLines?: number } = {}) {
-  // 300 updates at 50 a second: about 6 s each.
-  const withRate = await rateLimited(50, 300, 50, false);
-  const statedLimit = await rateLimited(50, 300, undefined, true);
-  const unstatedLimit = await rateLimited(50, 300, undefined, false);
+  // 500 updates at 50 a second: about 10 s each. The sandbox's fixed window lets a first second's
+  // worth through at once, so a run without pacing can show a little over the limit.
+  const withRate = await rateLimited(50, 500, 50, false);
+  const statedLimit = await rateLimited(50, 500, undefined, true);
+  const unstatedLimit = await rateLimited(50, 500, undefined, false);
   const unlimited = await beside(2_000, 6);
   const mem = await memory(options.memoryLines ?? 1_000_000, 10);
   return { withRate, statedLimit, unstatedLimit, unlimited, memory: mem };

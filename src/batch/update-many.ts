@@ -46,6 +46,9 @@ const OVERLOADED = new Set([429, 503]);
  *   error, and an item not yet sent yields nothing (`progress().stopped` counts them). Breaking out
  *   of the loop aborts everything still running.
  *
+ * If the input throws, or `limiter` fails other than by the abort, nothing more is pulled or sent,
+ * the requests on the wire finish and yield their results, and then the loop throws that error.
+ *
  * Options are checked at once: a RangeError or TypeError names the option and its rule.
  */
 export function updateMany<I extends UpdateItem>(
@@ -111,13 +114,13 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
         this.wake('pump');
         return { value: result, done: false };
       }
-      if (this.failure !== undefined) {
-        const { error } = this.failure;
+      if (this.finished) {
+        // The input's or the limiter's own error, once the items under way have yielded their results.
+        const failure = this.failure;
         this.failure = undefined;
-        this.finished = true;
-        throw error;
+        if (failure !== undefined) throw failure.error;
+        return { value: undefined, done: true };
       }
-      if (this.finished) return { value: undefined, done: true };
       await new Promise<void>((resolve) => {
         this.wakeConsumer = resolve;
       });
@@ -249,11 +252,13 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     if (error === undefined || error instanceof ApiError) this.adaptive.answered();
   }
 
-  /** A failure that is not an item's (the input or the limiter threw): the batch stops and rethrows it. */
+  /**
+   * A failure that is not an item's (the input or the limiter threw): nothing more is pulled or sent,
+   * the requests on the wire finish and yield their results, then the iteration throws it.
+   */
   private fatal(error: unknown): void {
     this.failure ??= { error };
-    this.halt(true, error);
-    this.wake('consumer');
+    this.halt(false, error);
   }
 
   private report(): void {

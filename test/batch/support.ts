@@ -34,7 +34,7 @@ export function heldFetch(inner: (input: string, init?: RequestInit) => Promise<
   let inFlight = 0;
   let maxInFlight = 0;
   let sent = 0;
-  let arrived: (() => void) | undefined;
+  const arrived: Array<() => void> = [];
   const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     sent += 1;
     inFlight += 1;
@@ -53,7 +53,7 @@ export function heldFetch(inner: (input: string, init?: RequestInit) => Promise<
           else inner(String(input), init).then(resolve, reject);
         },
       });
-      arrived?.();
+      for (const wake of arrived.splice(0)) wake();
     });
   };
   return {
@@ -73,7 +73,7 @@ export function heldFetch(inner: (input: string, init?: RequestInit) => Promise<
     },
     /** Resolves when at least `count` requests are held. */
     async waitForHeld(count: number): Promise<void> {
-      while (held.length < count) await new Promise<void>((resolve) => (arrived = resolve));
+      while (held.length < count) await new Promise<void>((resolve) => arrived.push(resolve));
     },
   };
 }

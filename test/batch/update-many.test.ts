@@ -3,7 +3,7 @@
 import { inspect } from 'node:util';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, type UpdateItem, updateMany, ValidationError } from '../../src/index.js';
+import { type BatchProgress, createBaasClient, type UpdateItem, updateMany, ValidationError } from '../../src/index.js';
 import { BASE_URL, heldFetch, sandboxClient, settle } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
@@ -170,5 +170,51 @@ describe('updateMany', () => {
     controller.abort();
     expect(await results).toEqual([]);
     expect(run.progress()).toMatchObject({ started: 3, stopped: 3, done: 0 });
+  });
+
+  it('reports progress after each result; a throwing onProgress stops nothing', async () => {
+    const { client, items } = sandboxClient();
+    const seen: BatchProgress[] = [];
+    const onProgress = (progress: BatchProgress) => {
+      seen.push(progress);
+      throw new Error('a broken progress bar');
+    };
+    const results = await collect(updateMany(client, items.slice(0, 6), { concurrency: 2, onProgress }));
+    expect(results).toHaveLength(6);
+    expect(seen.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(seen.at(-1)).toMatchObject({ started: 6, ok: 6, failed: 0, inFlight: 0, requests: 6, concurrency: 2 });
+  });
+
+  it('ends with the input’s own error after the requests on the wire yield their results', async () => {
+    const { sandbox, items, token } = sandboxClient();
+    const held = heldFetch(sandbox.fetch);
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: held.fetch });
+    const broken = new Error('the input file could not be read');
+    async function* input(): AsyncGenerator<UpdateItem> {
+      yield items[0]!;
+      yield items[1]!;
+      // Both requests are on the wire when the input fails.
+      await held.waitForHeld(2);
+      throw broken;
+    }
+    const results: number[] = [];
+    const consumed = (async () => {
+      for await (const result of updateMany(client, input(), { concurrency: 4 })) results.push(result.index);
+    })();
+    await held.waitForHeld(2);
+    await settle();
+    for (const request of held.held) request.release();
+    await expect(consumed).rejects.toBe(broken);
+    expect(results.sort()).toEqual([0, 1]);
+    expect(held.sent).toBe(2);
+  });
+
+  it('ends with a limiter’s own failure (not an abort), sending nothing more', async () => {
+    const { client, items } = sandboxClient();
+    const down = new Error('the shared limiter is unreachable');
+    const limiter = { take: async () => Promise.reject(down) };
+    const run = updateMany(client, items, { limiter });
+    await expect(collect(run)).rejects.toBe(down);
+    expect(run.progress().requests).toBe(0);
   });
 });
