@@ -36,7 +36,8 @@ export async function attemptUntilDone<T>(
   const ended = () => (last === undefined ? undefined : ({ ok: false, error: last } as const));
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await attempts.pacing.take(attempts.stop);
+      if (attempts.pacing.idle) attempts.stop.throwIfAborted();
+      else await attempts.pacing.take(attempts.stop);
     } catch (error) {
       if (attempts.stop.aborted) return ended();
       throw error;

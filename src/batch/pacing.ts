@@ -58,6 +58,11 @@ export class Pacing {
     this.ceiling = settings.rate === undefined ? undefined : spacedLimiter(settings.rate);
   }
 
+  /** Nothing paces the requests (no rate, no stated limit, no limiter): `take` need not be awaited. */
+  get idle(): boolean {
+    return this.ceiling === undefined && this.discovered === undefined && this.settings.limiter === undefined;
+  }
+
   /** Resolves when one more request may go; rejects with the signal's reason when it aborts first. */
   async take(signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
