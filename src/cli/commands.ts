@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { docs } from './docs.js';
 import { mock } from './mock.js';
 import { sandbox } from './sandbox.js';
+import { updateMany } from './update-many.js';
 import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [mock, sandbox, verify, docs];
+export const COMMANDS: readonly Command[] = [mock, sandbox, verify, updateMany, docs];

@@ -36,6 +36,9 @@ export interface InputLine {
   hash?: string;
 }
 
+/** The field of an issue that concerns the whole line (its syntax), not one field of it. */
+export const WHOLE_LINE = '(line)';
+
 export type InputFormat = 'jsonl' | 'csv';
 
 export const formatOf = (path: string): InputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
@@ -62,11 +65,11 @@ function bodyIssues(body: unknown, name: (pointer: string) => string): LineIssue
 
 /** The rule alone: a ValidationIssue's message starts with the field it names. */
 function ruleOf(issue: ValidationIssue): string {
-  const prefix = issue.path === '' ? /^the (body|query) / : new RegExp(`^${escape(issue.path)} `);
+  const prefix = issue.path === '' ? /^the (body|query) / : new RegExp(`^${escapeRegExp(issue.path)} `);
   return issue.message.replace(prefix, '');
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Checks one update as the client would before sending it; the fields named as the input names them. */
 function checked(
@@ -79,7 +82,8 @@ function checked(
 ): InputLine {
   const issues = [...earlier];
   for (const issue of validateUpdateNaturalPersonQuery({ Account: account, DocumentNumber: documentNumber })) {
-    const field = issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
+    const field =
+      issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
     issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
   }
   issues.push(...bodyIssues(body, names.body));
@@ -109,13 +113,13 @@ export function jsonLine(line: number, text: string): InputLine | undefined {
     value = JSON.parse(text);
   } catch {
     // JSON.parse's message quotes the text, which may hold a CPF.
-    return { line, issues: [{ field: '(line)', rule: 'is not valid JSON' }] };
+    return { line, issues: [{ field: WHOLE_LINE, rule: 'is not valid JSON' }] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { line, issues: [{ field: '(line)', rule: 'must be a JSON object' }] };
+    return { line, issues: [{ field: WHOLE_LINE, rule: 'must be a JSON object' }] };
   const record = value as Record<string, unknown>;
   const unknown: LineIssue[] = Object.keys(record).some((name) => !(JSONL_FIELDS as readonly string[]).includes(name))
-    ? [{ field: '(line)', rule: `has a field it does not know (${JSONL_FIELDS.join(', ')} only)` }]
+    ? [{ field: WHOLE_LINE, rule: `has a field it does not know (${JSONL_FIELDS.join(', ')} only)` }]
     : [];
   if (!('body' in record)) unknown.push({ field: 'body', rule: 'is required' });
   const body = 'body' in record ? record.body : {};
@@ -155,13 +159,13 @@ async function* csvLines(chunks: AsyncIterable<string>): AsyncGenerator<InputLin
       continue;
     }
     if (record.malformed) {
-      yield { line: record.line, issues: [{ field: '(line)', rule: `is not CSV: ${record.malformed}` }] };
+      yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: `is not CSV: ${record.malformed}` }] };
       continue;
     }
     if (record.fields.length !== header.length) {
       yield {
         line: record.line,
-        issues: [{ field: '(line)', rule: `has ${record.fields.length} fields; the header has ${header.length}` }],
+        issues: [{ field: WHOLE_LINE, rule: `has ${record.fields.length} fields; the header has ${header.length}` }],
       };
       continue;
     }

@@ -1,6 +1,11 @@
 // The flags update-many and export-keys share: verify's target and credential flags (parsed by
 // src/verify, the one place that knows them), and the pace of the work.
-import { type CredentialSource, CredentialError, credentialsFrom, MISSING_CREDENTIALS } from '../../verify/credentials.js';
+import {
+  type CredentialSource,
+  CredentialError,
+  credentialsFrom,
+  MISSING_CREDENTIALS,
+} from '../../verify/credentials.js';
 import { checkBaseUrl, HELP_GROUPS, VERIFY_OPTIONS, UsageError as VerifyUsageError } from '../../verify/options.js';
 import { UsageError } from '../command.js';
 
@@ -31,13 +36,16 @@ export const PACE_OPTIONS = {
 
 export const BATCH_DEFAULTS = { concurrency: 8, maxConcurrency: 256, maxRate: 10_000 } as const;
 
-type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
+type ConnectionValues = {
+  [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K] extends { type: 'boolean' }
+    ? boolean
+    : string;
+};
 
 /** verify's help lines for --base-url and the credentials, as verify prints them. */
 export const CONNECTION_HELP: string[] = HELP_GROUPS.filter((group) =>
   group.options.some((option) => option in CONNECTION_OPTIONS && option !== 'allow-insecure-http'),
-)
-  .flatMap((group) => [group.title, ...group.lines.map((line) => `  ${line}`)]);
+).flatMap((group) => [group.title, ...group.lines.map((line) => `  ${line}`)]);
 
 export const PACE_HELP: string[] = [
   `--concurrency N               requests in flight at most, 1 to ${BATCH_DEFAULTS.maxConcurrency} (default ${BATCH_DEFAULTS.concurrency});`,
@@ -56,7 +64,10 @@ export interface Connection {
 }
 
 /** --base-url and the credentials, checked as verify checks them; a UsageError naming the flag. */
-export function connectionFrom(values: ConnectionValues, env: Readonly<Record<string, string | undefined>>): Connection {
+export function connectionFrom(
+  values: ConnectionValues,
+  env: Readonly<Record<string, string | undefined>>,
+): Connection {
   const allowInsecureHttp = values['allow-insecure-http'] === true;
   try {
     const { baseUrl, insecure } = checkBaseUrl(values['base-url'], allowInsecureHttp);
@@ -80,13 +91,17 @@ export function paceFrom(values: { concurrency?: string | undefined; rate?: stri
   let concurrency: number = BATCH_DEFAULTS.concurrency;
   if (c !== undefined) {
     if (!/^[0-9]+$/.test(c) || Number(c) < 1 || Number(c) > BATCH_DEFAULTS.maxConcurrency)
-      throw new UsageError(`--concurrency must be a whole number from 1 to ${BATCH_DEFAULTS.maxConcurrency}, got "${c}"`);
+      throw new UsageError(
+        `--concurrency must be a whole number from 1 to ${BATCH_DEFAULTS.maxConcurrency}, got "${c}"`,
+      );
     concurrency = Number(c);
   }
   let rate: number | undefined;
   if (r !== undefined) {
     if (!/^[0-9]+(\.[0-9]+)?$/.test(r) || !(Number(r) > 0) || Number(r) > BATCH_DEFAULTS.maxRate)
-      throw new UsageError(`--rate must be a number of requests per second above 0, at most ${BATCH_DEFAULTS.maxRate}, got "${r}"`);
+      throw new UsageError(
+        `--rate must be a number of requests per second above 0, at most ${BATCH_DEFAULTS.maxRate}, got "${r}"`,
+      );
     rate = Number(r);
   }
   return { concurrency, rate };

@@ -30,7 +30,8 @@ export class DoneLines {
     const { line, outcome, hash } = entry as Partial<UpdateJournalEntry>;
     if (!Number.isSafeInteger(line) || (line as number) < 1) return;
     const at = line as number;
-    const value = outcome === 'ok' && typeof hash === 'string' && /^[0-9a-f]{4}$/.test(hash) ? 1 + Number.parseInt(hash, 16) : 0;
+    const value =
+      outcome === 'ok' && typeof hash === 'string' && /^[0-9a-f]{4}$/.test(hash) ? 1 + Number.parseInt(hash, 16) : 0;
     if (at >= this.done.length) {
       if (value === 0) return;
       let size = this.done.length;

@@ -1,0 +1,36 @@
+// Ctrl-C during a batch: the first SIGINT or SIGTERM stops taking new work and lets what is in
+// flight finish (the journal then holds every outcome); a second one aborts what is in flight.
+
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/** The exit code of a run stopped by `signal`: 128 + its number, as a shell reports it. */
+export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+
+export class Stopper {
+  /** The first signal received, if any. */
+  signal: StopSignal | undefined;
+  /** Aborted by a second signal: in-flight requests are given up. */
+  readonly hard = new AbortController();
+  private readonly handlers = STOP_SIGNALS.map((name) => [name, () => this.receive(name)] as const);
+
+  constructor(private readonly onFirst: (signal: StopSignal) => void) {
+    for (const [name, handler] of this.handlers) process.on(name, handler);
+  }
+
+  get stopping(): boolean {
+    return this.signal !== undefined;
+  }
+
+  private receive(name: StopSignal): void {
+    if (this.signal === undefined) {
+      this.signal = name;
+      this.onFirst(name);
+    } else this.hard.abort(new DOMException('stopped by a second signal', 'AbortError'));
+  }
+
+  /** Stops listening: the process's own handling of the signals is back. */
+  release(): void {
+    for (const [name, handler] of this.handlers) process.off(name, handler);
+  }
+}
