@@ -5,8 +5,8 @@ export interface ProgressCounts {
   /** Lines finished in this run (ok or failed). */
   done: number;
   failed: number;
-  /** Lines this run is to send. */
-  total: number;
+  /** Lines this run is to send; undefined when not known (keys to export). */
+  total: number | undefined;
 }
 
 export interface ProgressOutput {
@@ -27,6 +27,7 @@ const seconds = (ms: number): string => {
 /** The progress line's words: done of total, failed, lines per second, and the time left. */
 export function progressText(counts: ProgressCounts, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (counts.done * 1000) / elapsedMs : 0;
+  if (counts.total === undefined) return `${counts.done} written, ${rate.toFixed(1)}/s`;
   const left = counts.total - counts.done;
   const eta = rate > 0 ? seconds((left / rate) * 1000) : '?';
   return `${counts.done}/${counts.total} done, ${counts.failed} failed, ${rate.toFixed(1)}/s, ETA ${eta}`;
@@ -52,8 +53,10 @@ export class Progress {
       this.output.write(`progress: ${text}\n`);
       return;
     }
-    const filled = counts.total > 0 ? Math.round((BAR * counts.done) / counts.total) : BAR;
-    this.output.write(`\r\u001b[2K[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${text}`);
+    const total = counts.total;
+    const filled = total === undefined ? 0 : total > 0 ? Math.min(BAR, Math.round((BAR * counts.done) / total)) : BAR;
+    const bar = total === undefined ? '' : `[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] `;
+    this.output.write(`\r\u001b[2K${bar}${text}`);
     this.drawn = true;
   }
 
