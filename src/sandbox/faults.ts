@@ -1,22 +1,45 @@
-// Faults a test arms for the next N calls of an operation: a status with its body and headers, a
-// delay, or a dropped connection.
+// Faults a test arms: a status with its body and headers, a delay, or a dropped connection, for the
+// next N calls of an operation or for a share of its calls. Which calls a share hits is drawn from a
+// random source seeded by the sandbox's seed, so a run is the same for a seed and an order of calls.
+import { Random } from './random.js';
 import type { OperationId } from './spec.js';
 
 export interface Fault {
   /** The operation to disturb, or '*' for both. */
   operation: OperationId | '*';
-  /** How many calls get the fault. Default 1. */
+  /** How many calls get the fault: the next ones of its operation. Default 1. Not with `share`. */
   times?: number;
-  /** Wait this long first (ms). With nothing else, the call is then served normally. */
+  /**
+   * Instead of `times`: the share of its operation's calls that get the fault, a number greater than 0
+   * and at most 1 (0.05: about one call in twenty). Each call is drawn from the sandbox's seeded random
+   * source, so the same seed and the same calls in the same order hit the same calls. It stays armed
+   * until `reset()` (which arms the faults given at creation again, their draws started over).
+   */
+  share?: number;
+  /** Wait this long first (ms), from 0 to 2^31-1. With nothing else, the call is then served normally. */
   delayMs?: number;
-  /** Answer with this status; the body defaults to the spec's example for it. */
+  /** Answer with this status (100-599); the body defaults to the spec's example for it. */
   status?: number;
+  /**
+   * The `Retry-After` of the answer, in whole seconds from 0 to 86,400, for a status of 429 or 503.
+   * Default 30, the `Retry-After` those statuses carry in the sandbox. A `retry-after` in `headers` wins.
+   */
+  retryAfterSeconds?: number;
   /** A body to send instead (an object is sent as JSON). */
   body?: unknown;
+  /** Headers to send with the status, over the ones the sandbox sets. */
   headers?: Record<string, string>;
   /** Close the connection without an answer (in process: the fetch rejects as Node's fetch does). */
   drop?: boolean;
 }
+
+/** The longest `Retry-After` a fault may set: the contract's maximum (a day). */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+/** The longest delay: a timer is never armed beyond 2^31-1 ms. */
+export const MAX_DELAY_MS = 2 ** 31 - 1;
+const OPERATIONS: readonly (OperationId | '*')[] = ['updateNaturalPerson', 'listPixKeys', '*'];
+// Its own stream of the seed, apart from the seeded data's.
+const FAULT_STREAM = 0xfa17;
 
 /**
  * Thrown by the handler for a dropped connection; the HTTP adapter destroys the socket, the in-process
@@ -24,35 +47,74 @@ export interface Fault {
  */
 export class DroppedConnection extends Error {}
 
+/** What is wrong with a fault, or undefined: each field's rule. */
+export function faultProblem(fault: Fault): string | undefined {
+  if (typeof fault !== 'object' || fault === null) return 'a fault must be an object';
+  if (!OPERATIONS.includes(fault.operation)) return 'operation must be updateNaturalPerson, listPixKeys or *';
+  const { times, share, status, retryAfterSeconds, delayMs, headers, drop } = fault;
+  if (times !== undefined && (!Number.isInteger(times) || times < 1)) return 'times must be a positive integer';
+  if (share !== undefined && !(typeof share === 'number' && share > 0 && share <= 1))
+    return 'share must be a number greater than 0 and at most 1';
+  if (times !== undefined && share !== undefined)
+    return 'times and share cannot both be given: times counts the next calls, share draws each call';
+  if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599))
+    return 'status must be an HTTP status (100-599)';
+  if (retryAfterSeconds !== undefined) {
+    if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0 || retryAfterSeconds > MAX_RETRY_AFTER_SECONDS)
+      return 'retryAfterSeconds must be a whole number of seconds from 0 to 86,400';
+    if (status !== 429 && status !== 503) return 'retryAfterSeconds needs a status of 429 or 503';
+  }
+  if (delayMs !== undefined && !(typeof delayMs === 'number' && delayMs >= 0 && delayMs <= MAX_DELAY_MS))
+    return 'delayMs must be a number of ms from 0 to 2147483647';
+  if (
+    headers !== undefined &&
+    (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))
+  )
+    return 'headers must be an object of strings';
+  if (drop !== undefined && typeof drop !== 'boolean') return 'drop must be a boolean';
+  return undefined;
+}
+
+type Armed = { fault: Fault; left: number } | { fault: Fault; share: number };
+
 export class FaultQueue {
   // Set by reset(), from the constructor.
-  private armed!: { fault: Fault; left: number }[];
+  private armed!: Armed[];
+  private random!: Random;
 
-  constructor(private readonly initial: readonly Fault[]) {
+  constructor(
+    private readonly initial: readonly Fault[],
+    private readonly seed: number,
+  ) {
     this.reset();
   }
 
   add(fault: Fault): void {
-    const times = fault.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) throw new RangeError('sandbox fault: times must be a positive integer');
-    if (fault.status !== undefined && (!Number.isInteger(fault.status) || fault.status < 100 || fault.status > 599)) {
-      throw new RangeError('sandbox fault: status must be an HTTP status (100-599)');
-    }
-    this.armed.push({ fault, left: times });
+    const wrong = faultProblem(fault);
+    if (wrong !== undefined) throw new RangeError(`sandbox fault: ${wrong}`);
+    this.armed.push(fault.share !== undefined ? { fault, share: fault.share } : { fault, left: fault.times ?? 1 });
   }
 
-  /** The fault for this call, if one is armed (first armed, first used). */
+  /** The fault for this call, if one is armed and hits it (first armed, first asked). */
   take(operation: OperationId): Fault | undefined {
-    const index = this.armed.findIndex((entry) => entry.fault.operation === '*' || entry.fault.operation === operation);
-    if (index < 0) return undefined;
-    const entry = this.armed[index]!;
-    entry.left -= 1;
-    if (entry.left === 0) this.armed.splice(index, 1);
-    return entry.fault;
+    for (let index = 0; index < this.armed.length; index += 1) {
+      const entry = this.armed[index]!;
+      if (entry.fault.operation !== '*' && entry.fault.operation !== operation) continue;
+      if ('share' in entry) {
+        // A uint32 over 2^32: below `share` for that share of the draws.
+        if (this.random.next() / 2 ** 32 < entry.share) return entry.fault;
+        continue;
+      }
+      entry.left -= 1;
+      if (entry.left === 0) this.armed.splice(index, 1);
+      return entry.fault;
+    }
+    return undefined;
   }
 
   reset(): void {
     this.armed = [];
+    this.random = new Random(this.seed, FAULT_STREAM);
     for (const fault of this.initial) this.add(fault);
   }
 }

@@ -1,7 +1,7 @@
 // The access tokens the token endpoint issued: which client each belongs to and when it expires, on
-// the sandbox's own clock. Bounded per client (the oldest dropped first), so memory stays bounded
-// however often a client asks; an expired token is kept until pushed out, so that it can be told
-// apart from one never issued.
+// performance.now (a clock that never goes back). Bounded per client (the oldest dropped first), so
+// memory stays bounded however often a client asks; an expired token is kept until pushed out, so
+// that it can be told apart from one never issued.
 import { randomBytes } from 'node:crypto';
 
 interface Issued {
@@ -19,16 +19,15 @@ export class IssuedTokens {
   constructor(
     private readonly ttlMs: number,
     private readonly livePerClient: number,
-    private readonly now: () => number,
   ) {}
 
   /** A new token for the client; past the bound, its oldest token is forgotten. */
   issue(clientIndex: number): string {
     // Unguessable, unlike the seeded tokens: an issued token is the one credential here not printed anywhere.
     const token = `sbx_at_${randomBytes(20).toString('hex')}`;
-    this.byToken.set(token, { clientIndex, expiresAt: this.now() + this.ttlMs });
-    let list = this.perClient.get(clientIndex);
-    if (list === undefined) this.perClient.set(clientIndex, (list = []));
+    this.byToken.set(token, { clientIndex, expiresAt: performance.now() + this.ttlMs });
+    const list = this.perClient.get(clientIndex) ?? [];
+    this.perClient.set(clientIndex, list);
     list.push(token);
     while (list.length > this.livePerClient) this.byToken.delete(list.shift()!);
     return token;
@@ -38,7 +37,7 @@ export class IssuedTokens {
   lookup(token: string): TokenLookup {
     const found = this.byToken.get(token);
     if (found === undefined) return undefined;
-    return this.now() < found.expiresAt ? { clientIndex: found.clientIndex } : 'expired';
+    return performance.now() < found.expiresAt ? { clientIndex: found.clientIndex } : 'expired';
   }
 
   /** How many tokens are kept, live or expired (for tests of the bound). */

@@ -1,57 +1,90 @@
-// Requests per window per token. The one place that builds the 429: when the contract gains
-// rate-limit header fields (RateLimit / RateLimit-Policy), they are added in `rateLimited` below.
+// The rate limit per API client, as a token bucket: a client may send `requests` at once, and then
+// `requests` per `windowMs` for good, so a client that paces itself at the limit is never refused,
+// however its requests fall against any window's edges. The one place that builds the 429 and the
+// IETF `RateLimit` and `RateLimit-Policy` header fields (draft-ietf-httpapi-ratelimit-headers) the
+// contract documents on 2xx and 4xx answers, which the client reads (src/logging/rate-limit.ts).
 import { problem } from './problems.js';
 
 export interface RateLimitOptions {
-  /** Requests allowed per window and token. */
+  /**
+   * Requests allowed per window and client (its static token and the tokens issued to it share them):
+   * a positive integer. A client may send this many at once, and this many per window for good.
+   */
   requests: number;
-  /** Length of the window in ms. Default 1000. */
+  /** Length of the window in ms: a positive number, default 1000. */
   windowMs?: number;
 }
 
-interface Window {
-  start: number;
-  count: number;
+/** The name of the one policy in `RateLimit` and `RateLimit-Policy`. */
+export const RATE_LIMIT_POLICY = 'default';
+/** The longest window: a day, so that a `Retry-After` stays within the contract's maximum. */
+const MAX_WINDOW_MS = 86_400_000;
+// Refills are fractions of a request: a request at the exact pace may find 0.9999999999 of one.
+const EPSILON = 1e-9;
+
+interface Bucket {
+  /** Requests the client may send now (fractional while it refills). */
+  level: number;
+  /** When `level` was worked out, in ms (performance.now). */
+  at: number;
 }
 
-export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private readonly windowMs: number;
+export type RateVerdict = { headers: Record<string, string> } | { refused: Response };
 
-  constructor(
-    private readonly options: RateLimitOptions,
-    private readonly now: () => number,
-  ) {
+export class RateLimiter {
+  private readonly buckets = new Map<number, Bucket>();
+  private readonly windowMs: number;
+  private readonly perMs: number;
+  private readonly policy: string;
+
+  constructor(private readonly options: RateLimitOptions) {
     if (!Number.isInteger(options.requests) || options.requests < 1)
       throw new RangeError('createSandbox: rateLimit.requests must be a positive integer');
     this.windowMs = options.windowMs ?? 1000;
-    if (!(this.windowMs > 0)) throw new RangeError('createSandbox: rateLimit.windowMs must be positive');
+    if (!(this.windowMs > 0 && this.windowMs <= MAX_WINDOW_MS))
+      throw new RangeError('createSandbox: rateLimit.windowMs must be at most 86,400,000 (a day) and positive');
+    this.perMs = options.requests / this.windowMs;
+    // The fields count whole seconds: a window of part of a second is stated as one (a lower rate, never a higher).
+    this.policy = `"${RATE_LIMIT_POLICY}";q=${options.requests};w=${Math.ceil(this.windowMs / 1000)}`;
   }
 
-  /** Counts a request of `token`; the 429 to send when it is over the limit, else undefined. */
-  check(token: string, requestId: string): Response | undefined {
-    const now = this.now();
-    let window = this.windows.get(token);
-    if (!window || now - window.start >= this.windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(token, window);
+  /** Counts a request of client `clientIndex`: the headers of its answer, or the 429 to send. */
+  check(clientIndex: number, requestId: string): RateVerdict {
+    const now = performance.now();
+    const { requests } = this.options;
+    const bucket = this.buckets.get(clientIndex) ?? { level: requests, at: now };
+    bucket.level = Math.min(requests, bucket.level + Math.max(0, now - bucket.at) * this.perMs);
+    bucket.at = now;
+    this.buckets.set(clientIndex, bucket);
+    if (bucket.level + EPSILON >= 1) {
+      bucket.level = Math.max(0, bucket.level - 1);
+      return { headers: this.fields(bucket.level) };
     }
-    window.count += 1;
-    if (window.count <= this.options.requests) return undefined;
-    const retryAfterSeconds = Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000));
-    return rateLimited(retryAfterSeconds, this.options.requests, this.windowMs, requestId);
+    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.level) / this.perMs / 1000 - EPSILON));
+    return { refused: rateLimited(retryAfterSeconds, requests, this.windowMs, requestId, this.fields(bucket.level)) };
+  }
+
+  /** `RateLimit` (requests left now, seconds until the bucket is full again) and `RateLimit-Policy`. */
+  private fields(level: number): Record<string, string> {
+    const remaining = Math.floor(level + EPSILON);
+    const untilFull = Math.max(0, Math.ceil((this.options.requests - level) / this.perMs / 1000 - EPSILON));
+    return {
+      ratelimit: `"${RATE_LIMIT_POLICY}";r=${remaining};t=${untilFull}`,
+      'ratelimit-policy': this.policy,
+    };
   }
 
   reset(): void {
-    this.windows.clear();
+    this.buckets.clear();
   }
 }
 
-export function rateLimited(
+function rateLimited(
   retryAfterSeconds: number,
   requests: number,
   windowMs: number,
   requestId: string,
+  fields: Record<string, string>,
 ): Response {
   return problem(
     {
@@ -59,7 +92,7 @@ export function rateLimited(
       slug: 'rate-limited',
       title: 'Too many requests',
       detail: `The rate limit of this client (${requests} requests per ${windowMs} ms) was reached. Retry after ${retryAfterSeconds} seconds.`,
-      headers: { 'retry-after': String(retryAfterSeconds) },
+      headers: { ...fields, 'retry-after': String(retryAfterSeconds) },
     },
     requestId,
   );

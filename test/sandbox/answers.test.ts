@@ -672,10 +672,10 @@ describe('injected faults', () => {
 
 describe('rate limit', () => {
   it('a window of 1000 ms by default; the 429 says the limit and when to retry', async () => {
-    let now = 5_000;
-    const sandbox = createSandbox({ seed: 'rl-default', rateLimit: { requests: 1 }, now: () => now });
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const sandbox = createSandbox({ seed: 'rl-default', rateLimit: { requests: 1 } });
     expect((await list(sandbox)).status).toBe(200);
-    now = 5_999;
+    vi.advanceTimersByTime(999);
     const limited = await answerOf(await list(sandbox));
     expect([limited.status, limited.headers['retry-after'], limited.body]).toEqual([
       429,
@@ -683,33 +683,31 @@ describe('rate limit', () => {
       problemOf(429, 'rate-limited', 'Too many requests'),
     ]);
     expect(limited.body.detail).toContain('(1 requests per 1000');
-    now = 6_000;
+    vi.advanceTimersByTime(1);
     expect((await list(sandbox)).status).toBe(200);
   });
 
-  it('counts per token after the token is known, rounds Retry-After up, and reset() clears the windows', async () => {
-    let now = 0;
-    const sandbox = createSandbox({
-      seed: 'rl',
-      clients: 2,
-      rateLimit: { requests: 2, windowMs: 10_000 },
-      now: () => now,
-    });
+  it('counts per client after the token is known, rounds Retry-After up, and reset() fills the buckets', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const sandbox = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 } });
     expect(
       (await sandbox.fetch(LIST, { headers: { authorization: 'Bearer sbx_nobody', 'user-agent': 't/1' } })).status,
     ).toBe(401);
     expect((await list(sandbox)).status).toBe(200);
     expect((await list(sandbox)).status).toBe(200);
-    now = 1_500;
+    // One request comes back every 5 s: 1.5 s on, 0.3 of one is back, 3.5 s to go.
+    vi.advanceTimersByTime(1_500);
     const limited = await answerOf(await list(sandbox));
-    expect([limited.status, limited.headers['retry-after']]).toEqual([429, '9']);
+    expect([limited.status, limited.headers['retry-after']]).toEqual([429, '4']);
     expect(limited.body.detail).toContain('(2 requests per 10000');
     expect((await list(sandbox, '', {}, 1)).status).toBe(200);
     sandbox.reset();
     expect((await list(sandbox)).status).toBe(200);
+    expect((await list(sandbox)).status).toBe(200);
+    expect((await list(sandbox)).status).toBe(429);
   });
 
-  it('uses performance.now when no clock is given', async () => {
+  it('runs on performance.now, which fake timers move', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const sandbox = createSandbox({ seed: 'rl-clock', rateLimit: { requests: 1, windowMs: 60_000 } });
     expect((await list(sandbox)).status).toBe(200);
@@ -748,7 +746,8 @@ describe('the words of the sandbox', () => {
       const problem = await body(response);
       return [problem.detail, ...problem.violations!.map((v) => v.reason)];
     };
-    const limited = createSandbox({ seed: 'words', rateLimit: { requests: 1, windowMs: 10_000 }, now: () => 0 });
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const limited = createSandbox({ seed: 'words', rateLimit: { requests: 1, windowMs: 10_000 } });
     await list(limited);
     expect({
       path: await detail(sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${token}` } })),

@@ -1,7 +1,7 @@
 // The sandbox over HTTP (listen), behind Prism's proxy, through MSW; rate limit, faults and Prefer.
 import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiError, NetworkError, createBaasClient } from '../../src/index.js';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { startPrismProxy } from './prism-proxy.js';
@@ -82,14 +82,13 @@ describe('behind Prism in proxy mode (--errors)', () => {
 });
 
 describe('rate limit, faults and Prefer (in process)', () => {
-  it('answers 429 with Retry-After past the limit, per token, and resets', async () => {
-    let now = 0;
-    const limited = createSandbox({
-      seed: 'rl',
-      clients: 2,
-      rateLimit: { requests: 2, windowMs: 10_000 },
-      now: () => now,
-    });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers 429 with Retry-After past the limit, per client, and lets a request through as soon as one is back', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const limited = createSandbox({ seed: 'rl', clients: 2, rateLimit: { requests: 2, windowMs: 10_000 } });
     const get = (client: number) =>
       limited.fetch(
         new Request('http://s/v2/api/pix/keys/list-keys', {
@@ -98,13 +97,15 @@ describe('rate limit, faults and Prefer (in process)', () => {
       );
     expect((await get(0)).status).toBe(200);
     expect((await get(0)).status).toBe(200);
-    now = 4_000;
+    // One request comes back every 5 s: at 4 s, 0.8 of one.
+    vi.advanceTimersByTime(4_000);
     const third = await get(0);
     expect(third.status).toBe(429);
-    expect(third.headers.get('retry-after')).toBe('6');
+    expect(third.headers.get('retry-after')).toBe('1');
     expect((await get(1)).status).toBe(200);
-    now = 10_000;
+    vi.advanceTimersByTime(1_000);
     expect((await get(0)).status).toBe(200);
+    expect((await get(0)).status).toBe(429);
   });
 
   it('injects a status for the next N calls, a delay, and the documented Prefer responses', async () => {

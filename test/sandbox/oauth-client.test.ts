@@ -1,8 +1,9 @@
 // clientCredentials and the client against the sandbox's token endpoint, end to end: in process
 // (`fetch: sandbox.fetch` for both), over HTTP (`listen()`) and through MSW. One clock drives the
-// sandbox and the token source, so expiry and refresh happen without waiting.
+// sandbox (performance.now, faked) and the token source (its `now`), so expiry and refresh happen
+// without waiting.
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientCredentials, TokenError, type ClientAuthMethod } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/events.js';
@@ -11,18 +12,35 @@ import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } f
 const BASE = 'https://sandbox.baas.test';
 const TTL_MS = 300_000;
 
+// Only performance.now: the sockets, MSW and the client keep their real timers.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['performance'] });
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
+
+/** The token source's clock and the sandbox's, moved together. */
+class Clock {
+  now = Date.UTC(2026, 10, 24);
+  advance(ms: number): void {
+    this.now += ms;
+    vi.advanceTimersByTime(ms);
+  }
+}
+
 function setup(
   options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientNow?: () => number } = {},
 ) {
-  const clock = { now: Date.UTC(2026, 10, 24) };
-  const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2, now: () => clock.now });
+  const clock = new Clock();
+  const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2 });
   return { clock, sandbox, connect: (baseUrl = options.baseUrl ?? BASE) => connect(sandbox, baseUrl, clock, options) };
 }
 
 function connect(
   sandbox: Sandbox,
   baseUrl: string,
-  clock: { now: number },
+  clock: Clock,
   options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number },
 ) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
@@ -56,7 +74,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
       const first = await source();
       expect(events).toEqual(['fetched']);
 
-      clock.now += TTL_MS + 1;
+      clock.advance(TTL_MS + 1);
       expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
       const second = await source();
       expect(second).not.toBe(first);
@@ -72,7 +90,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
     const { source, baas, events } = open();
     await baas.listPixKeys({ limit: 1 });
     const first = await source();
-    clock.now += TTL_MS;
+    clock.advance(TTL_MS);
     expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
     expect(events).toEqual(['fetched', 'invalidated', 'fetched']);
     expect(await source()).not.toBe(first);
@@ -113,7 +131,7 @@ describe('over HTTP: listen(), the global fetch', () => {
       const { source, baas, events } = connect(env.sandbox, server.url, env.clock, { authMethod, viaHttp: true });
       await baas.listPixKeys({ limit: 1 });
       const first = await source();
-      env.clock.now += TTL_MS + 1;
+      env.clock.advance(TTL_MS + 1);
       await baas.listPixKeys({ limit: 1 });
       expect(events).toEqual(['fetched', 'fetched']);
       expect((await listWith(fetch, server.url, first)).status).toBe(401);

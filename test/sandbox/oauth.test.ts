@@ -3,7 +3,7 @@
 // issued token on the sandbox's clock, the bound on live tokens per client, a rate limit shared with
 // the static token, and hostile input that never crashes it nor comes back in an answer.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SANDBOX_TOKENS, type Sandbox } from '../../src/sandbox/index.js';
 import { MAX_AUTHORIZATION_LENGTH, MAX_TOKEN_REQUEST_BYTES } from '../../src/sandbox/oauth.js';
 import { answerOf, LIST, list, UPDATE } from './in-process.js';
@@ -409,9 +409,13 @@ describe('POST /oauth/token: errors as RFC 6749 §5.2', () => {
 });
 
 describe('issued tokens on the API', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("live tokenTtlSeconds on the sandbox's clock: then a 401 problem saying it expired; the static token keeps working", async () => {
-    let now = 1_000;
-    const sandbox = createSandbox({ seed: 'ttl', tokenTtlSeconds: 60, now: () => now });
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const sandbox = createSandbox({ seed: 'ttl', tokenTtlSeconds: 60 });
     const answer = await answerOf(
       await post(sandbox, 'grant_type=client_credentials', {
         authorization: basic(sandbox.clients[0]!.clientId, sandbox.clients[0]!.clientSecret),
@@ -419,9 +423,9 @@ describe('issued tokens on the API', () => {
     );
     expect(answer.body.expires_in).toBe(60);
     const token = answer.body.access_token as string;
-    now += 59_999;
+    vi.advanceTimersByTime(59_999);
     expect((await listWith(sandbox, token)).status).toBe(200);
-    now += 1;
+    vi.advanceTimersByTime(1);
     const expired = await answerOf(await listWith(sandbox, token));
     expect([expired.status, expired.headers['www-authenticate'], expired.headers['content-type']]).toEqual([
       401,
@@ -432,7 +436,7 @@ describe('issued tokens on the API', () => {
     expect(expired.body.detail).toMatch(/expired/);
     const unknown = await answerOf(await listWith(sandbox, 'sbx_at_0000000000000000000000000000000000000000'));
     expect([unknown.status, unknown.body.detail]).toEqual([401, 'The bearer token is not known to this sandbox.']);
-    now += 365 * 86_400_000;
+    vi.advanceTimersByTime(365 * 86_400_000);
     expect((await list(sandbox)).status).toBe(200);
   });
 
@@ -470,11 +474,11 @@ describe('issued tokens on the API', () => {
   });
 
   it("share their client's rate limit with its static token", async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
     const sandbox = createSandbox({
       seed: 'rate',
       clients: 2,
       rateLimit: { requests: 2, windowMs: 60_000 },
-      now: () => 0,
     });
     const token = await issue(sandbox, 0);
     expect((await list(sandbox)).status).toBe(200);
@@ -490,7 +494,6 @@ describe('issued tokens on the API', () => {
       seed: 'no-faults',
       rateLimit: { requests: 1 },
       faults: [{ operation: '*', status: 503, times: 5 }],
-      now: () => 0,
     });
     for (let i = 0; i < 3; i += 1) await issue(sandbox);
   });

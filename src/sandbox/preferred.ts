@@ -1,0 +1,43 @@
+// A documented response picked with `Prefer: code=…, example=…`, as Prism would serve it; also the
+// body of an injected fault's status.
+import { badRequest, statusHeaders } from './problems.js';
+import { DOCUMENTED, type OperationId } from './spec.js';
+
+/** The answer `Prefer` asks for; undefined for the sandbox's own answer (no preference, or a 2xx code alone). */
+export function preferred(
+  operation: OperationId,
+  code: number | undefined,
+  example: string | undefined,
+  requestId: string,
+): Response | undefined {
+  const responses = DOCUMENTED[operation];
+  let status = code;
+  let body: unknown;
+  if (example !== undefined) {
+    const found = [...responses.values()].find(
+      (response) => (code === undefined || response.status === code) && response.examples.has(example),
+    );
+    if (!found)
+      return badRequest(
+        `Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.`,
+        requestId,
+      );
+    status = found.status;
+    body = found.examples.get(example);
+  } else if (code !== undefined) {
+    const found = responses.get(code);
+    if (!found) return badRequest(`Prefer asks for code=${code}, which ${operation} does not document.`, requestId);
+    // 2xx without an example: the sandbox's own answer.
+    if (code < 300) return undefined;
+    body = found.examples.values().next().value;
+  }
+  if (status === undefined) return undefined;
+  // Every documented error's example is a problem: it gets this request's id.
+  if (status >= 400)
+    body = { ...(body as object), instance: `/problems/occurrences/${requestId}`, correlationId: requestId };
+  const type = status >= 400 ? 'application/problem+json' : 'application/json';
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': type, 'x-request-id': requestId, ...statusHeaders(status) },
+  });
+}
