@@ -1,7 +1,7 @@
 // `baas-pix-contract export-keys`: its flags and help; the work itself (./batch/export-keys-run.ts)
 // is loaded when the command runs.
 import { MAX_PAGE_SIZE } from '../verify/options.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, PACE_HELP } from './batch/options.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, RATE_HELP, SAFETY_HELP } from './batch/options.js';
 import { defineCommand, type Values } from './command.js';
 
 export const EXPORT_KEYS_OPTIONS = {
@@ -26,7 +26,7 @@ export const exportKeys = defineCommand({
     '                                name JSONL, one key a line as the API gave it',
     ...CONNECTION_HELP,
     'Pace:',
-    ...PACE_HELP.filter((_, index) => index >= 2).map((line) => `  ${line}`),
+    ...RATE_HELP.map((line) => `  ${line}`),
     `  --page-size N                 keys asked for each page, 1 to ${MAX_PAGE_SIZE} (default ${MAX_PAGE_SIZE})`,
     'Resume and output:',
     "  --journal FILE                after each page is written and synced, record the file's length and",
@@ -34,6 +34,8 @@ export const exportKeys = defineCommand({
     '                                back to the last page recorded and goes on from there, so each key is',
     '                                written exactly once (default: no journal; a rerun starts over)',
     "  --report FILE                 write a JSON report: the settings, each page's count, the summary",
+    '                                (default: the summary on stdout only)',
+    ...SAFETY_HELP,
     'Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.',
     'Exit status: 0 every key written, 1 the run failed (rerun with the journal to go on), 2 a usage',
     'error, 130 stopped by SIGINT, 143 by SIGTERM.',

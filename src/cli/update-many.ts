@@ -1,7 +1,14 @@
 // `baas-pix-contract update-many`: its flags and help; the work itself (./batch/update-many-run.ts)
 // is loaded when the command runs, so the other commands never load it.
 import { defineCommand, type Values } from './command.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, PACE_HELP, PACE_OPTIONS } from './batch/options.js';
+import {
+  CONCURRENCY_HELP,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  PACE_OPTIONS,
+  RATE_HELP,
+  SAFETY_HELP,
+} from './batch/options.js';
 
 export const UPDATE_MANY_OPTIONS = {
   input: { type: 'string' },
@@ -28,13 +35,14 @@ export const updateMany = defineCommand({
     '                                line as "line N: field: rule"; exit 1 if any is bad (default: off)',
     ...CONNECTION_HELP.map((line) => line),
     'Pace:',
-    ...PACE_HELP.map((line) => `  ${line}`),
+    ...[...CONCURRENCY_HELP, ...RATE_HELP].map((line) => `  ${line}`),
     'Resume and output:',
     "  --journal FILE                record each line's outcome (append-only, synced every 50 lines or",
     '                                200 ms); the same command with the same journal skips the lines',
     '                                done and tries the failed ones again (default: no journal)',
     "  --report FILE                 write a JSON report: the settings, each line's outcome, the summary",
     '                                (default: the summary on stdout only)',
+    ...SAFETY_HELP,
     'Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes',
     'to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.',
     'Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the',

@@ -38,11 +38,8 @@ export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator
 
   for await (const chunk of chunks) {
     for (const c of chunk) {
-      // CRLF is one line break.
-      if (afterCr && c === '\n') {
-        afterCr = false;
-        continue;
-      }
+      // The LF of a CRLF: one line break, not two.
+      const crlf = afterCr && c === '\n';
       afterCr = c === '\r';
       if (state === 'quote') {
         if (c === '"') {
@@ -55,11 +52,12 @@ export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator
       if (state === 'quoted') {
         if (c === '"') state = 'quote';
         else {
-          if (c === '\n' || c === '\r') line += 1;
+          if (c === '\r' || (c === '\n' && !crlf)) line += 1;
           field += c;
         }
         continue;
       }
+      if (crlf) continue;
       if (c === ',') {
         fields.push(field);
         field = '';

@@ -4,6 +4,7 @@
 // line only: reading ignores it, and the file is cut back to its last whole line before appending.
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open, stat, truncate } from 'node:fs/promises';
+import { UsageError } from '../command.js';
 
 export type JournalKind = 'update-many' | 'export-keys';
 export type JournalEntry = Record<string, unknown>;
@@ -11,7 +12,8 @@ export type JournalEntry = Record<string, unknown>;
 export const JOURNAL_VERSION = 1;
 const header = (kind: JournalKind) => ({ journal: kind, version: JOURNAL_VERSION });
 
-export class JournalError extends Error {
+/** A journal that cannot be this run's: a usage error (exit 2), since the flag names the wrong file. */
+export class JournalError extends UsageError {
   override readonly name = 'JournalError';
 }
 

@@ -47,13 +47,20 @@ export const CONNECTION_HELP: string[] = HELP_GROUPS.filter((group) =>
   group.options.some((option) => option in CONNECTION_OPTIONS && option !== 'allow-insecure-http'),
 ).flatMap((group) => [group.title, ...group.lines.map((line) => `  ${line}`)]);
 
-export const PACE_HELP: string[] = [
+export const CONCURRENCY_HELP: string[] = [
   `--concurrency N               requests in flight at most, 1 to ${BATCH_DEFAULTS.maxConcurrency} (default ${BATCH_DEFAULTS.concurrency});`,
   '                              lowered for a while after a 429 or 503',
+];
+
+export const RATE_HELP: string[] = [
   '--rate N                      requests per second at most (default: none; the pace is found from',
   "                              the service's 429s, Retry-After and rate-limit headers)",
-  '--allow-insecure-http         allow plain http to a host that is not loopback (default: refused);',
-  '                              the token and secret would travel in clear',
+];
+
+export const SAFETY_HELP: string[] = [
+  'Safety:',
+  '  --allow-insecure-http         allow plain http to a host that is not loopback (default: refused);',
+  '                                the token and secret would travel in clear',
 ];
 
 export interface Connection {
