@@ -2,7 +2,7 @@
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactText, redactUrl } from '../../redact.js';
+import { redactJson, redactText, redactUrl } from '../../redact.js';
 import { credentialHint } from '../../verify/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
@@ -130,7 +130,8 @@ async function send(
 
   const record = (result: LineResult, hash?: string) => {
     tally.add(result);
-    report?.line(result);
+    // Issues name fields as the input names them, and a CSV header can hold anything.
+    report?.line(result.issues ? redactJson(result, secrets()) : result);
     if (result.outcome !== 'skipped')
       journal?.append({
         line: result.line,
