@@ -12,27 +12,30 @@ import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } f
 const BASE = 'https://sandbox.baas.test';
 const TTL_MS = 300_000;
 
-// Only performance.now: the sockets, MSW and the client keep their real timers.
+// Only performance.now (the sandbox's clock) and Date (the token source's): the sockets, MSW and the
+// client keep their real timers.
 beforeAll(() => {
-  vi.useFakeTimers({ toFake: ['performance'] });
+  vi.useFakeTimers({ toFake: ['performance', 'Date'], now: Date.UTC(2026, 10, 24) });
 });
 afterAll(() => {
   vi.useRealTimers();
 });
 
-/** The token source's clock and the sandbox's, moved together. */
+/** The sandbox's clock and the token source's, moved together unless the source's is held still. */
 class Clock {
-  now = Date.UTC(2026, 10, 24);
+  constructor(private readonly clientStill = false) {}
   advance(ms: number): void {
-    this.now += ms;
+    const date = Date.now();
     vi.advanceTimersByTime(ms);
+    // Date alone goes back: performance.now, the sandbox's clock, keeps the time it moved.
+    if (this.clientStill) vi.setSystemTime(date);
   }
 }
 
 function setup(
-  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientNow?: () => number } = {},
+  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientClockStill?: boolean } = {},
 ) {
-  const clock = new Clock();
+  const clock = new Clock(options.clientClockStill);
   const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2 });
   return { clock, sandbox, connect: (baseUrl = options.baseUrl ?? BASE) => connect(sandbox, baseUrl, clock, options) };
 }
@@ -40,8 +43,8 @@ function setup(
 function connect(
   sandbox: Sandbox,
   baseUrl: string,
-  clock: Clock,
-  options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number },
+  _clock: unknown,
+  options: { authMethod?: ClientAuthMethod; viaHttp?: boolean },
 ) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
   const inProcess = options.viaHttp ? {} : { fetch: sandbox.fetch };
@@ -50,7 +53,6 @@ function connect(
     clientId,
     clientSecret,
     ...(options.authMethod ? { authMethod: options.authMethod } : {}),
-    now: options.clientNow ?? (() => clock.now),
     ...inProcess,
   });
   const events: TokenEvent['action'][] = [];
@@ -86,7 +88,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
 
   it('a token the sandbox expired before the source did: the 401 makes the client fetch a new one once, and the call succeeds', async () => {
     // The source's clock stands still: it still believes its token fresh.
-    const { clock, connect: open } = setup({ clientNow: () => 0 });
+    const { clock, connect: open } = setup({ clientClockStill: true });
     const { source, baas, events } = open();
     await baas.listPixKeys({ limit: 1 });
     const first = await source();
