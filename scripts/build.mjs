@@ -38,9 +38,6 @@ const common = {
   sourcemap: false,
   silent: true,
   esbuildPlugins: [sharedGenerated],
-  // p-queue (src/batch/) is ESM only: bundled, with what it imports, so the CommonJS build can use it
-  // and consumers install nothing more (a development dependency only).
-  noExternal: ['p-queue', 'p-timeout', 'eventemitter3'],
 };
 
 await rm(outDir, { recursive: true, force: true });

@@ -1,8 +1,7 @@
 // updateMany: many customers updated through one client, lazily, at a bounded concurrency that a
 // 429 or 503 lowers and good answers raise again, each request paced (rate, discovered limit,
-// limiter). p-queue runs the items (its concurrency changes at run time); the input is pulled only
-// when a slot is free, so memory follows the concurrency, not the input.
-import PQueue from 'p-queue';
+// limiter). The input is pulled only when a slot is free, so memory follows the concurrency, not
+// the input; a lowered concurrency simply pulls nothing until enough items have finished.
 import type { BaasClient } from '../client/baas-client.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
@@ -68,7 +67,8 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
   private readonly counts = new Counts();
   private readonly pacing: Pacing;
   private readonly adaptive: AdaptiveConcurrency;
-  private readonly queue: PQueue;
+  /** Items running (sent, paced or waiting to retry). */
+  private active = 0;
   /** Aborted to stop pulling and starting attempts. */
   private readonly stop = new AbortController();
   /** Aborted to cut requests on the wire short. */
@@ -87,11 +87,10 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     private readonly settings: UpdateManySettings,
   ) {
     this.pacing = new Pacing(settings);
-    this.adaptive = new AdaptiveConcurrency(settings.concurrency, (concurrency) => {
-      this.queue.concurrency = concurrency;
+    this.adaptive = new AdaptiveConcurrency(settings.concurrency, () => {
+      this.wake('pump');
       this.report();
     });
-    this.queue = new PQueue({ concurrency: settings.concurrency });
   }
 
   [Symbol.asyncIterator](): this {
@@ -165,8 +164,13 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
           break;
         }
         this.counts.started += 1;
-        const item = next.value;
-        this.queue.add(() => this.runItem(index, item)).catch((error: unknown) => this.fatal(error));
+        this.active += 1;
+        this.runItem(index, next.value)
+          .catch((error: unknown) => this.fatal(error))
+          .finally(() => {
+            this.active -= 1;
+            this.wake('pump');
+          });
       }
     } catch (error) {
       exhausted = true;
@@ -177,7 +181,7 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     } catch (error) {
       this.fatal(error);
     }
-    await this.queue.onIdle();
+    while (this.active > 0) await this.waitForPump();
     stopListening();
     signal?.removeEventListener('abort', onAbort);
     this.finished = true;
@@ -187,12 +191,16 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
   /** Waits until a slot is free and the results not yet read leave room (or the batch stops). */
   private async slotFree(): Promise<void> {
     while (!this.stop.signal.aborted) {
-      if (this.queue.size === 0 && this.results.length < this.settings.concurrency) return;
-      await new Promise<void>((resolve) => {
-        this.wakePump = resolve;
-        if (this.queue.size > 0) this.queue.onSizeLessThan(1).then(resolve, resolve);
-      });
+      if (this.active < this.adaptive.current && this.results.length < this.settings.concurrency) return;
+      await this.waitForPump();
     }
+  }
+
+  /** Until an item ends, a result is read, the concurrency changes or the batch stops. */
+  private waitForPump(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wakePump = resolve;
+    });
   }
 
   private async runItem(index: number, item: I): Promise<void> {
