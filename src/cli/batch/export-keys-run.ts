@@ -4,7 +4,7 @@
 // file exactly once however the run before ended.
 import { type FileHandle, open, truncate } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactText, redactUrl } from '../../redact.js';
+import { redactText } from '../../redact.js';
 import { MAX_PAGE_SIZE } from '../../verify/options.js';
 import { UsageError } from '../command.js';
 import type { ExportKeysValues } from '../export-keys.js';
@@ -13,7 +13,7 @@ import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
 import { connectionFrom, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
-import { exportKeyPages } from './standin.js';
+import { exportKeyPages } from '../../batch/export-keys.js';
 import { EXIT_ON, Stopper } from './stop.js';
 import type { RunIo } from './update-many-run.js';
 
@@ -81,7 +81,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       ? await ReportWriter.open(values.report, {
           command: 'export-keys',
           out,
-          baseUrl: redactUrl(connection.baseUrl, credentials.secrets),
+          baseUrl: redactText(connection.baseUrl, credentials.secrets),
           credentials: credentials.kind,
           rate: rate ?? null,
           journal: values.journal ?? null,
@@ -94,7 +94,14 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     });
     let keysNow = 0;
     const progress = new Progress(io.progress, () => ({ done: keysNow, failed: 0, total: undefined }));
-    const activeStopper = new Stopper(() => io.err('stopping after the page being fetched'));
+    const activeStopper = new Stopper(
+      () => io.err('stopping after the page being fetched (Ctrl-C again to give it up)'),
+      (signal) => {
+        // Given up: the page in flight is not written; the journal already holds every page that was.
+        progress.stop();
+        void journal?.close().finally(() => process.exit(EXIT_ON[signal]));
+      },
+    );
     stopper = activeStopper;
     let complete = false;
     let fault: unknown;
@@ -103,7 +110,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         ...(last?.nextCursor ? { after: last.nextCursor } : {}),
         limit: pageSize,
         ...(rate !== undefined ? { rate } : {}),
-        signal: activeStopper.hard.signal,
+        signal: activeStopper.soft.signal,
       })) {
         const text = keyRows(result.keys, format);
         await file.write(text);
@@ -121,7 +128,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       }
       complete ||= !activeStopper.stopping;
     } catch (error) {
-      if (!activeStopper.hard.signal.aborted) fault = error;
+      fault = error;
     } finally {
       progress.stop();
     }

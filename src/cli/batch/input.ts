@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { NaturalPersonUpdate } from '../../types.js';
+import type { UpdateItem } from '../../batch/results.js';
 import {
   type ValidationIssue,
   validateNaturalPersonUpdate,
@@ -13,11 +13,7 @@ import {
 } from '../../validation/index.js';
 import { csvRecords } from './csv.js';
 
-export interface UpdateItem {
-  account: string;
-  documentNumber: string;
-  body: NaturalPersonUpdate;
-}
+export type { UpdateItem };
 
 /** A field of a line and the rule it broke. */
 export interface LineIssue {

@@ -1,5 +1,5 @@
 // Ctrl-C during a batch: the first SIGINT or SIGTERM stops taking new work and lets what is in
-// flight finish (the journal then holds every outcome); a second one aborts what is in flight.
+// flight finish (the journal then holds every outcome); a second one gives up on what is in flight.
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
@@ -10,11 +10,14 @@ export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 }
 export class Stopper {
   /** The first signal received, if any. */
   signal: StopSignal | undefined;
-  /** Aborted by a second signal: in-flight requests are given up. */
-  readonly hard = new AbortController();
+  /** Aborted by the first signal: no new work is taken. */
+  readonly soft = new AbortController();
   private readonly handlers = STOP_SIGNALS.map((name) => [name, () => this.receive(name)] as const);
 
-  constructor(private readonly onFirst: (signal: StopSignal) => void) {
+  constructor(
+    private readonly onFirst: (signal: StopSignal) => void,
+    private readonly onSecond: (signal: StopSignal) => void,
+  ) {
     for (const [name, handler] of this.handlers) process.on(name, handler);
   }
 
@@ -23,10 +26,13 @@ export class Stopper {
   }
 
   private receive(name: StopSignal): void {
-    if (this.signal === undefined) {
-      this.signal = name;
-      this.onFirst(name);
-    } else this.hard.abort(new DOMException('stopped by a second signal', 'AbortError'));
+    if (this.signal !== undefined) {
+      this.onSecond(this.signal);
+      return;
+    }
+    this.signal = name;
+    this.soft.abort(new DOMException(`stopped by ${name}`, 'AbortError'));
+    this.onFirst(name);
   }
 
   /** Stops listening: the process's own handling of the signals is back. */

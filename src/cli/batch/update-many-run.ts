@@ -2,16 +2,17 @@
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactJson, redactText, redactUrl } from '../../redact.js';
+import { redactJson, redactText } from '../../redact.js';
 import { credentialHint } from '../../verify/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
-import { type InputLine, type UpdateItem, readInput, WHOLE_LINE } from './input.js';
+import type { UpdateItem } from '../../batch/results.js';
+import { type InputLine, readInput, WHOLE_LINE } from './input.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { ReportWriter } from './report.js';
-import { updateMany } from './standin.js';
+import { updateMany } from '../../batch/update-many.js';
 import { EXIT_ON, Stopper } from './stop.js';
 import { failureOf, type LineResult, summaryLines, Tally } from './summary.js';
 import { DoneLines } from './update-journal.js';
@@ -101,7 +102,7 @@ async function send(
     ? await ReportWriter.open(values.report, {
         command: 'update-many',
         input,
-        baseUrl: redactUrl(connection.baseUrl, credentials.secrets),
+        baseUrl: redactText(connection.baseUrl, credentials.secrets),
         credentials: credentials.kind,
         concurrency: pace.concurrency,
         rate: pace.rate ?? null,
@@ -109,12 +110,7 @@ async function send(
       })
     : undefined;
   const tally = new Tally();
-  let failedNow = 0;
-  let finishedNow = 0;
   let credentialsRefused = false;
-  const stopper = new Stopper(() =>
-    io.err('stopping: no new lines; waiting for the requests in flight (Ctrl-C again to abort them)'),
-  );
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
     token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
@@ -123,29 +119,26 @@ async function send(
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
-  client.on('request', () => {
-    tally.requests += 1;
-  });
-  const progress = new Progress(io.progress, () => ({ done: finishedNow, failed: failedNow, total: toSend }));
 
   const record = (result: LineResult, hash?: string) => {
     tally.add(result);
     // Issues name fields as the input names them, and a CSV header can hold anything.
     report?.line(result.issues ? redactJson(result, secrets()) : result);
-    if (result.outcome !== 'skipped')
-      journal?.append({
-        line: result.line,
-        outcome: result.outcome,
-        ...(hash ? { hash } : {}),
-        ...(result.status !== undefined ? { status: result.status } : {}),
-        ...(result.kind ? { kind: result.kind } : {}),
-      });
+    if (result.outcome === 'skipped') return;
+    journal?.append({
+      line: result.line,
+      outcome: result.outcome,
+      ...(hash ? { hash } : {}),
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      ...(result.kind ? { kind: result.kind } : {}),
+    });
   };
 
   const lines = new WeakMap<UpdateItem, { line: number; hash: string }>();
+  let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
     for await (const line of readInput(input)) {
-      if (stopper.stopping || credentialsRefused) return;
+      if (stopped || credentialsRefused) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
         continue;
@@ -159,39 +152,58 @@ async function send(
     }
   }
 
+  const finish = async (interrupted: boolean) => {
+    await journal?.close();
+    tally.interrupted = interrupted;
+    const summary = tally.summary();
+    await report?.finish(summary);
+    for (const line of summaryLines(summary)) io.out(line);
+    if (values.journal) io.out(`journal: ${values.journal}`);
+    if (values.report) io.out(`report: ${values.report}`);
+    return summary;
+  };
+  const stopper = new Stopper(
+    () => {
+      stopped = true;
+      io.err('stopping: no new lines; the requests in flight finish (Ctrl-C again to give them up)');
+    },
+    (signal) => {
+      // Given up: what is in flight is not journaled (a rerun sends it); what is done is kept.
+      progress.stop();
+      void finish(true).finally(() => process.exit(EXIT_ON[signal]));
+    },
+  );
+  const run = updateMany(client, items(), {
+    concurrency: pace.concurrency,
+    ...(pace.rate !== undefined ? { rate: pace.rate } : {}),
+    signal: stopper.soft.signal,
+  });
+  const progress = new Progress(io.progress, () => {
+    const counts = run.progress();
+    return { done: counts.done, failed: counts.failed, total: toSend };
+  });
+
   let fault: unknown;
   try {
-    for await (const result of updateMany(client, items(), {
-      concurrency: pace.concurrency,
-      ...(pace.rate !== undefined ? { rate: pace.rate } : {}),
-      signal: stopper.hard.signal,
-    })) {
+    for await (const result of run) {
       const meta = lines.get(result.item)!;
-      finishedNow += 1;
       if (result.ok) {
         record({ line: meta.line, outcome: 'ok' }, meta.hash);
         continue;
       }
-      failedNow += 1;
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
       if (refused(entry)) credentialsRefused = true;
     }
   } catch (error) {
-    // A second signal aborts what was in flight; anything else is a fault of the run itself.
-    if (!stopper.hard.signal.aborted) fault = error;
+    fault = error;
   } finally {
     progress.stop();
     stopper.release();
-    await journal?.close();
     await client.close();
   }
-  tally.interrupted = stopper.stopping;
-  const summary = tally.summary();
-  await report?.finish(summary);
-  for (const line of summaryLines(summary)) io.out(line);
-  if (values.journal) io.out(`journal: ${values.journal}`);
-  if (values.report) io.out(`report: ${values.report}`);
+  tally.requests = run.progress().requests;
+  const summary = await finish(stopper.stopping);
   if (fault !== undefined) {
     io.err(redactText(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
     return 1;
