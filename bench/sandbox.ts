@@ -137,7 +137,7 @@ export interface SandboxBench {
 export interface SandboxMemory {
   /** Heap and array buffers a sandbox adds per 100,000 keys (250,000 keys in 5 accounts: the keys' share). */
   perHundredThousandKeysMB: number;
-  /** The largest sandbox the limits allow, in its most costly shape (10,000 accounts of 25 keys: 250,000 keys). */
+  /** The largest sandbox the limits allow, in its most costly shape (100,000 accounts of 2 keys: 200,000 keys). */
   largestMB: number;
   largest: { clients: number; accountsPerClient: number; keysPerAccount: number };
 }
@@ -162,7 +162,8 @@ export function measureSandboxMemory(): SandboxMemory {
   const largest = {
     clients: SANDBOX_LIMITS.clients,
     accountsPerClient: SANDBOX_LIMITS.accounts / SANDBOX_LIMITS.clients,
-    keysPerAccount: keys / SANDBOX_LIMITS.accounts,
+    // The most accounts, and as many keys as they may have in all (a whole number per account).
+    keysPerAccount: Math.floor(keys / SANDBOX_LIMITS.accounts),
   };
   const largestMB = memoryOf({ seed: 'bench-largest', ...largest });
   return { perHundredThousandKeysMB, largestMB, largest };

@@ -232,21 +232,27 @@ function holdersOf(seed: number, account: SeededAccount): PixKey['beneficiary_en
   return [customer, ...others];
 }
 
+/** What every key of an account shares, worked out afresh (compiling keys keeps none of it: see page.ts). */
+export function sharedKeyParts(world: World, account: SeededAccount): AccountKeys {
+  const holders = holdersOf(world.seed, account);
+  const head = `"account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":`;
+  const sharedJson = holders.map((holder) => `${head}${JSON.stringify(holder)}}`);
+  return {
+    account,
+    seed: world.seed,
+    emailLocal: ascii(account.name),
+    sharedJson,
+    sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')),
+    holders,
+  };
+}
+
+/** `sharedKeyParts`, kept per account once asked for (by `keyAt` and `keyJson`). */
 export function accountKeys(world: World, account: SeededAccount): AccountKeys {
   let found = accountKeysCache.get(account);
   // An account belongs to one world (buildWorld makes it), so its seed never changes under the cache.
   if (found === undefined) {
-    const holders = holdersOf(world.seed, account);
-    const head = `"account_id":${JSON.stringify(account.accountId)},"beneficiary_account":${JSON.stringify(beneficiaryAccount(account))},"beneficiary_entity":`;
-    const sharedJson = holders.map((holder) => `${head}${JSON.stringify(holder)}}`);
-    found = {
-      account,
-      seed: world.seed,
-      emailLocal: ascii(account.name),
-      sharedJson,
-      sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')),
-      holders,
-    };
+    found = sharedKeyParts(world, account);
     // Stryker disable next-line CallExpression: a cache; working it out again gives the same text.
     accountKeysCache.set(account, found);
   }
@@ -317,6 +323,3 @@ export function keyHead(shared: AccountKeys, index: number): { head: string; hol
   const { id, key, keyType, status, holder } = keyValue(shared, index);
   return { head: `{"id":"${id}","key":"${key}","key_type":"${keyType}","key_status":${STATUS_JSON[status]!},`, holder };
 }
-
-/** The longest `"key_status":…,` a head holds. */
-export const LONGEST_STATUS_JSON = Math.max(...STATUS_JSON.map((json) => json.length)) + '"key_status":,'.length;

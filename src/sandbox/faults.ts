@@ -22,7 +22,7 @@ export interface Fault {
   status?: number;
   /**
    * The `Retry-After` of the answer, in whole seconds from 0 to 86,400, for a status of 429 or 503.
-   * Default 30, the `Retry-After` those statuses carry in the sandbox. A `retry-after` in `headers` wins.
+   * Default 30, the `Retry-After` those statuses otherwise carry in the sandbox. A `retry-after` in `headers` wins.
    */
   retryAfterSeconds?: number;
   /** A body to send instead (an object is sent as JSON). */

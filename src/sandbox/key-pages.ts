@@ -5,28 +5,22 @@
 // length, encoding) and copies a Uint8Array once.
 import { Cursors } from './cursor.js';
 import type { World } from './data.js';
-import { type CompiledAccount, compileAccount, pageBytes } from './page.js';
+import { type CompiledKeys, compileKeys, pageBytes } from './page.js';
 
 const PAGE_CACHE_SIZE = 32;
+const NO_KEYS: CompiledKeys = { json: Buffer.alloc(0), ends: new Uint32Array(0) };
 
 export class KeyPages {
   private readonly cursors: Cursors;
-  private readonly compiled: CompiledAccount[][];
+  private readonly compiled: (CompiledKeys | undefined)[];
   private readonly totalKeys: number;
   private readonly cache = new Map<string, Uint8Array<ArrayBuffer>>();
 
-  constructor(
-    world: World,
-    private readonly keysPerAccount: number,
-    cursorSecret: string,
-  ) {
+  constructor(world: World, keysPerAccount: number, cursorSecret: string) {
     this.cursors = new Cursors(cursorSecret);
     this.totalKeys = (world.accounts[0]?.length ?? 0) * keysPerAccount;
     // Without keys there is nothing to compile: a batch sandbox of many accounts keeps no key bytes.
-    this.compiled =
-      keysPerAccount === 0
-        ? []
-        : world.accounts.map((accounts) => accounts.map((account) => compileAccount(world, account)));
+    this.compiled = keysPerAccount === 0 ? [] : world.accounts.map((accounts) => compileKeys(world, accounts));
   }
 
   /** The offset a cursor stands for, or undefined when it was not issued to this client by this sandbox. */
@@ -57,6 +51,6 @@ export class KeyPages {
   private build(clientIndex: number, offset: number, limit: number): Uint8Array<ArrayBuffer> {
     const end = Math.min(offset + limit, this.totalKeys);
     const next = end < this.totalKeys ? `"${this.cursors.encode(clientIndex, end)}"` : 'null';
-    return pageBytes(this.compiled[clientIndex] ?? [], this.keysPerAccount, offset, end, next);
+    return pageBytes(this.compiled[clientIndex] ?? NO_KEYS, offset, end, next);
   }
 }

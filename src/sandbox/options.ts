@@ -3,7 +3,7 @@
 import { countProblem, SANDBOX_TOKENS, type SizeOption, totalProblem, ttlProblem } from './limits.js';
 import type { SandboxOptions } from './sandbox.js';
 
-export interface SandboxSettings {
+export interface CheckedOptions {
   seed: string | number;
   clients: number;
   accountsPerClient: number;
@@ -19,7 +19,7 @@ const count = (name: SizeOption, value: number | undefined, fallback: number): n
 };
 
 /** The sizes, seed and token lifetime; the rate limit and faults are checked where they are built. */
-export function settle(options: SandboxOptions): SandboxSettings {
+export function settle(options: SandboxOptions): CheckedOptions {
   const clients = count('clients', options.clients, 1);
   const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2);
   const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5);

@@ -41,10 +41,13 @@ export function problem(input: ProblemInput, requestId: string): Response {
   });
 }
 
+/** The `Retry-After` of a 429 or 503 the sandbox serves without a wait of its own (`Prefer`, a fault), in seconds. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
 /** Headers the contract requires with a status, whoever builds the body (the sandbox, `Prefer` or a fault). */
 export function statusHeaders(status: number): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer' };
-  if (status === 429 || status === 503) return { 'retry-after': '30' };
+  if (status === 429 || status === 503) return { 'retry-after': String(DEFAULT_RETRY_AFTER_SECONDS) };
   return {};
 }
 

@@ -183,11 +183,12 @@ describe('sandbox', () => {
   it.each([
     ['--clients', '0', '1000'],
     ['--clients', '1001', '1000'],
-    ['--accounts', '1001', '1000'],
+    ['--accounts', '100001', '100000'],
     ['--keys', '100001', '100000'],
     ['--keys', '1.5', '100000'],
-    ['--accounts', '-1', '1000'],
-    ['--accounts', '2x', '1000'],
+    ['--accounts', '-1', '100000'],
+    ['--accounts', '2x', '100000'],
+    ['--keys', '-1', '100000'],
     ['--keys', 'x2', '100000'],
   ])('%s %s is a usage error naming the option, its range and the value given', async (flag, value, max) => {
     const io = capture();
@@ -200,10 +201,10 @@ describe('sandbox', () => {
   it('takes each count up to its maximum (checked before a later option fails)', async () => {
     for (const [ok, then] of [
       [['--clients', '1000'], '--accounts'],
-      [['--clients', '1', '--accounts', '1000'], '--keys'],
+      [['--clients', '1', '--accounts', '100000'], '--keys'],
     ] as const) {
       const io = capture();
-      expect(await main(['sandbox', '--port', '0', ...ok, `${then}=0`], COMMANDS, io)).toBe(2);
+      expect(await main(['sandbox', '--port', '0', ...ok, `${then}=x`], COMMANDS, io)).toBe(2);
       expect(io.stderr[0]!.startsWith(`baas-pix-contract sandbox: ${then} `)).toBe(true);
     }
   });

@@ -50,7 +50,7 @@ serve the contract with Prism (examples, or generated responses with --dynamic)
   --errors       answer with an error when a response would break the contract
   --spec FILE    serve another OpenAPI document (default: the one in this package)
   Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).`,
-  sandbox: `Usage: baas-pix-contract sandbox [--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N] [--token-ttl SECONDS]
+  sandbox: `Usage: baas-pix-contract sandbox [--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N] [--token-ttl SECONDS] [--rate-limit N] [--faults LIST]
 
 serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
 
@@ -58,17 +58,24 @@ serve the stateful sandbox (seeded clients, accounts and keys; real pages; accur
   --host H       interface to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)
   --seed S       same seed, same data, byte for byte (default "baas-pix-contract")
   --clients N    API clients, one token each (default 2, at most 1,000)
-  --accounts N   customer accounts per client (default 2, at most 1,000)
-  --keys N       PIX keys per account (default 5, one of each type; at most 100,000)
-                 in all at most 10,000 accounts (clients × accounts) and 250,000 keys
-                 (clients × accounts × keys), about 40 MB per 100,000 keys
+  --accounts N   customer accounts per client (default 2, at most 100,000)
+  --keys N       PIX keys per account (default 5, one of each type; 0 to 100,000)
+                 in all at most 100,000 accounts (clients × accounts) and 250,000 keys
+                 (clients × accounts × keys), at most about 350 MB; for batch work, --keys 0
   --token-ttl SECONDS
                  lifetime of the tokens /oauth/token issues (default 300, at most 86,400); an
                  expired one gets a 401 on the API; the static tokens never expire
+  --rate-limit N requests per second per client (default none, at most 1,000,000): N at once,
+                 then N a second; past it 429 with Retry-After; RateLimit fields on its answers
+  --faults LIST  faults on a share of the API's answers (default none): a comma-separated list
+                 of STATUS:SHARE[:retry-after=SECONDS], SHARE above 0 and at most 1, drawn from
+                 the seed; retry-after (0 to 86,400, default 30) for a 429 or 503 only.
+                 E.g. --faults 503:0.05:retry-after=0,429:0.01
   Past the fifth key of an account, a few keys have another status (pending, inactivated, …) or a
   company (CNPJ) as holder; with the default seed, --keys 100 shows every one.
-  Prints the counts, the token URL, and each client's static token, client_id and client_secret and
-  accounts; logs one line per request (no token, no secret, no CPF).
+  Prints the counts, the token URL, the rate limit and faults, and each client's static token,
+  client_id and client_secret and accounts (the first 1,000 of each); logs one line per request
+  (no token, no secret, no CPF).
   Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
   verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE] [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS] [--max-response-bytes N] [--allow-insecure-http] [--allow-writes --account ACCOUNT --document-number CPF --body FILE]
 

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
-import { sandboxBanner } from '../../src/cli/sandbox.js';
+import { BANNER_ACCOUNTS, sandboxBanner } from '../../src/cli/sandbox.js';
+import { sandboxSettings } from '../../src/cli/sandbox-flags.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../../src/testing/mock.js';
 import { capture } from './in-process.js';
@@ -62,7 +63,7 @@ describe('sandbox size limits on the command line (in process)', () => {
     expect(huge.code).toBe(2);
     expect(huge.stderr[0]).toMatch(/^baas-pix-contract sandbox: /);
     expect(huge.stderr[0]).toContain('--clients × --accounts');
-    expect(huge.stderr[0]).toMatch(/10,000, got 1,000,000$/);
+    expect(huge.stderr[0]).toMatch(/100,000, got 1,000,000$/);
     expect(huge.stderr[1]).toContain('--help');
     expect(huge.built).toBe(0);
     const keys = await run('--clients', '1', '--accounts', '3', '--keys', '100000');
@@ -87,10 +88,66 @@ describe('sandbox size limits on the command line (in process)', () => {
     expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);
     const help = io.stdout.join('\n');
     expect(help).toMatch(/--clients N .*default 2,.*1,000/);
-    expect(help).toMatch(/--accounts N .*default 2,.*1,000/);
-    expect(help).toMatch(/--keys N .*default 5.*100,000/);
-    expect(help).toMatch(/10,000 accounts .*250,000 keys/);
+    expect(help).toMatch(/--accounts N .*default 2,.*100,000/);
+    expect(help).toMatch(/--keys N .*default 5.*0 to 100,000/);
+    expect(help).toMatch(/100,000 accounts .*250,000 keys/);
+    expect(help).toMatch(/--rate-limit N .*default none/);
+    expect(help).toMatch(/--faults LIST .*default none/);
+    expect(help).toContain('STATUS:SHARE[:retry-after=SECONDS]');
+    expect(help).toMatch(/retry-after \(0 to 86,400, default 30\)/);
     expect(help).toMatch(/--token-ttl SECONDS\n.*default 300,.*86,400/);
+  });
+});
+
+describe('--rate-limit and --faults (in process)', () => {
+  const run = async (...args: string[]) => {
+    built.sizes = [];
+    const io = capture();
+    const code = await main(['sandbox', '--port', '0', ...args], COMMANDS, io);
+    return { code, stderr: io.stderr, built: built.sizes.length };
+  };
+
+  it('are read into createSandbox options: none by default, a limit per second, faults in the order given', () => {
+    expect(sandboxSettings({})).toMatchObject({ rateLimit: undefined, faults: [] });
+    expect(sandboxSettings({ 'rate-limit': '50' }).rateLimit).toBe(50);
+    expect(sandboxSettings({ faults: '503:0.05' }).faults).toEqual([{ operation: '*', status: 503, share: 0.05 }]);
+    expect(sandboxSettings({ faults: '503:.05:retry-after=0,429:1:retry-after=7,500:0.5' }).faults).toEqual([
+      { operation: '*', status: 503, share: 0.05, retryAfterSeconds: 0 },
+      { operation: '*', status: 429, share: 1, retryAfterSeconds: 7 },
+      { operation: '*', status: 500, share: 0.5 },
+    ]);
+    expect(sandboxSettings({ accounts: '100000', keys: '0', clients: '1' })).toMatchObject({
+      accountsPerClient: 100_000,
+      keysPerAccount: 0,
+    });
+  });
+
+  it('refuse a bad value as a usage error naming the flag and the value, building nothing', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['--rate-limit', '0', /1 to 1,000,000, got "0"$/],
+      ['--rate-limit', '-3', /got "-3"$/],
+      ['--rate-limit', '1.5', /got "1.5"$/],
+      ['--rate-limit', 'many', /got "many"$/],
+      ['--rate-limit', '1000001', /got "1000001"$/],
+      ['--rate-limit', '', /got ""$/],
+      ['--faults', '503', /STATUS:SHARE\[:retry-after=SECONDS\].*got "503"$/],
+      ['--faults', '503:', /got "503:"$/],
+      ['--faults', '503:0.05:retry-after=-1', /got "503:0.05:retry-after=-1"$/],
+      ['--faults', '503:0.05,', /got ""$/],
+      ['--faults', '503:0.1.2', /got "503:0.1.2"$/],
+      ['--faults', '503:0', /"503:0": the share .*greater than 0 and at most 1/],
+      ['--faults', '503:1.5', /"503:1.5": the share/],
+      ['--faults', '700:0.1', /"700:0.1": the status .*100 to 599$/],
+      ['--faults', '500:0.1:retry-after=1', /"500:0.1:retry-after=1": retry-after .*429 or 503$/],
+      ['--faults', '503:0.1:retry-after=86401', /retry-after .*0 to 86,400$/],
+    ];
+    for (const [flag, value, rule] of cases) {
+      const bad = await run(`${flag}=${value}`);
+      expect(bad.code, `${flag}=${value}`).toBe(2);
+      expect(bad.stderr[0]!.startsWith(`baas-pix-contract sandbox: ${flag} `), bad.stderr[0]).toBe(true);
+      expect(bad.stderr[0]).toMatch(rule);
+      expect(bad.built).toBe(0);
+    }
   });
 });
 
@@ -125,6 +182,38 @@ describe('the banner', () => {
     expect(sandboxBanner(one, 'http://h', { seed: 'banner', keysPerAccount: 1, tokenTtlSeconds: 300 })[1]).toBe(
       'Seeded 1 client, 1 customer account (1 per client), 1 PIX key (1 per account).',
     );
+  });
+});
+
+describe('the banner: limits in force, and many accounts', () => {
+  const info = { seed: 'banner', keysPerAccount: 0, tokenTtlSeconds: 300 };
+
+  it('says the rate limit and the faults in force, or that there are none', () => {
+    const sandbox = createSandbox({ seed: 'banner', accountsPerClient: 1, keysPerAccount: 0 });
+    const none = sandboxBanner(sandbox, 'http://h', info);
+    expect(none.slice(3, 5)).toEqual([
+      'Rate limit: none (--rate-limit N sets one).',
+      'Faults: none (--faults sets some).',
+    ]);
+    const set = sandboxBanner(sandbox, 'http://h', {
+      ...info,
+      ...sandboxSettings({ 'rate-limit': '50', faults: '503:0.07:retry-after=0,429:0.01,500:1' }),
+    });
+    expect(set[3]).toMatch(/^Rate limit: 50 requests per second per client; .*429 with Retry-After/);
+    expect(set[4]).toBe(
+      'Faults: 503 on 7 % of API answers (Retry-After 0 s), 429 on 1 % of API answers (Retry-After 30 s), 500 on 100 % of API answers.',
+    );
+    expect(sandboxBanner(sandbox, 'http://h', { ...info, rateLimit: 1 })[3]).toMatch(/^Rate limit: 1 request per/);
+  });
+
+  it(`lists the first ${BANNER_ACCOUNTS} accounts of a client, then how many more there are`, () => {
+    const sandbox = createSandbox({ seed: 'banner', accountsPerClient: BANNER_ACCOUNTS + 2, keysPerAccount: 0 });
+    const lines = sandboxBanner(sandbox, 'http://h', info);
+    const accounts = lines.filter((line) => line.startsWith('  Account='));
+    expect(accounts).toHaveLength(BANNER_ACCOUNTS);
+    expect(accounts.at(-1)).toContain(`Account=${sandbox.clients[0]!.accounts[BANNER_ACCOUNTS - 1]!.account} `);
+    const more = lines[lines.indexOf(accounts.at(-1)!) + 1]!;
+    expect(more).toMatch(/^ {2}… and 2 more accounts /);
   });
 });
 
@@ -210,6 +299,52 @@ describe('npm run sandbox', () => {
     await expectNothingLeft(sandbox.tree, sandbox.port);
   }, 90_000);
 
+  it('serves --rate-limit and --faults as its banner says: the seed draws the faults, their Retry-After as given', async () => {
+    const seed = 'cli-limits';
+    const fault = { operation: '*', status: 503, share: 0.5, retryAfterSeconds: 0 } as const;
+    const sandbox = await startSandboxCommand(
+      ...['--seed', seed, '--clients', '1', '--accounts', '1', '--keys', '1'],
+      ...['--rate-limit', '1', '--faults', '503:0.5:retry-after=0'],
+    );
+    const banner = sandbox.output();
+    expect(banner).toMatch(/^Rate limit: 1 request per second per client;/m);
+    expect(banner).toMatch(/^Faults: 503 on 50 % of API answers \(Retry-After 0 s\)\.$/m);
+    const token = /Bearer (sbx_[0-9a-f]+)/.exec(banner)![1]!;
+    const call = async () => {
+      const response = await fetch(`${sandbox.url}/v2/api/pix/keys/list-keys`, {
+        headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
+      });
+      await response.arrayBuffer();
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        policy: response.headers.get('ratelimit-policy'),
+      };
+    };
+    const answers = [];
+    for (let i = 0; i < 20; i += 1) answers.push(await call());
+    // The same seed in process draws the same calls (faults come before the token is read).
+    const twin = createSandbox({ seed, clients: 1, accountsPerClient: 1, keysPerAccount: 1, faults: [fault] });
+    const expected: boolean[] = [];
+    for (let i = 0; i < 20; i += 1)
+      expected.push((await twin.fetch(`${sandbox.url}/v2/api/pix/keys/list-keys`)).status === 503);
+    expect(answers.map((answer) => answer.status === 503)).toEqual(expected);
+    expect(expected.filter(Boolean).length).toBeGreaterThan(3);
+    for (const answer of answers.filter((a) => a.status === 503))
+      expect(answer).toMatchObject({ retryAfter: '0', policy: null });
+    const served = answers.filter((answer) => answer.status !== 503);
+    expect(served[0]).toMatchObject({ status: 200, policy: '"default";q=1;w=1' });
+    // One request a second: the ones that follow soon after are refused, until one is back.
+    let refused = answers.find((answer) => answer.status === 429);
+    for (let i = 0; refused === undefined && i < 500; i += 1) {
+      const answer = await call();
+      if (answer.status === 429) refused = answer;
+    }
+    expect(refused).toEqual({ status: 429, retryAfter: '1', policy: '"default";q=1;w=1' });
+    process.kill(sandbox.pid, 'SIGTERM');
+    await expectNothingLeft(sandbox.tree, sandbox.port);
+  }, 90_000);
+
   it('the same seed gives the same tokens and accounts; bad counts are usage errors that name the option', async () => {
     const first = await startSandboxCommand('--seed', 'again', '--clients', '1');
     // The port differs from run to run: the rest is the same, client secrets included.
@@ -225,11 +360,11 @@ describe('npm run sandbox', () => {
     process.kill(second.pid, 'SIGINT');
     await expectNothingLeft(second.tree, second.port);
 
-    const bad = startUntil('npm', ['run', '--silent', 'sandbox', '--', '--keys', '0'], /never/, {
+    const bad = startUntil('npm', ['run', '--silent', 'sandbox', '--', '--clients', '0'], /never/, {
       cwd: repoRoot,
       timeoutMs: 60_000,
     });
-    await expect(bad.ready).rejects.toThrow(/exited .2.[\s\S]*--keys .*got "0"/);
+    await expect(bad.ready).rejects.toThrow(/exited .2.[\s\S]*--clients .*got "0"/);
   }, 120_000);
 
   for (const signal of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {

@@ -55,7 +55,7 @@ describe('createSandbox options', () => {
       new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got 0'),
     );
     expect(refusal(() => createSandbox({ accountsPerClient: 1.5 }))).toMatch(
-      /^createSandbox: accountsPerClient .*1,000, got 1\.5$/,
+      /^createSandbox: accountsPerClient .*100,000, got 1\.5$/,
     );
     expect(refusal(() => createSandbox({ keysPerAccount: -1 }))).toMatch(/keysPerAccount .*from 0 to 100,000, got -1$/);
     // A value of another type is named by its type.
@@ -76,11 +76,11 @@ describe('createSandbox options', () => {
       }
       throw new Error('accepted');
     };
-    const accounts = fail({ clients: 101, accountsPerClient: 100, keysPerAccount: 0 });
+    const accounts = fail({ clients: 1000, accountsPerClient: 101, keysPerAccount: 0 });
     expect(accounts).toBeInstanceOf(RangeError);
     const product = 'clients × accountsPerClient';
     expect(accounts.message).toContain(product);
-    expect(accounts.message).toMatch(/10,000, got 10,100$/);
+    expect(accounts.message).toMatch(/100,000, got 101,000$/);
     const keys = fail({ clients: 5, accountsPerClient: 2, keysPerAccount: 25_001 });
     expect(keys.message).toContain(`${product} × keysPerAccount`);
     expect(keys.message).toMatch(/250,000, got 250,010$/);
@@ -88,7 +88,7 @@ describe('createSandbox options', () => {
       /keysPerAccount .*100,000, got 100001$/,
     );
     expect(fail({ clients: 1001 }).message).toMatch(/clients .*1,000, got 1001$/);
-    expect(fail({ accountsPerClient: 1001 }).message).toMatch(/accountsPerClient .*1,000, got 1001$/);
+    expect(fail({ accountsPerClient: 100_001 }).message).toMatch(/accountsPerClient .*100,000, got 100001$/);
     // 10^11 keys (issue 19): refused at once, with nothing allocated for it. Last, so that a sandbox
     // without its limits fails on the small cases above instead of trying to build this one.
     const heap = process.memoryUsage().heapUsed;
@@ -99,9 +99,9 @@ describe('createSandbox options', () => {
   it('allows every size up to the limits themselves (the checker createSandbox and the command line share)', () => {
     expect(SANDBOX_LIMITS).toEqual({
       clients: 1000,
-      accountsPerClient: 1000,
+      accountsPerClient: 100_000,
       keysPerAccount: 100_000,
-      accounts: 10_000,
+      accounts: 100_000,
       keys: 250_000,
     });
     const name = (option: string) => option;
@@ -113,7 +113,8 @@ describe('createSandbox options', () => {
     expect(totalProblem({ clients: 1, accountsPerClient: 5, keysPerAccount: 50_000 }, name)).toBeUndefined();
     expect(totalProblem({ clients: 1000, accountsPerClient: 10, keysPerAccount: 25 }, name)).toBeUndefined();
     expect(totalProblem({ clients: 1000, accountsPerClient: 10, keysPerAccount: 26 }, name)).toContain('250,000');
-    expect(totalProblem({ clients: 10, accountsPerClient: 1001, keysPerAccount: 0 }, name)).toContain('10,000');
+    expect(totalProblem({ clients: 1, accountsPerClient: 100_000, keysPerAccount: 2 }, name)).toBeUndefined();
+    expect(totalProblem({ clients: 10, accountsPerClient: 10_001, keysPerAccount: 0 }, name)).toContain('100,000');
   });
 
   it('serves an empty list when accounts have no keys', async () => {
