@@ -7,6 +7,7 @@ import {
   MISSING_CREDENTIALS,
 } from '../../verify/credentials.js';
 import { checkBaseUrl, HELP_GROUPS, VERIFY_OPTIONS, UsageError as VerifyUsageError } from '../../verify/options.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MAX_RATE, MIN_RATE } from '../../batch/options.js';
 import { UsageError } from '../command.js';
 
 const pick = <K extends keyof typeof VERIFY_OPTIONS>(...names: K[]) =>
@@ -34,7 +35,13 @@ export const PACE_OPTIONS = {
   journal: { type: 'string' },
 } as const;
 
-export const BATCH_DEFAULTS = { concurrency: 8, maxConcurrency: 256, maxRate: 10_000 } as const;
+/** updateMany's own bounds, as the flags take them. */
+export const BATCH_DEFAULTS = {
+  concurrency: DEFAULT_CONCURRENCY,
+  maxConcurrency: MAX_CONCURRENCY,
+  minRate: MIN_RATE,
+  maxRate: MAX_RATE,
+} as const;
 
 type ConnectionValues = {
   [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K] extends { type: 'boolean' }
@@ -105,9 +112,9 @@ export function paceFrom(values: { concurrency?: string | undefined; rate?: stri
   }
   let rate: number | undefined;
   if (r !== undefined) {
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(r) || !(Number(r) > 0) || Number(r) > BATCH_DEFAULTS.maxRate)
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(r) || Number(r) < BATCH_DEFAULTS.minRate || Number(r) > BATCH_DEFAULTS.maxRate)
       throw new UsageError(
-        `--rate must be a number of requests per second above 0, at most ${BATCH_DEFAULTS.maxRate}, got "${r}"`,
+        `--rate must be a number of requests per second from ${BATCH_DEFAULTS.minRate} to ${BATCH_DEFAULTS.maxRate}, got "${r}"`,
       );
     rate = Number(r);
   }
