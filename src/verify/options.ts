@@ -213,6 +213,32 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
   return Number(raw);
 };
 
+/**
+ * Checks `--base-url` (shared with the batch commands): required, absolute http(s), no credentials in
+ * it, and plain http only to loopback unless `allowInsecureHttp`. `insecure` when it is plain http let
+ * through by that flag (to be said on every output).
+ */
+export function checkBaseUrl(
+  baseUrl: string | undefined,
+  allowInsecureHttp: boolean,
+): { baseUrl: string; insecure: boolean } {
+  if (!baseUrl) throw new UsageError('--base-url is required');
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new UsageError('--base-url must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError('--base-url must be an absolute http(s) URL');
+  // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
+  if (parsed.username || parsed.password)
+    throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
+  if (!isInsecureRemote(parsed)) return { baseUrl, insecure: false };
+  if (!allowInsecureHttp) throw new UsageError(insecureHttpMessage('--base-url'));
+  return { baseUrl, insecure: true };
+}
+
 export function parseVerifyArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
@@ -228,25 +254,9 @@ export function parseVerifyArgs(
     // parseArgs names the option; it never echoes a value.
     throw new UsageError((error as Error).message);
   }
-  const baseUrl = values['base-url'];
-  if (!baseUrl) throw new UsageError('--base-url is required');
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    throw new UsageError('--base-url must be an absolute http(s) URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new UsageError('--base-url must be an absolute http(s) URL');
-  // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
-  if (parsed.username || parsed.password)
-    throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
   const allowInsecureHttp = values['allow-insecure-http'] === true;
-  const insecureHttp: string[] = [];
-  if (isInsecureRemote(parsed)) {
-    if (!allowInsecureHttp) throw new UsageError(insecureHttpMessage('--base-url'));
-    insecureHttp.push('--base-url');
-  }
+  const { baseUrl, insecure } = checkBaseUrl(values['base-url'], allowInsecureHttp);
+  const insecureHttp: string[] = insecure ? ['--base-url'] : [];
   const maxResponseBytes = positiveInt('max-response-bytes', values['max-response-bytes'], DEFAULTS.maxResponseBytes);
   // A limit past 2^53 is no limit a count of bytes can be compared with.
   if (byteLimitProblem(maxResponseBytes))

@@ -9,9 +9,11 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { UsageError, defineCommand, type Command } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
+import { BATCH_DEFAULTS } from '../../src/cli/batch/options.js';
 import {
   DEFAULTS,
   defaultMaxRequests,
+  MAX_PAGE_SIZE,
   HELP_GROUPS,
   VERIFY_OPTIONS,
   type UndescribedOption,
@@ -25,10 +27,12 @@ const MAIN_HELP = `baas-pix-contract ${version}: the BaaS natural-person update 
 Usage: baas-pix-contract <command> [options]
 
 Commands:
-  mock     serve the contract with Prism (examples, or generated responses with --dynamic)
-  sandbox  serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
-  verify   check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
-  docs     write the HTML docs of the contract (one page that works offline) into a folder
+  mock         serve the contract with Prism (examples, or generated responses with --dynamic)
+  sandbox      serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
+  verify       check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
+  update-many  update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
+  export-keys  write every PIX key to a JSONL or CSV file, paced and resumable
+  docs         write the HTML docs of the contract (one page that works offline) into a folder
 
 Options:
   --help, -h     this help; \`<command> --help\` for a command's own
@@ -118,6 +122,86 @@ check a live service (or a sandbox) against the contract; exit 0 only when nothi
   Secrets, tokens and CPFs are masked in the table and the report.
   Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials
   among them), credentials the service refused, or a check that could not run.`,
+  'update-many': `Usage: baas-pix-contract update-many --input FILE --base-url URL [credentials] [--concurrency N] [--rate N] [--journal FILE] [--report FILE] [--dry-run]
+
+update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
+
+  Input:
+    --input FILE                  the updates (required): JSONL, one {"account","documentNumber","body"}
+                                  a line; or CSV (a .csv name) with a header: Account, DocumentNumber
+                                  and body fields in dotted form (address.city), true/false for
+                                  isPoliticallyExposedPerson; an empty cell sends nothing
+    --dry-run                     check every line and send nothing, not even for a token: each bad
+                                  line as "line N: field: rule"; exit 1 if any is bad (default: off)
+  Target:
+    --base-url URL                the service root (required); a gateway's path prefix is kept
+  Credentials (one kind is required; secrets from the environment keep them out of shell history):
+    --token TOKEN                 a bearer token you hold (or BAAS_TOKEN)
+    --token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]
+                                  OAuth2 client credentials; the secret from BAAS_CLIENT_SECRET
+                                  (or --client-secret SECRET, which shell history keeps)
+      --scope "a b"               scopes asked of the token URL (default: none asked)
+      --auth-method basic|post    client_secret_basic or client_secret_post (default basic)
+    --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
+                                  its passphrase from BAAS_TLS_PASSPHRASE (default: none)
+    --ca FILE                     a private authority to trust (default: the system's)
+  Pace:
+    --concurrency N               requests in flight at most, 1 to 256 (default 8);
+                                  lowered for a while after a 429 or 503
+    --rate N                      requests per second at most (default: none; the pace is found from
+                                  the service's 429s, Retry-After and rate-limit headers)
+  Resume and output:
+    --journal FILE                record each line's outcome (append-only, synced every 50 lines or
+                                  200 ms); the same command with the same journal skips the lines
+                                  done and tries the failed ones again (default: no journal)
+    --report FILE                 write a JSON report: the settings, each line's outcome, the summary
+                                  (default: the summary on stdout only)
+  Safety:
+    --allow-insecure-http         allow plain http to a host that is not loopback (default: refused);
+                                  the token and secret would travel in clear
+  Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes
+  to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.
+  Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the
+  journal; a second Ctrl-C aborts them.
+  Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid, 2 a usage
+  error or credentials refused, 130 stopped by SIGINT, 143 by SIGTERM.`,
+  'export-keys': `Usage: baas-pix-contract export-keys --out FILE --base-url URL [credentials] [--rate N] [--page-size N] [--journal FILE] [--report FILE]
+
+write every PIX key to a JSONL or CSV file, paced and resumable
+
+  Output:
+    --out FILE                    where the keys go (required): a .csv name gives CSV with a header
+                                  row (nested members dotted: beneficiary_entity.name); any other
+                                  name JSONL, one key a line as the API gave it
+  Target:
+    --base-url URL                the service root (required); a gateway's path prefix is kept
+  Credentials (one kind is required; secrets from the environment keep them out of shell history):
+    --token TOKEN                 a bearer token you hold (or BAAS_TOKEN)
+    --token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]
+                                  OAuth2 client credentials; the secret from BAAS_CLIENT_SECRET
+                                  (or --client-secret SECRET, which shell history keeps)
+      --scope "a b"               scopes asked of the token URL (default: none asked)
+      --auth-method basic|post    client_secret_basic or client_secret_post (default basic)
+    --cert FILE --key FILE | --pfx FILE   a client certificate (mTLS), for the API and the token URL;
+                                  its passphrase from BAAS_TLS_PASSPHRASE (default: none)
+    --ca FILE                     a private authority to trust (default: the system's)
+  Pace:
+    --rate N                      requests per second at most (default: none; the pace is found from
+                                  the service's 429s, Retry-After and rate-limit headers)
+    --page-size N                 keys asked for each page, 1 to 200 (default 200)
+  Resume and output:
+    --journal FILE                after each page is written and synced, record the file's length and
+                                  the next cursor; the same command with the same journal cuts the file
+                                  back to the last page recorded and goes on from there, so each key is
+                                  written exactly once (default: no journal; a rerun starts over)
+    --report FILE                 write a JSON report: the settings, each page's count, the summary
+                                  (default: the summary on stdout only)
+  Safety:
+    --allow-insecure-http         allow plain http to a host that is not loopback (default: refused);
+                                  the token and secret would travel in clear
+  Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.
+  Exit status: 0 every key written, 1 the run failed (rerun with the journal to go on), 2 a usage
+  error, 130 stopped by SIGINT, 143 by SIGTERM.`,
   docs: `Usage: baas-pix-contract docs --out DIR
 
 write the HTML docs of the contract (one page that works offline) into a folder
@@ -211,6 +295,19 @@ describe('verify --help describes every option it takes', () => {
   });
 });
 
+describe('update-many and export-keys --help describe every option they take, with its default', () => {
+  it.each(['update-many', 'export-keys'])('%s', async (name) => {
+    const command = COMMANDS.find((c) => c.name === name)!;
+    const io = capture();
+    await main([name, '--help'], COMMANDS, io);
+    const described = io.stdout.join('\n').split('\n').slice(1).join('\n');
+    for (const option of Object.keys(command.options))
+      expect(described, option).toMatch(new RegExp(`(^|[\\s(\\[])--${option}(?![\\w-])`, 'm'));
+    expect(described).toContain(`(default ${BATCH_DEFAULTS.concurrency}`.repeat(name === 'update-many' ? 1 : 0));
+    expect(described).toContain(`(default ${MAX_PAGE_SIZE})`.repeat(name === 'export-keys' ? 1 : 0));
+  });
+});
+
 describe('the dispatcher', () => {
   const boom = (reason: unknown) =>
     defineCommand({
@@ -243,7 +340,7 @@ describe('the dispatcher', () => {
     const io = capture();
     expect(await main(['serve'], COMMANDS, io)).toBe(2);
     expect(io.stderr).toEqual([
-      'baas-pix-contract: unknown command "serve". Commands: mock, sandbox, verify, docs. See --help.',
+      'baas-pix-contract: unknown command "serve". Commands: mock, sandbox, verify, update-many, export-keys, docs. See --help.',
     ]);
   });
 

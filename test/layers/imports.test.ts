@@ -64,7 +64,12 @@ async function readImports() {
 
 // What `import()` may load: the optional peers, a subcommand of the command line, the generated validators.
 const OPTIONAL_PEERS = ['@hono/node-server', 'msw', '@faker-js/faker', 'undici', '@opentelemetry/api'];
-const SUBCOMMANDS = ['src/sandbox/index.js', 'src/verify/cli.js'];
+const SUBCOMMANDS = [
+  'src/sandbox/index.js',
+  'src/verify/cli.js',
+  'src/cli/batch/update-many-run.js',
+  'src/cli/batch/export-keys-run.js',
+];
 // undici and node:tls load through a variable (bundlers must not resolve an optional peer).
 const COMPUTED_IMPORT_ALLOWED_IN = ['src/tls/agent.ts'];
 

@@ -1,0 +1,203 @@
+// The input of update-many, line by line, streamed (never read whole): JSONL, one
+// {"account","documentNumber","body"} per line, or CSV with the columns Account, DocumentNumber and
+// the body's fields in dotted form (address.city). Each line comes out as an update to send or as
+// the issues that keep it from being sent (field and rule, never the value).
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { UpdateItem } from '../../batch/results.js';
+import {
+  type ValidationIssue,
+  validateNaturalPersonUpdate,
+  validateUpdateNaturalPersonQuery,
+} from '../../validation/index.js';
+import { csvRecords } from './csv.js';
+
+export type { UpdateItem };
+
+/** A field of a line and the rule it broke. */
+export interface LineIssue {
+  field: string;
+  rule: string;
+}
+
+export interface InputLine {
+  /** Counted from 1, as an editor counts lines (for CSV, the line a record starts on; the header is line 1). */
+  line: number;
+  /** The update, when the line is valid. */
+  item?: UpdateItem;
+  /** Why the line cannot be sent, when it is not valid. */
+  issues?: LineIssue[];
+  /** A short hash of the update (not of its spelling), so a journal can tell a line that changed. */
+  hash?: string;
+}
+
+/** The field of an issue that concerns the whole line (its syntax), not one field of it. */
+export const WHOLE_LINE = '(line)';
+
+export type InputFormat = 'jsonl' | 'csv';
+
+export const formatOf = (path: string): InputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
+
+/** Body fields that are booleans: a CSV cell `true` or `false` becomes one (checked against the spec by the tests). */
+export const CSV_BOOLEAN_FIELDS: ReadonlySet<string> = new Set(['isPoliticallyExposedPerson']);
+
+const JSONL_FIELDS = ['account', 'documentNumber', 'body'] as const;
+
+/**
+ * 16 bits of SHA-256: enough to notice that a line changed between two runs (one change in 65,536
+ * goes unseen), too few to tell which CPF a line held.
+ */
+export const lineHash = (item: UpdateItem): string =>
+  createHash('sha256')
+    .update(JSON.stringify([item.account, item.documentNumber, item.body]))
+    .digest('hex')
+    .slice(0, 4);
+
+// A body issue's path is a JSON pointer (/address/city); the input names fields its own way.
+function bodyIssues(body: unknown, name: (pointer: string) => string): LineIssue[] {
+  return validateNaturalPersonUpdate(body).map((issue) => ({ field: name(issue.path), rule: ruleOf(issue) }));
+}
+
+/** The rule alone: a ValidationIssue's message starts with the field it names. */
+function ruleOf(issue: ValidationIssue): string {
+  const prefix = issue.path === '' ? /^the (body|query) / : new RegExp(`^${escapeRegExp(issue.path)} `);
+  return issue.message.replace(prefix, '');
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Checks one update as the client would before sending it; the fields named as the input names them. */
+function checked(
+  line: number,
+  account: unknown,
+  documentNumber: unknown,
+  body: unknown,
+  names: { account: string; documentNumber: string; body: (pointer: string) => string },
+  earlier: LineIssue[] = [],
+): InputLine {
+  const issues = [...earlier];
+  for (const issue of validateUpdateNaturalPersonQuery({ Account: account, DocumentNumber: documentNumber })) {
+    const field =
+      issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
+    issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
+  }
+  issues.push(...bodyIssues(body, names.body));
+  if (issues.length > 0) return { line, issues };
+  const item = { account, documentNumber, body } as UpdateItem;
+  return { line, item, hash: lineHash(item) };
+}
+
+const pointerToDotted = (pointer: string): string =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+
+const JSONL_NAMES = {
+  account: 'account',
+  documentNumber: 'documentNumber',
+  body: (pointer: string) => (pointer === '' ? 'body' : `body.${pointerToDotted(pointer)}`),
+};
+
+/** One JSONL line; undefined for a blank one. */
+export function jsonLine(line: number, text: string): InputLine | undefined {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text, which may hold a CPF.
+    return { line, issues: [{ field: WHOLE_LINE, rule: 'is not valid JSON' }] };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { line, issues: [{ field: WHOLE_LINE, rule: 'must be a JSON object' }] };
+  const record = value as Record<string, unknown>;
+  const unknown: LineIssue[] = Object.keys(record).some((name) => !(JSONL_FIELDS as readonly string[]).includes(name))
+    ? [{ field: WHOLE_LINE, rule: `has a field it does not know (${JSONL_FIELDS.join(', ')} only)` }]
+    : [];
+  if (!('body' in record)) unknown.push({ field: 'body', rule: 'is required' });
+  const body = 'body' in record ? record.body : {};
+  return checked(line, record.account, record.documentNumber, body, JSONL_NAMES, unknown);
+}
+
+const CSV_NAMES = {
+  account: 'Account',
+  documentNumber: 'DocumentNumber',
+  body: (pointer: string) => (pointer === '' ? '(body)' : pointerToDotted(pointer)),
+};
+
+/** Sets `value` at the dotted `path` of `target`; false when a segment is taken by a value already. */
+function setDotted(target: Record<string, unknown>, path: string, value: unknown): boolean {
+  const segments = path.split('.');
+  let node = target;
+  for (const segment of segments.slice(0, -1)) {
+    const next = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    if (next === undefined) {
+      const child: Record<string, unknown> = {};
+      Object.defineProperty(node, segment, { value: child, enumerable: true, writable: true, configurable: true });
+      node = child;
+    } else if (next !== null && typeof next === 'object') node = next as Record<string, unknown>;
+    else return false;
+  }
+  Object.defineProperty(node, segments.at(-1)!, { value, enumerable: true, writable: true, configurable: true });
+  return true;
+}
+
+/** The lines of a CSV file: the header names the columns, each record after it is one update. */
+async function* csvLines(chunks: AsyncIterable<string>): AsyncGenerator<InputLine> {
+  let header: string[] | undefined;
+  for await (const record of csvRecords(chunks)) {
+    if (!header) {
+      // A spreadsheet's byte order mark is no part of the first column's name.
+      header = record.fields.map((name, index) => (index === 0 ? name.replace(/^\uFEFF/, '') : name).trim());
+      continue;
+    }
+    if (record.malformed) {
+      yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: `is not CSV: ${record.malformed}` }] };
+      continue;
+    }
+    if (record.fields.length !== header.length) {
+      yield {
+        line: record.line,
+        issues: [{ field: WHOLE_LINE, rule: `has ${record.fields.length} fields; the header has ${header.length}` }],
+      };
+      continue;
+    }
+    const body: Record<string, unknown> = {};
+    const issues: LineIssue[] = [];
+    let account: string | undefined;
+    let documentNumber: string | undefined;
+    header.forEach((name, index) => {
+      const cell = record.fields[index]!;
+      if (name === 'Account') account = cell;
+      else if (name === 'DocumentNumber') documentNumber = cell;
+      // An empty cell leaves the field out: the update sends only what changes.
+      else if (cell !== '') {
+        const value = CSV_BOOLEAN_FIELDS.has(name) && (cell === 'true' || cell === 'false') ? cell === 'true' : cell;
+        if (!setDotted(body, name, value)) issues.push({ field: name, rule: 'is inside a field that has a value' });
+      }
+    });
+    yield checked(record.line, account, documentNumber, body, CSV_NAMES, issues);
+  }
+}
+
+/** Every line of the input file, in order, streamed. */
+export async function* readInput(path: string, format: InputFormat = formatOf(path)): AsyncGenerator<InputLine> {
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  try {
+    if (format === 'csv') {
+      yield* csvLines(stream);
+      return;
+    }
+    let line = 0;
+    for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+      line += 1;
+      const parsed = jsonLine(line, text);
+      if (parsed) yield parsed;
+    }
+  } finally {
+    stream.destroy();
+  }
+}

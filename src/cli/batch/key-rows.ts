@@ -1,0 +1,40 @@
+// PIX keys as export-keys writes them: JSONL (one key a line, as the API gave it) or CSV (a header
+// row, then one row a key, its nested members in dotted columns).
+import type { PixKey } from '../../types.js';
+
+export type OutputFormat = 'jsonl' | 'csv';
+
+export const outputFormatOf = (path: string): OutputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
+
+/** The columns of the CSV: every member of a key the contract lists, nested ones dotted. */
+export const KEY_COLUMNS = [
+  'id',
+  'key',
+  'key_type',
+  'key_status',
+  'account_id',
+  'beneficiary_account.branch_code',
+  'beneficiary_account.account_code',
+  'beneficiary_account.account_type',
+  'beneficiary_account.created_at',
+  'beneficiary_entity.name',
+  'beneficiary_entity.document_type',
+  'beneficiary_entity.document',
+] as const;
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+export const csvField = (value: unknown): string => {
+  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+const valueAt = (key: PixKey, column: string): unknown =>
+  column.split('.').reduce<unknown>((node, name) => (node as Record<string, unknown> | undefined)?.[name], key);
+
+export const csvHeader = (): string => `${KEY_COLUMNS.join(',')}\r\n`;
+
+/** The text of one page of keys in `format`. */
+export function keyRows(keys: readonly PixKey[], format: OutputFormat): string {
+  if (format === 'jsonl') return keys.map((key) => `${JSON.stringify(key)}\n`).join('');
+  return keys.map((key) => `${KEY_COLUMNS.map((column) => csvField(valueAt(key, column))).join(',')}\r\n`).join('');
+}

@@ -1,0 +1,42 @@
+// Ctrl-C during a batch: the first SIGINT or SIGTERM stops taking new work and lets what is in
+// flight finish (the journal then holds every outcome); a second one gives up on what is in flight.
+
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/** The exit code of a run stopped by `signal`: 128 + its number, as a shell reports it. */
+export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+
+export class Stopper {
+  /** The first signal received, if any. */
+  signal: StopSignal | undefined;
+  /** Aborted by the first signal: no new work is taken. */
+  readonly soft = new AbortController();
+  private readonly handlers = STOP_SIGNALS.map((name) => [name, () => this.receive(name)] as const);
+
+  constructor(
+    private readonly onFirst: (signal: StopSignal) => void,
+    private readonly onSecond: (signal: StopSignal) => void,
+  ) {
+    for (const [name, handler] of this.handlers) process.on(name, handler);
+  }
+
+  get stopping(): boolean {
+    return this.signal !== undefined;
+  }
+
+  private receive(name: StopSignal): void {
+    if (this.signal !== undefined) {
+      this.onSecond(this.signal);
+      return;
+    }
+    this.signal = name;
+    this.soft.abort(new DOMException(`stopped by ${name}`, 'AbortError'));
+    this.onFirst(name);
+  }
+
+  /** Stops listening: the process's own handling of the signals is back. */
+  release(): void {
+    for (const [name, handler] of this.handlers) process.off(name, handler);
+  }
+}

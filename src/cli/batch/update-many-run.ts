@@ -1,0 +1,217 @@
+// `update-many`: validate every line of the input first, then send the valid ones (skipping those
+// the journal says are done), journal and report each outcome, show progress, and stop cleanly.
+import { stat } from 'node:fs/promises';
+import { createBaasClient } from '../../client/baas-client.js';
+import { redactJson, redactText } from '../../redact.js';
+import { credentialHint } from '../../verify/credentials.js';
+import { UsageError, type CommandContext } from '../command.js';
+import type { UpdateManyValues } from '../update-many.js';
+import type { UpdateItem } from '../../batch/results.js';
+import { type InputLine, readInput, WHOLE_LINE } from './input.js';
+import { JournalWriter, readJournal } from './journal.js';
+import { type Connection, connectionFrom, paceFrom } from './options.js';
+import { Progress, type ProgressOutput } from './progress.js';
+import { ReportWriter } from './report.js';
+import { updateMany } from '../../batch/update-many.js';
+import { EXIT_ON, Stopper } from './stop.js';
+import { failureOf, type LineResult, summaryLines, Tally } from './summary.js';
+import { DoneLines } from './update-journal.js';
+
+export interface RunIo extends CommandContext {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where progress goes (standard error): redrawn in place when it is a terminal. */
+  progress: ProgressOutput;
+}
+
+/** `line 7: body.address.city: must be at most 60 characters`, `line 9: is not valid JSON` (no value, ever). */
+export const badLineText = (line: InputLine): string[] =>
+  (line.issues ?? []).map((issue) =>
+    redactText(`line ${line.line}: ${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`),
+  );
+
+const inputProblem = async (path: string): Promise<string | undefined> => {
+  try {
+    return (await stat(path)).isFile() ? undefined : 'is not a file';
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code})`;
+  }
+};
+
+// A refused credential fails every line alike: the run stops at the first such answer.
+const refused = (result: LineResult): boolean =>
+  result.status === 401 || result.status === 403 || result.kind === 'auth';
+
+export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promise<number> {
+  const input = values.input;
+  if (!input) throw new UsageError('--input FILE is required');
+  const dryRun = values['dry-run'] === true;
+  const pace = paceFrom(values);
+  // Checked before the input is read: a misspelt flag is said at once, not after a million lines.
+  const connection: Connection | undefined = dryRun ? undefined : connectionFrom(values, io.env);
+  try {
+    const problem = await inputProblem(input);
+    if (problem) throw new UsageError(`--input ${input} ${problem}`);
+    const done = new DoneLines();
+    const journalRead = values.journal
+      ? await readJournal(values.journal, 'update-many', (e) => done.apply(e))
+      : undefined;
+
+    // Validation first: every line, before anything is sent.
+    let good = 0;
+    let bad = 0;
+    let alreadyDone = 0;
+    const say = dryRun ? io.out : io.err;
+    for await (const line of readInput(input)) {
+      if (line.issues) {
+        bad += 1;
+        for (const text of badLineText(line)) say(text);
+      } else {
+        good += 1;
+        if (done.state(line.line, line.hash!) === 'done') alreadyDone += 1;
+      }
+    }
+    if (dryRun) {
+      io.out(`${good + bad} lines: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
+      return bad > 0 ? 1 : 0;
+    }
+    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone);
+  } finally {
+    await connection?.credentials.close();
+  }
+}
+
+async function send(
+  input: string,
+  values: UpdateManyValues,
+  io: RunIo,
+  connection: Connection,
+  pace: ReturnType<typeof paceFrom>,
+  done: DoneLines,
+  journalRead: Awaited<ReturnType<typeof readJournal>> | undefined,
+  toSend: number,
+): Promise<number> {
+  const { credentials } = connection;
+  const secrets = () => credentials.secrets;
+  if (connection.insecureHttp)
+    io.err(
+      'warning: --allow-insecure-http: --base-url is plain http to a host that is not loopback; credentials travel in clear',
+    );
+  const journal =
+    values.journal && journalRead ? await JournalWriter.open(values.journal, 'update-many', journalRead) : undefined;
+  const report = values.report
+    ? await ReportWriter.open(values.report, {
+        command: 'update-many',
+        input,
+        baseUrl: redactText(connection.baseUrl, credentials.secrets),
+        credentials: credentials.kind,
+        concurrency: pace.concurrency,
+        rate: pace.rate ?? null,
+        journal: values.journal ?? null,
+      })
+    : undefined;
+  const tally = new Tally();
+  let credentialsRefused = false;
+  const client = createBaasClient({
+    baseUrl: connection.baseUrl,
+    token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
+      secrets: () => [...credentials.secrets],
+    }),
+    ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
+    ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
+  });
+
+  const record = (result: LineResult, hash?: string) => {
+    tally.add(result);
+    // Issues name fields as the input names them, and a CSV header can hold anything.
+    report?.line(result.issues ? redactJson(result, secrets()) : result);
+    if (result.outcome === 'skipped') return;
+    journal?.append({
+      line: result.line,
+      outcome: result.outcome,
+      ...(hash ? { hash } : {}),
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      ...(result.kind ? { kind: result.kind } : {}),
+    });
+  };
+
+  const lines = new WeakMap<UpdateItem, { line: number; hash: string }>();
+  let stopped = false;
+  async function* items(): AsyncGenerator<UpdateItem> {
+    for await (const line of readInput(input)) {
+      if (stopped || credentialsRefused) return;
+      if (line.issues) {
+        record({ line: line.line, outcome: 'invalid', issues: line.issues });
+        continue;
+      }
+      if (done.state(line.line, line.hash!) === 'done') {
+        record({ line: line.line, outcome: 'skipped' });
+        continue;
+      }
+      lines.set(line.item!, { line: line.line, hash: line.hash! });
+      yield line.item!;
+    }
+  }
+
+  const finish = async (interrupted: boolean) => {
+    await journal?.close();
+    tally.interrupted = interrupted;
+    const summary = tally.summary();
+    await report?.finish(summary);
+    for (const line of summaryLines(summary)) io.out(line);
+    if (values.journal) io.out(`journal: ${values.journal}`);
+    if (values.report) io.out(`report: ${values.report}`);
+    return summary;
+  };
+  const stopper = new Stopper(
+    () => {
+      stopped = true;
+      io.err('stopping: no new lines; the requests in flight finish (Ctrl-C again to give them up)');
+    },
+    (signal) => {
+      // Given up: what is in flight is not journaled (a rerun sends it); what is done is kept.
+      progress.stop();
+      void finish(true).finally(() => process.exit(EXIT_ON[signal]));
+    },
+  );
+  const run = updateMany(client, items(), {
+    concurrency: pace.concurrency,
+    ...(pace.rate !== undefined ? { rate: pace.rate } : {}),
+    signal: stopper.soft.signal,
+  });
+  const progress = new Progress(io.progress, () => {
+    const counts = run.progress();
+    return { done: counts.done, failed: counts.failed, total: toSend };
+  });
+
+  let fault: unknown;
+  try {
+    for await (const result of run) {
+      const meta = lines.get(result.item)!;
+      if (result.ok) {
+        record({ line: meta.line, outcome: 'ok' }, meta.hash);
+        continue;
+      }
+      const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
+      record(entry, meta.hash);
+      if (refused(entry)) credentialsRefused = true;
+    }
+  } catch (error) {
+    fault = error;
+  } finally {
+    progress.stop();
+    stopper.release();
+    await client.close();
+  }
+  tally.requests = run.progress().requests;
+  const summary = await finish(stopper.stopping);
+  if (fault !== undefined) {
+    io.err(redactText(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
+    return 1;
+  }
+  if (credentialsRefused) {
+    io.err(`update-many: the service refused the credentials; stopped. ${credentialHint(credentials.kind)}`);
+    return 2;
+  }
+  if (stopper.signal) return EXIT_ON[stopper.signal];
+  return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;
+}

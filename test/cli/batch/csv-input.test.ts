@@ -1,0 +1,114 @@
+// CSV in: the RFC 4180 reader (quoted fields with commas, doubled quotes and line breaks, CRLF, any
+// chunking), the dotted columns that become the body, and update-many sending a CSV file.
+import { writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { CSV_BOOLEAN_FIELDS, readInput } from '../../../src/cli/batch/input.js';
+import { csvField } from '../../../src/cli/batch/key-rows.js';
+import { spec } from '../../support/spec.js';
+import { type CountingSandbox, countingSandbox, killChildren, runCli, tempDir } from './harness.js';
+
+const records = async (chunks: string[]) => {
+  const out = [];
+  for await (const record of csvRecords(Readable.from(chunks))) out.push(record);
+  return out;
+};
+
+describe('the CSV reader', () => {
+  it('reads back any rows written as RFC 4180, however the text is cut into chunks', async () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r\n', ' ', 'é') });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (rows, cuts) => {
+          const text = rows.map((row) => row.map(csvField).join(',')).join('\r\n');
+          const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points].map((from, i) => text.slice(from, [...points, text.length][i]));
+          expect((await records(chunks)).map((record) => record.fields)).toEqual(rows);
+        },
+      ),
+    );
+  });
+
+  it('numbers each record by the line it starts on, and names a malformed one', async () => {
+    const read = await records(['a,b\n"x\ny",1\n\n2,"q"z\n"open']);
+    expect(read.map((record) => [record.line, record.malformed === undefined])).toEqual([
+      [1, true],
+      [2, true],
+      [5, false],
+      [6, false],
+    ]);
+    expect(read[1]!.fields).toEqual(['x\ny', '1']);
+  });
+
+  it('turns true/false into booleans exactly for the boolean fields of the update body in the spec', () => {
+    const body = spec.components.schemas!.NaturalPersonUpdate as { properties: Record<string, { type?: string }> };
+    const booleans = Object.entries(body.properties).filter(([, schema]) => schema.type === 'boolean');
+    expect([...CSV_BOOLEAN_FIELDS]).toEqual(booleans.map(([name]) => name));
+  });
+});
+
+let sandbox: CountingSandbox;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  sandbox = await countingSandbox({ clients: 1, accountsPerClient: 3, keysPerAccount: 0 });
+  dir = await tempDir();
+});
+afterEach(killChildren);
+afterAll(async () => {
+  await sandbox?.stop();
+  await dir?.remove();
+});
+
+describe('update-many --input FILE.csv', () => {
+  const header =
+    'Account,DocumentNumber,socialName,isPoliticallyExposedPerson,address.postalCode,address.street,address.number,address.addressComplement,address.neighborhood,address.city,address.state';
+
+  it('sends dotted columns as the nested body, quoted commas, quotes and line breaks intact; empty cells left out', async () => {
+    const [a, b, c] = sandbox.sandbox.clients[0]!.accounts;
+    const input = dir.file('input.csv');
+    await writeFile(
+      input,
+      [
+        header,
+        `${a!.account},${a!.documentNumber},"Ana ""Aninha"" Lima",true,01310100,"Avenida Paulista, 1578",1578,"Bloco B\nApto 42",Bela Vista,São Paulo,SP`,
+        `${b!.account},${b!.documentNumber},,false,,,,,,,`,
+        `${c!.account},${c!.documentNumber},Caio,yes,,,,,,,`,
+      ].join('\r\n'),
+    );
+    const run = await runCli(['update-many', '--input', input, '--base-url', sandbox.url], {
+      BAAS_TOKEN: sandbox.sandbox.clients[0]!.token,
+    });
+    // The third line is invalid (yes is no boolean): named by its line, the rest sent.
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^line 5: isPoliticallyExposedPerson: /m);
+    const [first, second, third] = sandbox.sandbox.snapshot().clients[0]!.accounts;
+    expect(first!.data).toMatchObject({
+      socialName: 'Ana "Aninha" Lima',
+      isPoliticallyExposedPerson: true,
+      address: {
+        street: 'Avenida Paulista, 1578',
+        addressComplement: 'Bloco B\nApto 42',
+        city: 'São Paulo',
+        state: 'SP',
+      },
+    });
+    expect(second!.data.isPoliticallyExposedPerson).toBe(false);
+    expect(second!.data.socialName).not.toBe('');
+    expect(third!.data.socialName).not.toBe('Caio');
+  }, 60_000);
+
+  it('reads the same lines as the reader numbers them (the header is line 1)', async () => {
+    const input = dir.file('lines.csv');
+    await writeFile(input, `${header}\nx,2,"a\nb",,,,,,,,\n`);
+    const lines = [];
+    for await (const line of readInput(input)) lines.push(line);
+    expect(lines.map((line) => line.line)).toEqual([2]);
+    expect(lines[0]!.issues!.map((issue) => issue.field)).toEqual(
+      expect.arrayContaining(['Account', 'DocumentNumber']),
+    );
+  });
+});

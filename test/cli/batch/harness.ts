@@ -1,0 +1,107 @@
+// The batch commands as a user runs them: the real command line in a child process, against a
+// sandbox listening on 127.0.0.1:0 in the test's own process, which counts what it was sent.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../../../scripts/lib/paths.mjs';
+import { createSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { alive } from '../processes.js';
+
+export interface CountingSandbox {
+  url: string;
+  sandbox: ReturnType<typeof createSandbox>;
+  /** Every request line the sandbox logged. */
+  requests: string[];
+  /** Successful PUTs by Account. */
+  updated: Map<string, number>;
+  stop(): Promise<void>;
+}
+
+/** A sandbox on 127.0.0.1:0 that counts every request, and the successful PUTs by account. */
+export async function countingSandbox(options: SandboxOptions): Promise<CountingSandbox> {
+  const sandbox = createSandbox(options);
+  const requests: string[] = [];
+  const updated = new Map<string, number>();
+  const running = await sandbox.listen({
+    port: 0,
+    log: (line) => {
+      requests.push(line);
+      const put = /^PUT \S*[?&]Account=([0-9]+)\S* → 2[0-9][0-9] /.exec(line);
+      if (put) updated.set(put[1]!, (updated.get(put[1]!) ?? 0) + 1);
+    },
+  });
+  return { url: running.url, sandbox, requests, updated, stop: () => running.stop() };
+}
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Running {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  finished: Promise<Finished>;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Starts `baas-pix-contract ...args` (the TypeScript sources, as `npm run` does) with `env` added. */
+export function startCli(args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, BAAS_TOKEN: '', BAAS_CLIENT_SECRET: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const finished = new Promise<Finished>((resolve) => {
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, finished };
+}
+
+export const runCli = (args: string[], env?: Record<string, string>): Promise<Finished> => startCli(args, env).finished;
+
+/** Kills every command line a test started and left running: the safety net after each test. */
+export function killChildren(): void {
+  for (const child of children) if (child.pid !== undefined && alive(child.pid)) child.kill('SIGKILL');
+  children.clear();
+}
+
+export async function tempDir(): Promise<{ path: string; file(name: string): string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), 'batch-cli-'));
+  return { path, file: (name) => join(path, name), remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** The entries of a journal after its header (a torn last line left out). */
+export async function journalEntries(path: string): Promise<Record<string, unknown>[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n');
+  lines.pop();
+  return lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Polls `check` on the event loop until it holds (no timing assertion: the test's own timeout bounds it). */
+export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** One JSONL line of update-many for a seeded account. */
+export const updateLine = (account: { account: string; documentNumber: string }, body: object): string =>
+  JSON.stringify({ account: account.account, documentNumber: account.documentNumber, body });

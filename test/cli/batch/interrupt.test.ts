@@ -1,0 +1,62 @@
+// update-many and Ctrl-C: SIGINT stops taking new lines, lets the requests in flight finish, flushes
+// the journal (every update the sandbox applied is in it), prints the summary and exits 130.
+import { writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CountingSandbox,
+  countingSandbox,
+  journalEntries,
+  killChildren,
+  startCli,
+  tempDir,
+  until,
+  updateLine,
+} from './harness.js';
+
+const LINES = 200;
+let sandbox: CountingSandbox;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  // Each update takes 200 ms: there are always some in flight.
+  sandbox = await countingSandbox({
+    clients: 1,
+    accountsPerClient: LINES,
+    keysPerAccount: 0,
+    faults: [{ operation: 'updateNaturalPerson', share: 1, delayMs: 200 }],
+  });
+  dir = await tempDir();
+});
+afterEach(killChildren);
+afterAll(async () => {
+  await sandbox?.stop();
+  await dir?.remove();
+});
+
+describe('update-many stopped with SIGINT', () => {
+  it('finishes the requests in flight, journals each of them, prints the summary, exits 130', async () => {
+    const client = sandbox.sandbox.clients[0]!;
+    const input = dir.file('input.jsonl');
+    await writeFile(input, client.accounts.map((account) => updateLine(account, { socialName: 'Stopped' })).join('\n'));
+    const journal = dir.file('journal');
+    const run = startCli(
+      ['update-many', '--input', input, '--base-url', sandbox.url, '--journal', journal, '--concurrency', '4'],
+      { BAAS_TOKEN: client.token },
+    );
+    await until(async () => (await journalEntries(journal)).length >= 8);
+    run.child.kill('SIGINT');
+    const finished = await run.finished;
+    expect(finished.code, finished.stdout + finished.stderr).toBe(130);
+    expect(finished.stdout).toMatch(/^Interrupted: /m);
+    const entries = await journalEntries(journal);
+    // In flight at the signal, finished all the same: no line was cut off.
+    expect(entries.filter((entry) => entry.outcome !== 'ok')).toEqual([]);
+    const ok = entries.map((entry) => entry.line as number);
+    expect(ok.length).toBeLessThan(LINES);
+    // Every update the sandbox applied was journaled: none was cut off, none left unflushed.
+    const applied = client.accounts.flatMap((account, index) =>
+      sandbox.updated.has(account.account) ? [index + 1] : [],
+    );
+    expect([...ok].sort((a, b) => a - b)).toEqual(applied);
+    expect(new Set(ok).size).toBe(ok.length);
+  }, 60_000);
+});
