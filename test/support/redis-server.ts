@@ -1,15 +1,14 @@
 // A throwaway redis-server for one test file: 127.0.0.1 on a free port, no persistence, an empty
 // directory of its own. It dies with the process that started it even when that process is killed
-// outright (the kernel's parent-death signal, set by util-linux's setpriv), and stop() ends it otherwise.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// outright (./tied-spawn.ts), and stop() ends it otherwise.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureRedisServer } from '../../scripts/lib/redis-server.mjs';
+import { spawnTied } from './tied-spawn.js';
 
-const SETPRIV = '/usr/bin/setpriv';
 const READY = /Ready to accept connections/;
 // Another process may take the free port between the lookup and redis-server's bind: try a few.
 const ATTEMPTS = 3;
@@ -31,17 +30,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function launch(executable: string, args: string[]): ChildProcess {
-  if (existsSync(SETPRIV))
-    return spawn(SETPRIV, ['--pdeathsig', 'KILL', executable, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  // Without setpriv the server still ends with a normal exit of this process, not with a SIGKILL of it.
-  const child = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
-  child.once('exit', () => process.off('exit', kill));
-  return child;
 }
 
 /** Resolves once the server accepts connections; rejects with its output if it exits first. */
@@ -89,7 +77,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     const port = await freePort();
     const dir = await mkdtemp(join(tmpdir(), 'redis-server-'));
     const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir];
-    const child = launch(executable, args);
+    const child = spawnTied(executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const stop = stopper(child, dir);
     try {
       await ready(child);
