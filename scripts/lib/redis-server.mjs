@@ -7,7 +7,10 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
-const INSTALL = 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server';
+// Test files run in parallel, each may get here: flock lets one install while the others wait, then
+// they find it installed. The dpkg lock timeout waits for any other apt-get (Chromium's) instead of failing.
+const APT = 'apt-get -o DPkg::Lock::Timeout=300';
+const INSTALL = `flock /tmp/baas-pix-contract-apt.lock sh -c 'test -x /usr/bin/redis-server || { ${APT} update -qq && DEBIAN_FRONTEND=noninteractive ${APT} install -y -qq redis-server; }'`;
 const HOW_TO =
   'The shared-limit test needs redis-server. Install it (Debian/Ubuntu: `sudo apt-get install -y redis-server`) or set REDIS_SERVER_PATH to a redis-server executable.';
 
