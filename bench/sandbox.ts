@@ -36,9 +36,11 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () =>
-    new Promise<void>((resolve) =>
-      child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
-    );
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   process.once('exit', () => child.kill('SIGKILL'));
   let out = '';
   const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {

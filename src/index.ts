@@ -55,3 +55,15 @@ export type {
 export type { RateLimitInfo } from './logging/rate-limit.js';
 export type { BaasEventListener } from './client/events.js';
 export { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';
+export { updateMany, type UpdateManyRun, type BatchClient } from './batch/update-many.js';
+export {
+  exportKeys,
+  exportKeyPages,
+  type ExportKeysOptions,
+  type KeyPage,
+  type ExportClient,
+} from './batch/export-keys.js';
+export type { UpdateManyOptions, PacingOptions } from './batch/options.js';
+export type { UpdateItem, UpdateManyResult, UpdateSuccess, UpdateFailure } from './batch/results.js';
+export type { BatchProgress } from './batch/progress.js';
+export type { RequestLimiter } from './batch/limiter.js';

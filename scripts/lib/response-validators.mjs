@@ -171,7 +171,8 @@ export async function responseValidatorSource(fullSpec) {
   );
   const table = {};
   for (const r of responses) {
-    (table[r.operationId] ??= {})[r.status] = `{ contentTypes: { ${r.contentTypes
+    table[r.operationId] ??= {};
+    table[r.operationId][r.status] = `{ contentTypes: { ${r.contentTypes
       .map((m) => `${JSON.stringify(m.type)}: ${m.validator ?? 'null'}`)
       .join(', ')} }, fastContentTypes: { ${r.contentTypes
       .map((m) => `${JSON.stringify(m.type)}: ${m.validator ? `fast.${m.validator}` : 'null'}`)

@@ -38,8 +38,6 @@ export interface ClientCredentialsOptions {
   fetch?: FetchLike;
   /** Allow plain http to a host other than loopback. Never with a real secret. */
   allowInsecureHttp?: boolean;
-  /** Clock in milliseconds, for tests. Default Date.now. */
-  now?: () => number;
 }
 
 export interface ResolvedClientCredentials {
@@ -58,7 +56,6 @@ export interface ResolvedClientCredentials {
   maxResponseBytes: number;
   tls: TlsOptions | undefined;
   fetch: FetchLike | undefined;
-  now: () => number;
 }
 
 // RFC 6749 appendix A: client ids and secrets are visible characters; a control character would
@@ -131,8 +128,6 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
   if (options.tls !== undefined && options.fetch !== undefined)
     fail('give either tls or fetch, not both (tls builds its own fetch)');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function (url, init)');
-  if (options.now !== undefined && typeof options.now !== 'function')
-    fail('now must be a function returning milliseconds');
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const sizeProblem = byteLimitProblem(maxResponseBytes);
   if (sizeProblem) fail(`maxResponseBytes ${sizeProblem}`);
@@ -152,6 +147,5 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
     maxResponseBytes,
     tls: options.tls,
     fetch: options.fetch,
-    now: options.now ?? Date.now,
   };
 }

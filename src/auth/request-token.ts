@@ -10,7 +10,7 @@ export interface CachedToken {
   value: string;
   /** As the endpoint said, or the default. */
   expiresInSeconds: number;
-  /** When to fetch a new one (expiry minus the margin), in `now()` milliseconds. */
+  /** When to fetch a new one (expiry minus the margin), in `Date.now()` milliseconds. */
   refreshAt: number;
 }
 
@@ -49,7 +49,7 @@ export async function requestToken(
     form.set('client_id', settings.clientId);
     form.set('client_secret', settings.clientSecret);
   }
-  const startedAt = settings.now();
+  const startedAt = Date.now();
   const signal = AbortSignal.timeout(settings.timeoutMs);
   let response: Response | undefined;
   let text: string;

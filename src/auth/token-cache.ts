@@ -42,17 +42,17 @@ export function tokenCache({ settings, send, secrets, basic, observers }: TokenC
   return {
     issued,
     async get() {
-      if (cached && settings.now() < cached.refreshAt) return cached.value;
+      if (cached && Date.now() < cached.refreshAt) return cached.value;
       if (!inflight) {
         // Set before any await, so every caller arriving meanwhile joins this one request.
-        const startedAt = settings.now();
+        const startedAt = Date.now();
         inflight = requestToken(settings, send, secrets, basic).then(
           (token) => {
             tell({
               type: 'token',
               action: 'fetched',
               tokenUrl,
-              durationMs: settings.now() - startedAt,
+              durationMs: Date.now() - startedAt,
               expiresInSeconds: token.expiresInSeconds,
             });
             issued.push(token.value);

@@ -26,7 +26,7 @@ const SEPARATOR = '(?:[.\\-_ +]|%2[0BDE]|%5F)';
 // Eleven digits or more in such a run may be a CPF (529.982.247-25, 529%20982%20247%2025, 52998224725).
 const DIGIT_RUN = new RegExp(`${DIGIT}(?:${SEPARATOR}?${DIGIT}){10,}`, 'gi');
 // Read token by token, so that the digits of an encoded separator (%20) are not taken for digits.
-const TOKEN = /%[0-9a-f]{2}|[^]/gi;
+const TOKEN = /%[0-9a-f]{2}|[\s\S]/gi;
 const maskRun = (run: string): string =>
   run.replace(TOKEN, (token) => (/^(?:[0-9]|%3[0-9])$/.test(token) ? '*' : token));
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.

@@ -156,7 +156,11 @@ export class Call {
     const { method, headers, body } = this.request;
     for (;;) {
       this.signal?.throwIfAborted();
-      headers.Authorization = this.client.authorization ?? `Bearer ${(this.sentToken = await this.token())}`;
+      if (this.client.authorization !== undefined) headers.Authorization = this.client.authorization;
+      else {
+        this.sentToken = await this.token();
+        headers.Authorization = `Bearer ${this.sentToken}`;
+      }
       // The caller may have given up while the token was fetched: no attempt's controller heard it.
       this.signal?.throwIfAborted();
       const controller = this.attempt();
@@ -238,7 +242,8 @@ export class Call {
   private attempt(): AbortController {
     this.attempts += 1;
     this.attemptStarted = Date.now();
-    const controller = (this.controller = new AbortController());
+    const controller = new AbortController();
+    this.controller = controller;
     this.timedOut = false;
     this.timer = setTimeout(() => {
       this.timedOut = true;

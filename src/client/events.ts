@@ -20,7 +20,8 @@ export function clientEvents(state: ClientState, logging: ResolvedLogging | unde
   let log: EventLog | undefined = logging ? attachEvents(state, logging) : undefined;
   return {
     on(type, listener) {
-      const stop = (log ??= attachEvents(state, logging)).on(type, listener);
+      log ??= attachEvents(state, logging);
+      const stop = log.on(type, listener);
       return () => void stop();
     },
   };

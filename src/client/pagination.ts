@@ -83,27 +83,67 @@ class CursorIterator<Item> implements AsyncIterableIterator<Item> {
   }
 
   private advanceCursor(next: string | null | undefined): void {
-    if (next === null || next === undefined || next === '') {
-      this.exhausted = true;
-      return;
-    }
-    if (this.seen.has(next)) {
+    try {
+      this.cursor = followCursor(next, this.seen, this.pagesRead);
+    } catch (error) {
       this.finish();
-      throw new ResponseError(
-        `the server sent a cursor it had already sent (page ${this.pagesRead}); stopped to avoid an endless loop`,
-        {
-          status: 200,
-          problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
-        },
-        { operation: 'listPixKeys' },
-      );
+      throw error;
     }
-    this.seen.add(next);
-    this.cursor = next;
+    if (this.cursor === undefined) this.exhausted = true;
   }
+}
+
+/**
+ * The cursor to ask for next: undefined when the server sent none (the last page). A cursor the
+ * server already sent is a ResponseError, so a looping server cannot make a walk endless.
+ */
+function followCursor(next: string | null | undefined, seen: Set<string>, pagesRead: number): string | undefined {
+  if (next === null || next === undefined || next === '') return undefined;
+  if (seen.has(next)) {
+    throw new ResponseError(
+      `the server sent a cursor it had already sent (page ${pagesRead}); stopped to avoid an endless loop`,
+      {
+        status: 200,
+        problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
+      },
+      { operation: 'listPixKeys' },
+    );
+  }
+  seen.add(next);
+  return next;
 }
 
 /** The items of every page `fetchPage` returns; a cursor the server sends twice ends it with a ResponseError. */
 export function walkPages<Item>(fetchPage: FetchPage<Item>, options: PageOptions): AsyncIterableIterator<Item> {
   return new CursorIterator(fetchPage, options);
+}
+
+/** One page of a walk: its items, the cursor it was asked with (undefined for the first) and the next one. */
+export interface CursorPage<Item> {
+  data: Item[];
+  cursor: string | undefined;
+  /** Undefined on the last page. */
+  nextCursor: string | undefined;
+}
+
+/**
+ * The pages `fetchPage` returns, one at a time, from `cursor` (or the first page) to the last; the
+ * same cursor rules as walkPages. For a caller that records where it is, page by page, to resume.
+ */
+export async function* walkCursorPages<Item>(
+  fetchPage: FetchPage<Item>,
+  options: PageOptions & { cursor?: string | undefined },
+): AsyncGenerator<CursorPage<Item>, void, undefined> {
+  const { maxPages, cursor: start, ...query } = options;
+  const seen = new Set<string>();
+  let cursor = start === '' ? undefined : start;
+  if (cursor !== undefined) seen.add(cursor);
+  for (let pagesRead = 0; maxPages === undefined || pagesRead < maxPages; ) {
+    const page = await fetchPage(cursor === undefined ? query : { ...query, cursor });
+    pagesRead += 1;
+    const nextCursor = followCursor(page.cursor?.next, seen, pagesRead);
+    yield { data: page.data, cursor, nextCursor };
+    if (nextCursor === undefined) return;
+    cursor = nextCursor;
+  }
 }

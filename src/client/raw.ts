@@ -33,6 +33,7 @@ type Operation<P, M extends HttpMethod> = P extends keyof paths
   ? Extract<paths[P][M & keyof paths[P]], Record<string | number, unknown>>
   : never;
 type RawInit<O, A extends ParseAs> = FetchOptions<O> & { parseAs?: A };
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every member of T is optional (openapi-fetch's idiom)
 type RawInitArgs<O, A extends ParseAs> = {} extends FetchOptions<O> ? [init?: RawInit<O, A>] : [init: RawInit<O, A>];
 
 /**

@@ -26,7 +26,8 @@ export async function checkAnswer(
   text: string,
   call: Call,
 ): Promise<Parsed> {
-  const { responseContract } = await (contract ??= import('../generated/response-validators.js'));
+  contract ??= import('../generated/response-validators.js');
+  const { responseContract } = await contract;
   const contentType = response.headers.get('content-type');
   let parsed: Parsed;
   let bodyUnparsable = false;

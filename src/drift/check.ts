@@ -102,8 +102,10 @@ function sampled(body: unknown, n: number | undefined): unknown {
   if (Array.isArray(body)) return body.length > n ? body.slice(0, n) : body;
   let copy: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value) && value.length > n)
-      (copy ??= { ...(body as Record<string, unknown>) })[name] = value.slice(0, n);
+    if (Array.isArray(value) && value.length > n) {
+      copy ??= { ...(body as Record<string, unknown>) };
+      copy[name] = value.slice(0, n);
+    }
   }
   return copy ?? body;
 }

@@ -13,7 +13,9 @@ const fields = (e: CallEvent): Fields => ({ operation: e.operation, method: e.me
 
 const plain = (headers: Headers): Record<string, string> => {
   const out: Record<string, string> = {};
-  headers.forEach((value, name) => (out[name] = value));
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
   return out;
 };
 

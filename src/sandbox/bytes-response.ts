@@ -60,6 +60,7 @@ export class BytesResponse extends Response {
     return bytes ? Promise.resolve(decoder.decode(bytes)) : this.#real ? this.#real.text() : Promise.reject(unusable());
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the signature of Response.json, which this overrides
   override json(): Promise<any> {
     const bytes = this.#take();
     if (!bytes) return this.#real ? this.#real.json() : Promise.reject(unusable());

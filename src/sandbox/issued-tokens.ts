@@ -28,7 +28,10 @@ export class IssuedTokens {
     const token = `sbx_at_${randomBytes(20).toString('hex')}`;
     this.byToken.set(token, { clientIndex, expiresAt: this.now() + this.ttlMs });
     let list = this.perClient.get(clientIndex);
-    if (list === undefined) this.perClient.set(clientIndex, (list = []));
+    if (list === undefined) {
+      list = [];
+      this.perClient.set(clientIndex, list);
+    }
     list.push(token);
     while (list.length > this.livePerClient) this.byToken.delete(list.shift()!);
     return token;

@@ -25,7 +25,7 @@ export interface MswHandlerOptions<Handler = unknown> {
  * token endpoint (`<baseUrl>/oauth/token`, for `clientCredentials`), from the sandbox.
  */
 // `any` only when msw's own `http` is not passed: the type of msw's handler cannot be named here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: msw is an optional peer, so its handler type cannot be named here
 export async function createMswHandlers<Handler = any>(
   sandbox: Sandbox,
   options: MswHandlerOptions<Handler>,

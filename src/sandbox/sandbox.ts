@@ -433,9 +433,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       faults.add(fault);
     },
     reset() {
-      world.accounts.forEach((accounts, c) =>
-        accounts.forEach((account, a) => (account.data = JSON.parse(seeded[c]![a]!) as CustomerData)),
-      );
+      world.accounts.forEach((accounts, c) => {
+        accounts.forEach((account, a) => {
+          account.data = JSON.parse(seeded[c]![a]!) as CustomerData;
+        });
+      });
       limiter?.reset();
       faults.reset();
     },

@@ -18,7 +18,9 @@ export interface ResponseLike {
 
 const pairs = (headers: ResponseLike['headers']): [string, string][] => {
   const out: [string, string][] = [];
-  headers.forEach((value, name) => out.push([name, value]));
+  headers.forEach((value, name) => {
+    out.push([name, value]);
+  });
   return out;
 };
 

@@ -3,7 +3,14 @@
 // credentials refused, or a check that could not run (budget, network).
 import { writeFile } from 'node:fs/promises';
 import { redactText } from '../redact.js';
-import { insecureHttpWarnings, outputSecrets, parseVerifyArgs, USAGE, UsageError } from './options.js';
+import {
+  insecureHttpWarnings,
+  outputSecrets,
+  parseVerifyArgs,
+  USAGE,
+  UsageError,
+  type VerifyOptions,
+} from './options.js';
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
@@ -22,7 +29,7 @@ const defaultIo: Io = {
 };
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
-  let options;
+  let options: VerifyOptions;
   try {
     options = parseVerifyArgs(argv, io.env);
   } catch (error) {

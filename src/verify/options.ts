@@ -217,7 +217,7 @@ export function parseVerifyArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): VerifyOptions {
-  let values;
+  let values: ReturnType<typeof parseArgs<{ args: string[]; strict: true; options: typeof VERIFY_OPTIONS }>>['values'];
   try {
     ({ values } = parseArgs({
       args: [...argv],

@@ -12,6 +12,7 @@ import { clientCredentials, TokenError, type ClientCredentialsOptions } from '..
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
+import { fakeClock } from '../support/clock.js';
 
 const CLIENT_ID = 'acme-payments';
 // Characters that RFC 6749 §2.3.1 form-encodes before the Basic encoding.
@@ -120,28 +121,28 @@ describe('a token from the token endpoint', () => {
   });
 
   it('is cached until expires_in minus the margin, then fetched again', async () => {
-    let now = 1_000_000;
-    const source = clientCredentials(options({ now: () => now, refreshMarginSeconds: 60 }));
+    const clock = fakeClock(1_000_000);
+    const source = clientCredentials(options({ refreshMarginSeconds: 60 }));
     nextAnswer((r) => (r.body.expires_in = 300));
     const first = await source();
-    now += 239_000; // 1 s before expiry minus margin
+    clock.advance(239_000); // 1 s before expiry minus margin
     expect(await source()).toBe(first);
     expect(seen).toHaveLength(1);
-    now += 2_000; // past it
+    clock.advance(2_000); // past it
     const second = await source();
     expect(seen).toHaveLength(2);
     expect(second).not.toBe(first);
   });
 
   it('a short lifetime keeps at least half of it (margin at most half the lifetime)', async () => {
-    let now = 0;
-    const source = clientCredentials(options({ now: () => now, refreshMarginSeconds: 60 }));
+    const clock = fakeClock(0);
+    const source = clientCredentials(options({ refreshMarginSeconds: 60 }));
     nextAnswer((r) => (r.body.expires_in = 40));
     await source();
-    now = 19_000;
+    clock.set(19_000);
     await source();
     expect(seen).toHaveLength(1);
-    now = 21_000;
+    clock.set(21_000);
     await source();
     expect(seen).toHaveLength(2);
   });

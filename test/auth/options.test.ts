@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, type ClientCredentialsOptions, type TokenError } from '../../src/auth/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
+import { fakeClock } from '../support/clock.js';
 
 const valid: ClientCredentialsOptions = {
   tokenUrl: FAKE_URL,
@@ -107,7 +108,6 @@ describe('options refused at creation', () => {
       'either tls or fetch',
     ],
     ['a fetch that is not a function', { ...valid, fetch: 'fetch' }, 'fetch', 'a function'],
-    ['a now that is not a function', { ...valid, now: 1000 }, 'now', 'a function'],
     ['a tls that is not an object', { ...valid, tls: 'a PEM string' }, 'tls', 'an object'],
     [
       'a negative refreshMarginSeconds',
@@ -254,14 +254,14 @@ describe('options accepted', () => {
   });
 
   it('a zero refreshMarginSeconds keeps the token until the very end of its life', async () => {
-    let now = 0;
+    const clock = fakeClock(0);
     const endpoint = fakeEndpoint();
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0 }));
+    const source = clientCredentials(fakeOptions(endpoint, { refreshMarginSeconds: 0 }));
     await source();
-    now = 3_599_999;
+    clock.set(3_599_999);
     await source();
     expect(endpoint.sent).toHaveLength(1);
-    now = 3_600_000;
+    clock.set(3_600_000);
     await source();
     expect(endpoint.sent).toHaveLength(2);
   });
@@ -282,43 +282,41 @@ describe('defaults', () => {
   });
 
   it('a margin of 60 s', async () => {
-    let now = 0;
+    const clock = fakeClock(0);
     const endpoint = fakeEndpoint((_request, index) =>
       tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 1000 }),
     );
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
+    const source = clientCredentials(fakeOptions(endpoint, {}));
     await source();
-    now = 939_999;
+    clock.set(939_999);
     await source();
     expect(endpoint.sent).toHaveLength(1);
-    now = 940_000;
+    clock.set(940_000);
     await source();
     expect(endpoint.sent).toHaveLength(2);
   });
 
   it('a lifetime of 300 s when the endpoint sends no expires_in, or defaultExpiresInSeconds', async () => {
-    let now = 0;
+    const clock = fakeClock(0);
     const endpoint = fakeEndpoint((_request, index) =>
       tokenAnswer({ access_token: `token-${index + 1}`, expires_in: undefined }),
     );
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0 }));
+    const source = clientCredentials(fakeOptions(endpoint, { refreshMarginSeconds: 0 }));
     await source();
-    now = 299_999;
+    clock.set(299_999);
     await source();
     expect(endpoint.sent).toHaveLength(1);
-    now = 300_000;
+    clock.set(300_000);
     await source();
     expect(endpoint.sent).toHaveLength(2);
 
-    now = 0;
-    const longer = clientCredentials(
-      fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0, defaultExpiresInSeconds: 900 }),
-    );
+    clock.set(0);
+    const longer = clientCredentials(fakeOptions(endpoint, { refreshMarginSeconds: 0, defaultExpiresInSeconds: 900 }));
     await longer();
-    now = 899_999;
+    clock.set(899_999);
     await longer();
     expect(endpoint.sent).toHaveLength(3);
-    now = 900_000;
+    clock.set(900_000);
     await longer();
     expect(endpoint.sent).toHaveLength(4);
   });

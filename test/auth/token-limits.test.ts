@@ -7,6 +7,7 @@ import { clientCredentials, TokenError } from '../../src/auth/index.js';
 import { AuthError, createBaasClient } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';
 import { expectClean, failure, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
+import { fakeClock } from '../support/clock.js';
 
 const TOKEN = 'refused-token-value-123';
 
@@ -58,15 +59,15 @@ describe('a huge expires_in', () => {
   it.each([1e300, Number.MAX_VALUE, 10 * 365 * 86_400])(
     '%s keeps the token 24 h (less the margin), not for ever',
     async (expiresIn) => {
-      let now = 0;
+      const clock = fakeClock(0);
       const endpoint = fakeEndpoint((_request, index) =>
         tokenAnswer({ access_token: `token-${index + 1}`, expires_in: expiresIn }),
       );
-      const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
+      const source = clientCredentials(fakeOptions(endpoint, {}));
       expect(await source()).toBe('token-1');
-      now = 86_400_000 - 60_000 - 1;
+      clock.set(86_400_000 - 60_000 - 1);
       expect(await source()).toBe('token-1');
-      now = 86_400_000 - 60_000;
+      clock.set(86_400_000 - 60_000);
       expect(await source()).toBe('token-2');
       expect(endpoint.sent).toHaveLength(2);
     },

@@ -19,6 +19,7 @@ import {
   tokenAnswer,
   type TokenAnswer,
 } from './fake-endpoint.js';
+import { fakeClock } from '../support/clock.js';
 
 const answering = (answer: TokenAnswer) => fakeEndpoint(answer);
 const DESCRIPTION = 'scope pix.admin is not allowed';
@@ -109,32 +110,32 @@ describe('a 200', () => {
   });
 
   it('the token is kept from when the request started, not when it ended', async () => {
-    let now = 1_000;
+    const clock = fakeClock(1_000);
     const endpoint = answering(async (_request, index) => {
-      now += 30_000; // the endpoint takes 30 s to answer
+      clock.advance(30_000); // the endpoint takes 30 s to answer
       return tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 200 });
     });
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 0 }));
+    const source = clientCredentials(fakeOptions(endpoint, { refreshMarginSeconds: 0 }));
     const events: TokenEvent[] = [];
     source.observe((e) => events.push(e));
     await source();
     expect(events[0]).toMatchObject({ action: 'fetched', durationMs: 30_000, expiresInSeconds: 200 });
-    now = 1_000 + 199_999;
+    clock.set(1_000 + 199_999);
     expect(await source()).toBe('token-1');
-    now = 1_000 + 200_000;
+    clock.set(1_000 + 200_000);
     expect(await source()).toBe('token-2');
   });
 
   it('the margin is at most half the lifetime', async () => {
-    let now = 0;
+    const clock = fakeClock(0);
     const endpoint = answering((_request, index) =>
       tokenAnswer({ access_token: `token-${index + 1}`, expires_in: 100 }),
     );
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now, refreshMarginSeconds: 80 }));
+    const source = clientCredentials(fakeOptions(endpoint, { refreshMarginSeconds: 80 }));
     await source();
-    now = 49_999;
+    clock.set(49_999);
     expect(await source()).toBe('token-1');
-    now = 50_000;
+    clock.set(50_000);
     expect(await source()).toBe('token-2');
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, type TokenError } from '../../src/auth/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
+import { fakeClock } from '../support/clock.js';
 
 const BASIC = Buffer.from(`acme-payments:${SECRET}`).toString('base64');
 
@@ -78,17 +79,17 @@ describe('the cache', () => {
 
 describe('events', () => {
   it('fetched (duration and lifetime), failed (the RFC 6749 code, or the failure, and the message); never a token or the secret', async () => {
-    let now = 5_000;
+    const clock = fakeClock(5_000);
     let call = 0;
     const endpoint = fakeEndpoint(async () => {
       call += 1;
-      now += 120;
+      clock.advance(120);
       if (call === 1) return tokenAnswer({ access_token: 'token-secret-value', expires_in: 600 });
       if (call === 2)
         return tokenAnswer({ error: 'invalid_client', error_description: `secret ${SECRET} refused` }, 401);
       throw new Error('connect ECONNREFUSED');
     });
-    const source = clientCredentials(fakeOptions(endpoint, { now: () => now }));
+    const source = clientCredentials(fakeOptions(endpoint, {}));
     const events: TokenEvent[] = [];
     source.observe((e) => events.push(e));
     await source();

@@ -13,7 +13,11 @@ export function descendants(pid: number): number[] {
   const queue = [pid];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const [child, ppid] of rows) if (ppid === parent) found.push(child), queue.push(child);
+    for (const [child, ppid] of rows) {
+      if (ppid !== parent) continue;
+      found.push(child);
+      queue.push(child);
+    }
   }
   return found;
 }
@@ -62,14 +66,16 @@ export function startUntil(
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = ready.exec(output);
-      if (match) clearTimeout(timer), resolve(match[0]);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[0]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once(
-      'exit',
-      (code) => (clearTimeout(timer), reject(new Error(`${command} exited (${code}) before it was ready:\n${output}`))),
-    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code}) before it was ready:\n${output}`));
+    });
   });
   return { child: child as ChildProcess, ready: readyPromise, output: () => output };
 }

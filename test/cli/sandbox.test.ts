@@ -229,7 +229,7 @@ describe('npm run sandbox', () => {
       cwd: repoRoot,
       timeoutMs: 60_000,
     });
-    await expect(bad.ready).rejects.toThrow(/exited .2.[^]*--keys .*got "0"/);
+    await expect(bad.ready).rejects.toThrow(/exited .2.[\s\S]*--keys .*got "0"/);
   }, 120_000);
 
   for (const signal of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {

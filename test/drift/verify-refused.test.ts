@@ -181,10 +181,20 @@ describe('no credentials at all', () => {
       maxResponseBytes: 1024,
     };
     await expect(
-      runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) }),
+      runVerify(options, {
+        fetch: async (url) => {
+          sent.push(url);
+          return new Response(null, { status: 500 });
+        },
+      }),
     ).rejects.toThrow(UsageError);
     await expect(
-      runVerify(options, { fetch: async (url) => (sent.push(url), new Response(null, { status: 500 })) }),
+      runVerify(options, {
+        fetch: async (url) => {
+          sent.push(url);
+          return new Response(null, { status: 500 });
+        },
+      }),
     ).rejects.toThrow(/--token/);
     expect(sent).toEqual([]);
   });

@@ -191,7 +191,7 @@ describe('parseRateLimit', () => {
   test.prop([fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 })])(
     'never throws and yields only non-negative integers',
     (a, b) => {
-      let info;
+      let info: ReturnType<typeof parseRateLimit>;
       try {
         info = parseRateLimit({ get: (name) => (name === 'ratelimit' ? a : name === 'ratelimit-policy' ? b : null) });
       } catch (error) {

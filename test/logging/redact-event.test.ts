@@ -189,7 +189,14 @@ describe('the event log', () => {
   it('asks for the secrets at each emit that someone hears, and not when nobody does', () => {
     let asked = 0;
     const { logger, lines } = recorder();
-    const log = createEventLog({ logger, logLevel: 'info', secrets: () => ((asked += 1), [TOKEN]) });
+    const log = createEventLog({
+      logger,
+      logLevel: 'info',
+      secrets: () => {
+        asked += 1;
+        return [TOKEN];
+      },
+    });
     log.emit({ type: 'request', ...call });
     expect(asked).toBe(0);
     log.emit({ ...retry, reason: `token ${TOKEN} refused` } as BaasEvent);

@@ -264,11 +264,13 @@ describe('consumer projects', () => {
 
   // Independent of each other, so they share the wall-clock time.
   it.concurrent('ESM: compiles strictly for Node (NodeNext, no DOM, skipLibCheck off)', async () => {
-    await (compiled.esm ??= compile('tsconfig.json'));
+    compiled.esm ??= compile('tsconfig.json');
+    await compiled.esm;
   }, 120_000);
 
   it.concurrent('ESM with msw: compiles (NodeNext, with the DOM library msw needs)', async () => {
-    await (compiled.msw ??= compile('tsconfig.msw.json'));
+    compiled.msw ??= compile('tsconfig.msw.json');
+    await compiled.msw;
   }, 120_000);
 
   it.concurrent('ESM: type-checks strictly as a bundler project sees it (moduleResolution Bundler)', async () => {
@@ -276,7 +278,8 @@ describe('consumer projects', () => {
   }, 120_000);
 
   it.concurrent('CommonJS: compiles with "module": "commonjs" and the default (node10) resolution, skipLibCheck off', async () => {
-    await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
+    compiled.cjs ??= compile('tsconfig.json', cjsProject);
+    await compiled.cjs;
   }, 120_000);
 
   it.concurrent('TypeScript 7: the ESM (NodeNext and Bundler) and CommonJS consumers type-check strictly too', async () => {
@@ -326,9 +329,12 @@ describe('consumer projects', () => {
     let node: string;
     beforeAll(async () => {
       node = await nodeBinary(major);
-      await (compiled.esm ??= compile('tsconfig.json'));
-      await (compiled.msw ??= compile('tsconfig.msw.json'));
-      await (compiled.cjs ??= compile('tsconfig.json', cjsProject));
+      compiled.esm ??= compile('tsconfig.json');
+      await compiled.esm;
+      compiled.msw ??= compile('tsconfig.msw.json');
+      await compiled.msw;
+      compiled.cjs ??= compile('tsconfig.json', cjsProject);
+      await compiled.cjs;
     }, 6 * 60_000);
 
     it.concurrent('the ESM consumer runs against the mock the package starts', async ({ expect }) => {

@@ -45,7 +45,7 @@ function clientPreferring(status: number, seen: Seen[]): BaasClient {
   });
 }
 
-const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The JSON pointer of a node in the bundle, following `$ref`s: where Ajv finds its schema. */
 function pointerOf(pointer: string): string {
@@ -75,7 +75,7 @@ function headerErrors(headerPointer: string, name: string, value: string | null)
 }
 
 describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, statuses: documented }) => {
-  const operationPointer = `/paths/${escape(path)}/${method.toLowerCase()}`;
+  const operationPointer = `/paths/${escapePointer(path)}/${method.toLowerCase()}`;
   const statuses = documented.map(String);
 
   it(`every response for the ${statuses.length} documented statuses conforms and parses (${PER_OPERATION} responses)`, async () => {
@@ -101,10 +101,10 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
       expect(response.status, where).toBe(Number(status));
       expect(response.headers.get('content-type'), where).toContain(mediaType);
       const body = JSON.parse(response.body) as unknown;
-      const schemaPointer = pointerOf(`${responsePointer}/content/${escape(mediaType!)}/schema`);
+      const schemaPointer = pointerOf(`${responsePointer}/content/${escapePointer(mediaType!)}/schema`);
       expect(schemaErrors(schemaPointer, body), where).toEqual([]);
       for (const name of Object.keys(documented.headers ?? {})) {
-        const headerPointer = pointerOf(`${responsePointer}/headers/${escape(name)}`);
+        const headerPointer = pointerOf(`${responsePointer}/headers/${escapePointer(name)}`);
         expect(headerErrors(headerPointer, name, response.headers.get(name)), where).toEqual([]);
       }
 

@@ -7,14 +7,24 @@ import { clientCredentials, TokenError, type ClientAuthMethod } from '../../src/
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/events.js';
 import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { fakeClock } from '../support/clock.js';
 
 const BASE = 'https://sandbox.baas.test';
 const TTL_MS = 300_000;
 
 function setup(
-  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientNow?: () => number } = {},
+  options: { authMethod?: ClientAuthMethod; baseUrl?: string; viaHttp?: boolean; clientClockStill?: boolean } = {},
 ) {
-  const clock = { now: Date.UTC(2026, 10, 24) };
+  // The sandbox's clock, and the client's (Date, faked) moving with it unless the test holds it still.
+  const start = Date.UTC(2026, 10, 24);
+  const clientClock = fakeClock(start);
+  const clock = {
+    now: start,
+    advance(ms: number) {
+      clock.now += ms;
+      if (!options.clientClockStill) clientClock.advance(ms);
+    },
+  };
   const sandbox = createSandbox({ seed: 'oauth-e2e', clients: 2, now: () => clock.now });
   return { clock, sandbox, connect: (baseUrl = options.baseUrl ?? BASE) => connect(sandbox, baseUrl, clock, options) };
 }
@@ -22,8 +32,8 @@ function setup(
 function connect(
   sandbox: Sandbox,
   baseUrl: string,
-  clock: { now: number },
-  options: { authMethod?: ClientAuthMethod; viaHttp?: boolean; clientNow?: () => number },
+  _clock: unknown,
+  options: { authMethod?: ClientAuthMethod; viaHttp?: boolean },
 ) {
   const { clientId, clientSecret } = sandbox.clients[0]!;
   const inProcess = options.viaHttp ? {} : { fetch: sandbox.fetch };
@@ -32,7 +42,6 @@ function connect(
     clientId,
     clientSecret,
     ...(options.authMethod ? { authMethod: options.authMethod } : {}),
-    now: options.clientNow ?? (() => clock.now),
     ...inProcess,
   });
   const events: TokenEvent['action'][] = [];
@@ -56,7 +65,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
       const first = await source();
       expect(events).toEqual(['fetched']);
 
-      clock.now += TTL_MS + 1;
+      clock.advance(TTL_MS + 1);
       expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
       const second = await source();
       expect(second).not.toBe(first);
@@ -68,11 +77,11 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
 
   it('a token the sandbox expired before the source did: the 401 makes the client fetch a new one once, and the call succeeds', async () => {
     // The source's clock stands still: it still believes its token fresh.
-    const { clock, connect: open } = setup({ clientNow: () => 0 });
+    const { clock, connect: open } = setup({ clientClockStill: true });
     const { source, baas, events } = open();
     await baas.listPixKeys({ limit: 1 });
     const first = await source();
-    clock.now += TTL_MS;
+    clock.advance(TTL_MS);
     expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
     expect(events).toEqual(['fetched', 'invalidated', 'fetched']);
     expect(await source()).not.toBe(first);
@@ -113,7 +122,7 @@ describe('over HTTP: listen(), the global fetch', () => {
       const { source, baas, events } = connect(env.sandbox, server.url, env.clock, { authMethod, viaHttp: true });
       await baas.listPixKeys({ limit: 1 });
       const first = await source();
-      env.clock.now += TTL_MS + 1;
+      env.clock.advance(TTL_MS + 1);
       await baas.listPixKeys({ limit: 1 });
       expect(events).toEqual(['fetched', 'fetched']);
       expect((await listWith(fetch, server.url, first)).status).toBe(401);

@@ -7,7 +7,12 @@ import { PassThrough } from 'node:stream';
 export class FakePrism extends EventEmitter {
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
-  readonly channel = { unrefs: 0, unref: () => void (this.channel.unrefs += 1) };
+  readonly channel = {
+    unrefs: 0,
+    unref: () => {
+      this.channel.unrefs += 1;
+    },
+  };
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
   /** Every signal sent, in order. */

@@ -9,7 +9,12 @@ function foreignAnswer(status: number, body: string | null, headers: [string, st
   return {
     status,
     statusText: `text ${status}`,
-    headers: { forEach: (callback) => headers.forEach(([name, value]) => callback(value, name)) },
+    headers: {
+      forEach: (callback) =>
+        headers.forEach(([name, value]) => {
+          callback(value, name);
+        }),
+    },
     body: body === null ? null : new Response(body).body,
   };
 }
@@ -56,7 +61,9 @@ describe('fromUrlInitFetch', () => {
     expect(response.status).toBe(418);
     expect(response.statusText).toBe('text 418');
     const seen: [string, string][] = [];
-    response.headers.forEach((value, name) => seen.push([name, value]));
+    response.headers.forEach((value, name) => {
+      seen.push([name, value]);
+    });
     expect(seen).toStrictEqual([
       ['content-type', 'application/json'],
       ['x-request-id', 'req-9'],

@@ -1,0 +1,111 @@
+// exportKeys and exportKeyPages: every PIX key of the account, page after page through the client's
+// own page walk, each page request paced like updateMany's (rate, discovered limit, limiter) and
+// retried here so retries are paced too. Pages carry their cursors, so a caller can resume.
+import type { BaasClient } from '../client/baas-client.js';
+import { walkCursorPages } from '../client/pagination.js';
+import { ApiError } from '../errors.js';
+import { operations } from '../generated/operations.js';
+import type { PixKey, PixKeyList } from '../types.js';
+import { validateListPixKeysQuery } from '../validation/index.js';
+import { attemptUntilDone } from './attempts.js';
+import { checkObject, checkPacing, type PacingOptions, type PacingSettings } from './options.js';
+import { Pacing } from './pacing.js';
+
+/** What exportKeys needs of a client: `createBaasClient`'s does. */
+export type ExportClient = Pick<BaasClient, 'listPixKeys' | 'on'>;
+
+export interface ExportKeysOptions extends PacingOptions {
+  /** Keys per page asked of the server (the contract's `limit` query parameter). Default: the server's. */
+  limit?: number | undefined;
+  /** Resume: the `nextCursor` of the last page already handled; the walk starts at the page after it. */
+  after?: string | undefined;
+}
+
+/** One page of an export. */
+export interface KeyPage {
+  keys: PixKey[];
+  /** The cursor this page was asked with (undefined for the first page). */
+  cursor: string | undefined;
+  /** The cursor of the next page, to pass as `after` to resume; undefined on the last page. */
+  nextCursor: string | undefined;
+}
+
+interface ExportSettings extends PacingSettings {
+  limit: number | undefined;
+  after: string | undefined;
+}
+
+function checkExportOptions(options: ExportKeysOptions | undefined, where: string): ExportSettings {
+  const given = checkObject(options, where) as ExportKeysOptions;
+  const { limit, after } = given;
+  if (limit !== undefined) {
+    const issue = typeof limit === 'number' ? validateListPixKeysQuery({ limit })[0] : { message: 'must be a number' };
+    if (issue !== undefined) throw new RangeError(`${where}: limit ${issue.message}`);
+  }
+  if (after !== undefined && !(typeof after === 'string' && after !== ''))
+    throw new TypeError(`${where}: after must be a non-empty cursor string (a page's nextCursor)`);
+  return { ...checkPacing(given, where), limit, after };
+}
+
+/**
+ * Every page of the account's PIX keys, in the server's order, with its cursors: write a page, record
+ * its `nextCursor`, and pass that as `after` to resume where you stopped (no key is read twice). Each
+ * page request is paced by `rate`, the provider's stated limit and `limiter`, and retried (paced too).
+ * Aborting `signal` ends the walk quietly before the next page. A page that fails after its retries
+ * ends it with the BaasError; so does a server that repeats a cursor (a ResponseError).
+ */
+export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<KeyPage, void> {
+  if (typeof client?.listPixKeys !== 'function' || typeof client.on !== 'function')
+    throw new TypeError('exportKeyPages: client must be a client of createBaasClient');
+  return pages(client, checkExportOptions(options, 'exportKeyPages'));
+}
+
+/**
+ * Every PIX key of the account, one at a time, one page in memory: `exportKeyPages` flattened (same
+ * options, pacing, retries and `after`).
+ */
+export function exportKeys(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<PixKey, void> {
+  if (typeof client?.listPixKeys !== 'function' || typeof client.on !== 'function')
+    throw new TypeError('exportKeys: client must be a client of createBaasClient');
+  return keysOf(pages(client, checkExportOptions(options, 'exportKeys')));
+}
+
+async function* keysOf(walk: AsyncGenerator<KeyPage, void>): AsyncGenerator<PixKey, void> {
+  for await (const page of walk) yield* page.keys;
+}
+
+/** Thrown inside the walk when the signal stopped a page before it was sent. */
+const STOPPED = Symbol('stopped');
+
+async function* pages(client: ExportClient, settings: ExportSettings): AsyncGenerator<KeyPage, void> {
+  const pacing = new Pacing(settings);
+  const stop = settings.signal ?? new AbortController().signal;
+  const stopListening = client.on('response', (event) => pacing.learn(event.rateLimit));
+  const fetchPage = async (query: { limit?: number; cursor?: string }): Promise<PixKeyList> => {
+    const outcome = await attemptUntilDone((call) => client.listPixKeys({ ...query, ...call }), {
+      pacing,
+      retry: settings.retry,
+      method: operations.listPixKeys.method,
+      stop,
+      sending: () => 0,
+      answered: (_attempt, error) => {
+        if (error instanceof ApiError) pacing.learn(error.rateLimit);
+      },
+    });
+    if (outcome === undefined) throw STOPPED;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  };
+  try {
+    const query = settings.limit === undefined ? {} : { limit: settings.limit };
+    for await (const page of walkCursorPages(fetchPage, { ...query, cursor: settings.after })) {
+      yield { keys: page.data, cursor: page.cursor, nextCursor: page.nextCursor };
+      if (stop.aborted) return;
+    }
+  } catch (error) {
+    if (error === STOPPED || stop.aborted) return;
+    throw error;
+  } finally {
+    stopListening();
+  }
+}

@@ -1,0 +1,76 @@
+// The counts a batch reports: what was started, answered and how, how many are in flight, the
+// concurrency it settled on and the rate it observed.
+
+/** A snapshot of a batch's counts (`onProgress`, and `progress()` of the run). */
+export interface BatchProgress {
+  /** Items pulled from the input and started (validated, then sent or waiting for their turn). */
+  started: number;
+  /** Items with a result: `ok + failed`. */
+  done: number;
+  ok: number;
+  failed: number;
+  /** Items started and not done. */
+  inFlight: number;
+  /** Items started but stopped by the signal before any answer: they yield no result. */
+  stopped: number;
+  /** Requests sent, retries included (an item that failed validation sends none). */
+  requests: number;
+  /** Answers of 429 or 503 (each lowered the concurrency, at most once per round of requests). */
+  overloaded: number;
+  /** The concurrency now: `concurrency`, lowered by 429 and 503 answers, climbing back on good answers. */
+  concurrency: number;
+  /** The highest and lowest concurrency reached so far. */
+  peakConcurrency: number;
+  lowestConcurrency: number;
+  /** Requests per second from the first request to now (0 before the first). */
+  rate: number;
+  /**
+   * The provider's limit in requests per second, when its rate-limit header fields state one
+   * (`RateLimit-Policy`'s quota and window); requests are then paced to it.
+   */
+  discoveredLimit: number | undefined;
+  /** Since the first item was pulled, in ms. */
+  elapsedMs: number;
+}
+
+/** The counters behind BatchProgress. */
+export class Counts {
+  started = 0;
+  ok = 0;
+  failed = 0;
+  stopped = 0;
+  requests = 0;
+  overloaded = 0;
+  private readonly begun = Date.now();
+  private firstRequest: number | undefined;
+
+  request(): void {
+    this.requests += 1;
+    this.firstRequest ??= Date.now();
+  }
+
+  snapshot(
+    concurrency: { current: number; peak: number; lowest: number },
+    discoveredLimit: number | undefined,
+  ): BatchProgress {
+    const now = Date.now();
+    const seconds = this.firstRequest === undefined ? 0 : (now - this.firstRequest) / 1000;
+    const done = this.ok + this.failed;
+    return {
+      started: this.started,
+      done,
+      ok: this.ok,
+      failed: this.failed,
+      inFlight: this.started - done - this.stopped,
+      stopped: this.stopped,
+      requests: this.requests,
+      overloaded: this.overloaded,
+      concurrency: concurrency.current,
+      peakConcurrency: concurrency.peak,
+      lowestConcurrency: concurrency.lowest,
+      rate: seconds > 0 ? this.requests / seconds : 0,
+      discoveredLimit,
+      elapsedMs: now - this.begun,
+    };
+  }
+}
