@@ -122,3 +122,21 @@ it('two workers sharing the Redis limit: no 429 from the sandbox, every customer
   const emails = sandbox.snapshot().clients[0]!.accounts.map((account) => account.data.email);
   expect(emails).toEqual(customers.map((_, index) => emailOf(index)));
 }, 120_000);
+
+it('with Redis unreachable, a worker stops with the connection error and sends nothing', async () => {
+  const before = answers.length;
+  const nowhere = await startRedisServer();
+  await nowhere.stop();
+  const file = join(dir!, 'unreachable.jsonl');
+  const [customer] = sandbox.clients[0]!.accounts;
+  await writeFile(file, `${JSON.stringify({ ...customer, body: { isPoliticallyExposedPerson: false } })}\n`);
+  const run = await runWorker(file, {
+    ...baseEnv(),
+    REDIS_URL: nowhere.url,
+    BAAS_BASE_URL: server!.url,
+    BAAS_TOKEN: sandbox.clients[0]!.token,
+  });
+  expect(run.code, run.stderr).not.toBe(0);
+  expect(run.stderr).toContain('ECONNREFUSED');
+  expect(answers.slice(before)).toEqual([]);
+}, 120_000);
