@@ -19,6 +19,8 @@ export type BatchClient = Pick<BaasClient, 'updateNaturalPerson' | 'on'>;
 export interface UpdateManyRun<I extends UpdateItem = UpdateItem> extends AsyncIterableIterator<UpdateManyResult<I>> {
   /** The counts now: the same object `onProgress` gets. */
   progress(): BatchProgress;
+  /** Stops the batch (what `break` out of a `for await` does): nothing more is pulled, requests running are aborted. */
+  return(): Promise<IteratorResult<UpdateManyResult<I>, undefined>>;
 }
 
 const OVERLOADED = new Set([429, 503]);
