@@ -417,7 +417,9 @@ describe('consumer projects', () => {
 
     it('--version and --help', async () => {
       expect((await npx(['--version'])).trim()).toBe(version);
-      expect(await npx(['--help'])).toMatch(/Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+docs /);
+      expect(await npx(['--help'])).toMatch(
+        /Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+update-many .*\n\s+export-keys .*\n\s+docs /,
+      );
       expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
     }, 60_000);
 

@@ -41,13 +41,14 @@ describe('package.json', () => {
     expect(majors).toEqual([...NODE_MAJORS]);
   });
 
-  it('depends at run time on openapi-fetch only; Prism, Redocly, undici (for tls) and the sandbox helpers are optional peers and dev dependencies', () => {
+  it('depends at run time on openapi-fetch only; Prism, Redocly, undici (for tls), OpenTelemetry and the sandbox helpers are optional peers and dev dependencies', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
     for (const peer of ['@stoplight/prism-cli', '@redocly/cli'])
       expect(manifest.peerDependencies[peer], peer).toBe(manifest.devDependencies[peer]);
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual([
       '@faker-js/faker',
       '@hono/node-server',
+      '@opentelemetry/api',
       '@redocly/cli',
       '@stoplight/prism-cli',
       'msw',
