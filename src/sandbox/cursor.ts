@@ -1,10 +1,7 @@
 // Opaque page cursors: the position in the client's key list, signed so that a tampered cursor, or
 // one issued to another client or by a sandbox with other data, is refused instead of trusted.
-// @noble/hashes: synchronous (a cursor is signed while a page is built) and without node:crypto, which a
-// Worker may lack; bundled into the build, so the package gains no dependency.
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from './bytes.js';
+import { hmac, sha256 } from './digests.js';
 
 const encoder = new TextEncoder();
 
@@ -13,7 +10,6 @@ const ISSUED_SIZE = 1024;
 
 export class Cursors {
   private readonly issued = new Map<string, number>();
-
   private readonly key: Uint8Array;
 
   constructor(secret: string) {
