@@ -1,6 +1,5 @@
 // `createSandbox`'s options checked and settled, before anything is built: an oversized or
 // ill-formed sandbox allocates nothing.
-import { givenFaker } from './faker.js';
 import { countProblem, SANDBOX_TOKENS, type SizeOption, totalProblem, ttlProblem } from './limits.js';
 import type { SandboxOptions } from './sandbox.js';
 
@@ -19,7 +18,7 @@ const count = (name: SizeOption, value: number | undefined, fallback: number): n
   return n;
 };
 
-/** The sizes, seed, token lifetime and a given Faker; the rate limit and faults are checked where they are built. */
+/** The sizes, seed and token lifetime; the rate limit and faults are checked where they are built. */
 export function settle(options: SandboxOptions): CheckedOptions {
   const clients = count('clients', options.clients, 1);
   const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2);
@@ -31,6 +30,5 @@ export function settle(options: SandboxOptions): CheckedOptions {
   if (badTtl !== undefined) throw new RangeError(`createSandbox: ${badTtl}`);
   if (options.faults !== undefined && !Array.isArray(options.faults))
     throw new RangeError('createSandbox: faults must be an array of faults');
-  if (options.faker !== undefined) givenFaker(options.faker);
   return { seed: options.seed ?? 'baas-pix-contract', clients, accountsPerClient, keysPerAccount, tokenTtlSeconds };
 }
