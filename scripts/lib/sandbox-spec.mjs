@@ -79,7 +79,8 @@ export function sandboxSpec(bundled) {
 
 /**
  * The module's source: the document as a constant the sandbox casts to its own view of it. One JSON
- * text, not an object literal: the builds keep it as it is, 7 kB smaller in each than an indented one.
+ * text, not an object literal: the ESM build keeps it as it is, 7 kB smaller than an indented one (the
+ * CommonJS build reads the shipped spec instead, scripts/lib/shared-generated.mjs).
  */
 export const sandboxSpecSource = (bundled) =>
   '/** The part of openapi.json the sandbox reads (scripts/lib/sandbox-spec.mjs). */\n' +
