@@ -41,6 +41,10 @@ const common = {
   minifyWhitespace: true,
   silent: true,
   esbuildPlugins: [sharedGenerated],
+  // The sandbox's SHA-256 and HMAC (src/sandbox/cursor.ts, oauth.ts): bundled, only the modules it
+  // imports, so the package gains no runtime dependency and its CommonJS build gets them as CommonJS
+  // (@noble/hashes 2 is ES modules only).
+  noExternal: ['@noble/hashes'],
 };
 
 await rm(outDir, { recursive: true, force: true });

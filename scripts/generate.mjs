@@ -11,6 +11,7 @@ import { repoRoot } from './lib/paths.mjs';
 import { operationsSource } from './lib/operations.mjs';
 import { validatorSource, validatorTypes } from './lib/validators.mjs';
 import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
+import { sandboxSpecSource } from './lib/sandbox-spec.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -38,5 +39,7 @@ await writeFile(join(outDir, 'operations.ts'), HEADER + operationsSource(bundled
 // Response validators (issue 13): loaded only when response validation is on, never by the entry.
 await writeFile(join(outDir, 'response-validators.js'), HEADER + (await responseValidatorSource(bundled)));
 await writeFile(join(outDir, 'response-validators.d.ts'), HEADER + RESPONSE_VALIDATOR_TYPES);
+// What the sandbox reads of the spec, in its code (a Worker has no files to read).
+await writeFile(join(outDir, 'sandbox-spec.ts'), HEADER + sandboxSpecSource(bundled));
 
 console.log(`generated bundle, types and validators in ${values.out}`);

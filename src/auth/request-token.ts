@@ -15,6 +15,10 @@ export interface CachedToken {
 }
 
 const MASK = '[REDACTED]';
+// The Fetch standard's redirect statuses. The token request follows none: the secret is sent to the
+// token URL and nowhere else. `redirect: 'error'` would say so inside fetch, but workerd implements only
+// 'follow' and 'manual', so the request asks for 'manual' and refuses the redirect here, on every runtime.
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Masks each secret inside a text. Secrets here are long; short ones would mask innocent text. */
@@ -59,11 +63,24 @@ export async function requestToken(
       headers,
       body: form.toString(),
       signal,
-      redirect: 'error',
+      redirect: 'manual',
     });
+    // A browser-like fetch hides the redirect behind an opaque answer of status 0.
+    if (response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status)) {
+      await response.body?.cancel().catch(() => undefined);
+      const status = response.status === 0 ? undefined : response.status;
+      // The same kind as redirect: 'error' gave (a network error in the Fetch standard); Location not shown.
+      const shown = status === undefined ? '' : `HTTP ${status}, `;
+      throw fail({
+        failure: 'network',
+        status,
+        detail: `${shown}a redirect, not followed: a token request is never redirected`,
+      });
+    }
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
     text = await readTextWithin(response, settings.maxResponseBytes);
   } catch (error) {
+    if (error instanceof TokenError) throw error;
     // Only the read throws this, so fetch has answered: the response is there.
     if (error instanceof BodyTooLargeError) {
       throw fail({

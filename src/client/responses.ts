@@ -75,9 +75,13 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   const meta = responseMeta(response);
 
   if (status < 400) {
-    const where = response.headers.get('location')
-      ? 'a redirect to another origin or for a non-GET request, not followed'
-      : 'an unexpected status';
+    // A browser-like fetch answers redirect: 'manual' with an opaque redirect (status 0, no Location).
+    const where =
+      response.type === 'opaqueredirect'
+        ? 'a redirect whose target the runtime hides (opaque), not followed'
+        : response.headers.get('location')
+          ? 'a redirect to another origin or for a non-GET request, not followed'
+          : 'an unexpected status';
     return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
   if (text !== undefined && text.trim() !== '' && (isHtml(type, text) || /json/i.test(type))) {

@@ -80,6 +80,7 @@ const KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'evp'] as const;
 const LATER_TYPES = ['evp', 'evp', 'evp', 'email', 'email', 'phone', 'phone', 'cpf', 'cnpj'] as const;
 const EMAIL_DOMAINS = ['gmail.com', 'hotmail.com', 'bol.com.br', 'uol.com.br', 'yahoo.com.br', 'outlook.com'] as const;
 const HEX = 16;
+const encoder = new TextEncoder();
 
 const ascii = (text: string): string =>
   text
@@ -94,9 +95,10 @@ export function buildWorld(
   clients: number,
   accountsPerClient: number,
   keysPerAccount: number,
+  givenFaker?: unknown,
 ): World {
   const seed = hashSeed(seedInput);
-  const faker = seededFaker(seed);
+  const faker = seededFaker(seed, givenFaker);
   const world: World = { seed, keysPerAccount, clients: [], accounts: [] };
   for (let c = 0; c < clients; c += 1) {
     const random = new Random(seed, c, 0x70c3);
@@ -242,7 +244,7 @@ export function sharedKeyParts(world: World, account: SeededAccount): AccountKey
     seed: world.seed,
     emailLocal: ascii(account.name),
     sharedJson,
-    sharedBytes: sharedJson.map((json) => Buffer.from(json, 'utf8')),
+    sharedBytes: sharedJson.map((json) => encoder.encode(json)),
     holders,
   };
 }

@@ -1,17 +1,32 @@
-// Faker is an optional peer: loaded here only, when a sandbox is created, never by the client entry.
-import { createRequire } from 'node:module';
+// Faker is an optional peer: loaded here only, when a sandbox is created, never by the client entry;
+// or passed by the caller where nothing can be required (a Worker's bundle).
 import type { Faker } from '@faker-js/faker';
 
-let fakerClass: (new (options: { locale: unknown }) => Faker) | undefined;
+type FakerClass = new (options: { locale: unknown }) => Faker;
+
+let fakerClass: FakerClass | undefined;
 let ptBr: unknown;
 
-/** A Faker of its own (pt_BR with its fallbacks), seeded, so no other user of Faker is disturbed. */
-export function seededFaker(seed: number): Faker {
+/** Faker as the package requires it itself (node_modules), loaded once. */
+function requiredFaker(): { Class: FakerClass; locale: unknown } {
   if (!fakerClass) {
+    let load: (id: string) => unknown;
+    try {
+      // Reached at run time, not imported: a runtime without node:module (a Worker) can load the sandbox.
+      const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      const nodeModule = runtime?.getBuiltinModule?.('node:module') as typeof import('node:module') | undefined;
+      load = nodeModule!.createRequire(import.meta.url);
+    } catch (error) {
+      // No module files to require from, as in a bundled Worker: Faker must come from the caller's bundle.
+      throw new Error(
+        "baas-pix-contract/sandbox cannot require @faker-js/faker on this runtime (no module files, as in a Worker): pass it, `createSandbox({ faker })` with `import { faker } from '@faker-js/faker/locale/pt_BR'`.",
+        { cause: error },
+      );
+    }
     let shared: Faker;
     try {
       // Synchronous, so createSandbox stays synchronous (require of an ES module: Node 20.19+).
-      shared = (createRequire(import.meta.url)('@faker-js/faker/locale/pt_BR') as { faker: Faker }).faker;
+      shared = (load('@faker-js/faker/locale/pt_BR') as { faker: Faker }).faker;
     } catch (error) {
       // Faker 10 is ES modules only: Jest's CommonJS runtime cannot require it (Node's own require
       // can, from 20.19). Faker 9.9 has the same API and ships CommonJS.
@@ -23,10 +38,36 @@ export function seededFaker(seed: number): Faker {
         { cause: error },
       );
     }
-    fakerClass = shared.constructor as unknown as new (options: { locale: unknown }) => Faker;
+    fakerClass = shared.constructor as unknown as FakerClass;
     ptBr = shared.rawDefinitions;
   }
-  const faker = new fakerClass!({ locale: ptBr });
+  return { Class: fakerClass, locale: ptBr };
+}
+
+/** The class and locale of a Faker the caller passed (`createSandbox({ faker })`), checked. */
+export function givenFaker(given: unknown): { Class: FakerClass; locale: unknown } {
+  const faker = given as Partial<Faker> | null;
+  if (
+    typeof faker !== 'object' ||
+    faker === null ||
+    typeof faker.seed !== 'function' ||
+    typeof faker.rawDefinitions !== 'object' ||
+    typeof faker.constructor !== 'function'
+  ) {
+    throw new TypeError(
+      "createSandbox: faker must be Faker's `faker` (import { faker } from '@faker-js/faker/locale/pt_BR')",
+    );
+  }
+  return { Class: faker.constructor as unknown as FakerClass, locale: faker.rawDefinitions };
+}
+
+/**
+ * A Faker of its own (pt_BR with its fallbacks), seeded, so no other user of Faker is disturbed: of
+ * the class and locale of `given` when the caller passed one, else of the Faker the package requires.
+ */
+export function seededFaker(seed: number, given?: unknown): Faker {
+  const { Class, locale } = given === undefined ? requiredFaker() : givenFaker(given);
+  const faker = new Class({ locale });
   faker.seed(seed);
   return faker;
 }

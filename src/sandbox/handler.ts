@@ -1,7 +1,6 @@
 // One request through the sandbox, in order: the token endpoint apart; then the route, an armed
 // fault (before the token, as a proxy's would be), the caller, the rate limit, `Prefer`, and the
 // operation itself. Whatever fails inside becomes a 500 problem, except a dropped connection.
-import { randomUUID } from 'node:crypto';
 import type { Authenticator } from './authenticate.js';
 import type { Customers } from './customers.js';
 import { faultAnswer } from './fault-answer.js';
@@ -30,7 +29,7 @@ export type Handler = (request: SandboxRequest, inProcess: boolean) => Promise<R
 
 export function createHandler(parts: HandlerParts): Handler {
   async function handle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
-    const requestId = randomUUID();
+    const requestId = globalThis.crypto.randomUUID();
     // A Request's URL always parses, and lightRequest takes only URLs that do.
     const url = new URL(request.url);
     // The sandbox's own helper, not an operation of the contract: no faults, no rate limit.
@@ -74,7 +73,7 @@ export function createHandler(parts: HandlerParts): Handler {
           title: 'Internal server error',
           detail: 'The sandbox failed to handle the request.',
         },
-        randomUUID(),
+        globalThis.crypto.randomUUID(),
       );
     }
   };

@@ -2,7 +2,6 @@
 // performance.now (a clock that never goes back). Bounded per client (the oldest dropped first), so
 // memory stays bounded however often a client asks; an expired token is kept until pushed out, so
 // that it can be told apart from one never issued.
-import { randomBytes } from 'node:crypto';
 
 interface Issued {
   clientIndex: number;
@@ -24,7 +23,8 @@ export class IssuedTokens {
   /** A new token for the client; past the bound, its oldest token is forgotten. */
   issue(clientIndex: number): string {
     // Unguessable, unlike the seeded tokens: an issued token is the one credential here not printed anywhere.
-    const token = `sbx_at_${randomBytes(20).toString('hex')}`;
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(20));
+    const token = `sbx_at_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
     this.byToken.set(token, { clientIndex, expiresAt: performance.now() + this.ttlMs });
     const list = this.perClient.get(clientIndex) ?? [];
     this.perClient.set(clientIndex, list);

@@ -8,7 +8,7 @@ import type { World } from './data.js';
 import { type CompiledKeys, compileKeys, pageBytes } from './page.js';
 
 const PAGE_CACHE_SIZE = 32;
-const NO_KEYS: CompiledKeys = { json: Buffer.alloc(0), ends: new Uint32Array(0) };
+const NO_KEYS: CompiledKeys = { json: new Uint8Array(0), ends: new Uint32Array(0) };
 
 export class KeyPages {
   private readonly cursors: Cursors;

@@ -3,8 +3,9 @@
 // authenticate with HTTP Basic (client_secret_basic, §2.3.1) or with client_id and client_secret in
 // the form (client_secret_post); errors are §5.2's JSON. Nothing a request sends is echoed back, the
 // form is read up to a small bound, and a secret is compared in constant time.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { equalBytes } from './bytes.js';
 import type { SandboxClient } from './data.js';
+import { sha256 } from './digests.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import { SANDBOX_TOKENS } from './limits.js';
 import { readBytes, type SandboxRequest } from './request.js';
@@ -69,7 +70,7 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   if (encoded === undefined) return undefined;
   let decoded: string;
   try {
-    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
   } catch {
     return undefined;
   }
@@ -80,7 +81,7 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   return id === undefined || secret === undefined ? undefined : { id, secret };
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+const digest = (text: string) => sha256(new TextEncoder().encode(text));
 
 export interface TokenEndpoint {
   handle(request: SandboxRequest, url: URL, requestId: string): Promise<Response>;
@@ -98,8 +99,8 @@ export function tokenEndpoint(
   /** The client whose id and secret these are, or undefined; the secret compared in constant time. */
   function authenticate(id: string, secret: string): number | undefined {
     const client = byClientId.get(id);
-    // Hashed first: timingSafeEqual needs equal lengths, and a secret's length is not to be learnt either.
-    const matches = timingSafeEqual(digest(secret), client?.secret ?? digest(''));
+    // Hashed first: compared in a time that depends on the (fixed) digest length, so a secret's length is not learnt.
+    const matches = equalBytes(digest(secret), client?.secret ?? digest(''));
     return client !== undefined && matches ? client.index : undefined;
   }
 

@@ -1,4 +1,5 @@
-// Pages of the key list (PixKeyList) as UTF-8 bytes. Every key of a client is derived from the seed
+// Pages of the key list (PixKeyList) as UTF-8 bytes, in plain Uint8Arrays (no Buffer: a Worker may
+// have none). Every key of a client is derived from the seed
 // once, when the sandbox is created, and kept as its JSON text in one buffer per client (about 370
 // bytes a key, and 4 bytes for where it ends), so a page, served before or not, is one copy: deriving
 // keys while serving, then copying them key by key, cost most of an uncached page (`npm run bench`).
@@ -7,10 +8,16 @@ import { keyHead, type SeededAccount, sharedKeyParts, type World } from './data.
 
 const COMMA = 0x2c;
 
+/** Writes ASCII text at `at` (every character here is ASCII, see `keyJson`); returns the bytes written. */
+function writeAscii(bytes: Uint8Array, text: string, at: number): number {
+  for (let i = 0; i < text.length; i += 1) bytes[at + i] = text.charCodeAt(i);
+  return text.length;
+}
+
 /** One client's keys, ready to copy into pages. */
 export interface CompiledKeys {
   /** Every key's JSON followed by a comma, one after another (UTF-8), in the order of the key list. */
-  json: Buffer;
+  json: Uint8Array;
   /** Where key i's JSON and its comma end in `json` (key i starts where key i-1's comma ends). */
   ends: Uint32Array;
 }
@@ -32,14 +39,14 @@ export function compileKeys(world: World, accounts: readonly SeededAccount[]): C
     }
   }
   // Exactly its size, in an ArrayBuffer of its own.
-  const json = Buffer.allocUnsafeSlow(size);
+  const json = new Uint8Array(size);
   let at = 0;
   let position = 0;
   for (const account of accounts) {
     const shared = sharedKeyParts(world, account);
     for (let index = 0; index < count; index += 1) {
       const { head, holder } = keyHead(shared, index);
-      at += json.write(head, at, 'latin1');
+      at += writeAscii(json, head, at);
       const tail = shared.sharedBytes[holder]!;
       json.set(tail, at);
       at += tail.byteLength;
@@ -61,9 +68,10 @@ export function pageBytes(keys: CompiledKeys, offset: number, end: number, next:
   const to = end > offset ? keys.ends[end - 1]! - 1 : from;
   const size = open.length + (to - from) + 2;
   // Its own ArrayBuffer, so a cached page keeps only its own bytes.
-  const bytes = Buffer.allocUnsafeSlow(size);
-  let at = bytes.write(open, 0, 'latin1');
-  at += keys.json.copy(bytes, at, from, to);
-  bytes.write(']}', at, 'latin1');
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, size) as Uint8Array<ArrayBuffer>;
+  const bytes = new Uint8Array(size);
+  let at = writeAscii(bytes, open, 0);
+  bytes.set(keys.json.subarray(from, to), at);
+  at += to - from;
+  writeAscii(bytes, ']}', at);
+  return bytes;
 }

@@ -80,7 +80,7 @@ export async function readJsonBody(request: SandboxRequest): Promise<BodyResult>
  * The body's bytes, at most `max` of them: 'too large' as soon as the declared length or the bytes
  * read pass it (the rest is never read), undefined for no body at all.
  */
-export async function readBytes(request: SandboxRequest, max: number): Promise<Buffer | 'too large' | undefined> {
+export async function readBytes(request: SandboxRequest, max: number): Promise<Uint8Array | 'too large' | undefined> {
   // Number(null) is 0: no Content-Length declares nothing.
   const declared = Number(request.headers.get('content-length'));
   if (declared > max) {
@@ -101,5 +101,11 @@ export async function readBytes(request: SandboxRequest, max: number): Promise<B
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -50,6 +50,12 @@ export interface SandboxOptions {
    * number from 1 to 86,400. Default 300. Past it, the token gets a 401 on the API.
    */
   tokenTtlSeconds?: number;
+  /**
+   * Faker, for a runtime where the package cannot require it (a Cloudflare Worker's bundle): pass
+   * `faker` from `@faker-js/faker/locale/pt_BR`. The sandbox seeds an instance of its own of the same
+   * class and locale, so the data is the same. Default: required from node_modules when created.
+   */
+  faker?: { readonly rawDefinitions: object };
 }
 
 export interface Sandbox {
@@ -92,7 +98,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const { clients, accountsPerClient, keysPerAccount, tokenTtlSeconds } = settings;
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const faults = new FaultQueue(options.faults ?? [], hashSeed(settings.seed));
-  const world = buildWorld(settings.seed, clients, accountsPerClient, keysPerAccount);
+  const world = buildWorld(settings.seed, clients, accountsPerClient, keysPerAccount, options.faker);
   const issued = new IssuedTokens(tokenTtlSeconds * 1000, SANDBOX_TOKENS.livePerClient);
   const customers = new Customers(world);
   const handle = createHandler({

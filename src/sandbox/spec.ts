@@ -1,6 +1,6 @@
 // What the sandbox reads from the bundled spec rather than repeating: the default page size and the
 // documented examples that `Prefer` can ask for.
-import { readBundledSpec } from '../shipped-files.js';
+import { SANDBOX_SPEC } from '../generated/sandbox-spec.js';
 
 interface SpecExample {
   value: unknown;
@@ -32,8 +32,8 @@ interface SpecDocument {
 
 // Every documented response of the contract has a body with named examples, each a $ref to
 // components/examples (the lint and test/spec/ keep it so); nothing here is optional.
-// Read from the shipped file, not bundled: the ESM and the CommonJS build share one copy.
-const spec = readBundledSpec() as SpecDocument;
+// The part of the spec the sandbox reads, generated into its code: a Worker has no file to read.
+const spec = SANDBOX_SPEC as SpecDocument;
 
 export const LIMIT_DEFAULT = spec.components.parameters.Limit.schema.default;
 

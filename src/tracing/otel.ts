@@ -23,7 +23,9 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
 const PROVIDERS = ['trace', 'metrics', 'propagation'];
 
-let importApi = (): Promise<unknown> => import('@opentelemetry/api');
+// The .catch on the import() itself tells a bundler (esbuild, so wrangler) that a missing api is
+// handled at run time: without it, bundling an application without the optional peer fails.
+let importApi = (): Promise<unknown> => import('@opentelemetry/api').catch(() => undefined);
 let loading: Promise<Api | undefined> | undefined;
 /** The api, once loaded; `missing` once it is known not to be there. */
 let loaded: Api | undefined;
@@ -31,8 +33,8 @@ let missing = false;
 
 // Node's import of the api's CommonJS build gives its members by name; a bundler may give `default`.
 function apiOf(module: unknown): Api | undefined {
-  const named = module as Partial<Api> & { default?: Partial<Api> };
-  const api = named.trace ? named : named.default;
+  const named = module as (Partial<Api> & { default?: Partial<Api> }) | undefined;
+  const api = named?.trace ? named : named?.default;
   return api?.trace && api.context && api.propagation && api.SpanKind ? (api as Api) : undefined;
 }
 

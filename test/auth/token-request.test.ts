@@ -3,6 +3,8 @@
 // every failure (§5.2 errors, network, timeout, a 200 without a usable token): its fields, and what its
 // message names. The message's format is pinned once, in 'error, error_description and error_uri …'.
 // The masking of secrets in those errors is in masking.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { clientCredentials, isTokenError } from '../../src/auth/index.js';
@@ -45,7 +47,7 @@ describe('the request', () => {
     expect(formEncoded(clientSecret)).toBe('s3cr3t%3Awith%2Bspecial%2Fchars+%C3%A9%7E*');
     expect(request!.url).toBe(FAKE_URL);
     expect(request!.init.method).toBe('POST');
-    expect(request!.init.redirect).toBe('error');
+    expect(request!.init.redirect).toBe('manual');
     expect(request!.init.signal).toBeInstanceOf(AbortSignal);
     expect(request!.headers).toEqual({
       'content-type': 'application/x-www-form-urlencoded',
@@ -267,6 +269,68 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
       const error = await failure(answering(() => rawAnswer(502, body)));
       expect(error).toMatchObject({ failure: 'rejected', status: 502, error: undefined });
       expect(detailOf(error)).toMatch(/^HTTP 502 .*RFC 6749/);
+    }
+  });
+});
+
+/** A browser-like fetch's answer to redirect: 'manual': status 0, type 'opaqueredirect', no Location. */
+function opaqueRedirect(): Response {
+  const response = new Response(null, { status: 200 });
+  Object.defineProperty(response, 'status', { value: 0 });
+  Object.defineProperty(response, 'ok', { value: false });
+  Object.defineProperty(response, 'type', { value: 'opaqueredirect' });
+  return response;
+}
+
+// fetch is asked for redirect: 'manual' (workerd has no 'error'); the request refuses the redirect itself.
+describe('a redirect', () => {
+  it.each([301, 302, 303, 307, 308])(
+    'a %i is a network TokenError naming the status; its target is never asked',
+    async (status) => {
+      const target = 'https://elsewhere.example/steal?cpf=1';
+      const endpoint = answering(
+        () => new Response('{"access_token":"never-read"}', { status, headers: { location: target } }),
+      );
+      const error = await failure(endpoint);
+      expect(error).toMatchObject({ failure: 'network', status, error: undefined });
+      expect(detailOf(error)).toContain(`HTTP ${status}`);
+      expect(String(error)).not.toContain('elsewhere.example');
+      expect(endpoint.sent).toHaveLength(1);
+    },
+  );
+
+  it('an opaque redirect (status 0) is the same network TokenError, without a status', async () => {
+    const error = await failure(answering(() => opaqueRedirect()));
+    expect(error).toMatchObject({ failure: 'network', status: undefined });
+    expect(detailOf(error)).toContain('redirect');
+  });
+
+  it.each([300, 304])('a %i is not a redirect fetch follows: the endpoint rejected the request', async (status) => {
+    const error = await failure(answering(() => new Response(null, { status, headers: { location: '/x' } })));
+    expect(error).toMatchObject({ failure: 'rejected', status });
+  });
+
+  it("over real HTTP with the runtime's fetch: the 307 comes back, and the target is never asked", async () => {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.writeHead(307, { location: '/moved' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const source = clientCredentials({
+        tokenUrl: `http://127.0.0.1:${port}/oauth/token`,
+        clientId: 'a',
+        clientSecret: SECRET,
+      });
+      const error = await source().catch((e: unknown) => e);
+      expect(isTokenError(error) && error.failure).toBe('network');
+      expect((error as { status?: number }).status).toBe(307);
+      expect(asked).toEqual(['/oauth/token']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -247,6 +247,23 @@ describe('through the client: the token, and the URL errors name', () => {
     expect(server.urls()).toEqual(['https://api.example.test/v2/api/pix/keys/list-keys']);
   });
 
+  it('an opaque redirect (a browser-like fetch, status 0) is a ResponseError about a redirect, not followed', async () => {
+    const opaque = () => {
+      const response = new Response(null, { status: 200 });
+      Object.defineProperty(response, 'status', { value: 0 });
+      Object.defineProperty(response, 'ok', { value: false });
+      Object.defineProperty(response, 'type', { value: 'opaqueredirect' });
+      return response;
+    };
+    const server = scripted(opaque);
+    const error = await client(server.fetch)
+      .listPixKeys({ retry: false })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect((error as ResponseError).message).toMatch(/redirect .*opaque.*not followed/);
+    expect(server.calls).toHaveLength(1);
+  });
+
   it('a 303 answering an update (PUT) is returned, and the body is sent once', async () => {
     const server = scripted(redirect(303, '/result'));
     const error = await client(server.fetch)

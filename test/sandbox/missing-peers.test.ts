@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {
-  vi.doUnmock('node:module');
+  vi.restoreAllMocks();
   vi.doUnmock('@hono/node-server');
   vi.doUnmock('msw');
   vi.resetModules();
@@ -38,11 +38,15 @@ describe('a missing optional peer', () => {
     for (const [thrown, expected] of cases) {
       vi.resetModules();
       const cause = new Error(thrown);
-      vi.doMock('node:module', () => ({
-        createRequire: () => () => {
-          throw cause;
-        },
-      }));
+      const real = process.getBuiltinModule.bind(process);
+      vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) =>
+        id === 'node:module'
+          ? {
+              createRequire: () => () => {
+                throw cause;
+              },
+            }
+          : real(id)) as typeof process.getBuiltinModule);
       const { createSandbox } = await import('../../src/sandbox/index.js');
       let error: Error | undefined;
       try {

@@ -1,7 +1,7 @@
 // The package as a consumer gets it: the tarball `npm run tarball` writes, packed once per run by the
 // package tests' helper (test/package/pack.ts, shared with test/package/consumer.test.ts) and unpacked. Its size, its error classes' names in both
-// module formats, and a package.json that installs without scripts.
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+// module formats, the sandbox in both, and a package.json that installs without scripts.
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
@@ -107,6 +107,58 @@ describe.each([
     }
     // The operation comes right after the name, as the issue's `ApiError: listPixKeys: HTTP 422 …`.
     expect(out.errors.ApiError!.string.startsWith('ApiError: listPixKeys: HTTP 422')).toBe(true);
+  });
+});
+
+// The sandbox as each build ships it, in a process of its own: a page, the next one by its cursor
+// (signed with the bundled HMAC), a documented example (from the spec part the build carries or, in
+// CommonJS, reads), and a token for client credentials (the secret checked by the bundled SHA-256).
+const SANDBOX_SCRIPT = `
+const m = LOAD;
+(async () => {
+  const sandbox = m.createSandbox({ keysPerAccount: 7 });
+  const [client] = sandbox.clients;
+  const headers = { authorization: 'Bearer ' + client.token, 'user-agent': 'size-test' };
+  const base = 'https://sandbox.baas.test/v2/api/pix/keys/list-keys';
+  const first = await (await sandbox.fetch(base + '?limit=3', { headers })).json();
+  const next = await sandbox.fetch(base + '?limit=3&cursor=' + first.cursor.next, { headers });
+  const example = await (await sandbox.fetch(base, { headers: { ...headers, prefer: 'example=FirstPage' } })).json();
+  const basic = 'Basic ' + btoa(client.clientId + ':' + client.clientSecret);
+  const token = await sandbox.fetch('https://sandbox.baas.test/oauth/token', {
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  console.log(JSON.stringify({ first, next: next.status, example, token: token.status }));
+})();
+`;
+
+describe('the sandbox in both builds', () => {
+  it('answers the same: pages and cursors, a documented example, a token for client credentials', async () => {
+    const outputs: string[] = [];
+    for (const [file, load] of [
+      ['sandbox.cjs', `require(${JSON.stringify('./dist/sandbox/index.cjs')})`],
+      ['sandbox.mjs', `await import(${JSON.stringify('./dist/sandbox/index.js')})`],
+    ] as const) {
+      const script = join(pkg, file);
+      await writeFile(script, SANDBOX_SCRIPT.replace('LOAD', load));
+      outputs.push(await run(process.execPath, [script], { cwd: pkg }));
+    }
+    expect(outputs[1]).toBe(outputs[0]);
+    const out = JSON.parse(outputs[0]!) as {
+      first: { cursor: { next: string | null }; data: unknown[] };
+      next: number;
+      example: unknown;
+      token: number;
+    };
+    expect(out.first.data).toHaveLength(3);
+    expect(out.first.cursor.next).toEqual(expect.any(String));
+    expect(out.next).toBe(200);
+    const spec = JSON.parse(await readFile(join(pkg, 'dist', 'generated', 'openapi.json'), 'utf8')) as {
+      components: { examples: Record<string, { value: unknown }> };
+    };
+    expect(out.example).toEqual(spec.components.examples.FirstPage!.value);
+    expect(out.token).toBe(200);
   });
 });
 
