@@ -32,7 +32,7 @@ describe('baas-pix-contract (dispatcher)', () => {
         lines.some((l) => l.startsWith(`  ${command.name} `) && l.endsWith(command.summary)),
         command.name,
       ).toBe(true);
-    expect(COMMANDS.map((c) => c.name)).toEqual(['mock', 'sandbox', 'verify', 'docs']);
+    expect(COMMANDS.map((c) => c.name)).toEqual(['mock', 'sandbox', 'verify', 'update-many', 'export-keys', 'docs']);
     expect(await main([], COMMANDS, capture())).toBe(2);
   });
 
@@ -48,7 +48,7 @@ describe('baas-pix-contract (dispatcher)', () => {
   it('an unknown command or option, or a bad port, is a usage error (2) that names it', async () => {
     let io = capture();
     expect(await main(['serve'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/"serve".*mock, sandbox, verify, docs/);
+    expect(io.stderr.join('\n')).toMatch(/"serve".*mock, sandbox, verify, update-many, export-keys, docs/);
     io = capture();
     expect(await main(['mock', '--prot', '1'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--prot/);
