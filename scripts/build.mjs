@@ -43,8 +43,9 @@ const common = {
   esbuildPlugins: [sharedGenerated],
   // The sandbox's SHA-256 and HMAC (src/sandbox/cursor.ts, oauth.ts): bundled, only the modules it
   // imports, so the package gains no runtime dependency and its CommonJS build gets them as CommonJS
-  // (@noble/hashes 2 is ES modules only).
-  noExternal: ['@noble/hashes'],
+  // (@noble/hashes 2 is ES modules only). p-limit (updateMany's concurrency gate) and its yocto-queue
+  // likewise: ES modules only, a few hundred bytes.
+  noExternal: ['@noble/hashes', 'p-limit', 'yocto-queue'],
 };
 
 await rm(outDir, { recursive: true, force: true });

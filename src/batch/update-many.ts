@@ -1,7 +1,10 @@
 // updateMany: many customers updated through one client, lazily, at a bounded concurrency that a
 // 429 or 503 lowers and good answers raise again, each request paced (rate, discovered limit,
-// limiter). The input is pulled only when a slot is free, so memory follows the concurrency, not
-// the input; a lowered concurrency simply pulls nothing until enough items have finished.
+// limiter). The gate is p-limit (bundled into dist/ by scripts/build.mjs, so no runtime dependency):
+// its concurrency is set at run time as the adaptive concurrency moves. The input is pulled one item
+// at a time, the next only once the last has its slot, so memory follows the concurrency, not the
+// input; a lowered concurrency simply starts nothing until enough items have finished.
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { BaasClient } from '../client/baas-client.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
@@ -72,8 +75,10 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
   private readonly counts = new Counts();
   private readonly pacing: Pacing;
   private readonly adaptive: AdaptiveConcurrency;
-  /** Items running (sent, paced or waiting to retry). */
-  private active = 0;
+  /** The gate: items holding a slot are running (sent, paced or waiting to retry). */
+  private readonly limit: LimitFunction;
+  /** Every item handed to the gate, until it ends or the gate drops it unstarted. */
+  private readonly handedOver = new Set<Promise<void>>();
   /** Aborted to stop pulling and starting attempts. */
   private readonly stop = new AbortController();
   /** Aborted to cut requests on the wire short. */
@@ -92,8 +97,11 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     private readonly settings: UpdateManySettings,
   ) {
     this.pacing = new Pacing(settings);
-    this.adaptive = new AdaptiveConcurrency(settings.concurrency, () => {
-      this.wake('pump');
+    // rejectOnClear: an item dropped from the queue on a stop settles, so the pump's wait for the
+    // items handed over ends.
+    this.limit = pLimit({ concurrency: settings.concurrency, rejectOnClear: true });
+    this.adaptive = new AdaptiveConcurrency(settings.concurrency, (concurrency) => {
+      this.limit.concurrency = concurrency;
       this.report();
     });
   }
@@ -137,6 +145,8 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
 
   private halt(hard: boolean, reason: unknown): void {
     this.stop.abort(reason);
+    // The item pulled ahead and still waiting for a slot is dropped: it was never started.
+    this.limit.clearQueue();
     if (hard) this.hard.abort(reason);
     this.wake('pump');
   }
@@ -160,21 +170,14 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     let exhausted = false;
     try {
       for (let index = 0; !this.stop.signal.aborted; index += 1) {
-        await this.slotFree();
+        await this.roomForResults();
         if (this.stop.signal.aborted) break;
         const next = await iterator.next();
         if (next.done) {
           exhausted = true;
           break;
         }
-        this.counts.started += 1;
-        this.active += 1;
-        this.runItem(index, next.value)
-          .catch((error: unknown) => this.fatal(error))
-          .finally(() => {
-            this.active -= 1;
-            this.wake('pump');
-          });
+        await this.handOver(index, next.value);
       }
     } catch (error) {
       exhausted = true;
@@ -185,21 +188,42 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     } catch (error) {
       this.fatal(error);
     }
-    while (this.active > 0) await this.waitForPump();
+    while (this.handedOver.size > 0) await Promise.all(this.handedOver);
     signal?.removeEventListener('abort', onAbort);
     this.finished = true;
     this.wake('consumer');
   }
 
-  /** Waits until a slot is free and the results not yet read leave room (or the batch stops). */
-  private async slotFree(): Promise<void> {
-    while (!this.stop.signal.aborted) {
-      if (this.active < this.adaptive.current && this.results.length < this.settings.concurrency) return;
-      await this.waitForPump();
-    }
+  /** Waits until the results not yet read leave room (or the batch stops). */
+  private async roomForResults(): Promise<void> {
+    while (!this.stop.signal.aborted && this.results.length >= this.settings.concurrency) await this.waitForPump();
   }
 
-  /** Until an item ends, a result is read, the concurrency changes or the batch stops. */
+  /**
+   * Hands an item to the gate; resolves once it holds a slot (it is then running) or the batch stops,
+   * so at most one item pulled from the input waits for a slot.
+   */
+  private handOver(index: number, item: I): Promise<void> {
+    // Stopped while it was being pulled: dropped like one waiting for a slot, never started.
+    if (this.stop.signal.aborted) return Promise.resolve();
+    return new Promise<void>((slotTaken) => {
+      const stopped = () => slotTaken();
+      this.stop.signal.addEventListener('abort', stopped, { once: true });
+      const handed = this.limit(async () => {
+        this.stop.signal.removeEventListener('abort', stopped);
+        slotTaken();
+        this.counts.started += 1;
+        await this.runItem(index, item).catch((error: unknown) => this.fatal(error));
+      }).catch(() => {
+        // Dropped from the queue by a stop (clearQueue) before it held a slot: never started.
+        this.stop.signal.removeEventListener('abort', stopped);
+      });
+      this.handedOver.add(handed);
+      void handed.finally(() => this.handedOver.delete(handed));
+    });
+  }
+
+  /** Until a result is read or the batch stops. */
   private waitForPump(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.wakePump = resolve;
