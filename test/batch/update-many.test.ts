@@ -159,6 +159,31 @@ describe('updateMany', () => {
     expect(held.sent).toBe(3);
   });
 
+  it('the item pulled ahead and waiting for a slot is dropped on abort: never started, never sent', async () => {
+    const { sandbox, items, token } = sandboxClient();
+    const held = heldFetch(sandbox.fetch);
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: held.fetch });
+    let pulled = 0;
+    function* input(): Generator<UpdateItem> {
+      for (const item of items) {
+        pulled += 1;
+        yield item;
+      }
+    }
+    const controller = new AbortController();
+    const run = updateMany(client, input(), { concurrency: 2, signal: controller.signal });
+    const results = collect(run);
+    await held.waitForHeld(2);
+    // Time for the pump to pull the next item and queue it for a slot.
+    await settle();
+    expect(pulled).toBeLessThanOrEqual(3);
+    controller.abort();
+    for (const request of held.held) request.release();
+    expect((await results).map((r) => r.index).sort()).toEqual([0, 1]);
+    expect(run.progress()).toMatchObject({ started: 2, done: 2, stopped: 0, inFlight: 0 });
+    expect(held.sent).toBe(2);
+  });
+
   it("with inFlight: 'abort', the abort cuts the requests on the wire and yields nothing for them", async () => {
     const { sandbox, items, token } = sandboxClient();
     const held = heldFetch(sandbox.fetch);
