@@ -40,13 +40,7 @@ export function routeOf(
   return found ? { operation: found.operation, route: found.path } : { operation };
 }
 
-export const parseUrl = (url: string): URL | undefined => {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
-};
+export const parseUrl = (url: string): URL | undefined => (URL.canParse(url) ? new URL(url) : undefined);
 
 /** `server.address` and `server.port` (the scheme's port when the URL names none). */
 export function serverOf(url: URL | undefined): { 'server.address'?: string; 'server.port'?: number } {
@@ -73,6 +67,6 @@ export function errorType(error: unknown, status: number | undefined): string {
   const apiStatus = (error as { status?: unknown } | undefined)?.status;
   if (kind === 'api' && typeof apiStatus === 'number') return String(apiStatus);
   if (typeof kind === 'string') return kind;
-  if (status !== undefined && status >= 400) return String(status);
+  if ((status ?? 0) >= 400) return String(status);
   return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : '_OTHER';
 }

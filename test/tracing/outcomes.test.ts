@@ -40,14 +40,14 @@ describe('a failed call’s span', () => {
     const error = (await baas.listPixKeys().catch((caught: unknown) => caught)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     const span = only();
-    expect(exceptionOf(span)).toEqual({ 'exception.type': 'ApiError', 'exception.message': error.message });
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+    expect(exceptionOf(span)).toStrictEqual({ 'exception.type': 'ApiError', 'exception.message': error.message });
+    expect(span.status).toStrictEqual({ code: SpanStatusCode.ERROR, message: error.message });
   });
 
   it('never reads the message of what a caller aborts with', async () => {
     const span = await abortedWith({ name: 'not a name', message: 'the caller’s own words' });
-    expect(exceptionOf(span)).toEqual({ 'exception.type': '_OTHER' });
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(exceptionOf(span)).toStrictEqual({ 'exception.type': '_OTHER' });
+    expect(span.status).toStrictEqual({ code: SpanStatusCode.ERROR });
     expect(span.attributes['error.type']).toBe('_OTHER');
   });
 
@@ -61,8 +61,8 @@ describe('a failed call’s span', () => {
 
   it('types an error with a kind but no name by its kind, and reads only a text message', async () => {
     const span = await abortedWith({ kind: 'custom', message: 42 });
-    expect(exceptionOf(span)).toEqual({ 'exception.type': 'custom' });
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(exceptionOf(span)).toStrictEqual({ 'exception.type': 'custom' });
+    expect(span.status).toStrictEqual({ code: SpanStatusCode.ERROR });
   });
 
   it('marks a raw call’s error answer (which does not throw) as an error, with no exception event', async () => {
@@ -71,7 +71,7 @@ describe('a failed call’s span', () => {
     const { response } = await baas.raw.GET(LIST_PATH, { params: { header: { 'User-Agent': 'tracing-test/1.0' } } });
     expect(response.status).toBe(400);
     const span = only();
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(span.status).toStrictEqual({ code: SpanStatusCode.ERROR });
     expect(span.attributes['error.type']).toBe('400');
     expect(span.attributes['http.response.status_code']).toBe(400);
     expect(exceptionOf(span)).toBeUndefined();

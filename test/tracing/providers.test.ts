@@ -9,6 +9,8 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { loadApiWith } from '../../src/tracing/otel.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
@@ -64,11 +66,20 @@ describe('what is registered', () => {
 
   it('a span nobody records and no meter: the call goes on, its trace context still sent', async () => {
     const { exporter } = tracerOnly({ sampler: new AlwaysOffSampler() });
-    propagation.setGlobalPropagator(new (await import('@opentelemetry/core')).W3CTraceContextPropagator());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const { baas, sent } = sandboxClient();
     expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
     expect(exporter.getFinishedSpans()).toEqual([]);
     expect(sent[0]!.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+  });
+
+  it('a propagator alone sends on the trace context the call was made in', async () => {
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const incoming = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 };
+    const { baas, sent } = sandboxClient();
+    await api.context.with(trace.setSpanContext(api.ROOT_CONTEXT, incoming), () => baas.listPixKeys({ limit: 1 }));
+    expect(sent[0]!.get('traceparent')).toBe(`00-${incoming.traceId}-${incoming.spanId}-01`);
   });
 
   it('a registry that is null is nothing registered', async () => {
@@ -107,6 +118,16 @@ describe('the api module', () => {
       expect(exporter.getFinishedSpans()).toHaveLength(1);
       stopOtel();
     }
+  });
+
+  it('without createNoopMeter, with a meter provider of its own, still traces', async () => {
+    loadApiWith(async () => ({ ...api, createNoopMeter: undefined }));
+    const { exporter } = startOtel();
+    // A provider this module has not seen yet, so its meter is looked at afresh.
+    metrics.setGlobalMeterProvider({ getMeter: () => api.createNoopMeter() });
+    const { baas } = sandboxClient();
+    await baas.listPixKeys({ limit: 1 });
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
   });
 
   it('that resolves to nothing is the api missing', async () => {
