@@ -1,9 +1,9 @@
 // What a span and the duration metric say of how a call ended: the package's own errors give their
 // redacted message, what a caller aborts with is never read, an error answer of a raw call (which
 // does not throw) is an error span with no exception, and an outcome's absent parts are absent.
-import { metrics, SpanStatusCode } from '@opentelemetry/api';
+import { metrics, SpanStatusCode, type SpanStatus, trace } from '@opentelemetry/api';
 import { type HistogramMetricData, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
@@ -118,5 +118,31 @@ describe('the duration metric’s attributes', () => {
     } finally {
       metrics.disable();
     }
+  });
+});
+
+describe('what the span is told', () => {
+  // Last in this file: it swaps the tracer provider. An SDK may keep a status member even when undefined.
+  it('a status with no message member when the error is not the package’s own', async () => {
+    const told: SpanStatus[] = [];
+    const recording: SpanProcessor = {
+      onStart(span: Span) {
+        const setStatus = span.setStatus.bind(span);
+        span.setStatus = (status) => {
+          told.push(status);
+          return setStatus(status);
+        };
+      },
+      onEnd: () => undefined,
+      forceFlush: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+    };
+    trace.disable();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [recording] }));
+    const { baas } = sandboxClient();
+    const controller = new AbortController();
+    controller.abort({ name: 'Stop', message: 'the caller’s own words' });
+    await baas.listPixKeys({ signal: controller.signal }).catch(() => undefined);
+    expect(told).toStrictEqual([{ code: SpanStatusCode.ERROR }]);
   });
 });
