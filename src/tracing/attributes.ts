@@ -15,12 +15,16 @@ interface Route {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
-// A raw call is matched to its operation by method and the end of its path (the base URL may have a prefix).
+/** What a path template matches at the end of a URL's path (the base URL may have a prefix): `{name}` is one segment. */
+export const routePattern = (path: string): RegExp =>
+  new RegExp(`${escapeRegExp(path).replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+// A raw call is matched to its operation by method and path.
 const ROUTES: Route[] = Object.entries(operations).map(([operation, { method, path }]) => ({
   operation,
   method,
   path,
-  pattern: new RegExp(`${escapeRegExp(path).replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  pattern: routePattern(path),
 }));
 
 /** The operationId and the spec's path template of a call; a raw call outside the spec has neither. */
@@ -36,25 +40,19 @@ export function routeOf(
   return found ? { operation: found.operation, route: found.path } : { operation };
 }
 
-export const parseUrl = (url: string): URL | undefined => {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
-};
+export const parseUrl = (url: string): URL | undefined => (URL.canParse(url) ? new URL(url) : undefined);
 
 /** `server.address` and `server.port` (the scheme's port when the URL names none). */
 export function serverOf(url: URL | undefined): { 'server.address'?: string; 'server.port'?: number } {
   if (!url) return {};
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  // The brackets of an IPv6 literal belong to the URL, not to the address.
-  return { 'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'), 'server.port': port };
+  // The brackets of an IPv6 literal (the only brackets a hostname has) belong to the URL, not to the address.
+  return { 'server.address': url.hostname.replace(/[[\]]/g, ''), 'server.port': port };
 }
 
 /** The (already redacted) URL with no query value at all: names kept, each value `REDACTED`. */
 export function fullUrl(url: URL | undefined, redacted: string): string {
-  if (!url) return redacted.replace(/[?#].*$/s, '');
+  if (!url) return redacted.replace(/[?#].*/s, '');
   const names = [...url.searchParams.keys()];
   const query = names.length === 0 ? '' : `?${names.map((name) => `${encodeURIComponent(name)}=${HIDDEN}`).join('&')}`;
   return `${url.origin}${url.pathname}${query}`;
@@ -69,6 +67,6 @@ export function errorType(error: unknown, status: number | undefined): string {
   const apiStatus = (error as { status?: unknown } | undefined)?.status;
   if (kind === 'api' && typeof apiStatus === 'number') return String(apiStatus);
   if (typeof kind === 'string') return kind;
-  if (status !== undefined && status >= 400) return String(status);
+  if ((status ?? 0) >= 400) return String(status);
   return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : '_OTHER';
 }

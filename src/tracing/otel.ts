@@ -39,17 +39,14 @@ function apiOf(module: unknown): Api | undefined {
 }
 
 function load(): Promise<Api | undefined> {
-  loading ??= importApi().then(
-    (module) => {
+  // A loader that rejects (another copy of the api, in tests) is the api missing too.
+  loading ??= importApi()
+    .catch(() => undefined)
+    .then((module) => {
       loaded = apiOf(module);
       missing = loaded === undefined;
       return loaded;
-    },
-    () => {
-      missing = true;
-      return undefined;
-    },
-  );
+    });
   return loading;
 }
 
@@ -107,11 +104,11 @@ function durationHistogram(api: Api): Otel.Histogram | undefined {
  * off for the call: never the call's own outcome.
  */
 function traceCall(api: Api, start: CallStart): CallObserver | undefined {
-  let observer: CallObserver | undefined;
+  let observer: ReturnType<typeof observeCall>;
   try {
     observer = observeCall(api, start);
   } catch {
-    return undefined;
+    // The span could not start: the call goes on untraced.
   }
   if (!observer) return undefined;
   const guarded: CallObserver = {};
@@ -119,7 +116,7 @@ function traceCall(api: Api, start: CallStart): CallObserver | undefined {
     const told = observer[hook];
     guarded[hook] = (event) => {
       try {
-        told?.(event);
+        told(event);
       } catch {
         // The SDK's failure is not the call's.
       }
@@ -128,7 +125,7 @@ function traceCall(api: Api, start: CallStart): CallObserver | undefined {
   return guarded;
 }
 
-function observeCall(api: Api, start: CallStart): CallObserver | undefined {
+function observeCall(api: Api, start: CallStart): Required<Omit<CallObserver, 'drift'>> | undefined {
   const provider = api.trace.getTracerProvider();
   let tracer = tracers.get(provider);
   if (!tracer) {
@@ -156,28 +153,28 @@ function observeCall(api: Api, start: CallStart): CallObserver | undefined {
   const shown = (text: string) => redactText(text, start.secrets());
 
   const end = (event: CallEvent, error?: unknown) => {
-    const failed = error !== undefined || (status !== undefined && status >= 400);
+    const failed = error !== undefined || (status ?? 0) >= 400;
     const type = failed ? errorType(error, status) : undefined;
     const outcome: Otel.Attributes = {
       ...(status !== undefined && { 'http.response.status_code': status }),
       ...(type !== undefined && { 'error.type': type }),
     };
     span.setAttributes({ ...outcome, 'url.full': fullUrl(parseUrl(event.url), event.url) });
-    if (failed) {
+    if (type !== undefined) {
       // Only the package's own errors say why, in their (redacted) message; what else a call is
       // aborted with is the caller's, and goes unread.
       const { kind, name, message } = (error ?? {}) as { kind?: unknown; name?: unknown; message?: unknown };
       const said = typeof kind === 'string' && typeof message === 'string' ? shown(message) : undefined;
       if (error !== undefined) {
         span.addEvent('exception', {
-          'exception.type': typeof kind === 'string' && typeof name === 'string' ? name : (type ?? '_OTHER'),
+          'exception.type': typeof kind === 'string' && typeof name === 'string' ? name : type,
           ...(said !== undefined && { 'exception.message': said }),
         });
       }
       span.setStatus({ code: api.SpanStatusCode.ERROR, ...(said !== undefined && { message: said }) });
     }
-    span.end();
     histogram?.record((performance.now() - began) / 1000, { ...common, ...outcome });
+    span.end();
   };
 
   return {
@@ -187,17 +184,16 @@ function observeCall(api: Api, start: CallStart): CallObserver | undefined {
       span.addEvent('baas.attempt', { 'baas.attempt': event.attempt });
     },
     response(event) {
+      // A response event always has its status.
       status = event.status;
-      span.addEvent('baas.response', {
-        'baas.attempt': event.attempt,
-        ...(status !== undefined && { 'http.response.status_code': status }),
-      });
+      span.addEvent('baas.response', { 'baas.attempt': event.attempt, 'http.response.status_code': status });
     },
     retry(event) {
       span.addEvent('baas.retry', {
         'baas.attempt': event.attempt,
-        'baas.retry.wait_ms': event.waitMs ?? 0,
-        'baas.retry.reason': shown(event.reason ?? 'retry'),
+        // A retry event always has its wait and reason.
+        'baas.retry.wait_ms': event.waitMs,
+        'baas.retry.reason': shown(String(event.reason)),
       });
     },
     done: (event) => end(event),
