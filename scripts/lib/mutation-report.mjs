@@ -131,6 +131,34 @@ export function renderTable(scores) {
  * Merges the last run's report (unless `tableOnly`) into the per-file scores, adds a "not measured"
  * row for every source file without one, drops rows of files that are gone, and renders TESTING.md.
  */
+/**
+ * The rows a run changes. StrykerJS's report also carries the files it did not mutate this time, with
+ * results reused from the incremental file (and counted against this run's narrower tests): with a
+ * `--mutate` given, only the files it selects take this run's results.
+ *
+ * @param {{ previous: Record<string, any>, scores: Record<string, any>, fresh: Record<string, any>, mutate?: string[], date: string, command: string }} input
+ * @returns {Record<string, any>}
+ */
+export function mergeScores({ previous, scores, fresh, mutate = [], date, command }) {
+  const changed = {};
+  for (const [name, row] of Object.entries(fresh)) {
+    const file = name.replace(/^.*?(src\/)/, 'src/');
+    if (!(file in scores)) continue;
+    if (mutate.length > 0 && !mutatedBy(mutate, file)) continue;
+    // A row whose results the run only confirmed (incremental reuse, or the same counts again)
+    // keeps the date and command that measured it.
+    const before = previous[file];
+    changed[file] = before && before.measured !== false && sameCounts(before, row) ? before : { ...row, date, command };
+  }
+  // StrykerJS leaves out of its report the files it was asked to mutate and found nothing in
+  // (types, re-exports): they were measured, with no mutants.
+  const freshFiles = new Set(Object.keys(fresh).map((name) => name.replace(/^.*?(src\/)/, 'src/')));
+  for (const file of Object.keys(scores)) {
+    if (!freshFiles.has(file) && mutatedBy(mutate, file)) changed[file] = { ...NO_MUTANTS, date, command };
+  }
+  return changed;
+}
+
 export async function writeMutationReport({
   command,
   mutate = [],
@@ -142,19 +170,7 @@ export async function writeMutationReport({
   for (const file of await sourceFiles()) scores[file] = previous[file] ?? { measured: false };
   if (!tableOnly) {
     const fresh = scoresOf(JSON.parse(await readFile(REPORT, 'utf8')));
-    for (const [name, row] of Object.entries(fresh)) {
-      const file = name.replace(/^.*?(src\/)/, 'src/');
-      // A row whose results the run only confirmed (incremental reuse, or the same counts again)
-      // keeps the date and command that measured it.
-      const before = previous[file];
-      scores[file] =
-        before && before.measured !== false && sameCounts(before, row) ? before : { ...row, date, command };
-    }
-    // StrykerJS leaves out of its report the files it was asked to mutate and found nothing in
-    // (types, re-exports): they were measured, with no mutants.
-    for (const file of Object.keys(scores)) {
-      if (!(file in fresh) && mutatedBy(mutate, file)) scores[file] = { ...NO_MUTANTS, date, command };
-    }
+    Object.assign(scores, mergeScores({ previous, scores, fresh, mutate, date, command }));
   }
   await writeFile(SCORES, `${JSON.stringify(scores, null, 2)}\n`);
   const page = await readFile(TESTING, 'utf8');

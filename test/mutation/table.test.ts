@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   barOf,
   meetsBar,
+  mergeScores,
   mutatedBy,
   renderTable,
   scoresOf,
@@ -164,5 +165,34 @@ describe('mutatedBy (which files a run measured, for rows of files with nothing 
   it('reads a line range as its file', () => {
     expect(mutatedBy(['src/redact.ts:10-20'], 'src/redact.ts')).toBe(true);
     expect(mutatedBy(['src/redact.ts:10:2-20:5'], 'src/redact.ts')).toBe(true);
+  });
+});
+
+describe('mergeScores (the rows a run changes)', () => {
+  const row = (killed: number, survived: number) => ({
+    killed,
+    timeout: 0,
+    survived,
+    noCoverage: 0,
+    ignored: 0,
+    valid: killed + survived,
+    score: (100 * killed) / (killed + survived),
+  });
+  const old = { ...row(9, 1), date: '2026-01-01', command: 'old' };
+  const scores = { 'src/a.ts': old, 'src/b.ts': old, 'src/types-only.ts': { measured: false as const } };
+  const merge = (fresh: Record<string, unknown>, mutate: string[]) =>
+    mergeScores({ previous: scores, scores, fresh, mutate, date: '2026-11-24', command: 'new' });
+
+  it('takes results only for the files the run was asked to mutate, not the ones it reused', () => {
+    const changed = merge({ 'src/a.ts': row(10, 0), 'src/b.ts': row(5, 5) }, ['src/a.ts', 'src/types-only.ts']);
+    expect(Object.keys(changed).sort()).toEqual(['src/a.ts', 'src/types-only.ts']);
+    expect(changed['src/a.ts']).toMatchObject({ killed: 10, command: 'new' });
+    expect(changed['src/types-only.ts']).toMatchObject({ valid: 0, score: 100, command: 'new' });
+  });
+
+  it('keeps the date and command of a row the run only confirmed; a whole run takes every file', () => {
+    const changed = merge({ 'src/a.ts': row(9, 1), 'src/b.ts': row(5, 5) }, ['src/**/*.ts']);
+    expect(changed['src/a.ts']).toBe(old);
+    expect(changed['src/b.ts']).toMatchObject({ survived: 5, command: 'new' });
   });
 });
