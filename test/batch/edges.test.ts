@@ -48,10 +48,10 @@ describe('updateMany: retries and concurrency by default', () => {
       const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: wire.fetch });
       const results = await collect(updateMany(client, items.slice(0, 1), { retry }));
       expect(wire.sent).toBe(attempts);
-      const [result] = results;
-      expect(result?.ok).toBe(false);
-      expect(!result?.ok && result?.error).toBeInstanceOf(ApiError);
-      expect(!result?.ok && (result?.error as ApiError).status).toBe(503);
+      const result = results[0]!;
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error).toBeInstanceOf(ApiError);
+      expect(!result.ok && (result.error as ApiError).status).toBe(503);
     });
   }
 
@@ -167,8 +167,8 @@ describe('updateMany: stopping', () => {
     await held.waitForHeld(1);
     controller.abort();
     held.held[0]!.release(overloaded(503, { 'retry-after': '20' }));
-    const [result] = await results;
-    expect(!result?.ok && (result?.error as ApiError).status).toBe(503);
+    const result = (await results)[0]!;
+    expect(!result.ok && (result.error as ApiError).status).toBe(503);
     expect(held.sent).toBe(1);
   });
 
