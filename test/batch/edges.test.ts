@@ -222,6 +222,44 @@ describe('updateMany: progress counts', () => {
   });
 });
 
+describe('updateMany: pacing edges', () => {
+  for (const policy of ['"default";q=0;w=1', '"default";q=5;w=0']) {
+    it(`a 429 stating ${policy} states no limit: nothing is paced by it`, async () => {
+      const { items, token } = sandboxClient();
+      let calls = 0;
+      const fetch = async () => {
+        calls += 1;
+        return calls === 1
+          ? overloaded(429, { ratelimit: '"default";r=0;t=1', 'ratelimit-policy': policy })
+          : success();
+      };
+      const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
+      const run = updateMany(client, items.slice(0, 3), { concurrency: 1 });
+      const results = await collect(run);
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(run.progress().discoveredLimit).toBeUndefined();
+      expect(calls).toBe(4);
+    });
+  }
+
+  it('a signal aborted while the limiter gives its turn sends nothing', async () => {
+    const { items, token } = sandboxClient();
+    let sent = 0;
+    const fetch = async () => {
+      sent += 1;
+      return success();
+    };
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
+    const controller = new AbortController();
+    // The turn is given, but the caller stopped meanwhile.
+    const limiter = { take: async () => controller.abort() };
+    const run = updateMany(client, items.slice(0, 3), { concurrency: 1, limiter, signal: controller.signal });
+    expect(await collect(run)).toEqual([]);
+    expect(sent).toBe(0);
+    expect(run.progress()).toMatchObject({ stopped: 1, requests: 0 });
+  });
+});
+
 describe('exportKeyPages: failures', () => {
   it('a page that fails after its retries ends the walk with its ApiError', async () => {
     const { sandbox, token } = sandboxClient({ accountsPerClient: 10, keysPerAccount: 2 });
@@ -248,7 +286,8 @@ describe('exportKeyPages: failures', () => {
     const fields = { ratelimit: '"default";r=0;t=1', 'ratelimit-policy': '"default";q=1;w=2' };
     const fetch = (input: string | URL | Request, init?: RequestInit) => {
       sentAt.push(Date.now());
-      return sentAt.length === 1 ? Promise.resolve(overloaded(429, fields)) : sandbox.fetch(input as string, init);
+      // The first page is refused twice with the same policy: the second says nothing new.
+      return sentAt.length <= 2 ? Promise.resolve(overloaded(429, fields)) : sandbox.fetch(input as string, init);
     };
     const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
     let finished = false;
@@ -259,7 +298,7 @@ describe('exportKeyPages: failures', () => {
     expect(await walk).toHaveLength(4);
     // One request every 2 virtual seconds once the policy is known.
     const gaps = sentAt.slice(2).map((at, i) => at - sentAt[i + 1]!);
-    expect(gaps).toHaveLength(3);
+    expect(gaps).toHaveLength(4);
     expect(gaps.every((gap) => gap >= 2000)).toBe(true);
   });
 });
