@@ -202,6 +202,100 @@ describe('updateMany: stopping', () => {
   });
 });
 
+describe('updateMany: stopping while the input is read', () => {
+  it('an item pulled as the signal aborts is dropped: never started', async () => {
+    const { sandbox, items, token } = sandboxClient();
+    const held = heldFetch(sandbox.fetch);
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: held.fetch });
+    const controller = new AbortController();
+    async function* input(): AsyncGenerator<UpdateItem> {
+      yield items[0]!;
+      // The caller stops while the next item is being read.
+      controller.abort();
+      yield items[1]!;
+    }
+    const run = updateMany(client, input(), { concurrency: 2, signal: controller.signal });
+    const results = collect(run);
+    await held.waitForHeld(1);
+    await settle();
+    held.held[0]!.release();
+    expect((await results).map((r) => r.index)).toEqual([0]);
+    expect(run.progress()).toMatchObject({ started: 1, stopped: 0, done: 1 });
+    expect(held.sent).toBe(1);
+  });
+
+  it('an abort while unread results fill the room pulls nothing more', async () => {
+    const { client, items } = sandboxClient();
+    let pulled = 0;
+    function* input(): Generator<UpdateItem> {
+      for (const item of items) {
+        pulled += 1;
+        yield item;
+      }
+    }
+    const controller = new AbortController();
+    const run = updateMany(client, input(), { concurrency: 1, signal: controller.signal });
+    await run.next();
+    await until(() => run.progress().done >= 2);
+    for (let turn = 0; turn < 20; turn += 1) await settle();
+    const pulledAtAbort = pulled;
+    controller.abort();
+    for (let turn = 0; turn < 20; turn += 1) await settle();
+    expect(pulled).toBe(pulledAtAbort);
+    await run.return();
+  });
+
+  it('an input that fails as it is closed ends the loop with that error, once', async () => {
+    const { sandbox, items, token } = sandboxClient();
+    const held = heldFetch(sandbox.fetch);
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: held.fetch });
+    const broken = new Error('the input file could not be closed');
+    function* input(): Generator<UpdateItem> {
+      try {
+        yield* items;
+      } finally {
+        // biome-ignore lint/correctness/noUnsafeFinally: an input whose closing fails
+        throw broken;
+      }
+    }
+    const controller = new AbortController();
+    const run = updateMany(client, input(), { concurrency: 1, signal: controller.signal });
+    const results: number[] = [];
+    const consumed = (async () => {
+      for await (const result of { [Symbol.asyncIterator]: () => run }) results.push(result.index);
+    })();
+    await held.waitForHeld(1);
+    controller.abort();
+    held.held[0]!.release();
+    await expect(consumed).rejects.toBe(broken);
+    expect(results).toEqual([0]);
+    // The error is thrown once: the run is then done.
+    expect(await run.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('return() aborts the signal a waiting limiter holds, with an AbortError', async () => {
+    const { client, items } = sandboxClient();
+    const reasons: unknown[] = [];
+    const limiter = {
+      take: (signal?: AbortSignal) =>
+        new Promise<void>((_resolve, reject) =>
+          signal?.addEventListener('abort', () => {
+            reasons.push(signal.reason);
+            reject(signal.reason);
+          }),
+        ),
+    };
+    const run = updateMany(client, items.slice(0, 2), { concurrency: 1, limiter });
+    const first = run.next();
+    await until(() => run.progress().started === 1);
+    await run.return();
+    expect(await first).toEqual({ value: undefined, done: true });
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toBeInstanceOf(DOMException);
+    expect((reasons[0] as DOMException).name).toBe('AbortError');
+  });
+});
+
 describe('updateMany: progress counts', () => {
   it('the rate is requests per second since the first answer; elapsedMs counts from the start', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
