@@ -74,6 +74,52 @@ describe('updateMany: retries and concurrency by default', () => {
   });
 });
 
+describe('updateMany: what is retried', () => {
+  it('a timeout is retried like a network failure', async () => {
+    const { items, token } = sandboxClient();
+    let calls = 0;
+    const fetch = (_input: string | URL | Request, init?: RequestInit) => {
+      calls += 1;
+      // The first request never answers: the client's timeout ends it.
+      if (calls === 1)
+        return new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        );
+      return Promise.resolve(success());
+    };
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch, timeoutMs: 1 });
+    const results = await collect(updateMany(client, items.slice(0, 1), { retry: { baseDelayMs: 0 } }));
+    expect(results[0]?.ok).toBe(true);
+    expect(calls).toBe(2);
+  });
+
+  it('a Retry-After longer than retry.maxRetryAfterMs is not waited: the 503 is the result', async () => {
+    const { items, token } = sandboxClient();
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      return overloaded(503, { 'retry-after': '120' });
+    };
+    const client = createBaasClient({ baseUrl: BASE_URL, token, fetch });
+    const results = await collect(updateMany(client, items.slice(0, 1), { retry: { maxRetryAfterMs: 60_000 } }));
+    expect(calls).toBe(1);
+    expect(results[0]?.ok).toBe(false);
+  });
+
+  it('an error that is not the package’s, thrown by the client, ends the loop with it', async () => {
+    const { items } = sandboxClient();
+    const odd = new TypeError('not a BaasError');
+    const client = {
+      updateNaturalPerson: async () => {
+        throw odd;
+      },
+    };
+    const run = updateMany(client, items.slice(0, 3), { concurrency: 1 });
+    await expect(collect(run)).rejects.toBe(odd);
+    expect(run.progress()).toMatchObject({ requests: 0, stopped: 0 });
+  });
+});
+
 describe('updateMany: adaptive concurrency and each kind of answer', () => {
   it('a network failure after a cut does not count as a good answer', async () => {
     const { items, token } = sandboxClient();
