@@ -16,11 +16,13 @@ describe('options of updateMany', () => {
     ['rate', { rate: Number.POSITIVE_INFINITY }, RangeError],
     ['limiter', { limiter: {} }, TypeError],
     ['limiter', { limiter: () => undefined }, TypeError],
+    ['limiter', { limiter: null }, TypeError],
     ['signal', { signal: {} }, TypeError],
     ['inFlight', { inFlight: 'cancel' }, RangeError],
     ['onProgress', { onProgress: 'log' }, TypeError],
     ['retry.maxAttempts', { retry: { maxAttempts: 0 } }, RangeError],
     ['retry', { retry: 3 }, TypeError],
+    ['retry', { retry: null }, TypeError],
   ];
   for (const [option, options, kind] of cases) {
     it(`refuses ${JSON.stringify(options)}, naming ${option}, and sends nothing`, () => {
@@ -49,6 +51,10 @@ describe('options of updateMany', () => {
     expect(() => updateMany({} as never, [])).toThrow(/client/);
     expect(() => updateMany(client, 42 as never)).toThrow(/items/);
     expect(() => updateMany(client, [], 'fast' as never)).toThrow(/options/);
+    expect(() => updateMany(client, [], null as never)).toThrow(TypeError);
+    expect(() => updateMany(client, [], null as never)).toThrow(/options/);
+    expect(() => updateMany(null as never, [])).toThrow(/client/);
+    expect(() => updateMany(client, null as never)).toThrow(/items/);
   });
 });
 
@@ -63,6 +69,13 @@ describe('options of exportKeys and exportKeyPages', () => {
       expect(() => walk(client, { after: '' })).toThrow('after');
       expect(() => walk(client, { rate: 0 })).toThrow('rate');
       expect(() => walk({} as never)).toThrow('client');
+      expect(() => walk(null as never)).toThrow('client');
+      // A limit that is not a number is refused for that, before the contract's range is checked.
+      expect(() => walk(client, { limit: '5' as never })).toThrow(RangeError);
+      expect(() => walk(client, { limit: '5' as never })).toThrow(/limit.*number/);
+      expect(() => walk(client, { after: 5 as never })).toThrow(TypeError);
+      expect(() => walk(client, { after: 5 as never })).toThrow('after');
+      expect(() => walk(client, null as never)).toThrow(/options/);
     });
   }
 });
