@@ -85,7 +85,7 @@ describe('CSV input', () => {
       { line: 1, fields: ['a', 'b'], problem: undefined },
       { line: 2, fields: [], problem: 'too-long' },
       { line: 3, fields: [], problem: 'too-long' },
-      { line: 10, fields: ["c", "d"], problem: undefined },
+      { line: 10, fields: ['c', 'd'], problem: undefined },
     ]);
     // At the limit: read.
     expect((await csvOf(`${'x'.repeat(8)},y\n`, 10))[0]!.fields).toEqual(['x'.repeat(8), 'y']);
