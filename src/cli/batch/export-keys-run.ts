@@ -17,6 +17,7 @@ import {
   checkRecordedOutput,
   createNew,
   distinctFiles,
+  FileError,
   JournalLock,
   type NamedFile,
   type OutputRecord,
@@ -88,7 +89,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       ...(journalFile ? [journalFile] : []),
       ...(values.report ? [{ flag: '--report', path: values.report }] : []),
     ]);
-    await writableFile(outFile);
+    const existing = await writableFile(outFile);
     if (values.report) await ReportWriter.check(values.report);
     const place = await placeOf(outFile);
     let last: ExportJournalEntry | undefined;
@@ -103,6 +104,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         last = entry;
       });
       if (last) hash = await checkRecordedOutput(outFile, format, last, journalFile, last.nextCursor === null);
+      // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
+      else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
       journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
     }
     if (last?.nextCursor === null) {
@@ -149,7 +152,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       (signal) => {
         // Given up: the page in flight is not written; the journal already holds every page that was.
         progress.stop();
-        void Promise.allSettled([journal?.close(), report?.discard(), whole?.commit()]).finally(() =>
+        void Promise.allSettled([journal?.close(), report?.discard(), whole?.discard()]).finally(() =>
           process.exit(EXIT_ON[signal]),
         );
       },
@@ -202,9 +205,14 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       interrupted: activeStopper.stopping,
     };
     await report?.finish(summary);
-    // Without a journal the file is whole once the run ends, even stopped (a rerun starts over).
-    await whole?.commit();
-    io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+    // Without a journal only a whole export is put in place: a rerun could not go on from part of one.
+    if (whole && !complete) {
+      await whole.discard();
+      io.out(`Stopped: ${keys} keys fetched, none kept (without --journal, ${out} is written only whole)`);
+    } else {
+      await whole?.commit();
+      io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+    }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
     if (fault !== undefined) {

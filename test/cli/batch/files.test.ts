@@ -113,11 +113,15 @@ describe('links and files not the command’s own', () => {
     const out = await run('export-keys', '--out', at('keys.jsonl'));
     expect(out.code).toBe(2);
     expect(out.err).toContain('--out');
+    // Nor with a new journal, which is then not even started.
+    const journaled = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('j'));
+    expect(journaled.code).toBe(2);
+    expect(journaled.err).toContain('--out');
     await writeFile(at('notes.json'), '{"mine":true}');
     const report = await run('export-keys', '--out', at('new.jsonl'), '--report', at('notes.json'));
     expect(report.code).toBe(2);
     expect(report.err).toContain('--report');
-    expect(out.sent + report.sent).toBe(0);
+    expect(out.sent + journaled.sent + report.sent).toBe(0);
     expect(await readFile(at('keys.jsonl'), 'utf8')).toBe('mine');
     expect(await readFile(at('notes.json'), 'utf8')).toBe('{"mine":true}');
     expect((await readdir(at(''))).sort()).toEqual(['keys.jsonl', 'notes.json']);
@@ -151,6 +155,15 @@ describe('files written', () => {
     expect(result.code, result.err).toBe(0);
     expect(await mode(at('keys.jsonl'))).toBe(0o600);
     expect((await readFile(at('keys.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(60);
+    expect(await readdir(at(''))).toEqual(['keys.jsonl']);
+    // A run that fails keeps nothing, not even its temporary file.
+    const io = capture();
+    const failed = await main(
+      ['export-keys', '--out', at('none.jsonl'), '--base-url', 'http://127.0.0.1:1', '--token', client().token],
+      COMMANDS,
+      io,
+    );
+    expect(failed).toBe(1);
     expect(await readdir(at(''))).toEqual(['keys.jsonl']);
   });
 });
