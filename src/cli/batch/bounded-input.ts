@@ -46,6 +46,16 @@ export class BoundedBytes {
 
   /** The text, or the problem that keeps it from being read; empties the buffer. */
   take(): { text: string } | { problem: TextProblem } {
+    const read = this.takeParts([this.size]);
+    return 'problem' in read ? read : { text: read.parts[0]! };
+  }
+
+  /**
+   * The text cut at byte offsets `ends` (each part ends where the next begins; the last at the end),
+   * or the problem that keeps it from being read; empties the buffer. Decoded once: split as a string
+   * when every character is one byte, else part by part.
+   */
+  takeParts(ends: readonly number[]): { parts: string[] } | { problem: TextProblem } {
     const over = this.over;
     const pieces = this.pieces;
     const kept = this.kept;
@@ -62,7 +72,14 @@ export class BoundedBytes {
       }
     }
     try {
-      return { text: strict.decode(bytes) };
+      const text = strict.decode(bytes);
+      const parts: string[] = [];
+      let from = 0;
+      for (const end of ends) {
+        parts.push(text.length === kept ? text.slice(from, end) : strict.decode(bytes.subarray(from, end)));
+        from = end;
+      }
+      return { parts };
     } catch {
       return { problem: 'not-utf8' };
     }

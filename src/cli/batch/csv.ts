@@ -36,13 +36,11 @@ export async function* csvRecords(
   options: CsvOptions = {},
 ): AsyncGenerator<CsvRecord> {
   const limit = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  // The record's fields, one after the other (decoded once, when the record ends), and where each ends.
   const field = new BoundedBytes(limit);
-  let fields: string[] = [];
-  let recordBytes = 0;
+  let ends: number[] = [];
   let state: State = 'start';
   let malformed: string | undefined;
-  // The record's fields are dropped (too long, not UTF-8): it is read to its end, nothing kept.
-  let dropped: TextProblem | undefined;
   let line = 1;
   let recordLine = 1;
   let afterCr = false;
@@ -50,31 +48,24 @@ export async function* csvRecords(
   let begun = false;
 
   const endField = () => {
-    // Each separator counts as one byte of the record.
-    recordBytes += field.size + 1;
-    const read = recordBytes > limit + 1 ? { problem: 'too-long' as const } : field.take();
-    field.reset();
-    if ('problem' in read) {
-      malformed = problemRule(read.problem, limit);
-      dropped = read.problem;
-      fields = [];
-    } else if (!dropped) fields.push(read.text);
+    // Past the limit, nothing more is noted: the record is read to its end and dropped.
+    if (!field.over) ends.push(field.size);
   };
 
   const take = (): CsvRecord | undefined => {
     if (!begun) return undefined;
     endField();
-    const record = {
-      line: recordLine,
-      fields,
-      ...(malformed ? { malformed } : {}),
-      ...(dropped ? { problem: dropped } : {}),
-    };
-    fields = [];
-    recordBytes = 0;
+    // The fields and the commas between them.
+    const over = field.over || field.size + ends.length - 1 > limit;
+    const read = over ? { problem: 'too-long' as const } : field.takeParts(ends);
+    field.reset();
+    const record: CsvRecord =
+      'problem' in read
+        ? { line: recordLine, fields: [], malformed: problemRule(read.problem, limit), problem: read.problem }
+        : { line: recordLine, fields: read.parts, ...(malformed ? { malformed } : {}) };
+    ends = [];
     state = 'start';
     malformed = undefined;
-    dropped = undefined;
     begun = false;
     return record;
   };
