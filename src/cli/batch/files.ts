@@ -205,22 +205,22 @@ export class WholeFile {
     } finally {
       await this.handle.close();
     }
-    try {
-      // Checked again: a link or another file may have been put there while the run went on.
-      await WholeFile.check(this.file, this.owned, `what was written is in ${this.temporary}`);
-      // rename replaces what is there (the check allowed it); link never does, and fails if anything is.
-      if (this.owned) await rename(this.temporary, this.file.path);
-      else {
-        await link(this.temporary, this.file.path).catch((error) => {
-          if (codeOf(error) === 'EEXIST')
-            throw new FileError(`${named(this.file)} exists already; what was written is in ${this.temporary}`);
-          throw error;
-        });
-        await unlink(this.temporary);
+    // Checked again: a link or another file may have been put there while the run went on. On any
+    // failure the temporary file stays, and the error says where it is: what was written is not lost.
+    const kept = `what was written is in ${this.temporary}`;
+    await WholeFile.check(this.file, this.owned, kept);
+    // rename replaces what is there (the check allowed it); link never does, and fails if anything is.
+    if (this.owned) await rename(this.temporary, this.file.path);
+    else {
+      try {
+        await link(this.temporary, this.file.path);
+      } catch (error) {
+        if (codeOf(error) === 'EEXIST') throw new FileError(`${named(this.file)} exists already; ${kept}`);
+        // A file system without hard links: checked just above, so a rename replaces nothing.
+        await rename(this.temporary, this.file.path);
+        return;
       }
-    } catch (error) {
-      if (!(error instanceof FileError)) await unlink(this.temporary).catch(() => undefined);
-      throw error;
+      await unlink(this.temporary);
     }
   }
 
