@@ -78,6 +78,30 @@ const csvOf = async (input: Buffer | string, maxRecordBytes: number) => {
   return records.map((record) => ({ line: record.line, fields: record.fields, problem: record.problem }));
 };
 
+describe('a line of 16 MiB', () => {
+  it('is refused with memory kept flat', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'y'.charCodeAt(0));
+    let peak = 0;
+    const base = process.memoryUsage();
+    async function* source() {
+      for (let i = 0; i < 16; i++) {
+        const now = process.memoryUsage();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers - (base.heapUsed + base.arrayBuffers));
+        yield chunk;
+      }
+      yield Buffer.from('\n{}\n');
+    }
+    const lines = [];
+    for await (const line of boundedLines(source())) lines.push([line.number, line.problem ?? line.text]);
+    expect(lines).toEqual([
+      [1, 'too-long'],
+      [2, '{}'],
+    ]);
+    // At most the 1 MiB limit is kept; the line whole would be 16 MiB.
+    expect(peak).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
 describe('CSV input', () => {
   it('refuses a field one byte over the limit by the line it starts on, and reads the next record', async () => {
     const records = await csvOf(`a,b\n"${'x'.repeat(11)}",1\n"${'y\n'.repeat(6)}",2\nc,d\n`, 10);

@@ -211,4 +211,14 @@ describe('one run per journal', () => {
     expect(held.code).toBe(2);
     expect(held.err).toContain(String(process.pid));
   });
+
+  it('holds an export-keys journal the same way', async () => {
+    const at = await folder();
+    await writeFile(at('j.lock'), `${process.pid}\n`);
+    const held = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('j'));
+    expect(held.code).toBe(2);
+    expect(held.err).toMatch(/--journal .* in use/);
+    expect(held.sent).toBe(0);
+    expect(await readdir(at(''))).toEqual(['j.lock']);
+  });
 });
