@@ -1,14 +1,32 @@
 // `export-keys`: every PIX key into a file, page after page. With a journal, each page is written
-// and synced first, then journaled with the file's length and the next page's cursor; a rerun cuts
-// the file back to the last journaled length and goes on from that cursor, so every key is in the
-// file exactly once however the run before ended.
-import { type FileHandle, open, truncate } from 'node:fs/promises';
+// and synced first, then journaled with the file's place, format, length and the SHA-256 of its
+// content, and the next page's cursor; a rerun checks that the file is still the one the journal
+// records (refusing, and changing nothing, when it is not), cuts it back to the last journaled length
+// and goes on from that cursor, so every key is in the file exactly once however the run before ended.
+// Without a journal the file is a whole-file write, renamed into place at the end. Every file is
+// opened through ./files.ts.
+import type { Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactText } from '../../redact.js';
 import { MAX_PAGE_SIZE } from '../../verify/options.js';
 import { UsageError } from '../command.js';
 import type { ExportKeysValues } from '../export-keys.js';
-import { type JournalEntry, JournalWriter, readJournal } from './journal.js';
+import {
+  checkRecordedOutput,
+  createNew,
+  distinctFiles,
+  FileError,
+  JournalLock,
+  type NamedFile,
+  type OutputRecord,
+  openOwn,
+  placeOf,
+  WholeFile,
+  writableFile,
+} from './files.js';
+import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
 import { connectionFrom, paceFrom } from './options.js';
 import { Progress } from './progress.js';
@@ -17,11 +35,10 @@ import { exportKeyPages } from '../../batch/export-keys.js';
 import { EXIT_ON, Stopper } from './stop.js';
 import type { RunIo } from './update-many-run.js';
 
-/** One journal line of export-keys: the page written, the file's length after it, where to go on. */
-export interface ExportJournalEntry {
+/** One journal line of export-keys: the page written, the file after it (`OutputRecord`), where to go on. */
+export interface ExportJournalEntry extends OutputRecord {
   page: number;
   keys: number;
-  bytes: number;
   /** The cursor of the page after it; null once the last page is written. */
   nextCursor: string | null;
 }
@@ -30,9 +47,16 @@ const isPageEntry = (entry: JournalEntry): entry is JournalEntry & ExportJournal
   Number.isSafeInteger(entry.page) &&
   Number.isSafeInteger(entry.keys) &&
   Number.isSafeInteger(entry.bytes) &&
+  (entry.bytes as number) >= 0 &&
+  typeof entry.out === 'string' &&
+  typeof entry.format === 'string' &&
+  typeof entry.sha256 === 'string' &&
+  /^[0-9a-f]{64}$/.test(entry.sha256) &&
   (entry.nextCursor === null || typeof entry.nextCursor === 'string');
 
 export const DEFAULT_PAGE_SIZE = MAX_PAGE_SIZE;
+
+const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
@@ -42,9 +66,14 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const connection = connectionFrom(values, io.env);
   const { credentials } = connection;
   const format = outputFormatOf(out);
+  const outFile: NamedFile = { flag: '--out', path: out };
+  const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
   let stopper: Stopper | undefined;
   let file: FileHandle | undefined;
+  let whole: WholeFile | undefined;
   let journal: JournalWriter | undefined;
+  let lock: JournalLock | undefined;
+  let report: ReportWriter | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
     token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
@@ -54,30 +83,54 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
   try {
+    // Every file checked before any is written: distinct, no links, the report replaceable.
+    await distinctFiles([
+      outFile,
+      ...(journalFile ? [journalFile] : []),
+      ...(values.report ? [{ flag: '--report', path: values.report }] : []),
+    ]);
+    const existing = await writableFile(outFile);
+    if (values.report) await ReportWriter.check(values.report);
+    const place = await placeOf(outFile);
     let last: ExportJournalEntry | undefined;
-    if (values.journal) {
-      const read = await readJournal(values.journal, 'export-keys', (entry) => {
-        if (isPageEntry(entry)) last = entry;
+    let hash: Hash = createHash('sha256');
+    if (journalFile) {
+      lock = await JournalLock.take(journalFile);
+      const read = await readJournal(journalFile.path, 'export-keys', (entry) => {
+        if (!isPageEntry(entry))
+          throw new EntryProblem(
+            'is not a page of this version of export-keys (page, keys, bytes, sha256, out, format)',
+          );
+        last = entry;
       });
-      journal = await JournalWriter.open(values.journal, 'export-keys', read, { batchSize: 1 });
+      if (last) hash = await checkRecordedOutput(outFile, format, last, journalFile, last.nextCursor === null);
+      // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
+      else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
+      journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
     }
     if (last?.nextCursor === null) {
-      await truncate(out, last.bytes);
       io.out(`Done before: ${last.keys} keys in ${out} (the journal says the last page is written)`);
       return 0;
     }
-    // Resuming: what follows the last journaled page was never journaled, so it goes (it is fetched again).
-    if (last) await truncate(out, last.bytes);
-    file = await open(out, last ? 'a' : 'w');
+    if (last) {
+      file = await openOwn(outFile);
+      // Resuming: what follows the last journaled page was never journaled, so it goes (it is fetched again).
+      await file.truncate(last.bytes);
+    } else if (journalFile) file = await createNew(outFile, NEW_OUTPUT);
+    else {
+      whole = await WholeFile.create(outFile, undefined, NEW_OUTPUT);
+      file = whole.handle;
+    }
     let bytes = last?.bytes ?? 0;
     let keys = last?.keys ?? 0;
     let page = last?.page ?? 0;
-    if (!last && format === 'csv') {
-      const header = csvHeader();
-      await file.write(header);
-      bytes += Buffer.byteLength(header);
-    }
-    const report = values.report
+    const write = async (text: string) => {
+      await file!.write(text);
+      hash.update(text);
+      bytes += Buffer.byteLength(text);
+    };
+    if (!last && format === 'csv') await write(csvHeader());
+    report = values.report
       ? await ReportWriter.open(values.report, {
           command: 'export-keys',
           out,
@@ -99,7 +152,9 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       (signal) => {
         // Given up: the page in flight is not written; the journal already holds every page that was.
         progress.stop();
-        void journal?.close().finally(() => process.exit(EXIT_ON[signal]));
+        void Promise.allSettled([journal?.close(), report?.discard(), whole?.discard()]).finally(() =>
+          process.exit(EXIT_ON[signal]),
+        );
       },
     );
     stopper = activeStopper;
@@ -112,14 +167,20 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         ...(rate !== undefined ? { rate } : {}),
         signal: activeStopper.soft.signal,
       })) {
-        const text = keyRows(result.keys, format);
-        await file.write(text);
-        await file.datasync();
-        bytes += Buffer.byteLength(text);
+        await write(keyRows(result.keys, format));
+        if (journal) await file.datasync();
         keys += result.keys.length;
         keysNow += result.keys.length;
         page += 1;
-        const entry: ExportJournalEntry = { page, keys, bytes, nextCursor: result.nextCursor ?? null };
+        const entry: ExportJournalEntry = {
+          page,
+          keys,
+          bytes,
+          sha256: hash.copy().digest('hex'),
+          out: place,
+          format,
+          nextCursor: result.nextCursor ?? null,
+        };
         journal?.append({ ...entry });
         await journal?.flush();
         report?.line({ page, keys: result.keys.length });
@@ -144,7 +205,14 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       interrupted: activeStopper.stopping,
     };
     await report?.finish(summary);
-    io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+    // Without a journal only a whole export is put in place: a rerun could not go on from part of one.
+    if (whole && !complete) {
+      await whole.discard();
+      io.out(`Stopped: ${keys} keys fetched, none kept (without --journal, ${out} is written only whole)`);
+    } else {
+      await whole?.commit();
+      io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+    }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
     if (fault !== undefined) {
@@ -156,8 +224,11 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     return 0;
   } finally {
     stopper?.release();
-    await file?.close();
+    await whole?.discard();
+    await report?.discard();
+    if (!whole) await file?.close();
     await journal?.close();
+    await lock?.release();
     await client.close();
     await credentials.close();
   }

@@ -4,13 +4,13 @@
 // the issues that keep it from being sent (field and rule, never the value).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { UpdateItem } from '../../batch/results.js';
 import {
   type ValidationIssue,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
 } from '../../validation/index.js';
+import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { csvRecords } from './csv.js';
 
 export type { UpdateItem };
@@ -146,14 +146,17 @@ function setDotted(target: Record<string, unknown>, path: string, value: unknown
 }
 
 /** The lines of a CSV file: the header names the columns, each record after it is one update. */
-async function* csvLines(chunks: AsyncIterable<string>): AsyncGenerator<InputLine> {
+async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxRecordBytes: number): AsyncGenerator<InputLine> {
   let header: string[] | undefined;
-  for await (const record of csvRecords(chunks)) {
+  for await (const record of csvRecords(chunks, { maxRecordBytes })) {
+    if (record.problem)
+      yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: problemRule(record.problem, maxRecordBytes) }] };
     if (!header) {
       // A spreadsheet's byte order mark is no part of the first column's name.
       header = record.fields.map((name, index) => (index === 0 ? name.replace(/^\uFEFF/, '') : name).trim());
       continue;
     }
+    if (record.problem) continue;
     if (record.malformed) {
       yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: `is not CSV: ${record.malformed}` }] };
       continue;
@@ -183,18 +186,27 @@ async function* csvLines(chunks: AsyncIterable<string>): AsyncGenerator<InputLin
   }
 }
 
-/** Every line of the input file, in order, streamed. */
-export async function* readInput(path: string, format: InputFormat = formatOf(path)): AsyncGenerator<InputLine> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+export interface ReadInputOptions {
+  format?: InputFormat;
+  /** The longest line (JSONL) or record (CSV), in bytes: MAX_RECORD_BYTES unless a test lowers it. */
+  maxRecordBytes?: number;
+}
+
+/** Every line of the input file, in order, streamed; a line too long or not UTF-8 is a bad line, never sent. */
+export async function* readInput(path: string, options: ReadInputOptions = {}): AsyncGenerator<InputLine> {
+  const { format = formatOf(path), maxRecordBytes = MAX_RECORD_BYTES } = options;
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   try {
     if (format === 'csv') {
-      yield* csvLines(stream);
+      yield* csvLines(stream, maxRecordBytes);
       return;
     }
-    let line = 0;
-    for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
-      line += 1;
-      const parsed = jsonLine(line, text);
+    for await (const line of boundedLines(stream, maxRecordBytes)) {
+      if (line.problem) {
+        yield { line: line.number, issues: [{ field: WHOLE_LINE, rule: problemRule(line.problem, maxRecordBytes) }] };
+        continue;
+      }
+      const parsed = jsonLine(line.number, line.text!);
       if (parsed) yield parsed;
     }
   } finally {

@@ -2,9 +2,12 @@
 // rerun with the same journal skips it. Entries are written in small batches (every `batchSize`
 // entries or `batchMs` milliseconds, and on close) and synced to disk. A crash can tear the last
 // line only: reading ignores it, and the file is cut back to its last whole line before appending.
-import { createReadStream } from 'node:fs';
-import { type FileHandle, open, stat, truncate } from 'node:fs/promises';
+// Its files are opened through ./files.ts (no links, 0600, held by one run: `JournalLock`), and it is
+// read through ./bounded-input.ts (lines bounded, in time linear in its size).
+import type { FileHandle } from 'node:fs/promises';
 import { UsageError } from '../command.js';
+import { boundedLines, MAX_RECORD_BYTES } from './bounded-input.js';
+import { createNew, type JournalLock, type NamedFile, openOwn, readBytes, writableFile } from './files.js';
 
 export type JournalKind = 'update-many' | 'export-keys';
 export type JournalEntry = Record<string, unknown>;
@@ -17,66 +20,82 @@ export class JournalError extends UsageError {
   override readonly name = 'JournalError';
 }
 
+/** Thrown by a reader's `onEntry` for an entry it cannot take: the journal is refused, naming the line. */
+export class EntryProblem extends Error {
+  override readonly name = 'EntryProblem';
+}
+
 export interface JournalRead {
   /** Bytes of whole lines: what is kept when the journal is written again. */
   bytes: number;
   /** Whether the file held a header at all (absent or empty: a new journal). */
   started: boolean;
+  /** Whether the file exists (it may be empty). */
+  exists: boolean;
 }
 
 /**
  * Reads the journal at `path` (a missing file is an empty journal), calling `onEntry` with each entry
- * after the header, in order. Throws JournalError when it is the journal of another command or when
- * a whole line is not JSON.
+ * after the header, in order. Throws JournalError when it is the journal of another command, when a
+ * whole line is not a JSON object (or longer than MAX_RECORD_BYTES, or not UTF-8), or when `onEntry`
+ * throws an EntryProblem; a FileError when it is a link.
  */
 export async function readJournal(
   path: string,
   kind: JournalKind,
   onEntry: (entry: JournalEntry) => void,
 ): Promise<JournalRead> {
-  try {
-    await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { bytes: 0, started: false };
-    throw error;
-  }
+  const file: NamedFile = { flag: '--journal', path };
+  const stats = await writableFile(file);
+  if (!stats) return { bytes: 0, started: false, exists: false };
+  const notOne = (lineNumber: number, what: string) =>
+    new JournalError(
+      `the journal ${path}: line ${lineNumber} ${what} (not an ${kind} journal, or edited); give the journal this command wrote, or a new file`,
+    );
   let bytes = 0;
-  let lineNumber = 0;
   let started = false;
-  let rest = Buffer.alloc(0);
-  const take = (line: Buffer) => {
-    lineNumber += 1;
+  for await (const line of boundedLines(readBytes(file), MAX_RECORD_BYTES)) {
+    // A last line without its line break was torn by a crash mid-write: never complete, so never an outcome.
+    if (!line.ended) break;
+    if (line.problem) throw notOne(line.number, line.problem === 'too-long' ? 'is too long' : 'is not UTF-8');
     let entry: unknown;
     try {
-      entry = JSON.parse(line.toString('utf8'));
+      entry = JSON.parse(line.text!);
     } catch {
-      throw new JournalError(`the journal ${path}: line ${lineNumber} is not JSON (not a journal, or edited)`);
+      throw notOne(line.number, 'is not JSON');
     }
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
-      throw new JournalError(`the journal ${path}: line ${lineNumber} is not a journal entry`);
+      throw notOne(line.number, 'is not a journal entry');
     if (!started) {
       const { journal, version } = entry as JournalEntry;
       if (journal !== kind || version !== JOURNAL_VERSION)
-        throw new JournalError(`the journal ${path} is not a ${kind} journal (version ${JOURNAL_VERSION})`);
+        throw new JournalError(
+          `the journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
+        );
       started = true;
-    } else onEntry(entry as JournalEntry);
-  };
-  for await (const chunk of createReadStream(path)) {
-    let data = Buffer.concat([rest, chunk as Buffer]);
-    for (let end = data.indexOf(10); end >= 0; end = data.indexOf(10)) {
-      take(data.subarray(0, end));
-      bytes += end + 1;
-      data = data.subarray(end + 1);
+    } else {
+      try {
+        onEntry(entry as JournalEntry);
+      } catch (error) {
+        if (error instanceof EntryProblem) throw notOne(line.number, error.message);
+        throw error;
+      }
     }
-    rest = Buffer.from(data);
+    bytes += line.bytes;
   }
-  // `rest` is a line torn by a crash mid-write: never complete, so never an outcome.
-  return { bytes, started };
+  // Something, but not even a whole header line: not a journal, and not to be cut away.
+  if (!started && stats.size > 0)
+    throw new JournalError(
+      `the journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
+    );
+  return { bytes, started, exists: true };
 }
 
 export interface JournalWriterOptions {
   batchSize?: number;
   batchMs?: number;
+  /** The journal's lock, released when the writer closes. */
+  lock?: JournalLock;
 }
 
 /** Appends entries to a journal read by `readJournal` (its `read` answer), in small synced batches. */
@@ -91,6 +110,7 @@ export class JournalWriter {
   private constructor(
     private readonly file: FileHandle,
     options: JournalWriterOptions,
+    private readonly lock: JournalLock | undefined,
   ) {
     this.batchSize = options.batchSize ?? 50;
     this.batchMs = options.batchMs ?? 200;
@@ -102,10 +122,11 @@ export class JournalWriter {
     read: JournalRead,
     options: JournalWriterOptions = {},
   ): Promise<JournalWriter> {
-    // Cut a torn last line, so the next entry starts a line of its own.
-    if (read.started) await truncate(path, read.bytes);
-    const file = await open(path, read.started ? 'a' : 'w');
-    const writer = new JournalWriter(file, options);
+    const named: NamedFile = { flag: '--journal', path };
+    const file = read.exists ? await openOwn(named) : await createNew(named, 'try again');
+    // Cut a torn last line, so the next entry starts a line of its own (writes append after it).
+    if (read.exists) await file.truncate(read.bytes);
+    const writer = new JournalWriter(file, options, options.lock);
     if (!read.started) {
       writer.append(header(kind));
       await writer.flush();
@@ -147,6 +168,7 @@ export class JournalWriter {
       await this.flush();
     } finally {
       await this.file.close();
+      await this.lock?.release();
     }
   }
 }

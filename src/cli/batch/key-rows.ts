@@ -22,9 +22,18 @@ export const KEY_COLUMNS = [
   'beneficiary_entity.document',
 ] as const;
 
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+// What a spreadsheet would take for the start of a formula (OWASP, "CSV Injection"): = + - @, TAB, CR.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field, safe to open in a spreadsheet. RFC 4180: a field with a comma, a quote or a line break
+ * is quoted, its quotes doubled. A provider's value a spreadsheet would run as a formula
+ * (`=HYPERLINK(…)`, `+cmd|…`) is neutralised as OWASP's CSV-injection guidance says: a single quote
+ * before it, and the field quoted, so it shows as text (`'=HYPERLINK(…)`) and never runs.
+ */
 export const csvField = (value: unknown): string => {
   const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 

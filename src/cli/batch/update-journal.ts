@@ -1,7 +1,10 @@
 // What an update-many journal says is done: the lines sent with success, each with the hash of the
 // update it sent. Held in a typed array by line number (4 bytes a line), so a journal of a million
 // lines costs 4 MB, not a Map's tens.
-import type { JournalEntry } from './journal.js';
+import { EntryProblem, type JournalEntry } from './journal.js';
+
+/** The highest line number a journal may name: 100 million lines (400 MB of this table at most). */
+export const MAX_JOURNAL_LINE = 100_000_000;
 
 export type LineOutcome = 'ok' | 'failed' | 'invalid';
 
@@ -30,6 +33,9 @@ export class DoneLines {
     const { line, outcome, hash } = entry as Partial<UpdateJournalEntry>;
     if (!Number.isSafeInteger(line) || (line as number) < 1) return;
     const at = line as number;
+    // A forged or corrupt number would otherwise size the table past what memory holds.
+    if (at > MAX_JOURNAL_LINE)
+      throw new EntryProblem(`names line ${at}, past the last line a journal can hold (${MAX_JOURNAL_LINE})`);
     const value =
       outcome === 'ok' && typeof hash === 'string' && /^[0-9a-f]{4}$/.test(hash) ? 1 + Number.parseInt(hash, 16) : 0;
     if (at >= this.done.length) {

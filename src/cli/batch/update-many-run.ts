@@ -8,6 +8,7 @@ import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
 import { type InputLine, readInput, WHOLE_LINE } from './input.js';
+import { distinctFiles, JournalLock, type NamedFile } from './files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';
@@ -48,9 +49,21 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
   const pace = paceFrom(values);
   // Checked before the input is read: a misspelt flag is said at once, not after a million lines.
   const connection: Connection | undefined = dryRun ? undefined : connectionFrom(values, io.env);
+  let lock: JournalLock | undefined;
   try {
     const problem = await inputProblem(input);
     if (problem) throw new UsageError(`--input ${input} ${problem}`);
+    const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
+    // Input, journal and report are different files (a report over the input would replace it), and
+    // the report is one this command may write, all before anything is read or sent.
+    await distinctFiles([
+      { flag: '--input', path: input },
+      ...(journalFile ? [journalFile] : []),
+      ...(values.report ? [{ flag: '--report', path: values.report }] : []),
+    ]);
+    if (values.report && !dryRun) await ReportWriter.check(values.report);
+    // Held from before the journal is read until it is closed: a second run on it is refused.
+    if (journalFile) lock = await JournalLock.take(journalFile);
     const done = new DoneLines();
     const journalRead = values.journal
       ? await readJournal(values.journal, 'update-many', (e) => done.apply(e))
@@ -74,8 +87,9 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
       io.out(`${good + bad} lines: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
     }
-    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone);
+    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock);
   } finally {
+    await lock?.release();
     await connection?.credentials.close();
   }
 }
@@ -89,6 +103,7 @@ async function send(
   done: DoneLines,
   journalRead: Awaited<ReturnType<typeof readJournal>> | undefined,
   toSend: number,
+  lock: JournalLock | undefined,
 ): Promise<number> {
   const { credentials } = connection;
   const secrets = () => credentials.secrets;
@@ -97,7 +112,9 @@ async function send(
       'warning: --allow-insecure-http: --base-url is plain http to a host that is not loopback; credentials travel in clear',
     );
   const journal =
-    values.journal && journalRead ? await JournalWriter.open(values.journal, 'update-many', journalRead) : undefined;
+    values.journal && journalRead
+      ? await JournalWriter.open(values.journal, 'update-many', journalRead, lock ? { lock } : {})
+      : undefined;
   const report = values.report
     ? await ReportWriter.open(values.report, {
         command: 'update-many',

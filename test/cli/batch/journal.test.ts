@@ -1,6 +1,11 @@
 // The journal on disk: a line torn by a crash mid-write is ignored and cut off before the next
-// entry is appended; another command's journal, or a whole line that is not JSON, is refused.
+// entry is appended; another command's journal, a whole line that is not JSON (or too long), a file
+// that is not a journal at all and a forged line number are refused (exit 2, naming the file), and
+// the file is left as it was.
 import { readFile, writeFile } from 'node:fs/promises';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { main } from '../../../src/cli/main.js';
+import { capture } from '../in-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JournalError, JournalWriter, readJournal } from '../../../src/cli/batch/journal.js';
 import { DoneLines } from '../../../src/cli/batch/update-journal.js';
@@ -50,5 +55,35 @@ describe('the journal', () => {
     const edited = dir.file('edited');
     await writeFile(edited, `${HEADER}not json\n{"line":1,"outcome":"ok"}\n`);
     await expect(readJournal(edited, 'update-many', () => undefined)).rejects.toThrow(/line 2/);
+  });
+
+  it('refuses a whole line over 1 MiB, and ignores a torn last line of any length', async () => {
+    const long = dir.file('long');
+    await writeFile(long, `${HEADER}{"line":1,"outcome":"ok","x":"${'x'.repeat(1024 * 1024)}"}\n`);
+    await expect(readJournal(long, 'update-many', () => undefined)).rejects.toThrow(/line 2/);
+    const torn = dir.file('long-torn');
+    await writeFile(torn, `${HEADER}{"line":1,"outcome":"ok","x":"${'x'.repeat(4 * 1024 * 1024)}`);
+    expect(await readJournal(torn, 'update-many', () => undefined)).toMatchObject({ bytes: HEADER.length });
+  });
+
+  it.each([
+    ['a file that is not a journal (no line break)', 'Account,DocumentNumber\n1,2'.replace('\n', ' ')],
+    ['a forged line number', `${HEADER}{"line":1000000000000000,"outcome":"ok","hash":"00ff"}\n`],
+    ['a line that is not UTF-8', Buffer.from(`${HEADER}{"line":1,"outcome":"ok","x":"\xff"}\n`, 'latin1')],
+  ])('refuses %s with exit 2 naming it, and leaves it as it was', async (what, text) => {
+    const journal = dir.file(`bad-${what.length}`);
+    const input = dir.file('bad-input.jsonl');
+    await writeFile(input, '');
+    await writeFile(journal, text);
+    const before = await readFile(journal);
+    const io = capture();
+    const code = await main(
+      ['update-many', '--input', input, '--journal', journal, '--base-url', 'http://127.0.0.1:1', '--token', 'tok_x'],
+      COMMANDS,
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain(journal);
+    expect(await readFile(journal)).toEqual(before);
   });
 });

@@ -1,0 +1,160 @@
+// Bounded input: each CSV field or record and each JSONL line is read up to a limit (1 MiB; lowered
+// here through the readers' option), one byte past it is refused by its line number and the lines
+// after it are read as usual; bytes that are not UTF-8 are refused, never sent as U+FFFD; an unclosed
+// quote of many megabytes keeps memory flat.
+import { writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boundedLines, MAX_RECORD_BYTES } from '../../../src/cli/batch/bounded-input.js';
+import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { type InputLine, readInput, WHOLE_LINE } from '../../../src/cli/batch/input.js';
+import { tempDir } from './harness.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(() => dir?.remove());
+
+const bytes = (...parts: (string | number[])[]): Buffer =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+
+const read = async (path: string, maxRecordBytes?: number) => {
+  const lines: InputLine[] = [];
+  for await (const line of readInput(path, maxRecordBytes === undefined ? {} : { maxRecordBytes })) lines.push(line);
+  return lines;
+};
+
+// The line numbers of bad lines and their rules, and of good ones.
+const outcome = (lines: InputLine[]) => ({
+  bad: lines.filter((line) => line.issues).map((line) => [line.line, line.issues!.map((i) => i.field)]),
+  good: lines.filter((line) => line.item).map((line) => line.line),
+});
+
+const ACCOUNT = { account: '1234567', documentNumber: '52998224725' };
+const jsonl = (socialName: string) => JSON.stringify({ ...ACCOUNT, body: { socialName } });
+
+describe('JSONL input', () => {
+  it('refuses a line one byte over the limit by its number, takes one at the limit, and reads on', async () => {
+    const limit = 200;
+    // JSON may end in spaces: lines of any length that are valid whole.
+    const at = jsonl('Ana').padEnd(limit);
+    const over = jsonl('Ana').padEnd(limit + 1);
+    const path = dir.file('limit.jsonl');
+    await writeFile(path, [jsonl('Ana'), at, over, jsonl('Bia')].join('\r\n'));
+    const lines = await read(path, limit);
+    expect(outcome(lines)).toEqual({ bad: [[3, [WHOLE_LINE]]], good: [1, 2, 4] });
+    expect(lines[2]!.issues![0]!.rule).toContain(`${limit} bytes`);
+  });
+
+  it('refuses a line of the real limit plus one byte (1 MiB)', async () => {
+    const path = dir.file('mib.jsonl');
+    const over = jsonl('Ana').padEnd(MAX_RECORD_BYTES + 1);
+    await writeFile(path, `${over}\n${jsonl('Ana')}\n`);
+    expect(outcome(await read(path))).toEqual({ bad: [[1, [WHOLE_LINE]]], good: [2] });
+  });
+
+  it('refuses a line that is not UTF-8 instead of sending U+FFFD', async () => {
+    const path = dir.file('latin1.jsonl');
+    // "Jos\xE9": Latin-1, as a spreadsheet may save it.
+    await writeFile(path, bytes(jsonl('Ana'), '\n', jsonl('Jos').slice(0, -3), [0xe9], '"}}\n', jsonl('Bia')));
+    const lines = await read(path);
+    expect(outcome(lines)).toEqual({ bad: [[2, [WHOLE_LINE]]], good: [1, 3] });
+    expect(lines[1]!.issues![0]!.rule).toContain('UTF-8');
+  });
+
+  it('reads a character whose bytes are split between two chunks', async () => {
+    const text = Buffer.from('ação\nçé\n');
+    const chunks = [...text].map((byte) => Buffer.from([byte]));
+    const lines = [];
+    for await (const line of boundedLines(Readable.from(chunks))) lines.push(line.text);
+    expect(lines).toEqual(['ação', 'çé']);
+  });
+});
+
+const csvOf = async (input: Buffer | string, maxRecordBytes: number) => {
+  const records = [];
+  for await (const record of csvRecords(Readable.from([Buffer.from(input)]), { maxRecordBytes })) records.push(record);
+  return records.map((record) => ({ line: record.line, fields: record.fields, problem: record.problem }));
+};
+
+describe('a line of 16 MiB', () => {
+  it('is refused with memory kept flat', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'y'.charCodeAt(0));
+    let peak = 0;
+    const base = process.memoryUsage();
+    async function* source() {
+      for (let i = 0; i < 16; i++) {
+        const now = process.memoryUsage();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers - (base.heapUsed + base.arrayBuffers));
+        yield chunk;
+      }
+      yield Buffer.from('\n{}\n');
+    }
+    const lines = [];
+    for await (const line of boundedLines(source())) lines.push([line.number, line.problem ?? line.text]);
+    expect(lines).toEqual([
+      [1, 'too-long'],
+      [2, '{}'],
+    ]);
+    // At most the 1 MiB limit is kept; the line whole would be 16 MiB.
+    expect(peak).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
+describe('CSV input', () => {
+  it('refuses a field one byte over the limit by the line it starts on, and reads the next record', async () => {
+    const records = await csvOf(`a,b\n"${'x'.repeat(11)}",1\n"${'y\n'.repeat(6)}",2\nc,d\n`, 10);
+    expect(records).toEqual([
+      { line: 1, fields: ['a', 'b'], problem: undefined },
+      { line: 2, fields: [], problem: 'too-long' },
+      { line: 3, fields: [], problem: 'too-long' },
+      { line: 10, fields: ['c', 'd'], problem: undefined },
+    ]);
+    // At the limit: read.
+    expect((await csvOf(`${'x'.repeat(8)},y\n`, 10))[0]!.fields).toEqual(['x'.repeat(8), 'y']);
+  });
+
+  it('refuses a record of short fields over the limit, separators counted', async () => {
+    expect((await csvOf('a,b,c,d,e,f\n', 10))[0]!.problem).toBe('too-long');
+    expect((await csvOf('a,b,c,d,e\n', 9))[0]!.fields).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('refuses a field that is not UTF-8 by its line, and reads the rest', async () => {
+    const records = await csvOf(bytes('a,b\nJos', [0xe9], ',1\nc,d\n'), MAX_RECORD_BYTES);
+    expect(records.map((record) => [record.line, record.problem])).toEqual([
+      [1, undefined],
+      [2, 'not-utf8'],
+      [3, undefined],
+    ]);
+  });
+
+  it('names the line of an over-long record through update-many input, and reads the lines after it', async () => {
+    const path = dir.file('long.csv');
+    await writeFile(path, `Account,DocumentNumber,socialName\n1,2,"${'z'.repeat(300)}"\n1234567,52998224725,Ana\n`);
+    expect(outcome(await read(path, 100))).toEqual({ bad: [[2, [WHOLE_LINE]]], good: [3] });
+  });
+
+  it('keeps memory flat through an unclosed quote of 16 MiB', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x'.charCodeAt(0));
+    let peak = 0;
+    const base = process.memoryUsage();
+    const used = () => {
+      const now = process.memoryUsage();
+      return now.heapUsed + now.arrayBuffers - (base.heapUsed + base.arrayBuffers);
+    };
+    async function* source() {
+      yield Buffer.from('a,"');
+      for (let i = 0; i < 16; i++) {
+        peak = Math.max(peak, used());
+        yield chunk;
+      }
+    }
+    const records = [];
+    for await (const record of csvRecords(source())) records.push(record);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.problem).toBe('too-long');
+    // The reader keeps at most the 1 MiB limit of a field; a copy of the field would be 16 MiB.
+    expect(peak).toBeLessThan(8 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,224 @@
+// The batch commands' files (src/cli/batch/files.ts): a link is never followed where a file is
+// written, an existing file that is not the command's own is never replaced, input, output, journal
+// and report are different files however spelt, a report is renamed into place, data files are 0600,
+// and a journal is held by one run at a time. Every refusal is exit 2, sends nothing and leaves every
+// file as it was.
+import { spawn } from 'node:child_process';
+import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { main } from '../../../src/cli/main.js';
+import { capture } from '../in-process.js';
+import {
+  type CountingSandbox,
+  countingSandbox,
+  journalEntries,
+  killChildren,
+  runCli,
+  startCli,
+  tempDir,
+  until,
+  updateLine,
+} from './harness.js';
+
+let sandbox: CountingSandbox;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  sandbox = await countingSandbox({ clients: 1, accountsPerClient: 60, keysPerAccount: 1 });
+  dir = await tempDir();
+});
+afterEach(killChildren);
+afterAll(async () => {
+  await sandbox?.stop();
+  await dir?.remove();
+});
+
+const client = () => sandbox.sandbox.clients[0]!;
+const run = async (...args: string[]) => {
+  const io = capture();
+  const before = sandbox.requests.length;
+  const code = await main([...args, '--base-url', sandbox.url, '--token', client().token], COMMANDS, io);
+  return { code, err: io.stderr.join('\n'), out: io.stdout.join('\n'), sent: sandbox.requests.length - before };
+};
+
+let count = 0;
+/** A fresh folder for one case. */
+const folder = async () => {
+  const path = dir.file(`case-${++count}`);
+  await mkdir(path);
+  return (name: string) => `${path}/${name}`;
+};
+
+const inputOf = (lines: number) =>
+  client()
+    .accounts.slice(0, lines)
+    .map((account, i) => updateLine(account, { socialName: `Files ${i + 1}` }))
+    .join('\n');
+
+const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+describe('files named twice', () => {
+  it('refuses --report equal to --input, however spelt, and leaves the input as it was', async () => {
+    const at = await folder();
+    const input = at('in.jsonl');
+    await writeFile(input, inputOf(3));
+    await symlink(input, at('link.jsonl'));
+    for (const report of [input, `${at('')}../${at('').split('/').at(-2)}/in.jsonl`, at('link.jsonl')]) {
+      const result = await run('update-many', '--input', input, '--report', report);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(/--report .*--input/);
+      expect(result.sent).toBe(0);
+    }
+    // A report named by a link to the input: same refusal, the input read through its link.
+    const linked = await run('update-many', '--input', at('link.jsonl'), '--journal', input);
+    expect(linked.code).toBe(2);
+    expect(await readFile(input, 'utf8')).toBe(inputOf(3));
+  });
+
+  it('refuses --journal equal to --out or --report in export-keys', async () => {
+    const at = await folder();
+    const same = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('keys.jsonl'));
+    expect(same.code).toBe(2);
+    expect(same.err).toMatch(/--journal .*--out/);
+    const report = await run('export-keys', '--out', at('keys.jsonl'), '--report', at('r'), '--journal', at('r'));
+    expect(report.code).toBe(2);
+    expect(same.sent + report.sent).toBe(0);
+    expect(await readdir(at(''))).toEqual([]);
+  });
+});
+
+describe('links and files not the command’s own', () => {
+  it('never writes through a link at --out, --report or --journal', async () => {
+    const at = await folder();
+    await writeFile(at('precious'), 'keep me');
+    await symlink(at('precious'), at('link'));
+    for (const args of [
+      ['export-keys', '--out', at('link')],
+      ['export-keys', '--out', at('keys.jsonl'), '--report', at('link')],
+      ['export-keys', '--out', at('keys.jsonl'), '--journal', at('link')],
+    ]) {
+      const result = await run(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.err).toMatch(/symbolic link/);
+      expect(result.sent).toBe(0);
+    }
+    expect(await readFile(at('precious'), 'utf8')).toBe('keep me');
+    expect((await lstat(at('link'))).isSymbolicLink()).toBe(true);
+    expect((await readdir(at(''))).sort()).toEqual(['link', 'precious']);
+  });
+
+  it('never replaces an existing --out, nor a --report that is not a report', async () => {
+    const at = await folder();
+    await writeFile(at('keys.jsonl'), 'mine');
+    const out = await run('export-keys', '--out', at('keys.jsonl'));
+    expect(out.code).toBe(2);
+    expect(out.err).toContain('--out');
+    // Nor with a new journal, which is then not even started.
+    const journaled = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('j'));
+    expect(journaled.code).toBe(2);
+    expect(journaled.err).toContain('--out');
+    await writeFile(at('notes.json'), '{"mine":true}');
+    const report = await run('export-keys', '--out', at('new.jsonl'), '--report', at('notes.json'));
+    expect(report.code).toBe(2);
+    expect(report.err).toContain('--report');
+    expect(out.sent + journaled.sent + report.sent).toBe(0);
+    expect(await readFile(at('keys.jsonl'), 'utf8')).toBe('mine');
+    expect(await readFile(at('notes.json'), 'utf8')).toBe('{"mine":true}');
+    expect((await readdir(at(''))).sort()).toEqual(['keys.jsonl', 'notes.json']);
+  });
+});
+
+describe('files written', () => {
+  it('creates output, journal and report 0600, and renames a new report into the place of the old', async () => {
+    const at = await folder();
+    const args = ['export-keys', '--out', at('keys.csv'), '--journal', at('j'), '--report', at('report.json')];
+    const first = await run(...args);
+    expect(first.code, first.err).toBe(0);
+    for (const name of ['keys.csv', 'j', 'report.json']) expect(await mode(at(name)), name).toBe(0o600);
+    // A rerun's report is a new file renamed into the place of the old one.
+    await writeFile(at('in.jsonl'), inputOf(2));
+    const update = ['update-many', '--input', at('in.jsonl'), '--report', at('report.json')];
+    const before = await stat(at('report.json'));
+    const second = await run(...update);
+    expect(second.code, second.err).toBe(0);
+    const after = await stat(at('report.json'));
+    expect(after.ino).not.toBe(before.ino);
+    expect(after.mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(at('report.json'), 'utf8')).settings.command).toBe('update-many');
+    // No temporary file and no lock left behind.
+    expect((await readdir(at(''))).sort()).toEqual(['in.jsonl', 'j', 'keys.csv', 'report.json']);
+  });
+
+  it('writes an export without a journal whole: 0600, in place only at the end', async () => {
+    const at = await folder();
+    const result = await run('export-keys', '--out', at('keys.jsonl'));
+    expect(result.code, result.err).toBe(0);
+    expect(await mode(at('keys.jsonl'))).toBe(0o600);
+    expect((await readFile(at('keys.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(60);
+    expect(await readdir(at(''))).toEqual(['keys.jsonl']);
+    // A run that fails keeps nothing, not even its temporary file.
+    const io = capture();
+    const failed = await main(
+      ['export-keys', '--out', at('none.jsonl'), '--base-url', 'http://127.0.0.1:1', '--token', client().token],
+      COMMANDS,
+      io,
+    );
+    expect(failed).toBe(1);
+    expect(await readdir(at(''))).toEqual(['keys.jsonl']);
+  });
+});
+
+describe('one run per journal', () => {
+  it('refuses a second update-many on a journal in use: exit 2, every line sent once, no line torn', async () => {
+    const at = await folder();
+    const lines = 60;
+    await writeFile(at('in.jsonl'), inputOf(lines));
+    const args = ['update-many', '--input', at('in.jsonl'), '--base-url', sandbox.url, '--journal', at('j')];
+    const env = { BAAS_TOKEN: client().token };
+    const puts = () => sandbox.requests.filter((line) => line.startsWith('PUT ')).length;
+    const before = puts();
+    // Paced to take two minutes, so it holds the journal while the second run starts and ends; then stopped.
+    const first = startCli([...args, '--rate', '0.5'], env);
+    await until(async () => (await journalEntries(at('j'))).length >= 1);
+    const second = await runCli(args, env);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/--journal .* in use/);
+    first.child.kill('SIGINT');
+    expect((await first.finished).code).toBe(130);
+    // Released at the end: a third run goes on from the journal and sends the rest.
+    const third = await runCli(args, env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(puts() - before).toBe(lines);
+    const entries = await journalEntries(at('j'));
+    expect([...new Set(entries.map((entry) => entry.line))].sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: lines }, (_, i) => i + 1),
+    );
+  }, 120_000);
+
+  it('takes over the lock of a run that is gone', async () => {
+    const at = await folder();
+    const gone = spawn(process.execPath, ['-e', '']);
+    const pid = gone.pid!;
+    await new Promise((resolve) => gone.once('exit', resolve));
+    await writeFile(at('j.lock'), `${pid}\n`);
+    await writeFile(at('in.jsonl'), inputOf(2));
+    const result = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+    expect(result.code, result.err).toBe(0);
+    expect(await readdir(at(''))).not.toContain('j.lock');
+    // A lock held by a running process (this one) is not taken.
+    await writeFile(at('j.lock'), `${process.pid}\n`);
+    const held = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+    expect(held.code).toBe(2);
+    expect(held.err).toContain(String(process.pid));
+  });
+
+  it('holds an export-keys journal the same way', async () => {
+    const at = await folder();
+    await writeFile(at('j.lock'), `${process.pid}\n`);
+    const held = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('j'));
+    expect(held.code).toBe(2);
+    expect(held.err).toMatch(/--journal .* in use/);
+    expect(held.sent).toBe(0);
+    expect(await readdir(at(''))).toEqual(['j.lock']);
+  });
+});
