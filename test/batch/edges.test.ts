@@ -6,10 +6,10 @@ import {
   ApiError,
   type BatchProgress,
   createBaasClient,
-  exportKeyPages,
   type UpdateItem,
   updateMany,
 } from '../../src/index.js';
+import { exportKeyPages } from '../../src/batch/export-keys.js';
 import { BASE_URL, heldFetch, manyItems, overloaded, sandboxClient, settle, success, until } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {

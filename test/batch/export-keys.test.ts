@@ -1,7 +1,8 @@
 // exportKeys and exportKeyPages against the sandbox: every key exactly once, in pages that carry
 // their cursors, resumed from a page's nextCursor without a repeat; paced like updateMany.
 import { describe, expect, it, vi } from 'vitest';
-import { createBaasClient, exportKeyPages, exportKeys, type RequestLimiter } from '../../src/index.js';
+import { exportKeyPages } from '../../src/batch/export-keys.js';
+import { createBaasClient, exportKeys, type RequestLimiter } from '../../src/index.js';
 import { BASE_URL, overloaded, sandboxClient } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
