@@ -47,6 +47,33 @@ describe('exportKeys', () => {
     expect(keys.map((key) => key.id)).toEqual(rest.flatMap((page) => page.keys.map((key) => key.id)));
   });
 
+  it('onPage hears each page once all its keys were pulled; its nextCursor resumes the export', async () => {
+    const { sandbox, client } = sandboxClient({ accountsPerClient: 30, keysPerAccount: 4 });
+    const handled: string[] = [];
+    let resumeAt: string | undefined;
+    const heard: number[] = [];
+    const onPage = (page: { keys: unknown[]; nextCursor: string | undefined }) => {
+      heard.push(handled.length);
+      resumeAt = page.nextCursor;
+    };
+    for await (const key of exportKeys(client, { limit: 25, onPage })) {
+      // Stopped in the middle of the third page: its keys were read, but the page was not finished.
+      if (handled.length === 60) break;
+      handled.push(key.id);
+    }
+    // Heard after the 25th and the 50th key, never for the page left half-read.
+    expect(heard).toEqual([25, 50]);
+    const rest = (await collect(exportKeys(client, { limit: 25, after: resumeAt }))).map((key) => key.id);
+    const ids = [...handled.slice(0, 50), ...rest];
+    expect(new Set(ids).size).toBe(120);
+    expect(ids.sort()).toEqual(seededIds(sandbox));
+  });
+
+  it('refuses an onPage that is not a function, naming it', () => {
+    const { client } = sandboxClient({ accountsPerClient: 1, keysPerAccount: 1 });
+    expect(() => exportKeys(client, { onPage: 'x' as never })).toThrow(/onPage/);
+  });
+
   it('asks the limiter before each page, retries included, and honours Retry-After', async () => {
     const { sandbox, token } = sandboxClient({ accountsPerClient: 10, keysPerAccount: 2 });
     let calls = 0;
