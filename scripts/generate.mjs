@@ -12,6 +12,7 @@ import { operationsSource } from './lib/operations.mjs';
 import { validatorSource, validatorTypes } from './lib/validators.mjs';
 import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
 import { sandboxSpecSource } from './lib/sandbox-spec.mjs';
+import { openEnums } from './lib/open-enums.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -30,6 +31,8 @@ const ast = await openapiTS(bundled, {
   exportType: false,
   rootTypes: true,
   rootTypesNoSchemaPrefix: true,
+  // `'cpf' | 'cnpj' | … | (string & {})` for an open enum, not `… | string` (plain string).
+  transform: openEnums(bundled),
 });
 await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
 

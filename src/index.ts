@@ -1,3 +1,5 @@
+// The public entry (`.`). Each export, and why a user needs it: docs/api-surface.md. The recorded
+// surface is api/baas-pix-contract.api.md (`npm run api:report` updates it; test/api/ compares).
 export * from './types.js';
 export {
   createBaasClient,
@@ -11,8 +13,7 @@ export type { TokenFunction } from './client/token.js';
 export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
 export type { RetryOptions } from './client/retry.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
-export { createRawClient, headersMiddleware } from './client/raw.js';
-export type { RawClient, RawClientOptions, TokenSource } from './client/raw.js';
+export type { RawClient, RawMethod, TokenSource } from './client/raw.js';
 export {
   BaasError,
   ApiError,
@@ -21,11 +22,10 @@ export {
   NetworkError,
   ResponseError,
   AuthError,
-  isBaasError,
   type BaasErrorKind,
   type ErrorContext,
 } from './errors.js';
-export { operations as operationTable, operationNames } from './generated/operations.js';
+export { operationNames } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
@@ -33,14 +33,13 @@ export {
   isValidCpf,
   type ValidationIssue,
 } from './validation/index.js';
-export { redactText, redactUrl } from './redact.js';
 export {
   clientCredentials,
   type ClientCredentialsTokenSource,
   type ClientCredentialsOptions,
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
-export type { TokenError, TokenFailure } from './auth/token-error.js';
+export { TokenError, type TokenFailure } from './auth/token-error.js';
 export type { TlsOptions, TlsMaterial } from './tls/options.js';
 export type { Logger, LogLevel } from './logging/levels.js';
 export type {
@@ -54,11 +53,9 @@ export type {
 } from './logging/events.js';
 export type { RateLimitInfo } from './logging/rate-limit.js';
 export type { BaasEventListener } from './client/events.js';
-export { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';
 export { updateMany, type UpdateManyRun, type BatchClient } from './batch/update-many.js';
 export {
   exportKeys,
-  exportKeyPages,
   type ExportKeysOptions,
   type KeyPage,
   type ExportClient,

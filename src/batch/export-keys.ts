@@ -19,6 +19,12 @@ export interface ExportKeysOptions extends PacingOptions {
   limit?: number | undefined;
   /** Resume: the `nextCursor` of the last page already handled; the walk starts at the page after it. */
   after?: string | undefined;
+  /**
+   * `exportKeys` only: hears each page once all its keys have been pulled from the iterator, so its
+   * `nextCursor` is the `after` that resumes after it (a page left half-read is never reported).
+   * A throwing hook stops the export with its error.
+   */
+  onPage?: ((page: KeyPage) => void) | undefined;
 }
 
 /** One page of an export. */
@@ -33,18 +39,20 @@ export interface KeyPage {
 interface ExportSettings extends PacingSettings {
   limit: number | undefined;
   after: string | undefined;
+  onPage: ((page: KeyPage) => void) | undefined;
 }
 
 function checkExportOptions(options: ExportKeysOptions | undefined, where: string): ExportSettings {
   const given = checkObject(options, where) as ExportKeysOptions;
-  const { limit, after } = given;
+  const { limit, after, onPage } = given;
   if (limit !== undefined) {
     const issue = typeof limit === 'number' ? validateListPixKeysQuery({ limit })[0] : { message: 'must be a number' };
     if (issue !== undefined) throw new RangeError(`${where}: limit ${issue.message}`);
   }
   if (after !== undefined && !(typeof after === 'string' && after !== ''))
     throw new TypeError(`${where}: after must be a non-empty cursor string (a page's nextCursor)`);
-  return { ...checkPacing(given, where), limit, after };
+  if (onPage !== undefined && typeof onPage !== 'function') throw new TypeError(`${where}: onPage must be a function`);
+  return { ...checkPacing(given, where), limit, after, onPage };
 }
 
 /**
@@ -61,17 +69,25 @@ export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions
 }
 
 /**
- * Every PIX key of the account, one at a time, one page in memory: `exportKeyPages` flattened (same
- * options, pacing, retries and `after`).
+ * The batch export: every PIX key of the account, one at a time, one page in memory, each page request
+ * paced and retried as `exportKeyPages` does (same options); `onPage` gives the cursor to resume with.
+ * (`client.pixKeys()` is the plain walk, unpaced, with the client's own retries.)
  */
 export function exportKeys(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<PixKey, void> {
   if (typeof client?.listPixKeys !== 'function')
     throw new TypeError('exportKeys: client must be a client of createBaasClient');
-  return keysOf(pages(client, checkExportOptions(options, 'exportKeys')));
+  const settings = checkExportOptions(options, 'exportKeys');
+  return keysOf(pages(client, settings), settings.onPage);
 }
 
-async function* keysOf(walk: AsyncGenerator<KeyPage, void>): AsyncGenerator<PixKey, void> {
-  for await (const page of walk) yield* page.keys;
+async function* keysOf(
+  walk: AsyncGenerator<KeyPage, void>,
+  onPage: ((page: KeyPage) => void) | undefined,
+): AsyncGenerator<PixKey, void> {
+  for await (const page of walk) {
+    yield* page.keys;
+    onPage?.(page);
+  }
 }
 
 /** Thrown inside the walk when the signal stopped a page before it was sent. */

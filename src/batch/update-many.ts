@@ -8,6 +8,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { BaasClient } from '../client/baas-client.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
+import { cpfDigits } from '../validation/cpf.js';
 import { AdaptiveConcurrency } from './adaptive.js';
 import { attemptUntilDone } from './attempts.js';
 import { checkUpdateManyOptions, type UpdateManyOptions, type UpdateManySettings } from './options.js';
@@ -235,9 +236,13 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
     const outcome = await attemptUntilDone(
       (call) =>
-        this.client.updateNaturalPerson({ ...call, account, documentNumber, body } as Parameters<
-          BatchClient['updateNaturalPerson']
-        >[0]),
+        // A CPF as people write it (`529.982.247-25`) is sent as the contract's 11 digits.
+        this.client.updateNaturalPerson({
+          ...call,
+          account,
+          documentNumber: cpfDigits(documentNumber),
+          body,
+        } as Parameters<BatchClient['updateNaturalPerson']>[0]),
       {
         pacing: this.pacing,
         retry: this.settings.retry,

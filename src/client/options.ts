@@ -66,7 +66,11 @@ export interface BaasClientOptions {
    * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
    */
   validateResponses?: ResponseValidation;
-  /** Hears each drift event (with `validateResponses` on). A throwing hook never fails the call. */
+  /**
+   * Hears each drift event (with `validateResponses` on). A throwing hook never fails the call.
+   * @deprecated The same events come to `client.on('drift', listener)`, the one way to hear a client's
+   * events; `onDrift` stays for 0.2 code and goes in 2.0.
+   */
   onDrift?: (event: DriftEvent) => void;
 }
 

@@ -233,7 +233,7 @@ export interface components {
          *     The central bank says new types may appear, so readers must tolerate other lower-case values.
          * @example phone
          */
-        PixKeyType: components["schemas"]["KnownPixKeyType"] | string;
+        PixKeyType: components["schemas"]["KnownPixKeyType"] | (string & {});
         /**
          * BeneficiaryAccount
          * @description The account that receives payments sent to the key.
@@ -353,7 +353,7 @@ export interface components {
             key_type?: "evp";
             key?: unknown;
         } | {
-            key_type?: string;
+            key_type?: unknown;
         });
         /**
          * PixKeyList

@@ -1,8 +1,9 @@
 // Pre-flight validators: the spec's own schemas (compiled at build time into src/generated/validators.js)
 // plus the one rule JSON Schema cannot express, the CPF check digits.
 import { listPixKeysQuery, updateNaturalPersonBody, updateNaturalPersonQuery } from '../generated/validators.js';
-import { cpfProblem, isValidCpf } from './cpf.js';
+import { cpfProblem, isValidCpf, isWrittenCpf } from './cpf.js';
 import { runValidator, type ValidationIssue } from './issues.js';
+import { DIGITS_ONLY_RULE } from './rules.js';
 
 export { isValidCpf, type ValidationIssue };
 
@@ -19,9 +20,15 @@ export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
 /** Checks `{ Account, DocumentNumber }`, including the CPF check digits; `[]` when valid. */
 export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssue[] {
   const issues = runValidator(updateNaturalPersonQuery, query, 'query');
+  const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
+  // `529.982.247-25`: one issue that says what to do, rather than the schema's length and pattern.
+  if (isWrittenCpf(documentNumber))
+    return [
+      ...issues.filter((issue) => issue.path !== 'DocumentNumber'),
+      { path: 'DocumentNumber', message: `DocumentNumber ${DIGITS_ONLY_RULE}` },
+    ];
   // Only a string of 11 digits has check digits to verify; any other value already has its issue
   // from the schema (cpfProblem calls it not-11-digits, which adds nothing here).
-  const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
   const problem = typeof documentNumber === 'string' ? cpfProblem(documentNumber) : undefined;
   if (problem === 'repeated-digit' || problem === 'check-digits')
     issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });

@@ -2,14 +2,8 @@
 // answer does to the adaptive concurrency, an input closed on a stop, a run stopped with results
 // unread, the progress counts' rate and clock, and a page that fails after its retries.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  type BatchProgress,
-  createBaasClient,
-  exportKeyPages,
-  type UpdateItem,
-  updateMany,
-} from '../../src/index.js';
+import { ApiError, type BatchProgress, createBaasClient, type UpdateItem, updateMany } from '../../src/index.js';
+import { exportKeyPages } from '../../src/batch/export-keys.js';
 import { BASE_URL, heldFetch, manyItems, overloaded, sandboxClient, settle, success, until } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {

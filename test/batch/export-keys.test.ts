@@ -1,7 +1,8 @@
 // exportKeys and exportKeyPages against the sandbox: every key exactly once, in pages that carry
 // their cursors, resumed from a page's nextCursor without a repeat; paced like updateMany.
 import { describe, expect, it, vi } from 'vitest';
-import { createBaasClient, exportKeyPages, exportKeys, type RequestLimiter } from '../../src/index.js';
+import { exportKeyPages } from '../../src/batch/export-keys.js';
+import { createBaasClient, exportKeys, type RequestLimiter } from '../../src/index.js';
 import { BASE_URL, overloaded, sandboxClient } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
@@ -44,6 +45,33 @@ describe('exportKeys', () => {
     // exportKeys resumes the same way.
     const keys = await collect(exportKeys(client, { limit: 25, after: resumeAt }));
     expect(keys.map((key) => key.id)).toEqual(rest.flatMap((page) => page.keys.map((key) => key.id)));
+  });
+
+  it('onPage hears each page once all its keys were pulled; its nextCursor resumes the export', async () => {
+    const { sandbox, client } = sandboxClient({ accountsPerClient: 30, keysPerAccount: 4 });
+    const handled: string[] = [];
+    let resumeAt: string | undefined;
+    const heard: number[] = [];
+    const onPage = (page: { keys: unknown[]; nextCursor: string | undefined }) => {
+      heard.push(handled.length);
+      resumeAt = page.nextCursor;
+    };
+    for await (const key of exportKeys(client, { limit: 25, onPage })) {
+      // Stopped in the middle of the third page: its keys were read, but the page was not finished.
+      if (handled.length === 60) break;
+      handled.push(key.id);
+    }
+    // Heard after the 25th and the 50th key, never for the page left half-read.
+    expect(heard).toEqual([25, 50]);
+    const rest = (await collect(exportKeys(client, { limit: 25, after: resumeAt }))).map((key) => key.id);
+    const ids = [...handled.slice(0, 50), ...rest];
+    expect(new Set(ids).size).toBe(120);
+    expect(ids.sort()).toEqual(seededIds(sandbox));
+  });
+
+  it('refuses an onPage that is not a function, naming it', () => {
+    const { client } = sandboxClient({ accountsPerClient: 1, keysPerAccount: 1 });
+    expect(() => exportKeys(client, { onPage: 'x' as never })).toThrow(/onPage/);
   });
 
   it('asks the limiter before each page, retries included, and honours Retry-After', async () => {

@@ -1,7 +1,8 @@
 // The options of updateMany and exportKeys are checked at the call, naming the option and its rule,
 // before anything is pulled or sent.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, exportKeyPages, exportKeys, updateMany } from '../../src/index.js';
+import { exportKeyPages } from '../../src/batch/export-keys.js';
+import { createBaasClient, exportKeys, updateMany } from '../../src/index.js';
 import { BASE_URL, sandboxClient } from './support.js';
 
 describe('options of updateMany', () => {

@@ -5,13 +5,13 @@ import {
   ApiError,
   AuthError,
   BaasError,
-  isBaasError,
   NetworkError,
   ResponseError,
   TimeoutError,
   ValidationError,
   type ErrorContext,
 } from '../../src/index.js';
+import { isBaasError } from '../../src/errors.js';
 
 const call: ErrorContext = {
   operation: 'listPixKeys',

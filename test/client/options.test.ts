@@ -1,7 +1,8 @@
 // createBaasClient refuses a configuration that would fail or leak later.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { PACKAGE_NAME, PACKAGE_VERSION, createBaasClient } from '../../src/index.js';
+import { createBaasClient } from '../../src/index.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/version.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   name: string;

@@ -4,7 +4,8 @@
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/fetch.js';
-import { NetworkError, createBaasClient, createRawClient } from '../../src/index.js';
+import { createRawClient } from '../../src/client/raw.js';
+import { NetworkError, createBaasClient } from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';

@@ -112,9 +112,11 @@ describe('the packed tarball', () => {
       (file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file),
     );
     expect(outside).toEqual([]);
-    // No sources, tests, maps or build info: only JavaScript of both formats, declarations and the spec.
+    // No tests or build info: only JavaScript of both formats, its source maps, declarations and the spec.
     expect(
-      packed.files.filter((file) => file.startsWith('dist/') && !/\.(js|cjs|d\.ts|d\.cts|yaml|json)$/.test(file)),
+      packed.files.filter(
+        (file) => file.startsWith('dist/') && !/\.(js|cjs|js\.map|cjs\.map|d\.ts|d\.cts|yaml|json)$/.test(file),
+      ),
     ).toEqual([]);
     expect(packed.files.filter((file) => /^dist\/.*(?<!\.d)\.c?ts$/.test(file))).toEqual([]);
   });

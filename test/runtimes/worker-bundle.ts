@@ -40,13 +40,15 @@ export async function bundleWorker(entry: string, outfile: string): Promise<void
 
 /**
  * Writes `<dir>/<name>.capnp`: the Worker module `script` (a path in dir) on 127.0.0.1, port chosen by
- * workerd, at `compatibilityDate` (an earlier one than 2024-09-23 has no Node.js APIs at all).
+ * workerd, at `compatibilityDate` (an earlier one than 2024-09-23 has no Node.js APIs at all) with
+ * `compatibilityFlags` (e.g. `nodejs_compat`).
  */
 export async function writeWorkerdConfig(
   dir: string,
   name: string,
   script: string,
   compatibilityDate = COMPATIBILITY_DATE,
+  compatibilityFlags: string[] = [],
 ): Promise<string> {
   const config = join(dir, `${name}.capnp`);
   await writeFile(
@@ -62,6 +64,7 @@ const config :Workerd.Config = (
 const worker :Workerd.Worker = (
   modules = [(name = "${basename(script)}", esModule = embed "${script}")],
   compatibilityDate = "${compatibilityDate}",
+  compatibilityFlags = [${compatibilityFlags.map((flag) => JSON.stringify(flag)).join(', ')}],
   globalOutbound = "loopback",
 );
 `,

@@ -1,15 +1,12 @@
 // The package as a consumer gets it: the tarball `npm run tarball` writes, packed once per run by the
 // package tests' helper (test/package/pack.ts, shared with test/package/consumer.test.ts) and unpacked. Its size, its error classes' names in both
-// module formats, the sandbox in both, and a package.json that installs without scripts.
+// module formats, the sandbox in both, and a package.json that installs without scripts. Its size is reported, not budgeted.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { run } from '../../scripts/lib/run.mjs';
 import { sharedPack, type PackedTarball } from '../package/pack.js';
-
-/** npm's "unpacked size" (kB of 1,000 bytes): issue 20's ceiling. */
-const MAX_UNPACKED_BYTES = 900_000;
 
 let packed: PackedTarball;
 // The tarball unpacked under the repository (.artifacts/), so that its `require('openapi-fetch')` and
@@ -30,7 +27,8 @@ afterAll(async () => {
 });
 
 describe('the tarball', () => {
-  it(`unpacks to at most ${MAX_UNPACKED_BYTES / 1000} kB`, async () => {
+  // Reported, not budgeted (issue 28): the code ships readable, with source maps, whatever that weighs.
+  it('lists every file npm packed, and reports its unpacked size', async () => {
     const sizes: { path: string; bytes: number }[] = [];
     for (const path of await readdir(pkg, { recursive: true })) {
       const info = await stat(join(pkg, path));
@@ -39,10 +37,10 @@ describe('the tarball', () => {
     // Every file npm listed is there, so the sum is npm's "unpacked size".
     expect(sizes.map((s) => s.path).sort()).toEqual(packed.files);
     const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
-    console.log(`tarball: ${sizes.length} files, ${total} B unpacked (at most ${MAX_UNPACKED_BYTES} B)`);
+    console.log(`tarball: ${sizes.length} files, ${total} B unpacked, ${(await stat(packed.tarball)).size} B packed`);
     for (const { path, bytes } of sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 8))
       console.log(`  ${bytes} B ${path}`);
-    expect(total).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+    expect(total).toBeGreaterThan(0);
   });
 });
 

@@ -3,13 +3,8 @@
 // and accepts it, openapi-ts/openapi-typescript#1769).
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Client, MethodResponse } from 'openapi-fetch';
-import {
-  createBaasClient,
-  createRawClient,
-  type NaturalPersonUpdate,
-  type UpdateResult,
-  type paths,
-} from '../../src/index.js';
+import { createBaasClient, type NaturalPersonUpdate, type UpdateResult, type paths } from '../../src/index.js';
+import { createRawClient } from '../../src/client/raw.js';
 
 const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 const raw = createRawClient({ baseUrl: 'https://api.baas.example', token: 't' });

@@ -1,4 +1,5 @@
-// isValidCpf: the two check digits (weights 10..2, then 11..2, mod 11) and the repeated-digit rule.
+// isValidCpf: the two check digits (weights 10..2, then 11..2, mod 11) and the repeated-digit rule,
+// for 11 digits and for a CPF as people write it (`529.982.247-25`).
 import { describe, expect, it } from 'vitest';
 import { isValidCpf } from '../../src/index.js';
 
@@ -16,10 +17,21 @@ describe('isValidCpf', () => {
     ['one repeated digit', '11111111111'],
     ['10 digits', '5299822472'],
     ['12 digits', '529982247250'],
-    ['punctuation', '529.982.247-25'],
+    ['a written CPF with a wrong check digit', '529.982.247-24'],
+    ['a written CPF one digit short', '529.982.247-2'],
+    ['a written CPF with letters', '529.982.247-2x'],
+    ['separators other than dots, dashes and spaces', '529/982/247/25'],
+    ['a separator at an end', '.52998224725'],
     ['letters', 'abcdefghijk'],
     ['nothing', ''],
   ])('rejects %s', (_case, cpf) => {
     expect(isValidCpf(cpf)).toBe(false);
   });
+
+  it.each(['529.982.247-25', '529982247-25', '529 982 247 25', '123.456.789-09'])(
+    'accepts the written CPF %s',
+    (cpf) => {
+      expect(isValidCpf(cpf)).toBe(true);
+    },
+  );
 });

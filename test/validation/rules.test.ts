@@ -2,7 +2,8 @@
 // from the schema's side of the error only: the rejected value never appears.
 import { describe, expect, it } from 'vitest';
 import type { GeneratedValidatorError } from '../../src/generated/validators.js';
-import { ruleOf } from '../../src/validation/rules.js';
+import { validateUpdateNaturalPersonQuery } from '../../src/validation/index.js';
+import { DIGITS_ONLY_RULE, ruleOf } from '../../src/validation/rules.js';
 
 const error = (keyword: string, params: Record<string, unknown> = {}): GeneratedValidatorError => ({
   instancePath: '/x',
@@ -59,5 +60,18 @@ describe('ruleOf', () => {
     ['dependentRequired', {}, 'breaks the "dependentRequired" rule of the contract'],
   ])('%s %j reads "%s"', (keyword, params, words) => {
     expect(ruleOf(error(keyword, params))).toBe(words);
+  });
+});
+
+describe('a CPF written with dots and a dash as DocumentNumber', () => {
+  it('gets one issue that says to send the digits only, without the value', () => {
+    expect(DIGITS_ONLY_RULE).toBe("must be the CPF's 11 digits only: send it without dots, dashes or spaces");
+    const issues = validateUpdateNaturalPersonQuery({ Account: '300541976902', DocumentNumber: '529.982.247-25' });
+    expect(issues).toEqual([
+      {
+        path: 'DocumentNumber',
+        message: "DocumentNumber must be the CPF's 11 digits only: send it without dots, dashes or spaces",
+      },
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
 } from '../../validation/index.js';
+import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { csvRecords } from './csv.js';
 
@@ -77,7 +78,11 @@ function checked(
   earlier: LineIssue[] = [],
 ): InputLine {
   const issues = [...earlier];
-  for (const issue of validateUpdateNaturalPersonQuery({ Account: account, DocumentNumber: documentNumber })) {
+  // A CPF as people write it (`529.982.247-25`) is accepted: updateMany sends its 11 digits.
+  for (const issue of validateUpdateNaturalPersonQuery({
+    Account: account,
+    DocumentNumber: cpfDigits(documentNumber),
+  })) {
     const field =
       issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
     issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
