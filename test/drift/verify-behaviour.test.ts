@@ -5,10 +5,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, UsageError } from '../../src/verify/options.js';
+import { UsageError } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const CPF = '52998224725';
 let dir: string;

@@ -2,11 +2,10 @@
 // that never stops sending ends in an ERROR row naming the limit, and verify closes the connection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { TOKEN } from '../support/drift-server.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const LIMIT = 256 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
+import { main } from './verify-cli.js';
 
 const CLIENT_ID = 'verify-client';
 const CLIENT_SECRET = 'client-secret-do-not-print-4711';

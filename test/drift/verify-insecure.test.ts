@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBaasClient } from '../../src/client/baas-client.js';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
+import { staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { fakeService, SERVICE_TOKEN } from './verify-service.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const REMOTE = 'http://api.provider.example/gw';
 const SECRET = 'client-secret-never-shown-77';

@@ -2,14 +2,8 @@
 // (naming the option and its rule, never echoing a value).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULTS,
-  defaultMaxRequests,
-  MAX_PAGE_SIZE,
-  parseVerifyArgs,
-  USAGE,
-  UsageError,
-} from '../../src/verify/options.js';
+import { DEFAULTS, defaultMaxRequests, MAX_PAGE_SIZE, USAGE, UsageError } from '../../src/verify/options.js';
+import { parseVerifyArgs } from './verify-cli.js';
 
 const BASE = ['--base-url', 'https://gw.example/baas'];
 const CPF = '52998224725';

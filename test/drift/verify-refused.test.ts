@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import { staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
+import { main } from './verify-cli.js';
 
 const TOKEN = 'refused-token-0123456789';
 const SECRET = 'client-secret-0123456789';

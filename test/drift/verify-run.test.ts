@@ -6,12 +6,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, staticToken, USAGE } from '../../src/verify/options.js';
+import { staticToken, USAGE } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK, summaryOf } from './check-names.js';
 import { fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const CPF = '52998224725';
 const BASE = 'http://127.0.0.1:9/gw';

@@ -3,8 +3,8 @@
 // walk ends with `cursor.next` null and the assumption is seen to hold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { main } from '../../src/verify/cli.js';
 import { respect } from '../support/respect.js';
+import { main } from './verify-cli.js';
 
 const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
 const token = sandbox.clients[0]!.token;

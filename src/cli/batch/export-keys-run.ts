@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactText } from '../../redact.js';
-import { MAX_PAGE_SIZE } from '../../verify/options.js';
 import { UsageError } from '../command.js';
 import type { ExportKeysValues } from '../export-keys.js';
 import {
@@ -27,6 +26,7 @@ import {
   writableFile,
 } from './files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
+import { MAX_LIMIT } from '../flags.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
 import { connectionFrom, paceFrom } from './options.js';
 import { Progress } from './progress.js';
@@ -54,14 +54,14 @@ const isPageEntry = (entry: JournalEntry): entry is JournalEntry & ExportJournal
   /^[0-9a-f]{64}$/.test(entry.sha256) &&
   (entry.nextCursor === null || typeof entry.nextCursor === 'string');
 
-export const DEFAULT_PAGE_SIZE = MAX_PAGE_SIZE;
+export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
-  const pageSize = pageSizeFrom(values['page-size']);
+  const limit = limitFrom(values.limit);
   const { rate } = paceFrom(values);
   const connection = connectionFrom(values, io.env);
   const { credentials } = connection;
@@ -76,9 +76,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   let report: ReportWriter | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
-    token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
-      secrets: () => [...credentials.secrets],
-    }),
+    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+    token: credentials.token!,
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
@@ -163,7 +162,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     try {
       for await (const result of exportKeyPages(client, {
         ...(last?.nextCursor ? { after: last.nextCursor } : {}),
-        limit: pageSize,
+        limit,
         ...(rate !== undefined ? { rate } : {}),
         signal: activeStopper.soft.signal,
       })) {
@@ -234,9 +233,9 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   }
 }
 
-function pageSizeFrom(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > DEFAULT_PAGE_SIZE)
-    throw new UsageError(`--page-size must be a whole number from 1 to ${DEFAULT_PAGE_SIZE}, got "${raw}"`);
+function limitFrom(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}"`);
   return Number(raw);
 }

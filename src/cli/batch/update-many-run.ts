@@ -130,9 +130,8 @@ async function send(
   let credentialsRefused = false;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
-    token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
-      secrets: () => [...credentials.secrets],
-    }),
+    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+    token: credentials.token!,
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
