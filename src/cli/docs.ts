@@ -26,7 +26,12 @@ export const docs = defineCommand({
   summary: 'write the HTML docs of the contract (one page that works offline) into a folder',
   usage: '--out DIR',
   options: {
-    out: { type: 'string', short: 'o', value: 'DIR', help: ['folder to write index.html into (required; created if missing)'] },
+    out: {
+      type: 'string',
+      short: 'o',
+      value: 'DIR',
+      help: ['folder to write index.html into (required; created if missing)'],
+    },
   },
   notes: ['Needs @redocly/cli@^2 installed next to this package (an optional peer).'],
   async run(values, context) {

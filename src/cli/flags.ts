@@ -25,14 +25,17 @@ export const CONNECTION_FLAGS = {
     type: 'string',
     value: 'URL',
     group: CREDENTIALS,
-    help: ['OAuth2 client credentials: the token endpoint; with --client-id and', `the secret from ${ENV.clientSecret}`],
+    help: [
+      'OAuth2 client credentials: the token endpoint; with --client-id and',
+      `the secret from ${ENV.clientSecret}`,
+    ],
   },
   'client-id': { type: 'string', value: 'ID', group: CREDENTIALS, help: ['the client id, with --token-url'] },
   'client-secret': {
     type: 'string',
     value: 'SECRET',
     group: CREDENTIALS,
-    help: [`the client secret, if ${ENV.clientSecret} is not set (shell history keeps it)`],
+    help: [`the client secret when ${ENV.clientSecret} is not set (shell history`, 'keeps it; prefer the variable)'],
   },
   scope: {
     type: 'string',
@@ -50,11 +53,29 @@ export const CONNECTION_FLAGS = {
     type: 'string',
     value: 'FILE',
     group: CREDENTIALS,
-    help: ['a client certificate (mTLS), with --key, for the API and the token URL;', `the key's passphrase from ${ENV.passphrase} (default: none)`],
+    help: [
+      'a client certificate (mTLS), with --key, for the API and the token URL;',
+      `the key's passphrase from ${ENV.passphrase} (default: none)`,
+    ],
   },
-  key: { type: 'string', value: 'FILE', group: CREDENTIALS, help: ["the client certificate's private key, with --cert"] },
-  pfx: { type: 'string', value: 'FILE', group: CREDENTIALS, help: ['a client certificate and key in one PKCS#12 file, instead of --cert and --key'] },
-  ca: { type: 'string', value: 'FILE', group: CREDENTIALS, help: ["a private authority to trust (default: the system's)"] },
+  key: {
+    type: 'string',
+    value: 'FILE',
+    group: CREDENTIALS,
+    help: ["the client certificate's private key, with --cert"],
+  },
+  pfx: {
+    type: 'string',
+    value: 'FILE',
+    group: CREDENTIALS,
+    help: ['a client certificate and key in one PKCS#12 file (instead of --cert, --key)'],
+  },
+  ca: {
+    type: 'string',
+    value: 'FILE',
+    group: CREDENTIALS,
+    help: ["a private authority to trust (default: the system's)"],
+  },
 } as const satisfies Record<string, Flag>;
 
 export const SAFETY_FLAGS = {
@@ -64,7 +85,7 @@ export const SAFETY_FLAGS = {
     help: [
       'allow plain http to a host that is not loopback (--base-url,',
       '--token-url): the token and secret travel in clear; said on',
-      'stderr (and in verify\'s table and report). Without it such a URL',
+      "stderr (and in verify's table and report). Without it such a URL",
       'is refused before anything is sent (default: refused).',
     ],
   },
@@ -75,7 +96,10 @@ export const REPORT_FLAGS = {
     type: 'string',
     value: 'FILE',
     group: 'Output:',
-    help: ['also write a JSON report: the settings, each outcome, the summary', '(default: the summary on stdout only)'],
+    help: [
+      'also write a JSON report: the settings, each outcome, the summary',
+      '(default: the summary on stdout only)',
+    ],
   },
 } as const satisfies Record<string, Flag>;
 
@@ -84,7 +108,10 @@ export const RATE_FLAGS = {
     type: 'string',
     value: 'N',
     group: PACE,
-    help: ['requests per second at most, ' + `${MIN_RATE} to ${MAX_RATE} (default: none; the pace is found`, "from the service's 429s, Retry-After and rate-limit headers)"],
+    help: [
+      `requests per second at most, ${MIN_RATE} to ${MAX_RATE} (default: none;`,
+      "the pace is found from the service's 429s, Retry-After and rate-limit headers)",
+    ],
   },
 } as const satisfies Record<string, Flag>;
 
@@ -93,7 +120,10 @@ export const CONCURRENCY_FLAGS = {
     type: 'string',
     value: 'N',
     group: PACE,
-    help: [`requests in flight at most, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY});`, 'lowered for a while after a 429 or 503'],
+    help: [
+      `requests in flight at most, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY});`,
+      'lowered for a while after a 429 or 503',
+    ],
   },
 } as const satisfies Record<string, Flag>;
 

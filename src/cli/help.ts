@@ -16,7 +16,9 @@ function flagLines(name: string, flag: Flag): string[] {
   const indent = ' '.repeat(DESCRIPTION_COLUMN);
   // A synopsis too long for its column gets its own line.
   const head =
-    synopsis.length < DESCRIPTION_COLUMN - 1 ? [`${synopsis.padEnd(DESCRIPTION_COLUMN)}${first}`] : [synopsis, `${indent}${first}`];
+    synopsis.length < DESCRIPTION_COLUMN - 1
+      ? [`${synopsis.padEnd(DESCRIPTION_COLUMN)}${first}`]
+      : [synopsis, `${indent}${first}`];
   return [...head, ...rest.map((line) => `${indent}${line}`)].map((line) => line.trimEnd());
 }
 

@@ -31,7 +31,8 @@ export function mainHelp(commands: readonly Command[] = COMMANDS): string {
 }
 
 const isUsageError = (error: unknown): boolean =>
-  error instanceof UsageError || Boolean((error as { code?: string } | null | undefined)?.code?.startsWith?.('ERR_PARSE_ARGS'));
+  error instanceof UsageError ||
+  Boolean((error as { code?: string } | null | undefined)?.code?.startsWith?.('ERR_PARSE_ARGS'));
 
 /** Runs the command line on `argv` (without node and the script); resolves with the exit code. */
 export async function main(
@@ -55,7 +56,7 @@ export async function main(
       commands.map((c) => c.name),
     );
     context.err(
-      `${PACKAGE_NAME}: unknown command "${first}"${close ? `; did you mean ${close}?` : ''}. Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`,
+      `${PACKAGE_NAME}: unknown command "${first}".${close ? ` Did you mean ${close}?` : ''} Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`,
     );
     return 2;
   }

@@ -14,7 +14,11 @@ export const mock = defineCommand({
     dynamic: { type: 'boolean', help: ['generate responses from the schemas instead of serving the examples'] },
     seed: { type: 'string', value: 'S', help: ['seed for --dynamic, so that a run can be repeated'] },
     errors: { type: 'boolean', help: ['answer with an error when a response would break the contract'] },
-    spec: { type: 'string', value: 'FILE', help: ['serve another OpenAPI document (default: the one in this package)'] },
+    spec: {
+      type: 'string',
+      value: 'FILE',
+      help: ['serve another OpenAPI document (default: the one in this package)'],
+    },
   },
   notes: ['Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).'],
   async run(values, context) {

@@ -21,7 +21,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   return d[a.length]![b.length]!;
@@ -42,7 +43,8 @@ function unknownFlag(raw: string, flags: Flags): UsageError {
   // `-x` or `--name=value`: the name only, never the value.
   const name = raw.replace(/^-+/, '').replace(/=.*$/, '');
   const renamed = RENAMED[name];
-  if (renamed !== undefined && renamed in flags) return new UsageError(`--${name} is now --${renamed} (renamed in 1.0)`);
+  if (renamed !== undefined && renamed in flags)
+    return new UsageError(`--${name} is now --${renamed} (renamed in 1.0)`);
   const names = [...Object.keys(flags), 'help'];
   const close = raw.startsWith('--') ? closestFlag(name, names) : undefined;
   const shown = raw.startsWith('--') ? `--${name}` : `-${name}`;
@@ -55,7 +57,10 @@ const synopsis = (name: string, flags: Flags) => `--${name} ${flags[name]!.value
 export function parseFlags<O extends Flags>(flags: O, args: readonly string[]): Values<O> & { help?: boolean } {
   const options = {
     ...Object.fromEntries(
-      Object.entries(flags).map(([name, flag]) => [name, { type: flag.type, ...(flag.short ? { short: flag.short } : {}) }]),
+      Object.entries(flags).map(([name, flag]) => [
+        name,
+        { type: flag.type, ...(flag.short ? { short: flag.short } : {}) },
+      ]),
     ),
     help: { type: 'boolean', short: 'h' },
   } as const;

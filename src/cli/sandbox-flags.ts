@@ -98,7 +98,9 @@ function fault(item: string): Fault {
     if (status !== 429 && status !== 503)
       throw new UsageError(`--faults "${item}": retry-after-seconds needs a status of 429 or 503`);
     if (seconds > 86_400)
-      throw new UsageError(`--faults "${item}": retry-after-seconds must be a whole number of seconds from 0 to 86,400`);
+      throw new UsageError(
+        `--faults "${item}": retry-after-seconds must be a whole number of seconds from 0 to 86,400`,
+      );
     out.retryAfterSeconds = seconds;
   }
   return out;

@@ -63,7 +63,9 @@ function clientLines(client: SandboxClient, index: number, shown: number, more: 
     ...more,
   ];
   for (const account of client.accounts.slice(0, shown))
-    lines.push(`  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`);
+    lines.push(
+      `  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`,
+    );
   const hidden = client.accounts.length - shown;
   if (hidden > 0) lines.push(`  … and ${plural(hidden, 'more account')} (--list prints every one)`);
   return lines;
@@ -93,7 +95,10 @@ export function sandboxBanner(sandbox: Sandbox, url: string, info: BannerInfo): 
   ];
   const shown = info.list ? perClient : BANNER_ACCOUNTS;
   lines.push(...clientLines(first, 0, shown, ready));
-  if (info.list) sandbox.clients.slice(1).forEach((client, index) => lines.push(...clientLines(client, index + 1, shown, [])));
+  if (info.list)
+    for (const [index, client] of sandbox.clients.entries()) {
+      if (index > 0) lines.push(...clientLines(client, index, shown, []));
+    }
   else if (clients > 1)
     lines.push(
       `${clients === 2 ? 'client 2' : `clients 2 to ${n(clients)}`}: --list prints ${clients === 2 ? 'its' : 'their'} token, client_id, client_secret and accounts`,
@@ -125,40 +130,46 @@ export const sandbox = defineCommand({
       value: 'N',
       help: [
         `PIX keys per account (default ${DEFAULTS.keysPerAccount}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
-        `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and ${n(SANDBOX_LIMITS.keys)} keys`,
-        `(clients × accounts × keys), ${LARGEST_RSS} of RSS measured at the largest;`,
-        'for batch work, --keys 0',
+        `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and`,
+        `${n(SANDBOX_LIMITS.keys)} keys`,
+        `(clients × accounts × keys), ${LARGEST_RSS} of RSS measured at the largest; for batch`,
+        'work, --keys 0',
       ],
     },
     'token-ttl-seconds': {
       type: 'string',
       value: 'N',
       help: [
-        `lifetime of the tokens ${SANDBOX_TOKENS.path} issues (default ${SANDBOX_TOKENS.defaultTtlSeconds}, at most ${n(SANDBOX_TOKENS.maxTtlSeconds)});`,
-        'an expired one gets a 401 on the API; the static tokens never expire',
+        `lifetime in seconds of the tokens ${SANDBOX_TOKENS.path} issues (default ${SANDBOX_TOKENS.defaultTtlSeconds},`,
+        `at most ${n(SANDBOX_TOKENS.maxTtlSeconds)}); an expired one gets a 401 on the API; the static tokens`,
+        'never expire',
       ],
     },
     'rate-limit': {
       type: 'string',
       value: 'N',
       help: [
-        `requests per second per client (default none, at most ${n(MAX_RATE_LIMIT)}): N at once,`,
-        'then N a second; past it 429 with Retry-After; RateLimit fields on its answers',
+        `requests per second per client (default none, at most ${n(MAX_RATE_LIMIT)}):`,
+        'N at once, then N a second; past it 429 with Retry-After; RateLimit fields',
+        'on its answers',
       ],
     },
     faults: {
       type: 'string',
       value: 'LIST',
       help: [
-        "faults on a share of the API's answers (default none): a comma-separated list",
-        `of ${FAULTS_GRAMMAR}, SHARE above 0 and at most 1, drawn`,
-        `from the seed; retry-after-seconds (0 to 86,400, default ${DEFAULT_FAULT_RETRY_AFTER}) for a 429 or 503 only.`,
-        'E.g. --faults 503:0.05:retry-after-seconds=0,429:0.01',
+        "faults on a share of the API's answers (default none): a comma-separated",
+        `list of ${FAULTS_GRAMMAR}, SHARE above 0 and at most 1,`,
+        `drawn from the seed; retry-after-seconds (0 to 86,400, default ${DEFAULT_FAULT_RETRY_AFTER}) for a 429`,
+        'or 503 only. E.g. --faults 503:0.05:retry-after-seconds=0,429:0.01',
       ],
     },
     list: {
       type: 'boolean',
-      help: ["print every client's token, client_id, client_secret and every account (default: client 1", `and its first ${BANNER_ACCOUNTS} accounts)`],
+      help: [
+        "print every client's token, client_id, client_secret and every account",
+        `(default: client 1 and its first ${BANNER_ACCOUNTS} accounts)`,
+      ],
     },
   },
   notes: [

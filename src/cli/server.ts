@@ -45,11 +45,18 @@ export function listenProblem(error: unknown, address: { host: string; port: num
   if (code === 'EADDRINUSE')
     return new Error(
       `port ${address.port} is in use on ${address.host} (another sandbox or mock?): stop that one, pick another port with --port ${address.port === 65_535 ? address.port - 1 : address.port + 1}, or let the system pick a free one with --port 0`,
+      { cause: error },
     );
   if (code === 'EACCES')
-    return new Error(`not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with --port N, or --port 0`);
+    return new Error(
+      `not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with --port N, or --port 0`,
+      { cause: error },
+    );
   if (code === 'EADDRNOTAVAIL')
-    return new Error(`${address.host} is not an address of this machine: give --host 127.0.0.1, or the address of one of its interfaces`);
+    return new Error(
+      `${address.host} is not an address of this machine: give --host 127.0.0.1, or the address of one of its interfaces`,
+      { cause: error },
+    );
   return undefined;
 }
 

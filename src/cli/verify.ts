@@ -11,7 +11,12 @@ const MIB = DEFAULTS.maxResponseBytes / (1024 * 1024);
 
 export const VERIFY_FLAGS = {
   ...CONNECTION_FLAGS,
-  pages: { type: 'string', value: 'N', group: WALK, help: [`list-keys pages to walk at most (default ${DEFAULTS.pages})`] },
+  pages: {
+    type: 'string',
+    value: 'N',
+    group: WALK,
+    help: [`list-keys pages to walk at most (default ${DEFAULTS.pages})`],
+  },
   limit: limitFlag(DEFAULTS.limit, WALK),
   'max-requests': {
     type: 'string',
@@ -26,13 +31,13 @@ export const VERIFY_FLAGS = {
     type: 'string',
     value: 'MS',
     group: BUDGETS,
-    help: [`wall-clock time for the whole run, in milliseconds (default ${DEFAULTS.timeBudgetMs})`],
+    help: [`wall-clock time for the whole run (default ${DEFAULTS.timeBudgetMs})`],
   },
   'timeout-ms': {
     type: 'string',
     value: 'MS',
     group: BUDGETS,
-    help: [`time for one request, in milliseconds, never past the time budget (default ${DEFAULTS.timeoutMs})`],
+    help: [`time for one request, never past the time budget (default ${DEFAULTS.timeoutMs})`],
   },
   'max-response-bytes': {
     type: 'string',

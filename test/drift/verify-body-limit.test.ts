@@ -148,7 +148,9 @@ describe('--max-response-bytes', () => {
         parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, `--max-response-bytes=${value}`]),
       ).toThrow(/^--max-response-bytes /);
     }
-    const { USAGE } = await import('../../src/verify/options.js');
+    const { commandHelp } = await import('../../src/cli/help.js');
+    const { verify } = await import('../../src/cli/verify.js');
+    const USAGE = commandHelp(verify);
     expect(USAGE).toContain('--max-response-bytes N');
     expect(USAGE).toContain(String(10 * 1024 * 1024));
     expect(USAGE).toContain('--allow-insecure-http');

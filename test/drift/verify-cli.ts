@@ -15,9 +15,9 @@ export interface VerifyIo {
   fetch?: typeof fetch;
 }
 
-/** `baas-pix-contract verify ...argv`; resolves with the exit status. */
-export const main = (argv: readonly string[], io: VerifyIo): Promise<number> =>
-  dispatch(['verify', ...argv], COMMANDS, io as CommandContext);
+/** `baas-pix-contract verify ...argv` (standard output and error without `io`); resolves with the exit status. */
+export const main = (argv: readonly string[], io?: VerifyIo): Promise<number> =>
+  dispatch(['verify', ...argv], COMMANDS, io as CommandContext | undefined);
 
 export const parseVerifyArgs = (
   argv: readonly string[],

@@ -149,9 +149,7 @@ describe('credentialsFrom: client credentials', () => {
   });
 
   it.each([
-    ['basic', 'client_secret_basic'],
     ['client_secret_basic', 'client_secret_basic'],
-    ['post', 'client_secret_post'],
     ['client_secret_post', 'client_secret_post'],
   ])('--auth-method %s authenticates with %s', async (flag, method) => {
     const seen = tokenEndpoint();
@@ -184,33 +182,50 @@ describe('credentialsFrom: client credentials', () => {
   });
 
   it.each([
-    [{ 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
-    [{ scope: 'pix' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
-    [{ 'token-url': TOKEN_URL }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
+    [
+      { 'client-id': 'cid' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --token-url URL',
+    ],
+    [
+      { scope: 'pix' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --token-url URL, --client-id ID',
+    ],
+    [
+      { 'token-url': TOKEN_URL },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --client-id ID',
+    ],
     [
       { 'token-url': TOKEN_URL, 'client-id': '' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--client-id is required with client credentials',
+      'client credentials need --token-url, --client-id and the client secret; missing: --client-id ID',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid' },
       {},
-      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+      'client credentials need --token-url, --client-id and the client secret; missing: the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': '' },
       { BAAS_CLIENT_SECRET: '' },
-      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+      'client credentials need --token-url, --client-id and the client secret; missing: the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+      '--auth-method must be client_secret_basic or client_secret_post',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+      '--auth-method must be client_secret_basic or client_secret_post',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'post' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method must be client_secret_basic or client_secret_post',
     ],
     [
       { 'token-url': 'not a url', 'client-id': 'cid' },

@@ -93,7 +93,7 @@ describe('plain http to a host that is not loopback', () => {
       baseUrl: REMOTE,
       credentials: staticToken(SERVICE_TOKEN),
       pages: 1,
-      pageSize: 1,
+      limit: 1,
       maxRequests: 5,
       timeBudgetMs: 10_000,
       requestTimeoutMs: 5_000,

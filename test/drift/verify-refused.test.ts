@@ -174,7 +174,7 @@ describe('no credentials at all', () => {
       baseUrl: 'http://127.0.0.1:9',
       credentials: staticToken(undefined),
       pages: 1,
-      pageSize: 1,
+      limit: 1,
       maxRequests: 5,
       timeBudgetMs: 10_000,
       requestTimeoutMs: 5_000,

@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('the sandbox against the contract', () => {
   it('verify walks every page (10 keys, 4 a page) and reports no drift', async () => {
     const lines: string[] = [];
-    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--page-size', '4'], {
+    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--limit', '4'], {
       out: (t) => lines.push(t),
       err: (t) => lines.push(t),
       env: {},
@@ -36,7 +36,7 @@ describe('the sandbox against the contract', () => {
   });
 
   it('Redocly respect runs the shipped Arazzo description with no failed check', async () => {
-    const run = await respect(running.url, token, { pageSize: 4 });
+    const run = await respect(running.url, token, { limit: 4 });
     expect(run.steps).toEqual(expect.arrayContaining(['firstPage', 'nextPage', 'noToken', 'limitTooLarge']));
     expect(run.failed).toEqual([]);
     expect(run.exitCode).toBe(0);

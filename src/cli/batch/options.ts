@@ -1,7 +1,12 @@
 // What update-many and export-keys read from the shared flags (declared once, in ../flags.ts): the
 // target and credentials, checked as verify checks them, and the pace of the work.
 import { MAX_CONCURRENCY, MAX_RATE, MIN_RATE, DEFAULT_CONCURRENCY } from '../../batch/options.js';
-import { type CredentialSource, CredentialError, credentialsFrom, MISSING_CREDENTIALS } from '../../verify/credentials.js';
+import {
+  type CredentialSource,
+  CredentialError,
+  credentialsFrom,
+  MISSING_CREDENTIALS,
+} from '../../verify/credentials.js';
 import { checkBaseUrl } from '../../verify/options.js';
 import { UsageError, type Values } from '../command.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from '../flags.js';
