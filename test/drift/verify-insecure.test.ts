@@ -63,7 +63,7 @@ describe('plain http to a host that is not loopback', () => {
     expect(error.message).not.toContain('api.provider.example');
     const { code, err, sent } = await run(['--base-url', REMOTE, '--token', SERVICE_TOKEN]);
     expect(code).toBe(2);
-    expect(err).toMatch(/^verify: --base-url /);
+    expect(err.split('\n').at(-1)).toMatch(/^baas-pix-contract verify: --base-url /);
     expect(err).not.toContain(SERVICE_TOKEN);
     expect(sent).toBe(0);
   });

@@ -51,9 +51,7 @@ describe('parseVerifyArgs: defaults and effects', () => {
       requestTimeoutMs: DEFAULTS.timeoutMs,
       maxResponseBytes: DEFAULTS.maxResponseBytes,
     });
-    expect(usageError([...BASE, '--limit', String(MAX_LIMIT + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(
-      /^--page-size /,
-    );
+    expect(usageError([...BASE, '--limit', String(MAX_LIMIT + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(/^--limit /);
     expect(parse([...BASE, '--limit', String(MAX_LIMIT)]).limit).toBe(MAX_LIMIT);
   });
 
@@ -136,7 +134,7 @@ describe('parseVerifyArgs: usage errors', () => {
       ['--base-url', 'https://:pw-secret-1@gw.example'],
       '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
     ],
-    [[...BASE, '--limit', '201'], '--page-size must be at most 200 (the contract bound)'],
+    [[...BASE, '--limit', '201'], '--limit must be at most 200 (the contract bound)'],
     [
       [...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'],
       '--allow-writes needs --account, --document-number and --body',

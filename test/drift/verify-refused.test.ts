@@ -161,9 +161,10 @@ describe('no credentials at all', () => {
       const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => err.push(t), env });
       expect(code).toBe(2);
       expect(out).toEqual([]);
-      const first = err.join('\n').split('\n')[0]!;
+      // The error is the last line printed, after the short usage.
+      const last = err.at(-1)!;
       for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
-        expect(first).toContain(named);
+        expect(last).toContain(named);
       expect(server.received).toEqual([]);
     },
   );

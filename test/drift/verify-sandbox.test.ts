@@ -36,7 +36,7 @@ describe('the sandbox against the contract', () => {
   });
 
   it('Redocly respect runs the shipped Arazzo description with no failed check', async () => {
-    const run = await respect(running.url, token, { limit: 4 });
+    const run = await respect(running.url, token, { pageSize: 4 });
     expect(run.steps).toEqual(expect.arrayContaining(['firstPage', 'nextPage', 'noToken', 'limitTooLarge']));
     expect(run.failed).toEqual([]);
     expect(run.exitCode).toBe(0);
