@@ -2,11 +2,13 @@
 // and accounts to use, serves them with state, logs one line per request (never a token or a CPF;
 // the fields of a 422 named), and when its parent (npm) gets SIGINT, SIGTERM or SIGHUP, or is killed
 // outright, nothing is left behind: no process of the tree, and the port is free for the next start.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
-import { BANNER_ACCOUNTS, sandboxBanner } from '../../src/cli/sandbox.js';
+import { BANNER_ACCOUNTS, LARGEST_RSS, sandboxBanner } from '../../src/cli/sandbox.js';
 import { sandboxSettings } from '../../src/cli/sandbox-flags.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../../src/testing/mock.js';
@@ -82,6 +84,14 @@ describe('sandbox size limits on the command line (in process)', () => {
       expect(bad.stderr.at(-1)!.endsWith(`86,400, got "${ttl}"`)).toBe(true);
       expect(bad.built).toBe(0);
     }
+  });
+
+  it('the memory of the largest sandbox: one number in --help and the README', async () => {
+    const io = capture();
+    await main(['sandbox', '--help'], COMMANDS, io);
+    expect(io.stdout.join('\n')).toContain(`${LARGEST_RSS} of RSS`);
+    expect(await readFile(join(repoRoot, 'README.md'), 'utf8')).toContain(`${LARGEST_RSS} of RSS`);
+    expect(LARGEST_RSS).toMatch(/^\d+ MB$/);
   });
 
   it('states the defaults and the limits in --help', async () => {
