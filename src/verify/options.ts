@@ -88,6 +88,14 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
   return Number(raw);
 };
 
+/** `--limit N`, the page size, checked once for every command that walks pages (verify, export-keys). */
+export function limitFrom(raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT} (the contract's bound)`);
+  return Number(raw);
+}
+
 /**
  * Checks `--base-url` (shared with the batch commands): required, absolute http(s), no credentials in
  * it, and plain http only to loopback unless `allowInsecureHttp`. `insecure` when it is plain http let
@@ -127,8 +135,7 @@ export function verifyOptions(
   if (byteLimitProblem(maxResponseBytes))
     throw new UsageError(`--max-response-bytes ${byteLimitProblem(maxResponseBytes)}`);
   const pages = positiveInt('pages', values.pages, DEFAULTS.pages);
-  const limit = positiveInt('limit', values.limit, DEFAULTS.limit);
-  if (limit > MAX_LIMIT) throw new UsageError(`--limit must be at most ${MAX_LIMIT} (the contract bound)`);
+  const limit = limitFrom(values.limit, DEFAULTS.limit);
   const writeFlags = [values.account, values['document-number'], values.body];
   let write: WriteOptions | undefined;
   if (values['allow-writes']) {

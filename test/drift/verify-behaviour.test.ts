@@ -190,7 +190,7 @@ describe('verify', () => {
     [[], /--base-url is required/],
     [['--base-url', 'ftp://x'], /--base-url must be an absolute http\(s\) URL/],
     [['--base-url', 'https://x', '--pages', '0'], /--pages must be a positive whole number/],
-    [['--base-url', 'https://x', '--limit', '500'], /--limit must be at most 200/],
+    [['--base-url', 'https://x', '--limit', '500'], /--limit must be a whole number from 1 to 200/],
     [['--base-url', 'https://x', '--allow-writes'], /--allow-writes needs --account, --document-number and --body/],
     [['--base-url', 'https://x', '--document-number', CPF], /only apply with --allow-writes/],
     [['--base-url', `http://user:${TOKEN}@x`], /must not carry credentials/],

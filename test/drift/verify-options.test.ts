@@ -134,7 +134,9 @@ describe('parseVerifyArgs: usage errors', () => {
       ['--base-url', 'https://:pw-secret-1@gw.example'],
       '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
     ],
-    [[...BASE, '--limit', '201'], '--limit must be at most 200 (the contract bound)'],
+    [[...BASE, '--limit', '201'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
+    [[...BASE, '--limit', '0'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
+    [[...BASE, '--limit=1.5'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
     [
       [...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'],
       '--allow-writes needs --account, --document-number and --body',
@@ -159,7 +161,7 @@ describe('parseVerifyArgs: usage errors', () => {
     expect(usageError(argv).message).toBe(message);
   });
 
-  it.each(['pages', 'limit', 'max-requests', 'time-budget-ms', 'timeout-ms'])(
+  it.each(['pages', 'max-requests', 'time-budget-ms', 'timeout-ms'])(
     '--%s must be a positive whole number: 0, -1, 1.5, 2x, x2 and an empty value are refused, 1 is taken',
     (name) => {
       for (const value of ['0', '-1', '1.5', '2x', 'x2', '']) {

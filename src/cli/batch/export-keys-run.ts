@@ -26,7 +26,7 @@ import {
   writableFile,
 } from './files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
-import { MAX_LIMIT } from '../flags.js';
+import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
 import { connectionFrom, paceFrom } from './options.js';
 import { Progress } from './progress.js';
@@ -61,7 +61,7 @@ const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose anoth
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
-  const limit = limitFrom(values.limit);
+  const limit = limitFrom(values.limit, DEFAULT_LIMIT);
   const { rate } = paceFrom(values);
   const connection = connectionFrom(values, io.env);
   const { credentials } = connection;
@@ -231,11 +231,4 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     await client.close();
     await credentials.close();
   }
-}
-
-function limitFrom(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT)
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}"`);
-  return Number(raw);
 }
