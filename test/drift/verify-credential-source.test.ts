@@ -137,6 +137,19 @@ describe('credentialsFrom: client credentials', () => {
     await source.close();
   });
 
+  it("is the library's own token source, as createBaasClient takes it: the clientCredentials source (cache, refresh, secrets), or the token held", async () => {
+    tokenEndpoint();
+    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET });
+    const token = source.token as Exclude<typeof source.token, string | undefined>;
+    expect(token).toBeTypeOf('function');
+    expect(token.invalidate).toBeTypeOf('function');
+    expect(await token()).toBe(ISSUED);
+    expect(token.secrets?.()).toContain(ISSUED);
+    await source.close();
+    expect(credentialsFrom({ token: 'held-token-0123' }, {}).token).toBe('held-token-0123');
+    expect(credentialsFrom({}, {}).token).toBeUndefined();
+  });
+
   it('--client-secret when BAAS_CLIENT_SECRET is unset or empty; --scope sent', async () => {
     const seen = tokenEndpoint();
     const source = credentialsFrom(
