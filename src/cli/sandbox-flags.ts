@@ -26,7 +26,9 @@ export const MAX_RATE_LIMIT = 1_000_000;
 export const DEFAULT_FAULT_RETRY_AFTER = DEFAULT_RETRY_AFTER_SECONDS;
 export const FAULTS_GRAMMAR = 'STATUS:SHARE[:retry-after-seconds=N]';
 
-export const n = (value: number): string => value.toLocaleString('en-US');
+import { n } from './words.js';
+
+export { n };
 
 export interface SandboxFlags {
   seed?: string;

@@ -14,6 +14,7 @@ import {
   sandboxSettings,
 } from './sandbox-flags.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
+import { plural } from './words.js';
 
 const DEFAULT_PORT = 4020;
 /** Accounts of client 1 the banner shows; `--list` prints every client and every account. */
@@ -26,8 +27,6 @@ export type BannerInfo = Pick<SandboxSettings, 'seed' | 'keysPerAccount' | 'toke
     /** Every client and every account (`--list`); otherwise client 1 and a few of its accounts. */
     list?: boolean;
   };
-
-const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
 
 /** A share as a percentage, without the noise of binary fractions (0.07 → 7, not 7.000000000000001). */
 const percent = (share: number): string => String(Number((share * 100).toPrecision(12)));

@@ -11,6 +11,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { usageLine } from '../../src/cli/help.js';
 import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
 import { listenProblem } from '../../src/cli/server.js';
+import { plural } from '../../src/cli/words.js';
 import { BATCH_DEFAULTS } from '../../src/cli/batch/options.js';
 import { CONCURRENCY_FLAGS, CONNECTION_FLAGS } from '../../src/cli/flags.js';
 import { DEFAULTS, defaultMaxRequests, MAX_LIMIT } from '../../src/verify/options.js';
@@ -548,5 +549,17 @@ describe('the bin', () => {
       stdout: [],
       stderr: [expect.stringMatching(/^baas-pix-contract: .*"nope".*\n$/)],
     });
+  });
+});
+
+describe('counts in the output', () => {
+  it('group digits and put the noun in the singular for one', () => {
+    expect([plural(1, 'page'), plural(2, 'page'), plural(0, 'line'), plural(1000, 'more account')]).toEqual([
+      '1 page',
+      '2 pages',
+      '0 lines',
+      '1,000 more accounts',
+    ]);
+    expect(plural(1, 'key', 'keys')).toBe('1 key');
   });
 });

@@ -11,6 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
+import { plural } from '../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
 import {
   checkRecordedOutput,
@@ -108,7 +109,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
     }
     if (last?.nextCursor === null) {
-      io.out(`Done before: ${last.keys} keys in ${out} (the journal says the last page is written)`);
+      io.out(`Done before: ${plural(last.keys, 'key')} in ${out} (the journal says the last page is written)`);
       return 0;
     }
     if (last) {
@@ -207,10 +208,12 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     // Without a journal only a whole export is put in place: a rerun could not go on from part of one.
     if (whole && !complete) {
       await whole.discard();
-      io.out(`Stopped: ${keys} keys fetched, none kept (without --journal, ${out} is written only whole)`);
+      io.out(`Stopped: ${plural(keys, 'key')} fetched, none kept (without --journal, ${out} is written only whole)`);
     } else {
       await whole?.commit();
-      io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+      io.out(
+        `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${keysNow} this run, ${plural(page, 'page')})`,
+      );
     }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
