@@ -97,8 +97,8 @@ export const REPORT_FLAGS = {
     value: 'FILE',
     group: 'Output:',
     help: [
-      'also write a JSON report: the settings, each outcome, the summary',
-      '(default: the summary on stdout only)',
+      'also write a JSON report to FILE: the settings, each outcome, the summary',
+      '(default: only what stdout shows)',
     ],
   },
 } as const satisfies Record<string, Flag>;

@@ -61,6 +61,11 @@ export async function main(
     return 2;
   }
   try {
+    // `--help` anywhere answers with the help, even beside a mistake.
+    if (rest.includes('--help')) {
+      context.out(commandHelp(command));
+      return 0;
+    }
     const values = parseFlags(command.options, rest);
     if (values.help) {
       context.out(commandHelp(command));

@@ -2,7 +2,7 @@
 // (src/verify/cli.ts) is loaded when asked for, so that the other commands never load the drift checks.
 import { defaultMaxRequests, DEFAULTS } from '../verify/options.js';
 import { defineCommand, type Values } from './command.js';
-import { CONNECTION_FLAGS, limitFlag, SAFETY_FLAGS } from './flags.js';
+import { CONNECTION_FLAGS, limitFlag, REPORT_FLAGS, SAFETY_FLAGS } from './flags.js';
 
 const WALK = 'Walk:';
 const BUDGETS = 'Budgets (each printed with what the run used):';
@@ -57,12 +57,7 @@ export const VERIFY_FLAGS = {
   account: { type: 'string', value: 'ACCOUNT', group: WRITES, help: ['the account to update'] },
   'document-number': { type: 'string', value: 'CPF', group: WRITES, help: ["its holder's CPF (masked in all output)"] },
   body: { type: 'string', value: 'FILE', group: WRITES, help: ['a JSON file holding the update body'] },
-  report: {
-    type: 'string',
-    value: 'FILE',
-    group: 'Output:',
-    help: ['also write the JSON report to FILE (default: the table only)'],
-  },
+  ...REPORT_FLAGS,
   ...SAFETY_FLAGS,
 } as const;
 

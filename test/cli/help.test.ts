@@ -125,7 +125,8 @@ Writes (none by default: the run is read-only):
   --body FILE                   a JSON file holding the update body
 
 Output:
-  --report FILE                 also write the JSON report to FILE (default: the table only)
+  --report FILE                 also write a JSON report to FILE: the settings, each outcome, the summary
+                                (default: only what stdout shows)
 
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
@@ -179,8 +180,8 @@ Output:
   --journal FILE                record each line's outcome (append-only, synced every 50 lines or
                                 200 ms); the same command with the same journal skips the lines
                                 done and tries the failed ones again (default: no journal)
-  --report FILE                 also write a JSON report: the settings, each outcome, the summary
-                                (default: the summary on stdout only)
+  --report FILE                 also write a JSON report to FILE: the settings, each outcome, the summary
+                                (default: only what stdout shows)
 
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
@@ -206,8 +207,8 @@ Output:
                                 the next cursor; the same command with the same journal cuts the file
                                 back to the last page recorded and goes on from there, so each key is
                                 written exactly once (default: no journal; a rerun starts over)
-  --report FILE                 also write a JSON report: the settings, each outcome, the summary
-                                (default: the summary on stdout only)
+  --report FILE                 also write a JSON report to FILE: the settings, each outcome, the summary
+                                (default: only what stdout shows)
 
 Target:
   --base-url URL                the service root (required); a gateway's path prefix is kept
@@ -284,6 +285,13 @@ describe('help, word for word', () => {
     expect(commandHelp(COMMANDS.find((c) => c.name === name)!)).toBe(HELP[name]);
   });
 
+  it('`--help` beside a mistake still prints the help, exit 0', async () => {
+    const io = capture();
+    expect(await main(['sandbox', '--prot', '1', '--help'], COMMANDS, io)).toBe(0);
+    expect(io.stdout).toEqual([HELP.sandbox]);
+    expect(io.stderr).toEqual([]);
+  });
+
   it.each([['--version'], ['-v']])('`%s` prints the version alone', async (flag) => {
     const io = capture();
     expect(await main([flag], COMMANDS, io)).toBe(0);
@@ -351,6 +359,7 @@ describe('every --help describes every flag its command takes, from the declarat
     expect(update.options.concurrency).toBe(CONCURRENCY_FLAGS.concurrency);
     expect(update.options.rate).toBe(exportKeys.options.rate);
     expect(update.options.token).toBe(CONNECTION_FLAGS.token);
+    expect(COMMANDS.find((c) => c.name === 'verify')!.options.report).toBe(update.options.report);
   });
 
   it('update-many and export-keys give their own defaults', async () => {
