@@ -200,7 +200,11 @@ export function credentialsFrom(
   }
   const method = flags['auth-method'];
   if (method !== undefined && !AUTH_METHODS.includes(method as ClientAuthMethod))
-    throw new CredentialError(`--auth-method must be ${AUTH_METHODS.join(' or ')}`);
+    throw new CredentialError(
+      method === 'basic' || method === 'post'
+        ? `--auth-method ${method} is now client_secret_${method} (renamed in 1.0, as the library names it)`
+        : `--auth-method must be ${AUTH_METHODS.join(' or ')}`,
+    );
   let source: ReturnType<typeof clientCredentials>;
   try {
     source = clientCredentials({

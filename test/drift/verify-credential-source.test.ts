@@ -238,7 +238,12 @@ describe('credentialsFrom: client credentials', () => {
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'post' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--auth-method must be client_secret_basic or client_secret_post',
+      '--auth-method post is now client_secret_post (renamed in 1.0, as the library names it)',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'basic' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method basic is now client_secret_basic (renamed in 1.0, as the library names it)',
     ],
     [
       { 'token-url': 'not a url', 'client-id': 'cid' },
