@@ -98,12 +98,15 @@ function inMessage(path) {
   if (p.type === 'NewExpression' && child.listKey === 'arguments' && child.key === 0) {
     return p.callee.type === 'Identifier' && /Error$/.test(p.callee.name);
   }
-  // `defineCommand({ summary, details: [...] })`: the help text (`usage` names the flags, so it stays).
+  // A flag's `help: [...]` lines and a command's `notes: [...]`, wherever the flag is declared (src/cli/flags.ts
+  // shares some): the help text, pinned whole in help.test.ts (`usage` and `value` name the flags, so they stay).
   const property = p.type === 'ArrayExpression' ? parent.parentPath?.node : p;
-  const object = p.type === 'ArrayExpression' ? parent.parentPath?.parentPath : parent.parentPath;
-  if (property?.type !== 'ObjectProperty' || property.computed || !isHelpCall(object?.parentPath?.node)) return false;
+  if (property?.type !== 'ObjectProperty' || property.computed) return false;
   const name = keyName(property);
-  return p.type === 'ArrayExpression' ? name === 'details' : name === 'summary' || name === 'details';
+  if (p.type === 'ArrayExpression') return name === 'help' || name === 'notes';
+  // `defineCommand({ summary })`: the one-line summary of the command list.
+  const object = parent.parentPath;
+  return name === 'summary' && isHelpCall(object?.parentPath?.node);
 }
 
 export const messageTextIgnorer = {

@@ -1,41 +1,51 @@
-// What a subcommand is: its name, its options (node:util parseArgs), its help, and what it does.
-// A subcommand is one file exporting one `defineCommand(...)`, listed once in ./commands.ts.
-import type { ParseArgsConfig } from 'node:util';
+// What a subcommand is: its name, its flags (each declared once, with its help), its notes, and what
+// it does. A subcommand is one file exporting one `defineCommand(...)`, listed once in ./commands.ts.
+// The dispatcher (./main.ts) parses every command's arguments (./parse.ts) and prints every help
+// (./help.ts) from these declarations alone.
+import { UsageError } from '../usage-error.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-type Value<O> = O extends { type: 'boolean' } ? boolean : string;
-/** The parsed values of a command's options, typed from their declaration. */
-export type Values<O extends Options> = { [K in keyof O]?: Value<O[K]> };
+export { UsageError };
+
+/** One flag: how it is parsed (node:util parseArgs) and how `--help` shows it. */
+export interface Flag {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** The value's name in the help: N, FILE, URL, MS. */
+  value?: string;
+  /** The heading it is listed under in the help, in the order headings first appear (default `Options:`). */
+  group?: string;
+  /** What it does and its default: the first line beside the flag, the others under it. */
+  help: readonly string[];
+}
+
+export type Flags = Readonly<Record<string, Flag>>;
+type Value<F> = F extends { type: 'boolean' } ? boolean : string;
+/** The parsed values of a command's flags, typed from their declaration. */
+export type Values<O extends Flags> = { [K in keyof O]?: Value<O[K]> };
 
 export interface CommandContext {
   /** One line to standard output (what a user asked for: URLs, request log). */
   out(line: string): void;
   /** One line to standard error (diagnostics). */
   err(line: string): void;
+  /** The environment secrets are read from (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** What the command sends its requests with (default: the global fetch); tests give a service in process. */
+  fetch?: typeof fetch;
 }
 
-export interface Command<O extends Options = Options> {
+export interface Command<O extends Flags = Flags> {
   name: string;
   /** One line for the command list of `--help`. */
   summary: string;
-  /** Arguments after the command name, e.g. `[--port N] [--host H]`. */
+  /** The short synopsis after the command name: the required flags, then `[options]`. */
   usage: string;
-  /** One line per option, shown by `<command> --help`. */
-  details: string[];
   options: O;
-  /**
-   * The command parses its own arguments (a command that has its own parser, such as verify): the
-   * dispatcher handles `--help` and passes every other argument on as a positional, untouched.
-   */
-  ownArguments?: boolean;
+  /** Lines after the flags in `<command> --help`: what it prints, what it needs, its exit status. */
+  notes?: readonly string[];
   /** Resolves with the exit code once the command is done (for a server: once it was stopped). */
-  run(values: Values<O>, positionals: string[], context: CommandContext): Promise<number>;
+  run(values: Values<O>, context: CommandContext): Promise<number>;
 }
 
 /** Identity with types: `values` in `run` is typed from `options`. */
-export const defineCommand = <const O extends Options>(command: Command<O>): Command<O> => command;
-
-/** A usage error: the command line prints it with a hint at `--help` and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export const defineCommand = <const O extends Flags>(command: Command<O>): Command<O> => command;

@@ -25,13 +25,17 @@ export const docs = defineCommand({
   name: 'docs',
   summary: 'write the HTML docs of the contract (one page that works offline) into a folder',
   usage: '--out DIR',
-  details: [
-    '--out DIR, -o DIR   folder to write index.html into (created if missing)',
-    'Needs @redocly/cli@^2 installed next to this package (an optional peer).',
-  ],
-  options: { out: { type: 'string', short: 'o' } },
-  async run(values, _positionals, context) {
-    if (!values.out) throw new UsageError('docs needs --out DIR');
+  options: {
+    out: {
+      type: 'string',
+      short: 'o',
+      value: 'DIR',
+      help: ['folder to write index.html into (required; created if missing)'],
+    },
+  },
+  notes: ['Needs @redocly/cli@^2 installed next to this package (an optional peer).'],
+  async run(values, context) {
+    if (!values.out) throw new UsageError('--out DIR is required: the folder to write index.html into');
     const out = resolve(values.out);
     const page = join(out, 'index.html');
     const cli = redoclyCli();

@@ -1,8 +1,13 @@
-// The command line's dispatcher: global flags, the subcommand, its options, its exit code.
-import { parseArgs } from 'node:util';
+// The command line's dispatcher: global flags, the subcommand, its flags, its exit code. A usage error
+// is printed last, after the command's short usage line and a pointer to its `--help`, so that it is
+// what stays on the screen.
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { type Command, type CommandContext, UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
+import { commandHelp, usageLine } from './help.js';
+import { closestFlag, parseFlags } from './parse.js';
+
+export { commandHelp };
 
 const stdio: CommandContext = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -25,14 +30,9 @@ export function mainHelp(commands: readonly Command[] = COMMANDS): string {
   ].join('\n');
 }
 
-export const commandHelp = (command: Command): string =>
-  [
-    `Usage: ${PACKAGE_NAME} ${command.name} ${command.usage}`,
-    '',
-    command.summary,
-    '',
-    ...command.details.map((d) => `  ${d}`),
-  ].join('\n');
+const isUsageError = (error: unknown): boolean =>
+  error instanceof UsageError ||
+  Boolean((error as { code?: string } | null | undefined)?.code?.startsWith?.('ERR_PARSE_ARGS'));
 
 /** Runs the command line on `argv` (without node and the script); resolves with the exit code. */
 export async function main(
@@ -51,36 +51,36 @@ export async function main(
   }
   const command = commands.find((c) => c.name === first);
   if (!command) {
+    const close = closestFlag(
+      first,
+      commands.map((c) => c.name),
+    );
     context.err(
-      `${PACKAGE_NAME}: unknown command "${first}". Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`,
+      `${PACKAGE_NAME}: unknown command "${first}".${close ? ` Did you mean ${close}?` : ''} Commands: ${commands.map((c) => c.name).join(', ')}. See --help.`,
     );
     return 2;
   }
   try {
-    if (command.ownArguments) {
-      if (rest[0] === '--help' || rest[0] === '-h') {
-        context.out(commandHelp(command));
-        return 0;
-      }
-      return await command.run({}, rest, context);
+    // `--help` anywhere answers with the help, even beside a mistake.
+    if (rest.includes('--help')) {
+      context.out(commandHelp(command));
+      return 0;
     }
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const values = parseFlags(command.options, rest);
     if (values.help) {
       context.out(commandHelp(command));
       return 0;
     }
-    return await command.run(values as never, positionals, context);
+    return await command.run(values, context);
   } catch (error) {
-    const usage =
-      error instanceof UsageError ||
-      (error as { code?: string } | null | undefined)?.code?.startsWith('ERR_PARSE_ARGS');
-    context.err(`${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
-    if (usage) context.err(`See \`${PACKAGE_NAME} ${command.name} --help\`.`);
-    return usage ? 2 : 1;
+    const message = `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`;
+    if (!isUsageError(error)) {
+      context.err(message);
+      return 1;
+    }
+    context.err(usageLine(command));
+    context.err(`See \`${PACKAGE_NAME} ${command.name} --help\` for every option.`);
+    context.err(message);
+    return 2;
   }
 }

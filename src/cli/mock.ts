@@ -1,30 +1,27 @@
 // `baas-pix-contract mock`: Prism serving the packaged spec, behind the request log.
 import { startMock } from '../testing/mock.js';
 import { defineCommand } from './command.js';
-import { listenAddress, serveUntilStopped, serverDetails, serverOptions } from './server.js';
+import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 
 const DEFAULT_PORT = 4010;
 
 export const mock = defineCommand({
   name: 'mock',
   summary: 'serve the contract with Prism (examples, or generated responses with --dynamic)',
-  usage: '[--port N] [--host H] [--dynamic] [--seed S] [--errors] [--spec FILE]',
-  details: [
-    ...serverDetails(DEFAULT_PORT),
-    '--dynamic      generate responses from the schemas instead of serving the examples',
-    '--seed S       seed for --dynamic, so that a run can be repeated',
-    '--errors       answer with an error when a response would break the contract',
-    '--spec FILE    serve another OpenAPI document (default: the one in this package)',
-    'Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).',
-  ],
+  usage: '[options]',
   options: {
-    ...serverOptions,
-    dynamic: { type: 'boolean' },
-    seed: { type: 'string' },
-    errors: { type: 'boolean' },
-    spec: { type: 'string' },
+    ...serverFlags(DEFAULT_PORT),
+    dynamic: { type: 'boolean', help: ['generate responses from the schemas instead of serving the examples'] },
+    seed: { type: 'string', value: 'S', help: ['seed for --dynamic, so that a run can be repeated'] },
+    errors: { type: 'boolean', help: ['answer with an error when a response would break the contract'] },
+    spec: {
+      type: 'string',
+      value: 'FILE',
+      help: ['serve another OpenAPI document (default: the one in this package)'],
+    },
   },
-  async run(values, _positionals, context) {
+  notes: ['Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).'],
+  async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);
     // Prism itself stays on a free loopback port; only the request log listens where asked.
     const prism = await startMock({

@@ -22,18 +22,20 @@ export const FLAGS: Record<SizeOption, string> = {
 export const DEFAULTS: Record<SizeOption, number> = { clients: 2, accountsPerClient: 2, keysPerAccount: 5 };
 /** The largest `--rate-limit`, in requests per second per client. */
 export const MAX_RATE_LIMIT = 1_000_000;
-/** The `Retry-After` of an injected 429 or 503 without `retry-after=`: the sandbox's own, in seconds. */
+/** The `Retry-After` of an injected 429 or 503 without `retry-after-seconds=`: the sandbox's own, in seconds. */
 export const DEFAULT_FAULT_RETRY_AFTER = DEFAULT_RETRY_AFTER_SECONDS;
-export const FAULTS_GRAMMAR = 'STATUS:SHARE[:retry-after=SECONDS]';
+export const FAULTS_GRAMMAR = 'STATUS:SHARE[:retry-after-seconds=N]';
 
-export const n = (value: number): string => value.toLocaleString('en-US');
+import { n } from './words.js';
+
+export { n };
 
 export interface SandboxFlags {
   seed?: string;
   clients?: string;
   accounts?: string;
   keys?: string;
-  'token-ttl'?: string;
+  'token-ttl-seconds'?: string;
   'rate-limit'?: string;
   faults?: string;
 }
@@ -62,9 +64,9 @@ function count(option: SizeOption, raw: string | undefined): number {
 
 function tokenTtl(raw: string | undefined): number {
   if (raw === undefined) return SANDBOX_TOKENS.defaultTtlSeconds;
-  if (!/^\d+$/.test(raw) || ttlProblem(Number(raw), '--token-ttl') !== undefined) {
+  if (!/^\d+$/.test(raw) || ttlProblem(Number(raw), '--token-ttl-seconds') !== undefined) {
     throw new UsageError(
-      `--token-ttl must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got "${raw}"`,
+      `--token-ttl-seconds must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got "${raw}"`,
     );
   }
   return Number(raw);
@@ -79,12 +81,12 @@ function rateLimit(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-/** One fault of `--faults`: `503:0.05`, `429:0.01:retry-after=0`. */
+/** One fault of `--faults`: `503:0.05`, `429:0.01:retry-after-seconds=0`. */
 function fault(item: string): Fault {
-  const parts = /^(\d{1,3}):(\d*\.?\d+)(?::retry-after=(\d{1,6}))?$/.exec(item);
+  const parts = /^(\d{1,3}):(\d*\.?\d+)(?::retry-after-seconds=(\d{1,6}))?$/.exec(item);
   if (!parts)
     throw new UsageError(
-      `--faults must be a comma-separated list of ${FAULTS_GRAMMAR}, e.g. 503:0.05:retry-after=0, got "${item}"`,
+      `--faults must be a comma-separated list of ${FAULTS_GRAMMAR}, e.g. 503:0.05:retry-after-seconds=0, got "${item}"`,
     );
   const status = Number(parts[1]);
   const share = Number(parts[2]);
@@ -96,9 +98,11 @@ function fault(item: string): Fault {
   if (parts[3] !== undefined) {
     const seconds = Number(parts[3]);
     if (status !== 429 && status !== 503)
-      throw new UsageError(`--faults "${item}": retry-after needs a status of 429 or 503`);
+      throw new UsageError(`--faults "${item}": retry-after-seconds needs a status of 429 or 503`);
     if (seconds > 86_400)
-      throw new UsageError(`--faults "${item}": retry-after must be a whole number of seconds from 0 to 86,400`);
+      throw new UsageError(
+        `--faults "${item}": retry-after-seconds must be a whole number of seconds from 0 to 86,400`,
+      );
     out.retryAfterSeconds = seconds;
   }
   return out;
@@ -110,7 +114,7 @@ export function sandboxSettings(values: SandboxFlags): SandboxSettings {
     clients: count('clients', values.clients),
     accountsPerClient: count('accountsPerClient', values.accounts),
     keysPerAccount: count('keysPerAccount', values.keys),
-    tokenTtlSeconds: tokenTtl(values['token-ttl']),
+    tokenTtlSeconds: tokenTtl(values['token-ttl-seconds']),
     rateLimit: rateLimit(values['rate-limit']),
     faults: values.faults === undefined ? [] : values.faults.split(',').map(fault),
   };

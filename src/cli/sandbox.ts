@@ -13,16 +13,20 @@ import {
   type SandboxSettings,
   sandboxSettings,
 } from './sandbox-flags.js';
-import { listenAddress, serveUntilStopped, serverDetails, serverOptions } from './server.js';
+import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
+import { plural } from './words.js';
 
 const DEFAULT_PORT = 4020;
-/** Accounts listed per client in the banner; past it, a line says how many more there are. */
-export const BANNER_ACCOUNTS = 1_000;
+/** Accounts of client 1 the banner shows; `--list` prints every client and every account. */
+export const BANNER_ACCOUNTS = 3;
+/** The RSS measured for the largest sandbox (src/sandbox/limits.ts), as the help and the README say it. */
+export const LARGEST_RSS = '345 MB';
 
 export type BannerInfo = Pick<SandboxSettings, 'seed' | 'keysPerAccount' | 'tokenTtlSeconds'> &
-  Partial<Pick<SandboxSettings, 'rateLimit' | 'faults'>>;
-
-const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
+  Partial<Pick<SandboxSettings, 'rateLimit' | 'faults'>> & {
+    /** Every client and every account (`--list`); otherwise client 1 and a few of its accounts. */
+    list?: boolean;
+  };
 
 /** A share as a percentage, without the noise of binary fractions (0.07 → 7, not 7.000000000000001). */
 const percent = (share: number): string => String(Number((share * 100).toPrecision(12)));
@@ -48,10 +52,29 @@ function limitsInForce(info: BannerInfo): string[] {
   return [rate, faulty];
 }
 
+type SandboxClient = Sandbox['clients'][number];
+
+/** One client: its token and credentials, then (for client 1) the two curl lines, then its accounts. */
+function clientLines(client: SandboxClient, index: number, shown: number, more: string[]): string[] {
+  const lines = [
+    `client ${index + 1}: Authorization: Bearer ${client.token}`,
+    `  client_id=${client.clientId}  client_secret=${client.clientSecret}`,
+    ...more,
+  ];
+  for (const account of client.accounts.slice(0, shown))
+    lines.push(
+      `  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`,
+    );
+  const hidden = client.accounts.length - shown;
+  if (hidden > 0) lines.push(`  … and ${plural(hidden, 'more account')} (--list prints every one)`);
+  return lines;
+}
+
 /**
- * The banner: what to send, from the seeded data. The tokens, client secrets and CPFs are synthetic,
- * the sandbox's own test credentials, printed on purpose for a developer on this machine; the request
- * log below it never shows them.
+ * The banner: what to send, from the seeded data, on one screen: the counts, the token URL, the limits,
+ * client 1's token, credentials and ready curl lines, and a few of its accounts (`--list`: every client
+ * and account). The tokens, client secrets and CPFs are synthetic, the sandbox's own test credentials,
+ * printed on purpose for a developer on this machine; the request log after it never shows them.
  */
 export function sandboxBanner(sandbox: Sandbox, url: string, info: BannerInfo): string[] {
   const clients = sandbox.clients.length;
@@ -64,68 +87,99 @@ export function sandboxBanner(sandbox: Sandbox, url: string, info: BannerInfo): 
     `Token URL (OAuth2 client credentials, client_secret_basic or client_secret_post; tokens live ${n(info.tokenTtlSeconds)} s): ${tokenUrl}`,
     ...limitsInForce(info),
   ];
-  sandbox.clients.forEach((client, index) => {
-    lines.push(`client ${index + 1}: Authorization: Bearer ${client.token}`);
-    lines.push(`  client_id=${client.clientId}  client_secret=${client.clientSecret}`);
-    for (const account of client.accounts.slice(0, BANNER_ACCOUNTS))
-      lines.push(
-        `  Account=${account.account}  DocumentNumber=${account.documentNumber}  account_id=${account.accountId}`,
-      );
-    const more = client.accounts.length - BANNER_ACCOUNTS;
-    // The same seed gives the same accounts: createSandbox with it, in Node, lists them all.
-    if (more > 0)
-      lines.push(`  … and ${plural(more, 'more account')} (createSandbox with the same seed and sizes lists them all)`);
-  });
   const first = sandbox.clients[0]!;
-  lines.push(
+  const ready = [
     `  token: curl -u '${first.clientId}:${first.clientSecret}' -d grant_type=client_credentials '${tokenUrl}'`,
-  );
-  lines.push(
     `  try: curl -H 'Authorization: Bearer ${first.token}' -H 'User-Agent: demo/1' '${url}/v2/api/pix/keys/list-keys?limit=2'`,
-  );
+  ];
+  const shown = info.list ? perClient : BANNER_ACCOUNTS;
+  lines.push(...clientLines(first, 0, shown, ready));
+  if (info.list)
+    for (const [index, client] of sandbox.clients.entries()) {
+      if (index > 0) lines.push(...clientLines(client, index, shown, []));
+    }
+  else if (clients > 1)
+    lines.push(
+      `${clients === 2 ? 'client 2' : `clients 2 to ${n(clients)}`}: --list prints ${clients === 2 ? 'its' : 'their'} token, client_id, client_secret and accounts`,
+    );
   return lines;
 }
 
 export const sandbox = defineCommand({
   name: 'sandbox',
   summary: 'serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)',
-  usage:
-    '[--port N] [--host H] [--seed S] [--clients N] [--accounts N] [--keys N] [--token-ttl SECONDS] [--rate-limit N] [--faults LIST]',
-  details: [
-    ...serverDetails(DEFAULT_PORT),
-    `--seed S       same seed, same data, byte for byte (default "${DEFAULT_SEED}")`,
-    `--clients N    API clients, one token each (default ${DEFAULTS.clients}, at most ${n(SANDBOX_LIMITS.clients)})`,
-    `--accounts N   customer accounts per client (default ${DEFAULTS.accountsPerClient}, at most ${n(SANDBOX_LIMITS.accountsPerClient)})`,
-    `--keys N       PIX keys per account (default ${DEFAULTS.keysPerAccount}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)})`,
-    `               in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and ${n(SANDBOX_LIMITS.keys)} keys`,
-    '               (clients × accounts × keys), at most about 350 MB; for batch work, --keys 0',
-    '--token-ttl SECONDS',
-    `               lifetime of the tokens ${SANDBOX_TOKENS.path} issues (default ${SANDBOX_TOKENS.defaultTtlSeconds}, at most ${n(SANDBOX_TOKENS.maxTtlSeconds)}); an`,
-    '               expired one gets a 401 on the API; the static tokens never expire',
-    `--rate-limit N requests per second per client (default none, at most ${n(MAX_RATE_LIMIT)}): N at once,`,
-    '               then N a second; past it 429 with Retry-After; RateLimit fields on its answers',
-    "--faults LIST  faults on a share of the API's answers (default none): a comma-separated list",
-    `               of ${FAULTS_GRAMMAR}, SHARE above 0 and at most 1, drawn from`,
-    `               the seed; retry-after (0 to 86,400, default ${DEFAULT_FAULT_RETRY_AFTER}) for a 429 or 503 only.`,
-    '               E.g. --faults 503:0.05:retry-after=0,429:0.01',
+  usage: '[options]',
+  options: {
+    ...serverFlags(DEFAULT_PORT),
+    seed: { type: 'string', value: 'S', help: [`same seed, same data, byte for byte (default "${DEFAULT_SEED}")`] },
+    clients: {
+      type: 'string',
+      value: 'N',
+      help: [`API clients, one token each (default ${DEFAULTS.clients}, at most ${n(SANDBOX_LIMITS.clients)})`],
+    },
+    accounts: {
+      type: 'string',
+      value: 'N',
+      help: [
+        `customer accounts per client (default ${DEFAULTS.accountsPerClient}, at most ${n(SANDBOX_LIMITS.accountsPerClient)})`,
+      ],
+    },
+    keys: {
+      type: 'string',
+      value: 'N',
+      help: [
+        `PIX keys per account (default ${DEFAULTS.keysPerAccount}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
+        `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and`,
+        `${n(SANDBOX_LIMITS.keys)} keys`,
+        `(clients × accounts × keys), ${LARGEST_RSS} of RSS measured at the largest; for batch`,
+        'work, --keys 0',
+      ],
+    },
+    'token-ttl-seconds': {
+      type: 'string',
+      value: 'N',
+      help: [
+        `lifetime in seconds of the tokens ${SANDBOX_TOKENS.path} issues (default ${SANDBOX_TOKENS.defaultTtlSeconds},`,
+        `at most ${n(SANDBOX_TOKENS.maxTtlSeconds)}); an expired one gets a 401 on the API; the static tokens`,
+        'never expire',
+      ],
+    },
+    'rate-limit': {
+      type: 'string',
+      value: 'N',
+      help: [
+        `requests per second per client (default none, at most ${n(MAX_RATE_LIMIT)}):`,
+        'N at once, then N a second; past it 429 with Retry-After; RateLimit fields',
+        'on its answers',
+      ],
+    },
+    faults: {
+      type: 'string',
+      value: 'LIST',
+      help: [
+        "faults on a share of the API's answers (default none): a comma-separated",
+        `list of ${FAULTS_GRAMMAR}, SHARE above 0 and at most 1,`,
+        `drawn from the seed; retry-after-seconds (0 to 86,400, default ${DEFAULT_FAULT_RETRY_AFTER}) for a 429`,
+        'or 503 only. E.g. --faults 503:0.05:retry-after-seconds=0,429:0.01',
+      ],
+    },
+    list: {
+      type: 'boolean',
+      help: [
+        "print every client's token, client_id, client_secret and every account",
+        `(default: client 1 and its first ${BANNER_ACCOUNTS} accounts)`,
+      ],
+    },
+  },
+  notes: [
     'Past the fifth key of an account, a few keys have another status (pending, inactivated, …) or a',
     'company (CNPJ) as holder; with the default seed, --keys 100 shows every one.',
-    "Prints the counts, the token URL, the rate limit and faults, and each client's static token,",
-    `client_id and client_secret and accounts (the first ${n(BANNER_ACCOUNTS)} of each); logs one line per request`,
-    '(no token, no secret, no CPF).',
+    "Prints the counts, the token URL, the rate limit and faults, client 1's static token, client_id,",
+    'client_secret, two ready curl lines and its first accounts, then "Sandbox listening on URL" once it',
+    'takes requests; logs one line per request after it (no token, no secret, no CPF).',
     'Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).',
   ],
-  options: {
-    ...serverOptions,
-    seed: { type: 'string' },
-    clients: { type: 'string' },
-    accounts: { type: 'string' },
-    keys: { type: 'string' },
-    'token-ttl': { type: 'string' },
-    'rate-limit': { type: 'string' },
-    faults: { type: 'string' },
-  },
-  async run(values, _positionals, context) {
+  async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);
     const settings = sandboxSettings(values);
     const { rateLimit, faults, ...sizes } = settings;
@@ -138,6 +192,8 @@ export const sandbox = defineCommand({
     });
     // The sandbox itself stays on a free loopback port; only the request log listens where asked.
     const backend = await instance.listen({ port: 0 });
-    return serveUntilStopped('Sandbox', backend, address, context, (url) => sandboxBanner(instance, url, settings));
+    return serveUntilStopped('Sandbox', backend, address, context, (url) =>
+      sandboxBanner(instance, url, { ...settings, list: values.list === true }),
+    );
   },
 });

@@ -1,20 +1,26 @@
 // What every server of the command line shares: --port and --host, 127.0.0.1 unless asked, one log
 // line per request (./request-log.ts, in front of the real server), and a clean stop on SIGINT,
 // SIGTERM or SIGHUP: the front, the server behind it and any process it started all end.
-import { type CommandContext, UsageError } from './command.js';
+import { type CommandContext, type Flag, UsageError } from './command.js';
 import { startRequestLog } from './request-log.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
-export const serverOptions = {
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
-} as const;
-
-export const serverDetails = (defaultPort: number): string[] => [
-  `--port, -p N   port to listen on (default ${defaultPort}; 0 picks a free one)`,
-  `--host H       interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 opens it to the network)`,
-];
+/** `--port` and `--host`, the same for every server of the command line. */
+export const serverFlags = (defaultPort: number) =>
+  ({
+    port: {
+      type: 'string',
+      short: 'p',
+      value: 'N',
+      help: [`port to listen on (default ${defaultPort}; 0 picks a free one)`],
+    },
+    host: {
+      type: 'string',
+      value: 'H',
+      help: [`interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 opens it to the network)`],
+    },
+  }) as const satisfies Record<string, Flag>;
 
 export function listenAddress(
   values: { port?: string; host?: string },
@@ -27,6 +33,31 @@ export function listenAddress(
   const host = values.host ?? DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
   return { host, port };
+}
+
+/**
+ * What to do when the port cannot be had: in use, or not ours to take. Node's own words ("listen
+ * EADDRINUSE: address already in use") name neither a way out nor the flag.
+ */
+export function listenProblem(error: unknown, address: { host: string; port: number }): Error | undefined {
+  const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+  const where = `${address.host}:${address.port}`;
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `port ${address.port} is in use on ${address.host} (another sandbox or mock?): stop that one, pick another port with --port ${address.port === 65_535 ? address.port - 1 : address.port + 1}, or let the system pick a free one with --port 0`,
+      { cause: error },
+    );
+  if (code === 'EACCES')
+    return new Error(
+      `not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with --port N, or --port 0`,
+      { cause: error },
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new Error(
+      `${address.host} is not an address of this machine: give --host 127.0.0.1, or the address of one of its interfaces`,
+      { cause: error },
+    );
+  return undefined;
 }
 
 /** A server the command line started on 127.0.0.1 (any port), to be put behind the request log. */
@@ -70,11 +101,12 @@ export async function serveUntilStopped(
   const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(
     async (error: unknown) => {
       await backend.stop();
-      throw error;
+      throw listenProblem(error, address) ?? error;
     },
   );
-  context.out(`${name} listening on ${front.url} (Ctrl-C to stop)`);
+  // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);
+  context.out(`${name} listening on ${front.url} (Ctrl-C to stop)`);
   const reason = await stopRequested();
   context.err(`${name}: ${reason}, stopping`);
   await Promise.allSettled([front.stop(), backend.stop()]);

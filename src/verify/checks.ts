@@ -170,7 +170,7 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     const expected = '200 application/json PixKeyList';
     let x: Exchange;
     try {
-      const query: Record<string, string> = { limit: String(ctx.options.pageSize) };
+      const query: Record<string, string> = { limit: String(ctx.options.limit) };
       if (cursor !== null) query.cursor = cursor;
       x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), {
         method: 'GET',

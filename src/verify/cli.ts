@@ -1,16 +1,10 @@
-// `baas-pix-contract verify …` (and `npm run verify -- …`, through src/cli): parse, run, print, exit status.
+// `baas-pix-contract verify …` (and `npm run verify -- …`): check the options, run, print, exit status.
+// The flags are declared and parsed by the command line (src/cli/verify.ts), like every command's.
 // 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them), the
 // credentials refused, or a check that could not run (budget, network).
 import { writeFile } from 'node:fs/promises';
 import { redactText } from '../redact.js';
-import {
-  insecureHttpWarnings,
-  outputSecrets,
-  parseVerifyArgs,
-  USAGE,
-  UsageError,
-  type VerifyOptions,
-} from './options.js';
+import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions } from './options.js';
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
@@ -18,25 +12,17 @@ import { runVerify } from './run.js';
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  fetch?: typeof fetch;
+  /** Where BAAS_TOKEN, BAAS_CLIENT_SECRET and BAAS_TLS_PASSPHRASE are read (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  fetch?: typeof fetch | undefined;
 }
 
-const defaultIo: Io = {
-  out: (t) => process.stdout.write(`${t}\n`),
-  err: (t) => process.stderr.write(`${t}\n`),
-  env: process.env,
-};
-
-export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
-  let options: VerifyOptions;
-  try {
-    options = parseVerifyArgs(argv, io.env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`verify: ${error.message}\n\n${USAGE}`);
-    return 2;
-  }
+/**
+ * Runs verify from its flags' values and prints the outcome; resolves with the exit status. A misuse
+ * is thrown as a UsageError before anything is sent: the command line prints it (last) and exits 2.
+ */
+export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<number> {
+  const options = verifyOptions(values, io.env ?? process.env);
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.

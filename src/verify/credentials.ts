@@ -5,6 +5,7 @@
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
 import { clientCredentials, isTokenError, type ClientAuthMethod } from '../auth/index.js';
+import type { TokenSource } from '../client/token.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -16,6 +17,12 @@ export type CredentialKind = 'token' | 'client credentials' | 'none';
 export interface CredentialSource {
   /** Which credential this is: a token held, client credentials, or none at all. */
   readonly kind: CredentialKind;
+  /**
+   * The credential as the library takes it (createBaasClient's `token`): the token held, or the
+   * clientCredentials source itself (its cache, refresh and secrets); undefined for none.
+   */
+  readonly token: TokenSource | undefined;
+  /** The Authorization header value for a request, or undefined for none. */
   authorization(): Promise<string | undefined>;
   /** Strings to mask wherever output is written (tokens, client secrets, passphrases); grows as tokens are issued. */
   readonly secrets: readonly string[];
@@ -52,15 +59,11 @@ export const ENV = {
   passphrase: 'BAAS_TLS_PASSPHRASE',
 } as const;
 
-const AUTH_METHODS: Record<string, ClientAuthMethod> = {
-  basic: 'client_secret_basic',
-  post: 'client_secret_post',
-  client_secret_basic: 'client_secret_basic',
-  client_secret_post: 'client_secret_post',
-};
+/** The methods `--auth-method` takes, named as the library (`authMethod`) and RFC 7591 name them. */
+const AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post'];
 
 /** What to give when there are no credentials at all (a usage error before anything is sent). */
-export const MISSING_CREDENTIALS = `no credentials: give --token TOKEN (or set ${ENV.token}), or client credentials: --token-url URL --client-id ID with ${ENV.clientSecret}`;
+export const MISSING_CREDENTIALS = `no credentials: ${ENV.token} is not set and no --token was given; give a token (--token TOKEN, or ${ENV.token}), or client credentials (--token-url URL --client-id ID, with the secret in ${ENV.clientSecret})`;
 
 /** Where to look when the service refuses the credentials of `kind`: the flags and variables that gave them. */
 export function credentialHint(kind: CredentialKind): string {
@@ -109,6 +112,7 @@ export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal)
 export function staticToken(token: string | undefined): CredentialSource {
   return {
     kind: token ? 'token' : 'none',
+    token: token || undefined,
     authorization: async () => (token ? `Bearer ${token}` : undefined),
     secrets: token ? [token] : [],
     close: async () => undefined,
@@ -177,31 +181,38 @@ export function credentialsFrom(
   const tokenUrl = flags['token-url'];
   const clientId = flags['client-id'];
   const clientSecret = env[ENV.clientSecret] || flags['client-secret'];
-  if (!tokenUrl) throw new CredentialError('--token-url is required with client credentials');
+  // Every missing part at once, so one rerun is enough.
+  const missing = [
+    ...(tokenUrl ? [] : ['--token-url URL']),
+    ...(clientId ? [] : ['--client-id ID']),
+    ...(clientSecret ? [] : [`the secret (${ENV.clientSecret}, preferred, or --client-secret)`]),
+  ];
+  if (missing.length > 0)
+    throw new CredentialError(
+      `client credentials need --token-url, --client-id and the client secret; missing: ${missing.join(', ')}`,
+    );
   const allowInsecureHttp = flags['allow-insecure-http'] === true;
   // clientCredentials refuses it too, but by its field name; the user typed the flag.
-  if (!allowInsecureHttp && isInsecureRemote(tokenUrl)) {
+  if (!allowInsecureHttp && isInsecureRemote(tokenUrl!)) {
     throw new CredentialError(
       '--token-url uses plain http to a host that is not loopback, which would send the client secret in clear; use https, or pass --allow-insecure-http',
     );
   }
-  if (!clientId) throw new CredentialError('--client-id is required with client credentials');
-  if (!clientSecret)
-    throw new CredentialError(
-      `the client secret is required: set ${ENV.clientSecret} (preferred) or pass --client-secret`,
-    );
   const method = flags['auth-method'];
-  // Own names only: `toString` and the like are no methods.
-  if (method !== undefined && !Object.hasOwn(AUTH_METHODS, method))
-    throw new CredentialError('--auth-method must be basic or post (client_secret_basic, client_secret_post)');
+  if (method !== undefined && !AUTH_METHODS.includes(method as ClientAuthMethod))
+    throw new CredentialError(
+      method === 'basic' || method === 'post'
+        ? `--auth-method ${method} is now client_secret_${method} (renamed in 1.0, as the library names it)`
+        : `--auth-method must be ${AUTH_METHODS.join(' or ')}`,
+    );
   let source: ReturnType<typeof clientCredentials>;
   try {
     source = clientCredentials({
-      tokenUrl,
-      clientId,
-      clientSecret,
+      tokenUrl: tokenUrl!,
+      clientId: clientId!,
+      clientSecret: clientSecret!,
       ...(flags.scope !== undefined ? { scope: flags.scope } : {}),
-      ...(method !== undefined ? { authMethod: AUTH_METHODS[method]! } : {}),
+      ...(method !== undefined ? { authMethod: method as ClientAuthMethod } : {}),
       ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
       // The same certificate for the token endpoint: mTLS providers ask for it there too.
       ...(tls ? { tls } : {}),
@@ -212,9 +223,10 @@ export function credentialsFrom(
   }
   return {
     kind: 'client credentials',
+    token: source,
     authorization: async () => `Bearer ${await source()}`,
     get secrets() {
-      return [clientSecret, ...source.secrets(), ...passphrase];
+      return [clientSecret!, ...source.secrets(), ...passphrase];
     },
     ...(fetch ? { fetch } : {}),
     async close() {

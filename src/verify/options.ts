@@ -1,8 +1,8 @@
-// The options of `verify`, parsed from a command line. Credentials come through one seam
-// (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// The options of `verify`, checked from the values of its flags (src/cli/verify.ts declares and parses
+// them). Credentials come through one seam (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { isInsecureRemote } from '../loopback.js';
+import { UsageError } from '../usage-error.js';
 import { CredentialError, credentialsFrom, ENV, MISSING_CREDENTIALS, type CredentialSource } from './credentials.js';
 
 export { staticToken, type CredentialSource } from './credentials.js';
@@ -20,8 +20,8 @@ export interface VerifyOptions {
   credentials: CredentialSource;
   /** Largest number of list-keys pages walked. */
   pages: number;
-  /** Page size sent as `limit` while walking. */
-  pageSize: number;
+  /** The page size sent as `limit` while walking. */
+  limit: number;
   /** Most requests sent in all, retries included. */
   maxRequests: number;
   /** Wall-clock budget for the whole run, in milliseconds. */
@@ -38,180 +38,63 @@ export interface VerifyOptions {
   write?: WriteOptions;
 }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export { UsageError };
+
+/** The values of verify's flags as the command line parsed them (src/cli/verify.ts declares them). */
+export interface VerifyValues {
+  'base-url'?: string | undefined;
+  token?: string | undefined;
+  'token-url'?: string | undefined;
+  'client-id'?: string | undefined;
+  'client-secret'?: string | undefined;
+  scope?: string | undefined;
+  'auth-method'?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  pfx?: string | undefined;
+  ca?: string | undefined;
+  pages?: string | undefined;
+  limit?: string | undefined;
+  report?: string | undefined;
+  'max-requests'?: string | undefined;
+  'time-budget-ms'?: string | undefined;
+  'timeout-ms'?: string | undefined;
+  'max-response-bytes'?: string | undefined;
+  'allow-insecure-http'?: boolean | undefined;
+  'allow-writes'?: boolean | undefined;
+  account?: string | undefined;
+  'document-number'?: string | undefined;
+  body?: string | undefined;
 }
 
-/** Defaults of the options that have one; the parser and the help both read them. */
+/** Defaults of the options that have one; the checks and the help both read them. */
 export const DEFAULTS = {
   pages: 3,
-  pageSize: 50,
-  timeBudgetSeconds: 120,
-  timeoutSeconds: 15,
+  limit: 50,
+  timeBudgetMs: 120_000,
+  timeoutMs: 15_000,
   maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 } as const;
 
-/** The contract's bound on `limit`. */
-export const MAX_PAGE_SIZE = 200;
+/** The contract's bound on `limit`, the page size of list-keys. */
+export const MAX_LIMIT = 200;
 
 /** Pages, the two error probes, one PUT, and room for a Retry-After wait on each. */
 export const defaultMaxRequests = (pages: number): number => 2 * (pages + 3);
-
-/** Every option `verify` takes (node:util parseArgs); the help must describe each one. */
-export const VERIFY_OPTIONS = {
-  'base-url': { type: 'string' },
-  token: { type: 'string' },
-  'token-url': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret': { type: 'string' },
-  scope: { type: 'string' },
-  'auth-method': { type: 'string' },
-  cert: { type: 'string' },
-  key: { type: 'string' },
-  pfx: { type: 'string' },
-  ca: { type: 'string' },
-  pages: { type: 'string' },
-  'page-size': { type: 'string' },
-  report: { type: 'string' },
-  'max-requests': { type: 'string' },
-  'time-budget': { type: 'string' },
-  timeout: { type: 'string' },
-  'max-response-bytes': { type: 'string' },
-  'allow-insecure-http': { type: 'boolean' },
-  'allow-writes': { type: 'boolean' },
-  account: { type: 'string' },
-  'document-number': { type: 'string' },
-  body: { type: 'string' },
-} as const satisfies NonNullable<ParseArgsConfig['options']>;
-
-export type VerifyOptionName = keyof typeof VERIFY_OPTIONS;
-
-const DESCRIPTION_COLUMN = 30;
-/** One help entry: its synopsis, then its text, the first line beside the synopsis. */
-const entry = (synopsis: string, ...text: string[]): string[] => [
-  `${synopsis.length < DESCRIPTION_COLUMN ? synopsis.padEnd(DESCRIPTION_COLUMN) : `${synopsis}   `}${text[0] ?? ''}`.trimEnd(),
-  ...text.slice(1).map((line) => `${' '.repeat(DESCRIPTION_COLUMN)}${line}`),
-];
-
-interface HelpGroup {
-  title: string;
-  /** The options this group describes (test/cli/help.test.ts checks that every option is in one). */
-  options: readonly VerifyOptionName[];
-  lines: readonly string[];
-}
-
-const MIB = DEFAULTS.maxResponseBytes / (1024 * 1024);
-
-/** The help of every option, by group; defaults come from DEFAULTS, never written twice. */
-export const HELP_GROUPS = [
-  {
-    title: 'Target:',
-    options: ['base-url'],
-    lines: [...entry('--base-url URL', "the service root (required); a gateway's path prefix is kept")],
-  },
-  {
-    title: 'Credentials (one kind is required; secrets from the environment keep them out of shell history):',
-    options: ['token', 'token-url', 'client-id', 'client-secret', 'scope', 'auth-method', 'cert', 'key', 'pfx', 'ca'],
-    lines: [
-      ...entry('--token TOKEN', `a bearer token you hold (or ${ENV.token})`),
-      ...entry(
-        '--token-url URL --client-id ID [--scope "a b"] [--auth-method basic|post]',
-        '',
-        `OAuth2 client credentials; the secret from ${ENV.clientSecret}`,
-        '(or --client-secret SECRET, which shell history keeps)',
-      ),
-      ...entry('  --scope "a b"', 'scopes asked of the token URL (default: none asked)'),
-      ...entry('  --auth-method basic|post', 'client_secret_basic or client_secret_post (default basic)'),
-      ...entry(
-        '--cert FILE --key FILE | --pfx FILE',
-        'a client certificate (mTLS), for the API and the token URL;',
-        `its passphrase from ${ENV.passphrase} (default: none)`,
-      ),
-      ...entry('--ca FILE', "a private authority to trust (default: the system's)"),
-    ],
-  },
-  {
-    title: 'Walk:',
-    options: ['pages', 'page-size'],
-    lines: [
-      ...entry('--pages N', `list-keys pages to walk at most (default ${DEFAULTS.pages})`),
-      ...entry('--page-size N', `the limit sent for each page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULTS.pageSize})`),
-    ],
-  },
-  {
-    title: 'Budgets (each printed with what the run used):',
-    options: ['max-requests', 'time-budget', 'timeout', 'max-response-bytes'],
-    lines: [
-      ...entry(
-        '--max-requests N',
-        'requests sent in all, retries and redirects included',
-        `(default 2 × (pages + 3): ${defaultMaxRequests(DEFAULTS.pages)} with the default --pages)`,
-      ),
-      ...entry('--time-budget SECONDS', `wall-clock time for the whole run (default ${DEFAULTS.timeBudgetSeconds})`),
-      ...entry(
-        '--timeout SECONDS',
-        `time for one request, never past the time budget (default ${DEFAULTS.timeoutSeconds})`,
-      ),
-      ...entry(
-        '--max-response-bytes N',
-        `read at most N bytes of any answer (default ${DEFAULTS.maxResponseBytes}, ${MIB} MiB);`,
-        'a larger answer is an ERROR row naming the limit (a bound of',
-        "verify's own, not of the contract)",
-      ),
-    ],
-  },
-  {
-    title: 'Writes (none by default: the run is read-only):',
-    options: ['allow-writes', 'account', 'document-number', 'body'],
-    lines: [
-      ...entry('--allow-writes', 'send one PUT of the update (never retried); needs the three below'),
-      ...entry('--account ACCOUNT', 'the account to update'),
-      ...entry('--document-number CPF', "its holder's CPF (masked in all output)"),
-      ...entry('--body FILE', 'a JSON file holding the update body'),
-    ],
-  },
-  {
-    title: 'Output:',
-    options: ['report'],
-    lines: [...entry('--report FILE', 'also write the JSON report to FILE (default: the table only)')],
-  },
-  {
-    title: 'Safety:',
-    options: ['allow-insecure-http'],
-    lines: [
-      ...entry(
-        '--allow-insecure-http',
-        'allow plain http to a host that is not loopback (--base-url,',
-        '--token-url): the token and secret travel in clear; said on',
-        'stderr, in the table and in the report. Without it such a URL',
-        'is refused before anything is sent (default: refused).',
-      ),
-    ],
-  },
-] as const satisfies readonly HelpGroup[];
-
-/** Options no help group describes: `never` while every option has its help (checked by the type tests). */
-export type UndescribedOption = Exclude<VerifyOptionName, (typeof HELP_GROUPS)[number]['options'][number]>;
-
-export const USAGE = [
-  'Usage: verify --base-url URL [credentials] [--pages N] [--page-size N] [--report FILE]',
-  '              [--max-requests N] [--time-budget SECONDS] [--timeout SECONDS]',
-  '              [--max-response-bytes N] [--allow-insecure-http]',
-  '              [--allow-writes --account ACCOUNT --document-number CPF --body FILE]',
-  'Checks a live service against the contract. Read-only unless --allow-writes is given.',
-  ...HELP_GROUPS.flatMap((group) => [group.title, ...group.lines.map((line) => `  ${line}`)]),
-  'Redirects are followed only for reads, to the same origin, at most 5 times (as the client does);',
-  'one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.',
-  'Secrets, tokens and CPFs are masked in the table and the report.',
-  'Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials',
-  'among them), credentials the service refused, or a check that could not run.',
-].join('\n');
 
 const positiveInt = (name: string, raw: string | undefined, fallback: number): number => {
   if (raw === undefined) return fallback;
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--${name} must be a positive whole number`);
   return Number(raw);
 };
+
+/** `--limit N`, the page size, checked once for every command that walks pages (verify, export-keys). */
+export function limitFrom(raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT} (the contract's bound)`);
+  return Number(raw);
+}
 
 /**
  * Checks `--base-url` (shared with the batch commands): required, absolute http(s), no credentials in
@@ -239,21 +122,11 @@ export function checkBaseUrl(
   return { baseUrl, insecure: true };
 }
 
-export function parseVerifyArgs(
-  argv: readonly string[],
+/** verify's options from its flags' values; a UsageError naming the flag for any misuse, before anything is sent. */
+export function verifyOptions(
+  values: VerifyValues,
   env: Readonly<Record<string, string | undefined>> = {},
 ): VerifyOptions {
-  let values: ReturnType<typeof parseArgs<{ args: string[]; strict: true; options: typeof VERIFY_OPTIONS }>>['values'];
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: VERIFY_OPTIONS,
-    }));
-  } catch (error) {
-    // parseArgs names the option; it never echoes a value.
-    throw new UsageError((error as Error).message);
-  }
   const allowInsecureHttp = values['allow-insecure-http'] === true;
   const { baseUrl, insecure } = checkBaseUrl(values['base-url'], allowInsecureHttp);
   const insecureHttp: string[] = insecure ? ['--base-url'] : [];
@@ -262,9 +135,7 @@ export function parseVerifyArgs(
   if (byteLimitProblem(maxResponseBytes))
     throw new UsageError(`--max-response-bytes ${byteLimitProblem(maxResponseBytes)}`);
   const pages = positiveInt('pages', values.pages, DEFAULTS.pages);
-  const pageSize = positiveInt('page-size', values['page-size'], DEFAULTS.pageSize);
-  if (pageSize > MAX_PAGE_SIZE)
-    throw new UsageError(`--page-size must be at most ${MAX_PAGE_SIZE} (the contract bound)`);
+  const limit = limitFrom(values.limit, DEFAULTS.limit);
   const writeFlags = [values.account, values['document-number'], values.body];
   let write: WriteOptions | undefined;
   if (values['allow-writes']) {
@@ -285,10 +156,10 @@ export function parseVerifyArgs(
     baseUrl,
     credentials,
     pages,
-    pageSize,
+    limit,
     maxRequests: positiveInt('max-requests', values['max-requests'], defaultMaxRequests(pages)),
-    timeBudgetMs: positiveInt('time-budget', values['time-budget'], DEFAULTS.timeBudgetSeconds) * 1000,
-    requestTimeoutMs: positiveInt('timeout', values.timeout, DEFAULTS.timeoutSeconds) * 1000,
+    timeBudgetMs: positiveInt('time-budget-ms', values['time-budget-ms'], DEFAULTS.timeBudgetMs),
+    requestTimeoutMs: positiveInt('timeout-ms', values['timeout-ms'], DEFAULTS.timeoutMs),
     maxResponseBytes,
   };
   // Last, so a misused flag is named first. The contract asks a bearer token of every operation: a run

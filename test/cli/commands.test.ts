@@ -44,6 +44,9 @@ vi.mock('../../src/cli/docs-page.js', () => ({ buildDocs: mocks.buildDocs }));
 
 const HEADERS = { authorization: 'Bearer test', 'user-agent': 'demo/1' };
 
+/** The line a server prints last, once it takes requests. */
+const listening = (io: Captured) => io.stdout.some((line) => / listening on /.test(line));
+
 /** Runs a server command until its banner is out; `stop` sends it SIGINT and resolves with its exit code. */
 async function startServer(args: string[], ready: (io: Captured) => boolean) {
   const before = signalListeners();
@@ -52,7 +55,7 @@ async function startServer(args: string[], ready: (io: Captured) => boolean) {
   const done = main(args, COMMANDS, io).then((c) => (code = c));
   await until(() => ready(io) || code !== undefined);
   expect(code, io.stderr.join('\n')).toBeUndefined();
-  const url = /listening on (\S+) \(Ctrl-C to stop\)$/.exec(io.stdout[0] ?? '')![1]!;
+  const url = io.stdout.map((line) => /listening on (\S+) \(Ctrl-C to stop\)$/.exec(line)?.[1]).find(Boolean)!;
   return {
     io,
     url,
@@ -77,13 +80,13 @@ describe('mock', () => {
   });
 
   it('starts Prism with the examples by default, prints a curl that works, logs it, and stops Prism with it', async () => {
-    const server = await startServer(['mock', '--port', '0'], (io) => io.stdout.length >= 2);
+    const server = await startServer(['mock', '--port', '0'], listening);
     expect(mocks.startMock.mock.calls).toEqual([[{ dynamic: false, errors: false }]]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    // Where it listens, then a curl with the headers the contract requires, against that place.
-    const [listening, curl] = server.io.stdout;
-    expect(listening).toMatch(/^Mock /);
-    expect(listening).toContain(server.url);
+    // A curl with the headers the contract requires, then last where it listens.
+    const [curl, where] = server.io.stdout;
+    expect(where).toMatch(/^Mock /);
+    expect(where).toContain(server.url);
     expect(curl).toMatch(/^ {2}try: curl /);
     for (const part of [
       "-H 'Authorization: Bearer test'",
@@ -104,7 +107,7 @@ describe('mock', () => {
   it('passes --spec, --seed, --dynamic and --errors on to Prism', async () => {
     const server = await startServer(
       ['mock', '-p', '0', '--spec', 'other.yaml', '--seed', '42', '--dynamic', '--errors'],
-      (io) => io.stdout.length >= 2,
+      listening,
     );
     expect(mocks.startMock.mock.calls).toEqual([[{ spec: 'other.yaml', seed: '42', dynamic: true, errors: true }]]);
     expect(await server.stop()).toBe(0);
@@ -118,13 +121,13 @@ describe('mock', () => {
 });
 
 describe('sandbox', () => {
-  const banner = (io: Captured) => io.stdout.some((line) => line.startsWith('  try: curl'));
+  const banner = listening;
 
-  it('prints the seeded clients and accounts and a curl that works; 2 clients of 2 accounts of 5 keys by default', async () => {
-    const server = await startServer(['sandbox', '--port', '0'], banner);
+  it('prints the seeded clients and accounts (every one with --list) and a curl that works; 2 clients of 2 accounts of 5 keys by default', async () => {
+    const server = await startServer(['sandbox', '--port', '0', '--list'], banner);
     const lines = server.io.stdout;
     // The banner's words are pinned once, in test/cli/sandbox.test.ts; here, what a user acts on.
-    expect(lines[0]).toContain(server.url);
+    expect(lines.at(-1)).toContain(server.url);
     expect(lines.some((line) => line.includes(`${server.url}/oauth/token`))).toBe(true);
     const clientLines = lines.filter((line) => /^client \d+: Authorization: Bearer sbx_[0-9a-f]+$/.test(line));
     expect(clientLines).toHaveLength(2);
@@ -138,8 +141,11 @@ describe('sandbox', () => {
     const first = /Bearer (sbx_[0-9a-f]+)/.exec(clientLines[0]!)![1]!;
     const second = /Bearer (sbx_[0-9a-f]+)/.exec(clientLines[1]!)![1]!;
     expect(second).not.toBe(first);
-    expect(lines.at(-1)).toContain(`Bearer ${first}'`);
-    expect(lines.at(-1)).toContain(`${server.url}/v2/api/pix/keys/list-keys?limit=2`);
+    const curl = lines.find((line) => line.startsWith('  try: curl'))!;
+    // Under client 1, whose token it carries: before client 2's lines.
+    expect(lines.indexOf(curl)).toBeLessThan(lines.indexOf(clientLines[1]!));
+    expect(curl).toContain(`Bearer ${first}'`);
+    expect(curl).toContain(`${server.url}/v2/api/pix/keys/list-keys?limit=2`);
     // The curl of the banner, as printed: the first client's first page.
     const page = await fetch(`${server.url}/v2/api/pix/keys/list-keys?limit=2`, {
       headers: { authorization: `Bearer ${first}`, 'user-agent': 'demo/1' },
@@ -161,7 +167,7 @@ describe('sandbox', () => {
     const once = await startServer(args, banner);
     const text = (io: Captured) =>
       io.stdout
-        .slice(1)
+        .filter((line) => !line.includes('listening on'))
         .join('\n')
         .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'URL');
     const first = text(once.io);
@@ -193,7 +199,7 @@ describe('sandbox', () => {
   ])('%s %s is a usage error naming the option, its range and the value given', async (flag, value, max) => {
     const io = capture();
     expect(await main(['sandbox', '--port', '0', `${flag}=${value}`], COMMANDS, io)).toBe(2);
-    const message = io.stderr[0]!;
+    const message = io.stderr.at(-1)!;
     expect(message.startsWith(`baas-pix-contract sandbox: ${flag} `)).toBe(true);
     expect(message.endsWith(`${max}, got "${value}"`)).toBe(true);
   });
@@ -205,7 +211,7 @@ describe('sandbox', () => {
     ] as const) {
       const io = capture();
       expect(await main(['sandbox', '--port', '0', ...ok, `${then}=x`], COMMANDS, io)).toBe(2);
-      expect(io.stderr[0]!.startsWith(`baas-pix-contract sandbox: ${then} `)).toBe(true);
+      expect(io.stderr.at(-1)!.startsWith(`baas-pix-contract sandbox: ${then} `)).toBe(true);
     }
   });
 });
@@ -249,7 +255,7 @@ describe('docs', () => {
       expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(1);
       expect(io.stderr).toHaveLength(1);
       expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: /);
-      expect(io.stderr[0]).toContain('`npm install --save-dev @redocly/cli@^2`');
+      expect(io.stderr.at(-1)).toContain('`npm install --save-dev @redocly/cli@^2`');
       expect(mocks.buildDocs).not.toHaveBeenCalled();
       await expect(stat(join(dir, 'new'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
@@ -305,11 +311,11 @@ describe('verify', () => {
     vi.stubEnv('BAAS_CLIENT_SECRET', '');
     let io = capture();
     expect(await main(args, COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/client secret .*BAAS_CLIENT_SECRET/);
+    expect(io.stderr.at(-1)).toMatch(/client secret.*missing: .*BAAS_CLIENT_SECRET/);
     vi.stubEnv('BAAS_CLIENT_SECRET', 'from-the-environment');
     io = capture();
     expect(await main(args, COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--auth-method .*basic or post/);
+    expect(io.stderr.at(-1)).toMatch(/--auth-method .*client_secret_basic or client_secret_post$/);
     expect(io.stderr.join('\n')).not.toContain('from-the-environment');
   });
 });

@@ -42,7 +42,7 @@ describe('baas-pix-contract (dispatcher)', () => {
     // The whole text is pinned in help.test.ts; here, that it is mock's, with its options and defaults.
     const help = io.stdout.join('\n');
     expect(help.startsWith('Usage: baas-pix-contract mock ')).toBe(true);
-    for (const option of ['--port N', '--host H', '127.0.0.1']) expect(help).toContain(option);
+    for (const option of ['--port, -p N', '--host H', '127.0.0.1']) expect(help).toContain(option);
   });
 
   it('an unknown command or option, or a bad port, is a usage error (2) that names it', async () => {
@@ -57,7 +57,7 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(io.stderr.join('\n')).toMatch(/--port .*65535, got "70000"/);
     io = capture();
     expect(await main(['docs'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/docs needs --out DIR/);
+    expect(io.stderr.join('\n')).toMatch(/--out DIR is required/);
   });
 
   it('a command is one definition: its options are parsed and typed for it, its exit code returned', async () => {
@@ -65,21 +65,23 @@ describe('baas-pix-contract (dispatcher)', () => {
     const echo = defineCommand({
       name: 'echo',
       summary: 'test command',
-      usage: '[--times N] [--loud]',
-      details: [],
-      options: { times: { type: 'string' }, loud: { type: 'boolean' } },
-      async run(values, positionals) {
-        seen.push(values.times, values.loud, positionals);
+      usage: '[options]',
+      options: { times: { type: 'string', help: ['how many'] }, loud: { type: 'boolean', help: ['louder'] } },
+      async run(values) {
+        seen.push(values.times, values.loud);
         return 7;
       },
     });
     const io = capture();
-    expect(await main(['echo', '--times', '3', '--loud', 'x'], [...COMMANDS, echo as unknown as Command], io)).toBe(7);
-    expect(seen).toEqual(['3', true, ['x']]);
+    expect(await main(['echo', '--times', '3', '--loud'], [...COMMANDS, echo as unknown as Command], io)).toBe(7);
+    expect(seen).toEqual(['3', true]);
     expect(io.stdout).toEqual([]);
+    // An argument that is no flag is a usage error, never silently dropped.
+    expect(await main(['echo', '--loud', 'x'], [echo as unknown as Command], io)).toBe(2);
+    expect(seen).toHaveLength(2);
   });
 
-  it("verify is verify's own command line: its options, its usage errors (2), its help through the dispatcher", async () => {
+  it('verify is declared like every command: its options, its usage errors (2), its help through the dispatcher', async () => {
     let io = capture();
     expect(await main(['verify', '--help'], COMMANDS, io)).toBe(0);
     const help = io.stdout.join('\n');
@@ -117,7 +119,6 @@ describe('baas-pix-contract (dispatcher)', () => {
       name: 'boom',
       summary: 's',
       usage: '',
-      details: [],
       options: {},
       run: () => Promise.reject(new Error('no Prism here')),
     });

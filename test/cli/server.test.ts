@@ -4,7 +4,14 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/command.js';
-import { DEFAULT_HOST, listenAddress, serveUntilStopped, serverDetails, type Backend } from '../../src/cli/server.js';
+import {
+  DEFAULT_HOST,
+  listenAddress,
+  listenProblem,
+  serveUntilStopped,
+  serverFlags,
+  type Backend,
+} from '../../src/cli/server.js';
 import { startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { portIsFree } from './processes.js';
 import { STOP_SIGNALS, addedListeners, capture, sendStop, signalListeners, until } from './in-process.js';
@@ -37,10 +44,11 @@ describe('--port and --host', () => {
 
   it("are described with the default port and host in a command's help", () => {
     // The words are pinned with the whole help in help.test.ts.
-    const [port, host, ...more] = serverDetails(4010);
-    expect(port).toMatch(/^--port, -p N .*4010/);
-    expect(host).toMatch(/^--host H .*127.0.0.1/);
-    expect(more).toEqual([]);
+    const { port, host, ...more } = serverFlags(4010);
+    expect(port).toMatchObject({ type: 'string', short: 'p', value: 'N' });
+    expect(port.help.join(' ')).toMatch(/4010.*0 picks a free one/);
+    expect(host.help.join(' ')).toContain('127.0.0.1');
+    expect(more).toEqual({});
   });
 });
 
@@ -78,8 +86,9 @@ describe('serveUntilStopped', () => {
     const done = serveUntilStopped('Thing', behind, { host: '127.0.0.1', port: 0 }, io, hints);
     let code: number | undefined;
     void done.then((c) => (code = c));
-    await until(() => io.stdout.length > 0 || code !== undefined);
-    const url = /^Thing listening on (http:\/\/127\.0\.0\.1:\d+) \(Ctrl-C to stop\)$/.exec(io.stdout[0] ?? '')?.[1];
+    const listening = /^Thing listening on (http:\/\/127\.0\.0\.1:\d+) \(Ctrl-C to stop\)$/;
+    await until(() => io.stdout.some((line) => listening.test(line)) || code !== undefined);
+    const url = io.stdout.map((line) => listening.exec(line)?.[1]).find(Boolean);
     expect(url, io.stdout.join('\n')).toBeDefined();
     return { before, io, behind, done, url: url!, port: Number(new URL(url!).port), exit: () => code };
   }
@@ -87,11 +96,11 @@ describe('serveUntilStopped', () => {
   for (const signal of STOP_SIGNALS) {
     it(`on ${signal}: says so on stderr, stops the front and the server behind, exits 0, and keeps no handler`, async () => {
       const run = await serve((url) => [`  try: ${url}/here`, '  second hint']);
-      // The line that says where it listens, pinned once here.
+      // The hints, then last the line that says where it listens (pinned once here).
       expect(run.io.stdout).toEqual([
-        `Thing listening on ${run.url} (Ctrl-C to stop)`,
         `  try: ${run.url}/here`,
         '  second hint',
+        `Thing listening on ${run.url} (Ctrl-C to stop)`,
       ]);
       // The front forwards to the server behind and logs the request.
       expect(await (await fetch(`${run.url}/path?q=1`)).text()).toBe('behind');
@@ -139,16 +148,30 @@ describe('serveUntilStopped', () => {
     for (const signal of STOP_SIGNALS) expect(addedListeners(run.before, signal), signal).toEqual([]);
   });
 
-  it('stops the server behind when the front cannot listen (port taken), and fails with the reason', async () => {
+  it('stops the server behind when the front cannot listen (port taken), and says to pick another port or --port 0', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     const behind = await backend();
     const io = capture();
-    await expect(serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io)).rejects.toMatchObject({
-      code: 'EADDRINUSE',
-    });
+    const failure = await serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io).then(
+      () => new Error('it listened'),
+      (error: Error) => error,
+    );
+    expect(failure.message).toContain(`port ${port} is in use`);
+    expect(failure.message).toContain(`--port ${port === 65_535 ? port - 1 : port + 1}`);
+    expect(failure.message).toContain('--port 0');
+    expect(failure.cause).toMatchObject({ code: 'EADDRINUSE' });
     expect(behind.stopped).toBe(1);
     expect(io.stdout).toEqual([]);
+  });
+
+  it('names the way out of each listen failure it knows, and leaves any other as it is', () => {
+    const at = { host: '10.9.8.7', port: 80 };
+    expect(listenProblem({ code: 'EACCES' }, at)?.message).toMatch(/10\.9\.8\.7:80.*--port 0/);
+    expect(listenProblem({ code: 'EADDRNOTAVAIL' }, at)?.message).toMatch(/^10\.9\.8\.7 .*--host 127\.0\.0\.1/);
+    expect(listenProblem({ code: 'EADDRINUSE' }, { host: 'h', port: 65_535 })?.message).toContain('--port 65534');
+    expect(listenProblem({ code: 'ECONNRESET' }, at)).toBeUndefined();
+    expect(listenProblem(undefined, at)).toBeUndefined();
   });
 });

@@ -5,12 +5,12 @@
 // `defaultUnevaluatedProperties: false`, so it fails a body with members the contract does not
 // name, while the contract (and verify) says readers tolerate them.
 import { describe, expect, it } from 'vitest';
-import { parseVerifyArgs } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
 import { respect } from '../support/respect.js';
 import { BREAKS, CONTROLS, type DriftCase } from './cases.js';
+import { parseVerifyArgs } from './verify-cli.js';
 
 // verify's check → the Arazzo step that makes the same request; problem part → respect's check.
 const STEP: Record<string, string> = {

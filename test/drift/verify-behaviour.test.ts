@@ -5,10 +5,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, UsageError } from '../../src/verify/options.js';
+import { UsageError } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const CPF = '52998224725';
 let dir: string;
@@ -135,9 +135,12 @@ describe('verify', () => {
       },
       async (url) => {
         const waits: number[] = [];
-        const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget', '60']), {
-          sleep: async (ms) => void waits.push(ms),
-        });
+        const report = await runVerify(
+          parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget-ms', '60000']),
+          {
+            sleep: async (ms) => void waits.push(ms),
+          },
+        );
         expect(waits).toEqual([]);
         expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error', problems: [] });
         expect(report.checks[0]!.seen).toMatch(/429 .*Retry-After longer than the budget allows/);
@@ -187,7 +190,7 @@ describe('verify', () => {
     [[], /--base-url is required/],
     [['--base-url', 'ftp://x'], /--base-url must be an absolute http\(s\) URL/],
     [['--base-url', 'https://x', '--pages', '0'], /--pages must be a positive whole number/],
-    [['--base-url', 'https://x', '--page-size', '500'], /--page-size must be at most 200/],
+    [['--base-url', 'https://x', '--limit', '500'], /--limit must be a whole number from 1 to 200/],
     [['--base-url', 'https://x', '--allow-writes'], /--allow-writes needs --account, --document-number and --body/],
     [['--base-url', 'https://x', '--document-number', CPF], /only apply with --allow-writes/],
     [['--base-url', `http://user:${TOKEN}@x`], /must not carry credentials/],
@@ -203,7 +206,8 @@ describe('verify', () => {
     const err: string[] = [];
     const code = await main(argv, { out: () => {}, err: (t) => err.push(t), env: {} });
     expect(code).toBe(2);
-    expect(err.join('\n')).toMatch(/Usage: verify/);
+    expect(err[0]).toMatch(/^Usage: baas-pix-contract verify /);
+    expect(err.at(-1)).toMatch(/^baas-pix-contract verify: /);
     expect(err.join('\n')).not.toContain(CPF);
     expect(err.join('\n')).not.toContain(TOKEN);
   });

@@ -2,11 +2,10 @@
 // that never stops sending ends in an ERROR row naming the limit, and verify closes the connection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { TOKEN } from '../support/drift-server.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const LIMIT = 256 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
@@ -149,7 +148,9 @@ describe('--max-response-bytes', () => {
         parseVerifyArgs(['--base-url', 'https://x', '--token', TOKEN, `--max-response-bytes=${value}`]),
       ).toThrow(/^--max-response-bytes /);
     }
-    const { USAGE } = await import('../../src/verify/options.js');
+    const { commandHelp } = await import('../../src/cli/help.js');
+    const { verify } = await import('../../src/cli/verify.js');
+    const USAGE = commandHelp(verify);
     expect(USAGE).toContain('--max-response-bytes N');
     expect(USAGE).toContain(String(10 * 1024 * 1024));
     expect(USAGE).toContain('--allow-insecure-http');

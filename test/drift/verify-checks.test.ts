@@ -44,7 +44,7 @@ async function context(
     baseUrl: BASE,
     credentials: staticToken(SERVICE_TOKEN),
     pages: 3,
-    pageSize: 2,
+    limit: 2,
     maxRequests: 20,
     timeBudgetMs: 60_000,
     requestTimeoutMs: 5_000,
@@ -300,6 +300,7 @@ describe('walkPages', () => {
       });
     const refusing = (failure: 'rejected' | 'network'): CredentialSource => ({
       kind: 'client credentials',
+      token: () => Promise.reject(tokenError(failure)),
       authorization: () => Promise.reject(tokenError(failure)),
       secrets: [],
       close: async () => undefined,

@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import { credentialsFrom } from '../../src/verify/credentials.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
+import { main } from './verify-cli.js';
 
 let certs: TestCerts;
 let server: Server;

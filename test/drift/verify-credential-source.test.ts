@@ -137,6 +137,19 @@ describe('credentialsFrom: client credentials', () => {
     await source.close();
   });
 
+  it("is the library's own token source, as createBaasClient takes it: the clientCredentials source (cache, refresh, secrets), or the token held", async () => {
+    tokenEndpoint();
+    const source = credentialsFrom({ 'token-url': TOKEN_URL, 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET });
+    const token = source.token as Exclude<typeof source.token, string | undefined>;
+    expect(token).toBeTypeOf('function');
+    expect(token.invalidate).toBeTypeOf('function');
+    expect(await token()).toBe(ISSUED);
+    expect(token.secrets?.()).toContain(ISSUED);
+    await source.close();
+    expect(credentialsFrom({ token: 'held-token-0123' }, {}).token).toBe('held-token-0123');
+    expect(credentialsFrom({}, {}).token).toBeUndefined();
+  });
+
   it('--client-secret when BAAS_CLIENT_SECRET is unset or empty; --scope sent', async () => {
     const seen = tokenEndpoint();
     const source = credentialsFrom(
@@ -149,9 +162,7 @@ describe('credentialsFrom: client credentials', () => {
   });
 
   it.each([
-    ['basic', 'client_secret_basic'],
     ['client_secret_basic', 'client_secret_basic'],
-    ['post', 'client_secret_post'],
     ['client_secret_post', 'client_secret_post'],
   ])('--auth-method %s authenticates with %s', async (flag, method) => {
     const seen = tokenEndpoint();
@@ -184,33 +195,55 @@ describe('credentialsFrom: client credentials', () => {
   });
 
   it.each([
-    [{ 'client-id': 'cid' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
-    [{ scope: 'pix' }, { BAAS_CLIENT_SECRET: SECRET }, '--token-url is required with client credentials'],
-    [{ 'token-url': TOKEN_URL }, { BAAS_CLIENT_SECRET: SECRET }, '--client-id is required with client credentials'],
+    [
+      { 'client-id': 'cid' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --token-url URL',
+    ],
+    [
+      { scope: 'pix' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --token-url URL, --client-id ID',
+    ],
+    [
+      { 'token-url': TOKEN_URL },
+      { BAAS_CLIENT_SECRET: SECRET },
+      'client credentials need --token-url, --client-id and the client secret; missing: --client-id ID',
+    ],
     [
       { 'token-url': TOKEN_URL, 'client-id': '' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--client-id is required with client credentials',
+      'client credentials need --token-url, --client-id and the client secret; missing: --client-id ID',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid' },
       {},
-      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+      'client credentials need --token-url, --client-id and the client secret; missing: the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': '' },
       { BAAS_CLIENT_SECRET: '' },
-      'the client secret is required: set BAAS_CLIENT_SECRET (preferred) or pass --client-secret',
+      'client credentials need --token-url, --client-id and the client secret; missing: the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'jwt' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+      '--auth-method must be client_secret_basic or client_secret_post',
     ],
     [
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'toString' },
       { BAAS_CLIENT_SECRET: SECRET },
-      '--auth-method must be basic or post (client_secret_basic, client_secret_post)',
+      '--auth-method must be client_secret_basic or client_secret_post',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'post' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method post is now client_secret_post (renamed in 1.0, as the library names it)',
+    ],
+    [
+      { 'token-url': TOKEN_URL, 'client-id': 'cid', 'auth-method': 'basic' },
+      { BAAS_CLIENT_SECRET: SECRET },
+      '--auth-method basic is now client_secret_basic (renamed in 1.0, as the library names it)',
     ],
     [
       { 'token-url': 'not a url', 'client-id': 'cid' },

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
+import { main } from './verify-cli.js';
 
 const CLIENT_ID = 'verify-client';
 const CLIENT_SECRET = 'client-secret-do-not-print-4711';
@@ -105,12 +105,15 @@ describe('verify with client credentials', () => {
     }
   });
 
-  it('sends the secret in the form with --auth-method post', async () => {
+  it('sends the secret in the form with --auth-method client_secret_post', async () => {
     const endpoint = await tokenEndpoint();
     try {
-      const { code } = await run(['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--auth-method', 'post'], {
-        BAAS_CLIENT_SECRET: CLIENT_SECRET,
-      });
+      const { code } = await run(
+        ['--token-url', endpoint.url, '--client-id', CLIENT_ID, '--auth-method', 'client_secret_post'],
+        {
+          BAAS_CLIENT_SECRET: CLIENT_SECRET,
+        },
+      );
       expect(code).toBe(0);
       expect(endpoint.seen[0]!.authorization).toBeUndefined();
       expect(endpoint.seen[0]!.form.get('client_id')).toBe(CLIENT_ID);
@@ -143,11 +146,11 @@ describe('verify with client credentials', () => {
         /either --token or client credentials/,
       ],
       [['--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x'], {}, /BAAS_CLIENT_SECRET/],
-      [['--client-id', 'x'], { BAAS_CLIENT_SECRET: CLIENT_SECRET }, /--token-url is required/],
+      [['--client-id', 'x'], { BAAS_CLIENT_SECRET: CLIENT_SECRET }, /missing: --token-url URL$/],
       [
         ['--token-url', 'http://127.0.0.1:9/t', '--client-id', 'x', '--auth-method', 'jwt'],
         { BAAS_CLIENT_SECRET: CLIENT_SECRET },
-        /--auth-method must be basic or post/,
+        /--auth-method must be client_secret_basic or client_secret_post/,
       ],
       [['--token', 'abc-token-0123456789', '--cert', '/nonexistent/client.crt'], {}, /--key is required with --cert/],
       [

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBaasClient } from '../../src/client/baas-client.js';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
+import { staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { fakeService, SERVICE_TOKEN } from './verify-service.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const REMOTE = 'http://api.provider.example/gw';
 const SECRET = 'client-secret-never-shown-77';
@@ -63,7 +63,7 @@ describe('plain http to a host that is not loopback', () => {
     expect(error.message).not.toContain('api.provider.example');
     const { code, err, sent } = await run(['--base-url', REMOTE, '--token', SERVICE_TOKEN]);
     expect(code).toBe(2);
-    expect(err).toMatch(/^verify: --base-url /);
+    expect(err.split('\n').at(-1)).toMatch(/^baas-pix-contract verify: --base-url /);
     expect(err).not.toContain(SERVICE_TOKEN);
     expect(sent).toBe(0);
   });
@@ -93,7 +93,7 @@ describe('plain http to a host that is not loopback', () => {
       baseUrl: REMOTE,
       credentials: staticToken(SERVICE_TOKEN),
       pages: 1,
-      pageSize: 1,
+      limit: 1,
       maxRequests: 5,
       timeBudgetMs: 10_000,
       requestTimeoutMs: 5_000,

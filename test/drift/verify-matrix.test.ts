@@ -4,10 +4,10 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
 import { BREAKS, CONTROLS, type DriftCase } from './cases.js';
+import { main } from './verify-cli.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 // Its default list example is one complete page (`next: null`), so a walk of several pages ends
 // after the first, with no drift; a mock whose cursor repeats is in the drift matrix.
 import { inject, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
+import { main } from './verify-cli.js';
 
 const run = async (pages: string) => {
   const out: string[] = [];

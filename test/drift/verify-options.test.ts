@@ -2,14 +2,10 @@
 // (naming the option and its rule, never echoing a value).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULTS,
-  defaultMaxRequests,
-  MAX_PAGE_SIZE,
-  parseVerifyArgs,
-  USAGE,
-  UsageError,
-} from '../../src/verify/options.js';
+import { commandHelp } from '../../src/cli/help.js';
+import { verify } from '../../src/cli/verify.js';
+import { DEFAULTS, defaultMaxRequests, MAX_LIMIT, UsageError } from '../../src/verify/options.js';
+import { parseVerifyArgs } from './verify-cli.js';
 
 const BASE = ['--base-url', 'https://gw.example/baas'];
 const CPF = '52998224725';
@@ -35,7 +31,7 @@ describe('parseVerifyArgs: defaults and effects', () => {
       baseUrl: 'https://gw.example/baas',
       credentials: expect.any(Object),
       pages: 3,
-      pageSize: 50,
+      limit: 50,
       maxRequests: 12,
       timeBudgetMs: 120_000,
       requestTimeoutMs: 15_000,
@@ -49,16 +45,14 @@ describe('parseVerifyArgs: defaults and effects', () => {
   it('the defaults are the ones the help gives', () => {
     expect(parse(BASE)).toMatchObject({
       pages: DEFAULTS.pages,
-      pageSize: DEFAULTS.pageSize,
+      limit: DEFAULTS.limit,
       maxRequests: defaultMaxRequests(DEFAULTS.pages),
-      timeBudgetMs: DEFAULTS.timeBudgetSeconds * 1000,
-      requestTimeoutMs: DEFAULTS.timeoutSeconds * 1000,
+      timeBudgetMs: DEFAULTS.timeBudgetMs,
+      requestTimeoutMs: DEFAULTS.timeoutMs,
       maxResponseBytes: DEFAULTS.maxResponseBytes,
     });
-    expect(usageError([...BASE, '--page-size', String(MAX_PAGE_SIZE + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(
-      /^--page-size /,
-    );
-    expect(parse([...BASE, '--page-size', String(MAX_PAGE_SIZE)]).pageSize).toBe(MAX_PAGE_SIZE);
+    expect(usageError([...BASE, '--limit', String(MAX_LIMIT + 1)], { BAAS_TOKEN: TOKEN }).message).toMatch(/^--limit /);
+    expect(parse([...BASE, '--limit', String(MAX_LIMIT)]).limit).toBe(MAX_LIMIT);
   });
 
   it('takes each option; the request budget follows --pages unless given', () => {
@@ -67,25 +61,25 @@ describe('parseVerifyArgs: defaults and effects', () => {
         ...BASE,
         '--pages',
         '5',
-        '--page-size',
+        '--limit',
         '200',
-        '--time-budget',
-        '30',
-        '--timeout',
-        '2',
+        '--time-budget-ms',
+        '30000',
+        '--timeout-ms',
+        '2000',
         '--report',
         'out.json',
       ]),
     ).toMatchObject({
       pages: 5,
-      pageSize: 200,
+      limit: 200,
       maxRequests: 16,
       timeBudgetMs: 30_000,
       requestTimeoutMs: 2_000,
       reportFile: 'out.json',
     });
     expect(parse([...BASE, '--pages', '5', '--max-requests', '1']).maxRequests).toBe(1);
-    expect(parse([...BASE, '--pages', '1', '--page-size', '1']).pageSize).toBe(1);
+    expect(parse([...BASE, '--pages', '1', '--limit', '1']).limit).toBe(1);
   });
 
   it('--allow-writes with its three options: one write', () => {
@@ -140,7 +134,9 @@ describe('parseVerifyArgs: usage errors', () => {
       ['--base-url', 'https://:pw-secret-1@gw.example'],
       '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
     ],
-    [[...BASE, '--page-size', '201'], '--page-size must be at most 200 (the contract bound)'],
+    [[...BASE, '--limit', '201'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
+    [[...BASE, '--limit', '0'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
+    [[...BASE, '--limit=1.5'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
     [
       [...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'],
       '--allow-writes needs --account, --document-number and --body',
@@ -165,7 +161,7 @@ describe('parseVerifyArgs: usage errors', () => {
     expect(usageError(argv).message).toBe(message);
   });
 
-  it.each(['pages', 'page-size', 'max-requests', 'time-budget', 'timeout'])(
+  it.each(['pages', 'max-requests', 'time-budget-ms', 'timeout-ms'])(
     '--%s must be a positive whole number: 0, -1, 1.5, 2x, x2 and an empty value are refused, 1 is taken',
     (name) => {
       for (const value of ['0', '-1', '1.5', '2x', 'x2', '']) {
@@ -176,9 +172,11 @@ describe('parseVerifyArgs: usage errors', () => {
   );
 
   it('an unknown option or a stray argument is a usage error naming it', () => {
-    expect(usageError([...BASE, '--nope']).message).toMatch(/Unknown option '--nope'/);
-    expect(usageError([...BASE, 'extra']).message).toMatch(/Unexpected argument 'extra'/);
-    expect(usageError([...BASE, '--pages']).message).toMatch(/Option '--pages <value>' argument missing/);
+    expect(usageError([...BASE, '--nope']).message).toMatch(/^unknown option --nope/);
+    expect(usageError([...BASE, '--pagess', '2']).message).toMatch(/--pagess.*did you mean --pages\?$/);
+    expect(usageError([...BASE, 'extra']).message).toMatch(/1 other argument/);
+    expect(usageError([...BASE, 'extra']).message).not.toContain('extra');
+    expect(usageError([...BASE, '--pages']).message).toMatch(/^--pages needs a value: --pages N/);
   });
 
   it('a credentials misuse is a usage error with the credentials message', () => {
@@ -199,17 +197,21 @@ describe('parseVerifyArgs: usage errors', () => {
   });
 });
 
-describe('USAGE', () => {
+describe('verify --help', () => {
   it('names every option, where secrets come from, and the exit statuses', () => {
+    const USAGE = commandHelp(verify);
     for (const option of [
       '--base-url URL',
       '--pages N',
-      '--page-size N',
+      '--limit N',
       '--report FILE',
       '--max-requests N',
-      '--time-budget SECONDS',
-      '--timeout SECONDS',
-      '--allow-writes --account ACCOUNT --document-number CPF --body FILE',
+      '--time-budget-ms MS',
+      '--timeout-ms MS',
+      '--allow-writes',
+      '--account ACCOUNT',
+      '--document-number CPF',
+      '--body FILE',
       '--token TOKEN',
       'BAAS_TOKEN',
       'BAAS_CLIENT_SECRET',
@@ -218,7 +220,7 @@ describe('USAGE', () => {
     ]) {
       expect(USAGE).toContain(option);
     }
-    expect(USAGE).toMatch(/^Usage: verify --base-url URL/);
+    expect(USAGE).toMatch(/^Usage: baas-pix-contract verify --base-url URL/);
     expect(USAGE).toMatch(/Exit status: 0 nothing drifted, 1 drift found, 2 could not check/);
   });
 });

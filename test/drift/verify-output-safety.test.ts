@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, outputSecrets } from '../../src/verify/options.js';
+import { outputSecrets } from '../../src/verify/options.js';
 import { escapeControls, formatTable, type VerifyReport } from '../../src/verify/report.js';
 import { fakeService, SERVICE_TOKEN, type Reply } from './verify-service.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 // Spellings the CPF and account patterns of src/redact.ts do not catch on their own: only the list
 // of secrets verify hands over masks them.

@@ -7,12 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { startDriftServer, TOKEN, type DriftServer } from '../support/drift-server.js';
 import { CHECK } from './check-names.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const LIST = '/v2/api/pix/keys/list-keys';
 const CPF = '52998224725';

@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/verify/cli.js';
 import { staticToken, UsageError, type VerifyOptions } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
+import { main } from './verify-cli.js';
 
 const TOKEN = 'refused-token-0123456789';
 const SECRET = 'client-secret-0123456789';
@@ -161,9 +161,10 @@ describe('no credentials at all', () => {
       const code = await main(['--base-url', server.url], { out: (t) => out.push(t), err: (t) => err.push(t), env });
       expect(code).toBe(2);
       expect(out).toEqual([]);
-      const first = err.join('\n').split('\n')[0]!;
+      // The error is the last line printed, after the short usage.
+      const last = err.at(-1)!;
       for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
-        expect(first).toContain(named);
+        expect(last).toContain(named);
       expect(server.received).toEqual([]);
     },
   );
@@ -174,7 +175,7 @@ describe('no credentials at all', () => {
       baseUrl: 'http://127.0.0.1:9',
       credentials: staticToken(undefined),
       pages: 1,
-      pageSize: 1,
+      limit: 1,
       maxRequests: 5,
       timeBudgetMs: 10_000,
       requestTimeoutMs: 5_000,

@@ -6,12 +6,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/verify/cli.js';
-import { parseVerifyArgs, staticToken, USAGE } from '../../src/verify/options.js';
+import { usageLine } from '../../src/cli/help.js';
+import { verify } from '../../src/cli/verify.js';
+import { staticToken } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK, summaryOf } from './check-names.js';
 import { fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
+import { main, parseVerifyArgs } from './verify-cli.js';
 
 const CPF = '52998224725';
 const BASE = 'http://127.0.0.1:9/gw';
@@ -225,7 +227,11 @@ describe('main (the command line)', () => {
     const { code, out, err, requests } = await runMain(['--token', SERVICE_TOKEN]);
     expect(code).toBe(2);
     expect(out).toEqual([]);
-    expect(err).toEqual([`verify: --base-url is required\n\n${USAGE}`]);
+    expect(err).toEqual([
+      usageLine(verify),
+      expect.stringContaining('--help'),
+      'baas-pix-contract verify: --base-url is required',
+    ]);
     expect(requests).toEqual([]);
   });
 
@@ -290,7 +296,11 @@ describe('main (the command line)', () => {
       expect(table).toMatch(/^check .*\n$/s);
       expect(summaryOf(table.trimEnd())).toEqual({ outcome: 'no drift', counts: { ok: 4, held: 2, 'not-seen': 1 } });
       expect(await main([])).toBe(2);
-      expect(stderr.mock.calls.map(([text]) => text)).toEqual([`verify: --base-url is required\n\n${USAGE}\n`]);
+      expect(stderr.mock.calls.map(([text]) => text)).toEqual([
+        `${usageLine(verify)}\n`,
+        expect.stringMatching(/--help.*\n$/),
+        'baas-pix-contract verify: --base-url is required\n',
+      ]);
     } finally {
       stdout.mockRestore();
       stderr.mockRestore();

@@ -3,8 +3,8 @@
 // walk ends with `cursor.next` null and the assumption is seen to hold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { main } from '../../src/verify/cli.js';
 import { respect } from '../support/respect.js';
+import { main } from './verify-cli.js';
 
 const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
 const token = sandbox.clients[0]!.token;
@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('the sandbox against the contract', () => {
   it('verify walks every page (10 keys, 4 a page) and reports no drift', async () => {
     const lines: string[] = [];
-    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--page-size', '4'], {
+    const code = await main(['--base-url', running.url, '--token', token, '--pages', '5', '--limit', '4'], {
       out: (t) => lines.push(t),
       err: (t) => lines.push(t),
       env: {},

@@ -82,7 +82,7 @@ describe('against the command-line sandbox', () => {
     const started = startUntil(
       process.execPath,
       ['--import', 'tsx', 'src/cli/index.ts', 'sandbox', '--port', '0', '--seed', 'examples-test'],
-      /try: curl .*\n/,
+      /Sandbox listening on .*\n/,
       {
         cwd: repoRoot,
       },

@@ -97,20 +97,22 @@ describe('the message-text ignorer', () => {
     expect(mutatedLines(mutants)).toContain(4);
   });
 
-  it("ignores the help's summary and details lines, not the usage that names the flags", async () => {
+  it("ignores the help's summary, each flag's help lines and the notes, not the usage or values that name the flags", async () => {
     const mutants = await stringMutants(
       [
         'export const mock = defineCommand({',
         "  name: 'mock',",
         "  summary: 'serve the contract with Prism',",
         "  usage: '[--port N] [--host H]',",
-        "  details: ['--port N   the port to listen on', `--host H   the host (default ${HOST})`],",
+        "  options: { port: { type: 'string', value: 'N', help: ['the port to listen on', `the host (default ${HOST})`] } },",
+        "  notes: ['Needs Prism installed next to it.'],",
         '});',
+        "export const SHARED = { rate: { type: 'string', value: 'N', help: ['requests per second at most'] } };",
       ].join('\n'),
       '/repo/src/cli/mock.ts',
     );
-    expect(ignoredLines(mutants)).toEqual([3, 5, 5]);
-    expect(mutatedLines(mutants)).toEqual([2, 4]);
+    expect(ignoredLines(mutants)).toEqual([3, 5, 5, 6, 8]);
+    expect(mutatedLines(mutants)).toEqual([2, 4, 5, 5, 8, 8]);
     expect(mutants[1]!.reason).toBe('message text: its format is pinned once in test/cli/help.test.ts');
   });
 

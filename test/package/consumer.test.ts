@@ -451,7 +451,7 @@ describe('consumer projects', () => {
       const sandbox = startUntil(
         'npx',
         ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'],
-        /try: curl .*\n/,
+        /Sandbox listening on .*\n/,
         { cwd: project },
       );
       try {
@@ -472,7 +472,7 @@ describe('consumer projects', () => {
           `http://127.0.0.1:${port}`,
           '--token',
           token!,
-          '--page-size',
+          '--limit',
           '3',
           '--pages',
           '2',

@@ -20,11 +20,12 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
 import { createBaasClient, type BaasEventType } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { outputSecrets, parseVerifyArgs } from '../../src/verify/options.js';
+import { outputSecrets } from '../../src/verify/options.js';
 import { formatJson, formatTable } from '../../src/verify/report.js';
 import { runVerify } from '../../src/verify/run.js';
 import { cpf, FREE_TEXT_FIELDS, stringSchemaAt } from '../support/arbitraries.js';
 import { firstPageKeys } from '../support/fixtures.js';
+import { parseVerifyArgs } from '../drift/verify-cli.js';
 
 const SEED = 19_019;
 const EVENT_TYPES: BaasEventType[] = ['request', 'response', 'retry', 'error', 'token', 'drift'];

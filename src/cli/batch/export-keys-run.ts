@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactText } from '../../redact.js';
-import { MAX_PAGE_SIZE } from '../../verify/options.js';
 import { UsageError } from '../command.js';
+import { plural } from '../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
 import {
   checkRecordedOutput,
@@ -27,6 +27,7 @@ import {
   writableFile,
 } from './files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
+import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
 import { connectionFrom, paceFrom } from './options.js';
 import { Progress } from './progress.js';
@@ -54,14 +55,14 @@ const isPageEntry = (entry: JournalEntry): entry is JournalEntry & ExportJournal
   /^[0-9a-f]{64}$/.test(entry.sha256) &&
   (entry.nextCursor === null || typeof entry.nextCursor === 'string');
 
-export const DEFAULT_PAGE_SIZE = MAX_PAGE_SIZE;
+export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
-  const pageSize = pageSizeFrom(values['page-size']);
+  const limit = limitFrom(values.limit, DEFAULT_LIMIT);
   const { rate } = paceFrom(values);
   const connection = connectionFrom(values, io.env);
   const { credentials } = connection;
@@ -76,9 +77,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   let report: ReportWriter | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
-    token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
-      secrets: () => [...credentials.secrets],
-    }),
+    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+    token: credentials.token!,
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
@@ -109,7 +109,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
     }
     if (last?.nextCursor === null) {
-      io.out(`Done before: ${last.keys} keys in ${out} (the journal says the last page is written)`);
+      io.out(`Done before: ${plural(last.keys, 'key')} in ${out} (the journal says the last page is written)`);
       return 0;
     }
     if (last) {
@@ -163,7 +163,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     try {
       for await (const result of exportKeyPages(client, {
         ...(last?.nextCursor ? { after: last.nextCursor } : {}),
-        limit: pageSize,
+        limit,
         ...(rate !== undefined ? { rate } : {}),
         signal: activeStopper.soft.signal,
       })) {
@@ -208,10 +208,12 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     // Without a journal only a whole export is put in place: a rerun could not go on from part of one.
     if (whole && !complete) {
       await whole.discard();
-      io.out(`Stopped: ${keys} keys fetched, none kept (without --journal, ${out} is written only whole)`);
+      io.out(`Stopped: ${plural(keys, 'key')} fetched, none kept (without --journal, ${out} is written only whole)`);
     } else {
       await whole?.commit();
-      io.out(`${complete ? 'Done' : 'Stopped'}: ${keys} keys in ${out} (${keysNow} this run, ${page} pages)`);
+      io.out(
+        `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${keysNow} this run, ${plural(page, 'page')})`,
+      );
     }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
@@ -232,11 +234,4 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     await client.close();
     await credentials.close();
   }
-}
-
-function pageSizeFrom(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > DEFAULT_PAGE_SIZE)
-    throw new UsageError(`--page-size must be a whole number from 1 to ${DEFAULT_PAGE_SIZE}, got "${raw}"`);
-  return Number(raw);
 }

@@ -1,39 +1,15 @@
-// The flags update-many and export-keys share: verify's target and credential flags (parsed by
-// src/verify, the one place that knows them), and the pace of the work.
+// What update-many and export-keys read from the shared flags (declared once, in ../flags.ts): the
+// target and credentials, checked as verify checks them, and the pace of the work.
+import { MAX_CONCURRENCY, MAX_RATE, MIN_RATE, DEFAULT_CONCURRENCY } from '../../batch/options.js';
 import {
   type CredentialSource,
   CredentialError,
   credentialsFrom,
   MISSING_CREDENTIALS,
 } from '../../verify/credentials.js';
-import { checkBaseUrl, HELP_GROUPS, VERIFY_OPTIONS, UsageError as VerifyUsageError } from '../../verify/options.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MAX_RATE, MIN_RATE } from '../../batch/options.js';
-import { UsageError } from '../command.js';
-
-const pick = <K extends keyof typeof VERIFY_OPTIONS>(...names: K[]) =>
-  Object.fromEntries(names.map((name) => [name, VERIFY_OPTIONS[name]])) as { [N in K]: (typeof VERIFY_OPTIONS)[N] };
-
-/** verify's flags for the target and the credentials, declared once there. */
-export const CONNECTION_OPTIONS = pick(
-  'base-url',
-  'token',
-  'token-url',
-  'client-id',
-  'client-secret',
-  'scope',
-  'auth-method',
-  'cert',
-  'key',
-  'pfx',
-  'ca',
-  'allow-insecure-http',
-);
-
-export const PACE_OPTIONS = {
-  concurrency: { type: 'string' },
-  rate: { type: 'string' },
-  journal: { type: 'string' },
-} as const;
+import { checkBaseUrl } from '../../verify/options.js';
+import { UsageError, type Values } from '../command.js';
+import type { CONNECTION_FLAGS, SAFETY_FLAGS } from '../flags.js';
 
 /** updateMany's own bounds, as the flags take them. */
 export const BATCH_DEFAULTS = {
@@ -43,32 +19,7 @@ export const BATCH_DEFAULTS = {
   maxRate: MAX_RATE,
 } as const;
 
-type ConnectionValues = {
-  [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K] extends { type: 'boolean' }
-    ? boolean
-    : string;
-};
-
-/** verify's help lines for --base-url and the credentials, as verify prints them. */
-export const CONNECTION_HELP: string[] = HELP_GROUPS.filter((group) =>
-  group.options.some((option) => option in CONNECTION_OPTIONS && option !== 'allow-insecure-http'),
-).flatMap((group) => [group.title, ...group.lines.map((line) => `  ${line}`)]);
-
-export const CONCURRENCY_HELP: string[] = [
-  `--concurrency N               requests in flight at most, 1 to ${BATCH_DEFAULTS.maxConcurrency} (default ${BATCH_DEFAULTS.concurrency});`,
-  '                              lowered for a while after a 429 or 503',
-];
-
-export const RATE_HELP: string[] = [
-  '--rate N                      requests per second at most (default: none; the pace is found from',
-  "                              the service's 429s, Retry-After and rate-limit headers)",
-];
-
-export const SAFETY_HELP: string[] = [
-  'Safety:',
-  '  --allow-insecure-http         allow plain http to a host that is not loopback (default: refused);',
-  '                                the token and secret would travel in clear',
-];
+type ConnectionValues = Values<typeof CONNECTION_FLAGS & typeof SAFETY_FLAGS>;
 
 export interface Connection {
   baseUrl: string;
@@ -89,7 +40,7 @@ export function connectionFrom(
     if (credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
     return { baseUrl, credentials, insecureHttp: insecure };
   } catch (error) {
-    if (error instanceof VerifyUsageError || error instanceof CredentialError) throw new UsageError(error.message);
+    if (error instanceof CredentialError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 // The tally of an update-many run, and the summary printed at its end.
+import { plural } from '../words.js';
 import { isBaasError } from '../../errors.js';
 import type { LineIssue } from './input.js';
 
@@ -93,7 +94,7 @@ export function summaryLines(summary: Summary): string[] {
     .map(([reason, count]) => `${reason}: ${count}`)
     .join(', ');
   return [
-    `${summary.interrupted ? 'Interrupted' : 'Done'}: ${summary.lines} lines`,
+    `${summary.interrupted ? 'Interrupted' : 'Done'}: ${plural(summary.lines, 'line')}`,
     `  sent      ${summary.sent} (ok ${summary.ok}, failed ${summary.failed})`,
     ...(summary.failed > 0 ? [`  failed    ${reasons}`] : []),
     `  skipped   ${summary.skipped} (done in the journal)`,

@@ -1,5 +1,6 @@
 // `update-many`: validate every line of the input first, then send the valid ones (skipping those
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
+import { plural } from '../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactJson, redactText } from '../../redact.js';
@@ -84,7 +85,7 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
       }
     }
     if (dryRun) {
-      io.out(`${good + bad} lines: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
+      io.out(`${plural(good + bad, 'line')}: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
     }
     return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock);
@@ -130,9 +131,8 @@ async function send(
   let credentialsRefused = false;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
-    token: Object.assign(async () => ((await credentials.authorization()) ?? '').replace(/^Bearer /, ''), {
-      secrets: () => [...credentials.secrets],
-    }),
+    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+    token: credentials.token!,
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });

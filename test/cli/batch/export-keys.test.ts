@@ -51,7 +51,7 @@ const jsonlIds = async (path: string) =>
 describe('export-keys', () => {
   it('writes every key exactly once after a kill -9 and a resume with the same journal', async () => {
     const [out, journal] = [dir.file('keys.jsonl'), dir.file('journal')];
-    const args = ['export-keys', '--out', out, '--base-url', sandbox.url, '--journal', journal, '--page-size', '10'];
+    const args = ['export-keys', '--out', out, '--base-url', sandbox.url, '--journal', journal, '--limit', '10'];
     const first = startCli(args, env());
     await until(async () => (await journalEntries(journal)).length >= 30);
     first.child.kill('SIGKILL');

@@ -35,7 +35,7 @@ const exportKeys = async (out: string, journal: string) => {
       out,
       '--journal',
       journal,
-      '--page-size',
+      '--limit',
       '10',
       '--base-url',
       sandbox.url,

@@ -32,8 +32,8 @@ describe('update-many and export-keys flags', () => {
     [['update-many', '--input', 'missing.jsonl', '--dry-run'], '--input'],
     [['export-keys', '--base-url', 'http://127.0.0.1:1', '--token', TOKEN], '--out'],
     [
-      ['export-keys', '--out', 'k.jsonl', '--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--page-size', '201'],
-      '--page-size',
+      ['export-keys', '--out', 'k.jsonl', '--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--limit', '201'],
+      '--limit',
     ],
   ])('%j: exit 2 naming %s', async (args, flag) => {
     const result = await run(...args);

@@ -1,0 +1,63 @@
+// The mistakes a newcomer makes, as the bin prints them (a real process: stdout and stderr as a terminal
+// shows them, in order): each is answered with what to do, and the answer is the last line on the screen.
+// The words are pinned in help.test.ts; here, what each names, the exit status, and that it comes last.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+
+interface Ran {
+  code: number | null;
+  /** Every line written, stdout and stderr interleaved as they came. */
+  lines: string[];
+}
+
+/** `baas-pix-contract ...args` from the sources, with only the environment given (no BAAS_* of the runner). */
+function bin(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return new Promise((resolve) => {
+    child.once('close', (code) => resolve({ code, lines: text.trimEnd().split('\n') }));
+  });
+}
+
+let blocker: Server | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
+  blocker = undefined;
+});
+
+describe('mistakes, answered last', () => {
+  it('sandbox --prot 1: "did you mean --port", exit 2, the error the last line, after at most two short lines', async () => {
+    const { code, lines } = await bin(['sandbox', '--prot', '1']);
+    expect(code).toBe(2);
+    expect(lines.at(-1)).toMatch(/--prot.*did you mean --port\?$/);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    expect(lines.slice(0, -1).join('\n')).toContain('--help');
+  }, 60_000);
+
+  it('verify with no credentials: the missing variable and flags named, exit 2, the last line, nothing else printed', async () => {
+    const { code, lines } = await bin(['verify', '--base-url', 'http://127.0.0.1:9']);
+    expect(code).toBe(2);
+    for (const named of ['BAAS_TOKEN', '--token', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
+      expect(lines.at(-1)).toContain(named);
+    expect(lines.length).toBeLessThanOrEqual(3);
+  }, 60_000);
+
+  it('a port in use: says so and suggests another port or --port 0, exit 1, the last line', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const { code, lines } = await bin(['sandbox', '--port', String(port), '--accounts', '1']);
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toContain(`port ${port} is in use`);
+    expect(lines.at(-1)).toContain('--port 0');
+    expect(lines.at(-1)).not.toMatch(/EADDRINUSE|at .*\.ts:\d+/);
+  }, 60_000);
+});
