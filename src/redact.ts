@@ -189,13 +189,38 @@ function maskEncodedRuns(text: string, secrets: readonly string[], minLength?: n
 }
 
 /**
+ * Each segment of a JSON pointer (RFC 6901) that holds an escape, read unescaped (`~1` is `/`, `~0` is
+ * `~`) and masked: a member named `111.444.777/35` is written `/111.444.777~135` in a pointer. A
+ * segment the masking changed is escaped again.
+ */
+function maskPointerRuns(text: string, secrets: readonly string[], minLength?: number): string {
+  if (!text.includes('~')) return text;
+  return text
+    .split(/(\s+)/)
+    .map((run) =>
+      !/~[01]/.test(run)
+        ? run
+        : run
+            .split('/')
+            .map((segment) => {
+              if (!/~[01]/.test(segment)) return segment;
+              const plain = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+              const masked = maskPlain(plain, secrets, minLength);
+              return masked === plain ? segment : masked.replace(/~/g, '~0').replace(/\//g, '~1');
+            })
+            .join('/'),
+    )
+    .join('');
+}
+
+/**
  * Masks CPF numbers (any usual spelling, any script's digits, percent-encoded too), bearer credentials
  * and the given secrets inside free text. A secret that is a CPF-like number (a DocumentNumber a call
  * carried) is masked in any spelling; any other secret by its exact value.
  */
 export function redactText(text: string, secrets: Iterable<string> = []): string {
   const list = Array.isArray(secrets) ? (secrets as readonly string[]) : [...secrets];
-  return maskPlain(maskEncodedRuns(normalizeDigits(text), list), list);
+  return maskPlain(maskPointerRuns(maskEncodedRuns(normalizeDigits(text), list), list), list);
 }
 
 /**
