@@ -346,6 +346,7 @@ const PATH_DIGIT = '(?:[0-9]|%3[0-9])';
 const PATH_SEPARATOR = '(?:[.\\-_ +]|%2[0BDEF]|%5F)';
 // Eleven digits or more in such a run may be a CPF (529.982.247-25, 529%20982%20247%2025, 52998224725).
 const DIGIT_RUN = new RegExp(`${PATH_DIGIT}(?:${PATH_SEPARATOR}?${PATH_DIGIT}){10,}`, 'gi');
+const HAS_DIGIT_RUN = new RegExp(DIGIT_RUN.source, 'i');
 // Read token by token, so that the digits of an encoded separator (%20) are not taken for digits.
 const PATH_TOKEN = /%[0-9a-f]{2}|[\s\S]/gi;
 const maskRun = (run: string): string =>
@@ -360,11 +361,13 @@ const PATH_BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
  * digits of another script is shown decoded, in the form the masking reads.
  */
 export function redactPath(url: string | undefined): string {
-  let path = (url ?? '/').split('?')[0]!;
-  const decoded = percentDecode(path);
-  const plain = normalizeDigits(decoded);
-  if (plain !== decoded) path = encodeUnsafe(plain);
-  return escapeControls(path.replace(DIGIT_RUN, maskRun).replace(PATH_BEARER, '$1***'));
+  const path = (url ?? '/').split('?')[0]!;
+  let shown = path.replace(DIGIT_RUN, maskRun);
+  // Read as a person would read it (decoded, any script's digits), a run may still be there: a
+  // double encoding, full-width digits. Then the path is shown in that form, masked.
+  const plain = normalizeDigits(percentDecode(shown));
+  if (HAS_DIGIT_RUN.test(plain)) shown = encodeUnsafe(plain.replace(DIGIT_RUN, maskRun));
+  return escapeControls(shown.replace(PATH_BEARER, '$1***'));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,14 +9,18 @@ type Handler = (request: Request) => Promise<Response>;
 /**
  * A request line fit for a log (src/redact.ts's rules): the path as our servers' logs show it (every
  * digit of a CPF-long run masked, any spelling), DocumentNumber and Account masked to their last two
- * digits, `limit` as sent, every other value (a cursor too: it names where a client is) hidden, the
+ * digits, `limit` as sent when it is a number, every other value (a cursor too: it names where a client is) hidden, the
  * names masked as text; never a header.
  */
 export function logLine(request: Request, status: number | 'dropped', ms: number): string {
   const url = new URL(request.url);
   const query = new URLSearchParams();
   for (const [name, value] of url.searchParams) {
-    const shown = ['DocumentNumber', 'Account'].includes(name) ? maskDigits(value) : name === 'limit' ? value : '…';
+    const shown = ['DocumentNumber', 'Account'].includes(name)
+      ? maskDigits(value)
+      : name === 'limit' && /^[0-9]{1,4}$/.test(value)
+        ? value
+        : '…';
     query.append(redactText(name), redactText(shown));
   }
   const search = url.search === '' ? '' : `?${escapeControls(query.toString())}`;
