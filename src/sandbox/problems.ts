@@ -22,19 +22,20 @@ export function json(status: number, body: unknown, requestId: string, headers: 
 }
 
 /**
- * A problem answer. Its body is masked (src/redact.ts): a violation names the member at fault as the
- * client named it, and a member may be named by a CPF.
+ * A problem answer. Its violations are masked (src/redact.ts): a violation names the member at fault
+ * as the client named it, and a member may be named by a CPF. Titles and details are the sandbox's
+ * own words.
  */
 export function problem(input: ProblemInput, requestId: string): Response {
-  const body: Problem = redactJson({
+  const body: Problem = {
     type: `${PROBLEM_BASE}${input.slug}`,
     title: input.title,
     status: input.status,
     detail: input.detail,
     instance: `/problems/occurrences/${requestId}`,
     correlationId: requestId,
-    ...(input.violations ? { violations: input.violations } : {}),
-  });
+    ...(input.violations ? { violations: redactJson(input.violations) } : {}),
+  };
   return new Response(JSON.stringify(body), {
     status: input.status,
     headers: {
