@@ -52,10 +52,14 @@ const surfacesOf = (error: BaasError): string =>
 /** A client whose provider answers `answer`, logging every level into `logged`. */
 function hostileClient(answer: (url: string, calls: number) => Response) {
   const logged: string[] = [];
-  const record = (...args: unknown[]) =>
+  /** The first argument of each logger call: the line a plain-text logger writes. */
+  const lines: string[] = [];
+  const record = (...args: unknown[]) => {
+    lines.push(String(args[0]));
     logged.push(
       args.map((a) => (typeof a === 'string' ? a : `${inspect(a, { depth: null })} ${JSON.stringify(a)}`)).join(' '),
     );
+  };
   let calls = 0;
   const client = createBaasClient({
     baseUrl: 'https://provider.test',
@@ -68,7 +72,7 @@ function hostileClient(answer: (url: string, calls: number) => Response) {
       return answer(input, calls);
     },
   });
-  return { client, logged };
+  return { client, logged, lines };
 }
 
 const problemAnswer = (body: string, status = 400) =>
@@ -200,15 +204,34 @@ describe("8. the sandbox's own log and problems", () => {
 });
 
 describe('9. provider text bounded and cleaned', () => {
+  let lines: string[] = [];
   const failWith = async (body: string): Promise<BaasError> => {
-    const { client } = hostileClient(() => problemAnswer(body));
-    return (await client.listPixKeys({ limit: 5 }).catch((e: unknown) => e)) as BaasError;
+    const hostile = hostileClient(() => problemAnswer(body));
+    lines = hostile.lines;
+    return (await hostile.client.listPixKeys({ limit: 5 }).catch((e: unknown) => e)) as BaasError;
   };
 
-  it('a title with a newline does not forge a line in the message', async () => {
+  it('a title with a newline does not forge a line in the message, nor in the line the logger writes', async () => {
     const error = await failWith(JSON.stringify({ title: 'Refused\n[INFO] forged entry\r\u2028x', status: 400 }));
     expect(error.message).toContain('[INFO] forged entry');
     expect(error.message).not.toMatch(/[\n\r\u2028]/);
+    const logged = lines.filter((line) => line.includes('forged entry'));
+    expect(logged).not.toEqual([]);
+    for (const line of logged) expect(line).not.toMatch(/[\n\r\u2028]/);
+  });
+
+  it('a request id with terminal escapes reaches the line the logger writes escaped', async () => {
+    const hostile = hostileClient(
+      () =>
+        new Response('{"title":"x","status":400}', {
+          status: 400,
+          headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req\u001b[2J\u001b[31m-1\t\u0085' },
+        }),
+    );
+    await hostile.client.listPixKeys({ limit: 5 }).catch(() => undefined);
+    const logged = hostile.lines.filter((line) => line.includes('req'));
+    expect(logged).not.toEqual([]);
+    for (const line of logged) expect(line).not.toMatch(/\p{Cc}/u);
   });
 
   it('a 5 MB title gives a message of a few thousand characters, and a bounded problem', async () => {
