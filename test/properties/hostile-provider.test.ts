@@ -21,6 +21,8 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { readInput } from '../../src/cli/batch/input.js';
+import { badLineText } from '../../src/cli/batch/update-many-run.js';
 import { startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
 import { createBaasClient, type BaasEventType } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
@@ -485,4 +487,39 @@ describe('a hostile client, seen through the sandbox listen log and its answers'
       ...leaks('sandbox answer', answered, secrets),
     ]).toEqual([]);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The command line's batch output
+
+describe("a hostile input file, seen through update-many's output", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'hostile-input-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  // The file is the user's: a column or a member named by a CPF (anyone's, in any spelling a CPF of
+  // anyone is masked in) is refused by its line number and field, and the field is shown masked.
+  const inputLeakArb = leakArb.filter((leak) => leak.secret === 'cpf' && leak.spelling === 'usual');
+  test.prop([cpf, inputLeakArb, fc.constantFrom('csv', 'jsonl')], { numRuns: 30, seed: SEED })(
+    'names a bad line by number and field, and shows no CPF',
+    async (documentNumber, leak, format) => {
+      const secrets = { token: 'no token here', cpf: documentNumber };
+      const name = written(leak, secrets);
+      const file = join(folder, `input.${format}`);
+      await writeFile(
+        file,
+        format === 'csv'
+          ? `Account,DocumentNumber,"${name}"\n300541976902,52998224725,x\n`
+          : `${JSON.stringify({ account: '300541976902', documentNumber: '52998224725', body: { [name]: 'x' } })}\n`,
+      );
+      const shown: string[] = [];
+      for await (const line of readInput(file)) shown.push(...badLineText(line));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(leaks('update-many output', shown.join('\n'), secrets)).toEqual([]);
+    },
+  );
 });
