@@ -8,7 +8,8 @@
 // - verify's table and JSON report;
 // - the sandbox's snapshot() after hostile updates;
 // - the sandbox's listen({ log }) lines and its problem answers to a hostile client;
-// - the client's spans, a same-origin redirect to a path holding the secrets percent-encoded included.
+// - the client's spans, a same-origin redirect to a path holding the secrets percent-encoded included;
+// - update-many's output for a bad line whose column or member is named by a CPF.
 // The spellings include the ones issue 26 found shown: digits of other scripts (full-width,
 // Arabic-Indic), percent-encoding, and `/` or `_` between the groups.
 // Each surface is checked separately, so removing the masking of any one of them fails this file
