@@ -135,7 +135,10 @@ describe('7. a CPF written in other digits or with other separators', () => {
     const dir = await tempDir();
     try {
       const input = dir.file('input.csv');
-      await writeFile(input, `Account,DocumentNumber,${FULL_WIDTH},111.444.777/35\n300541976902,${CPF},x,y\n`);
+      await writeFile(
+        input,
+        `Account,DocumentNumber,${FULL_WIDTH},111.444.777/35,forged\u001b[2J\n300541976902,${CPF},x,y,z\n`,
+      );
       const run = await runCli(
         ['update-many', '--input', input, '--dry-run', '--base-url', 'http://127.0.0.1:9', '--token', 'x'.repeat(20)],
         {},
@@ -144,6 +147,9 @@ describe('7. a CPF written in other digits or with other separators', () => {
       expect(run.code, run.stderr).toBe(1);
       expect(run.stdout).toMatch(/^line 2: /m);
       for (const digits of [CPF, OTHER_CPF]) expect(showsCpf(run.stdout + run.stderr, digits)).toBe(false);
+      // A column name cannot move the terminal's cursor either.
+      expect(run.stdout).toContain('forged');
+      expect(run.stdout + run.stderr).not.toContain('\u001b');
     } finally {
       await dir.remove();
     }
