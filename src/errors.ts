@@ -1,12 +1,14 @@
 // The error family every client call rejects with. Every field is redacted here, in the constructors,
 // whoever builds the error: message (and so the stack), URL, request id, problem details (member names
 // too), codes, content type, drift pointers. So message, toString(), JSON.stringify, toJSON and
-// util.inspect are all safe to log, whatever the provider sent.
+// util.inspect are all safe to log, whatever the provider sent. The masking rules are src/redact.ts's;
+// here, each piece of provider text is also bounded (redactBounded), and the message is one line
+// (its control characters escaped), so a provider's title cannot forge a log line.
 import type { DriftProblem } from './drift/problems.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
-import { redactJson, redactText, redactUrl } from './redact.js';
+import { escapeControls, MAX_PROVIDER_TEXT, redactBounded, redactJson, redactUrl } from './redact.js';
 
 import type { OperationName as GeneratedOperationName } from './generated/operations.js';
 
@@ -30,7 +32,10 @@ export interface ErrorContext {
 }
 
 const redactOptional = (value: string | undefined, secrets: readonly string[]): string | undefined =>
-  value === undefined ? undefined : redactText(value, secrets);
+  value === undefined ? undefined : redactBounded(value, secrets);
+
+// A message holds our words, the URL and at most a few pieces of provider text, each bounded.
+const MAX_MESSAGE = 4 * MAX_PROVIDER_TEXT;
 
 export abstract class BaasError extends Error {
   abstract readonly kind: BaasErrorKind;
@@ -47,7 +52,8 @@ export abstract class BaasError extends Error {
     const secrets = context.secrets ?? [];
     const url = context.url === undefined ? undefined : redactUrl(context.url, secrets);
     const where = context.method && url ? ` (${context.method} ${url})` : '';
-    super(redactText(`${context.operation ? `${context.operation}: ` : ''}${message}${where}`, secrets), options);
+    const text = `${context.operation ? `${context.operation}: ` : ''}${message}${where}`;
+    super(escapeControls(redactBounded(text, secrets, MAX_MESSAGE)), options);
     // Set as an own property, so the class name survives a bundler renaming the class.
     this.name = new.target.name;
     this.operation = context.operation;
@@ -88,9 +94,13 @@ export class ApiError extends BaasError {
     },
     context: ErrorContext = {},
   ) {
-    const summary = [init.problem?.title, init.problem?.detail].filter(Boolean).join(': ');
-    super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
+    // Only text is shown: a title that is an object or an array nested without end is not joined.
     const secrets = context.secrets ?? [];
+    const summary = [init.problem?.title, init.problem?.detail]
+      .filter((part): part is string => typeof part === 'string' && part !== '')
+      .map((part) => redactBounded(part, secrets))
+      .join(': ');
+    super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
     this.status = init.status;
     this.problem = init.problem === undefined ? undefined : redactJson(init.problem, secrets);
     this.code = redactOptional(init.code, secrets);

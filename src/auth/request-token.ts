@@ -2,7 +2,7 @@
 // read within maxResponseBytes and checked; every failure a TokenError naming the token URL.
 import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
-import { redactedCause } from '../redact.js';
+import { redactBounded, redactCredentials, redactedCause } from '../redact.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { TokenError, type TokenErrorInit } from './token-error.js';
 
@@ -14,19 +14,11 @@ export interface CachedToken {
   refreshAt: number;
 }
 
-const MASK = '[REDACTED]';
 // The Fetch standard's redirect statuses. The token request follows none: the secret is sent to the
 // token URL and nowhere else. `redirect: 'error'` would say so inside fetch, but workerd implements only
 // 'follow' and 'manual', so the request asks for 'manual' and refuses the redirect here, on every runtime.
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** Masks each secret inside a text. Secrets here are long; short ones would mask innocent text. */
-function mask(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(MASK);
-  return out;
-}
 
 export async function requestToken(
   settings: ResolvedClientCredentials,
@@ -93,7 +85,7 @@ export async function requestToken(
       throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });
     }
     // Network errors name hosts and codes, not request contents; the message is masked all the same.
-    const reason = mask(describeCause(error), secrets());
+    const reason = redactCredentials(describeCause(error), secrets());
     throw fail({ failure: 'network', detail: reason, cause: error });
   }
 
@@ -110,9 +102,9 @@ export async function requestToken(
   if (!response.ok) {
     const error = str(fields.error);
     const description = str(fields.error_description);
-    const shown = description === undefined ? undefined : mask(description, secrets()).slice(0, 500);
+    const shown = description === undefined ? undefined : redactBounded(description, secrets(), 500, redactCredentials);
     const errorUri = str(fields.error_uri);
-    const code = error ? mask(error, secrets()).slice(0, 100) : undefined;
+    const code = error ? redactBounded(error, secrets(), 100, redactCredentials) : undefined;
     throw fail({
       failure: 'rejected',
       status: response.status,

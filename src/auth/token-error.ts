@@ -3,7 +3,7 @@
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
 import { AuthError } from '../errors.js';
-import { redactText } from '../redact.js';
+import { redactBounded } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
@@ -42,7 +42,7 @@ export class TokenError extends AuthError {
     );
     // What the endpoint sent is redacted again here, whoever built the init: a hostile endpoint may
     // put a CPF or a token in any of its fields.
-    const text = (value: string | undefined) => (value === undefined ? undefined : redactText(value));
+    const text = (value: string | undefined) => (value === undefined ? undefined : redactBounded(value));
     this.failure = init.failure;
     this.tokenUrl = init.tokenUrl;
     this.status = init.status;

@@ -1,9 +1,12 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
 import { ApiError, ResponseError, type BaasError } from '../errors.js';
-import { redactText, truncate } from '../redact.js';
+import { redactBounded } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
 import { parseRetryAfter } from './retry.js';
+
+// The start of a body an error shows (an HTML page, text that is not JSON).
+const SNIPPET_CHARACTERS = 500;
 
 const isJsonType = (type: string): boolean => /^application\/([\w.+-]+\+)?json\b/i.test(type) || type === '';
 const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text);
@@ -24,7 +27,7 @@ export function responseMeta(response: Response): { requestId: string | undefine
 export function parseSuccessBody(response: Response, text: string, call: Call): unknown {
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
-  const snippet = (): string => truncate(redactText(text, call.secrets));
+  const snippet = (): string => redactBounded(text, call.secrets, SNIPPET_CHARACTERS);
   if (!isJsonType(type))
     throw new ResponseError(
       'expected a JSON body',
@@ -70,8 +73,8 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   const type = response.headers.get('content-type') ?? '';
   const body = errorBody(rawText);
   const text = typeof body === 'string' ? body : undefined;
-  // Redacted before it is cut, so that no CPF is cut in half and left unmasked.
-  const snippet = text === undefined ? undefined : truncate(redactText(text, secrets));
+  // Masked before it is cut, so that no CPF is cut in half and left unmasked (redactBounded).
+  const snippet = text === undefined ? undefined : redactBounded(text, secrets, SNIPPET_CHARACTERS);
   const meta = responseMeta(response);
 
   if (status < 400) {

@@ -1,6 +1,6 @@
 // One place where events are redacted, logged at their level, and handed to listeners. The client
 // asks `wants(type)` before building an event, so a client with logging off pays one check.
-import { redactText, redactUrl } from '../redact.js';
+import { escapeControls, redactBounded, redactHeaders, redactJson, redactUrl } from '../redact.js';
 import { levelOf, messageOf, type BaasEvent, type BaasEventType } from './events.js';
 import { resolveLogging, type LoggingOptions, type LogLevel, type LogMethod, type ResolvedLogging } from './levels.js';
 
@@ -32,17 +32,9 @@ export interface EventLog {
   on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;
 }
 
-const MASK = '[REDACTED]';
-/** Header values that are credentials whole. */
-const CREDENTIAL_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-client-secret',
-]);
-const MAX_DEPTH = 6;
+// Deeper than this an object of an event is dropped: events are shallow, and what a provider sent
+// (a problem) is already bounded in depth by the error that carries it.
+const MAX_DEPTH = 7;
 /** The most severe level an event of each type can be logged at (see levelOf). */
 const MOST_SEVERE: Record<BaasEventType, LogMethod> = {
   request: 'debug',
@@ -54,43 +46,19 @@ const MOST_SEVERE: Record<BaasEventType, LogMethod> = {
 };
 
 /**
- * A member defined under its redacted name (a header or a body member may be named by a CPF or a
- * token), told apart by a suffix when two names redact alike; defined, not assigned, so that a
- * name such as `__proto__` stays a member.
+ * A deep copy with every string and member name redacted (src/redact.ts holds the rules): URLs by
+ * redactUrl, headers by name, the rest as bounded text.
  */
-function define(out: Record<string, unknown>, name: string, value: unknown, secrets: string[]): void {
-  const base = redactText(name, secrets);
-  let key = base;
-  for (let n = 2; Object.hasOwn(out, key); n += 1) key = `${base} (${n})`;
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function redactHeaders(headers: Record<string, string>, secrets: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (CREDENTIAL_HEADERS.has(lower)) {
-      // Keep the scheme (Bearer, Basic): it helps diagnose, and is no secret.
-      const scheme = /^(Bearer|Basic)\s/i.exec(value)?.[1];
-      out[lower] = scheme ? `${scheme} ${MASK}` : MASK;
-    } else define(out, lower, redactText(String(value), secrets), secrets);
-  }
-  return out;
-}
-
-/** A deep copy with every string and member name redacted: URLs by redactUrl, headers by name, the rest as text. */
 export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T {
-  const walk = (node: unknown, key: string, depth: number): unknown => {
-    if (typeof node === 'string')
-      return key === 'url' || key === 'tokenUrl' ? redactUrl(node, secrets) : redactText(node, secrets);
-    if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return typeof node === 'object' ? undefined : node;
-    if (key === 'headers' && !Array.isArray(node)) return redactHeaders(node as Record<string, string>, secrets);
-    if (Array.isArray(node)) return node.map((item) => walk(item, key, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) if (v !== undefined) define(out, k, walk(v, k, depth + 1), secrets);
-    return out;
-  };
-  return walk(event, '', 0) as T;
+  return redactJson(event, secrets, {
+    maxDepth: MAX_DEPTH,
+    tooDeep: undefined,
+    dropNull: true,
+    text: (text, key) =>
+      key === 'url' || key === 'tokenUrl' ? redactUrl(text, secrets) : redactBounded(text, secrets),
+    node: (node, key) =>
+      key === 'headers' && !Array.isArray(node) ? redactHeaders(node as Record<string, unknown>, secrets) : undefined,
+  });
 }
 
 /** The event log over checked options (see resolveLogging; undefined: listeners only), masking `secrets()`. */
@@ -117,7 +85,7 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
       }
       if (toLog) {
         try {
-          logger![levelOf(safe)](messageOf(safe), safe);
+          logger![levelOf(safe)](escapeControls(messageOf(safe)), safe);
         } catch {
           // A broken logger must not break the call it reports on.
         }

@@ -2,20 +2,29 @@
 import type { AddressInfo } from 'node:net';
 import type { ListenOptions, RunningSandbox } from './sandbox.js';
 import { DroppedConnection } from './faults.js';
-import { maskCpf } from './snapshot.js';
+import { escapeControls, maskDigits, redactPath, redactText } from '../redact.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
-/** A request line fit for a log: path and query with DocumentNumber masked; never a header. */
+/**
+ * A request line fit for a log (src/redact.ts's rules): the path as our servers' logs show it (every
+ * digit of a CPF-long run masked, any spelling), DocumentNumber and Account masked to their last two
+ * digits, `limit` as sent when it is a number, every other value (a cursor too: it names where a client is) hidden, the
+ * names masked as text; never a header.
+ */
 export function logLine(request: Request, status: number | 'dropped', ms: number): string {
   const url = new URL(request.url);
-  const document = url.searchParams.get('DocumentNumber');
-  if (document !== null) url.searchParams.set('DocumentNumber', maskCpf(document));
-  // A cursor is opaque but harmless; other unknown parameters may hold anything, so only names are kept.
-  for (const name of [...url.searchParams.keys()]) {
-    if (!['DocumentNumber', 'Account', 'limit', 'cursor'].includes(name)) url.searchParams.set(name, '…');
+  const query = new URLSearchParams();
+  for (const [name, value] of url.searchParams) {
+    const shown = ['DocumentNumber', 'Account'].includes(name)
+      ? maskDigits(value)
+      : name === 'limit' && /^[0-9]{1,4}$/.test(value)
+        ? value
+        : '…';
+    query.append(redactText(name), redactText(shown));
   }
-  return `${request.method} ${url.pathname}${url.search} → ${status} (${ms.toFixed(1)} ms)`;
+  const search = url.search === '' ? '' : `?${escapeControls(query.toString())}`;
+  return `${escapeControls(request.method)} ${redactPath(url.pathname)}${search} → ${status} (${ms.toFixed(1)} ms)`;
 }
 
 async function loadAdapter(): Promise<typeof import('@hono/node-server')> {

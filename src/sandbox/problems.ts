@@ -1,5 +1,6 @@
 // Every answer of the sandbox is built here: JSON bodies, problem details (RFC 9457) in the
 // contract's shape, and the headers each documented status carries.
+import { redactJson } from '../redact.js';
 import type { Problem, Violation } from '../types.js';
 
 export const PROBLEM_BASE = 'https://sandbox.baas.example/problems/';
@@ -20,6 +21,11 @@ export function json(status: number, body: unknown, requestId: string, headers: 
   });
 }
 
+/**
+ * A problem answer. Its violations are masked (src/redact.ts): a violation names the member at fault
+ * as the client named it, and a member may be named by a CPF. Titles and details are the sandbox's
+ * own words.
+ */
 export function problem(input: ProblemInput, requestId: string): Response {
   const body: Problem = {
     type: `${PROBLEM_BASE}${input.slug}`,
@@ -28,7 +34,7 @@ export function problem(input: ProblemInput, requestId: string): Response {
     detail: input.detail,
     instance: `/problems/occurrences/${requestId}`,
     correlationId: requestId,
-    ...(input.violations ? { violations: input.violations } : {}),
+    ...(input.violations ? { violations: redactJson(input.violations) } : {}),
   };
   return new Response(JSON.stringify(body), {
     status: input.status,

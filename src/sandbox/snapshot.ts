@@ -1,6 +1,6 @@
 // The state as plain JSON for assertions. No tokens, and CPFs masked to their last two digits, in
 // the seeded fields and in whatever a client wrote (a CPF typed into a name or an address field).
-import { redactJson, redactText } from '../redact.js';
+import { maskDigits, redactJson, redactText } from '../redact.js';
 import type { PixKey } from '../types.js';
 import type { CustomerData, SeededAccount, World } from './data.js';
 
@@ -18,7 +18,8 @@ export interface SandboxSnapshot {
   clients: { accounts: SnapshotAccount[] }[];
 }
 
-export const maskCpf = (value: string): string => '*'.repeat(Math.max(0, value.length - 2)) + value.slice(-2);
+/** A CPF (or an account) shown by its last two digits: src/redact.ts's rule. */
+export const maskCpf = maskDigits;
 
 export function snapshotOf(world: World, keyAt: (account: SeededAccount, index: number) => PixKey): SandboxSnapshot {
   return {

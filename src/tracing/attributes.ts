@@ -2,9 +2,7 @@
 // route template of the spec (never the URL with its values), the server, the URL with every query
 // value replaced, and `error.type`. Pure functions of redacted input: nothing here sees a token.
 import { operations } from '../generated/operations.js';
-
-/** What semantic conventions put in place of a query value that is not shown. */
-const HIDDEN = 'REDACTED';
+import { hideQueryValues } from '../redact.js';
 
 interface Route {
   operation: string;
@@ -50,12 +48,9 @@ export function serverOf(url: URL | undefined): { 'server.address'?: string; 'se
   return { 'server.address': url.hostname.replace(/[[\]]/g, ''), 'server.port': port };
 }
 
-/** The (already redacted) URL with no query value at all: names kept, each value `REDACTED`. */
+/** The (already redacted) URL with no query value at all: names kept, each value `REDACTED` (src/redact.ts's rule). */
 export function fullUrl(url: URL | undefined, redacted: string): string {
-  if (!url) return redacted.replace(/[?#].*/s, '');
-  const names = [...url.searchParams.keys()];
-  const query = names.length === 0 ? '' : `?${names.map((name) => `${encodeURIComponent(name)}=${HIDDEN}`).join('&')}`;
-  return `${url.origin}${url.pathname}${query}`;
+  return hideQueryValues(url ?? redacted);
 }
 
 /**

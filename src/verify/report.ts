@@ -2,7 +2,7 @@
 // a response body: checks describe statuses, media types, header presence and JSON pointers.
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
-import { redactText } from '../redact.js';
+import { escapeControls, escapeJsonControls, redactText } from '../redact.js';
 import { refusalMessage, type CredentialKind, type CredentialRefusal } from './credentials.js';
 
 /**
@@ -44,20 +44,8 @@ export interface VerifyReport {
   counts: Record<Verdict, number>;
 }
 
-// What a terminal would act on rather than print: C0 and C1 controls (ESC starts colours and cursor
-// moves, CR and LF forge lines), DEL, and the line separators and bidirectional overrides that
-// reorder or split what is shown.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// The same less C0, which JSON.stringify escapes inside strings (and which its indentation uses).
-const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with every character a terminal would act on written as an escape (`\x1b`, `\u202e`). */
-export function escapeControls(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
+// Escaping, like masking, is src/redact.ts's: re-exported for verify's command line.
+export { escapeControls } from '../redact.js';
 
 const CREDENTIAL_WORDS: Record<CredentialKind, string> = {
   token: 'a bearer token',
@@ -127,8 +115,5 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
  * would act on (DEL, C1, separators, bidi overrides) get `\uXXXX` too: the same JSON, safe to `cat`.
  */
 export function formatJson(report: VerifyReport, secrets: readonly string[]): string {
-  return redactText(JSON.stringify(report, null, 2), secrets).replace(
-    UNPRINTABLE_IN_JSON,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escapeJsonControls(redactText(JSON.stringify(report, null, 2), secrets));
 }

@@ -90,7 +90,7 @@ describe('the CPF and the account of the write', () => {
 describe('control characters from the service', () => {
   it('escapes C0, DEL, C1, line separators and bidi overrides; leaves other text alone', () => {
     expect(escapeControls('a\x1b[31mb\rc\nd\te\x7ff\x9bg\u2028h\u202ei\u2066j é ✓')).toBe(
-      'a\\x1b[31mb\\x0dc\\x0ad\\x09e\\x7ff\\x9bg\\u2028h\\u202ei\\u2066j é ✓',
+      'a\\x1b[31mb\\rc\\nd\\te\\x7ff\\x9bg\\u2028h\\u202ei\\u2066j é ✓',
     );
   });
 
@@ -130,7 +130,7 @@ describe('control characters from the service', () => {
       counts: { ok: 0, drift: 1, held: 0, 'not-seen': 0, error: 0 },
     };
     const lines = formatTable(report, []).split('\n');
-    expect(lines).toContain('  c: body/a\\x0aGET /injected 200\\x1b[0m is x');
+    expect(lines).toContain('  c: body/a\\nGET /injected 200\\x1b[0m is x');
     expect(lines.some((l) => l.startsWith('GET /injected'))).toBe(false);
   });
 });

@@ -14,12 +14,12 @@ afterEach(async () => {
 });
 
 describe('the log line', () => {
-  it('has the method, path, query with DocumentNumber masked and unknown values hidden, status and time', () => {
+  it('has the method, path, query with DocumentNumber and Account masked and other values hidden, status and time', () => {
     const request = new Request(
-      'http://h/v2/api/x?Account=12&DocumentNumber=52998224725&limit=5&cursor=3.abc&secret=xyz',
+      'http://h/v2/api/x?Account=300541976902&DocumentNumber=52998224725&limit=5&cursor=3.abc&secret=xyz',
     );
     expect(logLine(request, 200, 1.26)).toBe(
-      'GET /v2/api/x?Account=12&DocumentNumber=*********25&limit=5&cursor=3.abc&secret=%E2%80%A6 → 200 (1.3 ms)',
+      'GET /v2/api/x?Account=**********02&DocumentNumber=*********25&limit=5&cursor=%E2%80%A6&secret=%E2%80%A6 → 200 (1.3 ms)',
     );
     expect(logLine(new Request('http://h/p', { method: 'PUT' }), 'dropped', 0)).toBe('PUT /p → dropped (0.0 ms)');
   });

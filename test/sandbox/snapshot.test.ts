@@ -7,8 +7,8 @@ import { maskCpf } from '../../src/sandbox/snapshot.js';
 import { answerOf, list } from './in-process.js';
 
 describe('snapshot()', () => {
-  it('masks a CPF to its last two digits, whatever its length', () => {
-    expect(['52998224725', '123', '12', '7', ''].map(maskCpf)).toEqual(['*********25', '*23', '12', '7', '']);
+  it('masks a CPF to its last two digits; a value of two digits or fewer whole', () => {
+    expect(['52998224725', '123', '12', '7', ''].map(maskCpf)).toEqual(['*********25', '*23', '**', '*', '']);
   });
 
   it('holds every account with the keys it serves, CPFs (document and cpf keys) masked, other keys whole', async () => {

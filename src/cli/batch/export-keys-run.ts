@@ -9,7 +9,7 @@ import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactText } from '../../redact.js';
+import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { plural } from '../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
@@ -218,7 +218,9 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
     if (fault !== undefined) {
-      io.err(redactText(`export-keys: ${fault instanceof Error ? fault.message : String(fault)}`, credentials.secrets));
+      io.err(
+        redactMessage(`export-keys: ${fault instanceof Error ? fault.message : String(fault)}`, credentials.secrets),
+      );
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
       return 1;
     }

@@ -3,7 +3,7 @@
 import { plural } from '../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactJson, redactText } from '../../redact.js';
+import { redactJson, redactMessage, redactText } from '../../redact.js';
 import { credentialHint } from '../../verify/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
@@ -28,7 +28,7 @@ export interface RunIo extends CommandContext {
 /** `line 7: body.address.city: must be at most 60 characters`, `line 9: is not valid JSON` (no value, ever). */
 export const badLineText = (line: InputLine): string[] =>
   (line.issues ?? []).map((issue) =>
-    redactText(`line ${line.line}: ${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`),
+    redactMessage(`line ${line.line}: ${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`),
   );
 
 const inputProblem = async (path: string): Promise<string | undefined> => {
@@ -222,7 +222,7 @@ async function send(
   tally.requests = run.progress().requests;
   const summary = await finish(stopper.stopping);
   if (fault !== undefined) {
-    io.err(redactText(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
+    io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
     return 1;
   }
   if (credentialsRefused) {

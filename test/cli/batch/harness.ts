@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/paths.mjs';
 import { createSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { listen } from '../../../src/sandbox/listen.js';
 import { alive } from '../processes.js';
 
 export interface CountingSandbox {
@@ -23,14 +24,18 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
   const sandbox = createSandbox(options);
   const requests: string[] = [];
   const updated = new Map<string, number>();
-  const running = await sandbox.listen({
-    port: 0,
-    log: (line) => {
-      requests.push(line);
-      const put = /^PUT \S*[?&]Account=([0-9]+)\S* → 2[0-9][0-9] /.exec(line);
-      if (put) updated.set(put[1]!, (updated.get(put[1]!) ?? 0) + 1);
+  // The log masks the Account (issue 26), so successful PUTs are counted from the requests themselves:
+  // the sandbox's own handler, served by the same listen() its `listen` method uses.
+  const running = await listen(
+    async (request) => {
+      const account = new URL(request.url).searchParams.get('Account');
+      const response = await sandbox.fetch(request);
+      if (request.method === 'PUT' && account !== null && response.status >= 200 && response.status < 300)
+        updated.set(account, (updated.get(account) ?? 0) + 1);
+      return response;
     },
-  });
+    { port: 0, log: (line) => requests.push(line) },
+  );
   return { url: running.url, sandbox, requests, updated, stop: () => running.stop() };
 }
 
