@@ -9,7 +9,7 @@ interface SpecParameter {
   name: string;
   in: string;
   explode?: boolean;
-  schema: { type?: string };
+  schema: { type?: string; maxLength?: number; pattern?: string };
 }
 type ParameterOrRef = SpecParameter | { $ref: string };
 interface SpecOperation {
@@ -19,12 +19,15 @@ interface SpecOperation {
 }
 interface SpecDocument {
   components: {
-    parameters: Record<string, SpecParameter> & { Limit: { schema: { default: number } } };
+    parameters: Record<string, SpecParameter> & {
+      Limit: { schema: { default: number } };
+      UserAgent: { name: string; schema: { maxLength: number; pattern: string } };
+    };
     examples: Record<string, SpecExample>;
     responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
     schemas: {
       PixKey: { properties: { key_status: { examples: string[] } } };
-      DocumentType: { enum: string[] };
+      BeneficiaryEntity: { oneOf: { properties: { document_type: { const: string } } }[] };
     };
   };
   paths: Record<string, Record<string, SpecOperation> & { parameters?: ParameterOrRef[] }>;
@@ -105,5 +108,16 @@ export const SINGLE_VALUED_QUERY: Record<OperationId, readonly string[]> = {
 /** The key statuses the contract names (`key_status` examples), the one the service shows first. */
 export const KEY_STATUSES: readonly string[] = spec.components.schemas.PixKey.properties.key_status.examples;
 
-/** The kinds of beneficiary entity the contract allows (`DocumentType`). */
-export const DOCUMENT_TYPES: readonly string[] = spec.components.schemas.DocumentType.enum;
+/** The kinds of beneficiary entity the contract allows: the `document_type` of each branch of `BeneficiaryEntity`. */
+export const DOCUMENT_TYPES: readonly string[] = spec.components.schemas.BeneficiaryEntity.oneOf.map(
+  (branch) => branch.properties.document_type.const,
+);
+
+const userAgent = spec.components.parameters.UserAgent;
+/** The `User-Agent` header's rules: its name, most characters, and the pattern (printable ASCII, a visible first character). */
+export const USER_AGENT = {
+  name: userAgent.name,
+  maxLength: userAgent.schema.maxLength,
+  // As Ajv reads a pattern: with the `u` flag.
+  pattern: new RegExp(userAgent.schema.pattern, 'u'),
+} as const;
