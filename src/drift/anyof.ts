@@ -2,10 +2,13 @@
 // whose `key_type` is `phone` but whose `key` is not E.164, that is ten errors, nine of them saying
 // "key_type must be email/cpf/…". This keeps the branch the data was evidently aimed at: branches
 // that failed on a discriminating keyword (const, enum, not) were never meant for it; of the rest,
-// the one with the fewest errors wins. With no such branch, the anyOf error itself stands.
+// the one with the fewest errors wins. With no such branch, the anyOf error itself stands. A failed
+// oneOf is read the same way: the contract's oneOf (BeneficiaryEntity, one branch per kind of holder)
+// has branches told apart by a const, so it fails only when no branch matches, never when two do.
 import type { GeneratedValidatorError } from '../generated/validators.js';
 
 const DISCRIMINATING = new Set(['const', 'enum', 'not']);
+const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
 
 const isUnder = (path: string, parent: string): boolean => path === parent || path.startsWith(`${parent}/`);
 
@@ -20,7 +23,7 @@ export function collapseAnyOf(errors: readonly GeneratedValidatorError[]): Gener
   const replacement = new Map<number, GeneratedValidatorError[]>();
   for (let i = 0; i < errors.length; i += 1) {
     const anyOf = errors[i]!;
-    if (anyOf.keyword !== 'anyOf') continue;
+    if (!ALTERNATIVES.has(anyOf.keyword)) continue;
     // Its branch errors are the ones right before it, at or below its instance path.
     let start = i;
     // kept[-1] is undefined, so the walk stops at the start of the list.

@@ -39,6 +39,26 @@ describe('collapseAnyOf', () => {
     expect(names(collapseAnyOf(tie))).toEqual(['/a #/anyOf/0/properties/a/type']);
   });
 
+  it("reads a failed oneOf the same way: a holder's document too long for its kind names that kind's rules only", () => {
+    const oneOf = (instancePath: string) => err(instancePath, '#/components/schemas/BeneficiaryEntity/oneOf', 'oneOf');
+    const errors = [
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength'),
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern'),
+      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const'),
+      oneOf(''),
+    ];
+    expect(names(collapseAnyOf(errors))).toEqual([
+      '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength',
+      '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern',
+    ]);
+    const unknownKind = [
+      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const'),
+      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const'),
+      oneOf(''),
+    ];
+    expect(names(collapseAnyOf(unknownKind))).toEqual([' #/components/schemas/BeneficiaryEntity/oneOf']);
+  });
+
   it('when every branch failed on a discriminating keyword, the anyOf error stands', () => {
     const errors = [
       err('/t', '#/anyOf/0/properties/t/const'),
