@@ -15,7 +15,10 @@ type ParameterOrRef = SpecParameter | { $ref: string };
 interface SpecOperation {
   operationId: string;
   parameters?: ParameterOrRef[];
-  responses: Record<string, { $ref?: string; content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: Record<string, { examples: Record<string, { $ref: string }> }> }
+  >;
 }
 interface SpecDocument {
   components: {
@@ -24,7 +27,7 @@ interface SpecDocument {
       UserAgent: { name: string; schema: { maxLength: number; pattern: string } };
     };
     examples: Record<string, SpecExample>;
-    responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+    responses: Record<string, { content?: Record<string, { examples: Record<string, { $ref: string }> }> }>;
     schemas: {
       PixKey: { properties: { key_status: { examples: string[] } } };
       BeneficiaryEntity: { oneOf: { properties: { document_type: { const: string } } }[] };
@@ -46,6 +49,8 @@ export interface DocumentedResponse {
   status: number;
   /** Example name → example value, in the spec's order. */
   examples: Map<string, unknown>;
+  /** False for a response documented without content (the update's 204). */
+  hasBody: boolean;
 }
 
 const exampleName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
@@ -64,11 +69,13 @@ function documented(operationId: OperationId): Map<number, DocumentedResponse> {
       for (const [code, declared] of Object.entries(operation.responses)) {
         const response = declared.$ref ? spec.components.responses[exampleName(declared.$ref)]! : declared;
         const examples = new Map<string, unknown>();
-        for (const media of Object.values(response.content)) {
+        // A response without content (the update's 204) has no media type and no examples.
+        const content = response.content ?? {};
+        for (const media of Object.values(content)) {
           for (const [name, ref] of Object.entries(media.examples))
             examples.set(name, spec.components.examples[exampleName(ref.$ref)]!.value);
         }
-        out.set(Number(code), { status: Number(code), examples });
+        out.set(Number(code), { status: Number(code), examples, hasBody: Object.keys(content).length > 0 });
       }
     }
   }

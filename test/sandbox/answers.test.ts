@@ -565,6 +565,22 @@ describe('Prefer, as Prism reads it', () => {
     }
   });
 
+  it('code=204 on the update applies it and answers the documented 204, with no body', async () => {
+    const answer = await answerOf(
+      await update(sandbox, { socialName: 'Bia 204' }, { account: 1, headers: { prefer: 'code=204' } }),
+    );
+    expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([204, '', undefined]);
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+    expect(sandbox.snapshot().clients[0]!.accounts[1]!.data.socialName).toBe('Bia 204');
+    // A refused update keeps its own error: a 204 is only ever a success.
+    const refused = await answerOf(
+      await update(sandbox, { email: 'not an e-mail' }, { headers: { prefer: 'code=204' } }),
+    );
+    expect(refused.status).toBe(422);
+    // The key list documents no 204.
+    expect((await prefer('code=204')).status).toBe(400);
+  });
+
   it("comes after the token: a request without one gets the sandbox's 401", async () => {
     const answer = await answerOf(await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', prefer: 'code=429' } }));
     expect([answer.status, answer.body.type]).toEqual([401, 'https://sandbox.baas.example/problems/unauthorized']);
