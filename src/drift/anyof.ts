@@ -18,6 +18,23 @@ function branchOf(error: GeneratedValidatorError, anyOfPath: string): string {
   return error.schemaPath.startsWith(prefix) ? error.schemaPath.slice(prefix.length).split('/')[0]! : '$ref';
 }
 
+/**
+ * When every branch failed on a \`const\` of the same member (a holder's \`document_type\` that is neither
+ * \`cpf\` nor \`cnpj\`), that member is what is wrong: one \`enum\` error on it, its values the branches'
+ * constants. Undefined when the branches are not told apart that way.
+ */
+function unknownTag(branches: GeneratedValidatorError[][]): GeneratedValidatorError | undefined {
+  const tags = branches.map((list) => list.find((e) => e.keyword === 'const'));
+  const first = tags[0];
+  if (branches.length < 2 || !first || tags.some((tag) => tag?.instancePath !== first.instancePath)) return undefined;
+  return {
+    instancePath: first.instancePath,
+    schemaPath: first.schemaPath,
+    keyword: 'enum',
+    params: { allowedValues: tags.map((tag) => tag!.params.allowedValue) },
+  };
+}
+
 export function collapseAnyOf(errors: readonly GeneratedValidatorError[]): GeneratedValidatorError[] {
   const kept = errors.map(() => true);
   const replacement = new Map<number, GeneratedValidatorError[]>();
@@ -38,7 +55,7 @@ export function collapseAnyOf(errors: readonly GeneratedValidatorError[]): Gener
       .filter((list) => !list.some((e) => DISCRIMINATING.has(e.keyword)))
       .sort((a, b) => a.length - b.length)[0];
     kept[i] = false;
-    replacement.set(i, aimed ?? [anyOf]);
+    replacement.set(i, aimed ?? [unknownTag([...branches.values()]) ?? anyOf]);
   }
   const out: GeneratedValidatorError[] = [];
   errors.forEach((error, i) => {

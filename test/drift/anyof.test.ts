@@ -51,12 +51,24 @@ describe('collapseAnyOf', () => {
       '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength',
       '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern',
     ]);
+    // Neither kind: the member that tells the branches apart is named, with the values it may take.
+    const tag = (branch: number, allowedValue: string) => ({
+      ...err('/document_type', `#/components/schemas/BeneficiaryEntity/oneOf/${branch}/properties/document_type/const`),
+      params: { allowedValue },
+    });
     const unknownKind = [
-      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const'),
-      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const'),
+      tag(0, 'cpf'),
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern'),
+      tag(1, 'cnpj'),
       oneOf(''),
     ];
-    expect(names(collapseAnyOf(unknownKind))).toEqual([' #/components/schemas/BeneficiaryEntity/oneOf']);
+    expect(collapseAnyOf(unknownKind)).toEqual([
+      expect.objectContaining({
+        instancePath: '/document_type',
+        keyword: 'enum',
+        params: { allowedValues: ['cpf', 'cnpj'] },
+      }),
+    ]);
   });
 
   it('when every branch failed on a discriminating keyword, the anyOf error stands', () => {
