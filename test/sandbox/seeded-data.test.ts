@@ -116,13 +116,13 @@ describe('seeded data', () => {
 
   it("obeys the key directory: every cpf and cnpj key is its holder's own document, and only legal entities hold cnpj keys", async () => {
     const sandbox = createSandbox({ seed: 'dict', clients: 2, accountsPerClient: 3, keysPerAccount: 100 });
-    const counts = { cpf: 0, cnpj: 0 };
+    const counts: Record<string, number> = { cpf: 0, cnpj: 0 };
     for (const client of sandbox.clients) {
       const page = JSON.parse(await list(sandbox, client.token)) as { data: PixKey[] };
       expect(page.data).toHaveLength(200);
       for (const { key, key_type, beneficiary_entity: holder } of page.data) {
         if (key_type !== 'cpf' && key_type !== 'cnpj') continue;
-        counts[key_type] += 1;
+        counts[key_type] = counts[key_type]! + 1;
         expect([key_type, key]).toEqual([holder.document_type, holder.document]);
       }
       // Each customer's CPF key is the CPF it is updated by.
