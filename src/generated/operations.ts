@@ -23,7 +23,7 @@ export const operations = {
 
 /** The documented statuses of each operation (apart, so a bundle that does not use them drops them). */
 export const operationStatuses = {
-  updateNaturalPerson: [200, 400, 401, 403, 404, 413, 422, 429, 500, 503],
+  updateNaturalPerson: [200, 204, 400, 401, 403, 404, 413, 422, 429, 500, 503],
   listPixKeys: [200, 400, 401, 403, 422, 429, 500, 503],
 } as const;
 

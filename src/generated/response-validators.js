@@ -1283,6 +1283,7 @@ const schema55 = {"type":"object","required":["next"],"properties":{"next":{"typ
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
 const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"const":"phone"},"key":{"pattern":"^\\+[1-9][0-9]{1,14}$"}}},{"properties":{"key_type":{"const":"email"},"key":{"format":"email"}}},{"properties":{"key_type":{"const":"cpf"},"key":{"pattern":"^[0-9]{11}$"}}},{"properties":{"key_type":{"const":"cnpj"},"key":{"pattern":"^[0-9]{14}$"}}},{"properties":{"key_type":{"const":"evp"},"key":{"pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
+const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf","maxLength":3},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj","maxLength":4},"document":{"type":"string","pattern":"^[0-9]{14}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
 const pattern19 = new RegExp("^[0-9]{11}$", "u");
 const pattern20 = new RegExp("^[0-9]{14}$", "u");
@@ -1424,298 +1425,6 @@ validate30.errors = vErrors;
 return errors === 0;
 }
 validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema60 = {"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"$ref":"#/components/schemas/DocumentType"},"document":{"type":"string","pattern":"^([0-9]{11}|[0-9]{14})$","minLength":11,"maxLength":14}},"allOf":[{"anyOf":[{"properties":{"document_type":{"const":"cpf"},"document":{"pattern":"^[0-9]{11}$"}}},{"properties":{"document_type":{"const":"cnpj"},"document":{"pattern":"^[0-9]{14}$"}}}]}]};
-const schema61 = {"type":"string","minLength":3,"maxLength":4,"enum":["cpf","cnpj"]};
-const pattern29 = new RegExp("^([0-9]{11}|[0-9]{14})$", "u");
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document_type !== undefined){
-if("cpf" !== data.document_type){
-const err0 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.document !== undefined){
-let data1 = data.document;
-if(typeof data1 === "string"){
-if(!pattern19.test(data1)){
-const err1 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.document_type = true;
-props0.document = true;
-}
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document_type !== undefined){
-if("cnpj" !== data.document_type){
-const err2 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.document !== undefined){
-let data3 = data.document;
-if(typeof data3 === "string"){
-if(!pattern20.test(data3)){
-const err3 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"},message:"must match pattern \""+"^[0-9]{14}$"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.document_type = true;
-props0.document = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.document_type === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.document === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.document_type = true;
-props0.document = true;
-}
-if(data.name !== undefined){
-let data4 = data.name;
-if(typeof data4 === "string"){
-if(func1(data4) > 120){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func1(data4) < 1){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.document_type !== undefined){
-let data5 = data.document_type;
-if(!((data5 === "cpf") || (data5 === "cnpj"))){
-const err11 = {instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(typeof data5 === "string"){
-if(func1(data5) > 4){
-const err12 = {instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(func1(data5) < 3){
-const err13 = {instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.document !== undefined){
-let data6 = data.document;
-if(typeof data6 === "string"){
-if(func1(data6) > 14){
-const err15 = {instancePath:instancePath+"/document",schemaPath:"#/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(func1(data6) < 11){
-const err16 = {instancePath:instancePath+"/document",schemaPath:"#/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(!pattern29.test(data6)){
-const err17 = {instancePath:instancePath+"/document",schemaPath:"#/properties/document/pattern",keyword:"pattern",params:{pattern: "^([0-9]{11}|[0-9]{14})$"},message:"must match pattern \""+"^([0-9]{11}|[0-9]{14})$"+"\""};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/document",schemaPath:"#/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-validate32.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate32.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2517,19 +2226,392 @@ errors++;
 }
 }
 if(data.beneficiary_entity !== undefined){
-if(!(validate32(data.beneficiary_entity, {instancePath:instancePath+"/beneficiary_entity",parentData:data,parentDataProperty:"beneficiary_entity",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data21 = data.beneficiary_entity;
+if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+const err59 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
 else {
 vErrors.push(err59);
+}
+errors++;
+}
+const _errs46 = errors;
+let valid13 = false;
+let passing0 = null;
+const _errs47 = errors;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.name === undefined){
+const err60 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data21.document_type === undefined){
+const err61 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data21.document === undefined){
+const err62 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data21.name !== undefined){
+let data22 = data21.name;
+if(typeof data22 === "string"){
+if(func1(data22) > 120){
+const err63 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(func1(data22) < 1){
+const err64 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data21.document_type !== undefined){
+let data23 = data21.document_type;
+if("cpf" !== data23){
+const err66 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(typeof data23 === "string"){
+if(func1(data23) > 3){
+const err67 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data21.document !== undefined){
+let data24 = data21.document;
+if(typeof data24 === "string"){
+if(func1(data24) > 11){
+const err69 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(func1(data24) < 11){
+const err70 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!pattern19.test(data24)){
+const err71 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+var _valid1 = _errs47 === errors;
+if(_valid1){
+valid13 = true;
+passing0 = 0;
+var props1 = {};
+props1.name = true;
+props1.document_type = true;
+props1.document = true;
+}
+const _errs55 = errors;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.name === undefined){
+const err74 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data21.document_type === undefined){
+const err75 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data21.document === undefined){
+const err76 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data21.name !== undefined){
+let data25 = data21.name;
+if(typeof data25 === "string"){
+if(func1(data25) > 120){
+const err77 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(func1(data25) < 1){
+const err78 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data21.document_type !== undefined){
+let data26 = data21.document_type;
+if("cnpj" !== data26){
+const err80 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(typeof data26 === "string"){
+if(func1(data26) > 4){
+const err81 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data21.document !== undefined){
+let data27 = data21.document;
+if(typeof data27 === "string"){
+if(func1(data27) > 14){
+const err83 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(func1(data27) < 14){
+const err84 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(!pattern20.test(data27)){
+const err85 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"},message:"must match pattern \""+"^[0-9]{14}$"+"\""};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+var _valid1 = _errs55 === errors;
+if(_valid1 && valid13){
+valid13 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid1){
+valid13 = true;
+passing0 = 1;
+if(props1 !== true){
+props1 = props1 || {};
+props1.name = true;
+props1.document_type = true;
+props1.document = true;
+}
+}
+}
+if(!valid13){
+const err88 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
 }
 errors++;
 }
@@ -3685,6 +3767,7 @@ const schema55 = {"type":"object","required":["next"],"properties":{"next":{"typ
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
 const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"const":"phone"},"key":{"pattern":"^\\+[1-9][0-9]{1,14}$"}}},{"properties":{"key_type":{"const":"email"},"key":{"format":"email"}}},{"properties":{"key_type":{"const":"cpf"},"key":{"pattern":"^[0-9]{11}$"}}},{"properties":{"key_type":{"const":"cnpj"},"key":{"pattern":"^[0-9]{14}$"}}},{"properties":{"key_type":{"const":"evp"},"key":{"pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
+const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf","maxLength":3},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj","maxLength":4},"document":{"type":"string","pattern":"^[0-9]{14}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
 const pattern19 = new RegExp("^[0-9]{11}$", "u");
 const pattern20 = new RegExp("^[0-9]{14}$", "u");
@@ -3839,265 +3922,6 @@ validate30.errors = vErrors;
 return errors === 0;
 }
 validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema60 = {"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"$ref":"#/components/schemas/DocumentType"},"document":{"type":"string","pattern":"^([0-9]{11}|[0-9]{14})$","minLength":11,"maxLength":14}},"allOf":[{"anyOf":[{"properties":{"document_type":{"const":"cpf"},"document":{"pattern":"^[0-9]{11}$"}}},{"properties":{"document_type":{"const":"cnpj"},"document":{"pattern":"^[0-9]{14}$"}}}]}]};
-const schema61 = {"type":"string","minLength":3,"maxLength":4,"enum":["cpf","cnpj"]};
-const pattern29 = new RegExp("^([0-9]{11}|[0-9]{14})$", "u");
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document_type !== undefined){
-const _errs4 = errors;
-if("cpf" !== data.document_type){
-const err0 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var valid2 = _errs4 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.document !== undefined){
-let data1 = data.document;
-const _errs5 = errors;
-if(typeof data1 === "string"){
-if(!pattern19.test(data1)){
-const err1 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var valid2 = _errs5 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.document_type = true;
-props0.document = true;
-}
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document_type !== undefined){
-const _errs7 = errors;
-if("cnpj" !== data.document_type){
-const err2 = {instancePath:instancePath+"/document_type",schemaPath:"#/allOf/0/anyOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.document !== undefined){
-let data3 = data.document;
-const _errs8 = errors;
-if(typeof data3 === "string"){
-if(!pattern20.test(data3)){
-const err3 = {instancePath:instancePath+"/document",schemaPath:"#/allOf/0/anyOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.document_type = true;
-props0.document = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-validate32.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document === undefined) && (missing0 = "document"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-return false;
-}
-else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.document_type = true;
-props0.document = true;
-}
-if(data.name !== undefined){
-let data4 = data.name;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func1(data4) > 120){
-validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}}];
-return false;
-}
-else {
-if(func1(data4) < 1){
-validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid4 = _errs9 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.document_type !== undefined){
-let data5 = data.document_type;
-const _errs11 = errors;
-const _errs12 = errors;
-if(!((data5 === "cpf") || (data5 === "cnpj"))){
-validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/enum",keyword:"enum",params:{allowedValues: schema61.enum}}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 4){
-validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/maxLength",keyword:"maxLength",params:{limit: 4}}];
-return false;
-}
-else {
-if(func1(data5) < 3){
-validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/minLength",keyword:"minLength",params:{limit: 3}}];
-return false;
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/document_type",schemaPath:"#/components/schemas/DocumentType/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid4 = _errs11 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.document !== undefined){
-let data6 = data.document;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 14){
-validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}}];
-return false;
-}
-else {
-if(func1(data6) < 11){
-validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/minLength",keyword:"minLength",params:{limit: 11}}];
-return false;
-}
-else {
-if(!pattern29.test(data6)){
-validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/pattern",keyword:"pattern",params:{pattern: "^([0-9]{11}|[0-9]{14})$"}}];
-return false;
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/document",schemaPath:"#/properties/document/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid4 = _errs14 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-return false;
-}
-}
-validate32.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate32.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4803,10 +4627,411 @@ var valid9 = true;
 }
 if(valid9){
 if(data.beneficiary_entity !== undefined){
+let data21 = data.beneficiary_entity;
 const _errs43 = errors;
-if(!(validate32(data.beneficiary_entity, {instancePath:instancePath+"/beneficiary_entity",parentData:data,parentDataProperty:"beneficiary_entity",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+validate29.errors = [{instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+const _errs46 = errors;
+let valid13 = false;
+let passing0 = null;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+let missing2;
+if((((data21.name === undefined) && (missing2 = "name")) || ((data21.document_type === undefined) && (missing2 = "document_type"))) || ((data21.document === undefined) && (missing2 = "document"))){
+const err17 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+if(data21.name !== undefined){
+let data22 = data21.name;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data22 === "string"){
+if(func1(data22) > 120){
+const err18 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+if(func1(data22) < 1){
+const err19 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+var valid14 = _errs49 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data21.document_type !== undefined){
+let data23 = data21.document_type;
+const _errs51 = errors;
+if("cpf" !== data23){
+const err21 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(errors === _errs51){
+if(typeof data23 === "string"){
+if(func1(data23) > 3){
+const err22 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 3}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+var valid14 = _errs51 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data21.document !== undefined){
+let data24 = data21.document;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data24 === "string"){
+if(func1(data24) > 11){
+const err24 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+if(func1(data24) < 11){
+const err25 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+if(!pattern19.test(data24)){
+const err26 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+var valid14 = _errs53 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+var _valid1 = _errs47 === errors;
+if(_valid1){
+valid13 = true;
+passing0 = 0;
+var props1 = {};
+props1.name = true;
+props1.document_type = true;
+props1.document = true;
+}
+const _errs55 = errors;
+if(errors === _errs55){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+let missing3;
+if((((data21.name === undefined) && (missing3 = "name")) || ((data21.document_type === undefined) && (missing3 = "document_type"))) || ((data21.document === undefined) && (missing3 = "document"))){
+const err29 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+else {
+if(data21.name !== undefined){
+let data25 = data21.name;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data25 === "string"){
+if(func1(data25) > 120){
+const err30 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+if(func1(data25) < 1){
+const err31 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+var valid15 = _errs57 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data21.document_type !== undefined){
+let data26 = data21.document_type;
+const _errs59 = errors;
+if("cnpj" !== data26){
+const err33 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(errors === _errs59){
+if(typeof data26 === "string"){
+if(func1(data26) > 4){
+const err34 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 4}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+var valid15 = _errs59 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data21.document !== undefined){
+let data27 = data21.document;
+const _errs61 = errors;
+if(errors === _errs61){
+if(typeof data27 === "string"){
+if(func1(data27) > 14){
+const err36 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+if(func1(data27) < 14){
+const err37 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+if(!pattern20.test(data27)){
+const err38 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var valid15 = _errs61 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+var _valid1 = _errs55 === errors;
+if(_valid1 && valid13){
+valid13 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid1){
+valid13 = true;
+passing0 = 1;
+if(props1 !== true){
+props1 = props1 || {};
+props1.name = true;
+props1.document_type = true;
+props1.document = true;
+}
+}
+}
+if(!valid13){
+const err41 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+validate29.errors = vErrors;
+return false;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
 }
 var valid9 = _errs43 === errors;
 }
@@ -4959,6 +5184,7 @@ return { bodyUpdateResult: validate21, headers1: validate22, bodyProblem: valida
 export const responseContract = {
   updateNaturalPerson: {
     "200": { contentTypes: { "application/json": bodyUpdateResult }, fastContentTypes: { "application/json": fast.bodyUpdateResult }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
+    "204": { contentTypes: {  }, fastContentTypes: {  }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "400": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: [], headerTypes: {} },
     "403": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },

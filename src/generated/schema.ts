@@ -263,14 +263,9 @@ export interface components {
             created_at: string;
         };
         /**
-         * DocumentType
-         * @description Kind of Brazilian tax id: `cpf` for a natural person, `cnpj` for a legal entity.
-         * @enum {string}
-         */
-        DocumentType: "cpf" | "cnpj";
-        /**
          * BeneficiaryEntity
-         * @description The person or company that holds the key.
+         * @description The person or company that holds the key: a natural person with an 11-digit CPF
+         *     (`document_type: cpf`) or a legal entity with a 14-digit CNPJ (`document_type: cnpj`).
          */
         BeneficiaryEntity: {
             /**
@@ -278,21 +273,33 @@ export interface components {
              * @example Maria Silva
              */
             name: string;
-            document_type: components["schemas"]["DocumentType"];
             /**
-             * @description Tax id of the holder, digits only; 11 for `cpf`, 14 for `cnpj`.
+             * @description `cpf`: the holder is a natural person.
+             * @constant
+             */
+            document_type: "cpf";
+            /**
+             * @description The holder's CPF, 11 digits.
              * @example 52998224725
              */
             document: string;
-        } & ({
-            /** @constant */
-            document_type?: "cpf";
-            document?: unknown;
         } | {
-            /** @constant */
-            document_type?: "cnpj";
-            document?: unknown;
-        });
+            /**
+             * @description Name of the key holder.
+             * @example Silva Comércio Ltda
+             */
+            name: string;
+            /**
+             * @description `cnpj`: the holder is a legal entity.
+             * @constant
+             */
+            document_type: "cnpj";
+            /**
+             * @description The holder's CNPJ, 14 digits.
+             * @example 11222333000181
+             */
+            document: string;
+        };
         /**
          * PixKey
          * @description An instant-payment key linked to the account, with its beneficiary account and entity.
@@ -366,7 +373,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is malformed: the body is not JSON, or a query string cannot be parsed. */
+        /** @description The request is malformed: the body is not JSON, a query string cannot be parsed, or a `cursor` that is well formed was not issued to this client by this server (altered, from another client, or from a server with other data): start the walk again without a cursor. A `cursor` that breaks the parameter's own rules (length, characters) is a 422 instead. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -498,7 +505,7 @@ export interface components {
          */
         Limit: number;
         /**
-         * @description The `cursor.next` of the previous page. Omit it for the first page.
+         * @description The `cursor.next` of the previous page, as received. Omit it for the first page. A cursor this client was not given is answered 400.
          * @example eyJvZmZzZXQiOjJ9
          */
         PageCursor: string;
@@ -549,7 +556,6 @@ export type Cursor = components['schemas']['Cursor'];
 export type KnownPixKeyType = components['schemas']['KnownPixKeyType'];
 export type PixKeyType = components['schemas']['PixKeyType'];
 export type BeneficiaryAccount = components['schemas']['BeneficiaryAccount'];
-export type DocumentType = components['schemas']['DocumentType'];
 export type BeneficiaryEntity = components['schemas']['BeneficiaryEntity'];
 export type PixKey = components['schemas']['PixKey'];
 export type PixKeyList = components['schemas']['PixKeyList'];
@@ -612,6 +618,16 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateResult"];
                 };
             };
+            /** @description The customer data was updated; the answer has no body. Clients handle it as they handle the 200, without its body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -632,7 +648,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `cursor.next` of the previous page. Omit it for the first page.
+                 * @description The `cursor.next` of the previous page, as received. Omit it for the first page. A cursor this client was not given is answered 400.
                  * @example eyJvZmZzZXQiOjJ9
                  */
                 cursor?: components["parameters"]["PageCursor"];

@@ -77,7 +77,8 @@ const DDD = [
 ] as const;
 const KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'evp'] as const;
 // After the first five keys (one of each type), random keys (evp) are the commonest, as in the key directory.
-const LATER_TYPES = ['evp', 'evp', 'evp', 'email', 'email', 'phone', 'phone', 'cpf', 'cnpj'] as const;
+// No document keys: the directory registers a document once, as its own holder's key (see keyValue).
+const LATER_TYPES = ['evp', 'evp', 'evp', 'email', 'email', 'phone', 'phone'] as const;
 const EMAIL_DOMAINS = ['gmail.com', 'hotmail.com', 'bol.com.br', 'uol.com.br', 'yahoo.com.br', 'outlook.com'] as const;
 const HEX = 16;
 const encoder = new TextEncoder();
@@ -161,8 +162,9 @@ export function buildWorld(
 
 // Statuses and holders other than the first ones: the contract allows them, so a client's code must
 // meet them. Each other status the spec names (key_status examples) goes to about 3 % of the keys,
-// and each other kind of holder (DocumentType) to about 4 %, from the sixth key of an account on:
-// the first five (one of each type) stay active and held by the customer, as the service shows them.
+// and each other kind of holder (a branch of BeneficiaryEntity) to about 4 %, from the sixth key of an
+// account on. The first five (one of each type) stay active; each is held by the customer but the
+// cnpj key, which is the company's own CNPJ (the key directory's rule for document keys).
 /** Per mille of the keys that get each status other than the first (the one the service shows). */
 export const OTHER_STATUS_PER_MILLE = 30;
 /** Per mille of the keys held by each kind of entity other than the customer (a CPF): a company. */
@@ -190,6 +192,16 @@ interface KeyValue {
   /** 0: the customer; 1 + i: an entity of kind OTHER_KINDS[i]. */
   holder: number;
 }
+
+/**
+ * The holder of a document key (type `cpf` or `cnpj`): the account's holder of that kind, whose own
+ * document the key is. The key directory registers a CPF key only for that CPF's owner, and a CNPJ key
+ * only for that CNPJ's owner, a legal entity. Undefined for the other key types.
+ */
+const DOCUMENT_KEY_HOLDER: Readonly<Record<string, number>> = Object.fromEntries([
+  [CUSTOMER_KIND, 0],
+  ...OTHER_KINDS.map((kind, i) => [kind, 1 + i] as const),
+]);
 
 /** What every key of an account shares, worked out once per account (its name never changes). */
 export interface AccountKeys {
@@ -271,14 +283,11 @@ function keyValue(shared: AccountKeys, index: number): KeyValue {
   const first = index < KEY_TYPES.length;
   const keyType = first ? KEY_TYPES[index]! : r.pick(LATER_TYPES);
   const id = r.uuid();
+  const documentHolder = DOCUMENT_KEY_HOLDER[keyType];
+  if (documentHolder !== undefined)
+    return { id, key: shared.holders[documentHolder]!.document, keyType, status: 0, holder: documentHolder };
   let key: string;
   switch (keyType) {
-    case 'cpf':
-      key = cpf(r);
-      break;
-    case 'cnpj':
-      key = cnpj(r);
-      break;
     case 'email':
       key = `${shared.emailLocal}${index}@${r.pick(EMAIL_DOMAINS)}`;
       break;

@@ -8,7 +8,7 @@ import { DroppedConnection, type FaultQueue } from './faults.js';
 import type { KeyPages } from './key-pages.js';
 import { listPixKeys } from './list-keys.js';
 import { TOKEN_PATH } from './oauth.js';
-import { preferred } from './preferred.js';
+import { preferred, withBodilessStatus } from './preferred.js';
 import { problem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';
 import { preference, type SandboxRequest } from './request.js';
@@ -51,9 +51,13 @@ export function createHandler(parts: HandlerParts): Handler {
     const prefer = preference(request.headers.get('prefer'));
     const answer =
       preferred(operation, prefer.code, prefer.example, requestId) ??
-      (operation === 'listPixKeys'
-        ? await listPixKeys(parts.pages, request, url, clientIndex, requestId, inProcess)
-        : await updateNaturalPerson(parts.customers, request, url, clientIndex, requestId));
+      withBodilessStatus(
+        operation,
+        prefer.code,
+        operation === 'listPixKeys'
+          ? await listPixKeys(parts.pages, request, url, clientIndex, requestId, inProcess)
+          : await updateNaturalPerson(parts.customers, request, url, clientIndex, requestId),
+      );
     // The contract documents the rate-limit fields on 2xx and 4xx answers.
     if (verdict !== undefined && answer.status < 500)
       for (const [name, value] of Object.entries(verdict.headers)) answer.headers.set(name, value);

@@ -4,7 +4,7 @@ import { BytesResponse } from './bytes-response.js';
 import type { KeyPages } from './key-pages.js';
 import { invalid, problem } from './problems.js';
 import type { SandboxRequest } from './request.js';
-import { LIMIT_DEFAULT } from './spec.js';
+import { LIMIT_DEFAULT, USER_AGENT } from './spec.js';
 import { repeated, violationsOf } from './violations.js';
 
 export async function listPixKeys(
@@ -21,11 +21,8 @@ export async function listPixKeys(
   const cursor = url.searchParams.get('cursor');
   if (cursor !== null) query.cursor = cursor;
   const issues = [...repeated(url, 'listPixKeys'), ...validateListPixKeysQuery(query)];
-  const userAgent = request.headers.get('user-agent');
-  if (!userAgent)
-    issues.push({ path: 'User-Agent', message: 'User-Agent is required: the name of the calling application' });
-  else if (userAgent.length > 256)
-    issues.push({ path: 'User-Agent', message: 'User-Agent must be at most 256 characters' });
+  const userAgentIssue = userAgentRule(request.headers.get('user-agent'));
+  if (userAgentIssue) issues.push({ path: USER_AGENT.name, message: userAgentIssue });
   if (issues.length > 0) return invalid(violationsOf(issues), requestId);
   let offset = 0;
   if (cursor !== null) {
@@ -52,4 +49,14 @@ export async function listPixKeys(
   // BytesResponse spares the caller the stream that Node's Response reads every body through.
   // Stryker disable next-line ConditionalExpression: either Response answers the same (pages.test.ts), only faster where it is used.
   return inProcess ? new BytesResponse(body, init) : new Response(body, init);
+}
+
+/** The rule of the contract a `User-Agent` breaks, in words (never its value), or undefined when it keeps them all. */
+function userAgentRule(value: string | null): string | undefined {
+  const { name, maxLength, pattern } = USER_AGENT;
+  if (!value) return `${name} is required: the name of the calling application`;
+  if (value.length > maxLength) return `${name} must be at most ${maxLength} characters`;
+  if (!pattern.test(value))
+    return `${name} must be printable ASCII: no tab, other control character or character outside ASCII, and no space first`;
+  return undefined;
 }

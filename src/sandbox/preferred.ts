@@ -3,6 +3,20 @@
 import { badRequest, statusHeaders } from './problems.js';
 import { DOCUMENTED, type OperationId } from './spec.js';
 
+/**
+ * The sandbox's own success with the status `Prefer: code=…` asks for, when the contract documents that
+ * status without a body (the update's 204): the work is done as for the 200, and the body is dropped,
+ * so a client can meet the answer a provider may give. Any other answer is returned as it is.
+ */
+export function withBodilessStatus(operation: OperationId, code: number | undefined, answer: Response): Response {
+  if (code === undefined || code === answer.status || !answer.ok) return answer;
+  if (DOCUMENTED[operation].get(code)?.hasBody !== false) return answer;
+  const headers = new Headers(answer.headers);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  return new Response(null, { status: code, headers });
+}
+
 /** The answer `Prefer` asks for; undefined for the sandbox's own answer (no preference, or a 2xx code alone). */
 export function preferred(
   operation: OperationId,

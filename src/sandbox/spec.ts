@@ -9,22 +9,28 @@ interface SpecParameter {
   name: string;
   in: string;
   explode?: boolean;
-  schema: { type?: string };
+  schema: { type?: string; maxLength?: number; pattern?: string };
 }
 type ParameterOrRef = SpecParameter | { $ref: string };
 interface SpecOperation {
   operationId: string;
   parameters?: ParameterOrRef[];
-  responses: Record<string, { $ref?: string; content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: Record<string, { examples: Record<string, { $ref: string }> }> }
+  >;
 }
 interface SpecDocument {
   components: {
-    parameters: Record<string, SpecParameter> & { Limit: { schema: { default: number } } };
+    parameters: Record<string, SpecParameter> & {
+      Limit: { schema: { default: number } };
+      UserAgent: { name: string; schema: { maxLength: number; pattern: string } };
+    };
     examples: Record<string, SpecExample>;
-    responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+    responses: Record<string, { content?: Record<string, { examples: Record<string, { $ref: string }> }> }>;
     schemas: {
       PixKey: { properties: { key_status: { examples: string[] } } };
-      DocumentType: { enum: string[] };
+      BeneficiaryEntity: { oneOf: { properties: { document_type: { const: string } } }[] };
     };
   };
   paths: Record<string, Record<string, SpecOperation> & { parameters?: ParameterOrRef[] }>;
@@ -43,6 +49,8 @@ export interface DocumentedResponse {
   status: number;
   /** Example name → example value, in the spec's order. */
   examples: Map<string, unknown>;
+  /** False for a response documented without content (the update's 204). */
+  hasBody: boolean;
 }
 
 const exampleName = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
@@ -61,11 +69,13 @@ function documented(operationId: OperationId): Map<number, DocumentedResponse> {
       for (const [code, declared] of Object.entries(operation.responses)) {
         const response = declared.$ref ? spec.components.responses[exampleName(declared.$ref)]! : declared;
         const examples = new Map<string, unknown>();
-        for (const media of Object.values(response.content)) {
+        // A response without content (the update's 204) has no media type and no examples.
+        const content = response.content ?? {};
+        for (const media of Object.values(content)) {
           for (const [name, ref] of Object.entries(media.examples))
             examples.set(name, spec.components.examples[exampleName(ref.$ref)]!.value);
         }
-        out.set(Number(code), { status: Number(code), examples });
+        out.set(Number(code), { status: Number(code), examples, hasBody: Object.keys(content).length > 0 });
       }
     }
   }
@@ -105,5 +115,16 @@ export const SINGLE_VALUED_QUERY: Record<OperationId, readonly string[]> = {
 /** The key statuses the contract names (`key_status` examples), the one the service shows first. */
 export const KEY_STATUSES: readonly string[] = spec.components.schemas.PixKey.properties.key_status.examples;
 
-/** The kinds of beneficiary entity the contract allows (`DocumentType`). */
-export const DOCUMENT_TYPES: readonly string[] = spec.components.schemas.DocumentType.enum;
+/** The kinds of beneficiary entity the contract allows: the `document_type` of each branch of `BeneficiaryEntity`. */
+export const DOCUMENT_TYPES: readonly string[] = spec.components.schemas.BeneficiaryEntity.oneOf.map(
+  (branch) => branch.properties.document_type.const,
+);
+
+const userAgent = spec.components.parameters.UserAgent;
+/** The `User-Agent` header's rules: its name, most characters, and the pattern (printable ASCII, a visible first character). */
+export const USER_AGENT = {
+  name: userAgent.name,
+  maxLength: userAgent.schema.maxLength,
+  // As Ajv reads a pattern: with the `u` flag.
+  pattern: new RegExp(userAgent.schema.pattern, 'u'),
+} as const;

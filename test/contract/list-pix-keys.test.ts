@@ -53,6 +53,17 @@ describe('listPixKeys', () => {
     expect(violatedFields(response)).toContain('header.user-agent');
   });
 
+  it.each([
+    ['a tab', 'acme\tpay/1'],
+    ['UTF-8 bytes', Buffer.from('café/1.0').toString('latin1')],
+  ])('rejects a User-Agent with %s with 422, as the sandbox does', async (_what, agent) => {
+    const response = await fetch(mockUrl() + PATH, {
+      headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'User-Agent': agent },
+    });
+    expect(response.status).toBe(422);
+    expect(violatedFields(response)).toContain('header.user-agent');
+  });
+
   it('answers 401 without a bearer token', async () => {
     const { response, error } = await createRawClient({ baseUrl: mockUrl() }).GET(PATH, {
       params: { header: USER_AGENT },

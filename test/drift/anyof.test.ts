@@ -39,6 +39,38 @@ describe('collapseAnyOf', () => {
     expect(names(collapseAnyOf(tie))).toEqual(['/a #/anyOf/0/properties/a/type']);
   });
 
+  it("reads a failed oneOf the same way: a holder's document too long for its kind names that kind's rules only", () => {
+    const oneOf = (instancePath: string) => err(instancePath, '#/components/schemas/BeneficiaryEntity/oneOf', 'oneOf');
+    const errors = [
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength'),
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern'),
+      err('/document_type', '#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const'),
+      oneOf(''),
+    ];
+    expect(names(collapseAnyOf(errors))).toEqual([
+      '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength',
+      '/document #/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern',
+    ]);
+    // Neither kind: the member that tells the branches apart is named, with the values it may take.
+    const tag = (branch: number, allowedValue: string) => ({
+      ...err('/document_type', `#/components/schemas/BeneficiaryEntity/oneOf/${branch}/properties/document_type/const`),
+      params: { allowedValue },
+    });
+    const unknownKind = [
+      tag(0, 'cpf'),
+      err('/document', '#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern'),
+      tag(1, 'cnpj'),
+      oneOf(''),
+    ];
+    expect(collapseAnyOf(unknownKind)).toEqual([
+      expect.objectContaining({
+        instancePath: '/document_type',
+        keyword: 'enum',
+        params: { allowedValues: ['cpf', 'cnpj'] },
+      }),
+    ]);
+  });
+
   it('when every branch failed on a discriminating keyword, the anyOf error stands', () => {
     const errors = [
       err('/t', '#/anyOf/0/properties/t/const'),

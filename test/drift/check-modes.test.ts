@@ -46,6 +46,21 @@ describe('validateResponses', () => {
     expect(drift).toEqual([]);
   });
 
+  it("'throw': the update's documented 204 is no drift and resolves undefined; an undocumented 202 is", async () => {
+    const update = (status: number) =>
+      createBaasClient({
+        baseUrl: 'https://api.example.test',
+        token: 'check-mode-token',
+        retry: false,
+        validateResponses: 'throw',
+        fetch: async () => new Response(null, { status }),
+      }).updateNaturalPerson({ account: '1234', documentNumber: '52998224725', body: { socialName: 'Bia' } });
+    await expect(update(204)).resolves.toBeUndefined();
+    const undocumented = (await update(202).catch((e: unknown) => e)) as ResponseError;
+    expect(undocumented).toBeInstanceOf(ResponseError);
+    expect(undocumented.problems?.map((p) => p.part)).toEqual(['status']);
+  });
+
   it.each(['strict', 'on', true])('refuses %j at creation, naming the option and its values', (mode) => {
     expect(() => client({ validateResponses: mode as never })).toThrow(
       new TypeError('createBaasClient: validateResponses must be off, warn or throw'),

@@ -80,6 +80,7 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
 
   it(`every response for the ${statuses.length} documented statuses conforms and parses (${PER_OPERATION} responses)`, async () => {
     const distinctBodies = new Set<string>();
+    let withBody = 0;
     for (let i = 0; i < PER_OPERATION; i += 1) {
       const status = statuses[i % statuses.length]!;
       const seen: Seen[] = [];
@@ -90,19 +91,25 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
       expect(seen).toHaveLength(1);
       const response = seen[0]!;
       const where = `${status}, response ${i}: ${response.body.slice(0, 400)}`;
-      distinctBodies.add(response.body);
 
       // What the spec documents for this status.
       const responsePointer = pointerOf(`${operationPointer}/responses/${status}`);
-      const documented = deref<{ content: Record<string, unknown>; headers?: Record<string, unknown> }>({
+      const documented = deref<{ content?: Record<string, unknown>; headers?: Record<string, unknown> }>({
         $ref: `#${responsePointer}`,
       });
-      const [mediaType] = Object.keys(documented.content);
       expect(response.status, where).toBe(Number(status));
-      expect(response.headers.get('content-type'), where).toContain(mediaType);
-      const body = JSON.parse(response.body) as unknown;
-      const schemaPointer = pointerOf(`${responsePointer}/content/${escapePointer(mediaType!)}/schema`);
-      expect(schemaErrors(schemaPointer, body), where).toEqual([]);
+      // A response documented without content (the update's 204) has no body, which the client reads as undefined.
+      const [mediaType] = Object.keys(documented.content ?? {});
+      let body: unknown;
+      if (mediaType === undefined) expect(response.body, where).toBe('');
+      else {
+        withBody += 1;
+        distinctBodies.add(response.body);
+        expect(response.headers.get('content-type'), where).toContain(mediaType);
+        body = JSON.parse(response.body) as unknown;
+        const schemaPointer = pointerOf(`${responsePointer}/content/${escapePointer(mediaType)}/schema`);
+        expect(schemaErrors(schemaPointer, body), where).toEqual([]);
+      }
       for (const name of Object.keys(documented.headers ?? {})) {
         const headerPointer = pointerOf(`${responsePointer}/headers/${escapePointer(name)}`);
         expect(headerErrors(headerPointer, name, response.headers.get(name)), where).toEqual([]);
@@ -129,6 +136,7 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
       }
     }
     // Generated, not one example served again and again: nearly every body is new.
-    expect(distinctBodies.size).toBeGreaterThan(PER_OPERATION * 0.9);
+    expect(distinctBodies.size).toBeGreaterThan(withBody * 0.9);
+    expect(withBody).toBeGreaterThan(PER_OPERATION * 0.8);
   }, 120_000);
 });

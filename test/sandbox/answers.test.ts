@@ -257,6 +257,19 @@ describe('problems the sandbox writes', () => {
     expect(long.body.violations).toEqual([broke('User-Agent', 'at most 256')]);
   });
 
+  it("a User-Agent that breaks the spec's pattern (a tab, a control or non-ASCII character) is a 422 naming the header, not showing it", async () => {
+    // Printable ASCII, spaces inside: accepted, as the pattern ^[\x21-\x7E][\x20-\x7E]*$ allows.
+    for (const agent of ['t/1', 'acme-payments/1.4.2 (node 20; +https://acme.example)', '~!'])
+      expect((await list(sandbox, '', { 'user-agent': agent })).status, agent).toBe(200);
+    // fetch's Headers drop a value's leading and trailing spaces and tabs, so only inner ones arrive.
+    for (const agent of ['café/1.0', 'acme\tpay/1', 'acme\u007f/1', 'acme/1 \u00a0x']) {
+      const answer = await answerOf(await list(sandbox, '', { 'user-agent': agent }));
+      expect(answer.status, JSON.stringify(agent)).toBe(422);
+      expect(answer.body.violations).toEqual([broke('User-Agent', 'printable ASCII')]);
+      expect(JSON.stringify(answer.body)).not.toContain(agent.slice(0, 4));
+    }
+  });
+
   it('reads limit as a number only when it is one: 200 is the largest page, a number-like text is refused', async () => {
     expect(((await answerOf(await list(sandbox, '?limit=200'))).body as { data: unknown[] }).data).toHaveLength(4 * 2);
     expect((await answerOf(await list(sandbox, '?limit=3'))).body.data).toHaveLength(3);
@@ -552,6 +565,22 @@ describe('Prefer, as Prism reads it', () => {
     }
   });
 
+  it('code=204 on the update applies it and answers the documented 204, with no body', async () => {
+    const answer = await answerOf(
+      await update(sandbox, { socialName: 'Bia 204' }, { account: 1, headers: { prefer: 'code=204' } }),
+    );
+    expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([204, '', undefined]);
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+    expect(sandbox.snapshot().clients[0]!.accounts[1]!.data.socialName).toBe('Bia 204');
+    // A refused update keeps its own error: a 204 is only ever a success.
+    const refused = await answerOf(
+      await update(sandbox, { email: 'not an e-mail' }, { headers: { prefer: 'code=204' } }),
+    );
+    expect(refused.status).toBe(422);
+    // The key list documents no 204.
+    expect((await prefer('code=204')).status).toBe(400);
+  });
+
   it("comes after the token: a request without one gets the sandbox's 401", async () => {
     const answer = await answerOf(await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1', prefer: 'code=429' } }));
     expect([answer.status, answer.body.type]).toEqual([401, 'https://sandbox.baas.example/problems/unauthorized']);
@@ -760,6 +789,7 @@ describe('the words of the sandbox', () => {
       oneField: await reasons(list(sandbox, '?limit=0')),
       fields: await reasons(list(sandbox, '?limit=abc&cursor=a&cursor=b', { 'user-agent': 'u'.repeat(257) })),
       noUserAgent: await reasons(list(sandbox, '?limit=1.5', { 'user-agent': '' })),
+      userAgentPattern: await reasons(list(sandbox, '', { 'user-agent': 'caf\u00e9/1.0' })),
       notAnObject: await reasons(update(sandbox, [])),
       noAccount: await reasons(put({ body: '{"email":"a@b.com"}' }, 'DocumentNumber=52998224725')),
       cursor: await detail(list(sandbox, '?cursor=1.x')),
@@ -790,6 +820,10 @@ describe('the words of the sandbox', () => {
         '2 fields broke a rule of the contract.',
         'limit must be an integer',
         'User-Agent is required: the name of the calling application',
+      ],
+      userAgentPattern: [
+        '1 field broke a rule of the contract.',
+        'User-Agent must be printable ASCII: no tab, other control character or character outside ASCII, and no space first',
       ],
       notAnObject: ['1 field broke a rule of the contract.', 'the body must be an object'],
       noAccount: ['1 field broke a rule of the contract.', 'Account is required'],

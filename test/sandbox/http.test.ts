@@ -40,6 +40,18 @@ describe('over HTTP', () => {
     expect(log).toContain(`*********${target.documentNumber.slice(-2)}`);
   });
 
+  it('refuses a User-Agent with a tab or with UTF-8 bytes: the 422 problem names the header', async () => {
+    // `café/1.0` as UTF-8 bytes on the wire (fetch sends a header's characters as bytes).
+    for (const agent of ['acme\tpay/1', Buffer.from('café/1.0').toString('latin1')]) {
+      const answer = await fetch(`${running.url}/v2/api/pix/keys/list-keys`, {
+        headers: { authorization: `Bearer ${token}`, 'user-agent': agent },
+      });
+      expect(answer.status).toBe(422);
+      const problem = (await answer.json()) as { violations: { property: string }[] };
+      expect(problem.violations.map((v) => v.property)).toEqual(['User-Agent']);
+    }
+  });
+
   it('drops the connection when told to: the client sees a NetworkError', async () => {
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     const baas = createBaasClient({ baseUrl: running.url, token, retry: false });

@@ -8,7 +8,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { NaturalPersonUpdate } from '../../src/index.js';
 import { cpf, naturalPersonUpdate } from '../support/arbitraries.js';
 import { conforming } from './conformance.js';
-import { spec } from '../support/spec.js';
+import { holderKinds, spec } from '../support/spec.js';
 
 const CLIENTS = 2;
 const ACCOUNTS = 2;
@@ -16,7 +16,7 @@ const ACCOUNTS = 2;
 // kind of the contract appears among them (the sandbox seeds each at a few percent).
 const KEYS = 30;
 const STATUSES: string[] = spec.components.schemas!.PixKey!.properties!.key_status!.examples;
-const HOLDER_KINDS: string[] = spec.components.schemas!.DocumentType!.enum;
+const HOLDER_KINDS = holderKinds();
 const BASE = 'http://sandbox.test';
 const UPDATE = `${BASE}/v2/api/baas-onboarding/account/natural-person`;
 const LIST = `${BASE}/v2/api/pix/keys/list-keys`;

@@ -6,12 +6,12 @@ import type { PixKey } from '../../src/index.js';
 import { isValidCpf } from '../../src/validation/index.js';
 import { schemaErrors } from '../support/ajv.js';
 import { BRAZILIAN_STATES } from '../support/arbitraries.js';
-import { spec } from '../support/spec.js';
+import { holderKinds, spec } from '../support/spec.js';
 
 // What the contract allows, read from the spec (not from the sandbox's code): the key statuses it
 // names (the first is the one the service shows) and the kinds of holder.
 const STATUSES: string[] = spec.components.schemas!.PixKey!.properties!.key_status!.examples;
-const HOLDER_KINDS: string[] = spec.components.schemas!.DocumentType!.enum;
+const HOLDER_KINDS = holderKinds();
 
 const list = async (sandbox: ReturnType<typeof createSandbox>, token: string, limit = 200) =>
   (
@@ -65,11 +65,13 @@ describe('seeded data', () => {
         const key = keyAt(world, account, index);
         const holder = key.beneficiary_entity;
         if (index < 5) {
-          // One of each type, active, held by the customer: as the service shows its keys.
-          expect([key.key_status, holder]).toEqual([
-            'active',
-            { name: account.name, document_type: 'cpf', document: account.documentNumber },
-          ]);
+          // One of each type, active, held by the customer (as the service shows its keys), but the
+          // CNPJ key: a natural person cannot hold one, so the account's company holds it.
+          expect(key.key_status).toBe('active');
+          if (key.key_type === 'cnpj') {
+            expect(holder).toMatchObject({ document_type: 'cnpj', document: key.key });
+            companies.add(JSON.stringify(holder));
+          } else expect(holder).toEqual({ name: account.name, document_type: 'cpf', document: account.documentNumber });
           continue;
         }
         statuses.set(key.key_status, (statuses.get(key.key_status) ?? 0) + 1);
@@ -98,7 +100,7 @@ describe('seeded data', () => {
     expect(kinds.get('cnpj')! / keys).toBeLessThan(0.05);
   });
 
-  it('shows every status and holder kind with the default seed from 100 keys per account; only active keys of the customer at the default 5', async () => {
+  it('shows every status and holder kind with the default seed from 100 keys per account; only active keys at the default 5', async () => {
     const seen = async (keysPerAccount: number) => {
       const sandbox = createSandbox({ keysPerAccount });
       const page = JSON.parse(await list(sandbox, sandbox.clients[0]!.token)) as { data: PixKey[] };
@@ -106,10 +108,29 @@ describe('seeded data', () => {
         page.data.flatMap((key) => [`status ${key.key_status}`, `holder ${key.beneficiary_entity.document_type}`]),
       );
     };
-    expect([...(await seen(5))].sort()).toEqual(['holder cpf', 'status active']);
+    expect([...(await seen(5))].sort()).toEqual(['holder cnpj', 'holder cpf', 'status active']);
     expect([...(await seen(100))].sort()).toEqual(
       [...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort(),
     );
+  });
+
+  it("obeys the key directory: every cpf and cnpj key is its holder's own document, and only legal entities hold cnpj keys", async () => {
+    const sandbox = createSandbox({ seed: 'dict', clients: 2, accountsPerClient: 3, keysPerAccount: 100 });
+    const counts: Record<string, number> = { cpf: 0, cnpj: 0 };
+    for (const client of sandbox.clients) {
+      const page = JSON.parse(await list(sandbox, client.token)) as { data: PixKey[] };
+      expect(page.data).toHaveLength(200);
+      for (const { key, key_type, beneficiary_entity: holder } of page.data) {
+        if (key_type !== 'cpf' && key_type !== 'cnpj') continue;
+        counts[key_type] = counts[key_type]! + 1;
+        expect([key_type, key]).toEqual([holder.document_type, holder.document]);
+      }
+      // Each customer's CPF key is the CPF it is updated by.
+      const documents = new Set(page.data.filter((k) => k.key_type === 'cpf').map((k) => k.key));
+      for (const account of client.accounts.slice(0, 2)) expect(documents).toContain(account.documentNumber);
+    }
+    // Two pages of 200 keys cover two accounts of each client: one cpf and one cnpj key each.
+    expect(counts).toEqual({ cpf: 4, cnpj: 4 });
   });
 
   it('keeps tokens out of the snapshot and masks CPFs in it', () => {
@@ -170,8 +191,11 @@ describe('seeded data', () => {
       };
       expect(valid[key.key_type]?.(), `${key.key_type} ${key.key}`).toBe(true);
     }
+    const first = keys.filter((_, n) => n % 25 < 5).map((key) => key.key_type);
     const later = keys.filter((_, n) => n % 25 >= 5).map((key) => key.key_type);
-    for (const type of ['cpf', 'cnpj', 'email', 'phone', 'evp']) expect(later).toContain(type);
+    for (const type of ['cpf', 'cnpj', 'email', 'phone', 'evp']) expect(first).toContain(type);
+    // A document is registered once, as its holder's own key: later keys are never document keys.
+    expect([...new Set(later)].sort()).toEqual(['email', 'evp', 'phone']);
     expect(new Set(keys.map((key) => key.id)).size).toBe(keys.length);
     expect(new Set(keys.map((key) => key.key)).size).toBe(keys.length);
   });

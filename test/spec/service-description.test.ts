@@ -1,7 +1,7 @@
 // Every field, header and parameter of the service description (shared/seed) is in the bundled
 // spec, with the name and type the description gives it.
 import { describe, expect, it } from 'vitest';
-import { deref, spec } from '../support/spec.js';
+import { deref, holderKinds, spec } from '../support/spec.js';
 import { schemaErrors } from '../support/ajv.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
@@ -47,11 +47,20 @@ const fields: [string, string, string][] = [
   ['PixKeyList', 'data', 'array'],
 ];
 
+/** The schemas a field is declared in: the component's own properties, or each of its `oneOf` branches (BeneficiaryEntity). */
+const declarations = (component: string, field: string): unknown[] => {
+  const s = schema(component);
+  const branches: any[] = s?.oneOf ?? [s];
+  return branches.map((branch) => branch?.properties?.[field]);
+};
+
 describe('service description fields', () => {
   it.each(fields)('%s.%s is a %s', (component, field, type) => {
-    const property = schema(component)?.properties?.[field];
-    expect(property, `${component}.${field}`).toBeDefined();
-    expect(typeOf(property)).toBe(type);
+    const properties = declarations(component, field);
+    for (const property of properties) {
+      expect(property, `${component}.${field}`).toBeDefined();
+      expect(typeOf(property)).toBe(type);
+    }
   });
 
   it('has the formats and shapes the description states', () => {
@@ -64,7 +73,7 @@ describe('service description fields', () => {
     expect(schema('KnownPixKeyType').enum).toEqual(expect.arrayContaining(['phone', 'email']));
     expect(schema('PixKey').properties.key_status.examples).toContain('active');
     expect(schema('BeneficiaryAccount').properties.account_type.examples).toContain('CC');
-    expect(schema('DocumentType').enum).toContain('cpf');
+    expect(holderKinds()).toEqual(['cpf', 'cnpj']);
   });
 });
 

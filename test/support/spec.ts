@@ -20,3 +20,9 @@ export function deref<T = any>(node: any): T {
   }
   return current as T;
 }
+
+/** The kinds of key holder the contract allows: the constant `document_type` of each branch of `BeneficiaryEntity`. */
+export const holderKinds = (): string[] =>
+  spec.components.schemas!.BeneficiaryEntity!.oneOf.map(
+    (branch: { properties: { document_type: { const: string } } }) => branch.properties.document_type.const,
+  );

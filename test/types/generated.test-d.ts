@@ -2,7 +2,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   Address,
+  BeneficiaryEntity,
   BrazilianState,
+  DocumentType,
   NaturalPersonUpdate,
   PixKey,
   PixKeyList,
@@ -88,5 +90,15 @@ describe('generated types', () => {
     expectTypeOf<PixKeyList['data']>().toEqualTypeOf<PixKey[]>();
     expectTypeOf<PixKeyList['cursor']['next']>().toEqualTypeOf<string | null>();
     expectTypeOf<PixKey['beneficiary_entity']['document_type']>().toEqualTypeOf<'cpf' | 'cnpj'>();
+    expectTypeOf<DocumentType>().toEqualTypeOf<'cpf' | 'cnpj'>();
+  });
+
+  it('types a holder as one of two kinds, told apart by document_type', () => {
+    const holder = {} as BeneficiaryEntity;
+    if (holder.document_type === 'cnpj')
+      expectTypeOf(holder).toEqualTypeOf<Extract<BeneficiaryEntity, { document_type: 'cnpj' }>>();
+    // @ts-expect-error A third kind of holder is not in the contract.
+    const rg: BeneficiaryEntity = { name: 'Maria', document_type: 'rg', document: '123' };
+    expectTypeOf(rg).not.toBeAny();
   });
 });
