@@ -32,7 +32,7 @@ import {
 const BASE = 'http://127.0.0.1:9/gw/';
 const LIST = 'http://127.0.0.1:9/gw/v2/api/pix/keys/list-keys';
 const FIRST_CURSOR = exampleValue<{ cursor: { next: string } }>('FirstPage').cursor.next;
-const UA = 'baas-pix-contract-verify/0.2.0';
+const UA = 'baas-pix-contract-verify/1.0.0';
 
 async function context(
   reply?: (kind: Kind, request: SeenRequest, index: number) => Reply | undefined,

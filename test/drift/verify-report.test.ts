@@ -9,8 +9,8 @@ function report(checks: CheckResult[], extra: Partial<VerifyReport> = {}): Verif
   const counts = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };
   for (const c of checks) counts[c.verdict] += 1;
   return {
-    tool: 'baas-pix-contract verify 0.2.0',
-    contractVersion: '0.2.0',
+    tool: 'baas-pix-contract verify 1.0.0',
+    contractVersion: '1.0.0',
     baseUrl: 'http://127.0.0.1:9',
     credentials: 'token',
     startedAt: '2026-01-01T00:00:00.000Z',
@@ -115,7 +115,7 @@ describe('formatJson', () => {
   it('is the report, indented by two spaces, with secrets and CPFs masked', () => {
     const r = report([{ check: 'c', expected: 'e', seen: `${SECRET} for 52998224725`, verdict: 'ok', problems: [] }]);
     const text = formatJson(r, [SECRET]);
-    expect(text.startsWith('{\n  "tool": "baas-pix-contract verify 0.2.0",\n  "contractVersion"')).toBe(true);
+    expect(text.startsWith('{\n  "tool": "baas-pix-contract verify 1.0.0",\n  "contractVersion"')).toBe(true);
     expect(JSON.parse(text)).toEqual({ ...r, checks: [{ ...r.checks[0], seen: '[REDACTED] for *********25' }] });
   });
 });

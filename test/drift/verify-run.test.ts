@@ -43,8 +43,8 @@ describe('runVerify', () => {
       now: () => clock.shift() ?? 1334.6,
     });
     expect(report).toEqual({
-      tool: 'baas-pix-contract verify 0.2.0',
-      contractVersion: '0.2.0',
+      tool: 'baas-pix-contract verify 1.0.0',
+      contractVersion: '1.0.0',
       baseUrl: 'http://127.0.0.1:9/gw/*********25',
       credentials: 'token',
       startedAt: '2026-03-04T05:06:07.890Z',
