@@ -59,7 +59,12 @@ export function refreshExampleBlocks({ write = true, root = repoRoot } = {}) {
 export function withoutComments(code) {
   return code
     .split('\n')
-    .map((line) => line.replace(/\/\*.*?\*\//g, '').replace(/(^|\s)(\/\/|#).*$/, '').trimEnd())
+    .map((line) =>
+      line
+        .replace(/\/\*.*?\*\//g, '')
+        .replace(/(^|\s)(\/\/|#).*$/, '')
+        .trimEnd(),
+    )
     .filter((line) => line !== '')
     .join('\n');
 }
