@@ -12,7 +12,9 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 const docs = documents();
 const guias = readdirSync(join(repoRoot, 'docs/guias')).filter((name) => name.endsWith('.md'));
 const PORTUGUESE = 'examples/pt-BR/';
-const translated = readdirSync(join(repoRoot, PORTUGUESE)).map((name) => `${PORTUGUESE}${name}`);
+const translated = readdirSync(join(repoRoot, PORTUGUESE), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => `${PORTUGUESE}${name}`);
 /** The English example a Portuguese copy translates (`examples/pt-BR/x.ts` → `examples/x.ts`). */
 const original = (example: string) => example.replace(PORTUGUESE, 'examples/');
 
