@@ -18,7 +18,7 @@ import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions 
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
-import { BaasPromise, type Answered } from './with-response.js';
+import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
@@ -145,7 +145,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
 
   const client: BaasClient = {
     updateNaturalPerson(input) {
-      return new BaasPromise(
+      return new CallPromise(
         (async () => {
           const query = { Account: input.account, DocumentNumber: input.documentNumber };
           preflight('updateNaturalPerson', [
@@ -158,7 +158,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     },
 
     listPixKeys(input = {}) {
-      return new BaasPromise(
+      return new CallPromise(
         (async () => {
           const query = { limit: input.limit, cursor: input.cursor };
           preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));

@@ -29,12 +29,18 @@ export interface Answered<T> {
   metadata(): ResponseMetadata;
 }
 
+/** What a typed method returns: a Promise of the call's data, with `.withResponse()` for its metadata. */
+export interface BaasPromise<T> extends Promise<T> {
+  /** The data with what the final answer said: `{ data, response, requestId, rateLimit, attempts }`. */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
 /**
- * A promise of a typed call's data with `.withResponse()`. It is a real Promise (instanceof, await,
- * Promise.all), but it settles only through the call: `then`, `catch` and `finally` follow the data, and
- * a call whose promise nobody follows rejects unhandled exactly as a plain promise would.
+ * The one BaasPromise: a real Promise (instanceof, await, Promise.all) that settles only through the
+ * call: `then`, `catch` and `finally` follow the data, and a call whose promise nobody follows rejects
+ * unhandled exactly as a plain promise would.
  */
-export class BaasPromise<T> extends Promise<T> {
+export class CallPromise<T> extends Promise<T> implements BaasPromise<T> {
   // Promise's own methods (then of a subclass, Promise.resolve) build plain promises, not this class.
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
