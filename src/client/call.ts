@@ -22,7 +22,7 @@ import {
   type OperationName,
 } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
-import { redactJson, redactText, redactUrl } from '../redact.js';
+import { redactBounded, redactJson, redactUrl } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
 import { fetchFollowingRedirects } from './redirect.js';
 import { parseRetryAfter, shouldRetry, sleep, type RetrySettings } from './retry.js';
@@ -126,8 +126,8 @@ export class Call {
   }
 
   /**
-   * What the final answer said: status, header fields, request id, rate-limit state. Masked as an error's
-   * fields are (a provider may echo the token or the CPF in a header).
+   * What the final answer said: status, header fields, request id, rate-limit state. Masked and bounded as
+   * an error's fields are (a provider may echo the token or the CPF in a header, or send a huge one).
    */
   private metadata(): ResponseMetadata {
     const response = this.response!;
@@ -136,8 +136,8 @@ export class Call {
     // that mask alike) joined with ", " as HTTP joins them; Object.fromEntries keeps `__proto__` a member.
     const fields = new Map<string, string>();
     response.headers.forEach((value, name) => {
-      const shown = redactText(name, secrets);
-      const masked = redactText(value, secrets);
+      const shown = redactBounded(name, secrets);
+      const masked = redactBounded(value, secrets);
       const earlier = fields.get(shown);
       fields.set(shown, earlier === undefined ? masked : `${earlier}, ${masked}`);
     });
@@ -146,7 +146,7 @@ export class Call {
     const rateLimit = parseRateLimit(response.headers);
     return {
       response: { status: response.status, headers },
-      requestId: requestId === null ? undefined : redactText(requestId, secrets),
+      requestId: requestId === null ? undefined : redactBounded(requestId, secrets),
       rateLimit: rateLimit === undefined ? undefined : redactJson(rateLimit, secrets),
       attempts: this.attempts,
     };

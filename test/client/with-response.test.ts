@@ -113,6 +113,16 @@ describe('withResponse on a successful call', () => {
     expect(result.response.headers['x-customer']).toMatch(/25$/);
   });
 
+  it('bounds a huge header value as an error bounds provider text', async () => {
+    const server = answering(() =>
+      Response.json(page(), { headers: { 'X-Request-Id': 'r'.repeat(6000), 'X-Note': 'n'.repeat(6000) } }),
+    );
+    const result = await client(server.fetch).listPixKeys().withResponse();
+    expect(result.requestId!.length).toBeLessThan(1100);
+    expect(result.requestId).toMatch(/^r+… \(\d+ more characters\)$/);
+    expect(result.response.headers['x-note']!.length).toBeLessThan(1100);
+  });
+
   it('keeps a header named __proto__ a plain member', async () => {
     const server = answering(() => Response.json(page(), { headers: [['__proto__', 'x']] }));
     const { response } = await client(server.fetch).listPixKeys().withResponse();
