@@ -8,6 +8,7 @@ export {
   type ListPixKeysInput,
 } from './client/baas-client.js';
 export type { BaasClientOptions, CallOptions, ResponseValidation } from './client/options.js';
+export type { BaasPromise, ResponseMetadata, WithResponse } from './client/with-response.js';
 export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
 export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';

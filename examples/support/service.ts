@@ -35,7 +35,9 @@ export function serviceFromEnv(env: NodeJS.ProcessEnv = process.env): Service {
       const credentials = { tokenUrl, clientId, clientSecret };
       return { client: { baseUrl, token: clientCredentials(credentials) }, credentials, description: `${baseUrl} with client credentials (BAAS_CLIENT_ID ${clientId})` };
     }
-    throw new Error('BAAS_BASE_URL needs BAAS_TOKEN, or BAAS_TOKEN_URL, BAAS_CLIENT_ID and BAAS_CLIENT_SECRET (`npx baas-pix-contract sandbox` prints them)');
+    const missing = Object.entries({ BAAS_TOKEN_URL: tokenUrl, BAAS_CLIENT_ID: clientId, BAAS_CLIENT_SECRET: clientSecret }).filter(([, value]) => !value).map(([name]) => name);
+    console.error(`BAAS_BASE_URL is set but no credentials are: set BAAS_TOKEN, or ${missing.join(', ')} (\`npx baas-pix-contract sandbox\` prints them).`);
+    process.exit(2);
   }
   const sandbox = createSandbox({ seed: 'examples' });
   const me = sandbox.clients[0]!;

@@ -49,3 +49,23 @@ export function refreshExampleBlocks({ write = true, root = repoRoot } = {}) {
   }
   return stale;
 }
+
+/**
+ * Code with its comments and blank lines taken out, to compare a block whose comments were translated
+ * with its original: block comments, `//` comments (TypeScript) and `#` comments (shell), the
+ * last two only where they start a line or follow a space, so that `https://…` and `repo.git#v1` are code.
+ * @param {string} code
+ */
+export function withoutComments(code) {
+  return code
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/\/\*.*?\*\//g, '')
+        .replace(/(^|\s)(\/\/|#).*$/, '')
+        .trimEnd(),
+    )
+    .filter((line) => line !== '')
+    .join('\n');
+}

@@ -1,7 +1,7 @@
 // exportKeys and exportKeyPages: every PIX key of the account, page after page through the client's
 // own page walk, each page request paced like updateMany's (rate, discovered limit, limiter) and
 // retried here so retries are paced too. Pages carry their cursors, so a caller can resume.
-import type { BaasClient } from '../client/baas-client.js';
+import type { ListPixKeysInput } from '../client/baas-client.js';
 import { walkCursorPages } from '../client/pagination.js';
 import { ApiError } from '../errors.js';
 import { operations } from '../generated/operations.js';
@@ -11,8 +11,10 @@ import { attemptUntilDone } from './attempts.js';
 import { checkObject, checkPacing, type PacingOptions, type PacingSettings } from './options.js';
 import { Pacing } from './pacing.js';
 
-/** What exportKeys needs of a client: `createBaasClient`'s does. */
-export type ExportClient = Pick<BaasClient, 'listPixKeys'>;
+/** What exportKeys needs of a client: `createBaasClient`'s does (any promise of a page will do). */
+export interface ExportClient {
+  listPixKeys(input?: ListPixKeysInput): Promise<PixKeyList>;
+}
 
 export interface ExportKeysOptions extends PacingOptions {
   /** Keys per page asked of the server (the contract's `limit` query parameter). Default: the server's. */

@@ -5,7 +5,8 @@
 // at a time, the next only once the last has its slot, so memory follows the concurrency, not the
 // input; a lowered concurrency simply starts nothing until enough items have finished.
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { BaasClient } from '../client/baas-client.js';
+import type { UpdateNaturalPersonInput } from '../client/baas-client.js';
+import type { UpdateResult } from '../types.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
 import { cpfDigits } from '../validation/cpf.js';
@@ -16,8 +17,10 @@ import { Pacing } from './pacing.js';
 import { type BatchProgress, Counts } from './progress.js';
 import { resultOf, type UpdateItem, type UpdateManyResult } from './results.js';
 
-/** What updateMany needs of a client: `createBaasClient`'s does. */
-export type BatchClient = Pick<BaasClient, 'updateNaturalPerson'>;
+/** What updateMany needs of a client: `createBaasClient`'s does (any promise of the result will do). */
+export interface BatchClient {
+  updateNaturalPerson(input: UpdateNaturalPersonInput): Promise<UpdateResult | undefined>;
+}
 
 /** The results of updateMany as they complete, and the counts so far. */
 export interface UpdateManyRun<I extends UpdateItem = UpdateItem> extends AsyncIterableIterator<UpdateManyResult<I>> {

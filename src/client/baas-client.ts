@@ -18,6 +18,7 @@ import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions 
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
+import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
@@ -33,10 +34,13 @@ export interface ListPixKeysInput extends CallOptions {
 }
 
 export interface BaasClient {
-  /** Resolves with the parsed success body, or undefined for an empty 200 or a 204. */
-  updateNaturalPerson(input: UpdateNaturalPersonInput): Promise<UpdateResult | undefined>;
-  /** One page of keys. */
-  listPixKeys(input?: ListPixKeysInput): Promise<PixKeyList>;
+  /**
+   * Resolves with the parsed success body, or undefined for an empty 200 or a 204;
+   * `.withResponse()` adds the status, header fields, request id and rate-limit state.
+   */
+  updateNaturalPerson(input: UpdateNaturalPersonInput): BaasPromise<UpdateResult | undefined>;
+  /** One page of keys; `.withResponse()` adds the status, header fields, request id and rate-limit state. */
+  listPixKeys(input?: ListPixKeysInput): BaasPromise<PixKeyList>;
   /** Every key across pages, one page in memory at a time. */
   pixKeys(options?: PixKeysOptions): AsyncIterable<PixKey>;
   /** The underlying openapi-fetch client, with the same auth, User-Agent, timeout and retry. */
@@ -105,7 +109,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     params: Params,
     callOptions: CallOptions,
     read: Reader<T>,
-  ): Promise<T> {
+  ): Promise<Answered<T>> {
     const operation = operations[name];
     const headers = { ...baseHeaders };
     if (callOptions.headers) {
@@ -132,7 +136,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       body,
     };
     const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes);
-    return call.run(read);
+    return call.answer(read);
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
@@ -140,19 +144,27 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   }
 
   const client: BaasClient = {
-    async updateNaturalPerson(input) {
-      const query = { Account: input.account, DocumentNumber: input.documentNumber };
-      preflight('updateNaturalPerson', [
-        ...validateUpdateNaturalPersonQuery(query),
-        ...validateNaturalPersonUpdate(input.body),
-      ]);
-      return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
+    updateNaturalPerson(input) {
+      return new CallPromise(
+        (async () => {
+          const query = { Account: input.account, DocumentNumber: input.documentNumber };
+          preflight('updateNaturalPerson', [
+            ...validateUpdateNaturalPersonQuery(query),
+            ...validateNaturalPersonUpdate(input.body),
+          ]);
+          return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
+        })(),
+      );
     },
 
-    async listPixKeys(input = {}) {
-      const query = { limit: input.limit, cursor: input.cursor };
-      preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
-      return send('listPixKeys', { query }, input, readList);
+    listPixKeys(input = {}) {
+      return new CallPromise(
+        (async () => {
+          const query = { limit: input.limit, cursor: input.cursor };
+          preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
+          return send('listPixKeys', { query }, input, readList);
+        })(),
+      );
     },
 
     pixKeys(pageOptions = {}) {

@@ -22,11 +22,12 @@ import {
   type OperationName,
 } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
-import { redactUrl } from '../redact.js';
+import { redactBounded, redactJson, redactUrl } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
 import { fetchFollowingRedirects } from './redirect.js';
 import { parseRetryAfter, shouldRetry, sleep, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
+import type { Answered, ResponseMetadata } from './with-response.js';
 
 /** What every call of one client shares. */
 export interface ClientState {
@@ -116,6 +117,39 @@ export class Call {
       clearTimeout(this.timer);
       if (onAbort) signal!.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Runs the call to its end like `run`, with the final answer's metadata readable on demand (`.withResponse()`). */
+  async answer<T>(read: Reader<T>): Promise<Answered<T>> {
+    const data = await this.run(read);
+    return { data, metadata: () => this.metadata() };
+  }
+
+  /**
+   * What the final answer said: status, header fields, request id, rate-limit state. Masked and bounded as
+   * an error's fields are (a provider may echo the token or the CPF in a header, or send a huge one).
+   */
+  private metadata(): ResponseMetadata {
+    const response = this.response!;
+    const secrets = this.secrets;
+    // A plain object (JSON.stringify shows it): names lower case, a name sent twice (set-cookie, or two
+    // that mask alike) joined with ", " as HTTP joins them; Object.fromEntries keeps `__proto__` a member.
+    const fields = new Map<string, string>();
+    response.headers.forEach((value, name) => {
+      const shown = redactBounded(name, secrets);
+      const masked = redactBounded(value, secrets);
+      const earlier = fields.get(shown);
+      fields.set(shown, earlier === undefined ? masked : `${earlier}, ${masked}`);
+    });
+    const headers: Record<string, string> = Object.fromEntries(fields);
+    const requestId = response.headers.get(REQUEST_ID);
+    const rateLimit = parseRateLimit(response.headers);
+    return {
+      response: { status: response.status, headers },
+      requestId: requestId === null ? undefined : redactBounded(requestId, secrets),
+      rateLimit: rateLimit === undefined ? undefined : redactJson(rateLimit, secrets),
+      attempts: this.attempts,
+    };
   }
 
   /** Operation, method, redacted URL, attempts and last request id: the context of any error of this call. */

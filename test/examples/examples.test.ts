@@ -71,6 +71,19 @@ describe('with no environment: a sandbox in process', () => {
   });
 });
 
+// BAAS_BASE_URL with the token forgotten: the example names what is missing, instead of failing later
+// on an empty token URL. first-call.ts reads the environment itself; the others through support/service.ts.
+describe('with BAAS_BASE_URL and no credentials', () => {
+  it.each(['first-call.ts', 'list-page.ts'])('%s exits 2 naming the variables to set', async (file) => {
+    const run = await runExample(file, { ...baseEnv(), BAAS_BASE_URL: 'http://127.0.0.1:9', BAAS_CLIENT_ID: 'id' });
+    expect(run.code, shown(run)).toBe(2);
+    for (const name of ['BAAS_TOKEN', 'BAAS_TOKEN_URL', 'BAAS_CLIENT_SECRET'])
+      expect(run.stderr, shown(run)).toContain(name);
+    // BAAS_CLIENT_ID is given, so it is not named as missing.
+    expect(run.stderr, shown(run)).not.toContain('BAAS_CLIENT_ID');
+  });
+});
+
 describe('against the command-line sandbox', () => {
   let server: ChildProcess | undefined;
   let output: () => string = () => '';

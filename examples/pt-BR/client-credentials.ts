@@ -1,0 +1,20 @@
+// OAuth2 client credentials: uma fonte de token que busca, guarda e renova o bearer token.
+import { clientCredentials, createBaasClient } from 'baas-pix-contract';
+import { serviceFromEnv } from './support/service.js';
+
+const service = serviceFromEnv();
+console.error(`Calling ${service.description}`);
+if (!service.credentials) console.error('BAAS_TOKEN is set: to fetch tokens instead, set BAAS_TOKEN_URL, BAAS_CLIENT_ID and BAAS_CLIENT_SECRET.');
+
+// Guardado até expires_in menos 60 s; chamadas simultâneas dividem um pedido de token; um 401 descarta
+// o token e a chamada é enviada mais uma vez com um novo.
+const source = service.credentials && clientCredentials({ ...service.credentials, authMethod: 'client_secret_basic' });
+const baas = createBaasClient({ ...service.client, token: source ?? service.client.token!, userAgent: 'examples/1.0' });
+baas.on('token', (event) => console.log(`token ${event.action}, expires in ${event.expiresInSeconds ?? '?'} s`));
+
+try {
+  const [a, b] = await Promise.all([baas.listPixKeys({ limit: 2 }), baas.listPixKeys({ limit: 2 })]);
+  console.log(`two pages, ${a.data.length + b.data.length} keys, one token request`);
+} finally {
+  await source?.close();
+}

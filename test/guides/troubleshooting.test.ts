@@ -1,0 +1,74 @@
+// The troubleshooting guide quotes each error as the package prints it. The errors the client makes in
+// process are made again here (a sandbox in this process, at the guide's URLs) and each quoted line must
+// still be `name: message` of the real error, so a reworded message cannot leave the guide stale; both
+// languages quote the same lines, and every section of the issue's list is there.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { createBaasClient } from '../../src/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+
+const PAGES = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
+const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+/** The lines of the guide's `text` blocks: the messages it quotes. */
+const quoted = (path: string) =>
+  [...read(path).matchAll(/```text\n([\s\S]*?)```/g)].flatMap(([, block]) => block!.trimEnd().split('\n'));
+
+const shown = (error: unknown) => `${(error as Error).name}: ${(error as Error).message}`;
+const failure = (run: () => Promise<unknown>) =>
+  run().then(
+    () => expect.unreachable('the call succeeded'),
+    (error: unknown) => error,
+  );
+
+describe('the troubleshooting guide', () => {
+  it('has a section for each error a newcomer meets, in both languages alike', () => {
+    const headings = read(PAGES[0]!).match(/^## .+$/gm);
+    expect(headings).toEqual([
+      '## Bad token',
+      '## Wrong base URL',
+      '## Port in use',
+      '## Missing peer',
+      '## CommonJS project',
+      '## Formatted CPF',
+      '## Plain http',
+      '## Response too large',
+      '## Rate limited',
+    ]);
+    expect(read(PAGES[1]!).match(/^## .+$/gm)).toHaveLength(headings!.length);
+    expect(quoted(PAGES[1]!)).toEqual(quoted(PAGES[0]!));
+  });
+
+  it('quotes the errors of the client as it makes them now', async () => {
+    const sandbox = createSandbox({ seed: 'troubleshooting' });
+    const at = (baseUrl: string, extra: object = {}) =>
+      createBaasClient({ baseUrl, token: sandbox.clients[0]!.token, fetch: sandbox.fetch, retry: false, ...extra });
+    const limited = createSandbox({ seed: 'troubleshooting', rateLimit: { requests: 1, windowMs: 1000 } });
+    const busy = createBaasClient({
+      baseUrl: 'http://127.0.0.1:4021',
+      token: limited.clients[0]!.token,
+      fetch: limited.fetch,
+      retry: false,
+    });
+    await busy.listPixKeys();
+    const made = [
+      await failure(() =>
+        createBaasClient({ baseUrl: 'http://127.0.0.1:4020', token: 'sbx_wrong', fetch: sandbox.fetch }).listPixKeys(),
+      ),
+      await failure(() => at('http://127.0.0.1:4020/api').listPixKeys()),
+      await failure(() =>
+        at('http://127.0.0.1:4020').updateNaturalPerson({
+          account: '184174734423',
+          documentNumber: '774.765.806-05',
+          body: { socialName: 'Maria' },
+        }),
+      ),
+      await failure(async () => at('http://api.baas.example.com').listPixKeys()),
+      await failure(() => at('http://127.0.0.1:4020', { maxResponseBytes: 1000 }).listPixKeys({ limit: 50 })),
+      await failure(() => busy.listPixKeys()),
+    ];
+    const lines = quoted(PAGES[0]!);
+    for (const error of made) expect(lines).toContain(shown(error));
+  });
+});
