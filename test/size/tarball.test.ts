@@ -92,9 +92,7 @@ describe.each([
       classes: Record<string, string>;
       errors: Record<string, { name: string; string: string; stack: string; constructor: string; baas: boolean }>;
     };
-    expect(out.classes).toEqual(
-      Object.fromEntries(['BaasError', ...ERROR_CLASSES].map((n) => [n, n])),
-    );
+    expect(out.classes).toEqual(Object.fromEntries(['BaasError', ...ERROR_CLASSES].map((n) => [n, n])));
     for (const name of ERROR_CLASSES) {
       const error = out.errors[name]!;
       expect(error.name, name).toBe(name);
