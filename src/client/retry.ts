@@ -105,19 +105,8 @@ export function backoffMs(attempt: number, settings: RetrySettings, random: () =
   return Math.floor(random() * ceiling);
 }
 
-const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
-
-/** `Retry-After` as milliseconds: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^[0-9]+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Only an HTTP date (RFC 9110 §5.6.7: it names the day and the month): Date.parse would also read
-  // "-5" or "1.5" as dates long past, which would mean "retry at once".
-  if (!HTTP_DATE.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
+// The one reading of Retry-After is the transport's, shared with the token request and verify.
+export { parseRetryAfter } from '../transport/retry-after.js';
 
 /**
  * setTimeout as a promise that a caller's signal can cut short. A wait no timer can hold (over

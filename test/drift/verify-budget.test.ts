@@ -2,7 +2,8 @@
 // stops at the request or time budget with a message naming it, reads (never writes) wait out
 // Retry-After on 429/503 when the wait fits, and each answer comes back read and parsed.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Budget, BudgetExhausted, retryAfterMs, type BudgetDeps } from '../../src/verify/budget.js';
+import { retryAfterOf as retryAfterMs } from '../../src/transport/retry-after.js';
+import { Budget, BudgetExhausted, type BudgetDeps } from '../../src/verify/budget.js';
 
 const URL_ = 'http://127.0.0.1:9/v2/api/pix/keys';
 
