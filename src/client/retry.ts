@@ -1,5 +1,6 @@
 // When and how long to wait before another attempt: one decision, `shouldRetry`, as Stainless'
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
+import { MAX_TIMER_MS } from '../transport/attempt.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
@@ -49,8 +50,8 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
   return settings;
 }
 
-/** The longest delay Node's timers hold (2^31-1 ms, about 24.8 days); a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+// The longest timer, the transport's (a longer one would fire at once).
+export { MAX_TIMER_MS };
 
 /** Whether `ms` is a delay a timer can be armed with as asked: a number from 0 to MAX_TIMER_MS. */
 export const isTimerMs = (ms: unknown): ms is number => typeof ms === 'number' && ms >= 0 && ms <= MAX_TIMER_MS;

@@ -6,12 +6,15 @@ import { BodyTooLargeError, readBytesWithin } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { fetchFollowingRedirects } from './redirect.js';
 
+/** The longest delay Node's timers hold (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface AttemptOptions {
   fetch: FetchLike;
   url: string;
   /** Method, headers, body and any other init (a TLS dispatcher); `signal` and `redirect` are the attempt's own. */
   init: Omit<RequestInit, 'signal' | 'redirect'> & { method: string };
-  /** For the whole attempt: answer, redirects and body. At most 2^31-1 ms (callers check their options). */
+  /** For the whole attempt: answer, redirects and body. A longer one than MAX_TIMER_MS is held at it. */
   timeoutMs: number;
   /** The largest body read, in bytes, counted while it streams. */
   maxResponseBytes: number;
@@ -46,10 +49,15 @@ export class Attempt {
     this.url = options.url;
     const { controller } = this;
     const caller = options.signal;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
-    }, options.timeoutMs);
+    this.timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+        // Held at what a timer can hold: past it, Node would fire the timer at once (verify's --timeout
+        // and time budget have no upper bound of their own).
+      },
+      Math.min(options.timeoutMs, MAX_TIMER_MS),
+    );
     if (caller?.aborted) controller.abort(caller.reason);
     else if (caller) {
       this.onCallerAbort = () => controller.abort(caller.reason);
