@@ -43,25 +43,27 @@ export class Attempt {
   timedOut = false;
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly onCallerAbort: (() => void) | undefined;
+  /** Stops the caller's signal from reaching this attempt (set when there is one). */
+  private unlink: () => void = () => undefined;
 
   constructor(private readonly options: AttemptOptions) {
     this.url = options.url;
     const { controller } = this;
     const caller = options.signal;
+    // Held at what a timer can hold: past it, Node would fire the timer at once (verify's --timeout and
+    // time budget have no upper bound of their own).
     this.timer = setTimeout(
       () => {
         this.timedOut = true;
         this.controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
-        // Held at what a timer can hold: past it, Node would fire the timer at once (verify's --timeout
-        // and time budget have no upper bound of their own).
       },
       Math.min(options.timeoutMs, MAX_TIMER_MS),
     );
     if (caller?.aborted) controller.abort(caller.reason);
     else if (caller) {
-      this.onCallerAbort = () => controller.abort(caller.reason);
-      caller.addEventListener('abort', this.onCallerAbort, { once: true });
+      const onAbort = () => controller.abort(caller.reason);
+      caller.addEventListener('abort', onAbort);
+      this.unlink = () => caller.removeEventListener('abort', onAbort);
     }
   }
 
@@ -116,7 +118,7 @@ export class Attempt {
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_resolve, reject) => {
       onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort);
     });
     return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
   }
@@ -124,6 +126,6 @@ export class Attempt {
   /** Ends the attempt: its timer stops and the caller's signal no longer reaches it. */
   end(): void {
     clearTimeout(this.timer);
-    if (this.onCallerAbort) this.options.signal?.removeEventListener('abort', this.onCallerAbort);
+    this.unlink();
   }
 }

@@ -1,6 +1,7 @@
 // The transport's attempt (src/transport/attempt.ts) and its reading of a failure (failure.ts), on
 // their own, with an injected fetch and fake timers: one timer over the answer, the redirects and the
 // body; the caller's signal; a hop refused by its caller; the byte limit; what each failure means.
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ResponseError, TimeoutError } from '../../src/errors.js';
 import type { FetchLike } from '../../src/fetch.js';
@@ -188,5 +189,47 @@ describe('what a failure means', () => {
     const shown = clientError({ kind: 'timeout', timeoutMs: 250 }, { attempts: 1 });
     expect(shown).toBeInstanceOf(TimeoutError);
     expect(shown).toMatchObject({ timeoutMs: 250, attempts: 1 });
+  });
+});
+
+describe('what an attempt leaves behind', () => {
+  it('a timeout aborts with a DOMException named TimeoutError, as AbortSignal.timeout does', async () => {
+    vi.useFakeTimers();
+    const attempt = attemptOf(async () => new Response('ok'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(attempt.signal.reason).toBeInstanceOf(DOMException);
+    expect(attempt.signal.reason).toMatchObject({ name: 'TimeoutError', message: expect.stringMatching(/timed out/) });
+    attempt.end();
+  });
+
+  it("no listener on the caller's signal once the attempt ended, nor on its own once a read settled", async () => {
+    const caller = new AbortController();
+    const attempt = attemptOf(async () => new Response('ok'), { signal: caller.signal });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    expect(await attempt.readText(await attempt.send())).toBe('ok');
+    expect(getEventListeners(attempt.signal, 'abort')).toHaveLength(0);
+    attempt.end();
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a read begun after the attempt was aborted rejects at once with its reason, and its own failure is not left unhandled', async () => {
+    vi.useFakeTimers();
+    const attempt = attemptOf(async () => new Response('ok'));
+    await vi.advanceTimersByTimeAsync(100);
+    let fail: (error: Error) => void = () => undefined;
+    const never = new Promise<never>((_resolve, reject) => {
+      fail = reject;
+    });
+    await expect(attempt.whileAlive(never)).rejects.toMatchObject({ name: 'TimeoutError' });
+    // The work fails later: nobody awaits it any more, and it must not surface as an unhandled rejection.
+    fail(new Error('late failure'));
+    await vi.advanceTimersByTimeAsync(0);
+    attempt.end();
+  });
+
+  it('ResponseTooLarge names itself, the status and the limit', () => {
+    const error = new ResponseTooLarge(1_000, 502, 'text/html');
+    expect(error.name).toBe('ResponseTooLarge');
+    expect(error.message).toMatch(/502.*1000/);
   });
 });
