@@ -79,6 +79,10 @@ describe('the cause chain of a network failure', () => {
 
   it('takes a reason only beside a code', () => {
     expect(failureOf(chain(0, { reason: 'no code beside it' }), undefined)).toMatchObject({ reason: undefined });
+    expect(failureOf(chain(0, { code: 'EPROTO', reason: 42 }), undefined)).toMatchObject({
+      code: 'EPROTO',
+      reason: undefined,
+    });
     expect(failureOf(chain(0, { code: 'ECONNRESET' }), undefined)).toMatchObject({
       code: 'ECONNRESET',
       reason: undefined,
