@@ -4,6 +4,7 @@
 import type { FetchLike } from '../fetch.js';
 import type { TokenEvent } from '../logging/events.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
+import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { resolveClientCredentials, type ClientCredentialsOptions } from './options.js';
 import { tokenCache } from './token-cache.js';
 
@@ -42,7 +43,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
 
   // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
   const tlsFetch = settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : undefined;
-  const send: FetchLike = settings.fetch ?? tlsFetch ?? ((url, init) => globalThis.fetch(url, init));
+  const send: FetchLike = settings.fetch ?? tlsFetch ?? runtimeFetch;
 
   // Listeners may come before the first token; the cache tells them (token-cache.ts).
   const observers = new Set<(event: TokenEvent) => void>();

@@ -4,6 +4,7 @@ import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
+import { MAX_TIMER_MS } from '../transport/attempt.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -70,8 +71,6 @@ const fail = (message: string): never => {
 
 /** The longest a token is kept (24 h), however long the endpoint's `expires_in` says it lives. */
 export const MAX_EXPIRES_IN_SECONDS = 86_400;
-// Node's timers hold at most 2^31-1 ms; AbortSignal.timeout over it would fire at once.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const positive = (
   value: number | undefined,

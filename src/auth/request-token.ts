@@ -1,8 +1,11 @@
-// The token request itself (RFC 6749 §4.4.2, §5.1, §5.2): one POST to the token endpoint, its answer
-// read within maxResponseBytes and checked; every failure a TokenError naming the token URL.
-import { BodyTooLargeError, readTextWithin } from '../body-limit.js';
+// The token request itself (RFC 6749 §4.4.2, §5.1, §5.2): one POST to the token endpoint, sent as one
+// attempt of the package's transport (src/transport/: its timer, its redirect rule, its byte limit, its
+// reading of a failure), its answer checked; every failure a TokenError naming the token URL.
 import type { FetchLike } from '../fetch.js';
 import { redactBounded, redactCredentials, redactedCause } from '../redact.js';
+import { Attempt } from '../transport/attempt.js';
+import { failureOf } from '../transport/failure.js';
+import { isRedirect } from '../transport/redirect.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { TokenError, type TokenErrorInit } from './token-error.js';
 
@@ -14,11 +17,13 @@ export interface CachedToken {
   refreshAt: number;
 }
 
-// The Fetch standard's redirect statuses. The token request follows none: the secret is sent to the
-// token URL and nowhere else. `redirect: 'error'` would say so inside fetch, but workerd implements only
-// 'follow' and 'manual', so the request asks for 'manual' and refuses the redirect here, on every runtime.
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/**
+ * The longest access_token kept (4 KiB). It travels in the Authorization header of every call, and
+ * servers refuse header lines of about 8 KiB; a longer one is no token a provider issues, only a way to
+ * make every request huge. Refused, so nothing is sent with it.
+ */
+export const MAX_ACCESS_TOKEN_CHARS = 4096;
 
 export async function requestToken(
   settings: ResolvedClientCredentials,
@@ -46,19 +51,22 @@ export async function requestToken(
     form.set('client_secret', settings.clientSecret);
   }
   const startedAt = Date.now();
-  const signal = AbortSignal.timeout(settings.timeoutMs);
-  let response: Response | undefined;
+  // One timer for the answer and its body; the transport's byte limit counts the body while it streams.
+  const attempt = new Attempt({
+    fetch,
+    url: settings.tokenUrl,
+    init: { method: 'POST', headers, body: form.toString() },
+    timeoutMs: settings.timeoutMs,
+    maxResponseBytes: settings.maxResponseBytes,
+  });
+  let response: Response;
   let text: string;
   try {
-    response = await fetch(settings.tokenUrl, {
-      method: 'POST',
-      headers,
-      body: form.toString(),
-      signal,
-      redirect: 'manual',
-    });
-    // A browser-like fetch hides the redirect behind an opaque answer of status 0.
-    if (response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status)) {
+    response = await attempt.send();
+    // The transport's redirect rule follows no POST: the secret goes to the token URL and nowhere
+    // else, so a redirect comes back as itself (or, from a browser-like fetch, as an opaque answer of
+    // status 0) and is refused here.
+    if (isRedirect(response)) {
       await response.body?.cancel().catch(() => undefined);
       const status = response.status === 0 ? undefined : response.status;
       // The same kind as redirect: 'error' gave (a network error in the Fetch standard); Location not shown.
@@ -70,23 +78,26 @@ export async function requestToken(
       });
     }
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
-    text = await readTextWithin(response, settings.maxResponseBytes);
+    text = await attempt.readText(response);
   } catch (error) {
     if (error instanceof TokenError) throw error;
-    // Only the read throws this, so fetch has answered: the response is there.
-    if (error instanceof BodyTooLargeError) {
+    // What the transport makes of the failure; the token request has no caller's signal to abort it.
+    const failure = failureOf(error, attempt);
+    if (failure.kind === 'too-large') {
       throw fail({
         failure: 'invalid_response',
-        status: response!.status,
-        detail: `HTTP ${response!.status} with a body larger than maxResponseBytes (${error.limitBytes} bytes)`,
+        status: failure.status,
+        detail: `HTTP ${failure.status} with a body larger than maxResponseBytes (${failure.limitBytes} bytes)`,
       });
     }
-    if (signal.aborted) {
-      throw fail({ failure: 'timeout', detail: `no answer within ${settings.timeoutMs} ms`, cause: error });
+    if (failure.kind === 'timeout') {
+      throw fail({ failure: 'timeout', detail: `no answer within ${failure.timeoutMs} ms`, cause: error });
     }
     // Network errors name hosts and codes, not request contents; the message is masked all the same.
-    const reason = redactCredentials(describeCause(error), secrets());
+    const reason = redactCredentials(failure.kind === 'network' ? failure.message : String(error), secrets());
     throw fail({ failure: 'network', detail: reason, cause: error });
+  } finally {
+    attempt.end();
   }
 
   let body: unknown;
@@ -126,6 +137,12 @@ export async function requestToken(
       detail: `HTTP ${response.status} without an access_token (${body === undefined ? 'body is not JSON' : 'JSON without access_token'})`,
     });
   }
+  if (token.length > MAX_ACCESS_TOKEN_CHARS)
+    throw fail({
+      failure: 'invalid_response',
+      status: response.status,
+      detail: `access_token is longer than ${MAX_ACCESS_TOKEN_CHARS} characters, too long for a request header; the token was not kept`,
+    });
   if (CONTROL.test(token))
     throw fail({
       failure: 'invalid_response',
@@ -159,15 +176,4 @@ export async function requestToken(
   const margin = Math.min(settings.refreshMarginMs, lifetimeMs / 2);
   // From when the request started: the server's clock started counting no earlier.
   return { value: token, expiresInSeconds: lifetimeMs / 1000, refreshAt: startedAt + lifetimeMs - margin };
-}
-
-function describeCause(error: unknown): string {
-  const parts: string[] = [];
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    const message = current instanceof Error ? current.message : String(current);
-    parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return parts.join(': ');
 }

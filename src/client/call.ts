@@ -1,7 +1,8 @@
-// One object owns a call's whole life, typed operations and `raw` alike: the caller's signal, each
-// attempt with its own timer and abort controller, the bearer token, the redirect policy (redirect.ts),
-// the retry decision (retry.ts), the body read, and the one place where any failure becomes a BaasError.
-// Nothing outside this class sets its state.
+// One object owns a call's whole life, typed operations and `raw` alike: the caller's signal, the
+// bearer token, the retry decision (retry.ts), and the one place where any failure becomes a BaasError.
+// Each attempt is sent through the transport (src/transport/): its timer and abort controller, the
+// redirect rule, the body read within maxResponseBytes, and what a failure means are the transport's,
+// shared with the token request and verify. Nothing outside this class sets its state.
 //
 // Where features plug in, each at one place:
 // - logs and events: `observer` (attempt, response, retry, error, done), called from `attempt()`,
@@ -11,21 +12,16 @@
 // - the one-time 401 token refresh: in `attemptUntilAnswered`, where a 401 is seen;
 // - rate-limit headers on a final 429 (`rateLimit`, read by responses.ts), response validation:
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
-import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBytesWithin } from '../body-limit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
-import {
-  BaasError,
-  NetworkError,
-  ResponseError,
-  TimeoutError,
-  type ErrorContext,
-  type OperationName,
-} from '../errors.js';
+import { BaasError, type ErrorContext, type OperationName } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
 import { redactBounded, redactJson, redactUrl } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
-import { fetchFollowingRedirects } from './redirect.js';
-import { parseRetryAfter, shouldRetry, sleep, type RetrySettings } from './retry.js';
+import { Attempt } from '../transport/attempt.js';
+import { clientError, failureOf, systemCode } from '../transport/failure.js';
+import { retryAfterOf } from '../transport/retry-after.js';
+import { shouldRetry, sleep, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
 import type { Answered, ResponseMetadata } from './with-response.js';
 
@@ -66,9 +62,8 @@ export class Call {
   private attempts = 0;
   private readonly started = Date.now();
   private attemptStarted = 0;
-  private timedOut = false;
-  private controller: AbortController | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The attempt sent last (src/transport/attempt.ts): its timer, its abort, its body read. */
+  private current: Attempt | undefined;
   /** Where the current attempt went (after same-origin redirects). */
   private url: string;
   /** The response being returned to the reader, once there is one. */
@@ -100,22 +95,17 @@ export class Call {
 
   /** Runs the call to its end: data from `read`, or a BaasError (a caller's abort keeps its reason). */
   async run<T>(read: Reader<T>): Promise<T> {
-    const signal = this.signal;
-    // Always the current attempt's controller: each attempt gets a fresh one.
-    const onAbort = signal ? () => this.controller?.abort(signal.reason) : undefined;
-    if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
     try {
       const traced = this.client.tracing?.(this.start());
       this.traced = traced instanceof Promise ? await traced : traced;
       const response = await this.attemptUntilAnswered();
-      const data = await this.whileAttemptLives(read(response, this));
+      const data = await this.current!.whileAlive(read(response, this));
       this.notify('done', () => this.event({ status: response.status, durationMs: Date.now() - this.started }));
       return data;
     } catch (error) {
       throw this.fail(error);
     } finally {
-      clearTimeout(this.timer);
-      if (onAbort) signal!.removeEventListener('abort', onAbort);
+      this.current?.end();
     }
   }
 
@@ -175,26 +165,12 @@ export class Call {
   }
 
   /**
-   * The answer's body, counted while it streams: past `maxResponseBytes` the read stops, the rest is
-   * cancelled, and the call ends with a ResponseError naming the limit. Readers call it while the
-   * attempt lives, so its timer and abort still cut a slow body short.
+   * The answer's body, counted while it streams (the transport's read): past `maxResponseBytes` the
+   * read stops, the rest is cancelled, and the call ends with a ResponseError naming the limit. Readers
+   * call it while the attempt lives, so its timer and abort still cut a slow body short.
    */
   async readBytes(response: Response): Promise<Uint8Array> {
-    try {
-      return await readBytesWithin(response, this.maxResponseBytes);
-    } catch (error) {
-      if (!(error instanceof BodyTooLargeError)) throw error;
-      const init = {
-        status: response.status,
-        contentType: response.headers.get('content-type') ?? undefined,
-        limitBytes: error.limitBytes,
-      };
-      throw new ResponseError(
-        `the response body is larger than maxResponseBytes (${error.limitBytes} bytes)`,
-        init,
-        this.context(),
-      );
-    }
+    return this.current!.readBytes(response);
   }
 
   private async attemptUntilAnswered(): Promise<Response> {
@@ -208,21 +184,14 @@ export class Call {
       }
       // The caller may have given up while the token was fetched: no attempt's controller heard it.
       this.signal?.throwIfAborted();
-      const controller = this.attempt();
+      const attempt = this.attempt({ ...this.client.init, method, headers, body: body ?? null });
       let response: Response;
       try {
-        response = await this.send({
-          ...this.client.init,
-          method,
-          headers,
-          body: body ?? null,
-          signal: controller.signal,
-          redirect: 'manual',
-        });
+        response = await attempt.send();
       } catch (error) {
-        clearTimeout(this.timer);
+        attempt.end();
         if (this.signal?.aborted) throw this.signal.reason;
-        const failure = this.timedOut ? 'timeout' : 'network';
+        const failure = attempt.timedOut ? 'timeout' : 'network';
         const wait = shouldRetry(
           {
             attempt: this.attempts,
@@ -254,7 +223,7 @@ export class Call {
             attempt: this.attempts,
             method,
             status: response.status,
-            retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+            retryAfterMs: retryAfterOf(response),
             elapsedMs: Date.now() - this.started,
             idempotencyKey: this.idempotencyKey(),
           },
@@ -274,7 +243,7 @@ export class Call {
 
   /** Ends an attempt whose answer is not kept: its timer, its body; its request id is remembered. */
   private async discard(response: Response): Promise<void> {
-    clearTimeout(this.timer);
+    this.current?.end();
     this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
     await response.body?.cancel().catch(() => undefined);
   }
@@ -283,23 +252,29 @@ export class Call {
     return resolveToken(this.client.token, this.client.secrets, this.client.remember, () => this.context());
   }
 
-  /** Starts an attempt: its count, its controller, its timer. */
-  private attempt(): AbortController {
+  /** Starts an attempt through the transport (its controller and timer): counted, and told to the observers. */
+  private attempt(init: Omit<RequestInit, 'signal' | 'redirect'> & { method: string }): Attempt {
     this.attempts += 1;
     this.attemptStarted = Date.now();
-    const controller = new AbortController();
-    this.controller = controller;
-    this.timedOut = false;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
-    }, this.timeoutMs);
+    const attempt = new Attempt({
+      fetch: this.client.fetch,
+      url: this.request.url,
+      init,
+      timeoutMs: this.timeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
+      signal: this.signal,
+      // Errors and events name where the call really went.
+      onHop: (url) => {
+        this.url = url;
+      },
+    });
+    this.current = attempt;
     this.notify('attempt', () => {
       // Events show nothing secret: the request headers go without Authorization.
       const { Authorization: _credential, ...headers } = this.request.headers;
       return this.event({ headers });
     });
-    return controller;
+    return attempt;
   }
 
   private answered(response: Response): void {
@@ -368,38 +343,12 @@ export class Call {
     return Object.keys(this.request.headers).some((name) => name.toLowerCase() === 'idempotency-key');
   }
 
-  /**
-   * Node's fetch can leave a body read pending after its attempt was aborted (a 421 re-sent on a
-   * new connection, a body that fails to decompress), so the read races the attempt's abort.
-   */
-  private whileAttemptLives<T>(work: Promise<T>): Promise<T> {
-    const signal = this.controller!.signal;
-    if (signal.aborted) {
-      work.catch(() => undefined);
-      return Promise.reject(signal.reason);
-    }
-    let onAbort: () => void = () => undefined;
-    const aborted = new Promise<never>((_resolve, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-  }
-
-  /** One attempt's request, through the redirect policy (redirect.ts). */
-  private send(init: RequestInit): Promise<Response> {
-    return fetchFollowingRedirects(this.client.fetch, this.request.url, init, (url) => {
-      this.url = url;
-    });
-  }
-
   /** The single place where a failure becomes what the caller sees. */
   private fail(error: unknown): unknown {
-    let outcome: unknown;
-    if (error instanceof BaasError) outcome = error;
-    else if (this.signal?.aborted) outcome = this.signal.reason;
-    else if (this.timedOut) outcome = new TimeoutError(this.timeoutMs, this.context());
-    else outcome = new NetworkError(systemCode(error), this.context(), failureReason(error));
+    // What the transport makes of it: the caller's abort reason, a TimeoutError, a ResponseError over
+    // the byte limit, or a NetworkError.
+    const outcome =
+      error instanceof BaasError ? error : clientError(failureOf(error, this.current, this.signal), this.context());
     // The error event's duration runs from the call's start.
     this.notify('error', () =>
       this.event({
@@ -412,16 +361,6 @@ export class Call {
   }
 }
 
-/** What a failure says in words when it names itself (a TLS failure: `reason` beside its `code`). */
-function failureReason(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
-    const { code, reason } = current as { code?: unknown; reason?: unknown };
-    if (typeof code === 'string' && typeof reason === 'string') return reason;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** The DocumentNumber values of a request URL (whatever the parameter's case). */
 function carriedNumbers(url: string): string[] {
   const query = url.indexOf('?');
@@ -430,14 +369,4 @@ function carriedNumbers(url: string): string[] {
   for (const [name, value] of new URLSearchParams(url.slice(query + 1)))
     if (name.toLowerCase() === 'documentnumber' && value !== '') numbers.push(value);
   return numbers;
-}
-
-/** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */
-export function systemCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

@@ -2,6 +2,7 @@
 import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
 import type { FetchLike } from '../fetch.js';
+import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
@@ -138,7 +139,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     baseUrl: url.toString().replace(/\/+$/, ''),
     token: options.token,
     userAgent,
-    fetch: tlsFetch ?? options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    fetch: tlsFetch ?? options.fetch ?? runtimeFetch,
     timeoutMs,
     retry: retrySettings(options.retry),
     maxResponseBytes,

@@ -3,7 +3,7 @@ import { ApiError, ResponseError, type BaasError } from '../errors.js';
 import { redactBounded } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
-import { parseRetryAfter } from './retry.js';
+import { retryAfterOf } from '../transport/retry-after.js';
 
 // The start of a body an error shows (an HTML page, text that is not JSON).
 const SNIPPET_CHARACTERS = 500;
@@ -19,7 +19,7 @@ const isHtml = (type: string, text: string): boolean => /html/i.test(type) || /^
 export function responseMeta(response: Response): { requestId: string | undefined; retryAfterMs: number | undefined } {
   return {
     requestId: response.headers.get('x-request-id') ?? undefined,
-    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    retryAfterMs: retryAfterOf(response),
   };
 }
 

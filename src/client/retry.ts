@@ -1,5 +1,6 @@
 // When and how long to wait before another attempt: one decision, `shouldRetry`, as Stainless'
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
+import { MAX_TIMER_MS } from '../transport/attempt.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
@@ -49,8 +50,8 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
   return settings;
 }
 
-/** The longest delay Node's timers hold (2^31-1 ms, about 24.8 days); a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+// The longest timer, the transport's (a longer one would fire at once).
+export { MAX_TIMER_MS };
 
 /** Whether `ms` is a delay a timer can be armed with as asked: a number from 0 to MAX_TIMER_MS. */
 export const isTimerMs = (ms: unknown): ms is number => typeof ms === 'number' && ms >= 0 && ms <= MAX_TIMER_MS;
@@ -105,19 +106,8 @@ export function backoffMs(attempt: number, settings: RetrySettings, random: () =
   return Math.floor(random() * ceiling);
 }
 
-const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
-
-/** `Retry-After` as milliseconds: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^[0-9]+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Only an HTTP date (RFC 9110 §5.6.7: it names the day and the month): Date.parse would also read
-  // "-5" or "1.5" as dates long past, which would mean "retry at once".
-  if (!HTTP_DATE.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
+// The one reading of Retry-After is the transport's, shared with the token request and verify.
+export { parseRetryAfter } from '../transport/retry-after.js';
 
 /**
  * setTimeout as a promise that a caller's signal can cut short. A wait no timer can hold (over

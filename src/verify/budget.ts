@@ -1,10 +1,16 @@
-// Every request of a verify run goes through here: it counts against the request budget and the
-// time budget, follows redirects only as the client does (src/client/redirect.ts), waits out
-// Retry-After on 429/503 when the wait fits (reads only: a write is never sent twice), and hands
-// back the response with its body read (within the byte limit) and parsed.
-import { BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readTextWithin } from '../body-limit.js';
-import { fetchFollowingRedirects, REDIRECTS } from '../client/redirect.js';
+// Every request of a verify run goes through here. verify owns no transport: each request is one
+// attempt of the package's transport (src/transport/: its timer, the redirect rule the client follows,
+// the byte limit, the Retry-After reading), and the Budget wraps it to count every hop against the
+// request budget and the time budget, and to wait out Retry-After on 429/503 when the wait fits (reads
+// only: a write is never sent twice). It hands back the response with its body read and parsed.
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { isJsonMediaType, mediaTypeOf } from '../drift/check.js';
+import type { FetchLike } from '../fetch.js';
+import { Attempt, ResponseTooLarge as AnswerTooLarge } from '../transport/attempt.js';
+import { unfollowedRedirect, type UnfollowedRedirect } from '../transport/redirect.js';
+import { retryAfterOf } from '../transport/retry-after.js';
+
+export type { UnfollowedRedirect };
 
 export interface Exchange {
   status: number;
@@ -15,17 +21,10 @@ export interface Exchange {
   /** Responses that asked to wait (429/503 with Retry-After) before this one, by status. */
   waitedOn: number[];
   /**
-   * Set when the answer is a redirect the policy did not follow (another origin, a write, too many
+   * Set when the answer is a redirect the rule did not follow (another origin, a write, too many
    * hops): its body is not read, and the answer is never scored as the service's.
    */
   redirect?: UnfollowedRedirect;
-}
-
-export interface UnfollowedRedirect {
-  /** The origin `Location` points to (scheme, host, port only), or undefined when absent or no URL. */
-  targetOrigin: string | undefined;
-  /** Why it was not followed. */
-  reason: 'other-origin' | 'not-a-read' | 'too-many' | 'no-location';
 }
 
 export class BudgetExhausted extends Error {
@@ -44,7 +43,7 @@ export class ResponseTooLarge extends Error {
 }
 
 export interface BudgetDeps {
-  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  fetch: FetchLike;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
 }
@@ -73,40 +72,43 @@ export class Budget {
   }
 
   /** Sends one request; reads (GET) may be sent again after a Retry-After wait, writes never. */
-  async send(url: string, init: RequestInit & { method: string }): Promise<Exchange> {
+  async send(url: string, init: Omit<RequestInit, 'signal' | 'redirect'> & { method: string }): Promise<Exchange> {
     const waitedOn: number[] = [];
     for (;;) {
       const remaining = this.checkBudgets();
-      // One timer for the request and the redirects it is allowed to follow, body included.
-      const signal = AbortSignal.timeout(Math.min(this.requestTimeoutMs, remaining));
       let first = true;
-      let lastUrl = url;
-      // Every hop is a request sent: each counts, and none goes out past a budget.
-      const counted = (hopUrl: string, hopInit: RequestInit): Promise<Response> => {
-        if (!first) this.checkBudgets();
-        first = false;
-        this.requestsUsed += 1;
-        return this.deps.fetch(hopUrl, hopInit);
-      };
-      // `manual`: fetch would otherwise follow any redirect to any origin, Authorization and all.
-      const response = await fetchFollowingRedirects(counted, url, { ...init, redirect: 'manual', signal }, (hop) => {
-        lastUrl = hop;
+      // One attempt of the transport: one timer for the request, the redirects it follows and the body.
+      const attempt = new Attempt({
+        fetch: this.deps.fetch,
+        url,
+        init,
+        timeoutMs: Math.min(this.requestTimeoutMs, remaining),
+        maxResponseBytes: this.maxResponseBytes,
+        // Every hop is a request sent: each counts, and none goes out past a budget.
+        onHop: () => {
+          if (!first) this.checkBudgets();
+          first = false;
+          this.requestsUsed += 1;
+        },
       });
-      const unfollowed = unfollowedRedirect(response, lastUrl, init.method);
-      if (unfollowed) {
-        await response.body?.cancel().catch(() => undefined);
-        return {
-          status: response.status,
-          headers: response.headers,
-          contentType: response.headers.get('content-type'),
-          body: undefined,
-          bodyUnparsable: false,
-          waitedOn: [...waitedOn],
-          redirect: unfollowed,
-        };
+      let response: Response;
+      let exchange: Exchange;
+      try {
+        response = await attempt.send();
+        const unfollowed = unfollowedRedirect(response, attempt.url, init.method);
+        if (unfollowed) {
+          await response.body?.cancel().catch(() => undefined);
+          return { ...described(response, undefined, false, waitedOn), redirect: unfollowed };
+        }
+        exchange = await read(response, waitedOn, attempt);
+      } catch (error) {
+        // The transport's limit, named by verify's own option.
+        if (error instanceof AnswerTooLarge) throw new ResponseTooLarge(error.status, error.limitBytes);
+        throw error;
+      } finally {
+        attempt.end();
       }
-      const exchange = await read(response, waitedOn, this.maxResponseBytes);
-      const wait = retryAfterMs(response);
+      const wait = retryAfterOf(response);
       const canWait =
         init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
       // A wait that would use up the time budget leaves nothing to send the read again with.
@@ -127,49 +129,23 @@ export class Budget {
   }
 }
 
-/**
- * A 3xx that fetchFollowingRedirects handed back is one the policy refused to follow: say why. The
- * target is kept only as its origin, so no path or query of another host reaches the report.
- */
-function unfollowedRedirect(response: Response, url: string, method: string): UnfollowedRedirect | undefined {
-  if (!REDIRECTS.has(response.status)) return undefined;
-  const location = response.headers.get('location');
-  let target: URL | undefined;
-  try {
-    target = location ? new URL(location, url) : undefined;
-  } catch {
-    target = undefined;
-  }
-  // An opaque origin ("null": data:, file:, …) is no place to name.
-  const targetOrigin = target && target.origin !== 'null' ? target.origin : undefined;
-  if (!location || !target) return { targetOrigin, reason: 'no-location' };
-  if (method !== 'GET' && method !== 'HEAD') return { targetOrigin, reason: 'not-a-read' };
-  if (target.origin !== new URL(url).origin) return { targetOrigin, reason: 'other-origin' };
-  return { targetOrigin, reason: 'too-many' };
+function described(response: Response, body: unknown, bodyUnparsable: boolean, waitedOn: number[]): Exchange {
+  return {
+    status: response.status,
+    headers: response.headers,
+    contentType: response.headers.get('content-type'),
+    body,
+    bodyUnparsable,
+    waitedOn: [...waitedOn],
+  };
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
-export function retryAfterMs(response: Response, now = Date.now()): number | undefined {
-  // Headers hands values back without surrounding whitespace.
-  const raw = response.headers.get('retry-after');
-  if (!raw) return undefined;
-  if (/^[0-9]+$/.test(raw)) return Number(raw) * 1000;
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-async function read(response: Response, waitedOn: number[], limitBytes: number): Promise<Exchange> {
-  const contentType = response.headers.get('content-type');
-  let text: string;
-  try {
-    text = await readTextWithin(response, limitBytes);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ResponseTooLarge(response.status, limitBytes);
-    throw error;
-  }
+/** The body, read by the transport within the byte limit while the attempt lives, and parsed. */
+async function read(response: Response, waitedOn: number[], attempt: Attempt): Promise<Exchange> {
+  const text = await attempt.readText(response);
   let body: unknown;
   let bodyUnparsable = false;
-  if (text.length > 0 && isJsonMediaType(mediaTypeOf(contentType))) {
+  if (text.length > 0 && isJsonMediaType(mediaTypeOf(response.headers.get('content-type')))) {
     try {
       body = JSON.parse(text);
     } catch {
@@ -178,12 +154,5 @@ async function read(response: Response, waitedOn: number[], limitBytes: number):
   } else if (text.length > 0) {
     body = text;
   }
-  return {
-    status: response.status,
-    headers: response.headers,
-    contentType,
-    body,
-    bodyUnparsable,
-    waitedOn: [...waitedOn],
-  };
+  return described(response, body, bodyUnparsable, waitedOn);
 }

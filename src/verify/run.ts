@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { loadDriftChecker } from '../drift/index.js';
 import { isInsecureRemote } from '../loopback.js';
 import { redactUrl } from '../redact.js';
+import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
@@ -22,7 +23,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     options.timeBudgetMs,
     options.requestTimeoutMs,
     {
-      fetch: deps.fetch ?? options.credentials.fetch ?? fetch,
+      fetch: deps.fetch ?? options.credentials.fetch ?? runtimeFetch,
       now: deps.now ?? (() => performance.now()),
       sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     },

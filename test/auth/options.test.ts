@@ -332,13 +332,13 @@ describe('defaults', () => {
       (e: unknown) => e,
     )) as Error;
     expect(error.message).toMatch(/within 5 ms$/);
-    // The default: the signal of each token request is AbortSignal.timeout(10 000).
-    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    // The default: each token request's attempt (src/transport/attempt.ts) arms one timer of 10 000 ms.
+    const timer = vi.spyOn(globalThis, 'setTimeout');
     try {
       await clientCredentials(fakeOptions(fakeEndpoint()))();
-      expect(timeout.mock.calls).toEqual([[10_000]]);
+      expect(timer.mock.calls.map(([, ms]) => ms)).toEqual([10_000]);
     } finally {
-      timeout.mockRestore();
+      timer.mockRestore();
     }
   });
 });

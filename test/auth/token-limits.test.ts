@@ -4,6 +4,7 @@
 // while it streams.
 import { describe, expect, it, vi } from 'vitest';
 import { clientCredentials, TokenError } from '../../src/auth/index.js';
+import { MAX_ACCESS_TOKEN_CHARS } from '../../src/auth/request-token.js';
 import { AuthError, createBaasClient } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';
 import { expectClean, failure, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
@@ -111,5 +112,44 @@ describe('maxResponseBytes of the token endpoint', () => {
       });
     });
     expect(await clientCredentials(fakeOptions(at, { maxResponseBytes: 64 }))()).toBe('token-1');
+  });
+});
+
+describe('the length of an access_token', () => {
+  it('a 9 MB access_token is a TokenError naming the field and its limit; no API call is sent with it', async () => {
+    const huge = 'A'.repeat(9 * 1024 * 1024);
+    const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: huge }));
+    const api = vi.fn(async () => Response.json({ data: [], cursor: { next: null } }));
+    const baas = createBaasClient({
+      baseUrl: 'https://api.baas.example',
+      token: clientCredentials(fakeOptions(endpoint)),
+      fetch: api,
+      retry: false,
+    });
+    const error = await baas.listPixKeys().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).attempts).toBe(0);
+    const cause = (error as AuthError).cause as TokenError;
+    expect(cause).toBeInstanceOf(TokenError);
+    expect(cause).toMatchObject({ failure: 'invalid_response', status: 200 });
+    expect(cause.message).toContain(`access_token is longer than ${MAX_ACCESS_TOKEN_CHARS} characters`);
+    expect(api).not.toHaveBeenCalled();
+    // Nothing of it is shown (a prefix of it neither: the error names only its length limit).
+    expect(JSON.stringify(error)).not.toContain('A'.repeat(64));
+  });
+
+  it(`is ${MAX_ACCESS_TOKEN_CHARS} characters: one at the limit is kept, one past it refused and not cached`, async () => {
+    expect(MAX_ACCESS_TOKEN_CHARS).toBe(4096);
+    const atLimit = 'b'.repeat(MAX_ACCESS_TOKEN_CHARS);
+    expect(await clientCredentials(fakeOptions(fakeEndpoint(() => tokenAnswer({ access_token: atLimit }))))()).toBe(
+      atLimit,
+    );
+    const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: `${atLimit}b` }));
+    const source = clientCredentials(fakeOptions(endpoint));
+    const error = await source().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenError);
+    expect((error as TokenError).failure).toBe('invalid_response');
+    await source().catch(() => undefined);
+    expect(endpoint.sent).toHaveLength(2);
   });
 });

@@ -1,9 +1,9 @@
-// The redirect policy (src/client/redirect.ts), rule by rule, with an injected fetch: it guards where
+// The redirect policy (src/transport/redirect.ts), rule by rule, with an injected fetch: it guards where
 // the bearer token goes. A 3xx is followed only for GET and HEAD, only to the same origin (scheme,
 // host and port), at most 5 times; anything else comes back as the 3xx itself.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, ResponseError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
-import { fetchFollowingRedirects } from '../../src/client/redirect.js';
+import { fetchFollowingRedirects } from '../../src/transport/redirect.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 

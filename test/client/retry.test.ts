@@ -190,7 +190,13 @@ describe('parseRetryAfter', () => {
     ['Monday, 23-Nov-26 12:00:10 GMT', 10_000],
     ['soon', undefined],
     ['-5', undefined],
-    ['1.5', undefined],
+    // A decimal fraction is read as the seconds it says, rounded up to a whole ms, never as a date.
+    ['1.5', 1_500],
+    ['1.1', 1_100],
+    ['1.0005', 1_001],
+    ['1.', undefined],
+    ['.5', undefined],
+    ['1e3', undefined],
     ['2026-11-23T12:00:30Z', undefined],
     ['x Mon, 23 Nov 2026 12:00:30 GMT', undefined],
   ])('%j → %j ms', (value, ms) => {

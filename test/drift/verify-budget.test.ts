@@ -2,7 +2,8 @@
 // stops at the request or time budget with a message naming it, reads (never writes) wait out
 // Retry-After on 429/503 when the wait fits, and each answer comes back read and parsed.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Budget, BudgetExhausted, retryAfterMs, type BudgetDeps } from '../../src/verify/budget.js';
+import { retryAfterOf as retryAfterMs } from '../../src/transport/retry-after.js';
+import { Budget, BudgetExhausted, type BudgetDeps } from '../../src/verify/budget.js';
 
 const URL_ = 'http://127.0.0.1:9/v2/api/pix/keys';
 
@@ -69,13 +70,14 @@ describe('Budget: what it counts and when it stops', () => {
   });
 
   it('gives each request the per-request timeout, or what is left of the time budget when that is shorter', async () => {
-    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    // Each request is one attempt of the transport, which arms one timer for it.
+    const timer = vi.spyOn(globalThis, 'setTimeout');
     const { deps, calls, clock } = scripted([json(200, {}), json(200, {})]);
     const budget = new Budget(10, 10_000, 3_000, deps);
     await budget.send(URL_, { method: 'GET', headers: { accept: 'application/json' } });
     clock.t = 8_000;
     await budget.send(URL_, { method: 'GET' });
-    expect(timeout.mock.calls).toEqual([[3_000], [2_000]]);
+    expect(timer.mock.calls.map(([, ms]) => ms)).toEqual([3_000, 2_000]);
     expect(calls[0]!.init.signal).toBeInstanceOf(AbortSignal);
     expect(calls[0]!.init).toMatchObject({ method: 'GET', headers: { accept: 'application/json' } });
     expect(calls[0]!.url).toBe(URL_);
@@ -83,6 +85,15 @@ describe('Budget: what it counts and when it stops', () => {
 });
 
 describe('Budget: Retry-After', () => {
+  it('"Retry-After: 1.5" is waited 1 500 ms before the read is sent again', async () => {
+    const { deps, calls, sleeps } = scripted([answer(429, { 'retry-after': '1.5' }), json(200, {})]);
+    const budget = new Budget(10, 60_000, 5_000, deps);
+    const x = await budget.send(URL_, { method: 'GET' });
+    expect(sleeps).toEqual([1_500]);
+    expect(calls).toHaveLength(2);
+    expect(x).toMatchObject({ status: 200, waitedOn: [429] });
+  });
+
   it('a read answered 429 then 503 with Retry-After waits each out and is sent again; the answer lists what it waited on', async () => {
     const { deps, calls, sleeps } = scripted([
       answer(429, { 'retry-after': '2' }),
@@ -189,6 +200,8 @@ describe('retryAfterMs', () => {
     ['seconds', '3', 3_000],
     ['zero seconds', '0', 0],
     ['seconds with spaces around', ' 7 ', 7_000],
+    ['a decimal fraction of seconds (not a date in 2001)', '1.5', 1_500],
+    ['a signed number (not a date)', '-5', undefined],
     ['an HTTP date 90 s ahead', 'Thu, 01 Jan 2026 00:01:30 GMT', 90_000],
     ['an HTTP date in the past', 'Wed, 31 Dec 2025 23:59:00 GMT', 0],
     ['no header', undefined, undefined],

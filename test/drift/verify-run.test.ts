@@ -170,6 +170,33 @@ async function runMain(
   return { code, out, err, requests: service.requests };
 }
 
+describe("runVerify's wait on Retry-After (the transport's one reading)", () => {
+  /** Lets the run's pending promises settle without moving the faked clock (setImmediate is not faked). */
+  const settle = async (until: () => boolean) => {
+    for (let turn = 0; turn < 1_000 && !until(); turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(until()).toBe(true);
+  };
+
+  it('a read answered 429 with "Retry-After: 1.5" is sent again after 1.5 s, not before (it was at once: 1.5 read as a date in 2001)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const service = fakeService((kind, _request, index) =>
+      kind === 'page1' && index === 0 ? problemReply(429, 'RateLimited', { 'retry-after': '1.5' }) : undefined,
+    );
+    const running = runVerify(options(), { fetch: service.fetch });
+    // The run's own sleep (no injected one) arms the wait the answer asked for.
+    await settle(() => armed.mock.calls.some(([, ms]) => ms === 1_500));
+    expect(service.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_499);
+    expect(service.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle(() => service.requests.length >= 2);
+    const report = await running;
+    expect(report.budgets.requests.retriesAfterWait).toBe(1);
+    expect(report.checks[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'ok' });
+  });
+});
+
 describe('main (the command line)', () => {
   it('no drift: exit 0, the table on stdout, nothing on stderr; the JSON report written with a final newline', async () => {
     const reportFile = join(dir, 'ok.json');

@@ -2,6 +2,8 @@
 // re-exports and `import()` included):
 // - logging, auth and TLS import nothing from src/client/ (what they share with it is in the leaf
 //   modules src/fetch.ts, src/redact.ts and src/call-events.ts);
+// - the transport (src/transport/) is a layer below the client, auth and verify: it imports none of
+//   them, and src/auth/ and src/verify/ call no fetch of their own (they send through the transport);
 // - nothing in src/ imports from scripts/;
 // - the package's own modules are imported statically: `import()` is left for the optional peers,
 //   the command line's subcommands and the generated response validators.
@@ -31,6 +33,32 @@ function specifiersOf(text: string, fileName = 'file.ts'): Found[] {
       found.push({ specifier: literal(node.argument.literal), dynamic: false });
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
       found.push({ specifier: literal(node.arguments[0]), dynamic: true });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * Every call of a fetch in a source text, as written: `fetch(…)`, `x.fetch(…)`, `x?.fetch(…)`,
+ * `x['fetch'](…)`, `fetch.call(…)` and `fetch.apply(…)`.
+ */
+function fetchCallsOf(text: string, fileName = 'file.ts'): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const isFetch = (node: ts.Expression): boolean => {
+    if (ts.isIdentifier(node)) return node.text === 'fetch';
+    if (ts.isPropertyAccessExpression(node)) {
+      if (node.name.text === 'fetch') return true;
+      return (node.name.text === 'call' || node.name.text === 'apply') && isFetch(node.expression);
+    }
+    if (ts.isElementAccessExpression(node))
+      return ts.isStringLiteralLike(node.argumentExpression) && node.argumentExpression.text === 'fetch';
+    if (ts.isParenthesizedExpression(node)) return isFetch(node.expression);
+    return false;
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && isFetch(node.expression)) found.push(node.getText(source));
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -131,5 +159,67 @@ describe('the layers of src/', () => {
         .map((r) => `${r.file} -> ${r.specifier ?? '(computed)'}`),
     ).toEqual([]);
     expect(dynamic.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the transport (src/transport/)', () => {
+  it('finds every spelling of a fetch call, and no mere mention of one', () => {
+    const text = [
+      'fetch(url, init);',
+      'globalThis.fetch(url);',
+      'this.deps?.fetch(url);',
+      "deps['fetch'](url);",
+      '(fetch)(url);',
+      'fetch.call(undefined, url);',
+      'const send: FetchLike = options.fetch ?? tlsFetch;',
+      '// fetch(url) in a comment',
+      'prefetch(url); fetchFollowingRedirects(send, url, init, hop);',
+    ].join('\n');
+    expect(fetchCallsOf(text)).toEqual([
+      'fetch(url, init)',
+      'globalThis.fetch(url)',
+      'this.deps?.fetch(url)',
+      "deps['fetch'](url)",
+      '(fetch)(url)',
+      'fetch.call(undefined, url)',
+    ]);
+  });
+
+  it('src/auth/ and src/verify/ call no fetch of their own: they send through the transport', async () => {
+    const files = [...(await sourceFiles('src/auth')), ...(await sourceFiles('src/verify'))];
+    const calls: string[] = [];
+    for (const file of files)
+      for (const call of fetchCallsOf(await readFile(join(repoRoot, file), 'utf8'), file))
+        calls.push(`${file}: ${call}`);
+    expect(calls).toEqual([]);
+    // The rule reads real files, and they do send, through the transport's attempt.
+    expect(files.length).toBeGreaterThan(10);
+    const rows = await importsOfSrc();
+    const through = (file: string) => rows.some((r) => r.file === file && r.target === 'src/transport/attempt.js');
+    expect(['src/auth/request-token.ts', 'src/verify/budget.ts', 'src/client/call.ts'].filter(through)).toEqual([
+      'src/auth/request-token.ts',
+      'src/verify/budget.ts',
+      'src/client/call.ts',
+    ]);
+  });
+
+  it('imports only itself and the leaves: nothing of the client, auth, verify or any other part', async () => {
+    const rows = await importsOfSrc();
+    const own = rows.filter((r) => r.file.startsWith('src/transport/'));
+    const LEAVES = ['src/errors.js', 'src/fetch.js', 'src/body-limit.js'];
+    const outside = own.filter((r) => !r.target?.startsWith('src/transport/') && !LEAVES.includes(r.target ?? ''));
+    expect(outside.map((r) => `${r.file} -> ${r.specifier}`)).toEqual([]);
+    expect(own.length).toBeGreaterThan(3);
+  });
+
+  it('sends nothing of its own through the runtime but by the one default (runtime-fetch.ts) and the redirect rule', async () => {
+    const calls: string[] = [];
+    for (const file of await sourceFiles('src/transport'))
+      for (const call of fetchCallsOf(await readFile(join(repoRoot, file), 'utf8'), file))
+        calls.push(`${file}: ${call}`);
+    expect(calls).toEqual([
+      'src/transport/redirect.ts: fetch(url, init)',
+      'src/transport/runtime-fetch.ts: globalThis.fetch(url, init)',
+    ]);
   });
 });

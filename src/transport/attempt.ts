@@ -1,0 +1,131 @@
+// One attempt of a request, the same for every part that sends (the client's Call, the token request,
+// verify's Budget): its own abort controller, ONE timer that covers the request, the redirects the
+// rule follows (redirect.ts) and the body read, the caller's signal linked to it, and the body read
+// within a byte limit while it streams (src/body-limit.ts). What a failure of it means is failure.ts.
+import { BodyTooLargeError, readBytesWithin } from '../body-limit.js';
+import type { FetchLike } from '../fetch.js';
+import { fetchFollowingRedirects } from './redirect.js';
+
+/** The longest delay Node's timers hold (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface AttemptOptions {
+  fetch: FetchLike;
+  url: string;
+  /** Method, headers, body and any other init (a TLS dispatcher); `signal` and `redirect` are the attempt's own. */
+  init: Omit<RequestInit, 'signal' | 'redirect'> & { method: string };
+  /** For the whole attempt: answer, redirects and body. A longer one than MAX_TIMER_MS is held at it. */
+  timeoutMs: number;
+  /** The largest body read, in bytes, counted while it streams. */
+  maxResponseBytes: number;
+  /** The caller's signal: when it aborts, so does the attempt, with its reason. */
+  signal?: AbortSignal | undefined;
+  /** Told each URL before a request goes there (the first included); throwing stops the attempt there. */
+  onHop?: ((url: string, hop: number) => void) | undefined;
+}
+
+/** An answer's body went past the byte limit: the read stopped, the rest was cancelled, nothing of it is kept. */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+  constructor(
+    readonly limitBytes: number,
+    readonly status: number,
+    readonly contentType: string | undefined,
+  ) {
+    super(`the response body (HTTP ${status}) is larger than the limit of ${limitBytes} bytes`);
+  }
+}
+
+export class Attempt {
+  /** Where the attempt went last (after the redirects it followed). */
+  url: string;
+  /** Whether the attempt's own timer ended it. */
+  timedOut = false;
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  /** Stops the caller's signal from reaching this attempt (set when there is one). */
+  private unlink: () => void = () => undefined;
+
+  constructor(private readonly options: AttemptOptions) {
+    this.url = options.url;
+    const { controller } = this;
+    const caller = options.signal;
+    // Held at what a timer can hold: past it, Node would fire the timer at once (verify's --timeout and
+    // time budget have no upper bound of their own).
+    this.timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+      },
+      Math.min(options.timeoutMs, MAX_TIMER_MS),
+    );
+    if (caller?.aborted) controller.abort(caller.reason);
+    else if (caller) {
+      const onAbort = () => controller.abort(caller.reason);
+      caller.addEventListener('abort', onAbort);
+      this.unlink = () => caller.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The attempt's signal: aborted by its timer or by the caller. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The attempt's time limit, in ms. */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /** Sends the request through the redirect rule; resolves with the answer the rule keeps. */
+  send(): Promise<Response> {
+    const { fetch, url, init, onHop } = this.options;
+    return fetchFollowingRedirects(fetch, url, { ...init, signal: this.signal, redirect: 'manual' }, (hop, index) => {
+      onHop?.(hop, index);
+      this.url = hop;
+    });
+  }
+
+  /**
+   * The answer's body, counted while it streams: past `maxResponseBytes` the read stops, the rest is
+   * cancelled, and it rejects with ResponseTooLarge. It races the attempt's abort, so the timer and the
+   * caller cut a slow body short.
+   */
+  async readBytes(response: Response): Promise<Uint8Array> {
+    try {
+      return await this.whileAlive(readBytesWithin(response, this.options.maxResponseBytes));
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      throw new ResponseTooLarge(error.limitBytes, response.status, response.headers.get('content-type') ?? undefined);
+    }
+  }
+
+  /** The body as UTF-8 text (as `Response.text()` decodes it), read as readBytes reads it. */
+  async readText(response: Response): Promise<string> {
+    return new TextDecoder().decode(await this.readBytes(response));
+  }
+
+  /**
+   * Races `work` against the attempt's abort. Node's fetch can leave a body read pending after its
+   * attempt was aborted (a 421 re-sent on a new connection, a body that fails to decompress).
+   */
+  whileAlive<T>(work: Promise<T>): Promise<T> {
+    const signal = this.signal;
+    if (signal.aborted) {
+      work.catch(() => undefined);
+      return Promise.reject(signal.reason);
+    }
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort);
+    });
+    return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  /** Ends the attempt: its timer stops and the caller's signal no longer reaches it. */
+  end(): void {
+    clearTimeout(this.timer);
+    this.unlink();
+  }
+}

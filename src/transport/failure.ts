@@ -1,0 +1,83 @@
+// What a failed attempt means, read in one place for every part that sends: the caller gave up, the
+// attempt's timer ran out, the body went past the byte limit, or the network failed (with the system
+// code and, for TLS, the reason). `clientError` turns it into the client's errors (src/errors.ts); the
+// token request and verify turn the same reading into a TokenError and a report row.
+import { NetworkError, ResponseError, TimeoutError, type BaasError, type ErrorContext } from '../errors.js';
+import { ResponseTooLarge, type Attempt } from './attempt.js';
+
+export type TransportFailure =
+  /** The caller's signal aborted: `reason` is what it aborted with, and what the caller sees. */
+  | { kind: 'aborted'; reason: unknown }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'too-large'; limitBytes: number; status: number; contentType: string | undefined }
+  | {
+      kind: 'network';
+      /** The system error code (ECONNRESET, …), when there is one. */
+      code: string | undefined;
+      /** What failed, in words, when the failure names itself (a TLS failure). */
+      reason: string | undefined;
+      /** The whole cause chain as text (messages and codes): not redacted, the caller masks it. */
+      message: string;
+    };
+
+/**
+ * Reads what `error` means, thrown while `attempt` (the last one, if any) lived or after it; `caller`
+ * is the caller's signal, which may have aborted between attempts too.
+ */
+export function failureOf(error: unknown, attempt: Attempt | undefined, caller?: AbortSignal): TransportFailure {
+  if (error instanceof ResponseTooLarge)
+    return { kind: 'too-large', limitBytes: error.limitBytes, status: error.status, contentType: error.contentType };
+  if (caller?.aborted) return { kind: 'aborted', reason: caller.reason };
+  if (attempt?.timedOut) return { kind: 'timeout', timeoutMs: attempt.timeoutMs };
+  return { kind: 'network', code: systemCode(error), reason: failureReason(error), message: describeCause(error) };
+}
+
+/** The client's error for a failure (a caller's abort keeps its own reason). */
+export function clientError(failure: TransportFailure, context: ErrorContext): BaasError | unknown {
+  switch (failure.kind) {
+    case 'aborted':
+      return failure.reason;
+    case 'timeout':
+      return new TimeoutError(failure.timeoutMs, context);
+    case 'too-large':
+      return new ResponseError(
+        `the response body is larger than maxResponseBytes (${failure.limitBytes} bytes)`,
+        { status: failure.status, contentType: failure.contentType, limitBytes: failure.limitBytes },
+        context,
+      );
+    case 'network':
+      return new NetworkError(failure.code, context, failure.reason);
+  }
+}
+
+/** The system error code (ECONNRESET, …) somewhere in an error's cause chain. */
+export function systemCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** What a failure says in words when it names itself (a TLS failure: `reason` beside its `code`). */
+function failureReason(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const { code, reason } = current as { code?: unknown; reason?: unknown };
+    if (typeof code === 'string' && typeof reason === 'string') return reason;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The cause chain as one text: each message, with its code when the message does not name it. */
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    const message = current instanceof Error ? current.message : String(current);
+    parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}
