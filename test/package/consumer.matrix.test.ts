@@ -235,7 +235,7 @@ describe('the packed tarball', () => {
 describe('the TypeScript versions consumers are checked with', () => {
   it('are the ones each is named for', async () => {
     for (const [version, tsc] of Object.entries(TSC)) {
-      expect(await run(tsc, ['-v'])).toMatch(new RegExp(`Version ${version.replace('.', '\\.')}\\.`));
+      expect(await run(await tsc(), ['-v'])).toMatch(new RegExp(`Version ${version.replace('.', '\\.')}\\.`));
     }
   });
 });
