@@ -76,7 +76,8 @@ describe('the tool cache', () => {
 describe('the two commands', () => {
   it('npm test checks types and lint and runs the quick suite; test:all adds the matrix; CI runs both', async () => {
     const { scripts } = await readJson('package.json');
-    expect(scripts.test).toBe('npm run typecheck && biome ci && vitest run');
+    for (const step of ['npm run typecheck', 'biome ci', 'vitest run']) expect(scripts.test).toContain(step);
+    expect(scripts.test).not.toContain('matrix');
     expect(scripts['test:matrix']).toContain('--config vitest.matrix.config.ts');
     expect(scripts['test:all']).toBe('node scripts/test-all.mjs');
     const ci = await readFile(join(repoRoot, '.ci/run'), 'utf8');
