@@ -41,7 +41,7 @@ describe('the tool cache', () => {
 
   it('holds the tools the matrix and mutation testing use, none of them a devDependency', async () => {
     expect(names).toEqual(
-      expect.arrayContaining(['attw', 'bun', 'deno', 'jest', 'stryker', 'typescript-7', 'workerd']),
+      expect.arrayContaining(['attw', 'bun', 'deno', 'jest', 'playwright-core', 'stryker', 'typescript-7', 'workerd']),
     );
     const { devDependencies } = (await readJson('package.json')) as { devDependencies: Record<string, string> };
     const major = (range: string) => range.match(/\d+/)?.[0];
