@@ -49,8 +49,9 @@ describe('the tool cache', () => {
       const { dependencies } = (await readJson(`tools/${name}/package.json`)) as {
         dependencies: Record<string, string>;
       };
-      // Another major of a devDependency is a tool of its own (TypeScript 7 beside the repository's 5.9).
-      for (const [dependency, version] of Object.entries(dependencies))
+      // Another major of a devDependency is a tool of its own (TypeScript 7 beside the repository's 5.9);
+      // a tool may pin the TypeScript it is built against (the code generators).
+      for (const [dependency, version] of Object.entries(dependencies).filter(([name]) => name !== 'typescript'))
         expect(major(devDependencies[dependency] ?? 'none'), `${name}: ${dependency}`).not.toBe(major(version));
     }
   });
