@@ -1,9 +1,16 @@
+// `npm test`: every unit, in-process and loopback test (`test/**/*.test.ts`), quick enough for every
+// change. The slow matrix (`*.matrix.test.ts`: packed-tarball consumers, other runtimes and Node
+// versions, Chromium, Redis, scale cases, tools from the tool cache) is vitest.matrix.config.ts's,
+// run by `npm run test:all` (TESTING.md, "Two commands").
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+export const MATRIX_TESTS = 'test/**/*.matrix.test.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', MATRIX_TESTS],
     globalSetup: ['test/support/global-setup.ts'],
     // vitest's default is one worker per core but one, so a 2-core machine ran the files one at a
     // time while most of them wait on child processes, sockets and timers (the run used 0.74 of one

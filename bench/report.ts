@@ -121,7 +121,7 @@ function sandboxSection(sb: any, memory: any): string {
   return `
 ### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
 
-GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox copies a 50-key page from the keys it compiled at creation (and caches recent pages). Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: the command line's \`sandbox\`), driven by the same \`node:http\` keep-alive client with 4 requests in flight (Node's \`fetch\` as the client was the bottleneck: ${sb.ratio.httpFetch ? `${sb.ratio.httpFetch.toFixed(1)} × through it` : 'also measured'}); in process, one loop calls \`sandbox.fetch(url, init)\`, as the client does.
+GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox copies a 50-key page from the keys it compiled at creation. Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: the command line's \`sandbox\`), driven by the same \`node:http\` keep-alive client with 4 requests in flight (Node's \`fetch\` as the client was the bottleneck: ${sb.ratio.httpFetch ? `${sb.ratio.httpFetch.toFixed(1)} × through it` : 'also measured'}); in process, one loop calls \`sandbox.fetch(url, init)\`, as the client does.
 
 | figure | median | min | max | budget |
 |---|---|---|---|---|

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // `npm run test:mutation [-- --mutate src/redact.ts]`: StrykerJS over src/ (without src/generated/),
-// on Node 22 (StrykerJS 10 needs it; the registry's `node` package provides it, so nothing else has
-// to be installed), then the per-file scores into TESTING.md. Incremental: only mutants whose code
-// or tests changed since reports/mutation/incremental.json are run again.
+// on Node 22 (StrykerJS 10 needs it; the registry's `node` package provides it), then the per-file
+// scores into TESTING.md. StrykerJS is a tool of the tool cache (tools/stryker, installed on first
+// need by scripts/lib/tools.mjs); its vitest runner uses the repository's vitest. Incremental: only
+// mutants whose code or tests changed since reports/mutation/incremental.json (this machine's, not
+// committed; without it every mutant runs) are run again.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './lib/paths.mjs';
 import { writeMutationReport } from './lib/mutation-report.mjs';
+import { toolFile } from './lib/tools.mjs';
 import config from '../stryker.config.mjs';
 
 const NODE = 'node@22';
-const stryker = join(repoRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 const passed = process.argv.slice(2);
 // `-- --tests 'test/auth/**,test/client/token-*.test.ts'`: only those tests run against the mutants
 // (vitest.mutation.config.ts reads them from MUTATION_TESTS). A run of one folder against its own
@@ -30,6 +32,7 @@ if (passed.includes('--table-only')) {
   console.log(`TESTING.md: ${await writeMutationReport({ command: '', tableOnly: true })} files listed`);
   process.exit(0);
 }
+const stryker = await toolFile('stryker', join('@stryker-mutator', 'core', 'bin', 'stryker.js'));
 const args = ['-y', NODE, stryker, 'run', ...strykerArgs];
 // At the lowest priority where `nice` exists: a run takes long, and the machine stays usable meanwhile.
 const [command, commandArgs] = process.platform === 'win32' ? ['npx', args] : ['nice', ['-n', '19', 'npx', ...args]];

@@ -4,7 +4,10 @@
 // What stays mutated: one-word literals (field, header, option and problem-type names, JSON keys), every
 // literal outside a message, and any template whose placeholders hold logic (a condition, an optional
 // chain, a method StrykerJS mutates), since ignoring a node ignores everything inside it.
-import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+//
+// StrykerJS lives in the tool cache (tools/stryker, scripts/lib/tools.mjs), out of the repository's
+// node_modules, so this file imports nothing from it: the plugin's declaration is the plain object that
+// `declareValuePlugin(PluginKind.Ignore, …)` of @stryker-mutator/api/plugin returns.
 
 /** Where each part of src/ pins its message formats word for word; the longest matching prefix wins. */
 export const PINNED_IN = {
@@ -119,4 +122,4 @@ export const messageTextIgnorer = {
   },
 };
 
-export const strykerPlugins = [declareValuePlugin(PluginKind.Ignore, 'message-text', messageTextIgnorer)];
+export const strykerPlugins = [{ kind: 'Ignore', name: 'message-text', value: messageTextIgnorer }];

@@ -2,7 +2,7 @@
 // It tells what loads with the entry (its chunk and the chunks it imports statically) from what loads
 // only by dynamic import (test/size/drift-lazy.test.ts: the response validators). Sizes are reported
 // for reading; no budget is enforced on them (the tarball's size is, in
-// test/size/tarball.test.ts).
+// test/size/tarball.matrix.test.ts).
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { join, relative } from 'node:path';

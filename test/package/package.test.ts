@@ -1,7 +1,7 @@
 // The manifest a consumer relies on: a public package without side effects, both module formats,
 // one run-time dependency, Prism and Redocly as optional peers, the entry points of
 // scripts/lib/entries.mjs, the bin, and engines that say what is tested. The packed tarball itself is
-// checked in consumer.test.ts, which builds it once for both jobs.
+// checked in consumer.matrix.test.ts, which builds it once for both jobs.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('package.json', () => {
     expect(manifest.files).toEqual(['dist', 'README.md']);
     // prepare is the only script npm runs when installing from a git URL (pacote), so a git install
     // gets a built dist/. A tarball is packed by `npm run tarball` from a staged copy whose package.json
-    // has no scripts; prepack stops a plain `npm pack` or `npm publish` here (test/size/tarball.test.ts).
+    // has no scripts; prepack stops a plain `npm pack` or `npm publish` here (test/size/tarball.matrix.test.ts).
     expect(manifest.scripts.prepare).toBe('node scripts/build.mjs');
     expect(manifest.scripts.tarball).toBe('node scripts/pack.mjs');
     expect(manifest.scripts.prepack).toBe('node scripts/pack.mjs --refuse');

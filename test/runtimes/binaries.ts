@@ -1,14 +1,14 @@
-// The runtimes' binaries, from the npm packages `bun`, `deno` and `workerd` (devDependencies). Each
-// ships its binary in a platform package (an optional dependency, e.g. @oven/bun-linux-x64), which is
-// used directly: the packages' install scripts, which only copy or download the same binary, do not
-// run (allowScripts in package.json). A binary that is not there fails the test saying how to get it.
+// The runtimes' binaries, from the npm packages `bun`, `deno` and `workerd`, each a tool of the tool
+// cache (tools/<runtime>/, installed on first need by scripts/lib/tools.mjs). Each ships its binary
+// in a platform package (an optional dependency, e.g. @oven/bun-linux-x64), which is used directly:
+// the packages' install scripts, which only copy or download the same binary, do not run
+// (allowScripts in the tool's package.json). A binary that is not there fails the test saying how to
+// get it.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
-import { repoRoot } from '../../scripts/lib/paths.mjs';
-
-const require = createRequire(join(repoRoot, 'package.json'));
+import { ensureTool } from '../../scripts/lib/tools.mjs';
 
 export type Runtime = 'bun' | 'deno' | 'workerd';
 
@@ -34,7 +34,8 @@ function candidates(runtime: Runtime): string[] {
   }
 }
 
-const resolvePackageFile = (path: string): string | undefined => {
+const resolvePackageFile = (modules: string, path: string): string | undefined => {
+  const require = createRequire(join(modules, 'package.json'));
   const [scope, name, ...rest] = path.split('/');
   try {
     const root = dirname(require.resolve(`${scope}/${name}/package.json`));
@@ -45,16 +46,16 @@ const resolvePackageFile = (path: string): string | undefined => {
   }
 };
 
-/** The binary of `runtime` on this machine; throws how to get it when it is missing. */
-export function runtimeBinary(runtime: Runtime): string {
+/** The binary of `runtime` on this machine, its tool installed first; throws how to get it when it is missing. */
+export async function runtimeBinary(runtime: Runtime): Promise<string> {
+  const modules = await ensureTool(runtime);
   for (const candidate of candidates(runtime)) {
-    const found = resolvePackageFile(candidate);
+    const found = resolvePackageFile(modules, candidate);
     if (found) return found;
   }
   throw new Error(
-    `No ${runtime} binary for ${platform()}-${arch()}: looked for ${candidates(runtime).join(', ')}. ` +
-      `Run \`npm ci\` (the devDependency \`${runtime}\` brings it as an optional platform package ` +
-      'from the npm registry), ' +
-      `or \`npm install --no-save ${runtime}\` if optional dependencies were omitted.`,
+    `No ${runtime} binary for ${platform()}-${arch()}: looked for ${candidates(runtime).join(', ')} in ${modules}. ` +
+      `Run \`npm run tools -- ${runtime}\` (the tool's \`${runtime}\` package brings it as an optional platform ` +
+      'package from the npm registry); remove that folder first if optional dependencies were omitted.',
   );
 }

@@ -20,7 +20,12 @@ let project: string | undefined;
 let bundle = '';
 
 beforeAll(async () => {
-  const [packed, dir] = await Promise.all([sharedPack(), mkdtemp(join(tmpdir(), 'baas-root-worker-'))]);
+  // workerd, a tool of the tool cache, is installed here on first need, under the hook's ceiling.
+  const [packed, dir] = await Promise.all([
+    sharedPack(),
+    mkdtemp(join(tmpdir(), 'baas-root-worker-')),
+    runtimeBinary('workerd'),
+  ]);
   project = dir;
   await writeFile(
     join(dir, 'package.json'),
@@ -57,7 +62,7 @@ describe('a Worker importing the root entry, from the packed tarball', () => {
     async ({ date, flags }) => {
       const name = `root-${date}-${flags.join('-') || 'none'}`;
       const config = await writeWorkerdConfig(project!, name, 'out/worker.js', date, flags);
-      const workerd = await serveWorkerd(runtimeBinary('workerd'), config, project!);
+      const workerd = await serveWorkerd(await runtimeBinary('workerd'), config, project!);
       const sandbox = createSandbox({ seed: 'root-entry-worker', accountsPerClient: 2, keysPerAccount: 3 });
       const server = await sandbox.listen();
       try {

@@ -1,7 +1,7 @@
 // What a batch client meets in the sandbox: faults on a share of the answers, drawn from the seed so a
 // run can be repeated; the Retry-After of an injected 503 or 429, 0 included; a rate limit that a
-// client pacing itself at the limit never hits, announced by the RateLimit fields the client reads;
-// and a sandbox of 100,000 accounts that updates its last customer.
+// client pacing itself at the limit never hits, announced by the RateLimit fields the client reads.
+// The scale case (100,000 accounts) is in batch-scale.matrix.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ApiError, createBaasClient } from '../../src/index.js';
 import { parseRateLimit } from '../../src/logging/index.js';
@@ -192,21 +192,4 @@ describe('the rate limit', () => {
     expect(burst.filter((status) => status === 200)).toHaveLength(50);
     expect(burst.at(-1)).toBe(429);
   });
-});
-
-describe('a sandbox for batch work', () => {
-  it('of 100,000 accounts for one client, without keys: the last customer is updated', async () => {
-    const sandbox = createSandbox({ seed: 'big', accountsPerClient: 100_000, keysPerAccount: 0 });
-    const accounts = sandbox.clients[0]!.accounts;
-    expect(accounts).toHaveLength(100_000);
-    const last = accounts.at(-1)!;
-    const body = { isPoliticallyExposedPerson: true, email: 'last@example.com' };
-    expect((await update(sandbox, body, { account: 99_999 })).status).toBe(200);
-    const stored = sandbox.snapshot().clients[0]!.accounts.at(-1)!;
-    expect([stored.accountId, stored.data.email, stored.data.isPoliticallyExposedPerson]).toEqual([
-      last.accountId,
-      'last@example.com',
-      true,
-    ]);
-  }, 60_000);
 });

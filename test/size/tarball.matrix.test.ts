@@ -1,5 +1,5 @@
 // The package as a consumer gets it: the tarball `npm run tarball` writes, packed once per run by the
-// package tests' helper (test/package/pack.ts, shared with test/package/consumer.test.ts) and unpacked. Its size, its error classes' names in both
+// package tests' helper (test/package/pack.ts, shared with test/package/consumer.matrix.test.ts) and unpacked. Its size, its error classes' names in both
 // module formats, the sandbox in both, and a package.json that installs without scripts. Its size is reported, not budgeted.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

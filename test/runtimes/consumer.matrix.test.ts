@@ -5,7 +5,7 @@
 // ValidationError before sending and an ApiError (404) from the server, fetch a token from the
 // sandbox's POST /oauth/token with clientCredentials, and walk every key of its client with pixKeys.
 // `tls` is created where the runtime can present a client certificate and refused at creation where
-// it cannot (workerd, Bun). The runtimes' binaries come from their npm packages (binaries.ts).
+// it cannot (workerd, Bun). The runtimes' binaries come from their npm packages in the tool cache (binaries.ts).
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,12 @@ let project: string | undefined;
 let workerd: RunningWorkerd | undefined;
 
 beforeAll(async () => {
-  const [packed, dir] = await Promise.all([sharedPack(), mkdtemp(join(tmpdir(), 'baas-runtimes-'))]);
+  // The runtimes' tools are installed here, on first need, under the hook's ceiling rather than a test's.
+  const [packed, dir] = await Promise.all([
+    sharedPack(),
+    mkdtemp(join(tmpdir(), 'baas-runtimes-')),
+    ...(['bun', 'deno', 'workerd'] as const).map(runtimeBinary),
+  ]);
   project = dir;
   await writeFile(
     join(dir, 'package.json'),
@@ -45,8 +50,8 @@ beforeAll(async () => {
   await mkdir(join(dir, 'out'));
   await bundleWorker(join(dir, 'worker.mjs'), join(dir, 'out/consumer-worker.js'));
   const config = await writeWorkerdConfig(dir, 'consumer', 'out/consumer-worker.js');
-  workerd = await serveWorkerd(runtimeBinary('workerd'), config, dir);
-}, 300_000);
+  workerd = await serveWorkerd(await runtimeBinary('workerd'), config, dir);
+}, 600_000);
 
 afterAll(async () => {
   await workerd?.stop();
@@ -141,14 +146,14 @@ describe('the same consumer, from the packed tarball, against a sandbox over HTT
   });
 
   it("on Bun: the same, and `tls` refused at creation (Bun's own undici ignores the certificate)", async () => {
-    const bun = runtimeBinary('bun');
+    const bun = await runtimeBinary('bun');
     const outcome = await againstSandbox(asProgram(bun, ['--no-install', 'main.mjs'], 'The consumer on Bun'));
     checkRun(outcome, REFUSED);
     expect((outcome.printed as { runtime: string }).runtime).toMatch(/^bun \d/);
   }, 120_000);
 
   it('on Deno (with network to 127.0.0.1 only): the same', async () => {
-    const deno = runtimeBinary('deno');
+    const deno = await runtimeBinary('deno');
     const outcome = await againstSandbox(
       asProgram(deno, ['run', '--allow-net=127.0.0.1', 'main.mjs'], 'The consumer on Deno'),
     );
@@ -179,7 +184,7 @@ describe("the sandbox served by a Worker (its fetch handler as the Worker's), ca
     bundle = await readFile(join(project!, 'out/sandbox-worker.js'), 'utf8');
     // A date before Node.js APIs came to Workers (2024-09-23): the handler must need none of them.
     const config = await writeWorkerdConfig(project!, 'sandbox', 'out/sandbox-worker.js', '2024-01-01');
-    served = await serveWorkerd(runtimeBinary('workerd'), config, project!);
+    served = await serveWorkerd(await runtimeBinary('workerd'), config, project!);
   }, 120_000);
   afterAll(() => served?.stop());
 

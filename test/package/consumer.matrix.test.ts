@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/lib/run.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { CLI_BIN, ENTRIES } from '../../scripts/lib/entries.mjs';
+import { ensureTool, toolFile } from '../../scripts/lib/tools.mjs';
 import { freePort } from '../../src/testing/mock.js';
 import { eventually, portIsFree, startUntil } from '../cli/processes.js';
 import { NODE_MAJORS, nodeBinary } from './node-versions.js';
@@ -30,11 +31,11 @@ let cjsProject: string;
 let jestProject: string;
 let installed: string[];
 
-// `npm i -D typescript` gives TypeScript 7 now; the repository builds with 5.9 (`typescript-7` is an alias).
-// Each by its package's path: both packages name their bin `tsc`, so node_modules/.bin/tsc may be either.
+// `npm i -D typescript` gives TypeScript 7 now; the repository builds with 5.9, and 7 is a tool of the
+// tool cache (tools/typescript-7). Each by its package's path: both name their bin `tsc`.
 const TSC = {
-  '5.9': join(repoRoot, 'node_modules/typescript/bin/tsc'),
-  '7': join(repoRoot, 'node_modules/typescript-7/bin/tsc'),
+  '5.9': () => Promise.resolve(join(repoRoot, 'node_modules/typescript/bin/tsc')),
+  '7': () => toolFile('typescript-7', 'typescript/bin/tsc'),
 };
 
 function compile(
@@ -43,11 +44,13 @@ function compile(
   typescript: keyof typeof TSC = '5.9',
   extra: string[] = [],
 ): Promise<unknown> {
-  return run(TSC[typescript], ['-p', join(dir, config), ...extra]).catch((error: Error) => {
-    throw new Error(
-      `The consumer file does not compile with TypeScript ${typescript} against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`,
-    );
-  });
+  return TSC[typescript]()
+    .then((tsc) => run(tsc, ['-p', join(dir, config), ...extra]))
+    .catch((error: Error) => {
+      throw new Error(
+        `The consumer file does not compile with TypeScript ${typescript} against the packed package (${dir}/${config}); a missing export or a broken .d.ts?\n${error.message}`,
+      );
+    });
 }
 
 // A clean environment: this run's own VITEST_* variables, loaders and colour settings would leak in.
@@ -93,17 +96,28 @@ async function consumerProject(name: string, manifest: object, from: string, ext
   return dir;
 }
 
-/** Tools a consumer adds itself, linked from this repository rather than downloaded a second time. */
-async function link(dir: string, ...packages: string[]): Promise<void> {
+/**
+ * Tools a consumer adds itself, linked from this repository's node_modules (or a tool's, `from`)
+ * rather than downloaded a second time.
+ */
+async function linkFrom(from: string, dir: string, ...packages: string[]): Promise<void> {
   for (const name of packages) {
     if (name.includes('/')) await mkdir(join(dir, 'node_modules', name.split('/')[0]!), { recursive: true });
-    await symlink(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    await symlink(join(from, name), join(dir, 'node_modules', name), 'dir');
   }
 }
+const link = (dir: string, ...packages: string[]) => linkFrom(join(repoRoot, 'node_modules'), dir, ...packages);
 
 beforeAll(async () => {
-  [packed, projects] = await Promise.all([sharedPack(), mkdtemp(join(tmpdir(), 'baas-consumers-'))]);
-}, 300_000);
+  // The tools of the tool cache these tests use are installed here, on first need, under the hook's ceiling.
+  [packed, projects] = await Promise.all([
+    sharedPack(),
+    mkdtemp(join(tmpdir(), 'baas-consumers-')),
+    ensureTool('attw'),
+    ensureTool('typescript-7'),
+    ensureTool('jest'),
+  ]);
+}, 600_000);
 afterAll(() => (projects ? rm(projects, { recursive: true, force: true }) : undefined));
 
 describe('the packed tarball', () => {
@@ -180,7 +194,7 @@ describe('the packed tarball', () => {
   it('passes attw for every resolution (node10, node16 from CommonJS and ESM, bundler), every entry point typed', async () => {
     // openapi.yaml is a file to read (import.meta.resolve), not a module, so it has no resolution.
     const { stdout } = await promisify(execFile)(
-      join(repoRoot, 'node_modules/.bin/attw'),
+      await toolFile('attw', '.bin/attw'),
       [packed.tarball, '--format', 'json', '--exclude-entrypoints', './openapi.yaml'],
       { maxBuffer: 64 * 1024 * 1024 },
     ).catch((error: { stdout?: string; stderr?: string }) => {
@@ -221,7 +235,7 @@ describe('the packed tarball', () => {
 describe('the TypeScript versions consumers are checked with', () => {
   it('are the ones each is named for', async () => {
     for (const [version, tsc] of Object.entries(TSC)) {
-      expect(await run(tsc, ['-v'])).toMatch(new RegExp(`Version ${version.replace('.', '\\.')}\\.`));
+      expect(await run(await tsc(), ['-v'])).toMatch(new RegExp(`Version ${version.replace('.', '\\.')}\\.`));
     }
   });
 });
@@ -263,7 +277,8 @@ describe('consumer projects', () => {
       'msw',
     );
     await link(cjsProject, '@stoplight/prism-cli', '@types', '@faker-js/faker');
-    await link(jestProject, 'jest', '@hono/node-server', 'hono');
+    await link(jestProject, '@hono/node-server', 'hono');
+    await linkFrom(await ensureTool('jest'), jestProject, 'jest');
   }, 180_000);
 
   it('gets openapi-fetch as the only run-time dependency, and no Prism unless it asks', async () => {

@@ -3,15 +3,16 @@
 // and every assumption visible. Screenshots go to .artifacts/ (git-ignored) for a person to look at.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectAssumptions } from '../../src/cli/assumptions.js';
 import { redoclyCli } from '../../src/cli/docs.js';
 import { buildDocs, DOCS_TITLE } from '../../src/cli/docs-page.js';
 import { CHROMIUM_FLAGS, ensureChromium } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { ensureTool } from '../../scripts/lib/tools.mjs';
 import { deref, spec } from '../support/spec.js';
 
 const ARTIFACTS = join(repoRoot, '.artifacts');
@@ -66,7 +67,16 @@ async function visitErrorResponses(tab: Page, path: string, method: string): Pro
 }
 
 // Finding (or installing) Chromium can take minutes on a fresh machine: a hook of its own.
+// Playwright drives Chromium; it is a tool of the tool cache (tools/playwright-core), not a devDependency,
+// so its types are not in the repository: Browser and Page are its own objects, untyped here.
+type Browser = any;
+type Page = any;
+let chromium: { launch(options: object): Promise<Browser> };
+
 beforeAll(async () => {
+  const modules = await ensureTool('playwright-core');
+  const entry = createRequire(join(modules, 'package.json')).resolve('playwright-core');
+  ({ chromium } = (await import(pathToFileURL(entry).href)) as { chromium: typeof chromium });
   executablePath = await ensureChromium();
 }, 10 * 60_000);
 
@@ -86,18 +96,18 @@ beforeAll(async () => {
     serviceWorkers: 'block',
   });
   const local = (url: string) => /^(file|data|blob|about):/.test(url);
-  context.on('request', (request) => {
+  context.on('request', (request: any) => {
     if (!local(request.url())) outside.push(request.url());
   });
-  await context.route('**/*', (route) => (local(route.request().url()) ? route.continue() : route.abort()));
+  await context.route('**/*', (route: any) => (local(route.request().url()) ? route.continue() : route.abort()));
   // Fake timers that still run in real time, so the end of the visit can jump a minute ahead and
   // flush anything batched on a timer (Redoc's telemetry exporter waits a few seconds).
   await context.clock.install();
   const tab = await context.newPage();
-  tab.on('console', (message) => {
+  tab.on('console', (message: any) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
-  tab.on('pageerror', (error) => consoleErrors.push(error.message));
+  tab.on('pageerror', (error: Error) => consoleErrors.push(error.message));
 
   await tab.goto(page, { waitUntil: 'load' });
   await tab.locator('h1').first().waitFor({ timeout: 20_000 });
@@ -121,7 +131,7 @@ beforeAll(async () => {
     await tablist.getByRole('tab', { name: operation.shotStatus, exact: true }).click();
     text += `\n${await tab.locator('body').innerText()}`;
     await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}.png`), fullPage: true });
-    await tablist.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await tablist.evaluate((element: any) => element.scrollIntoView({ block: 'start' }));
     await tab.screenshot({ path: join(ARTIFACTS, `${operation.shot}-${operation.shotStatus}.png`) });
   }
   await tab.clock.runFor(60_000);

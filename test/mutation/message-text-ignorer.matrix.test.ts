@@ -1,8 +1,35 @@
 // The message-text ignorer (stryker-plugins/message-text-ignorer.mjs), run through StrykerJS's own
 // instrumenter (a dependency of @stryker-mutator/core) on small sources, as a mutation run would.
-import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { describe, expect, it } from 'vitest';
+// StrykerJS is a tool of the tool cache (tools/stryker), installed on first need: a matrix test.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureTool } from '../../scripts/lib/tools.mjs';
 import { messageTextIgnorer, pinnedIn } from '../../stryker-plugins/message-text-ignorer.mjs';
+
+/** The part of @stryker-mutator/instrumenter's API used here. */
+interface Instrumented {
+  mutants: {
+    mutatorName: string;
+    replacement: string;
+    status?: string;
+    statusReason?: string;
+    location: { start: { line: number } };
+  }[];
+}
+type InstrumenterClass = new (
+  log: object,
+) => {
+  instrument(files: { name: string; content: string; mutate: boolean }[], options: object): Promise<Instrumented>;
+};
+let Instrumenter: InstrumenterClass;
+
+beforeAll(async () => {
+  const modules = await ensureTool('stryker');
+  const entry = createRequire(join(modules, 'package.json')).resolve('@stryker-mutator/instrumenter');
+  ({ Instrumenter } = (await import(pathToFileURL(entry).href)) as { Instrumenter: InstrumenterClass });
+}, 600_000);
 
 const quiet = () => false;
 const logger = {

@@ -1,0 +1,26 @@
+// `npm run test:matrix` (and the second half of `npm run test:all`): the slow matrix, every
+// `test/**/*.matrix.test.ts` — the packed tarball in consumer projects (ESM, CommonJS, Jest; Node 20,
+// 22 and 24; TypeScript 5.9 and 7; attw), the runtimes (Bun, Deno, workerd), the docs in Chromium,
+// Redis, the scale cases and the StrykerJS instrumenter. Their tools come from the tool cache
+// (scripts/lib/tools.mjs), which `npm run test:all` fills first. The verbose reporter prints each
+// test as it ends, so a long run shows its progress.
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base, { MATRIX_TESTS } from './vitest.config.js';
+
+const config = mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      // Packing, installs and other programs: minutes under load, never a guess of the machine's speed.
+      testTimeout: 300_000,
+      hookTimeout: 600_000,
+      typecheck: { enabled: false },
+      reporters: ['verbose'],
+    },
+  }),
+);
+// Set after the merge: mergeConfig appends arrays.
+config.test!.include = [MATRIX_TESTS];
+config.test!.exclude = ['**/node_modules/**'];
+
+export default config;
