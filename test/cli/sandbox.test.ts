@@ -454,12 +454,5 @@ describe('npm run sandbox', () => {
     await expect(bad.ready).rejects.toThrow(/exited .2.[\s\S]*--clients .*got "0"/);
   }, 120_000);
 
-  for (const signal of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
-    it(`stops with its parent (npm) on ${signal}: no process left, the port free`, async () => {
-      const sandbox = await startSandboxCommand('--seed', signal);
-      expect(sandbox.tree.length, 'npm and node').toBeGreaterThanOrEqual(2);
-      process.kill(sandbox.pid, signal);
-      await expectNothingLeft(sandbox.tree, sandbox.port);
-    }, 60_000);
-  }
+  // Its stop on SIGINT, SIGHUP and SIGKILL of npm: test/cli/signals.matrix.test.ts.
 });

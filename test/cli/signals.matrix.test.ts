@@ -1,6 +1,7 @@
-// `npm run mock` (the command line's mock) as a user runs it: it logs each request, and when its
-// parent (npm) gets SIGINT, SIGTERM or SIGHUP, or is killed outright, nothing is left behind:
-// no process of the tree, and the port is free for the next start.
+// `npm run mock` and `npm run sandbox` as a user runs them: the mock logs each request, and when their
+// parent (npm) gets SIGINT, SIGTERM or SIGHUP, or is killed outright, nothing is left behind: no process
+// of the tree, and the port is free for the next start. A matrix test: each case starts npm, Node and
+// (for the mock) Prism.
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../src/testing/mock.js';
@@ -69,6 +70,35 @@ describe('npm run mock', () => {
       const mock = await startMockCommand();
       process.kill(mock.pid, signal);
       await expectNothingLeft(mock.tree, mock.port);
+    }, 60_000);
+  }
+});
+
+async function startSandboxCommand(...args: string[]) {
+  const port = await freePort();
+  // The banner ends with the line that says it listens: once it is printed, the sandbox serves.
+  const run = startUntil(
+    'npm',
+    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
+    /Sandbox listening on .*\n/,
+    { cwd: repoRoot },
+  );
+  const pid = run.child.pid!;
+  run.ready.catch(() => undefined);
+  started = [pid];
+  await run.ready;
+  const tree = [pid, ...descendants(pid)];
+  started = tree;
+  return { port, pid, tree };
+}
+
+describe('npm run sandbox', () => {
+  for (const signal of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
+    it(`stops with its parent (npm) on ${signal}: no process left, the port free`, async () => {
+      const sandbox = await startSandboxCommand('--seed', signal);
+      expect(sandbox.tree.length, 'npm and node').toBeGreaterThanOrEqual(2);
+      process.kill(sandbox.pid, signal);
+      await expectNothingLeft(sandbox.tree, sandbox.port);
     }, 60_000);
   }
 });
