@@ -85,7 +85,7 @@ export const SAFETY_FLAGS = {
     help: [
       'allow plain http to a host that is not loopback (--base-url,',
       '--token-url): the token and secret travel in clear; said on',
-      "stderr (and in verify's table and report). Without it such a URL",
+      'stderr (verify: also in its table and report). Without it such a URL',
       'is refused before anything is sent (default: refused).',
     ],
   },

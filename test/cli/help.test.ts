@@ -61,9 +61,8 @@ Options:
   --accounts N                  customer accounts per client (default 2, at most 100,000)
   --keys N                      PIX keys per account (default 5, one of each type; 0 to 100,000);
                                 in all at most 100,000 accounts (clients × accounts) and
-                                250,000 keys
-                                (clients × accounts × keys), 345 MB of RSS measured at the largest; for batch
-                                work, --keys 0
+                                250,000 keys (clients × accounts × keys), 345 MB of RSS
+                                measured at the largest; for batch work, --keys 0
   --token-ttl-seconds N         lifetime in seconds of the tokens /oauth/token issues (default 300,
                                 at most 86,400); an expired one gets a 401 on the API; the static tokens
                                 never expire
@@ -131,7 +130,7 @@ Output:
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Checks a live service against the contract. Read-only unless --allow-writes is given.
@@ -186,7 +185,7 @@ Output:
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes
@@ -236,7 +235,7 @@ Pace:
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.

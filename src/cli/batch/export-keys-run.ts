@@ -29,7 +29,7 @@ import {
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
-import { connectionFrom, paceFrom } from './options.js';
+import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
 import { exportKeyPages } from '../../batch/export-keys.js';
@@ -65,6 +65,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const limit = limitFrom(values.limit, DEFAULT_LIMIT);
   const { rate } = paceFrom(values);
   const connection = connectionFrom(values, io.env);
+  if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
   const format = outputFormatOf(out);
   const outFile: NamedFile = { flag: '--out', path: out };

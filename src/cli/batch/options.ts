@@ -45,6 +45,10 @@ export function connectionFrom(
   }
 }
 
+/** What both commands say on stderr, before anything is sent, when --allow-insecure-http let plain http through. */
+export const INSECURE_HTTP_WARNING =
+  'warning: --allow-insecure-http: --base-url is plain http to a host that is not loopback; credentials travel in clear';
+
 export interface Pace {
   concurrency: number;
   /** Requests per second at most; undefined: found from the service's answers. */
