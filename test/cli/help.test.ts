@@ -172,7 +172,7 @@ Credentials (one kind is required; secrets from the environment keep them out of
 Pace:
   --concurrency N               requests in flight at most, 1 to 256 (default 8);
                                 lowered for a while after a 429 or 503
-  --rate N                      requests per second at most, 0.001 to 100000 (default: none;
+  --rate N                      requests per second at most, 0.001 to 100,000 (default: none;
                                 the pace is found from the service's 429s, Retry-After and rate-limit headers)
 
 Output:
@@ -228,7 +228,7 @@ Credentials (one kind is required; secrets from the environment keep them out of
   --ca FILE                     a private authority to trust (default: the system's)
 
 Pace:
-  --rate N                      requests per second at most, 0.001 to 100000 (default: none;
+  --rate N                      requests per second at most, 0.001 to 100,000 (default: none;
                                 the pace is found from the service's 429s, Retry-After and rate-limit headers)
   --limit N                     keys asked for each page (the API's limit), 1 to 200 (default 200)
 
@@ -413,6 +413,12 @@ describe('the dispatcher', () => {
     [['sandbox', '--token-ttl', '5'], '--token-ttl is now --token-ttl-seconds (renamed in 1.0)'],
     [['update-many', '--page-size', '5'], 'unknown option --page-size'],
     [['verify', '--tokn-url', 'https://x'], 'unknown option --tokn-url; did you mean --token-url?'],
+    // Numbers are written as the help writes them (src/cli/words.ts): 100,000, not 100000.
+    [['sandbox', '--accounts', '0'], '--accounts must be a whole number from 1 to 100,000, got "0"'],
+    [
+      ['update-many', '--input', 'x', '--dry-run', '--rate', '1000000'],
+      '--rate must be a number of requests per second from 0.001 to 100,000, got "1000000"',
+    ],
   ])('%j: "%s", printed last, exit 2', async (argv, message) => {
     const io = capture();
     expect(await main(argv, COMMANDS, io)).toBe(2);
