@@ -178,6 +178,11 @@ async function send(
     for (const line of summaryLines(summary)) io.out(line);
     if (values.journal) io.out(`journal: ${values.journal}`);
     if (values.report) io.out(`report: ${values.report}`);
+    // What to do next, last: a stopped or partly failed run is usually run again.
+    if (values.journal && (interrupted || summary.failed > 0))
+      io.out('to go on: run the same command again (same --input and --journal); the lines done are skipped');
+    else if (interrupted)
+      io.out('to go on: run it again (every line is sent again); with --journal FILE a rerun skips the lines done');
     return summary;
   };
   const stopper = new Stopper(

@@ -47,6 +47,8 @@ describe('update-many stopped with SIGINT', () => {
     const finished = await run.finished;
     expect(finished.code, finished.stdout + finished.stderr).toBe(130);
     expect(finished.stdout).toMatch(/^Interrupted: /m);
+    // What to do next, last: the same command with the same journal.
+    expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal/);
     const entries = await journalEntries(journal);
     // In flight at the signal, finished all the same: no line was cut off.
     expect(entries.filter((entry) => entry.outcome !== 'ok')).toEqual([]);
