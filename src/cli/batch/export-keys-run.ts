@@ -225,7 +225,15 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
       return 1;
     }
-    if (activeStopper.signal && !complete) return EXIT_ON[activeStopper.signal];
+    if (activeStopper.signal && !complete) {
+      // What to do next, last.
+      io.out(
+        values.journal
+          ? `to go on: run the same command again (same --out and --journal); it goes on from page ${page + 1}`
+          : 'to go on: run it again (it starts over); with --journal FILE a stopped export goes on where it stopped',
+      );
+      return EXIT_ON[activeStopper.signal];
+    }
     return 0;
   } finally {
     stopper?.release();
