@@ -110,6 +110,9 @@ export function refusalStatus(refusal: CredentialRefusal): string {
 
 /** The summary of a refused run: who refused what, and where to look. */
 export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal): string {
+  // A 404 or 405 says the URL is not a token endpoint at all: the credentials were never looked at.
+  if (refusal.by === 'token endpoint' && (refusal.status === 404 || refusal.status === 405))
+    return `the token URL answered ${refusal.status} (${refusal.status === 404 ? 'not found' : 'method not allowed'}): it is not the token endpoint; check --token-url`;
   const who =
     refusal.by === 'service'
       ? 'the service refused the credentials'
