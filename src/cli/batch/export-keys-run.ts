@@ -9,6 +9,8 @@ import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
+import { ApiError, AuthError } from '../../errors.js';
+import { credentialHint } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { plural } from '../words.js';
@@ -222,6 +224,9 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       io.err(
         redactMessage(`export-keys: ${fault instanceof Error ? fault.message : String(fault)}`, credentials.secrets),
       );
+      // Refused credentials: say which flags and variables gave them, as update-many does.
+      if ((fault instanceof ApiError && (fault.status === 401 || fault.status === 403)) || fault instanceof AuthError)
+        io.err(`export-keys: the credentials were refused; ${credentialHint(credentials.kind)}`);
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
       return 1;
     }
