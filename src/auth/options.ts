@@ -91,12 +91,14 @@ const positive = (
 
 export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
   if (!options || typeof options !== 'object') fail('options are required: { tokenUrl, clientId, clientSecret }');
-  if (typeof options.tokenUrl !== 'string') fail('tokenUrl is required, e.g. "https://auth.example/oauth/token"');
+  // An empty string is what an unset environment variable with a `= ''` default gives: missing, not malformed.
+  if (typeof options.tokenUrl !== 'string' || options.tokenUrl === '')
+    fail('tokenUrl is required, e.g. "https://auth.example/oauth/token"');
   let url: URL;
   try {
     url = new URL(options.tokenUrl);
   } catch {
-    return fail('tokenUrl must be an absolute https URL');
+    return fail('tokenUrl must be an absolute https URL, e.g. "https://auth.example/oauth/token"');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`tokenUrl must use https, not ${url.protocol}`);
   if (url.username || url.password) fail('tokenUrl must not carry credentials; use clientId and clientSecret');

@@ -5,6 +5,7 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MAX_RATE, MIN_RATE } from '../bat
 import { ENV } from '../verify/credentials.js';
 import { MAX_LIMIT } from '../verify/options.js';
 import type { Flag } from './command.js';
+import { n } from './words.js';
 
 const TARGET = 'Target:';
 const CREDENTIALS = 'Credentials (one kind is required; secrets from the environment keep them out of shell history):';
@@ -85,7 +86,7 @@ export const SAFETY_FLAGS = {
     help: [
       'allow plain http to a host that is not loopback (--base-url,',
       '--token-url): the token and secret travel in clear; said on',
-      "stderr (and in verify's table and report). Without it such a URL",
+      'stderr (verify: also in its table and report). Without it such a URL',
       'is refused before anything is sent (default: refused).',
     ],
   },
@@ -109,7 +110,7 @@ export const RATE_FLAGS = {
     value: 'N',
     group: PACE,
     help: [
-      `requests per second at most, ${MIN_RATE} to ${MAX_RATE} (default: none;`,
+      `requests per second at most, ${n(MIN_RATE)} to ${n(MAX_RATE)} (default: none;`,
       "the pace is found from the service's 429s, Retry-After and rate-limit headers)",
     ],
   },

@@ -58,7 +58,7 @@ function count(option: SizeOption, raw: string | undefined): number {
   const min = SANDBOX_MINIMUMS[option];
   const max = SANDBOX_LIMITS[option];
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-    throw new UsageError(`${FLAGS[option]} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    throw new UsageError(`${FLAGS[option]} must be a whole number from ${n(min)} to ${n(max)}, got "${raw}"`);
   return Number(raw);
 }
 

@@ -130,9 +130,8 @@ export const sandbox = defineCommand({
       help: [
         `PIX keys per account (default ${DEFAULTS.keysPerAccount}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
         `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and`,
-        `${n(SANDBOX_LIMITS.keys)} keys`,
-        `(clients × accounts × keys), ${LARGEST_RSS} of RSS measured at the largest; for batch`,
-        'work, --keys 0',
+        `${n(SANDBOX_LIMITS.keys)} keys (clients × accounts × keys), ${LARGEST_RSS} of RSS`,
+        'measured at the largest; for batch work, --keys 0',
       ],
     },
     'token-ttl-seconds': {

@@ -109,6 +109,12 @@ function redirectRow(
   };
 }
 
+// The usual reasons nothing answered, in words that say where to look; other codes are shown as they are.
+const NO_ANSWER_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing listens there; is the service running, and is --base-url right?',
+  ENOTFOUND: 'no such host; check --base-url',
+};
+
 function failed(check: string, expected: string, error: unknown): CheckResult {
   // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
   const cause = (error as { cause?: { code?: unknown } }).cause?.code;
@@ -116,7 +122,9 @@ function failed(check: string, expected: string, error: unknown): CheckResult {
   const why =
     error instanceof BudgetExhausted || error instanceof ResponseTooLarge
       ? error.message
-      : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
+      : typeof cause === 'string' && Object.hasOwn(NO_ANSWER_WORDS, cause)
+        ? `no answer (${cause}: ${NO_ANSWER_WORDS[cause]})`
+        : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 

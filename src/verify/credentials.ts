@@ -63,6 +63,15 @@ export const ENV = {
 const AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post'];
 
 /** What to give when there are no credentials at all (a usage error before anything is sent). */
+/** clientCredentials' option names, as the command line spells them. */
+const FLAG_OF_FIELD: Record<string, string> = {
+  tokenUrl: '--token-url',
+  clientId: '--client-id',
+  clientSecret: `the client secret (${ENV.clientSecret} or --client-secret)`,
+  scope: '--scope',
+  authMethod: '--auth-method',
+};
+
 export const MISSING_CREDENTIALS = `no credentials: ${ENV.token} is not set and no --token was given; give a token (--token TOKEN, or ${ENV.token}), or client credentials (--token-url URL --client-id ID, with the secret in ${ENV.clientSecret})`;
 
 /** Where to look when the service refuses the credentials of `kind`: the flags and variables that gave them. */
@@ -101,6 +110,9 @@ export function refusalStatus(refusal: CredentialRefusal): string {
 
 /** The summary of a refused run: who refused what, and where to look. */
 export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal): string {
+  // A 404 or 405 says the URL is not a token endpoint at all: the credentials were never looked at.
+  if (refusal.by === 'token endpoint' && (refusal.status === 404 || refusal.status === 405))
+    return `the token URL answered ${refusal.status} (${refusal.status === 404 ? 'not found' : 'method not allowed'}): it is not the token endpoint; check --token-url`;
   const who =
     refusal.by === 'service'
       ? 'the service refused the credentials'
@@ -218,8 +230,13 @@ export function credentialsFrom(
       ...(tls ? { tls } : {}),
     });
   } catch (error) {
-    // clientCredentials names the field and never the value; say which option it came from.
-    throw new CredentialError((error as Error).message.replace(/^clientCredentials: /, 'client credentials: '));
+    // clientCredentials names the field and never the value; name the flag the user typed instead.
+    throw new CredentialError(
+      (error as Error).message.replace(
+        /^clientCredentials: (\w+)/,
+        (_, field: string) => FLAG_OF_FIELD[field] ?? `client credentials: ${field}`,
+      ),
+    );
   }
   return {
     kind: 'client credentials',

@@ -96,6 +96,9 @@ export function limitFrom(raw: string | undefined, fallback: number): number {
   return Number(raw);
 }
 
+const NOT_HTTP_URL =
+  '--base-url must be an absolute http(s) URL, e.g. https://api.provider.example or http://127.0.0.1:4020';
+
 /**
  * Checks `--base-url` (shared with the batch commands): required, absolute http(s), no credentials in
  * it, and plain http only to loopback unless `allowInsecureHttp`. `insecure` when it is plain http let
@@ -106,14 +109,18 @@ export function checkBaseUrl(
   allowInsecureHttp: boolean,
 ): { baseUrl: string; insecure: boolean } {
   if (!baseUrl) throw new UsageError('--base-url is required');
+  // `127.0.0.1:4020` or `api.provider.example` (the scheme left out) is the usual slip: say what to add.
+  if (!baseUrl.includes('://') && !/^https?:/i.test(baseUrl))
+    throw new UsageError(
+      '--base-url has no scheme: start it with https:// (or http:// for a sandbox on this machine, e.g. http://127.0.0.1:4020)',
+    );
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw new UsageError('--base-url must be an absolute http(s) URL');
+    throw new UsageError(NOT_HTTP_URL);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new UsageError('--base-url must be an absolute http(s) URL');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(NOT_HTTP_URL);
   // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
   if (parsed.username || parsed.password)
     throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);

@@ -50,6 +50,7 @@ describe('options refused at creation', () => {
     ['null', null, 'options', 'tokenUrl, clientId, clientSecret'],
     ['a string', 'https://auth.example/token', 'options', 'tokenUrl, clientId, clientSecret'],
     ['no tokenUrl', { ...valid, tokenUrl: undefined }, 'tokenUrl', 'is required'],
+    ['an empty tokenUrl (an unset variable)', { ...valid, tokenUrl: '' }, 'tokenUrl', 'is required'],
     ['a tokenUrl that is a URL object', { ...valid, tokenUrl: new URL(FAKE_URL) }, 'tokenUrl', 'is required'],
     ['a relative tokenUrl', { ...valid, tokenUrl: '/oauth/token' }, 'tokenUrl', 'absolute https URL'],
     ['an ftp tokenUrl', { ...valid, tokenUrl: 'ftp://auth.example/token' }, 'tokenUrl', 'https, not ftp:'],

@@ -187,15 +187,15 @@ describe('sandbox', () => {
   });
 
   it.each([
-    ['--clients', '0', '1000'],
-    ['--clients', '1001', '1000'],
-    ['--accounts', '100001', '100000'],
-    ['--keys', '100001', '100000'],
-    ['--keys', '1.5', '100000'],
-    ['--accounts', '-1', '100000'],
-    ['--accounts', '2x', '100000'],
-    ['--keys', '-1', '100000'],
-    ['--keys', 'x2', '100000'],
+    ['--clients', '0', '1,000'],
+    ['--clients', '1001', '1,000'],
+    ['--accounts', '100001', '100,000'],
+    ['--keys', '100001', '100,000'],
+    ['--keys', '1.5', '100,000'],
+    ['--accounts', '-1', '100,000'],
+    ['--accounts', '2x', '100,000'],
+    ['--keys', '-1', '100,000'],
+    ['--keys', 'x2', '100,000'],
   ])('%s %s is a usage error naming the option, its range and the value given', async (flag, value, max) => {
     const io = capture();
     expect(await main(['sandbox', '--port', '0', `${flag}=${value}`], COMMANDS, io)).toBe(2);

@@ -61,9 +61,8 @@ Options:
   --accounts N                  customer accounts per client (default 2, at most 100,000)
   --keys N                      PIX keys per account (default 5, one of each type; 0 to 100,000);
                                 in all at most 100,000 accounts (clients × accounts) and
-                                250,000 keys
-                                (clients × accounts × keys), 345 MB of RSS measured at the largest; for batch
-                                work, --keys 0
+                                250,000 keys (clients × accounts × keys), 345 MB of RSS
+                                measured at the largest; for batch work, --keys 0
   --token-ttl-seconds N         lifetime in seconds of the tokens /oauth/token issues (default 300,
                                 at most 86,400); an expired one gets a 401 on the API; the static tokens
                                 never expire
@@ -131,7 +130,7 @@ Output:
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Checks a live service against the contract. Read-only unless --allow-writes is given.
@@ -173,7 +172,7 @@ Credentials (one kind is required; secrets from the environment keep them out of
 Pace:
   --concurrency N               requests in flight at most, 1 to 256 (default 8);
                                 lowered for a while after a 429 or 503
-  --rate N                      requests per second at most, 0.001 to 100000 (default: none;
+  --rate N                      requests per second at most, 0.001 to 100,000 (default: none;
                                 the pace is found from the service's 429s, Retry-After and rate-limit headers)
 
 Output:
@@ -186,7 +185,7 @@ Output:
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes
@@ -229,14 +228,14 @@ Credentials (one kind is required; secrets from the environment keep them out of
   --ca FILE                     a private authority to trust (default: the system's)
 
 Pace:
-  --rate N                      requests per second at most, 0.001 to 100000 (default: none;
+  --rate N                      requests per second at most, 0.001 to 100,000 (default: none;
                                 the pace is found from the service's 429s, Retry-After and rate-limit headers)
   --limit N                     keys asked for each page (the API's limit), 1 to 200 (default 200)
 
 Safety:
   --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
                                 --token-url): the token and secret travel in clear; said on
-                                stderr (and in verify's table and report). Without it such a URL
+                                stderr (verify: also in its table and report). Without it such a URL
                                 is refused before anything is sent (default: refused).
 
 Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.
@@ -414,6 +413,12 @@ describe('the dispatcher', () => {
     [['sandbox', '--token-ttl', '5'], '--token-ttl is now --token-ttl-seconds (renamed in 1.0)'],
     [['update-many', '--page-size', '5'], 'unknown option --page-size'],
     [['verify', '--tokn-url', 'https://x'], 'unknown option --tokn-url; did you mean --token-url?'],
+    // Numbers are written as the help writes them (src/cli/words.ts): 100,000, not 100000.
+    [['sandbox', '--accounts', '0'], '--accounts must be a whole number from 1 to 100,000, got "0"'],
+    [
+      ['update-many', '--input', 'x', '--dry-run', '--rate', '1000000'],
+      '--rate must be a number of requests per second from 0.001 to 100,000, got "1000000"',
+    ],
   ])('%j: "%s", printed last, exit 2', async (argv, message) => {
     const io = capture();
     expect(await main(argv, COMMANDS, io)).toBe(2);

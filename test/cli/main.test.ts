@@ -111,7 +111,7 @@ describe('baas-pix-contract (dispatcher)', () => {
       expect(io.stdout.join('\n')).toContain(option);
     io = capture();
     expect(await main(['sandbox', '--clients', 'two'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--clients .*1000, got "two"/);
+    expect(io.stderr.join('\n')).toMatch(/--clients .*1,000, got "two"/);
   });
 
   it('a failing command exits 1 with its message, not a stack trace', async () => {

@@ -362,8 +362,18 @@ describe('walkPages', () => {
   it.each([
     [
       'a system error code from the cause',
+      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }),
+      'no answer (TypeError: fetch failed, ECONNRESET)',
+    ],
+    [
+      'nothing listening: where to look',
       Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
-      'no answer (TypeError: fetch failed, ECONNREFUSED)',
+      'no answer (ECONNREFUSED: nothing listens there; is the service running, and is --base-url right?)',
+    ],
+    [
+      'no such host: where to look',
+      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }),
+      'no answer (ENOTFOUND: no such host; check --base-url)',
     ],
     ['no cause', new Error('socket hang up'), 'no answer (Error: socket hang up)'],
     [

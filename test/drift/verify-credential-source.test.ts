@@ -248,7 +248,7 @@ describe('credentialsFrom: client credentials', () => {
     [
       { 'token-url': 'not a url', 'client-id': 'cid' },
       { BAAS_CLIENT_SECRET: SECRET },
-      'client credentials: tokenUrl must be an absolute https URL',
+      '--token-url must be an absolute https URL, e.g. "https://auth.example/oauth/token"',
     ],
     [
       { 'token-url': 'http://auth.example/token', 'client-id': 'cid' },

@@ -115,13 +115,21 @@ describe('parseVerifyArgs: defaults and effects', () => {
   });
 });
 
+const NO_SCHEME =
+  '--base-url has no scheme: start it with https:// (or http:// for a sandbox on this machine, e.g. http://127.0.0.1:4020)';
+const NOT_HTTP_URL =
+  '--base-url must be an absolute http(s) URL, e.g. https://api.provider.example or http://127.0.0.1:4020';
+
 describe('parseVerifyArgs: usage errors', () => {
   it.each([
     [[], '--base-url is required'],
     [['--base-url', ''], '--base-url is required'],
-    [['--base-url', 'gw.example/baas'], '--base-url must be an absolute http(s) URL'],
-    [['--base-url', 'ftp://gw.example'], '--base-url must be an absolute http(s) URL'],
-    [['--base-url', 'file:///etc/passwd'], '--base-url must be an absolute http(s) URL'],
+    [['--base-url', 'gw.example/baas'], NO_SCHEME],
+    [['--base-url', '127.0.0.1:4020'], NO_SCHEME],
+    [['--base-url', 'localhost:4020'], NO_SCHEME],
+    [['--base-url', 'ftp://gw.example'], NOT_HTTP_URL],
+    [['--base-url', 'file:///etc/passwd'], NOT_HTTP_URL],
+    [['--base-url', 'http://'], NOT_HTTP_URL],
     [
       ['--base-url', 'https://user:pw-secret-1@gw.example'],
       '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',

@@ -148,6 +148,27 @@ describe('client credentials the token endpoint refuses', () => {
   });
 });
 
+describe('a --token-url that is not a token endpoint', () => {
+  it.each([404, 405])('%i: the summary blames --token-url, not the client id or secret', async (status) => {
+    server = await startLocalServer((req, res) => {
+      if (req.url === '/tokn') return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
+      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+    });
+    const { code, out, report } = await run(
+      ['--base-url', server.url, '--token-url', `${server.url}/tokn`, '--client-id', 'cid'],
+      { BAAS_CLIENT_SECRET: SECRET },
+    );
+    expect(code).toBe(2);
+    const lines = out.split('\n');
+    const summary = lines[lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:')) - 1]!;
+    expect(summary).toContain(String(status));
+    expect(summary).toContain('--token-url');
+    expect(summary).not.toContain('--client-id');
+    expect(report!.credentialsRefused?.message).toBe(summary);
+    expect(out).not.toContain(SECRET);
+  });
+});
+
 describe('no credentials at all', () => {
   it.each([
     ['nothing', {}],

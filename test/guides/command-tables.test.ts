@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { commandHelp, mainHelp } from '../../src/cli/main.js';
+import { sandboxSettings } from '../../src/cli/sandbox-flags.js';
 
 const GUIDES = [
   ['docs/guides/getting-started.md', '## The command line'],
@@ -66,5 +67,21 @@ describe.each(GUIDES)('%s', (path, heading) => {
     const global = [...flagsIn(mainHelp().split('\nOptions:\n')[1] ?? '')];
     expect(global).toContain('--version');
     for (const flag of global) expect(section).toContain(`\`${flag}\``);
+  });
+});
+
+describe('the fault lists the guides show', () => {
+  // `503:0.05:retry-after-seconds=0,429:0.01`: a guide that shows another spelling sends its reader to a usage error.
+  const FAULT_LIST = /`(\d{3}:[0-9.]+(?::[^`,\s]+)?(?:,\d{3}:[0-9.]+(?::[^`,\s]+)?)*)`/g;
+  const files = ['README.md', ...GUIDES.map(([path]) => path), 'docs/guides/batch.md', 'docs/guias/batch.md'];
+  it.each(files)('%s: each parses as --faults takes it', (path) => {
+    const text = readFileSync(join(repoRoot, path), 'utf8');
+    for (const [, list = ''] of text.matchAll(FAULT_LIST))
+      expect(() => sandboxSettings({ faults: list }), list).not.toThrow();
+  });
+
+  it('finds the example of the getting-started table', () => {
+    const text = readFileSync(join(repoRoot, GUIDES[0][0]), 'utf8');
+    expect([...text.matchAll(FAULT_LIST)].length).toBeGreaterThan(0);
   });
 });

@@ -9,6 +9,8 @@ import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
+import { ApiError, AuthError } from '../../errors.js';
+import { credentialHint } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { plural } from '../words.js';
@@ -29,7 +31,7 @@ import {
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
-import { connectionFrom, paceFrom } from './options.js';
+import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
 import { exportKeyPages } from '../../batch/export-keys.js';
@@ -65,6 +67,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const limit = limitFrom(values.limit, DEFAULT_LIMIT);
   const { rate } = paceFrom(values);
   const connection = connectionFrom(values, io.env);
+  if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
   const format = outputFormatOf(out);
   const outFile: NamedFile = { flag: '--out', path: out };
@@ -221,10 +224,21 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       io.err(
         redactMessage(`export-keys: ${fault instanceof Error ? fault.message : String(fault)}`, credentials.secrets),
       );
+      // Refused credentials: say which flags and variables gave them, as update-many does.
+      if ((fault instanceof ApiError && (fault.status === 401 || fault.status === 403)) || fault instanceof AuthError)
+        io.err(`export-keys: the credentials were refused; ${credentialHint(credentials.kind)}`);
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
       return 1;
     }
-    if (activeStopper.signal && !complete) return EXIT_ON[activeStopper.signal];
+    if (activeStopper.signal && !complete) {
+      // What to do next, last.
+      io.out(
+        values.journal
+          ? `to go on: run the same command again (same --out and --journal); it goes on from page ${page + 1}`
+          : 'to go on: run it again (it starts over); with --journal FILE a stopped export goes on where it stopped',
+      );
+      return EXIT_ON[activeStopper.signal];
+    }
     return 0;
   } finally {
     stopper?.release();

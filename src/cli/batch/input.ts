@@ -13,6 +13,8 @@ import {
 import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { csvRecords } from './csv.js';
+import { UsageError } from '../command.js';
+import { editDistance } from '../parse.js';
 
 export type { UpdateItem };
 
@@ -150,8 +152,40 @@ function setDotted(target: Record<string, unknown>, path: string, value: unknown
   return true;
 }
 
+const REQUIRED_COLUMNS = ['Account', 'DocumentNumber'] as const;
+// A column name safe to repeat in a message: a name, not a value (a file without its header row starts with data).
+const PRINTABLE_NAME = /^[A-Za-z][A-Za-z0-9_.]{0,63}$/;
+
+/**
+ * What is wrong with a CSV header that lacks Account or DocumentNumber, said once for the file rather
+ * than once a line: the usual causes are a spreadsheet that saved with semicolons, a missing header row
+ * and a misspelt column.
+ */
+export function headerProblem(header: readonly string[]): string | undefined {
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length === 0) return undefined;
+  const needs =
+    'the header needs the columns Account and DocumentNumber, then the fields to update (email, address.city, …)';
+  const separator = header.length === 1 ? /[;\t|]/.exec(header[0]!)?.[0] : undefined;
+  if (separator !== undefined)
+    return `its columns are separated by "${separator === '\t' ? 'TAB' : separator}", not commas: save the file as CSV with commas (in a spreadsheet, "CSV UTF-8 (comma delimited)"); ${needs}`;
+  if (header.some((name) => /^[0-9.\-/ ]+$/.test(name) && /[0-9]/.test(name)))
+    return `it looks like data, not a header row: add a first line naming the columns; ${needs}`;
+  const named = missing.map((column) => {
+    const close = header.find(
+      (name) => PRINTABLE_NAME.test(name) && editDistance(name.toLowerCase(), column.toLowerCase()) <= 2,
+    );
+    return close === undefined ? column : `${column} ("${close}" misspelt?)`;
+  });
+  return `no ${named.join(' and no ')} column; ${needs}`;
+}
+
 /** The lines of a CSV file: the header names the columns, each record after it is one update. */
-async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxRecordBytes: number): AsyncGenerator<InputLine> {
+async function* csvLines(
+  chunks: AsyncIterable<Uint8Array>,
+  maxRecordBytes: number,
+  path: string,
+): AsyncGenerator<InputLine> {
   let header: string[] | undefined;
   for await (const record of csvRecords(chunks, { maxRecordBytes })) {
     if (record.problem)
@@ -159,6 +193,9 @@ async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxRecordBytes: numb
     if (!header) {
       // A spreadsheet's byte order mark is no part of the first column's name.
       header = record.fields.map((name, index) => (index === 0 ? name.replace(/^\uFEFF/, '') : name).trim());
+      // A header that names no Account or DocumentNumber makes every line bad: one usage error, nothing read further.
+      const problem = record.problem ? undefined : headerProblem(header);
+      if (problem !== undefined) throw new UsageError(`--input ${path}: line 1, the header: ${problem}`);
       continue;
     }
     if (record.problem) continue;
@@ -203,7 +240,7 @@ export async function* readInput(path: string, options: ReadInputOptions = {}): 
   const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   try {
     if (format === 'csv') {
-      yield* csvLines(stream, maxRecordBytes);
+      yield* csvLines(stream, maxRecordBytes, path);
       return;
     }
     for await (const line of boundedLines(stream, maxRecordBytes)) {

@@ -9,6 +9,7 @@ import {
 } from '../../verify/credentials.js';
 import { checkBaseUrl } from '../../verify/options.js';
 import { UsageError, type Values } from '../command.js';
+import { n } from '../words.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from '../flags.js';
 
 /** updateMany's own bounds, as the flags take them. */
@@ -45,6 +46,10 @@ export function connectionFrom(
   }
 }
 
+/** What both commands say on stderr, before anything is sent, when --allow-insecure-http let plain http through. */
+export const INSECURE_HTTP_WARNING =
+  'warning: --allow-insecure-http: --base-url is plain http to a host that is not loopback; credentials travel in clear';
+
 export interface Pace {
   concurrency: number;
   /** Requests per second at most; undefined: found from the service's answers. */
@@ -65,7 +70,7 @@ export function paceFrom(values: { concurrency?: string | undefined; rate?: stri
   if (r !== undefined) {
     if (!/^[0-9]+(\.[0-9]+)?$/.test(r) || Number(r) < BATCH_DEFAULTS.minRate || Number(r) > BATCH_DEFAULTS.maxRate)
       throw new UsageError(
-        `--rate must be a number of requests per second from ${BATCH_DEFAULTS.minRate} to ${BATCH_DEFAULTS.maxRate}, got "${r}"`,
+        `--rate must be a number of requests per second from ${n(BATCH_DEFAULTS.minRate)} to ${n(BATCH_DEFAULTS.maxRate)}, got "${r}"`,
       );
     rate = Number(r);
   }

@@ -11,7 +11,7 @@ import type { UpdateItem } from '../../batch/results.js';
 import { type InputLine, readInput, WHOLE_LINE } from './input.js';
 import { distinctFiles, JournalLock, type NamedFile } from './files.js';
 import { JournalWriter, readJournal } from './journal.js';
-import { type Connection, connectionFrom, paceFrom } from './options.js';
+import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { ReportWriter } from './report.js';
 import { updateMany } from '../../batch/update-many.js';
@@ -35,7 +35,11 @@ const inputProblem = async (path: string): Promise<string | undefined> => {
   try {
     return (await stat(path)).isFile() ? undefined : 'is not a file';
   } catch (error) {
-    return `cannot be read (${(error as NodeJS.ErrnoException).code})`;
+    // The words for the two usual causes; the system's code for the rest.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'does not exist: check the path';
+    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read: permission denied';
+    return `cannot be read (${code})`;
   }
 };
 
@@ -108,10 +112,7 @@ async function send(
 ): Promise<number> {
   const { credentials } = connection;
   const secrets = () => credentials.secrets;
-  if (connection.insecureHttp)
-    io.err(
-      'warning: --allow-insecure-http: --base-url is plain http to a host that is not loopback; credentials travel in clear',
-    );
+  if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const journal =
     values.journal && journalRead
       ? await JournalWriter.open(values.journal, 'update-many', journalRead, lock ? { lock } : {})
@@ -177,6 +178,11 @@ async function send(
     for (const line of summaryLines(summary)) io.out(line);
     if (values.journal) io.out(`journal: ${values.journal}`);
     if (values.report) io.out(`report: ${values.report}`);
+    // What to do next, last: a stopped or partly failed run is usually run again.
+    if (values.journal && (interrupted || summary.failed > 0))
+      io.out('to go on: run the same command again (same --input and --journal); the lines done are skipped');
+    else if (interrupted)
+      io.out('to go on: run it again (every line is sent again); with --journal FILE a rerun skips the lines done');
     return summary;
   };
   const stopper = new Stopper(

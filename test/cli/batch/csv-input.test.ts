@@ -5,7 +5,10 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvRecords } from '../../../src/cli/batch/csv.js';
-import { CSV_BOOLEAN_FIELDS, readInput } from '../../../src/cli/batch/input.js';
+import { CSV_BOOLEAN_FIELDS, headerProblem, readInput } from '../../../src/cli/batch/input.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { main } from '../../../src/cli/main.js';
+import { capture } from '../in-process.js';
 import { csvField } from '../../../src/cli/batch/key-rows.js';
 import { spec } from '../../support/spec.js';
 import { type CountingSandbox, countingSandbox, killChildren, runCli, tempDir } from './harness.js';
@@ -112,5 +115,45 @@ describe('update-many --input FILE.csv', () => {
     expect(lines[0]!.issues!.map((issue) => issue.field)).toEqual(
       expect.arrayContaining(['Account', 'DocumentNumber']),
     );
+  });
+});
+
+describe('a CSV header without Account or DocumentNumber', () => {
+  it.each([
+    ['semicolons (a spreadsheet in Portuguese)', ['Account;DocumentNumber;email'], /separated by ";".*commas/],
+    ['tabs', ['Account\tDocumentNumber'], /separated by "TAB"/],
+    ['no header row: data first', ['603837140611', '52998224725', 'a@exemplo.com.br'], /looks like data/],
+    ['a misspelt column', ['Acount', 'DocumentNumber', 'email'], /no Account \("Acount" misspelt\?\) column/],
+    ['both missing', ['email'], /no Account and no DocumentNumber column/],
+  ])('%s: said once, naming what the header needs', (_, header, rule) => {
+    const problem = headerProblem(header);
+    expect(problem).toMatch(rule);
+    expect(problem).toContain('Account and DocumentNumber');
+  });
+
+  it('a header with both is fine, in any order, with any other columns', () => {
+    expect(headerProblem(['email', 'DocumentNumber', 'Account', 'address.city'])).toBeUndefined();
+  });
+
+  it('never repeats a first row of data (it holds a CPF)', () => {
+    expect(headerProblem(['603837140611', '529.982.247-25'])).not.toMatch(/529|6038/);
+    expect(headerProblem(['Acount', '52998224725'])).not.toContain('52998224725');
+  });
+
+  it('update-many stops with one usage error (exit 2) on line 1, nothing read further or sent', async () => {
+    const dir = await tempDir();
+    try {
+      const input = dir.file('semicolons.csv');
+      await writeFile(input, 'Account;DocumentNumber;email\n603837140611;52998224725;a@exemplo.com.br\n'.repeat(3));
+      for (const extra of [['--dry-run'], ['--base-url', 'http://127.0.0.1:1', '--token', 'tok_0123456789abcdef']]) {
+        const io = capture();
+        expect(await main(['update-many', '--input', input, ...extra], COMMANDS, io)).toBe(2);
+        expect(io.stderr.at(-1)).toMatch(/--input .*semicolons\.csv: line 1, the header: .*";"/);
+        expect(io.stderr.join('\n')).not.toMatch(/line [2-9]/);
+        expect(io.stdout.join('\n')).not.toMatch(/line [2-9]|sent/);
+      }
+    } finally {
+      await dir.remove();
+    }
   });
 });

@@ -54,4 +54,26 @@ describe('update-many and export-keys flags', () => {
       expect(none.err).toContain('--token');
     },
   );
+
+  it('export-keys says on stderr that --allow-insecure-http let plain http through, as update-many does', async () => {
+    // --out equal to --journal is refused before anything is sent: the warning comes first, the refusal last.
+    const out = dir.file('k.jsonl');
+    const { code, err } = await run(
+      'export-keys',
+      ...['--out', out, '--journal', out, '--base-url', 'http://example.com', '--allow-insecure-http'],
+      ...['--token', TOKEN],
+    );
+    expect(code).toBe(2);
+    const lines = err.split('\n');
+    expect(lines[0]).toMatch(/^warning: --allow-insecure-http: --base-url .*clear/);
+    expect(lines.at(-1)).toContain('--journal');
+    expect(err).not.toContain(TOKEN);
+  });
+
+  it('an --input that does not exist is said in words, not as a system code', async () => {
+    const { code, err } = await run('update-many', '--input', dir.file('nope.csv'), '--dry-run');
+    expect(code).toBe(2);
+    expect(err.split('\n').at(-1)).toMatch(/--input .*nope\.csv does not exist/);
+    expect(err).not.toContain('ENOENT');
+  });
 });

@@ -1,5 +1,6 @@
 // update-many and Ctrl-C: SIGINT stops taking new lines, lets the requests in flight finish, flushes
-// the journal (every update the sandbox applied is in it), prints the summary and exits 130.
+// the journal (every update the sandbox applied is in it), prints the summary and exits 130. Both batch
+// commands end a stopped run by saying how to go on.
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -47,6 +48,8 @@ describe('update-many stopped with SIGINT', () => {
     const finished = await run.finished;
     expect(finished.code, finished.stdout + finished.stderr).toBe(130);
     expect(finished.stdout).toMatch(/^Interrupted: /m);
+    // What to do next, last: the same command with the same journal.
+    expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal/);
     const entries = await journalEntries(journal);
     // In flight at the signal, finished all the same: no line was cut off.
     expect(entries.filter((entry) => entry.outcome !== 'ok')).toEqual([]);
@@ -58,5 +61,34 @@ describe('update-many stopped with SIGINT', () => {
     );
     expect([...ok].sort((a, b) => a - b)).toEqual(applied);
     expect(new Set(ok).size).toBe(ok.length);
+  }, 60_000);
+});
+
+describe('export-keys stopped with SIGINT', () => {
+  let keys: CountingSandbox;
+  beforeAll(async () => {
+    // 100 pages of 5 keys, each answered after 200 ms: the export is still running when the signal comes.
+    keys = await countingSandbox({
+      clients: 1,
+      accountsPerClient: 50,
+      keysPerAccount: 10,
+      faults: [{ operation: 'listPixKeys', share: 1, delayMs: 200 }],
+    });
+  });
+  afterAll(() => keys?.stop());
+
+  it('exits 130 and says, last, that the same command and journal go on', async () => {
+    const journal = dir.file('keys.journal');
+    const run = startCli(
+      ['export-keys', '--out', dir.file('keys.jsonl'), '--journal', journal, '--limit', '5', '--base-url', keys.url],
+      { BAAS_TOKEN: keys.sandbox.clients[0]!.token },
+    );
+    // The header and one page.
+    await until(async () => (await journalEntries(journal)).length >= 2);
+    run.child.kill('SIGINT');
+    const finished = await run.finished;
+    expect(finished.code, finished.stdout + finished.stderr).toBe(130);
+    expect(finished.stdout).toMatch(/^Stopped: /m);
+    expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal.* page \d+/);
   }, 60_000);
 });
