@@ -21,13 +21,8 @@ let sandbox: CountingSandbox;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let ids: string[];
 beforeAll(async () => {
-  // 1,000 keys; each page takes 50 ms, so a run of 10-key pages lasts long enough to be killed.
-  sandbox = await countingSandbox({
-    clients: 1,
-    accountsPerClient: 50,
-    keysPerAccount: 20,
-    faults: [{ operation: 'listPixKeys', share: 1, delayMs: 50 }],
-  });
+  // 1,000 keys: 100 pages of 10.
+  sandbox = await countingSandbox({ clients: 1, accountsPerClient: 50, keysPerAccount: 20 });
   ids = sandbox.sandbox
     .snapshot()
     .clients[0]!.accounts.flatMap((account) => account.keys.map((key) => key.id))
@@ -52,10 +47,13 @@ describe('export-keys', () => {
   it('writes every key exactly once after a kill -9 and a resume with the same journal', async () => {
     const [out, journal] = [dir.file('keys.jsonl'), dir.file('journal')];
     const args = ['export-keys', '--out', out, '--base-url', sandbox.url, '--journal', journal, '--limit', '10'];
+    // The sandbox answers 30 pages and holds the next: the kill comes at a known point, whatever the load.
+    sandbox.holdAfter(30, 'GET');
     const first = startCli(args, env());
     await until(async () => (await journalEntries(journal)).length >= 30);
     first.child.kill('SIGKILL');
     expect((await first.finished).signal).toBe('SIGKILL');
+    sandbox.release();
     // As if the crash came while a page was being written, after the last journal record.
     await appendFile(out, '{"id":"torn page", "key":');
     const second = await runCli(args, env());

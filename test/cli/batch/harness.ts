@@ -16,6 +16,14 @@ export interface CountingSandbox {
   requests: string[];
   /** Successful PUTs by Account. */
   updated: Map<string, number>;
+  /**
+   * From now on, answer `count` more requests of `method` (PUT by default), then hold every later one unanswered: a held request never
+   * reaches the sandbox and ends with a 503 once its client goes away or `release()` is called. A run can
+   * then be stopped at a known point, however slow the machine, instead of racing a paced run.
+   */
+  holdAfter(count: number, method?: 'PUT' | 'GET'): void;
+  /** Ends the hold: held requests get their 503, new ones are served. */
+  release(): void;
   stop(): Promise<void>;
 }
 
@@ -24,10 +32,19 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
   const sandbox = createSandbox(options);
   const requests: string[] = [];
   const updated = new Map<string, number>();
+  let allowed = Number.POSITIVE_INFINITY;
+  let heldMethod = 'PUT';
+  let released: Promise<void> = Promise.resolve();
+  let release = () => {};
+  const held = (signal: AbortSignal) =>
+    Promise.race([released, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]).then(
+      () => new Response(null, { status: 503 }),
+    );
   // The log masks the Account (issue 26), so successful PUTs are counted from the requests themselves:
   // the sandbox's own handler, served by the same listen() its `listen` method uses.
   const running = await listen(
     async (request) => {
+      if (request.method === heldMethod && allowed-- <= 0) return held(request.signal);
       const account = new URL(request.url).searchParams.get('Account');
       const response = await sandbox.fetch(request);
       if (request.method === 'PUT' && account !== null && response.status >= 200 && response.status < 300)
@@ -36,7 +53,25 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
     },
     { port: 0, log: (line) => requests.push(line) },
   );
-  return { url: running.url, sandbox, requests, updated, stop: () => running.stop() };
+  return {
+    url: running.url,
+    sandbox,
+    requests,
+    updated,
+    holdAfter(count, method = 'PUT') {
+      allowed = count;
+      heldMethod = method;
+      released = new Promise((resolve) => (release = resolve));
+    },
+    release() {
+      allowed = Number.POSITIVE_INFINITY;
+      release();
+    },
+    stop: () => {
+      release();
+      return running.stop();
+    },
+  };
 }
 
 export interface Finished {
