@@ -19,9 +19,9 @@ export const MUTATION_EXCLUDE = [
   'test/size/**',
   'test/mutation/**',
   'test/meta/**',
-  'test/cli/signals.test.ts',
+  'test/cli/signals.matrix.test.ts',
   'test/sandbox/script.test.ts',
-  'test/drift/respect-matrix.test.ts',
+  'test/drift/respect.matrix.test.ts',
   'test/drift/verify-sandbox.test.ts',
   'test/properties/dynamic-mock.test.ts',
 ];
