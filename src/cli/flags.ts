@@ -5,7 +5,7 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MAX_RATE, MIN_RATE } from '../bat
 import { ENV } from '../verify/credentials.js';
 import { MAX_LIMIT } from '../verify/options.js';
 import type { Flag } from './command.js';
-import { n } from './words.js';
+import { n } from '../words.js';
 
 const TARGET = 'Target:';
 const CREDENTIALS = 'Credentials (one kind is required; secrets from the environment keep them out of shell history):';

@@ -26,7 +26,7 @@ export const MAX_RATE_LIMIT = 1_000_000;
 export const DEFAULT_FAULT_RETRY_AFTER = DEFAULT_RETRY_AFTER_SECONDS;
 export const FAULTS_GRAMMAR = 'STATUS:SHARE[:retry-after-seconds=N]';
 
-import { n } from './words.js';
+import { n } from '../words.js';
 
 export { n };
 

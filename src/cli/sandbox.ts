@@ -14,7 +14,7 @@ import {
   sandboxSettings,
 } from './sandbox-flags.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
-import { plural } from './words.js';
+import { plural } from '../words.js';
 
 const DEFAULT_PORT = 4020;
 /** Accounts of client 1 the banner shows; `--list` prints every client and every account. */

@@ -4,6 +4,7 @@
 // IETF `RateLimit` and `RateLimit-Policy` header fields (draft-ietf-httpapi-ratelimit-headers) the
 // contract documents on 2xx and 4xx answers, which the client reads (src/logging/rate-limit.ts).
 import { problem } from './problems.js';
+import { n, plural } from '../words.js';
 
 export interface RateLimitOptions {
   /**
@@ -91,7 +92,7 @@ function rateLimited(
       status: 429,
       slug: 'rate-limited',
       title: 'Too many requests',
-      detail: `The rate limit of this client (${requests} requests per ${windowMs} ms) was reached. Retry after ${retryAfterSeconds} seconds.`,
+      detail: `The rate limit of this client (${plural(requests, 'request')} per ${n(windowMs)} ms) was reached. Retry after ${plural(retryAfterSeconds, 'second')}.`,
       headers: { ...fields, 'retry-after': String(retryAfterSeconds) },
     },
     requestId,

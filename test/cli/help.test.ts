@@ -11,7 +11,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { usageLine } from '../../src/cli/help.js';
 import { commandHelp, main, mainHelp } from '../../src/cli/main.js';
 import { listenProblem } from '../../src/cli/server.js';
-import { plural } from '../../src/cli/words.js';
+import { plural } from '../../src/words.js';
 import { BATCH_DEFAULTS } from '../../src/cli/batch/options.js';
 import { CONCURRENCY_FLAGS, CONNECTION_FLAGS } from '../../src/cli/flags.js';
 import { DEFAULTS, defaultMaxRequests, MAX_LIMIT } from '../../src/verify/options.js';

@@ -712,7 +712,7 @@ describe('rate limit', () => {
       '1',
       problemOf(429, 'rate-limited', 'Too many requests'),
     ]);
-    expect(limited.body.detail).toContain('(1 requests per 1000');
+    expect(limited.body.detail).toContain('(1 request per 1,000');
     vi.advanceTimersByTime(1);
     expect((await list(sandbox)).status).toBe(200);
   });
@@ -729,7 +729,7 @@ describe('rate limit', () => {
     vi.advanceTimersByTime(1_500);
     const limited = await answerOf(await list(sandbox));
     expect([limited.status, limited.headers['retry-after']]).toEqual([429, '4']);
-    expect(limited.body.detail).toContain('(2 requests per 10000');
+    expect(limited.body.detail).toContain('(2 requests per 10,000');
     expect((await list(sandbox, '', {}, 1)).status).toBe(200);
     sandbox.reset();
     expect((await list(sandbox)).status).toBe(200);
@@ -836,7 +836,7 @@ describe('the words of the sandbox', () => {
       failed: 'The sandbox failed to handle the request.',
       preferCode: 'Prefer asks for code=404, which listPixKeys does not document.',
       preferExample: 'Prefer asks for example=LastPage, which listPixKeys does not document for 429.',
-      rateLimited: 'The rate limit of this client (1 requests per 10000 ms) was reached. Retry after 10 seconds.',
+      rateLimited: 'The rate limit of this client (1 request per 10,000 ms) was reached. Retry after 10 seconds.',
     });
   });
 });

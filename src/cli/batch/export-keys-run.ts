@@ -13,7 +13,7 @@ import { ApiError, AuthError } from '../../errors.js';
 import { credentialHint } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
-import { plural } from '../words.js';
+import { plural } from '../../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
 import {
   checkRecordedOutput,

@@ -9,7 +9,7 @@ import {
 } from '../../verify/credentials.js';
 import { checkBaseUrl } from '../../verify/options.js';
 import { UsageError, type Values } from '../command.js';
-import { n } from '../words.js';
+import { n } from '../../words.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from '../flags.js';
 
 /** updateMany's own bounds, as the flags take them. */

@@ -1,5 +1,5 @@
 // The tally of an update-many run, and the summary printed at its end.
-import { plural } from '../words.js';
+import { plural } from '../../words.js';
 import { isBaasError } from '../../errors.js';
 import type { LineIssue } from './input.js';
 

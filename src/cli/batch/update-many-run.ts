@@ -1,6 +1,6 @@
 // `update-many`: validate every line of the input first, then send the valid ones (skipping those
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
-import { plural } from '../words.js';
+import { plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactJson, redactMessage, redactText } from '../../redact.js';
