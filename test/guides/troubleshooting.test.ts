@@ -31,6 +31,7 @@ describe('the troubleshooting guide', () => {
       '## Port in use',
       '## Missing peer',
       '## CommonJS project',
+      '## TypeScript cannot find `process`',
       '## Formatted CPF',
       '## Plain http',
       '## Response too large',
