@@ -5,8 +5,9 @@ import { BUNDLE_ID, inlineRuntimeHelpers, standaloneAjv, withoutDocs } from './a
 import { listOperations } from './operations.mjs';
 
 /**
- * One query validator (when the operation has query parameters) and one body validator (when it
- * takes a JSON body) per operationId, found by walking `paths`: `<operationId>Query`, `<operationId>Body`.
+ * One query validator (when the operation has query parameters), one header validator (when it has
+ * header parameters) and one body validator (when it takes a JSON body) per operationId, found by
+ * walking `paths`: `<operationId>Query`, `<operationId>Headers`, `<operationId>Body`.
  */
 export function validatorsOf(spec) {
   return listOperations(spec).flatMap((op) => [
@@ -15,7 +16,18 @@ export function validatorsOf(spec) {
           {
             name: `${op.operationId}Query`,
             operation: op,
+            location: 'query',
             doc: `The query parameters of ${op.operationId}, as one object.`,
+          },
+        ]
+      : []),
+    ...(op.parameters.some((p) => p.in === 'header')
+      ? [
+          {
+            name: `${op.operationId}Headers`,
+            operation: op,
+            location: 'header',
+            doc: `The header parameters of ${op.operationId}, as one object keyed by the spec's header names.`,
           },
         ]
       : []),
@@ -32,15 +44,15 @@ export function validatorsOf(spec) {
 }
 
 /**
- * An object schema for an operation's query. Each property is a `$ref` to the parameter's own
- * schema in the bundle, so patterns and bounds are never copied and any `$ref` inside them still
+ * An object schema for an operation's query or headers. Each property is a `$ref` to the parameter's
+ * own schema in the bundle, so patterns and bounds are never copied and any `$ref` inside them still
  * resolves against the bundle.
  */
-function querySchema(operation, id) {
+function parametersSchema(operation, location, id) {
   const properties = {};
   const required = [];
   for (const parameter of operation.parameters) {
-    if (parameter.in !== 'query') continue;
+    if (parameter.in !== location) continue;
     properties[parameter.name] = { $ref: `${BUNDLE_ID}${parameter.pointer}/schema` };
     if (parameter.required) required.push(parameter.name);
   }
@@ -62,7 +74,7 @@ export async function validatorSource(fullSpec) {
   const refs = {};
   for (const v of validatorsOf(spec)) {
     if (v.operation) {
-      ajv.addSchema(querySchema(v.operation, v.name));
+      ajv.addSchema(parametersSchema(v.operation, v.location, v.name));
       refs[v.name] = v.name;
     } else {
       refs[v.name] = `${BUNDLE_ID}${v.schemaPointer}`;

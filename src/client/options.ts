@@ -1,6 +1,7 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
 import type { DriftEvent } from '../drift/problems.js';
 import { AuthError } from '../errors.js';
+import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { isInsecureRemote } from '../loopback.js';
@@ -127,6 +128,12 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');
   const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
   if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
+  // The contract's rule for the header (its pattern and length, from the spec): checked here, once, so that
+  // a wrong one is a clear error at creation instead of a 422 on every listPixKeys call.
+  if (!listPixKeysHeaders({ 'User-Agent': userAgent }))
+    throw new TypeError(
+      "createBaasClient: userAgent must be printable ASCII (space to '~', not starting with a space), at most 256 characters, as the contract's User-Agent header requires; remove tabs, line breaks and accented letters",
+    );
   if (options.tls !== undefined && options.fetch !== undefined) {
     throw new TypeError(
       'createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',

@@ -19,3 +19,5 @@ export declare const updateNaturalPersonQuery: GeneratedValidator;
 export declare const updateNaturalPersonBody: GeneratedValidator;
 /** The query parameters of listPixKeys, as one object. */
 export declare const listPixKeysQuery: GeneratedValidator;
+/** The header parameters of listPixKeys, as one object keyed by the spec's header names. */
+export declare const listPixKeysHeaders: GeneratedValidator;

@@ -920,3 +920,91 @@ return errors === 0;
 }
 validate25.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
+export const listPixKeysHeaders = validate26;
+const schema44 = {"$id":"listPixKeysHeaders","type":"object","properties":{"User-Agent":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/UserAgent/schema"}},"required":["User-Agent"]};
+const schema45 = {"type":"string","minLength":1,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
+const pattern11 = new RegExp("^[\\x21-\\x7E][\\x20-\\x7E]*$", "u");
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="listPixKeysHeaders" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["User-Agent"] === undefined){
+const err0 = {instancePath,schemaPath:"",keyword:"required",params:{missingProperty: "User-Agent"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["User-Agent"] !== undefined){
+let data0 = data["User-Agent"];
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err1 = {instancePath:instancePath+"/User-Agent",schemaPath:"",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/User-Agent",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern11.test(data0)){
+const err3 = {instancePath:instancePath+"/User-Agent",schemaPath:"",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/User-Agent",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":{"User-Agent":true},"dynamicProps":false,"dynamicItems":false};
+

@@ -107,6 +107,24 @@ describe('resolveOptions', () => {
     expect(refusal(() => resolveOptions({ ...base, userAgent: ' ' }))).toMatch(/^createBaasClient: userAgent .*empty$/);
   });
 
+  it.each([
+    ['a tab', 'my-app/1.0\tlinux'],
+    ['a line break', 'my-app/1.0\r\nX-Forged: 1'],
+    ['an accented letter', 'café/1.0'],
+    ['a leading space', ' my-app/1.0'],
+    ['257 characters', 'a'.repeat(257)],
+  ])("refuses a userAgent the contract's User-Agent rule refuses: %s", (_, userAgent) => {
+    const message = refusal(() => resolveOptions({ ...base, userAgent }));
+    expect(message).toMatch(/^createBaasClient: userAgent must be printable ASCII .*256 characters/);
+    expect(message).not.toContain(userAgent.trim());
+  });
+
+  it('keeps a userAgent within the rule, up to 256 characters with inner spaces', () => {
+    const userAgent = `my app/2.0 (linux; x64) ${'a'.repeat(256 - 24)}`;
+    expect(userAgent).toHaveLength(256);
+    expect(resolveOptions({ ...base, userAgent }).userAgent).toBe(userAgent);
+  });
+
   it('refuses tls together with fetch', () => {
     expect(refusal(() => resolveOptions({ ...base, fetch: vi.fn(), tls: { ca: 'x' } }))).toMatch(
       /^createBaasClient: .*tls or fetch/,
