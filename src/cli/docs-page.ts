@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { assumptionsTable } from './assumptions.js';
+import { beginsWith, WholeFile, writeWholeFile } from '../files.js';
 
 export const DOCS_TITLE = 'BaaS Customer Update and PIX Key Listing API';
 
@@ -30,11 +31,20 @@ export interface DocsSources {
   redoclyCli: string;
 }
 
+// How every page of ours begins (the comment after the doctype keeps browsers in standards mode): how an
+// existing page is known to be ours, and so may be replaced. Any other file is left alone (src/files.ts).
+const PAGE_START = '<!DOCTYPE html>\n<!-- baas-pix-contract docs -->\n';
+const isDocsPage = beginsWith(PAGE_START);
+const NOT_OURS = 'it is not a page this command wrote, so it is not replaced; choose another folder';
+
 /**
  * Writes the page to `output`. Redoc does not render vendor extensions, so the `x-assumption`
  * choices are rendered into the intro as a table first.
  */
 export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSources): Promise<void> {
+  const page = { flag: '--out', path: resolve(output) };
+  // Refused before the few seconds of rendering, and checked again when the page is put in place.
+  await WholeFile.check(page, isDocsPage, NOT_OURS);
   const spec = JSON.parse(await readFile(specJson, 'utf8')) as { info: { description: string } };
   spec.info.description += `\n\n### Every assumption\n\n${assumptionsTable(spec)}\n`;
   const dir = await mkdtemp(join(tmpdir(), 'baas-docs-'));
@@ -43,14 +53,16 @@ export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSo
     await writeFile(input, JSON.stringify(spec));
     // Run beside a config of its own, so no redocly.yaml of the caller's folder changes the page.
     await writeFile(join(dir, 'redocly.yaml'), CONFIG);
-    const target = resolve(output);
+    // Redocly writes into the temporary folder; the page reaches `output` through the file layer.
+    const built = join(dir, 'index.html');
     await run(
       process.execPath,
-      [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', target],
+      [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', built],
       { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
     );
-    const html = await readFile(target, 'utf8');
-    await writeFile(target, html.replace(CDN_LOGO, INLINE_LOGO));
+    const html = (await readFile(built, 'utf8')).replace(/^\s*<!DOCTYPE html>\s*/i, '').replace(CDN_LOGO, INLINE_LOGO);
+    // A page holds no data: readable by all, as a web server serving it needs.
+    await writeWholeFile(page, `${PAGE_START}${html}`, isDocsPage, NOT_OURS, 0o644);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,12 +2,12 @@
 // The flags are declared and parsed by the command line (src/cli/verify.ts), like every command's.
 // 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them), the
 // credentials refused, or a check that could not run (budget, network).
-import { writeFile } from 'node:fs/promises';
 import { redactText } from '../redact.js';
 import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions } from './options.js';
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
+import { beginsWith, type NamedFile, WholeFile, writeWholeFile } from '../files.js';
 
 export interface Io {
   out: (text: string) => void;
@@ -17,12 +17,22 @@ export interface Io {
   fetch?: typeof fetch | undefined;
 }
 
+// How every JSON report of verify begins (formatJson): how an existing --report is known to be one, and
+// so may be replaced. Any other file is left alone (src/files.ts).
+const isVerifyReport = beginsWith('{\n  "tool": "baas-pix-contract verify ');
+const NOT_A_REPORT = 'it is not a report of verify, so it is not replaced; remove it or choose another name';
+
 /**
  * Runs verify from its flags' values and prints the outcome; resolves with the exit status. A misuse
  * is thrown as a UsageError before anything is sent: the command line prints it (last) and exits 2.
  */
 export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<number> {
   const options = verifyOptions(values, io.env ?? process.env);
+  const reportFile: NamedFile | undefined = options.reportFile
+    ? { flag: '--report', path: options.reportFile }
+    : undefined;
+  // A --report that could not be written is refused before anything is sent.
+  if (reportFile) await WholeFile.check(reportFile, isVerifyReport, NOT_A_REPORT);
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.
@@ -31,9 +41,9 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
   try {
     const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
     io.out(formatTable(report, secrets()));
-    if (options.reportFile) {
-      await writeFile(options.reportFile, `${formatJson(report, secrets())}\n`);
-      io.out(`report: ${options.reportFile}`);
+    if (reportFile) {
+      await writeWholeFile(reportFile, `${formatJson(report, secrets())}\n`, isVerifyReport, NOT_A_REPORT);
+      io.out(`report: ${reportFile.path}`);
     }
     // Refused credentials: nothing that needed them was checked, whatever the rest found.
     return report.credentialsRefused ? 2 : report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;

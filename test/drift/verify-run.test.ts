@@ -285,14 +285,21 @@ describe('main (the command line)', () => {
     expect(err[0]).not.toContain(SERVICE_TOKEN);
   });
 
-  it('a report file it cannot write: exit 2 after the table, naming the failure', async () => {
+  it('a report file it cannot write (its folder is missing): exit 2 before anything is sent, naming --report and the path', async () => {
     const reportFile = join(dir, 'no-such-dir', 'r.json');
-    const { code, out, err } = await runMain(['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile]);
+    let sent = 0;
+    const counting = (async () => {
+      sent += 1;
+      return new Response('{}');
+    }) as unknown as typeof globalThis.fetch;
+    const { code, err } = await runMain(
+      ['--base-url', BASE, '--token', SERVICE_TOKEN, '--report', reportFile],
+      undefined,
+      counting,
+    );
     expect(code).toBe(2);
-    expect(out).toHaveLength(2);
-    expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^verify: ENOENT: /);
-    expect(err[0]).toContain(reportFile);
+    expect(sent).toBe(0);
+    expect(err.at(-1)).toMatch(/--report .*no-such-dir\/r\.json: its folder does not exist/);
   });
 
   it('no token or CPF in the table, even inside an error a check reports', async () => {

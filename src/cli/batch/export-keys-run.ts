@@ -27,7 +27,7 @@ import {
   placeOf,
   WholeFile,
   writableFile,
-} from './files.js';
+} from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
 import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';

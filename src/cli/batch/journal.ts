@@ -7,7 +7,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { UsageError } from '../command.js';
 import { boundedLines, MAX_RECORD_BYTES } from './bounded-input.js';
-import { createNew, type JournalLock, type NamedFile, openOwn, readBytes, writableFile } from './files.js';
+import { createNew, type JournalLock, type NamedFile, openOwn, readBytes, writableFile } from '../../files.js';
 
 export type JournalKind = 'update-many' | 'export-keys';
 export type JournalEntry = Record<string, unknown>;

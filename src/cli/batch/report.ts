@@ -3,7 +3,7 @@
 // CPF or an account: lines are named by number, credentials by kind. It is a whole-file write
 // (./files.ts): written to a temporary file beside it and renamed into place when finished; it replaces
 // only a report (a file that begins as one), never a link or another file.
-import { beginsWith, type NamedFile, WholeFile } from './files.js';
+import { beginsWith, type NamedFile, WholeFile } from '../../files.js';
 
 export interface ReportSettings {
   command: 'update-many' | 'export-keys';

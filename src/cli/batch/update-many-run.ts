@@ -9,7 +9,7 @@ import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
 import { type InputLine, readInput, WHOLE_LINE } from './input.js';
-import { distinctFiles, JournalLock, type NamedFile } from './files.js';
+import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';

@@ -1,4 +1,4 @@
-// The batch commands' files (src/cli/batch/files.ts): a link is never followed where a file is
+// The batch commands' files (src/files.ts): a link is never followed where a file is
 // written, an existing file that is not the command's own is never replaced, input, output, journal
 // and report are different files however spelt, a report is renamed into place, data files are 0600,
 // and a journal is held by one run at a time. Every refusal is exit 2, sends nothing and leaves every

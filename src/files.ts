@@ -1,5 +1,6 @@
-// The one file layer of the batch commands: every file update-many and export-keys write (journals,
-// their locks, reports, export output) is opened here, and nowhere else. What it promises:
+// The one file layer of the command line: every file it writes (update-many's and export-keys' journals,
+// their locks, reports and export output; verify's --report; the docs page) is opened here, and nowhere
+// else. What it promises:
 // - a symbolic link is never followed where a file is written (lstat, then O_NOFOLLOW), so a link
 //   planted at --out or --report cannot redirect the write onto another file;
 // - an existing file is never replaced unless it is this command's own (a report it wrote, a journal
@@ -13,7 +14,7 @@ import { createHash, type Hash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, link, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../command.js';
+import { UsageError } from './usage-error.js';
 
 /** Owner read and write, nobody else: journals, reports and exported keys hold personal data. */
 export const DATA_FILE_MODE = 0o600;
@@ -184,6 +185,10 @@ export class WholeFile {
 
   /** Checks the target as `create` does, without creating anything. */
   static async check(file: NamedFile, owned: Owned | undefined, whatToDo: string): Promise<void> {
+    // The temporary file goes beside the target: a missing folder is said of the path the user gave.
+    const folder = await stat(dirname(resolve(file.path))).catch(() => undefined);
+    if (!folder?.isDirectory())
+      throw new FileError(`${named(file)}: its folder does not exist; create it first, or choose another path`);
     const stats = await writableFile(file);
     if (stats && !(owned && (await owned(file)))) throw new FileError(`${named(file)} exists already; ${whatToDo}`);
   }
@@ -230,6 +235,28 @@ export class WholeFile {
     this.done = true;
     await this.handle.close().catch(() => undefined);
     await unlink(this.temporary).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes `text` as one whole file (`WholeFile`): put in place once written, nothing left behind on a
+ * failure. `mode` only for a file that holds no data (a docs page a web server must read); else 0600.
+ */
+export async function writeWholeFile(
+  file: NamedFile,
+  text: string,
+  owned: Owned,
+  whatToDo: string,
+  mode = DATA_FILE_MODE,
+): Promise<void> {
+  const whole = await WholeFile.create(file, owned, whatToDo);
+  try {
+    await whole.handle.writeFile(text);
+    if (mode !== DATA_FILE_MODE) await whole.handle.chmod(mode);
+    await whole.commit();
+  } catch (error) {
+    await whole.discard();
+    throw error;
   }
 }
 
