@@ -1,10 +1,12 @@
-// The package as it is shipped, staged in a folder of its own: dist/ built there, README.md and
-// LICENSE, and a package.json without the development fields. Both `npm run tarball` (scripts/pack.mjs)
+// The package as it is shipped, staged in a folder of its own: dist/ built there, README.md, LICENSE
+// and the documents `files` lists (scripts/lib/shipped-docs.mjs), and a package.json without the
+// development fields. Both `npm run tarball` (scripts/pack.mjs)
 // and the package tests (test/package/pack.ts) pack what this stages, so the tests check the tarball
 // that is published.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from './paths.mjs';
+import { stageDocuments } from './shipped-docs.mjs';
 import { run } from './run.mjs';
 
 /**
@@ -23,9 +25,10 @@ export function shippedManifest(manifest) {
 /** Writes the package into `stage` (created if needed), ready for `npm pack <stage>`. */
 export async function stagePackage(stage) {
   await mkdir(stage, { recursive: true });
-  // What npm takes from the package root besides `files`.
-  for (const file of ['README.md', 'LICENSE']) await copyFile(join(repoRoot, file), join(stage, file));
+  // What npm takes from the package root besides `files`; the README is written by stageDocuments.
+  await copyFile(join(repoRoot, 'LICENSE'), join(stage, 'LICENSE'));
   const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8'));
+  await stageDocuments(stage, manifest);
   await writeFile(join(stage, 'package.json'), `${JSON.stringify(shippedManifest(manifest), null, 2)}\n`);
   await run(process.execPath, [join(repoRoot, 'scripts/build.mjs'), '--out-dir', join(stage, 'dist')]);
 }

@@ -20,6 +20,7 @@ import { freePort } from '../../src/testing/mock.js';
 import { eventually, portIsFree, startUntil } from '../cli/processes.js';
 import { NODE_MAJORS, nodeBinary } from './node-versions.js';
 import { sharedPack, type PackedTarball } from './pack.js';
+import { documentEntries, documentFiles } from '../../scripts/lib/shipped-docs.mjs';
 import { exampleFiles, packListing, readmeSection } from './readme.js';
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -121,11 +122,14 @@ beforeAll(async () => {
 afterAll(() => (projects ? rm(projects, { recursive: true, force: true }) : undefined));
 
 describe('the packed tarball', () => {
-  it('ships dist/, the README, the licence and the manifest, nothing else', () => {
+  it('ships dist/, the manifest, the licence and the documents `files` lists (scripts/lib/shipped-docs.mjs), nothing else', async () => {
+    const documents = await documentFiles(documentEntries(packed.manifest as unknown as { files: string[] }));
     const outside = packed.files.filter(
-      (file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file),
+      (file) => !file.startsWith('dist/') && !['package.json', 'LICENSE', ...documents].includes(file),
     );
     expect(outside).toEqual([]);
+    // Every document is there; the README, its repository-only links made text, among them.
+    expect(packed.files).toEqual(expect.arrayContaining(['README.md', ...documents]));
     // No tests or build info: only JavaScript of both formats, its source maps, declarations and the spec.
     expect(
       packed.files.filter(

@@ -72,8 +72,21 @@ describe('package.json', () => {
     expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
-  it('ships only dist/ (npm adds package.json, README and LICENSE), builds it on a git install, and packs through `npm run tarball`', () => {
-    expect(manifest.files).toEqual(['dist', 'README.md']);
+  it('ships dist/ and the documents the README links to (npm adds package.json and LICENSE), builds dist/ on a git install, and packs through `npm run tarball`', () => {
+    // The guides, examples, spec sources, changelog, security notes and benchmarks; contributor
+    // material (CONTRIBUTING, TESTING, ARCHITECTURE, src/, test/) stays in the repository.
+    expect(manifest.files).toEqual([
+      'dist',
+      'README.md',
+      'CHANGELOG.md',
+      'SECURITY.md',
+      'BENCHMARKS.md',
+      'docs/guides',
+      'docs/guias',
+      'docs/api-surface.md',
+      'examples',
+      'openapi',
+    ]);
     // prepare is the only script npm runs when installing from a git URL (pacote), so a git install
     // gets a built dist/. A tarball is packed by `npm run tarball` from a staged copy whose package.json
     // has no scripts; prepack stops a plain `npm pack` or `npm publish` here (test/size/tarball.matrix.test.ts).
