@@ -279,6 +279,7 @@ describe('consumer projects', () => {
       '@hono/node-server',
       'hono',
       'msw',
+      'tsx',
     );
     await link(cjsProject, '@stoplight/prism-cli', '@types', '@faker-js/faker');
     await link(jestProject, '@hono/node-server', 'hono');
@@ -291,6 +292,15 @@ describe('consumer projects', () => {
     // Prism is an optional peer: npm must not install it (it is large and needs its own Node range).
     expect(installed).not.toContain('@stoplight');
   });
+
+  it('runs an example the package ships, from node_modules, as the README says (`npx tsx node_modules/baas-pix-contract/examples/<file>.ts`)', async () => {
+    const example = join(project, 'node_modules/baas-pix-contract/examples/first-call.ts');
+    const stdout = await runIn(project, process.execPath, ['--import', 'tsx', example], 'examples/first-call.ts');
+    // A sandbox in process: the first customer's keys, one line each (type, status, holder).
+    const lines = stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^(cpf|cnpj|email|phone|evp) \w+ \S/);
+  }, 120_000);
 
   // Independent of each other, so they share the wall-clock time.
   it.concurrent('ESM: compiles strictly for Node (NodeNext, no DOM, skipLibCheck off)', async () => {
