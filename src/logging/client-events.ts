@@ -8,7 +8,12 @@ import type { CallEventFields, TokenEvent } from './events.js';
 import type { ResolvedLogging } from './levels.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
 
-const fields = (e: CallEvent): CallEventFields => ({ operation: e.operation, method: e.method, url: e.url, attempt: e.attempt });
+const fields = (e: CallEvent): CallEventFields => ({
+  operation: e.operation,
+  method: e.method,
+  url: e.url,
+  attempt: e.attempt,
+});
 
 const plain = (headers: Headers): Record<string, string> => {
   const out: Record<string, string> = {};
