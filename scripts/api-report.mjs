@@ -3,10 +3,12 @@
 // @microsoft/api-extractor reports it, written to api/<name>.api.md. Any change to an export shows up
 // in review as a change of those files. `--check` writes nothing: it compares, and fails naming the
 // entries whose surface changed (test/api/report.test.ts runs it).
+// Both modes fail on any `ae-*` message api-extractor raises (below): a public signature naming a type
+// the entry does not export (`ae-forgotten-export`: a user could not write that type), a broken `{@link}`.
 // The declarations come from `tsc` over src/ (tsconfig.build.json) into a folder of its own under
 // .artifacts/, so that their `import 'openapi-fetch'` resolves to the repository's node_modules.
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { ENTRIES } from './lib/entries.mjs';
@@ -19,11 +21,18 @@ const REPORT_FOLDER = join(repoRoot, 'api');
 /** `.` -> `baas-pix-contract`; `./sandbox` -> `baas-pix-contract-sandbox`. */
 export const reportName = (subpath) => `baas-pix-contract${subpath === '.' ? '' : `-${subpath.slice(2)}`}`;
 
+/** The source file a message is about (it was found in a declaration file of the temporary folder). */
+const where = (message) => {
+  const file = message.sourceFilePath && relative(declarations, message.sourceFilePath);
+  return file && !file.startsWith('..') ? ` (declared in src/${file.replace(/\.d\.ts$/, '.ts')})` : '';
+};
+
 await mkdir(join(repoRoot, '.artifacts'), { recursive: true });
 const work = await mkdtemp(join(repoRoot, '.artifacts', 'api-'));
+const declarations = join(work, 'dts');
 const changed = [];
+const errors = [];
 try {
-  const declarations = join(work, 'dts');
   await run(process.execPath, [
     join(repoRoot, 'node_modules/typescript/bin/tsc'),
     ...['-p', join(repoRoot, 'tsconfig.build.json'), '--emitDeclarationOnly', '--outDir', declarations],
@@ -49,9 +58,10 @@ try {
         dtsRollup: { enabled: false },
         tsdocMetadata: { enabled: false },
         messages: {
-          // Release tags (@public, @beta) are not this package's convention: every export is public.
           extractorMessageReporting: {
-            default: { logLevel: 'none', addToApiReportFile: true },
+            // Every ae-* message is an error, never a line left in a report for a reviewer to overlook.
+            default: { logLevel: 'error', addToApiReportFile: false },
+            // Release tags (@public, @beta) are not this package's convention: every export is public.
             'ae-missing-release-tag': { logLevel: 'none', addToApiReportFile: false },
             // Doc comments are reviewed as code; listing each missing one (with its line) would churn the report.
             'ae-undocumented': { logLevel: 'none', addToApiReportFile: false },
@@ -64,23 +74,37 @@ try {
       packageJsonFullPath: join(repoRoot, 'package.json'),
     });
     const result = Extractor.invoke(config, {
-      localBuild: !values.check,
+      // Never writes api/ itself: the reports are copied below, and only when no entry has an error.
+      localBuild: false,
       // The project's own TypeScript, not the one api-extractor bundles.
       typescriptCompilerFolder: join(repoRoot, 'node_modules/typescript'),
-      // Warnings go into the report itself (addToApiReportFile); the outcome is said below.
+      // Errors are said below, each with where it is; nothing else is printed.
       messageCallback: (message) => {
+        if (message.logLevel === 'error')
+          errors.push(`${subpath}: (${message.messageId}) ${message.text}${where(message)}`);
         message.handled = true;
       },
     });
-    if (result.errorCount > 0 && !result.apiReportChanged) throw new Error(`api-extractor failed for ${subpath}`);
-    if (result.apiReportChanged) changed.push(`${subpath} (api/${name}.api.md)`);
+    if (result.errorCount > 0 && errors.length === 0) throw new Error(`api-extractor failed for ${subpath}`);
+    if (result.apiReportChanged) changed.push({ subpath, file: `${name}.api.md` });
+  }
+  if (!values.check && errors.length === 0) {
+    for (const { file } of changed) await cp(join(work, 'reports', file), join(REPORT_FOLDER, file));
   }
 } finally {
   await rm(work, { recursive: true, force: true });
 }
+if (errors.length > 0) {
+  console.error(
+    `api-extractor reports ${errors.length} problem(s) with the public surface:\n${errors.map((e) => `  ${e}`).join('\n')}\n` +
+      'Export each type a public signature names from that entry (src/index.ts, src/sandbox/index.ts, src/testing/index.ts), ' +
+      'or keep it out of the signature; then run `npm run api:report` and say why in docs/api-surface.md.',
+  );
+  process.exit(1);
+}
 if (values.check && changed.length > 0) {
   console.error(
-    `The public surface changed: ${changed.join(', ')}. If the change is meant, run \`npm run api:report\` and commit api/.`,
+    `The public surface changed: ${changed.map(({ subpath, file }) => `${subpath} (api/${file})`).join(', ')}. If the change is meant, run \`npm run api:report\` and commit api/.`,
   );
   process.exit(1);
 }

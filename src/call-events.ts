@@ -2,11 +2,11 @@
 // the seam between the client, which fills it in, and src/logging/, which turns it into events. A
 // leaf of types, so neither side imports the other's internals.
 import type { DriftEvent } from './drift/problems.js';
-import type { OperationName } from './errors.js';
+import type { CallOperation } from './errors.js';
 
 /** What a log line or an event may show of a call: nothing secret (the URL is redacted). */
 export interface CallEvent {
-  operation: OperationName;
+  operation: CallOperation;
   method: string;
   url: string;
   attempt: number;
@@ -48,7 +48,7 @@ export interface Observed {
  * headers object: a tracer adds its propagation fields (`traceparent`) there, sent with every attempt.
  */
 export interface CallStart {
-  operation: OperationName;
+  operation: CallOperation;
   method: string;
   /** Redacted, as in every CallEvent. */
   url: string;

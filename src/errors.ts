@@ -10,16 +10,19 @@ import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
 import { escapeControls, MAX_PROVIDER_TEXT, redactBounded, redactJson, redactUrl } from './redact.js';
 
-import type { OperationName as GeneratedOperationName } from './generated/operations.js';
+import type { OperationName } from './generated/operations.js';
 
 export type BaasErrorKind = 'api' | 'validation' | 'timeout' | 'network' | 'response' | 'auth';
 
-/** An operationId of the spec (from the generated operation table), or `raw` for calls through `client.raw`. */
-export type OperationName = GeneratedOperationName | 'raw';
+/**
+ * What a call was for: an operationId of the spec (`OperationName`), or `raw` for a call through
+ * `client.raw`. A name of its own, so that `OperationName` means the spec's operations and nothing else.
+ */
+export type CallOperation = OperationName | 'raw';
 
 /** What every error knows about the call it ends; built in one place, the call (src/client/call.ts). */
 export interface ErrorContext {
-  operation?: OperationName | undefined;
+  operation?: CallOperation | undefined;
   method?: string | undefined;
   /** Already redacted. */
   url?: string | undefined;
@@ -39,7 +42,7 @@ const MAX_MESSAGE = 4 * MAX_PROVIDER_TEXT;
 
 export abstract class BaasError extends Error {
   abstract readonly kind: BaasErrorKind;
-  readonly operation: OperationName | undefined;
+  readonly operation: CallOperation | undefined;
   readonly method: string | undefined;
   /** The request URL with DocumentNumber masked. */
   readonly url: string | undefined;

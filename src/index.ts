@@ -14,7 +14,7 @@ export type { TokenFunction } from './client/token.js';
 export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
 export type { RetryOptions } from './client/retry.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
-export type { RawClient, RawMethod, TokenSource } from './client/raw.js';
+export type { HttpMethod, RawClient, RawInitArgs, RawMethod, RawOperation, TokenSource } from './client/raw.js';
 export {
   BaasError,
   ApiError,
@@ -24,6 +24,7 @@ export {
   ResponseError,
   AuthError,
   type BaasErrorKind,
+  type CallOperation,
   type ErrorContext,
 } from './errors.js';
 export { operationNames } from './generated/operations.js';
@@ -40,8 +41,14 @@ export {
   type ClientCredentialsOptions,
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
-export { TokenError, type TokenFailure } from './auth/token-error.js';
-export type { TlsOptions, TlsMaterial } from './tls/options.js';
+export { TokenError, type TokenErrorInit, type TokenFailure } from './auth/token-error.js';
+export type {
+  TlsOptions,
+  TlsMaterial,
+  PemClientCertificate,
+  PfxClientCertificate,
+  PrivateCaOnly,
+} from './tls/options.js';
 export type { Logger, LogLevel } from './logging/levels.js';
 export type {
   BaasEvent,
@@ -51,9 +58,10 @@ export type {
   RetryEvent,
   ErrorEvent,
   TokenEvent,
+  CallEventFields,
 } from './logging/events.js';
 export type { RateLimitInfo } from './logging/rate-limit.js';
-export type { BaasEventListener } from './client/events.js';
+export type { BaasEventListener } from './logging/event-log.js';
 export { updateMany, type UpdateManyRun, type BatchClient } from './batch/update-many.js';
 export {
   exportKeys,

@@ -112,14 +112,18 @@ export function operationsSource(spec) {
 /** Every operation of the spec: operationId → method, path, parameters, request media type. */
 export const operations = {
 ${entries.join('\n')}
-} as const;
+} as const satisfies Record<OperationName, unknown>;
 
 /** The documented statuses of each operation (apart, so a bundle that does not use them drops them). */
 export const operationStatuses = {
 ${list.map((op) => `  ${op.operationId}: [${op.statuses.join(', ')}],`).join('\n')}
 } as const;
 
-export type OperationName = keyof typeof operations;
+/**
+ * An operationId of the spec. Named from the generated \`operations\` types, which the package exports,
+ * so that a declaration of it never points at this table (a value the package does not export).
+ */
+export type OperationName = keyof Operations;
 export type Operation = (typeof operations)[OperationName];
 export const operationNames = Object.keys(operations) as OperationName[];
 

@@ -3,14 +3,18 @@
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
 import { AuthError } from '../errors.js';
-import { redactBounded } from '../redact.js';
+import { redactBounded, redactUrl } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
 
+/**
+ * What a TokenError is built from: `clientCredentials` builds one for each failed token request, and a
+ * test double of a token source can build the same. Every text is redacted again by the constructor.
+ */
 export interface TokenErrorInit {
   failure: TokenFailure;
-  /** The token endpoint, without query or credentials. */
+  /** The token endpoint; shown without its user name and password. */
   tokenUrl: string;
   /** HTTP status of the token endpoint's answer, when there was one. */
   status?: number | undefined;
@@ -35,8 +39,10 @@ export class TokenError extends AuthError {
   readonly errorUri: string | undefined;
 
   constructor(init: TokenErrorInit) {
+    // The constructor is public (a test double builds one): a URL given with credentials loses them here.
+    const tokenUrl = redactUrl(init.tokenUrl);
     super(
-      `token request to ${init.tokenUrl} failed: ${init.detail}`,
+      `token request to ${tokenUrl} failed: ${init.detail}`,
       {},
       init.cause === undefined ? undefined : { cause: init.cause },
     );
@@ -44,7 +50,7 @@ export class TokenError extends AuthError {
     // put a CPF or a token in any of its fields.
     const text = (value: string | undefined) => (value === undefined ? undefined : redactBounded(value));
     this.failure = init.failure;
-    this.tokenUrl = init.tokenUrl;
+    this.tokenUrl = tokenUrl;
     this.status = init.status;
     this.error = text(init.error);
     this.errorDescription = text(init.errorDescription);

@@ -12,21 +12,24 @@ export interface UpdateItem {
   body: NaturalPersonUpdate;
 }
 
-interface ResultOf<I> {
+// `index` and `item` are written out in both results rather than in a shared base, so that every type
+// a result's declaration names is one a program can import.
+export interface UpdateSuccess<I = UpdateItem> {
+  ok: true;
   /** The item's position in the input, from 0. */
   index: number;
   /** The item as given. Not enumerable: JSON.stringify and util.inspect of a result leave it out. */
   readonly item: I;
-}
-
-export interface UpdateSuccess<I = UpdateItem> extends ResultOf<I> {
-  ok: true;
   /** The parsed answer, or undefined for an empty 200 or a 204. */
   result: UpdateResult | undefined;
 }
 
-export interface UpdateFailure<I = UpdateItem> extends ResultOf<I> {
+export interface UpdateFailure<I = UpdateItem> {
   ok: false;
+  /** The item's position in the input, from 0. */
+  index: number;
+  /** The item as given. Not enumerable: JSON.stringify and util.inspect of a result leave it out. */
+  readonly item: I;
   /**
    * Why it failed, after its retries: a ValidationError (nothing was sent), an ApiError, a
    * TimeoutError, a NetworkError, a ResponseError or an AuthError. Redacted like every BaasError.

@@ -1,8 +1,8 @@
 // The client most users import: one method per operation of the spec, each a thin layer over the
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
-import { ResponseError, ValidationError, type OperationName } from '../errors.js';
-import { operations, type Operation } from '../generated/operations.js';
+import { ResponseError, ValidationError } from '../errors.js';
+import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import {
@@ -13,7 +13,9 @@ import {
 } from '../validation/index.js';
 import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
-import { clientEvents, type ClientEvents } from './events.js';
+import type { BaasEventListener } from '../logging/event-log.js';
+import type { BaasEventType } from '../logging/events.js';
+import { clientEvents } from './events.js';
 import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
@@ -49,7 +51,7 @@ export interface BaasClient {
    * Listens to `request` (each attempt sent), `response`, `retry` (its wait and why), `error` and
    * `token` events, and `drift` (with `validateResponses: 'warn'`): the objects the logger gets, redacted. Returns the function that stops it.
    */
-  on: ClientEvents['on'];
+  on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;
   /** Releases what the client holds open: the connections of its `tls` agent. */
   close(): Promise<void>;
 }
@@ -105,7 +107,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
 
   /** Sends one operation of the table through a new Call and reads its answer with `read`. */
   function send<T>(
-    name: OperationName & keyof typeof operations,
+    name: OperationName,
     params: Params,
     callOptions: CallOptions,
     read: Reader<T>,

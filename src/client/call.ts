@@ -14,7 +14,7 @@
 //   `read`, the caller's reader of the final response (see baas-client.ts `readJson`).
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
-import { BaasError, type ErrorContext, type OperationName } from '../errors.js';
+import { BaasError, type ErrorContext, type CallOperation } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
 import { redactBounded, redactJson, redactUrl } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
@@ -45,7 +45,7 @@ type Hook = Exclude<keyof CallObserver, 'drift'>;
 
 /** What one call sends. `headers` is the call's own object (the call sets Authorization on it). */
 export interface CallRequest {
-  operation: OperationName;
+  operation: CallOperation;
   method: string;
   url: string;
   headers: Record<string, string>;

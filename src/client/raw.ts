@@ -28,13 +28,19 @@ export interface RawClientOptions {
   middleware?: Middleware[];
 }
 
-type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type Operation<P, M extends HttpMethod> = P extends keyof paths
+/** A method of the raw client, in lower case (`RawMethod<'get'>` is `raw.GET`): openapi-fetch's eight. */
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** The generated operation at path `P` and method `M` (`operations['listPixKeys']` for the list path and `get`). */
+export type RawOperation<P, M extends HttpMethod> = P extends keyof paths
   ? Extract<paths[P][M & keyof paths[P]], Record<string | number, unknown>>
   : never;
-type RawInit<O, A extends ParseAs> = FetchOptions<O> & { parseAs?: A };
-// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every member of T is optional (openapi-fetch's idiom)
-type RawInitArgs<O, A extends ParseAs> = {} extends FetchOptions<O> ? [init?: RawInit<O, A>] : [init: RawInit<O, A>];
+/**
+ * The `init` argument of a raw method for operation `O`: openapi-fetch's options (`params`, `body`,
+ * `headers`, …) and `parseAs`; optional when the operation requires nothing.
+ */
+export type RawInitArgs<O, A extends ParseAs> =
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every member of T is optional (openapi-fetch's idiom)
+  {} extends FetchOptions<O> ? [init?: FetchOptions<O> & { parseAs?: A }] : [init: FetchOptions<O> & { parseAs?: A }];
 
 /**
  * One method of the raw client. openapi-fetch infers its `init` argument as a type parameter and
@@ -48,8 +54,8 @@ export type RawMethod<M extends HttpMethod> = <
   A extends ParseAs = 'json',
 >(
   url: P,
-  ...init: RawInitArgs<Operation<P, M>, A>
-) => Promise<FetchResponse<Operation<P, M>, { parseAs: A }, `${string}/${string}`>>;
+  ...init: RawInitArgs<RawOperation<P, M>, A>
+) => Promise<FetchResponse<RawOperation<P, M>, { parseAs: A }, `${string}/${string}`>>;
 
 /** openapi-fetch's client over the generated `paths`, its methods checking their arguments as `RawMethod` says. */
 export type RawClient = Omit<Client<paths>, Uppercase<HttpMethod>> & {

@@ -19,7 +19,7 @@ export const operations = {
     pathParams: [],
     body: undefined,
   },
-} as const;
+} as const satisfies Record<OperationName, unknown>;
 
 /** The documented statuses of each operation (apart, so a bundle that does not use them drops them). */
 export const operationStatuses = {
@@ -27,7 +27,11 @@ export const operationStatuses = {
   listPixKeys: [200, 400, 401, 403, 422, 429, 500, 503],
 } as const;
 
-export type OperationName = keyof typeof operations;
+/**
+ * An operationId of the spec. Named from the generated `operations` types, which the package exports,
+ * so that a declaration of it never points at this table (a value the package does not export).
+ */
+export type OperationName = keyof Operations;
 export type Operation = (typeof operations)[OperationName];
 export const operationNames = Object.keys(operations) as OperationName[];
 

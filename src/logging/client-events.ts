@@ -4,12 +4,16 @@
 // a listener is set (src/client/events.ts).
 import type { CallEvent, Observed } from '../call-events.js';
 import { eventLog, type EventLog } from './event-log.js';
-import type { TokenEvent } from './events.js';
+import type { CallEventFields, TokenEvent } from './events.js';
 import type { ResolvedLogging } from './levels.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
 
-type Fields = { operation: string; method: string; url: string; attempt: number };
-const fields = (e: CallEvent): Fields => ({ operation: e.operation, method: e.method, url: e.url, attempt: e.attempt });
+const fields = (e: CallEvent): CallEventFields => ({
+  operation: e.operation,
+  method: e.method,
+  url: e.url,
+  attempt: e.attempt,
+});
 
 const plain = (headers: Headers): Record<string, string> => {
   const out: Record<string, string> = {};

@@ -9,6 +9,7 @@ const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, deb
 /** Whether an entry of `method` passes the threshold `level`. */
 export const passes = (method: LogMethod, level: LogLevel): boolean => RANK[method] <= RANK[level];
 
+/** Receives the events of one type, already redacted: the same objects the logger gets. */
 export type BaasEventListener<T extends BaasEventType = BaasEventType> = (
   event: Extract<BaasEvent, { type: T }>,
 ) => void;

@@ -1,12 +1,14 @@
 // What the client reports about a call: one event per attempt sent, per response, per retry, per
 // error, and per token fetched or dropped. The same objects go to the logger and to listeners.
 import type { DriftEvent } from '../drift/problems.js';
+import type { CallOperation } from '../errors.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import type { LogMethod } from './levels.js';
 
-interface CallFields {
-  /** operationId, e.g. listPixKeys; undefined for raw calls. */
-  operation?: string | undefined;
+/** The fields every event of a call carries (`request`, `response`, `retry`, `error`). */
+export interface CallEventFields {
+  /** The operationId, e.g. `listPixKeys`, or `raw` for a call through `client.raw`. */
+  operation: CallOperation;
   method: string;
   /** The request URL; redacted when the event is emitted (DocumentNumber masked). */
   url: string;
@@ -14,13 +16,13 @@ interface CallFields {
   attempt: number;
 }
 
-export interface RequestEvent extends CallFields {
+export interface RequestEvent extends CallEventFields {
   type: 'request';
   /** Request headers; Authorization and cookies are masked when the event is emitted. */
   headers?: Record<string, string> | undefined;
 }
 
-export interface ResponseEvent extends CallFields {
+export interface ResponseEvent extends CallEventFields {
   type: 'response';
   status: number;
   /** From sending the attempt to the response headers. */
@@ -30,7 +32,7 @@ export interface ResponseEvent extends CallFields {
   headers?: Record<string, string> | undefined;
 }
 
-export interface RetryEvent extends CallFields {
+export interface RetryEvent extends CallEventFields {
   type: 'retry';
   /** Why: `HTTP 503`, `network ECONNRESET`, `timeout`, `token refused (401)`. */
   reason: string;
@@ -43,7 +45,7 @@ export interface RetryEvent extends CallFields {
   rateLimit?: RateLimitInfo | undefined;
 }
 
-export interface ErrorEvent extends CallFields {
+export interface ErrorEvent extends CallEventFields {
   type: 'error';
   /** The error's class, e.g. ApiError, and its kind. */
   errorName: string;
@@ -93,7 +95,7 @@ export function levelOf(event: BaasEvent): LogMethod {
   }
 }
 
-const where = (e: CallFields) => `${e.operation ? `${e.operation} ` : ''}${e.method} ${e.url}`;
+const where = (e: CallEventFields) => `${e.operation} ${e.method} ${e.url}`;
 
 /** The log line's message; the object beside it carries the fields. */
 export function messageOf(event: BaasEvent): string {

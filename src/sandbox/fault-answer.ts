@@ -3,11 +3,11 @@
 import { DroppedConnection, type Fault } from './faults.js';
 import { preferred } from './preferred.js';
 import { statusHeaders } from './problems.js';
-import type { OperationId } from './spec.js';
+import type { OperationName } from '../generated/operations.js';
 
 export async function faultAnswer(
   fault: Fault,
-  operation: OperationId,
+  operation: OperationName,
   requestId: string,
 ): Promise<Response | undefined> {
   if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));

@@ -2,11 +2,11 @@
 // next N calls of an operation or for a share of its calls. Which calls a share hits is drawn from a
 // random source seeded by the sandbox's seed, so a run is the same for a seed and an order of calls.
 import { Random } from './random.js';
-import type { OperationId } from './spec.js';
+import type { OperationName } from '../generated/operations.js';
 
 export interface Fault {
   /** The operation to disturb, or '*' for both. */
-  operation: OperationId | '*';
+  operation: OperationName | '*';
   /** How many calls get the fault: the next ones of its operation. Default 1. Not with `share`. */
   times?: number;
   /**
@@ -37,7 +37,7 @@ export interface Fault {
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 /** The longest delay: a timer is never armed beyond 2^31-1 ms. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
-const OPERATIONS: readonly (OperationId | '*')[] = ['updateNaturalPerson', 'listPixKeys', '*'];
+const OPERATIONS: readonly (OperationName | '*')[] = ['updateNaturalPerson', 'listPixKeys', '*'];
 // Its own stream of the seed, apart from the seeded data's.
 const FAULT_STREAM = 0xfa17;
 
@@ -96,7 +96,7 @@ export class FaultQueue {
   }
 
   /** The fault for this call, if one is armed and hits it (first armed, first asked). */
-  take(operation: OperationId): Fault | undefined {
+  take(operation: OperationName): Fault | undefined {
     for (let index = 0; index < this.armed.length; index += 1) {
       const entry = this.armed[index]!;
       if (entry.fault.operation !== '*' && entry.fault.operation !== operation) continue;

@@ -13,3 +13,7 @@ export { SANDBOX_LIMITS, SANDBOX_TOKENS } from './limits.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { SandboxSnapshot, SnapshotAccount } from './snapshot.js';
 export { createMswHandlers, type MswHandlerOptions, type MswHttp } from './msw.js';
+// The contract's types the declarations above name (`CustomerData`, `SnapshotAccount.keys`,
+// `Fault.operation`) and what they are aliases of: the root entry's own types, so a test that
+// imports only this entry can name them too.
+export type { components, NaturalPersonUpdate, OperationName, operations, PixKey } from '../types.js';

@@ -1,14 +1,15 @@
 // A documented response picked with `Prefer: code=…, example=…`, as Prism would serve it; also the
 // body of an injected fault's status.
 import { badRequest, statusHeaders } from './problems.js';
-import { DOCUMENTED, type OperationId } from './spec.js';
+import type { OperationName } from '../generated/operations.js';
+import { DOCUMENTED } from './spec.js';
 
 /**
  * The sandbox's own success with the status `Prefer: code=…` asks for, when the contract documents that
  * status without a body (the update's 204): the work is done as for the 200, and the body is dropped,
  * so a client can meet the answer a provider may give. Any other answer is returned as it is.
  */
-export function withBodilessStatus(operation: OperationId, code: number | undefined, answer: Response): Response {
+export function withBodilessStatus(operation: OperationName, code: number | undefined, answer: Response): Response {
   if (code === undefined || code === answer.status || !answer.ok) return answer;
   if (DOCUMENTED[operation].get(code)?.hasBody !== false) return answer;
   const headers = new Headers(answer.headers);
@@ -19,7 +20,7 @@ export function withBodilessStatus(operation: OperationId, code: number | undefi
 
 /** The answer `Prefer` asks for; undefined for the sandbox's own answer (no preference, or a 2xx code alone). */
 export function preferred(
-  operation: OperationId,
+  operation: OperationName,
   code: number | undefined,
   example: string | undefined,
   requestId: string,

@@ -1,13 +1,13 @@
 // Which operation of the contract a request is for, from its path and method; a 404 or a 405 otherwise.
 import { problem } from './problems.js';
-import type { OperationId } from './spec.js';
+import type { OperationName } from '../generated/operations.js';
 
-const ROUTES: Record<string, { method: string; operation: OperationId }> = {
+const ROUTES: Record<string, { method: string; operation: OperationName }> = {
   '/v2/api/baas-onboarding/account/natural-person': { method: 'PUT', operation: 'updateNaturalPerson' },
   '/v2/api/pix/keys/list-keys': { method: 'GET', operation: 'listPixKeys' },
 };
 
-export type Route = { operation: OperationId } | { refused: Response };
+export type Route = { operation: OperationName } | { refused: Response };
 
 export function route(url: URL, method: string, requestId: string): Route {
   const found = ROUTES[url.pathname];

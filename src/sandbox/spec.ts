@@ -1,5 +1,6 @@
 // What the sandbox reads from the bundled spec rather than repeating: the default page size and the
 // documented examples that `Prefer` can ask for.
+import type { OperationName } from '../generated/operations.js';
 import { SANDBOX_SPEC } from '../generated/sandbox-spec.js';
 
 interface SpecExample {
@@ -43,8 +44,6 @@ const spec = SANDBOX_SPEC as SpecDocument;
 
 export const LIMIT_DEFAULT = spec.components.parameters.Limit.schema.default;
 
-export type OperationId = 'updateNaturalPerson' | 'listPixKeys';
-
 export interface DocumentedResponse {
   status: number;
   /** Example name → example value, in the spec's order. */
@@ -61,7 +60,7 @@ const operationsOf = (item: SpecDocument['paths'][string]): SpecOperation[] =>
 const parameter = (declared: ParameterOrRef): SpecParameter =>
   '$ref' in declared ? spec.components.parameters[exampleName(declared.$ref)]! : declared;
 
-function documented(operationId: OperationId): Map<number, DocumentedResponse> {
+function documented(operationId: OperationName): Map<number, DocumentedResponse> {
   const out = new Map<number, DocumentedResponse>();
   for (const item of Object.values(spec.paths)) {
     for (const operation of operationsOf(item)) {
@@ -83,7 +82,7 @@ function documented(operationId: OperationId): Map<number, DocumentedResponse> {
 }
 
 /** Every documented response of each operation, with its examples. */
-export const DOCUMENTED: Record<OperationId, Map<number, DocumentedResponse>> = {
+export const DOCUMENTED: Record<OperationName, Map<number, DocumentedResponse>> = {
   updateNaturalPerson: documented('updateNaturalPerson'),
   listPixKeys: documented('listPixKeys'),
 };
@@ -92,7 +91,7 @@ export const DOCUMENTED: Record<OperationId, Map<number, DocumentedResponse>> = 
  * The query parameters of each operation that take one value: every one but an exploded array (the
  * form style's default for arrays, `?a=1&a=2`). None of the contract's is an array today.
  */
-function singleValued(operationId: OperationId): string[] {
+function singleValued(operationId: OperationName): string[] {
   const names: string[] = [];
   for (const item of Object.values(spec.paths)) {
     for (const operation of operationsOf(item)) {
@@ -107,7 +106,7 @@ function singleValued(operationId: OperationId): string[] {
 }
 
 /** Query parameters that a request may send once only: more than once is a 422 naming it. */
-export const SINGLE_VALUED_QUERY: Record<OperationId, readonly string[]> = {
+export const SINGLE_VALUED_QUERY: Record<OperationName, readonly string[]> = {
   updateNaturalPerson: singleValued('updateNaturalPerson'),
   listPixKeys: singleValued('listPixKeys'),
 };

@@ -5,7 +5,7 @@ export {
   type TlsMaterial,
   type PemClientCertificate,
   type PfxClientCertificate,
-  type CaOnly,
+  type PrivateCaOnly,
   type ConnectOptions,
 } from './options.js';
 export { createTlsFetch, type TlsFetch, type TlsFetchOptions } from './fetch.js';

@@ -5,31 +5,32 @@
 /** PEM text or raw bytes (a Node Buffer is a Uint8Array). */
 export type TlsMaterial = string | Uint8Array;
 
-interface TrustOptions {
-  /** Authorities to trust for the server's certificate, in place of the default roots. */
-  ca?: TlsMaterial | readonly TlsMaterial[];
-}
-
+// Each shape of `tls` has a name a program can write (a config helper returning a PEM pair, say).
 /** A client certificate and its private key, in PEM. */
-export interface PemClientCertificate extends TrustOptions {
+export interface PemClientCertificate {
   cert: TlsMaterial;
   key: TlsMaterial;
   /** Decrypts an encrypted `key`. */
   passphrase?: string;
+  /** Authorities to trust for the server's certificate, in place of the default roots. */
+  ca?: TlsMaterial | readonly TlsMaterial[];
 }
 
 /** A client certificate and key in one PKCS#12 (.p12/.pfx) file. */
-export interface PfxClientCertificate extends TrustOptions {
+export interface PfxClientCertificate {
   pfx: TlsMaterial;
   passphrase?: string;
+  /** Authorities to trust for the server's certificate, in place of the default roots. */
+  ca?: TlsMaterial | readonly TlsMaterial[];
 }
 
-/** Only a private authority to trust, no client certificate. */
-export interface CaOnly {
+/** Only a private authority to trust for the server's certificate, no client certificate. */
+export interface PrivateCaOnly {
   ca: TlsMaterial | readonly TlsMaterial[];
 }
 
-export type TlsOptions = PemClientCertificate | PfxClientCertificate | CaOnly;
+/** A client certificate (PEM pair or PKCS#12) and/or a private authority to trust: one of the three shapes. */
+export type TlsOptions = PemClientCertificate | PfxClientCertificate | PrivateCaOnly;
 
 /** What undici's `connect` (and node:tls) take; only the fields that were given. */
 export interface ConnectOptions {

@@ -1,7 +1,8 @@
 // TokenError is a value of the root entry (it was a type only): a program tells a failed token request
 // from other errors with instanceof, as it does every other error class.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { AuthError, BaasError, clientCredentials, TokenError } from '../../src/index.js';
+import { AuthError, BaasError, clientCredentials, TokenError, type TokenErrorInit } from '../../src/index.js';
 
 describe('TokenError', () => {
   it('is what a refused token request rejects with, and instanceof tells it apart', async () => {
@@ -19,5 +20,19 @@ describe('TokenError', () => {
     expect(error).toBeInstanceOf(BaasError);
     expect((error as TokenError).failure).toBe('rejected');
     expect(new AuthError('no token')).not.toBeInstanceOf(TokenError);
+  });
+
+  it('built by hand (a test double of a token source), shows no credentials of the token URL anywhere', () => {
+    const init: TokenErrorInit = {
+      failure: 'rejected',
+      tokenUrl: 'https://client-id:hand-built-secret@auth.example.test/token',
+      detail: 'refused',
+    };
+    const error = new TokenError(init);
+    expect(error.tokenUrl).toBe('https://auth.example.test/token');
+    for (const surface of [error.message, String(error), JSON.stringify(error), inspect(error)]) {
+      expect(surface).not.toContain('hand-built-secret');
+      expect(surface).not.toContain('client-id:');
+    }
   });
 });

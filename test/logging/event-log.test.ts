@@ -10,7 +10,7 @@ const CPF_FORMATTED = '529.982.247-25';
 const FORBIDDEN = [TOKEN, SECRET, CPF, CPF_FORMATTED];
 
 const url = `https://api.baas.example/v2/api/baas-onboarding/account/natural-person?Account=123456&DocumentNumber=${CPF}`;
-const call = { operation: 'updateNaturalPerson', method: 'PUT', url, attempt: 2 };
+const call = { operation: 'updateNaturalPerson' as const, method: 'PUT', url, attempt: 2 };
 const leaky = `for CPF ${CPF_FORMATTED} (${CPF}) with Bearer ${TOKEN} and secret ${SECRET}`;
 const rateLimit = {
   source: 'ietf' as const,

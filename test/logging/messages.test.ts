@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { levelOf, messageOf, type BaasEvent } from '../../src/logging/index.js';
 
 const call = {
-  operation: 'listPixKeys',
+  operation: 'listPixKeys' as const,
   method: 'GET',
   url: 'https://api.baas.example/v2/api/pix/keys/list-keys?limit=5',
   attempt: 1,
 };
-const raw = { method: 'POST', url: 'https://api.baas.example/v2/other', attempt: 3 };
+const raw = { operation: 'raw' as const, method: 'POST', url: 'https://api.baas.example/v2/other', attempt: 3 };
 
 const LINES: [string, BaasEvent, string, string][] = [
   [
@@ -19,10 +19,10 @@ const LINES: [string, BaasEvent, string, string][] = [
     'baas: listPixKeys GET https://api.baas.example/v2/api/pix/keys/list-keys?limit=5 attempt 1 sent',
   ],
   [
-    'a raw request (no operation)',
+    'a raw request (through client.raw)',
     { type: 'request', ...raw },
     'debug',
-    'baas: POST https://api.baas.example/v2/other attempt 3 sent',
+    'baas: raw POST https://api.baas.example/v2/other attempt 3 sent',
   ],
   [
     'a response with a request id',
@@ -34,7 +34,7 @@ const LINES: [string, BaasEvent, string, string][] = [
     'a response without one',
     { type: 'response', ...raw, status: 204, durationMs: 3.2 },
     'debug',
-    'baas: POST https://api.baas.example/v2/other attempt 3 answered HTTP 204 in 3 ms',
+    'baas: raw POST https://api.baas.example/v2/other attempt 3 answered HTTP 204 in 3 ms',
   ],
   [
     'a retry',
@@ -52,7 +52,7 @@ const LINES: [string, BaasEvent, string, string][] = [
     'an error after three',
     { type: 'error', ...raw, errorName: 'TimeoutError', message: 'timed out', durationMs: 10 },
     'error',
-    'baas: POST https://api.baas.example/v2/other failed after 3 attempts: TimeoutError: timed out',
+    'baas: raw POST https://api.baas.example/v2/other failed after 3 attempts: TimeoutError: timed out',
   ],
   [
     'a token fetched',

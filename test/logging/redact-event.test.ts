@@ -6,7 +6,7 @@ import { createEventLog, redactEvent, type BaasEvent, type Logger } from '../../
 
 const CPF = '52998224725';
 const TOKEN = 'tok-0123456789abcdef';
-const call = { operation: 'listPixKeys', method: 'GET', url: 'https://api.baas.example/keys', attempt: 1 };
+const call = { operation: 'listPixKeys' as const, method: 'GET', url: 'https://api.baas.example/keys', attempt: 1 };
 
 const request = (headers: Record<string, string>): BaasEvent => ({ type: 'request', ...call, headers });
 
