@@ -4,7 +4,13 @@ import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
-import { refusalStatus, tokenEndpointRefusal, type CredentialRefusal } from './credentials.js';
+import {
+  refusalMessage,
+  refusalSeen,
+  tokenEndpointRefusal,
+  troubleOf,
+  type CredentialRefusal,
+} from './credentials.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
 
@@ -147,7 +153,7 @@ function refusedRow(ctx: Context, refusal: CredentialRefusal): CheckResult {
   return {
     check: 'credentials',
     expected: `${kind === 'token' ? 'a token' : kind} the service accepts`,
-    seen: `${refusal.by === 'service' ? 'credentials refused' : 'refused by the token endpoint'} (${refusalStatus(refusal)})`,
+    seen: refusalSeen(refusal),
     verdict: 'error',
     problems: [],
   };
@@ -186,11 +192,16 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       });
     } catch (error) {
       const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
-      const result = refusal ? refusedRow(ctx, refusal) : failed(check, expected, error);
+      // A token endpoint only unavailable (5xx, 429, no answer) refused nothing: the page could not be
+      // checked, said in the words every command uses.
+      const unavailable = refusal !== undefined && troubleOf(refusal) === 'unavailable';
+      const result = !refusal
+        ? failed(check, expected, error)
+        : unavailable
+          ? { check, expected, seen: refusalMessage(ctx.options.credentials, refusal), verdict: 'error' as const, problems: [] }
+          : refusedRow(ctx, refusal);
       rows.push(result);
-      stopped = refusal
-        ? `the token endpoint refused the credentials (${refusalStatus(refusal)})`
-        : `page ${page}: ${result.seen}`;
+      stopped = refusal && !unavailable ? refusalSeen(refusal) : `page ${page}: ${refusal ? refusalSeen(refusal) : result.seen}`;
       break;
     }
     if (x.redirect) {

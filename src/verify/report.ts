@@ -3,7 +3,7 @@
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
 import { escapeControls, escapeJsonControls, redactText } from '../redact.js';
-import { refusalMessage, type CredentialKind, type CredentialRefusal } from './credentials.js';
+import { refusalMessage, type CredentialKind, type CredentialRefusal, type CredentialSource } from './credentials.js';
 
 /**
  * ok: as the contract says. drift: the service departs from the contract.
@@ -67,10 +67,10 @@ function verdictOf(report: VerifyReport): string {
 
 /** The refusal as the report carries it. */
 export function refusedSummary(
-  kind: CredentialKind,
+  source: Pick<CredentialSource, 'kind' | 'shownTokenUrl'>,
   refusal: CredentialRefusal,
 ): CredentialRefusal & { message: string } {
-  return { ...refusal, message: refusalMessage(kind, refusal) };
+  return { ...refusal, message: refusalMessage(source, refusal) };
 }
 
 export function formatTable(report: VerifyReport, secrets: readonly string[]): string {

@@ -47,7 +47,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     contractVersion: PACKAGE_VERSION,
     baseUrl: redactUrl(options.baseUrl, outputSecrets(options)),
     credentials: options.credentials.kind,
-    ...(ctx.refused ? { credentialsRefused: refusedSummary(options.credentials.kind, ctx.refused) } : {}),
+    ...(ctx.refused ? { credentialsRefused: refusedSummary(options.credentials, ctx.refused) } : {}),
     startedAt,
     readOnly: !options.write,
     ...(warnings.length ? { warnings } : {}),

@@ -4,7 +4,13 @@ import { plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactJson, redactMessage, redactText } from '../../redact.js';
-import { credentialHint } from '../../verify/credentials.js';
+import {
+  type CredentialRefusal,
+  credentialFailure,
+  exitOfTrouble,
+  refusalMessage,
+  troubleOf,
+} from '../../verify/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
@@ -42,10 +48,6 @@ const inputProblem = async (path: string): Promise<string | undefined> => {
     return `cannot be read (${code})`;
   }
 };
-
-// A refused credential fails every line alike: the run stops at the first such answer.
-const refused = (result: LineResult): boolean =>
-  result.status === 401 || result.status === 403 || result.kind === 'auth';
 
 export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promise<number> {
   const input = values.input;
@@ -129,7 +131,8 @@ async function send(
       })
     : undefined;
   const tally = new Tally();
-  let credentialsRefused = false;
+  // Credentials that failed (refused, or no token) fail every line alike: the run stops at the first.
+  let credentialsFailed: CredentialRefusal | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
     // The library's own token source (the token held, or clientCredentials with its cache and refresh).
@@ -156,7 +159,7 @@ async function send(
   let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
     for await (const line of readInput(input)) {
-      if (stopped || credentialsRefused) return;
+      if (stopped || credentialsFailed) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
         continue;
@@ -216,7 +219,7 @@ async function send(
       }
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
-      if (refused(entry)) credentialsRefused = true;
+      credentialsFailed ??= credentialFailure(result.error);
     }
   } catch (error) {
     fault = error;
@@ -231,9 +234,9 @@ async function send(
     io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
     return 1;
   }
-  if (credentialsRefused) {
-    io.err(`update-many: the service refused the credentials; stopped. ${credentialHint(credentials.kind)}`);
-    return 2;
+  if (credentialsFailed) {
+    io.err(redactMessage(`update-many: stopped: ${refusalMessage(credentials, credentialsFailed)}`, secrets()));
+    return exitOfTrouble(troubleOf(credentialsFailed), 1);
   }
   if (stopper.signal) return EXIT_ON[stopper.signal];
   return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;
