@@ -4,13 +4,7 @@ import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
-import {
-  refusalMessage,
-  refusalSeen,
-  tokenEndpointRefusal,
-  troubleOf,
-  type CredentialRefusal,
-} from './credentials.js';
+import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
 
@@ -198,10 +192,19 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       const result = !refusal
         ? failed(check, expected, error)
         : unavailable
-          ? { check, expected, seen: refusalMessage(ctx.options.credentials, refusal), verdict: 'error' as const, problems: [] }
+          ? {
+              check,
+              expected,
+              seen: refusalMessage(ctx.options.credentials, refusal),
+              verdict: 'error' as const,
+              problems: [],
+            }
           : refusedRow(ctx, refusal);
       rows.push(result);
-      stopped = refusal && !unavailable ? refusalSeen(refusal) : `page ${page}: ${refusal ? refusalSeen(refusal) : result.seen}`;
+      stopped =
+        refusal && !unavailable
+          ? refusalSeen(refusal)
+          : `page ${page}: ${refusal ? refusalSeen(refusal) : result.seen}`;
       break;
     }
     if (x.redirect) {

@@ -115,7 +115,8 @@ export type CredentialTrouble = 'refused' | 'token-url' | 'unavailable';
 export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
   if (refusal.by === 'service') return 'refused';
   if (refusal.failure === 'network' || refusal.failure === 'timeout') return 'unavailable';
-  if (refusal.failure === 'invalid_response') return refusal.status !== undefined && refusal.status < 300 ? 'token-url' : 'unavailable';
+  if (refusal.failure === 'invalid_response')
+    return refusal.status !== undefined && refusal.status < 300 ? 'token-url' : 'unavailable';
   const status = refusal.status ?? 0;
   if (status === 404 || status === 405) return 'token-url';
   if (status >= 500 || status === 429) return 'unavailable';
@@ -171,7 +172,8 @@ export function refusalSeen(refusal: CredentialRefusal): string {
   const status = refusalStatus(refusal);
   if (refusal.by === 'service') return `credentials refused (${status})`;
   if (trouble === 'token-url') return `not a token endpoint (${status})`;
-  if (trouble === 'unavailable') return `no token from the token endpoint (${refusal.failure === 'rejected' || refusal.failure === 'invalid_response' ? status : refusal.failure})`;
+  if (trouble === 'unavailable')
+    return `no token from the token endpoint (${refusal.failure === 'rejected' || refusal.failure === 'invalid_response' ? status : refusal.failure})`;
   return `refused by the token endpoint (${status})`;
 }
 

@@ -138,7 +138,8 @@ Redirects are followed only for reads, to the same origin, at most 5 times (as t
 one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
 Secrets, tokens and CPFs are masked in the table and the report.
 Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials
-among them), credentials the service refused, or a check that could not run.`,
+among them), credentials refused, a --token-url that is not a token endpoint (fix the command
+first), or a check that could not run (a token endpoint failing or out of reach among them).`,
   'update-many': `Usage: baas-pix-contract update-many --input FILE --base-url URL [credentials] [options]
 
 update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
@@ -192,8 +193,9 @@ Every line is checked before anything is sent; bad lines are listed and skipped.
 to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.
 Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the
 journal; a second Ctrl-C aborts them.
-Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid, 2 a usage
-error or credentials refused, 130 stopped by SIGINT, 143 by SIGTERM.`,
+Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid (a token
+endpoint failing or out of reach among them), 2 a usage error, credentials refused or a --token-url
+that is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
   'export-keys': `Usage: baas-pix-contract export-keys --out FILE --base-url URL [credentials] [options]
 
 write every PIX key to a JSONL or CSV file, paced and resumable
@@ -239,8 +241,9 @@ Safety:
                                 is refused before anything is sent (default: refused).
 
 Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.
-Exit status: 0 every key written, 1 the run failed (rerun with the journal to go on), 2 a usage
-error, 130 stopped by SIGINT, 143 by SIGTERM.`,
+Exit status: 0 every key written, 1 the run failed (a token endpoint failing or out of reach among
+them; rerun with the journal to go on), 2 a usage error, credentials refused or a --token-url that
+is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
   docs: `Usage: baas-pix-contract docs --out DIR
 
 write the HTML docs of the contract (one page that works offline) into a folder
