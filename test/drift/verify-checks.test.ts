@@ -310,7 +310,7 @@ describe('walkPages', () => {
       ...errorRow('credentials', '(401 invalid_client)'),
       expected: expect.stringContaining('client credentials'),
     });
-    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client', failure: 'rejected' });
     expect(requests).toEqual([]);
     // An `error` that is no plain RFC 6749 code (words, controls, a token) never reaches the summary.
     const wordy: CredentialSource = {
@@ -328,7 +328,7 @@ describe('walkPages', () => {
     };
     ({ ctx } = await context(undefined, { credentials: wordy }));
     expect((await walkPages(ctx))[0]!.seen).toMatch(/endpoint \(400\)$/);
-    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400 });
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400, failure: 'rejected' });
     ({ ctx } = await context(undefined, { credentials: refusing('network') }));
     expect((await walkPages(ctx))[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error' });
     expect(ctx.refused).toBeUndefined();

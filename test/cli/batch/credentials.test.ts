@@ -89,7 +89,10 @@ describe('credentials refused: one exit status in every command', () => {
       expect(results.map((result) => result.code)).toEqual([2, 2, 2]);
       for (const { text } of results) {
         // The last line saying so: what to do (verify's table says it in a row too).
-        const said = text.split('\n').findLast((line) => line.includes('refused the'));
+        const said = text
+          .split('\n')
+          .filter((line) => line.includes('refused the'))
+          .at(-1);
         for (const name of named) expect(said).toContain(name);
         expect(text).not.toContain(Object.values(env)[0]);
       }
