@@ -14,7 +14,8 @@ import {
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
-import { type InputLine, readInput, WHOLE_LINE } from './input.js';
+import { type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
+import { FailedLines, failureText } from './failed-lines.js';
 import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
@@ -31,11 +32,12 @@ export interface RunIo extends CommandContext {
   progress: ProgressOutput;
 }
 
+/** `body.address.city: must be at most 60 characters`, `is not valid JSON` (no value, ever). */
+const issueText = (issue: LineIssue): string => `${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`;
+
 /** `line 7: body.address.city: must be at most 60 characters`, `line 9: is not valid JSON` (no value, ever). */
 export const badLineText = (line: InputLine): string[] =>
-  (line.issues ?? []).map((issue) =>
-    redactMessage(`line ${line.line}: ${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`),
-  );
+  (line.issues ?? []).map((issue) => redactMessage(`line ${line.line}: ${issueText(issue)}`));
 
 const inputProblem = async (path: string): Promise<string | undefined> => {
   try {
@@ -131,6 +133,8 @@ async function send(
       })
     : undefined;
   const tally = new Tally();
+  // The lines not done, listed on the terminal after the summary (the report lists them all).
+  const notDone = new FailedLines(secrets);
   // Credentials that failed (refused, or no token) fail every line alike: the run stops at the first.
   let credentialsFailed: CredentialRefusal | undefined;
   const client = createBaasClient({
@@ -162,6 +166,7 @@ async function send(
       if (stopped || credentialsFailed) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
+        notDone.add(line.line, `invalid: ${line.issues.map(issueText).join('; ')}`);
         continue;
       }
       if (done.state(line.line, line.hash!) === 'done') {
@@ -179,6 +184,8 @@ async function send(
     const summary = tally.summary();
     await report?.finish(summary);
     for (const line of summaryLines(summary)) io.out(line);
+    // Credentials that failed failed every line alike: their one message says it all.
+    if (!credentialsFailed) for (const line of notDone.lines(values.report)) io.err(line);
     if (values.journal) io.out(`journal: ${values.journal}`);
     if (values.report) io.out(`report: ${values.report}`);
     // What to do next, last: a stopped or partly failed run is usually run again.
@@ -219,6 +226,7 @@ async function send(
       }
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
+      notDone.add(meta.line, failureText(result.error, secrets()));
       credentialsFailed ??= credentialFailure(result.error);
     }
   } catch (error) {
