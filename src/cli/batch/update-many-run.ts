@@ -14,7 +14,7 @@ import {
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
-import { type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
+import { formatOf, type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
 import { FailedLines, failureText } from './failed-lines.js';
 import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
@@ -41,7 +41,9 @@ export const badLineText = (line: InputLine): string[] =>
 
 const inputProblem = async (path: string): Promise<string | undefined> => {
   try {
-    return (await stat(path)).isFile() ? undefined : 'is not a file';
+    const stats = await stat(path);
+    if (stats.isFile()) return undefined;
+    return `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give the file that holds the updates (JSONL, or CSV with a .csv name)`;
   } catch (error) {
     // The words for the two usual causes; the system's code for the rest.
     const code = (error as NodeJS.ErrnoException).code;
@@ -50,6 +52,15 @@ const inputProblem = async (path: string): Promise<string | undefined> => {
     return `cannot be read (${code})`;
   }
 };
+
+/** Why an input that yielded no line holds no update, and what to give instead. */
+async function noUpdates(input: string): Promise<string> {
+  if ((await stat(input)).size === 0)
+    return `--input ${input} is empty: there is nothing to update; give the file that holds the updates`;
+  return formatOf(input) === 'csv'
+    ? `--input ${input} has a header row and no records: there is nothing to update; add a row per customer below the header`
+    : `--input ${input} has only blank lines: there is nothing to update; give one {"account","documentNumber","body"} a line`;
+}
 
 export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promise<number> {
   const input = values.input;
@@ -92,6 +103,9 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
         if (done.state(line.line, line.hash!) === 'done') alreadyDone += 1;
       }
     }
+    // A file with no update in it is a mistake (the wrong file, an export that wrote nothing): said
+    // before anything is sent, rather than a run that does nothing and succeeds.
+    if (good + bad === 0) throw new UsageError(await noUpdates(input));
     if (dryRun) {
       io.out(`${plural(good + bad, 'line')}: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
