@@ -257,7 +257,7 @@ async function send(
     return 1;
   }
   if (credentialsFailed) {
-    io.err(redactMessage(`update-many: stopped: ${refusalMessage(credentials, credentialsFailed)}`, secrets()));
+    io.err(redactMessage(`update-many: ${refusalMessage(credentials, credentialsFailed)}`, secrets()));
     return exitOfTrouble(troubleOf(credentialsFailed), 1);
   }
   if (stopper.signal) return EXIT_ON[stopper.signal];

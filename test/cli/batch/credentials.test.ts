@@ -118,6 +118,9 @@ describe('a --token-url that is not a token endpoint, or that fails', () => {
       expect(line).toContain(`${server.url}${path}?tenant=REDACTED`);
       expect(line).toContain(what.match(/[0-9]{3}/)![0]);
       expect(line).toContain('--token-url');
+      // Each batch command prints it as its own line, after its name.
+      for (const [index, command] of ALL.entries())
+        if (command !== 'verify') expect(results[index]!.text).toMatch(new RegExp(`^${command}: the token URL `, 'm'));
       for (const { text } of results) {
         expect(text).not.toContain('q-s3cr3t-value');
         expect(text).not.toContain(client.clientSecret);
