@@ -110,6 +110,11 @@ describe('update-many and export-keys flags', () => {
         async () => ['update-many', '--dry-run', '--input', await file('empty2.jsonl', '')],
         /--input .* is empty/,
       ],
+      [
+        'update-many --input a CSV file under a name not ending in .csv',
+        async () => ['update-many', '--input', await file('people.txt', 'Account;DocumentNumber;email\n1;2;a@b.c\n')],
+        /--input .*people\.txt: line 1 is a CSV header.*; give the file a \.csv name/,
+      ],
       ['export-keys --out a folder', async () => ['export-keys', '--out', dir.path], /--out .* is a folder; give /],
       [
         'export-keys --out in a folder that does not exist',
