@@ -2,7 +2,8 @@
 // usage errors' format; other tests assert what they name), and the dispatcher's rules: `help`, `-h`,
 // `-v`, the usage hint after a usage error, a command that fails with something not an Error, and
 // the bin itself (process.argv in, process.exitCode out, lines on stdout and stderr).
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
@@ -446,6 +447,56 @@ describe('the dispatcher', () => {
     expect(partial.stderr.at(-1)).toBe(
       'baas-pix-contract export-keys: client credentials need --token-url, --client-id and the client secret; missing: --token-url URL, the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     );
+  });
+
+  it("the batch commands' file mistakes, word for word, printed last, exit 2", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'help-files-'));
+    try {
+      const file = async (name: string, text: string) => {
+        await writeFile(join(dir, name), text);
+        return join(dir, name);
+      };
+      const empty = await file('empty.jsonl', '');
+      const blank = await file('blank.jsonl', '\n\n');
+      const header = await file('header.csv', 'Account,DocumentNumber,email\n');
+      const txt = await file('people.txt', 'Account,DocumentNumber,email\n');
+      const notJournal = await file('notes.txt', 'shopping list\n');
+      const line = await file('one.jsonl', '{}\n');
+      const target = ['--base-url', 'http://127.0.0.1:1', '--token', 'tok_0123456789'];
+      for (const [argv, message] of [
+        [
+          ['update-many', '--input', dir],
+          `--input ${dir} is a folder; give the file that holds the updates (JSONL, or CSV with a .csv name)`,
+        ],
+        [
+          ['update-many', '--input', empty],
+          `--input ${empty} is empty: there is nothing to update; give the file that holds the updates`,
+        ],
+        [
+          ['update-many', '--input', blank],
+          `--input ${blank} has only blank lines: there is nothing to update; give one {"account","documentNumber","body"} a line`,
+        ],
+        [
+          ['update-many', '--input', header],
+          `--input ${header} has a header row and no records: there is nothing to update; add a row per customer below the header`,
+        ],
+        [
+          ['update-many', '--input', txt],
+          `--input ${txt}: line 1 is a CSV header, but a name not ending in .csv is read as JSONL; give the file a .csv name`,
+        ],
+        [['export-keys', '--out', dir], `--out ${dir} is a folder; give the name of a file to write`],
+        [
+          ['update-many', '--input', line, '--journal', notJournal],
+          `--journal ${notJournal}: line 1 is not JSON (not an update-many journal, or edited); give the journal this command wrote, or a new file`,
+        ],
+      ] as const) {
+        const io = capture();
+        expect(await main([...argv, ...target], COMMANDS, io)).toBe(2);
+        expect(io.stderr).toEqual([...usageOf(argv[0]), `baas-pix-contract ${argv[0]}: ${message}`]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a port in use: what to do, as the command line prints it', () => {

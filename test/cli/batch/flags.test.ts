@@ -77,6 +77,7 @@ describe('update-many and export-keys flags', () => {
     expect(err).not.toContain('ENOENT');
   });
 
+  // The words are pinned in test/cli/help.test.ts; here, the flag, the rule and that it says what to do.
   describe('the mistakes a user makes with the files: the flag named, the rule, what to do; nothing sent', () => {
     // Port 1: nothing listens there, so a run that went as far as sending would fail otherwise (exit 1).
     const target = ['--base-url', 'http://127.0.0.1:1', '--token', TOKEN];
@@ -98,12 +99,12 @@ describe('update-many and export-keys flags', () => {
       [
         'update-many --input blank lines only',
         async () => ['update-many', '--input', await file('blank.jsonl', '\n\n')],
-        /--input .* has only blank lines.*; give /,
+        /--input .* blank lines.*; give /,
       ],
       [
         'update-many --input a header-only CSV',
         async () => ['update-many', '--input', await file('header.csv', 'Account,DocumentNumber,email\n')],
-        /--input .* has a header row and no records.*; add /,
+        /--input .* header row .*; add /,
       ],
       [
         'update-many --dry-run on an empty file',
@@ -113,13 +114,13 @@ describe('update-many and export-keys flags', () => {
       [
         'update-many --input a CSV file under a name not ending in .csv',
         async () => ['update-many', '--input', await file('people.txt', 'Account;DocumentNumber;email\n1;2;a@b.c\n')],
-        /--input .*people\.txt: line 1 is a CSV header.*; give the file a \.csv name/,
+        /--input .*people\.txt: line 1 .*; give .*\.csv/,
       ],
       ['export-keys --out a folder', async () => ['export-keys', '--out', dir.path], /--out .* is a folder; give /],
       [
         'export-keys --out in a folder that does not exist',
         async () => ['export-keys', '--out', dir.file('no/keys.jsonl')],
-        /--out .*: its folder does not exist; create it/,
+        /--out .*: its folder .*; create it/,
       ],
       [
         'update-many --journal a file that is not a journal',
@@ -135,7 +136,7 @@ describe('update-many and export-keys flags', () => {
       [
         'export-keys --journal a JSON file that is not a journal',
         async () => ['export-keys', '--out', dir.file('k2.jsonl'), '--journal', await file('other.json', '{"a":1}\n')],
-        /--journal .*other\.json is not an export-keys journal.*; give /,
+        /--journal .*other\.json .*export-keys journal.*; give /,
       ],
       [
         'update-many --journal a folder',
