@@ -156,7 +156,7 @@ function refusedRow(ctx: Context, refusal: CredentialRefusal): CheckResult {
 /** The row of a check that needs accepted credentials, when they were refused: not run, nothing sent. */
 export function notRun(ctx: Context, check: string, expected: string): CheckResult | undefined {
   if (!ctx.refused) return undefined;
-  return { check, expected, seen: 'not run: the credentials were refused', verdict: 'error', problems: [] };
+  return { check, expected, seen: `not run: ${refusalSeen(ctx.refused)}`, verdict: 'error', problems: [] };
 }
 
 /**
