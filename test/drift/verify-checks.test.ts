@@ -505,7 +505,9 @@ describe('the error probes', () => {
       write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' },
     });
     ctx.refused = { by: 'service', status: 401 };
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, /^not run: credentials refused \(401\)$/));
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject(
+      errorRow(BAD_LIMIT, /^not run: credentials refused \(401\)$/),
+    );
     expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: WRITE, verdict: 'error', problems: [] });
     expect(requests).toEqual([]);
     // The probe without a token needs no accepted token: it still runs.
