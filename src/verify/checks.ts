@@ -41,7 +41,10 @@ export interface Context {
   checker: DriftChecker;
   /** Every exchange of the run, for the assumption rows. */
   seen: Exchange[];
-  /** Set when the first page refused the credentials: the checks that need them are not run. */
+  /**
+   * Set when the first page got no accepted token (refused, or the token endpoint failed): the checks
+   * that need one are not run. Only a refusal makes the run CREDENTIALS REFUSED (run.ts).
+   */
   refused?: CredentialRefusal;
 }
 
@@ -187,8 +190,9 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     } catch (error) {
       const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
       // A token endpoint only unavailable (5xx, 429, no answer) refused nothing: the page could not be
-      // checked, said in the words every command uses.
+      // checked, said in the words every command uses; the checks that need a token are not run either.
       const unavailable = refusal !== undefined && troubleOf(refusal) === 'unavailable';
+      if (unavailable) ctx.refused = refusal;
       const result = !refusal
         ? failed(check, expected, error)
         : unavailable

@@ -93,6 +93,21 @@ describe('formatTable', () => {
     expect(formatTable(report(checks), []).split('\n').at(-1)).toBe(summary);
   });
 
+  it.each([
+    ['credentials refused', { by: 'service', status: 401 }, 'CREDENTIALS REFUSED: 1 error'],
+    [
+      'a --token-url that is no token endpoint',
+      { by: 'token endpoint', status: 404, failure: 'rejected' },
+      'NO TOKEN: 1 error',
+    ],
+  ] as const)('summary when %s, the message just above it', (_name, refusal, summary) => {
+    const row = { ...ok('credentials'), verdict: 'error' as const };
+    const lines = formatTable(report([row], { credentialsRefused: { ...refusal, message: 'what to do' } }), []).split(
+      '\n',
+    );
+    expect(lines.slice(-2)).toEqual(['what to do', summary]);
+  });
+
   it('masks the given secrets, bearer tokens and CPFs anywhere in the table', () => {
     const text = formatTable(
       report([

@@ -102,16 +102,18 @@ describe('credentials refused: one exit status in every command', () => {
 
 describe('a --token-url that is not a token endpoint, or that fails', () => {
   it.each([
-    ['404', '/oauth/tokn', [2, 2, 2]],
-    ['an HTML page (200)', '/login', [2, 2, 2]],
-    ['503', '/token-503', [2, 1, 1]],
+    ['404', '/oauth/tokn', [2, 2, 2], 'NO TOKEN'],
+    ['an HTML page (200)', '/login', [2, 2, 2], 'NO TOKEN'],
+    ['503', '/token-503', [2, 1, 1], 'INCOMPLETE'],
   ])(
     '%s: the same words in every command, naming the URL (query hidden) and --token-url, never "refused"',
-    async (what, path, codes) => {
+    async (what, path, codes, verdict) => {
       const { flags, env } = clientCredentials(`${server.url}${path}?tenant=q-s3cr3t-value`);
       const results = await Promise.all(ALL.map((command) => run(command, flags, env)));
       // verify could not check (2); the batch commands: 2 when --token-url must change, 1 when the endpoint only failed.
       expect(results.map((result) => result.code)).toEqual(codes);
+      // verify's verdict: no token from a URL that is not the endpoint; incomplete when the endpoint only failed.
+      expect(results[0]!.text).toMatch(new RegExp(`^${verdict}`, 'm'));
       const lines = results.map((result) => tokenUrlLine(result.text));
       expect(new Set(lines).size).toBe(1);
       const line = lines[0]!;
