@@ -1,7 +1,7 @@
 // The lines of an update-many run that were not done (failed, or invalid and skipped), as the
 // terminal shows them after the summary: the first few by line number, each with its status and rule,
 // then how many more and where they are all listed. The report keeps every one; this keeps a handful.
-import { ApiError, isBaasError } from '../../errors.js';
+import { ApiError, isBaasError, NetworkError, TimeoutError } from '../../errors.js';
 import { redactBounded, redactMessage } from '../../redact.js';
 import { plural } from '../../words.js';
 
@@ -14,7 +14,8 @@ const PROVIDER_TEXT = 100;
 /**
  * What a failed line's error says on the terminal: the status and the provider's first violation
  * (`422 /address/state: must be one of the 27 UF codes`) or title (`404 Not Found`), masked and cut;
- * the error's kind for a failure without an answer (`timeout`, `network`). Never a value of the line.
+ * the error's kind for a failure without an answer (`network (ECONNREFUSED)`, `timeout (…)`). Never a
+ * value of the line.
  */
 export function failureText(error: unknown, secrets: readonly string[]): string {
   if (error instanceof ApiError) {
@@ -28,6 +29,9 @@ export function failureText(error: unknown, secrets: readonly string[]): string 
           : '';
     return `${error.status}${words ? ` ${redactBounded(words, secrets, PROVIDER_TEXT)}` : ''}`;
   }
+  // The system's code (ECONNREFUSED, ENOTFOUND) says where to look; it was masked when the error was made.
+  if (error instanceof NetworkError) return error.code ? `network (${error.code})` : 'network';
+  if (error instanceof TimeoutError) return `timeout (no complete answer within ${error.timeoutMs} ms)`;
   if (isBaasError(error)) {
     const status = (error as { status?: unknown }).status;
     return typeof status === 'number' ? `${status} (${error.kind})` : error.kind;

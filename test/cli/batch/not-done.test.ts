@@ -3,7 +3,8 @@
 // they are all listed. In process, against a sandbox on 127.0.0.1:0.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FailedLines, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
+import { FailedLines, failureText, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
+import { ApiError, NetworkError, TimeoutError } from '../../../src/errors.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
@@ -107,5 +108,28 @@ describe('FailedLines', () => {
     ]);
     expect(list.join('\n')).not.toMatch(/s3cr3t|52998224725/);
     expect(list.at(-1)).toContain('3 more');
+  });
+});
+
+describe('failureText', () => {
+  it("the status and the provider's first violation or title, masked and cut; the kind and code without an answer", () => {
+    const violations = [
+      { property: '/address/state', reason: 'must be one of the 27 UF codes, not 52998224725' },
+      { property: '/email', reason: 'x' },
+    ];
+    const text = failureText(
+      new ApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }),
+      [],
+    );
+    expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
+    expect(text).not.toContain('52998224725');
+    expect(
+      failureText(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }), []),
+    ).toBe('404 Customer not found');
+    expect(
+      failureText(new ApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }), []).length,
+    ).toBeLessThan(200);
+    expect(failureText(new NetworkError('ECONNREFUSED'), [])).toBe('network (ECONNREFUSED)');
+    expect(failureText(new TimeoutError(5000), [])).toContain('5000 ms');
   });
 });
