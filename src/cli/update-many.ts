@@ -51,7 +51,8 @@ export const updateMany = defineCommand({
   options: UPDATE_MANY_OPTIONS,
   notes: [
     'Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes',
-    'to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.',
+    'to stderr (a bar on a terminal, a line every 5 s elsewhere); after the summary, the first lines',
+    'not done, each with its status or rule (--report lists them all). No CPF, account or token is shown.',
     'Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the',
     'journal; a second Ctrl-C aborts them.',
     'Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid (a token',
