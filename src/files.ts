@@ -83,6 +83,10 @@ export async function distinctFiles(files: readonly NamedFile[]): Promise<void> 
   }
 }
 
+/** A folder (or a device, a pipe) where the command writes a file: what it is, and what to give instead. */
+const notAFile = (file: NamedFile, stats: Stats): string =>
+  `${named(file)} is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give the name of a file to write`;
+
 /**
  * Checks a file the command is to write: not a symbolic link, and a regular file if it exists.
  * Resolves with its stats, or undefined when it does not exist yet.
@@ -91,7 +95,7 @@ export async function writableFile(file: NamedFile): Promise<Stats | undefined> 
   const stats = await lstatOrMissing(file.path);
   if (stats?.isSymbolicLink())
     throw new FileError(`${named(file)} is a symbolic link, which is never followed; name the file itself`);
-  if (stats && !stats.isFile()) throw new FileError(`${named(file)} is not a regular file`);
+  if (stats && !stats.isFile()) throw new FileError(notAFile(file, stats));
   return stats;
 }
 
@@ -118,9 +122,10 @@ export async function openOwn(file: NamedFile): Promise<FileHandle> {
   } catch (error) {
     throw refusedLink(file, error);
   }
-  if (!(await handle.stat()).isFile()) {
+  const stats = await handle.stat();
+  if (!stats.isFile()) {
     await handle.close();
-    throw new FileError(`${named(file)} is not a regular file`);
+    throw new FileError(notAFile(file, stats));
   }
   return handle;
 }

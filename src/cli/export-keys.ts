@@ -43,8 +43,9 @@ export const exportKeys = defineCommand({
   options: EXPORT_KEYS_OPTIONS,
   notes: [
     'Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.',
-    'Exit status: 0 every key written, 1 the run failed (rerun with the journal to go on), 2 a usage',
-    'error, 130 stopped by SIGINT, 143 by SIGTERM.',
+    'Exit status: 0 every key written, 1 the run failed (a token endpoint failing or out of reach among',
+    'them; rerun with the journal to go on), 2 a usage error, credentials refused or a --token-url that',
+    'is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.',
   ],
   async run(values, context) {
     const { runExportKeys } = await import('./batch/export-keys-run.js');

@@ -51,11 +51,13 @@ export const updateMany = defineCommand({
   options: UPDATE_MANY_OPTIONS,
   notes: [
     'Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes',
-    'to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.',
+    'to stderr (a bar on a terminal, a line every 5 s elsewhere); after the summary, the first lines',
+    'not done, each with its status or rule (--report lists them all). No CPF, account or token is shown.',
     'Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the',
     'journal; a second Ctrl-C aborts them.',
-    'Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid, 2 a usage',
-    'error or credentials refused, 130 stopped by SIGINT, 143 by SIGTERM.',
+    'Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid (a token',
+    'endpoint failing or out of reach among them), 2 a usage error, credentials refused or a --token-url',
+    'that is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.',
   ],
   async run(values, context) {
     const { runUpdateMany } = await import('./batch/update-many-run.js');

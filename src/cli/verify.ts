@@ -74,7 +74,8 @@ export const verify = defineCommand({
     'one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.',
     'Secrets, tokens and CPFs are masked in the table and the report.',
     'Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials',
-    'among them), credentials the service refused, or a check that could not run.',
+    'among them), credentials refused, a --token-url that is not a token endpoint (fix the command',
+    'first), or a check that could not run (a token endpoint failing or out of reach among them).',
   ],
   async run(values, context) {
     const { runVerifyCommand } = await import('../verify/cli.js');

@@ -4,7 +4,7 @@ import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
-import { refusalStatus, tokenEndpointRefusal, type CredentialRefusal } from './credentials.js';
+import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
 
@@ -41,7 +41,10 @@ export interface Context {
   checker: DriftChecker;
   /** Every exchange of the run, for the assumption rows. */
   seen: Exchange[];
-  /** Set when the first page refused the credentials: the checks that need them are not run. */
+  /**
+   * Set when the first page got no accepted token (refused, or the token endpoint failed): the checks
+   * that need one are not run. Only a refusal makes the run CREDENTIALS REFUSED (run.ts).
+   */
   refused?: CredentialRefusal;
 }
 
@@ -147,7 +150,7 @@ function refusedRow(ctx: Context, refusal: CredentialRefusal): CheckResult {
   return {
     check: 'credentials',
     expected: `${kind === 'token' ? 'a token' : kind} the service accepts`,
-    seen: `${refusal.by === 'service' ? 'credentials refused' : 'refused by the token endpoint'} (${refusalStatus(refusal)})`,
+    seen: refusalSeen(refusal),
     verdict: 'error',
     problems: [],
   };
@@ -156,7 +159,7 @@ function refusedRow(ctx: Context, refusal: CredentialRefusal): CheckResult {
 /** The row of a check that needs accepted credentials, when they were refused: not run, nothing sent. */
 export function notRun(ctx: Context, check: string, expected: string): CheckResult | undefined {
   if (!ctx.refused) return undefined;
-  return { check, expected, seen: 'not run: the credentials were refused', verdict: 'error', problems: [] };
+  return { check, expected, seen: `not run: ${refusalSeen(ctx.refused)}`, verdict: 'error', problems: [] };
 }
 
 /**
@@ -186,11 +189,26 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
       });
     } catch (error) {
       const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
-      const result = refusal ? refusedRow(ctx, refusal) : failed(check, expected, error);
+      // A token endpoint only unavailable (5xx, 429, no answer) refused nothing: the page could not be
+      // checked, said in the words every command uses; the checks that need a token are not run either.
+      const unavailable = refusal !== undefined && troubleOf(refusal) === 'unavailable';
+      if (unavailable) ctx.refused = refusal;
+      const result = !refusal
+        ? failed(check, expected, error)
+        : unavailable
+          ? {
+              check,
+              expected,
+              seen: refusalMessage(ctx.options.credentials, refusal),
+              verdict: 'error' as const,
+              problems: [],
+            }
+          : refusedRow(ctx, refusal);
       rows.push(result);
-      stopped = refusal
-        ? `the token endpoint refused the credentials (${refusalStatus(refusal)})`
-        : `page ${page}: ${result.seen}`;
+      stopped =
+        refusal && !unavailable
+          ? refusalSeen(refusal)
+          : `page ${page}: ${refusal ? refusalSeen(refusal) : result.seen}`;
       break;
     }
     if (x.redirect) {

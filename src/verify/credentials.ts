@@ -4,8 +4,10 @@
 // modules. Secrets come from the environment by preference (never from shell history), are read
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, isTokenError, type ClientAuthMethod } from '../auth/index.js';
+import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../auth/index.js';
 import type { TokenSource } from '../client/token.js';
+import { ApiError, AuthError } from '../errors.js';
+import { hideQueryValues, redactUrl } from '../redact.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -26,6 +28,8 @@ export interface CredentialSource {
   authorization(): Promise<string | undefined>;
   /** Strings to mask wherever output is written (tokens, client secrets, passphrases); grows as tokens are issued. */
   readonly secrets: readonly string[];
+  /** --token-url as messages show it (masked, its query values hidden); undefined with a token held. */
+  readonly shownTokenUrl?: string;
   /** Sends every request of the run when a client certificate or private CA is in use. */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
   /** Releases pooled TLS connections. */
@@ -83,9 +87,9 @@ export function credentialHint(kind: CredentialKind): string {
 }
 
 /**
- * Credentials a run could not use: the service answered its first authenticated request with 401 or
- * 403, or the token endpoint refused the client credentials. The checks that need an accepted token
- * are then not run rather than blamed.
+ * Credentials a run could not use: the service answered an authenticated request with 401 or 403, or
+ * the token endpoint gave no token. The checks that need an accepted token are then not run rather
+ * than blamed, and the batch commands stop at the first line.
  */
 export interface CredentialRefusal {
   by: 'service' | 'token endpoint';
@@ -93,14 +97,68 @@ export interface CredentialRefusal {
   status: number | undefined;
   /** RFC 6749 §5.2 `error` of a token endpoint's refusal, when it is a plain code (`invalid_client`). */
   code?: string;
+  /** How the token request failed (a TokenError's `failure`): absent for the service's 401 or 403. */
+  failure?: TokenFailure;
 }
 
-/** The refusal in a token endpoint's TokenError ('rejected': it answered, and said no); undefined for anything else. */
+/**
+ * What a credential failure means for the user, which decides the words and the exit status:
+ * - `refused`: the service or the token endpoint said no to these credentials (401, 403, 400
+ *   `invalid_client`, …): fix the credentials;
+ * - `token-url`: what --token-url names is not a token endpoint (404, 405, or a 2xx that is no token
+ *   answer, such as an HTML page): fix --token-url;
+ * - `unavailable`: the token endpoint failed or could not be reached (5xx, 429, no answer, too slow):
+ *   nothing the user typed is known to be wrong; try again later.
+ */
+export type CredentialTrouble = 'refused' | 'token-url' | 'unavailable';
+
+export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
+  if (refusal.by === 'service') return 'refused';
+  if (refusal.failure === 'network' || refusal.failure === 'timeout') return 'unavailable';
+  if (refusal.failure === 'invalid_response')
+    return refusal.status !== undefined && refusal.status < 300 ? 'token-url' : 'unavailable';
+  const status = refusal.status ?? 0;
+  if (status === 404 || status === 405) return 'token-url';
+  if (status >= 500 || status === 429) return 'unavailable';
+  return 'refused';
+}
+
+/**
+ * The exit status of a command whose credentials failed: 2, as for a usage error, when the command
+ * line must change before a rerun can work (credentials refused, --token-url not a token endpoint);
+ * `failedRun` (the command's "the run failed") when the token endpoint was only unavailable.
+ */
+export function exitOfTrouble(trouble: CredentialTrouble, failedRun: number): number {
+  return trouble === 'unavailable' ? failedRun : 2;
+}
+
+/** The refusal in a token endpoint's TokenError, whatever its failure; undefined for anything else. */
 export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefined {
-  if (!isTokenError(error) || error.failure !== 'rejected') return undefined;
+  if (!isTokenError(error)) return undefined;
   // Only a code as RFC 6749 spells them: the endpoint is not trusted to put words in the summary.
-  const code = error.error !== undefined && /^[a-z_]{1,40}$/.test(error.error) ? error.error : undefined;
-  return { by: 'token endpoint', status: error.status, ...(code ? { code } : {}) };
+  const code =
+    error.failure === 'rejected' && error.error !== undefined && /^[a-z_]{1,40}$/.test(error.error)
+      ? error.error
+      : undefined;
+  return { by: 'token endpoint', status: error.status, failure: error.failure, ...(code ? { code } : {}) };
+}
+
+/**
+ * The credential failure behind an error a command met, or undefined when it is not one: the client's
+ * AuthError (whose cause is clientCredentials' TokenError), a TokenError itself (verify's requests),
+ * or the service's 401 or 403 (an ApiError).
+ */
+export function credentialFailure(error: unknown): CredentialRefusal | undefined {
+  if (error instanceof ApiError) {
+    return error.status === 401 || error.status === 403 ? { by: 'service', status: error.status } : undefined;
+  }
+  if (isTokenError(error)) return tokenEndpointRefusal(error);
+  if (error instanceof AuthError) {
+    const refusal = tokenEndpointRefusal(error.cause);
+    // A token source of the user's own that failed: nothing says more than that the credentials were not usable.
+    return refusal ?? { by: 'token endpoint', status: undefined };
+  }
+  return undefined;
 }
 
 /** The status (and code) of a refusal, as the table shows it: `401`, `400 invalid_client`. */
@@ -108,16 +166,61 @@ export function refusalStatus(refusal: CredentialRefusal): string {
   return [refusal.status ?? 'no status', refusal.code].filter((part) => part !== undefined).join(' ');
 }
 
-/** The summary of a refused run: who refused what, and where to look. */
-export function refusalMessage(kind: CredentialKind, refusal: CredentialRefusal): string {
-  // A 404 or 405 says the URL is not a token endpoint at all: the credentials were never looked at.
-  if (refusal.by === 'token endpoint' && (refusal.status === 404 || refusal.status === 405))
-    return `the token URL answered ${refusal.status} (${refusal.status === 404 ? 'not found' : 'method not allowed'}): it is not the token endpoint; check --token-url`;
+/** A refusal in a few words, for verify's credentials row: `credentials refused (401)`, `not a token endpoint (404)`. */
+export function refusalSeen(refusal: CredentialRefusal): string {
+  const trouble = troubleOf(refusal);
+  const status = refusalStatus(refusal);
+  if (refusal.by === 'service') return `credentials refused (${status})`;
+  if (trouble === 'token-url') return `not a token endpoint (${status})`;
+  if (trouble === 'unavailable')
+    return `no token from the token endpoint (${refusal.failure === 'rejected' || refusal.failure === 'invalid_response' ? status : refusal.failure})`;
+  return `refused by the token endpoint (${status})`;
+}
+
+const STATUS_WORDS: Readonly<Record<number, string>> = {
+  404: 'not found',
+  405: 'method not allowed',
+  429: 'too many requests',
+};
+
+/**
+ * What a command says when its credentials failed, the same in verify, update-many and export-keys:
+ * who answered what, and the flag or variable to look at. The token URL is shown as `source.shownTokenUrl`
+ * has it (masked, its query values hidden).
+ */
+export function refusalMessage(
+  source: Pick<CredentialSource, 'kind' | 'shownTokenUrl'>,
+  refusal: CredentialRefusal,
+): string {
+  const trouble = troubleOf(refusal);
+  const url = source.shownTokenUrl ? ` ${source.shownTokenUrl}` : '';
+  const status = refusal.status;
+  const answered =
+    status === undefined || status < 300
+      ? `answered ${status ?? ''}`.trimEnd()
+      : `answered ${status} (${STATUS_WORDS[status] ?? (status >= 500 ? 'a server error' : 'a client error')})`;
+  if (trouble === 'token-url') {
+    // A 404 or 405, or a page that holds no token (an HTML page): the credentials were never looked at.
+    return refusal.failure === 'invalid_response'
+      ? `the token URL${url} ${answered} but gave no usable token: is it the token endpoint? check --token-url`
+      : `the token URL${url} ${answered}: it is not the token endpoint; check --token-url`;
+  }
+  if (trouble === 'unavailable') {
+    const what =
+      refusal.failure === 'timeout'
+        ? 'did not answer in time'
+        : refusal.failure === 'network'
+          ? 'could not be reached'
+          : refusal.failure === 'invalid_response'
+            ? `${answered} with no usable token`
+            : answered;
+    return `the token URL${url} ${what}: no token was issued; try again later, or check --token-url`;
+  }
   const who =
     refusal.by === 'service'
       ? 'the service refused the credentials'
       : 'the token endpoint refused the client credentials';
-  return `${who} (${refusalStatus(refusal)}): ${credentialHint(kind)}`;
+  return `${who} (${refusalStatus(refusal)}): ${credentialHint(source.kind)}`;
 }
 
 /** `--token`: a bearer token the user already holds. */
@@ -241,6 +344,7 @@ export function credentialsFrom(
   return {
     kind: 'client credentials',
     token: source,
+    shownTokenUrl: hideQueryValues(redactUrl(tokenUrl!, [clientSecret!, ...passphrase])),
     authorization: async () => `Bearer ${await source()}`,
     get secrets() {
       return [clientSecret!, ...source.secrets(), ...passphrase];

@@ -3,7 +3,13 @@
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
 import { escapeControls, escapeJsonControls, redactText } from '../redact.js';
-import { refusalMessage, type CredentialKind, type CredentialRefusal } from './credentials.js';
+import {
+  refusalMessage,
+  troubleOf,
+  type CredentialKind,
+  type CredentialRefusal,
+  type CredentialSource,
+} from './credentials.js';
 
 /**
  * ok: as the contract says. drift: the service departs from the contract.
@@ -58,19 +64,21 @@ export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: rea
   return escapeControls(redactText(`verify ${baseUrl} with ${CREDENTIAL_WORDS[kind]}`, secrets));
 }
 
-/** The summary's verdict: credentials refused first (nothing else could be checked), then drift, then incomplete. */
+/** The summary's verdict: credentials refused or no token first (nothing else could be checked), then drift, then incomplete. */
 function verdictOf(report: VerifyReport): string {
-  if (report.credentialsRefused) return 'CREDENTIALS REFUSED';
+  // A --token-url that is no token endpoint refused nothing: the credentials were never looked at.
+  if (report.credentialsRefused)
+    return troubleOf(report.credentialsRefused) === 'token-url' ? 'NO TOKEN' : 'CREDENTIALS REFUSED';
   if (report.drifted) return 'DRIFT';
   return report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift';
 }
 
 /** The refusal as the report carries it. */
 export function refusedSummary(
-  kind: CredentialKind,
+  source: Pick<CredentialSource, 'kind' | 'shownTokenUrl'>,
   refusal: CredentialRefusal,
 ): CredentialRefusal & { message: string } {
-  return { ...refusal, message: refusalMessage(kind, refusal) };
+  return { ...refusal, message: refusalMessage(source, refusal) };
 }
 
 export function formatTable(report: VerifyReport, secrets: readonly string[]): string {

@@ -8,7 +8,7 @@ import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
-import { MISSING_CREDENTIALS } from './credentials.js';
+import { MISSING_CREDENTIALS, troubleOf } from './credentials.js';
 import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
 import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } from './report.js';
 
@@ -47,7 +47,10 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     contractVersion: PACKAGE_VERSION,
     baseUrl: redactUrl(options.baseUrl, outputSecrets(options)),
     credentials: options.credentials.kind,
-    ...(ctx.refused ? { credentialsRefused: refusedSummary(options.credentials.kind, ctx.refused) } : {}),
+    // A token endpoint that only failed refused nothing: the run is incomplete, not refused.
+    ...(ctx.refused && troubleOf(ctx.refused) !== 'unavailable'
+      ? { credentialsRefused: refusedSummary(options.credentials, ctx.refused) }
+      : {}),
     startedAt,
     readOnly: !options.write,
     ...(warnings.length ? { warnings } : {}),

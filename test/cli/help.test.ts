@@ -2,7 +2,8 @@
 // usage errors' format; other tests assert what they name), and the dispatcher's rules: `help`, `-h`,
 // `-v`, the usage hint after a usage error, a command that fails with something not an Error, and
 // the bin itself (process.argv in, process.exitCode out, lines on stdout and stderr).
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
@@ -138,7 +139,8 @@ Redirects are followed only for reads, to the same origin, at most 5 times (as t
 one to another origin, of the write, or past 5 is a DRIFT row naming Location, sent nowhere.
 Secrets, tokens and CPFs are masked in the table and the report.
 Exit status: 0 nothing drifted, 1 drift found, 2 could not check: a usage error (no credentials
-among them), credentials the service refused, or a check that could not run.`,
+among them), credentials refused, a --token-url that is not a token endpoint (fix the command
+first), or a check that could not run (a token endpoint failing or out of reach among them).`,
   'update-many': `Usage: baas-pix-contract update-many --input FILE --base-url URL [credentials] [options]
 
 update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
@@ -189,11 +191,13 @@ Safety:
                                 is refused before anything is sent (default: refused).
 
 Every line is checked before anything is sent; bad lines are listed and skipped. Progress goes
-to stderr (a bar on a terminal, a line every 5 s elsewhere). No CPF, account or token is shown.
+to stderr (a bar on a terminal, a line every 5 s elsewhere); after the summary, the first lines
+not done, each with its status or rule (--report lists them all). No CPF, account or token is shown.
 Ctrl-C (or SIGTERM) stops taking lines, lets the requests in flight finish and flushes the
 journal; a second Ctrl-C aborts them.
-Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid, 2 a usage
-error or credentials refused, 130 stopped by SIGINT, 143 by SIGTERM.`,
+Exit status: 0 every line done (now or in the journal), 1 a line failed or is invalid (a token
+endpoint failing or out of reach among them), 2 a usage error, credentials refused or a --token-url
+that is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
   'export-keys': `Usage: baas-pix-contract export-keys --out FILE --base-url URL [credentials] [options]
 
 write every PIX key to a JSONL or CSV file, paced and resumable
@@ -239,8 +243,9 @@ Safety:
                                 is refused before anything is sent (default: refused).
 
 Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.
-Exit status: 0 every key written, 1 the run failed (rerun with the journal to go on), 2 a usage
-error, 130 stopped by SIGINT, 143 by SIGTERM.`,
+Exit status: 0 every key written, 1 the run failed (a token endpoint failing or out of reach among
+them; rerun with the journal to go on), 2 a usage error, credentials refused or a --token-url that
+is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
   docs: `Usage: baas-pix-contract docs --out DIR
 
 write the HTML docs of the contract (one page that works offline) into a folder
@@ -443,6 +448,56 @@ describe('the dispatcher', () => {
     expect(partial.stderr.at(-1)).toBe(
       'baas-pix-contract export-keys: client credentials need --token-url, --client-id and the client secret; missing: --token-url URL, the secret (BAAS_CLIENT_SECRET, preferred, or --client-secret)',
     );
+  });
+
+  it("the batch commands' file mistakes, word for word, printed last, exit 2", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'help-files-'));
+    try {
+      const file = async (name: string, text: string) => {
+        await writeFile(join(dir, name), text);
+        return join(dir, name);
+      };
+      const empty = await file('empty.jsonl', '');
+      const blank = await file('blank.jsonl', '\n\n');
+      const header = await file('header.csv', 'Account,DocumentNumber,email\n');
+      const txt = await file('people.txt', 'Account,DocumentNumber,email\n');
+      const notJournal = await file('notes.txt', 'shopping list\n');
+      const line = await file('one.jsonl', '{}\n');
+      const target = ['--base-url', 'http://127.0.0.1:1', '--token', 'tok_0123456789'];
+      for (const [argv, message] of [
+        [
+          ['update-many', '--input', dir],
+          `--input ${dir} is a folder; give the file that holds the updates (JSONL, or CSV with a .csv name)`,
+        ],
+        [
+          ['update-many', '--input', empty],
+          `--input ${empty} is empty: there is nothing to update; give the file that holds the updates`,
+        ],
+        [
+          ['update-many', '--input', blank],
+          `--input ${blank} has only blank lines: there is nothing to update; give one {"account","documentNumber","body"} a line`,
+        ],
+        [
+          ['update-many', '--input', header],
+          `--input ${header} has a header row and no records: there is nothing to update; add a row per customer below the header`,
+        ],
+        [
+          ['update-many', '--input', txt],
+          `--input ${txt}: line 1 is a CSV header, but a name not ending in .csv is read as JSONL; give the file a .csv name`,
+        ],
+        [['export-keys', '--out', dir], `--out ${dir} is a folder; give the name of a file to write`],
+        [
+          ['update-many', '--input', line, '--journal', notJournal],
+          `--journal ${notJournal}: line 1 is not JSON (not an update-many journal, or edited); give the journal this command wrote, or a new file`,
+        ],
+      ] as const) {
+        const io = capture();
+        expect(await main([...argv, ...target], COMMANDS, io)).toBe(2);
+        expect(io.stderr).toEqual([...usageOf(argv[0]), `baas-pix-contract ${argv[0]}: ${message}`]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a port in use: what to do, as the command line prints it', () => {

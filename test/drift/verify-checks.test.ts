@@ -310,7 +310,7 @@ describe('walkPages', () => {
       ...errorRow('credentials', '(401 invalid_client)'),
       expected: expect.stringContaining('client credentials'),
     });
-    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client' });
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 401, code: 'invalid_client', failure: 'rejected' });
     expect(requests).toEqual([]);
     // An `error` that is no plain RFC 6749 code (words, controls, a token) never reaches the summary.
     const wordy: CredentialSource = {
@@ -328,10 +328,11 @@ describe('walkPages', () => {
     };
     ({ ctx } = await context(undefined, { credentials: wordy }));
     expect((await walkPages(ctx))[0]!.seen).toMatch(/endpoint \(400\)$/);
-    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400 });
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: 400, failure: 'rejected' });
     ({ ctx } = await context(undefined, { credentials: refusing('network') }));
     expect((await walkPages(ctx))[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'error' });
-    expect(ctx.refused).toBeUndefined();
+    // No token, so the checks that need one are not run; but nothing was refused (run.ts: INCOMPLETE).
+    expect(ctx.refused).toEqual({ by: 'token endpoint', status: undefined, failure: 'network' });
   });
 
   it('an undocumented status is drift and stops the walk', async () => {
@@ -505,7 +506,9 @@ describe('the error probes', () => {
       write: { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' },
     });
     ctx.refused = { by: 'service', status: 401 };
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, /^not run: .*refused$/));
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject(
+      errorRow(BAD_LIMIT, /^not run: credentials refused \(401\)$/),
+    );
     expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: WRITE, verdict: 'error', problems: [] });
     expect(requests).toEqual([]);
     // The probe without a token needs no accepted token: it still runs.

@@ -160,7 +160,9 @@ describe('a --token-url that is not a token endpoint', () => {
     );
     expect(code).toBe(2);
     const lines = out.split('\n');
-    const summary = lines[lines.findIndex((line) => line.startsWith('CREDENTIALS REFUSED:')) - 1]!;
+    // Not "refused": the credentials were never looked at.
+    expect(out).not.toContain('CREDENTIALS REFUSED');
+    const summary = lines[lines.findIndex((line) => line.startsWith('NO TOKEN:')) - 1]!;
     expect(summary).toContain(String(status));
     expect(summary).toContain('--token-url');
     expect(summary).not.toContain('--client-id');

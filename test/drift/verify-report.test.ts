@@ -1,6 +1,8 @@
 // verify's report as a person reads it (the table) and as JSON: the exact text, the summary line
-// for each outcome, problems under the table, and secrets and CPFs masked in both.
+// for each outcome, problems under the table, and secrets and CPFs masked in both; and the words of a
+// credential failure, which verify, update-many and export-keys all print (pinned here only).
 import { describe, expect, it } from 'vitest';
+import { type CredentialRefusal, refusalMessage, refusalSeen } from '../../src/verify/credentials.js';
 import { formatJson, formatTable, type CheckResult, type VerifyReport } from '../../src/verify/report.js';
 
 const SECRET = 'tok-abcdef-123456';
@@ -91,6 +93,21 @@ describe('formatTable', () => {
     expect(formatTable(report(checks), []).split('\n').at(-1)).toBe(summary);
   });
 
+  it.each([
+    ['credentials refused', { by: 'service', status: 401 }, 'CREDENTIALS REFUSED: 1 error'],
+    [
+      'a --token-url that is no token endpoint',
+      { by: 'token endpoint', status: 404, failure: 'rejected' },
+      'NO TOKEN: 1 error',
+    ],
+  ] as const)('summary when %s, the message just above it', (_name, refusal, summary) => {
+    const row = { ...ok('credentials'), verdict: 'error' as const };
+    const lines = formatTable(report([row], { credentialsRefused: { ...refusal, message: 'what to do' } }), []).split(
+      '\n',
+    );
+    expect(lines.slice(-2)).toEqual(['what to do', summary]);
+  });
+
   it('masks the given secrets, bearer tokens and CPFs anywhere in the table', () => {
     const text = formatTable(
       report([
@@ -117,5 +134,87 @@ describe('formatJson', () => {
     const text = formatJson(r, [SECRET]);
     expect(text.startsWith('{\n  "tool": "baas-pix-contract verify 1.0.0",\n  "contractVersion"')).toBe(true);
     expect(JSON.parse(text)).toEqual({ ...r, checks: [{ ...r.checks[0], seen: '[REDACTED] for *********25' }] });
+  });
+});
+
+describe('the words of a credential failure (src/verify/credentials.ts), the same in every command', () => {
+  const source = {
+    kind: 'client credentials',
+    shownTokenUrl: 'https://auth.example/oauth/tokn?tenant=REDACTED',
+  } as const;
+  const endpoint = (
+    status: number | undefined,
+    failure: NonNullable<CredentialRefusal['failure']>,
+    code?: string,
+  ): CredentialRefusal => ({
+    by: 'token endpoint',
+    status,
+    failure,
+    ...(code ? { code } : {}),
+  });
+  it.each<[string, CredentialRefusal, string, string]>([
+    [
+      'the service refuses a token',
+      { by: 'service', status: 401 },
+      'the service refused the credentials (401): check --client-id, BAAS_CLIENT_SECRET (or --client-secret), --scope and --token-url',
+      'credentials refused (401)',
+    ],
+    [
+      'the token endpoint refuses the client',
+      endpoint(401, 'rejected', 'invalid_client'),
+      'the token endpoint refused the client credentials (401 invalid_client): check --client-id, BAAS_CLIENT_SECRET (or --client-secret), --scope and --token-url',
+      'refused by the token endpoint (401 invalid_client)',
+    ],
+    [
+      '404',
+      endpoint(404, 'rejected'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED answered 404 (not found): it is not the token endpoint; check --token-url',
+      'not a token endpoint (404)',
+    ],
+    [
+      '405',
+      endpoint(405, 'rejected'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED answered 405 (method not allowed): it is not the token endpoint; check --token-url',
+      'not a token endpoint (405)',
+    ],
+    [
+      'a page that is no token answer',
+      endpoint(200, 'invalid_response'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED answered 200 but gave no usable token: is it the token endpoint? check --token-url',
+      'not a token endpoint (200)',
+    ],
+    [
+      '503',
+      endpoint(503, 'rejected'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED answered 503 (a server error): no token was issued; try again later, or check --token-url',
+      'no token from the token endpoint (503)',
+    ],
+    [
+      '429',
+      endpoint(429, 'rejected'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED answered 429 (too many requests): no token was issued; try again later, or check --token-url',
+      'no token from the token endpoint (429)',
+    ],
+    [
+      'no answer',
+      endpoint(undefined, 'network'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED could not be reached: no token was issued; try again later, or check --token-url',
+      'no token from the token endpoint (network)',
+    ],
+    [
+      'too slow',
+      endpoint(undefined, 'timeout'),
+      'the token URL https://auth.example/oauth/tokn?tenant=REDACTED did not answer in time: no token was issued; try again later, or check --token-url',
+      'no token from the token endpoint (timeout)',
+    ],
+  ])('%s', (_case, refusal, message, seen) => {
+    expect(refusalMessage(source, refusal)).toBe(message);
+    expect(refusalSeen(refusal)).toBe(seen);
+  });
+
+  it('a token held: the flag and the variable that gave it', () => {
+    expect(refusalMessage({ kind: 'token' }, { by: 'service', status: 403 })).toBe(
+      'the service refused the credentials (403): check --token / BAAS_TOKEN',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { createBaasClient } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { refusalMessage } from '../../src/verify/credentials.js';
 
 const PAGES = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -27,6 +28,7 @@ describe('the troubleshooting guide', () => {
     const headings = read(PAGES[0]!).match(/^## .+$/gm);
     expect(headings).toEqual([
       '## Bad token',
+      '## Wrong token URL or refused credentials (command line)',
       '## Wrong base URL',
       '## Port in use',
       '## Missing peer',
@@ -71,5 +73,16 @@ describe('the troubleshooting guide', () => {
     ];
     const lines = quoted(PAGES[0]!);
     for (const error of made) expect(lines).toContain(shown(error));
+  });
+
+  it("quotes the command line's credential failures as it makes them now", () => {
+    // The one place their words come from; test/cli/batch/credentials.test.ts shows each command prints it.
+    const source = { kind: 'client credentials', shownTokenUrl: 'http://127.0.0.1:4020/oauth/tokn' } as const;
+    const lines = quoted(PAGES[0]!);
+    for (const refusal of [
+      { by: 'token endpoint', status: 404, failure: 'rejected' },
+      { by: 'token endpoint', status: 401, failure: 'rejected', code: 'invalid_client' },
+    ] as const)
+      expect(lines).toContain(`update-many: ${refusalMessage(source, refusal)}`);
   });
 });

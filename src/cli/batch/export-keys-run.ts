@@ -9,8 +9,7 @@ import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { ApiError, AuthError } from '../../errors.js';
-import { credentialHint } from '../../verify/credentials.js';
+import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { plural } from '../../words.js';
@@ -221,14 +220,16 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
     if (fault !== undefined) {
-      io.err(
-        redactMessage(`export-keys: ${fault instanceof Error ? fault.message : String(fault)}`, credentials.secrets),
-      );
-      // Refused credentials: say which flags and variables gave them, as update-many does.
-      if ((fault instanceof ApiError && (fault.status === 401 || fault.status === 403)) || fault instanceof AuthError)
-        io.err(`export-keys: the credentials were refused; ${credentialHint(credentials.kind)}`);
+      // Credentials that failed are said as every command says them (src/verify/credentials.ts).
+      const refusal = credentialFailure(fault);
+      const said = refusal
+        ? refusalMessage(credentials, refusal)
+        : fault instanceof Error
+          ? fault.message
+          : String(fault);
+      io.err(redactMessage(`export-keys: ${said}`, credentials.secrets));
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
-      return 1;
+      return refusal ? exitOfTrouble(troubleOf(refusal), 1) : 1;
     }
     if (activeStopper.signal && !complete) {
       // What to do next, last.

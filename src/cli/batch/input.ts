@@ -228,6 +228,13 @@ async function* csvLines(
   }
 }
 
+/** A first line that names the CSV columns (Account and DocumentNumber, any separator) and is no JSON. */
+const looksLikeCsvHeader = (text: string): boolean =>
+  !text.trimStart().startsWith('{') &&
+  REQUIRED_COLUMNS.every((column) =>
+    new RegExp(`(^|[,;\\t|"])\\s*${column}\\s*($|[,;\\t|"])`).test(text.replace(/^\uFEFF/, '')),
+  );
+
 export interface ReadInputOptions {
   format?: InputFormat;
   /** The longest line (JSONL) or record (CSV), in bytes: MAX_RECORD_BYTES unless a test lowers it. */
@@ -248,6 +255,12 @@ export async function* readInput(path: string, options: ReadInputOptions = {}): 
         yield { line: line.number, issues: [{ field: WHOLE_LINE, rule: problemRule(line.problem, maxRecordBytes) }] };
         continue;
       }
+      // A CSV file under another name (a .txt export) would be every line "not valid JSON": one usage
+      // error on line 1 instead, before any other line is read, as for a CSV header that is wrong.
+      if (line.number === 1 && looksLikeCsvHeader(line.text!))
+        throw new UsageError(
+          `--input ${path}: line 1 is a CSV header, but a name not ending in .csv is read as JSONL; give the file a .csv name`,
+        );
       const parsed = jsonLine(line.number, line.text!);
       if (parsed) yield parsed;
     }

@@ -50,7 +50,7 @@ export async function readJournal(
   if (!stats) return { bytes: 0, started: false, exists: false };
   const notOne = (lineNumber: number, what: string) =>
     new JournalError(
-      `the journal ${path}: line ${lineNumber} ${what} (not an ${kind} journal, or edited); give the journal this command wrote, or a new file`,
+      `--journal ${path}: line ${lineNumber} ${what} (not an ${kind} journal, or edited); give the journal this command wrote, or a new file`,
     );
   let bytes = 0;
   let started = false;
@@ -70,7 +70,7 @@ export async function readJournal(
       const { journal, version } = entry as JournalEntry;
       if (journal !== kind || version !== JOURNAL_VERSION)
         throw new JournalError(
-          `the journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
+          `--journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
         );
       started = true;
     } else {
@@ -86,7 +86,7 @@ export async function readJournal(
   // Something, but not even a whole header line: not a journal, and not to be cut away.
   if (!started && stats.size > 0)
     throw new JournalError(
-      `the journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
+      `--journal ${path} is not an ${kind} journal (version ${JOURNAL_VERSION}); give the journal this command wrote, or a new file`,
     );
   return { bytes, started, exists: true };
 }

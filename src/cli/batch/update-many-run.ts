@@ -4,11 +4,18 @@ import { plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactJson, redactMessage, redactText } from '../../redact.js';
-import { credentialHint } from '../../verify/credentials.js';
+import {
+  type CredentialRefusal,
+  credentialFailure,
+  exitOfTrouble,
+  refusalMessage,
+  troubleOf,
+} from '../../verify/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
-import { type InputLine, readInput, WHOLE_LINE } from './input.js';
+import { formatOf, type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
+import { FailedLines, failureText } from './failed-lines.js';
 import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
@@ -25,15 +32,18 @@ export interface RunIo extends CommandContext {
   progress: ProgressOutput;
 }
 
+/** `body.address.city: must be at most 60 characters`, `is not valid JSON` (no value, ever). */
+const issueText = (issue: LineIssue): string => `${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`;
+
 /** `line 7: body.address.city: must be at most 60 characters`, `line 9: is not valid JSON` (no value, ever). */
 export const badLineText = (line: InputLine): string[] =>
-  (line.issues ?? []).map((issue) =>
-    redactMessage(`line ${line.line}: ${issue.field === WHOLE_LINE ? '' : `${issue.field}: `}${issue.rule}`),
-  );
+  (line.issues ?? []).map((issue) => redactMessage(`line ${line.line}: ${issueText(issue)}`));
 
 const inputProblem = async (path: string): Promise<string | undefined> => {
   try {
-    return (await stat(path)).isFile() ? undefined : 'is not a file';
+    const stats = await stat(path);
+    if (stats.isFile()) return undefined;
+    return `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give the file that holds the updates (JSONL, or CSV with a .csv name)`;
   } catch (error) {
     // The words for the two usual causes; the system's code for the rest.
     const code = (error as NodeJS.ErrnoException).code;
@@ -43,9 +53,14 @@ const inputProblem = async (path: string): Promise<string | undefined> => {
   }
 };
 
-// A refused credential fails every line alike: the run stops at the first such answer.
-const refused = (result: LineResult): boolean =>
-  result.status === 401 || result.status === 403 || result.kind === 'auth';
+/** Why an input that yielded no line holds no update, and what to give instead. */
+async function noUpdates(input: string): Promise<string> {
+  if ((await stat(input)).size === 0)
+    return `--input ${input} is empty: there is nothing to update; give the file that holds the updates`;
+  return formatOf(input) === 'csv'
+    ? `--input ${input} has a header row and no records: there is nothing to update; add a row per customer below the header`
+    : `--input ${input} has only blank lines: there is nothing to update; give one {"account","documentNumber","body"} a line`;
+}
 
 export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promise<number> {
   const input = values.input;
@@ -88,6 +103,9 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
         if (done.state(line.line, line.hash!) === 'done') alreadyDone += 1;
       }
     }
+    // A file with no update in it is a mistake (the wrong file, an export that wrote nothing): said
+    // before anything is sent, rather than a run that does nothing and succeeds.
+    if (good + bad === 0) throw new UsageError(await noUpdates(input));
     if (dryRun) {
       io.out(`${plural(good + bad, 'line')}: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
@@ -129,7 +147,10 @@ async function send(
       })
     : undefined;
   const tally = new Tally();
-  let credentialsRefused = false;
+  // The lines not done, listed on the terminal after the summary (the report lists them all).
+  const notDone = new FailedLines(secrets);
+  // Credentials that failed (refused, or no token) fail every line alike: the run stops at the first.
+  let credentialsFailed: CredentialRefusal | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
     // The library's own token source (the token held, or clientCredentials with its cache and refresh).
@@ -156,9 +177,10 @@ async function send(
   let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
     for await (const line of readInput(input)) {
-      if (stopped || credentialsRefused) return;
+      if (stopped || credentialsFailed) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
+        notDone.add(line.line, `invalid: ${line.issues.map(issueText).join('; ')}`);
         continue;
       }
       if (done.state(line.line, line.hash!) === 'done') {
@@ -176,6 +198,8 @@ async function send(
     const summary = tally.summary();
     await report?.finish(summary);
     for (const line of summaryLines(summary)) io.out(line);
+    // Credentials that failed failed every line alike: their one message says it all.
+    if (!credentialsFailed) for (const line of notDone.lines(values.report)) io.err(line);
     if (values.journal) io.out(`journal: ${values.journal}`);
     if (values.report) io.out(`report: ${values.report}`);
     // What to do next, last: a stopped or partly failed run is usually run again.
@@ -216,7 +240,8 @@ async function send(
       }
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
-      if (refused(entry)) credentialsRefused = true;
+      notDone.add(meta.line, failureText(result.error, secrets()));
+      credentialsFailed ??= credentialFailure(result.error);
     }
   } catch (error) {
     fault = error;
@@ -231,9 +256,9 @@ async function send(
     io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
     return 1;
   }
-  if (credentialsRefused) {
-    io.err(`update-many: the service refused the credentials; stopped. ${credentialHint(credentials.kind)}`);
-    return 2;
+  if (credentialsFailed) {
+    io.err(redactMessage(`update-many: ${refusalMessage(credentials, credentialsFailed)}`, secrets()));
+    return exitOfTrouble(troubleOf(credentialsFailed), 1);
   }
   if (stopper.signal) return EXIT_ON[stopper.signal];
   return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;

@@ -82,17 +82,3 @@ describe('export-keys', () => {
     expect(records.slice(1).every((fields) => fields.length === KEY_COLUMNS.length)).toBe(true);
   }, 60_000);
 });
-
-describe('export-keys with credentials the service refuses', () => {
-  it('exit 1, the flags and variable that gave the token named last, the token never shown', async () => {
-    const token = 'sbx_not_a_token_0123456789';
-    const result = await runCli(['export-keys', '--out', dir.file('refused.jsonl'), '--base-url', sandbox.url], {
-      BAAS_TOKEN: token,
-    });
-    expect(result.code).toBe(1);
-    const last = result.stderr.trimEnd().split('\n').at(-1)!;
-    expect(last).toContain('--token');
-    expect(last).toContain('BAAS_TOKEN');
-    expect(result.stdout + result.stderr).not.toContain(token);
-  });
-});

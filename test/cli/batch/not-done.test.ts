@@ -1,0 +1,135 @@
+// update-many names the lines it did not do on the terminal, after the summary: the first few by line
+// number with the status and rule of each (never a CPF or an account), then how many more and where
+// they are all listed. In process, against a sandbox on 127.0.0.1:0.
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FailedLines, failureText, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
+import { ApiError, NetworkError, TimeoutError } from '../../../src/errors.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { main } from '../../../src/cli/main.js';
+import { createSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/sandbox.js';
+import { capture } from '../in-process.js';
+import { tempDir, updateLine } from './harness.js';
+
+const sandbox = createSandbox({ clients: 1, accountsPerClient: 2, keysPerAccount: 1 });
+const [known] = sandbox.clients[0]!.accounts;
+// An account the sandbox does not have (404), and a CPF whose check digits do not match (invalid, never sent).
+const unknown = { account: '999999999999', documentNumber: known!.documentNumber };
+const badCpf = { account: known!.account, documentNumber: '12345678900' };
+let server: RunningSandbox;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  server = await sandbox.listen({ port: 0 });
+  dir = await tempDir();
+});
+afterAll(async () => {
+  await server?.stop();
+  await dir?.remove();
+});
+
+/** update-many over `lines` (JSONL); the exit status, the summary (stdout) and standard error's lines. */
+async function updateMany(lines: string[], ...flags: string[]) {
+  const input = dir.file(`in-${Math.random().toString(36).slice(2)}.jsonl`);
+  await writeFile(input, `${lines.join('\n')}\n`);
+  const io = capture();
+  const code = await main(['update-many', '--input', input, '--base-url', server.url, ...flags], COMMANDS, {
+    ...io,
+    env: { BAAS_TOKEN: sandbox.clients[0]!.token },
+  });
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+/** The list after the summary: its heading and the lines under it. */
+const listOf = (stderr: string[]) => stderr.slice(stderr.findIndex((line) => / not done/.test(line)));
+
+describe('update-many: the lines not done, on the terminal', () => {
+  // Lines 1-12: every third a 404, every third an invalid CPF, the rest done; line 13 is not JSON.
+  const lines = Array.from({ length: 12 }, (_, i) =>
+    updateLine([unknown, badCpf, known!][i % 3]!, { socialName: 'Ana' }),
+  ).concat('{not json');
+  const notDone = [1, 2, 4, 5, 7, 8, 10, 11, 13];
+
+  it('more than fit: the first by line number with status or rule, then how many more and the report', async () => {
+    const report = dir.file('report.json');
+    const { code, stderr } = await updateMany(lines, '--report', report);
+    expect(code).toBe(1);
+    const list = listOf(stderr);
+    expect(list[0]).toMatch(new RegExp(`^${notDone.length} lines .*${SHOWN_LINES}`));
+    const listed = list.slice(1, -1);
+    expect(listed.map((line) => Number(line.match(/^ {2}line ([0-9]+): /)?.[1]))).toEqual(
+      notDone.slice(0, SHOWN_LINES),
+    );
+    // Each says why: the status and the provider's title, or the rule the line broke.
+    expect(listed[0]).toMatch(/^ {2}line 1: 404 \S/);
+    expect(listed[1]).toMatch(/^ {2}line 2: invalid: documentNumber: /);
+    expect(list.at(-1)).toContain(`${notDone.length - SHOWN_LINES} more`);
+    expect(list.at(-1)).toContain(report);
+    // Never a value of a line: no CPF, no account.
+    for (const value of [known!.documentNumber, known!.account, unknown.account, badCpf.documentNumber])
+      expect(list.join('\n')).not.toContain(value);
+    // The report has every one of them.
+    const written = JSON.parse(await readFile(report, 'utf8')) as { lines: { line: number; outcome: string }[] };
+    expect(
+      written.lines
+        .filter((line) => line.outcome !== 'ok')
+        .map((line) => line.line)
+        .sort((a, b) => a - b),
+    ).toEqual(notDone);
+  });
+
+  it('without --report: the "more" line says to run again with --report', async () => {
+    const { stderr } = await updateMany(lines);
+    expect(listOf(stderr).at(-1)).toContain('--report FILE');
+  });
+
+  it('few: every one listed, no "more" line; none at all when every line is done', async () => {
+    const few = await updateMany([lines[0]!, lines[2]!, lines[1]!]);
+    expect(few.code).toBe(1);
+    expect(listOf(few.stderr)).toHaveLength(3);
+    expect(
+      listOf(few.stderr)
+        .slice(1)
+        .map((line) => line.match(/line ([0-9]+)/)?.[1]),
+    ).toEqual(['1', '3']);
+    const done = await updateMany([lines[2]!]);
+    expect(done.code).toBe(0);
+    expect(done.stderr.some((line) => / not done/.test(line))).toBe(false);
+  });
+});
+
+describe('FailedLines', () => {
+  it('keeps the lowest line numbers whatever order they finish in, masked', () => {
+    const failed = new FailedLines(() => ['s3cr3t']);
+    for (const line of [40, 3, 17, 9, 2, 33, 11, 5, 8, 1, 60]) failed.add(line, `422 s3cr3t for 52998224725`);
+    const list = failed.lines(undefined);
+    expect(list.slice(1, -1).map((line) => Number(line.match(/line ([0-9]+)/)?.[1]))).toEqual([
+      1, 2, 3, 5, 8, 9, 11, 17,
+    ]);
+    expect(list.join('\n')).not.toMatch(/s3cr3t|52998224725/);
+    expect(list.at(-1)).toContain('3 more');
+  });
+});
+
+describe('failureText', () => {
+  it("the status and the provider's first violation or title, masked and cut; the kind and code without an answer", () => {
+    const violations = [
+      { property: '/address/state', reason: 'must be one of the 27 UF codes, not 52998224725' },
+      { property: '/email', reason: 'x' },
+    ];
+    const text = failureText(
+      new ApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }),
+      [],
+    );
+    expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
+    expect(text).not.toContain('52998224725');
+    expect(
+      failureText(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }), []),
+    ).toBe('404 Customer not found');
+    expect(
+      failureText(new ApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }), []).length,
+    ).toBeLessThan(200);
+    expect(failureText(new NetworkError('ECONNREFUSED'), [])).toBe('network (ECONNREFUSED)');
+    expect(failureText(new TimeoutError(5000), [])).toContain('5000 ms');
+  });
+});
