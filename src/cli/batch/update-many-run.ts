@@ -16,6 +16,7 @@ import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
 import { formatOf, type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
 import { FailedLines, failureText } from './failed-lines.js';
+import { NoAnswerStreak } from './no-answer.js';
 import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
@@ -151,6 +152,11 @@ async function send(
   const notDone = new FailedLines(secrets);
   // Credentials that failed (refused, or no token) fail every line alike: the run stops at the first.
   let credentialsFailed: CredentialRefusal | undefined;
+  // A service that answers nothing fails every line alike too: the run stops after a streak of them.
+  const noAnswer = new NoAnswerStreak();
+  let unanswered = false;
+  // Ends the lines waiting to retry against a service that answers nothing: they end with their last failure.
+  const giveUp = new AbortController();
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
     // The library's own token source (the token held, or clientCredentials with its cache and refresh).
@@ -177,7 +183,7 @@ async function send(
   let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
     for await (const line of readInput(input)) {
-      if (stopped || credentialsFailed) return;
+      if (stopped || credentialsFailed || unanswered) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
         notDone.add(line.line, `invalid: ${line.issues.map(issueText).join('; ')}`);
@@ -223,7 +229,7 @@ async function send(
   const run = updateMany(client, items(), {
     concurrency: pace.concurrency,
     ...(pace.rate !== undefined ? { rate: pace.rate } : {}),
-    signal: stopper.soft.signal,
+    signal: AbortSignal.any([stopper.soft.signal, giveUp.signal]),
   });
   const progress = new Progress(io.progress, () => {
     const counts = run.progress();
@@ -236,12 +242,17 @@ async function send(
       const meta = lines.get(result.item)!;
       if (result.ok) {
         record({ line: meta.line, outcome: 'ok' }, meta.hash);
+        noAnswer.add(undefined);
         continue;
       }
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
       notDone.add(meta.line, failureText(result.error, secrets()));
       credentialsFailed ??= credentialFailure(result.error);
+      if (noAnswer.add(result.error) && !unanswered) {
+        unanswered = true;
+        giveUp.abort();
+      }
     }
   } catch (error) {
     fault = error;
@@ -261,5 +272,9 @@ async function send(
     return exitOfTrouble(troubleOf(credentialsFailed), 1);
   }
   if (stopper.signal) return EXIT_ON[stopper.signal];
+  if (unanswered) {
+    io.err(redactMessage(`update-many: ${noAnswer.message(redactText(connection.baseUrl, secrets()))}`, secrets()));
+    return 1;
+  }
   return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;
 }
