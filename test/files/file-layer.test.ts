@@ -100,6 +100,8 @@ describe('placeOf and distinctFiles: one file, however it is named', () => {
     expect(samePlace.message).toContain(`--report ${at('')}/./in.jsonl`);
     const sameInode = await refusal(distinctFiles([input, { flag: '--report', path: at('hard.jsonl') }]));
     expect(sameInode.message).toContain('--report');
+    // One file that does not exist yet, named twice: the same place is enough.
+    await refusal(distinctFiles([out(at('new.jsonl')), { flag: '--report', path: `${at('')}/./new.jsonl` }]));
     // Different files, and files that do not exist yet (no inode to share), are distinct.
     await expect(
       distinctFiles([
@@ -128,6 +130,7 @@ describe('what may be written', () => {
     expect((await refusal(writableFile(out(at('link'))))).message).toMatch(
       new RegExp(`^--out ${at('link')} .*symbolic link`),
     );
+    await expect(writableFile(out(at('file/inner')))).rejects.toMatchObject({ code: 'ENOTDIR' });
     await mkdir(at('dir'));
     expect((await refusal(writableFile(out(at('dir'))))).message).toMatch(
       new RegExp(`^--out ${at('dir')} .*not a regular file`),
@@ -299,6 +302,31 @@ describe('whole files', () => {
     expect(await readFile(at('page.html'), 'utf8')).toBe('<html>');
   });
 
+  it('writeWholeFile: a write that fails leaves nothing behind; a refused commit keeps what was written', async () => {
+    const { at, list } = await folder();
+    // Text the handle cannot write: the failure comes before anything is put in place.
+    await expect(writeWholeFile(out(at('f')), 42 as unknown as string, async () => false, NOT_OURS)).rejects.toThrow();
+    expect(await list()).toEqual([]);
+    // A file put at the target while the text was written: refused, and the text kept where the error says.
+    const realCheck = WholeFile.check;
+    let checks = 0;
+    WholeFile.check = async (...args) => {
+      await realCheck(...args);
+      checks += 1;
+      if (checks === 1) await writeFile(at('f'), 'theirs');
+    };
+    let error: FileError;
+    try {
+      error = await refusal(writeWholeFile(out(at('f')), 'mine', async () => false, NOT_OURS));
+    } finally {
+      WholeFile.check = realCheck;
+    }
+    const temporary = (await list()).find((name) => name.endsWith('.tmp'))!;
+    expect(error.message).toContain(at(temporary));
+    expect(await readFile(at(temporary), 'utf8')).toBe('mine');
+    expect(await readFile(at('f'), 'utf8')).toBe('theirs');
+  });
+
   it('discard drops the temporary file and puts nothing in place', async () => {
     const { at, list } = await folder();
     const whole = await WholeFile.create(out(at('report.json')), undefined, NOT_OURS);
@@ -326,8 +354,9 @@ describe('checkRecordedOutput: the output a journal records, or a refusal saying
     const { file, record } = await recorded('line 1\nline 2\n', 7);
     const hash = await checkRecordedOutput(file, 'jsonl', record, journal, false);
     expect(hash.update('more').digest('hex')).toBe(sha256('line 1\nmore'));
-    // Exactly as long, when the export is finished.
+    // Exactly as long: a resume that goes on, and a finished export.
     const whole = await recorded('line 1\n');
+    await expect(checkRecordedOutput(whole.file, 'jsonl', whole.record, journal, false)).resolves.toBeDefined();
     await expect(checkRecordedOutput(whole.file, 'jsonl', whole.record, journal, true)).resolves.toBeDefined();
   });
 

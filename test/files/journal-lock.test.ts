@@ -10,6 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileError, JournalLock, type NamedFile } from '../../src/files.js';
 import { UsageError } from '../../src/usage-error.js';
 
+/** A FIFO at `path`, made by coreutils' mkfifo (Node has no call of its own for it). */
+async function mkfifo(path: string): Promise<void> {
+  const made = spawn('mkfifo', [path]);
+  const code = await new Promise((resolve, reject) => {
+    made.once('error', (error) => reject(new Error(`mkfifo is needed for this test (coreutils): ${error.message}`)));
+    made.once('exit', resolve);
+  });
+  expect(code).toBe(0);
+}
+
 let root: string;
 let deadPid: number;
 beforeAll(async () => {
@@ -173,7 +183,13 @@ describe('something at the lock path that is no lock of this command', () => {
     ['text that is no process id', async (lock: string) => writeFile(lock, 'hello\n'), 'holds no process id'],
     ['a process id too long', async (lock: string) => writeFile(lock, '12345678901\n'), 'holds no process id'],
     ['a process id with more after it', async (lock: string) => writeFile(lock, `${deadPid}\nmore`), 'no process id'],
+    [
+      'the longest process id and nonce, with more after them',
+      async (lock: string) => writeFile(lock, '4294967295 0123456789abcdef\nmore'),
+      'no process id',
+    ],
     ['a symbolic link', async (lock: string) => symlink(`${lock}-target`, lock), 'symbolic link'],
+    ['a FIFO (opened without waiting for a writer)', async (lock: string) => mkfifo(lock), 'not a regular file'],
     ['a folder', async (lock: string) => mkdir(lock), 'not a regular file'],
   ])('%s: refused (exit 2), naming the lock and what to do, and left as it is', async (_name, plant, what) => {
     const { file, lock, folder } = await journal();
