@@ -55,6 +55,7 @@ async function refusal(work: Promise<unknown>): Promise<FileError> {
   );
   expect(error).toBeInstanceOf(FileError);
   expect(error).toBeInstanceOf(UsageError);
+  expect((error as Error).name).toBe('FileError');
   return error as FileError;
 }
 
@@ -102,9 +103,11 @@ describe('placeOf and distinctFiles: one file, however it is named', () => {
     expect(sameInode.message).toContain('--report');
     // One file that does not exist yet, named twice: the same place is enough.
     await refusal(distinctFiles([out(at('new.jsonl')), { flag: '--report', path: `${at('')}/./new.jsonl` }]));
-    // Different files, and files that do not exist yet (no inode to share), are distinct.
+    // Different files, existing or not yet (no inode to share), are distinct.
+    await writeFile(at('other.jsonl'), 'y');
     await expect(
       distinctFiles([
+        { flag: '--report', path: at('other.jsonl') },
         input,
         out(at('a.jsonl')),
         { flag: '--journal', path: at('b') },
@@ -380,6 +383,6 @@ describe('checkRecordedOutput: the output a journal records, or a refusal saying
     expect(longer.message).toContain('14 bytes');
     expect(longer.message).toContain('recorded 7');
     await rm(file.path);
-    await refusal(checkRecordedOutput(file, 'jsonl', record, journal, false));
+    expect((await refusal(checkRecordedOutput(file, 'jsonl', record, journal, false))).message).toContain('exist');
   });
 });

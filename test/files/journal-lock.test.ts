@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileError, JournalLock, type NamedFile } from '../../src/files.js';
 import { UsageError } from '../../src/usage-error.js';
 
@@ -31,6 +31,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 /** A lock this process made: its id and a nonce of the lock's own. */
@@ -78,6 +81,43 @@ describe('one run holds a journal', () => {
     expect(await readFile(lock, 'utf8')).toBe('');
   });
 
+  it('a lock held by a process of another user (kill answers EPERM) is in use, not taken over', async () => {
+    const { file, lock } = await journal();
+    await writeFile(lock, `${deadPid}\n`);
+    const kill = process.kill.bind(process);
+    const asked = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      if (pid === deadPid) throw Object.assign(new Error(`kill EPERM`), { code: 'EPERM' });
+      return kill(pid, signal);
+    });
+    const take = JournalLock.take(file);
+    await expect(take).rejects.toBeInstanceOf(FileError);
+    await expect(take).rejects.toThrow(`process ${deadPid}`);
+    expect(asked).toHaveBeenCalledWith(deadPid, 0);
+    expect(await readFile(lock, 'utf8')).toBe(`${deadPid}\n`);
+  });
+
+  it('a lock gone between seeing it and reading it (its run ended): tried again, and taken', async () => {
+    const { file, lock } = await journal();
+    await writeFile(lock, `${process.pid}\n`);
+    let found = 0;
+    const taken = await JournalLock.take(file, {
+      seen: () => rm(lock, { force: true }),
+      found: async () => {
+        found += 1;
+      },
+    });
+    expect(found).toBe(0);
+    expect(await readFile(lock, 'utf8')).toMatch(OURS);
+    await taken.release();
+  });
+
+  it('lets an error other than "exists" through as it is: a journal in a folder that does not exist', async () => {
+    const { file } = await journal();
+    await expect(JournalLock.take({ ...file, path: `${file.path}-missing/j` })).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
   it('release leaves a lock that another run made in its place', async () => {
     const { file, lock } = await journal();
     const mine = await JournalLock.take(file);
@@ -92,6 +132,18 @@ describe('one run holds a journal', () => {
 });
 
 describe('a lock left by a run that is gone', () => {
+  it.each([
+    ['an earlier version’s lock (the process id alone)', (pid: number) => `${pid}\n`],
+    ['a process id without a line break', (pid: number) => String(pid)],
+    ['a lock of this version (process id and nonce)', (pid: number) => `${pid} 0123456789abcdef\n`],
+  ])('%s is read as the lock of a run that is gone, and taken over', async (_name, text) => {
+    const { file, lock } = await journal();
+    await writeFile(lock, text(deadPid));
+    const taken = await JournalLock.take(file);
+    expect(await readFile(lock, 'utf8')).toMatch(OURS);
+    await taken.release();
+  });
+
   it('is taken over: the new lock holds this process id, and no claim is left behind', async () => {
     const { file, lock, folder } = await journal();
     await writeFile(lock, `${deadPid}\n`);
