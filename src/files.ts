@@ -331,13 +331,13 @@ function running(pid: number): boolean {
 
 /** What stands at a lock's path, read through one descriptor: its identity and its text belong together. */
 type LockState =
-  | { kind: 'gone' }
-  /** A lock of this command: the process id it holds, and which file it is (device, inode, text). */
+  | { kind: 'gone'; id?: undefined }
+  /** A lock of this command: the process id it holds, and which file it is (`id`: device, inode, text). */
   | { kind: 'held'; pid: number; id: string }
   /** No text yet: being written, or left by a run killed while writing it. */
-  | { kind: 'empty' }
+  | { kind: 'empty'; id?: undefined }
   /** Not a lock of this command: a link, not a regular file, or text that is no process id. */
-  | { kind: 'foreign'; what: string };
+  | { kind: 'foreign'; what: string; id?: undefined };
 
 /**
  * A lock's text: the process id and a nonce of its own, so that a lock made again in the same place
@@ -401,7 +401,8 @@ export class JournalLock {
       new FileError(
         `${named(journal)} is in use by another run${by}; wait for it to end, or remove ${path} if no run is going on`,
       );
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    // Three turns: a lock that vanishes between two looks every time is a race this run gives up on.
+    for (const _turn of [1, 2, 3]) {
       const made = await createLock({ flag: journal.flag, path });
       if (made) return new JournalLock(path, made);
       await steps.seen?.();
@@ -423,8 +424,7 @@ export class JournalLock {
 
   /** Removes the lock this run made (and only that one: never one another run made in its place). */
   async release(): Promise<void> {
-    const found = await readLock(this.path).catch(() => undefined);
-    if (found?.kind === 'held' && found.id === this.id) await unlink(this.path).catch(() => undefined);
+    if ((await readLock(this.path)).id === this.id) await unlink(this.path).catch(() => undefined);
   }
 }
 
@@ -470,8 +470,7 @@ async function takeOver(path: string, staleId: string, steps: TakeoverSteps, jou
   try {
     await steps.claimed?.();
     // Only the file found stale: another run may have taken it over and made its own since.
-    const now = await readLock(path);
-    if (now.kind === 'held' && now.id === staleId) await unlink(path);
+    if ((await readLock(path)).id === staleId) await unlink(path);
   } finally {
     // Left behind, it would refuse later runs with a message naming it.
     await unlink(claim).catch(() => undefined);
