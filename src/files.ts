@@ -359,7 +359,8 @@ async function readLock(path: string): Promise<LockState> {
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) return { kind: 'foreign', what: 'is not a regular file' };
+    if (!stats.isFile())
+      return { kind: 'foreign', what: stats.isDirectory() ? 'is a folder' : 'is not a regular file' };
     const bytes = Buffer.alloc(LOCK_BYTES + 1);
     const { bytesRead } = await handle.read(bytes, 0, bytes.byteLength, 0);
     const text = bytes.subarray(0, bytesRead).toString('utf8');

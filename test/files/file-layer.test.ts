@@ -136,7 +136,7 @@ describe('what may be written', () => {
     await expect(writableFile(out(at('file/inner')))).rejects.toMatchObject({ code: 'ENOTDIR' });
     await mkdir(at('dir'));
     expect((await refusal(writableFile(out(at('dir'))))).message).toMatch(
-      new RegExp(`^--out ${at('dir')} .*not a regular file`),
+      new RegExp(`^--out ${at('dir')} is a folder`),
     );
   });
 

@@ -242,7 +242,7 @@ describe('something at the lock path that is no lock of this command', () => {
     ],
     ['a symbolic link', async (lock: string) => symlink(`${lock}-target`, lock), 'symbolic link'],
     ['a FIFO (opened without waiting for a writer)', async (lock: string) => mkfifo(lock), 'not a regular file'],
-    ['a folder', async (lock: string) => mkdir(lock), 'not a regular file'],
+    ['a folder', async (lock: string) => mkdir(lock), 'is a folder'],
   ])('%s: refused (exit 2), naming the lock and what to do, and left as it is', async (_name, plant, what) => {
     const { file, lock, folder } = await journal();
     await plant(lock);

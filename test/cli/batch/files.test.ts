@@ -216,7 +216,7 @@ describe('one run per journal', () => {
     const at = await folder();
     await writeFile(at('in.jsonl'), inputOf(2));
     const plants: [string, () => Promise<unknown>][] = [
-      ['not a regular file', () => mkdir(at('j.lock'))],
+      ['a folder', () => mkdir(at('j.lock'))],
       ['symbolic link', () => symlink(at('elsewhere'), at('j.lock'))],
       ['no process id', () => writeFile(at('j.lock'), 'not a pid\n')],
     ];
