@@ -8,18 +8,19 @@
 // - the files a run names (input, output, journal, report) are different files, however spelt;
 // - a whole-file write goes to a temporary file beside it and is renamed into place when complete;
 // - files holding data are created readable and writable by their owner only (0600);
-// - one journal is held by one run at a time (a lock file made with O_EXCL).
+// - one journal is held by one run at a time (a lock file made with O_EXCL; a stale one taken over by
+//   one run only).
 // Refusals are FileErrors: usage errors (exit 2) naming the flag, the file and what to do.
 import { createHash, type Hash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, link, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /** Owner read and write, nobody else: journals, reports and exported keys hold personal data. */
 export const DATA_FILE_MODE = 0o600;
 
-const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW } = constants;
+const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** A file the command cannot use as asked: a usage error (exit 2). Nothing was written. */
 export class FileError extends UsageError {
@@ -167,7 +168,8 @@ export const beginsWith =
     try {
       const head = Buffer.alloc(want.byteLength);
       const { bytesRead } = await handle.read(head, 0, head.byteLength, 0);
-      return bytesRead === want.byteLength && head.equals(want);
+      // What was read, not the whole buffer: a shorter file leaves zeros that are not the file's.
+      return head.subarray(0, bytesRead).equals(want);
     } finally {
       await handle.close();
     }
@@ -257,6 +259,7 @@ export async function writeWholeFile(
   const whole = await WholeFile.create(file, owned, whatToDo);
   try {
     await whole.handle.writeFile(text);
+    // Stryker disable next-line ConditionalExpression: speed only, a chmod to the mode the file was made with.
     if (mode !== DATA_FILE_MODE) await whole.handle.chmod(mode);
     await whole.commit();
   } catch (error) {
@@ -326,57 +329,151 @@ function running(pid: number): boolean {
   }
 }
 
+/** What stands at a lock's path, read through one descriptor: its identity and its text belong together. */
+type LockState =
+  | { kind: 'gone'; id?: undefined }
+  /** A lock of this command: the process id it holds, and which file it is (`id`: device, inode, text). */
+  | { kind: 'held'; pid: number; id: string }
+  /** No text yet: being written, or left by a run killed while writing it. */
+  | { kind: 'empty'; id?: undefined }
+  /** Not a lock of this command: a link, not a regular file, or text that is no process id. */
+  | { kind: 'foreign'; what: string; id?: undefined };
+
 /**
- * The lock of a journal: `<journal>.lock`, made with O_EXCL and holding the process id, so a second
- * run on the same journal is refused while the first one runs. A lock left by a run that was killed
- * (its process gone) is taken over.
+ * A lock's text: the process id and a nonce of its own, so that a lock made again in the same place
+ * (a file system reuses inode numbers at once) is never taken for the one before it. A lock of an
+ * earlier version holds the process id alone.
  */
-export class JournalLock {
-  private released = false;
+const LOCK_TEXT = /^[0-9]{1,10}(?: [0-9a-f]{16})?\n?$/;
+const LOCK_BYTES = 28;
 
-  private constructor(private readonly path: string) {}
-
-  static async take(journal: NamedFile): Promise<JournalLock> {
-    const path = `${journal.path}.lock`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const handle = await open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
-        try {
-          await handle.write(`${process.pid}\n`);
-        } finally {
-          await handle.close();
-        }
-        return new JournalLock(path);
-      } catch (error) {
-        if (codeOf(error) !== 'EEXIST') throw refusedLink({ flag: journal.flag, path }, error);
-      }
-      const holder = await lockHolder(path);
-      // Gone since (its run ended): try again.
-      if (holder === 'gone' && attempt < 3) continue;
-      if (holder === 'gone' || holder === undefined || running(holder))
-        throw new FileError(
-          `${named(journal)} is in use by another run${typeof holder === 'number' ? ` (process ${holder})` : ''}; wait for it to end, or remove ${path} if no run is going on`,
-        );
-      // Left by a run that is gone (killed): taken over.
-      await unlink(path).catch(() => undefined);
-      if (attempt >= 3) throw new FileError(`${named(journal)}: its lock ${path} could not be taken; try again`);
-    }
+async function readLock(path: string): Promise<LockState> {
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: a FIFO planted there opens at once instead of waiting for a writer.
+    handle = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'ENOENT') return { kind: 'gone' };
+    return { kind: 'foreign', what: code === 'ELOOP' ? 'is a symbolic link' : `cannot be read (${code})` };
   }
-
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    if ((await lockHolder(this.path)) === process.pid) await unlink(this.path).catch(() => undefined);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile())
+      return { kind: 'foreign', what: stats.isDirectory() ? 'is a folder' : 'is not a regular file' };
+    const bytes = Buffer.alloc(LOCK_BYTES + 1);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.byteLength, 0);
+    const text = bytes.subarray(0, bytesRead).toString('utf8');
+    if (text === '') return { kind: 'empty' };
+    if (!LOCK_TEXT.test(text)) return { kind: 'foreign', what: 'holds no process id' };
+    return { kind: 'held', pid: Number.parseInt(text, 10), id: `${stats.dev}:${stats.ino}:${text}` };
+  } finally {
+    await handle.close();
   }
 }
 
-/** The process id a lock holds; 'gone' when there is no lock; undefined when it holds none (being written). */
-async function lockHolder(path: string): Promise<number | 'gone' | undefined> {
+/** Steps a test may take between those of a takeover, to run another take there (only tests pass them). */
+export interface TakeoverSteps {
+  /** A lock was there when this run went to make its own; it is not read yet. */
+  seen?: () => Promise<void>;
+  /** The lock was found stale (its process gone); nothing is claimed yet. */
+  found?: () => Promise<void>;
+  /** This run holds the takeover's claim; the stale lock is still there. */
+  claimed?: () => Promise<void>;
+}
+
+/**
+ * The lock of a journal: `<journal>.lock`, made with O_EXCL and holding the process id, so a second
+ * run on the same journal is refused while the first one runs. A lock left by a run that was killed
+ * (its process gone) is taken over, by one run only: removing it is a check-then-act, so it is done
+ * while holding `<journal>.lock.takeover` (made with O_EXCL), and only if the lock is still the very
+ * file found stale. Two runs that both find it stale cannot both take it: the second either finds the
+ * claim taken, or, once it holds the claim, finds the first one's lock in its place.
+ */
+export class JournalLock {
+  private constructor(
+    private readonly path: string,
+    private readonly id: string,
+  ) {}
+
+  static async take(journal: NamedFile, steps: TakeoverSteps = {}): Promise<JournalLock> {
+    const path = `${journal.path}.lock`;
+    const inUse = (by: string) =>
+      new FileError(
+        `${named(journal)} is in use by another run${by}; wait for it to end, or remove ${path} if no run is going on`,
+      );
+    // Three turns: a lock that vanishes between two looks every time is a race this run gives up on.
+    for (const _turn of [1, 2, 3]) {
+      const made = await createLock({ flag: journal.flag, path });
+      if (made) return new JournalLock(path, made);
+      await steps.seen?.();
+      const found = await readLock(path);
+      // Gone since (its run ended): try again.
+      if (found.kind === 'gone') continue;
+      if (found.kind === 'foreign')
+        throw new FileError(
+          `${named(journal)}: its lock ${path} ${found.what}, so it is no lock of this command and is left as it is; remove it if no run is going on, or choose another ${journal.flag}`,
+        );
+      if (found.kind === 'empty') throw inUse('');
+      if (running(found.pid)) throw inUse(` (process ${found.pid})`);
+      // Left by a run that is gone (killed): taken over, then made again on the next turn.
+      await steps.found?.();
+      await takeOver(path, found.id, steps, journal);
+    }
+    throw new FileError(`${named(journal)}: its lock ${path} could not be taken; try again`);
+  }
+
+  /** Removes the lock this run made (and only that one: never one another run made in its place). */
+  async release(): Promise<void> {
+    if ((await readLock(this.path)).id === this.id) await unlink(this.path).catch(() => undefined);
+  }
+}
+
+/** Makes the lock with this process id; its identity (as readLock gives it), or undefined when one is there. */
+async function createLock(file: NamedFile): Promise<string | undefined> {
+  let handle: FileHandle;
   try {
-    if ((await lstat(path)).isSymbolicLink()) return undefined;
-    const text = (await readFile(path, 'utf8')).trim();
-    return /^[0-9]{1,10}$/.test(text) ? Number(text) : undefined;
+    handle = await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
   } catch (error) {
-    return codeOf(error) === 'ENOENT' ? 'gone' : undefined;
+    if (codeOf(error) === 'EEXIST') return undefined;
+    throw refusedLink(file, error);
+  }
+  const text = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
+  try {
+    await handle.write(text);
+    const stats = await handle.stat();
+    return `${stats.dev}:${stats.ino}:${text}`;
+  } catch (error) {
+    // A lock without its process id would refuse every later run: not left behind.
+    await unlink(file.path).catch(() => undefined);
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Removes the stale lock `staleId` while holding the takeover's claim, if it is still that file; a run
+ * that finds the claim taken is refused: another run is taking the lock over.
+ */
+async function takeOver(path: string, staleId: string, steps: TakeoverSteps, journal: NamedFile): Promise<void> {
+  const claim = `${path}.takeover`;
+  try {
+    await (await open(claim, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE)).close();
+  } catch (error) {
+    // O_EXCL: a link planted there is "exists" too, never followed.
+    if (codeOf(error) === 'EEXIST')
+      throw new FileError(
+        `${named(journal)} is being taken over by another run (its lock ${path} was left by a run that is gone); try again, or remove ${claim} if no run is going on`,
+      );
+    throw error;
+  }
+  try {
+    await steps.claimed?.();
+    // Only the file found stale: another run may have taken it over and made its own since.
+    if ((await readLock(path)).id === staleId) await unlink(path);
+  } finally {
+    // Left behind, it would refuse later runs with a message naming it.
+    await unlink(claim).catch(() => undefined);
   }
 }

@@ -6,7 +6,8 @@
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { isJsonMediaType, mediaTypeOf } from '../drift/check.js';
 import type { FetchLike } from '../fetch.js';
-import { Attempt, ResponseTooLarge as AnswerTooLarge } from '../transport/attempt.js';
+import { Attempt } from '../transport/attempt.js';
+import { failureOf, type TransportFailure } from '../transport/failure.js';
 import { unfollowedRedirect, type UnfollowedRedirect } from '../transport/redirect.js';
 import { retryAfterOf } from '../transport/retry-after.js';
 
@@ -39,6 +40,20 @@ export class ResponseTooLarge extends Error {
     readonly limitBytes: number,
   ) {
     super(`the answer (${status}) is larger than --max-response-bytes (${limitBytes} bytes); reading stopped there`);
+  }
+}
+
+/**
+ * Nothing answered: the transport's reading of why (src/transport/failure.ts, the one place a failure is
+ * read), and for a timeout, the option that set the limit: --timeout-ms, or what --time-budget-ms had left.
+ */
+export class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+  constructor(
+    readonly failure: TransportFailure,
+    readonly limitedBy: '--timeout-ms' | '--time-budget-ms',
+  ) {
+    super(`no answer (${failure.kind})`);
   }
 }
 
@@ -76,6 +91,7 @@ export class Budget {
     const waitedOn: number[] = [];
     for (;;) {
       const remaining = this.checkBudgets();
+      const limitedBy = remaining < this.requestTimeoutMs ? '--time-budget-ms' : '--timeout-ms';
       let first = true;
       // One attempt of the transport: one timer for the request, the redirects it follows and the body.
       const attempt = new Attempt({
@@ -102,9 +118,12 @@ export class Budget {
         }
         exchange = await read(response, waitedOn, attempt);
       } catch (error) {
+        // A budget used up before a hop went out: verify's own, not the transport's.
+        if (error instanceof BudgetExhausted) throw error;
+        const failure = failureOf(error, attempt);
         // The transport's limit, named by verify's own option.
-        if (error instanceof AnswerTooLarge) throw new ResponseTooLarge(error.status, error.limitBytes);
-        throw error;
+        if (failure.kind === 'too-large') throw new ResponseTooLarge(failure.status, failure.limitBytes);
+        throw new NoAnswer(failure, limitedBy);
       } finally {
         attempt.end();
       }

@@ -3,7 +3,14 @@
 import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { BudgetExhausted, ResponseTooLarge, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
+import {
+  BudgetExhausted,
+  NoAnswer,
+  ResponseTooLarge,
+  type Budget,
+  type Exchange,
+  type UnfollowedRedirect,
+} from './budget.js';
 import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
 import type { VerifyOptions } from './options.js';
 import type { CheckResult } from './report.js';
@@ -118,16 +125,25 @@ const NO_ANSWER_WORDS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'no such host; check --base-url',
 };
 
+/** Why nothing answered, from the transport's reading of the failure (its code, its cause chain). */
+function noAnswer({ failure, limitedBy }: NoAnswer): string {
+  if (failure.kind === 'timeout') return `no answer within ${failure.timeoutMs} ms (${limitedBy})`;
+  // 'aborted' needs a caller's signal, and verify gives the transport none: shown by its kind all the same.
+  if (failure.kind !== 'network') return `no answer (${failure.kind})`;
+  const { code } = failure;
+  return code !== undefined && Object.hasOwn(NO_ANSWER_WORDS, code)
+    ? `no answer (${code}: ${NO_ANSWER_WORDS[code]})`
+    : `no answer (${failure.message})`;
+}
+
 function failed(check: string, expected: string, error: unknown): CheckResult {
-  // fetch says only "fetch failed"; the system error code (ECONNREFUSED, ENOTFOUND, …) is in its cause.
-  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-  // An answer over the byte limit is verify's own bound, not the contract's: the check could not run.
+  // Verify's own bounds (a budget, an answer over the byte limit) say themselves: the check could not run.
   const why =
     error instanceof BudgetExhausted || error instanceof ResponseTooLarge
       ? error.message
-      : typeof cause === 'string' && Object.hasOwn(NO_ANSWER_WORDS, cause)
-        ? `no answer (${cause}: ${NO_ANSWER_WORDS[cause]})`
-        : `no answer (${(error as Error).name}: ${(error as Error).message}${typeof cause === 'string' ? `, ${cause}` : ''})`;
+      : error instanceof NoAnswer
+        ? noAnswer(error)
+        : `no answer (${(error as Error).name}: ${(error as Error).message})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 

@@ -3,7 +3,14 @@
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { isInsecureRemote } from '../loopback.js';
 import { UsageError } from '../usage-error.js';
-import { CredentialError, credentialsFrom, ENV, MISSING_CREDENTIALS, type CredentialSource } from './credentials.js';
+import {
+  CredentialError,
+  credentialsFrom,
+  ENV,
+  MISSING_CREDENTIALS,
+  type CredentialFlags,
+  type CredentialSource,
+} from './credentials.js';
 
 export { staticToken, type CredentialSource } from './credentials.js';
 
@@ -40,19 +47,12 @@ export interface VerifyOptions {
 
 export { UsageError };
 
-/** The values of verify's flags as the command line parsed them (src/cli/verify.ts declares them). */
-export interface VerifyValues {
+/**
+ * The values of verify's flags as the command line parsed them (src/cli/verify.ts declares them): the
+ * credentials' flags (one list, credentials.ts) and verify's own.
+ */
+export interface VerifyValues extends CredentialFlags {
   'base-url'?: string | undefined;
-  token?: string | undefined;
-  'token-url'?: string | undefined;
-  'client-id'?: string | undefined;
-  'client-secret'?: string | undefined;
-  scope?: string | undefined;
-  'auth-method'?: string | undefined;
-  cert?: string | undefined;
-  key?: string | undefined;
-  pfx?: string | undefined;
-  ca?: string | undefined;
   pages?: string | undefined;
   limit?: string | undefined;
   report?: string | undefined;
@@ -60,7 +60,6 @@ export interface VerifyValues {
   'time-budget-ms'?: string | undefined;
   'timeout-ms'?: string | undefined;
   'max-response-bytes'?: string | undefined;
-  'allow-insecure-http'?: boolean | undefined;
   'allow-writes'?: boolean | undefined;
   account?: string | undefined;
   'document-number'?: string | undefined;

@@ -12,6 +12,18 @@ import { fakeClock } from '../support/clock.js';
 
 const TOKEN = 'refused-token-value-123';
 
+/** One listPixKeys of a client whose token comes from `endpoint`: what it threw, and its API fetch. */
+async function listThrough(endpoint: ReturnType<typeof fakeEndpoint>) {
+  const api = vi.fn(async () => Response.json({ data: [], cursor: { next: null } }));
+  const baas = createBaasClient({
+    baseUrl: 'https://api.baas.example',
+    token: clientCredentials(fakeOptions(endpoint)),
+    fetch: api,
+    retry: false,
+  });
+  return { api, error: await baas.listPixKeys().catch((e: unknown) => e) };
+}
+
 describe('an expires_in that is sent must be a positive, finite number of seconds', () => {
   it.each([
     ['zero', 0],
@@ -40,14 +52,7 @@ describe('an expires_in that is sent must be a positive, finite number of second
 
   it('no API call is sent with a token whose expires_in is refused', async () => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: TOKEN, expires_in: 0 }));
-    const api = vi.fn(async () => Response.json({ data: [], cursor: { next: null } }));
-    const baas = createBaasClient({
-      baseUrl: 'https://api.baas.example',
-      token: clientCredentials(fakeOptions(endpoint)),
-      fetch: api,
-      retry: false,
-    });
-    const error = await baas.listPixKeys().catch((e: unknown) => e);
+    const { api, error } = await listThrough(endpoint);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).cause).toBeInstanceOf(TokenError);
     expect((error as AuthError).attempts).toBe(0);
@@ -119,14 +124,7 @@ describe('the length of an access_token', () => {
   it('a 9 MB access_token is a TokenError naming the field and its limit; no API call is sent with it', async () => {
     const huge = 'A'.repeat(9 * 1024 * 1024);
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: huge }));
-    const api = vi.fn(async () => Response.json({ data: [], cursor: { next: null } }));
-    const baas = createBaasClient({
-      baseUrl: 'https://api.baas.example',
-      token: clientCredentials(fakeOptions(endpoint)),
-      fetch: api,
-      retry: false,
-    });
-    const error = await baas.listPixKeys().catch((e: unknown) => e);
+    const { api, error } = await listThrough(endpoint);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).attempts).toBe(0);
     const cause = (error as AuthError).cause as TokenError;

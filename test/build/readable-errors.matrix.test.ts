@@ -4,12 +4,13 @@
 // error's name and message within the first lines. test/build/readable-errors.test.ts is the quick one.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../scripts/lib/run.mjs';
 import { sharedPack } from '../package/pack.js';
+// freePort: a port on 127.0.0.1 that was free a moment ago and has nothing listening on it now.
+import { freePort as closedPort } from '../../src/testing/mock.js';
 
 let project: string | undefined;
 
@@ -27,14 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function runNode(file: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {

@@ -4,26 +4,18 @@
 // port with no catch, as a newcomer's first script does, in both module formats.
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFreshCode } from './built-code.js';
+// freePort: a port on 127.0.0.1 that was free a moment ago and has nothing listening on it now.
+import { freePort as closedPort } from '../../src/testing/mock.js';
 
 let built: Awaited<ReturnType<typeof buildFreshCode>>;
 beforeAll(async () => {
   built = await buildFreshCode();
 }, 120_000);
 afterAll(() => built?.remove());
-
-/** A port on 127.0.0.1 that was free a moment ago and has nothing listening on it now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Runs `file` with Node; resolves with its exit code and everything it printed. */
 function runNode(file: string): Promise<{ code: number | null; output: string }> {

@@ -2,6 +2,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { freePort } from '../../src/testing/mock.js';
 
 /** Every live descendant of `pid`, from `ps`. */
 export function descendants(pid: number): number[] {
@@ -91,4 +93,26 @@ export async function expectNothingLeft(tree: number[], port: number): Promise<v
   expect(tree.filter(alive), 'processes still alive').toEqual([]);
   expect(gone).toBe(true);
   expect(await eventually(() => portIsFree(port), 5_000), `port ${port} still taken`).toBe(true);
+}
+
+/**
+ * `npm run sandbox -- --port <a free one> …args`, as a user starts it; resolves once it listens.
+ * `started` is given every process of its tree as soon as each is known, for afterEach to kill.
+ */
+export async function startSandboxCommand(started: number[], ...args: string[]) {
+  const port = await freePort();
+  // The banner ends with the line that says it listens: once it is printed, every token and account is there.
+  const run = startUntil(
+    'npm',
+    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
+    /Sandbox listening on .*\n/,
+    { cwd: repoRoot },
+  );
+  const pid = run.child.pid!;
+  run.ready.catch(() => undefined);
+  started.push(pid);
+  await run.ready;
+  const tree = [pid, ...descendants(pid)];
+  started.push(...tree.slice(1));
+  return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
 }

@@ -11,10 +11,9 @@ import { main } from '../../src/cli/main.js';
 import { BANNER_ACCOUNTS, LARGEST_RSS, sandboxBanner } from '../../src/cli/sandbox.js';
 import { sandboxSettings } from '../../src/cli/sandbox-flags.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { freePort } from '../../src/testing/mock.js';
 import { createServer, type Server } from 'node:net';
 import { STOP_SIGNALS, addedListeners, capture, sendStop, signalListeners, until } from './in-process.js';
-import { descendants, eventually, expectNothingLeft, killTree, startUntil } from './processes.js';
+import { eventually, expectNothingLeft, killTree, startSandboxCommand, startUntil } from './processes.js';
 
 // Whether the command line built a sandbox at all (the child processes below are not affected).
 const built = vi.hoisted(() => ({ sizes: [] as unknown[] }));
@@ -29,29 +28,10 @@ vi.mock('../../src/sandbox/index.js', async (importOriginal) => {
   };
 });
 
-let started: number[] = [];
+const started: number[] = [];
 afterEach(() => {
-  killTree(started);
-  started = [];
+  killTree(started.splice(0));
 });
-
-async function startSandboxCommand(...args: string[]) {
-  const port = await freePort();
-  // The banner ends with the line that says it listens: once it is printed, every token and account is there.
-  const run = startUntil(
-    'npm',
-    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
-    /Sandbox listening on .*\n/,
-    { cwd: repoRoot },
-  );
-  const pid = run.child.pid!;
-  run.ready.catch(() => undefined);
-  started = [pid];
-  await run.ready;
-  const tree = [pid, ...descendants(pid)];
-  started = tree;
-  return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
-}
 
 describe('sandbox size limits on the command line (in process)', () => {
   const run = async (...args: string[]) => {
@@ -305,6 +285,7 @@ describe('a port in use (in process)', () => {
 describe('npm run sandbox', () => {
   it('prints tokens and accounts that work, keeps state, and logs each request without a token or a CPF', async () => {
     const sandbox = await startSandboxCommand(
+      started,
       ...['--seed', 'cli-test', '--clients', '2', '--accounts', '1', '--keys', '3', '--list'],
     );
     const banner = sandbox.output();
@@ -390,6 +371,7 @@ describe('npm run sandbox', () => {
     const seed = 'cli-limits';
     const fault = { operation: '*', status: 503, share: 0.5, retryAfterSeconds: 0 } as const;
     const sandbox = await startSandboxCommand(
+      started,
       ...['--seed', seed, '--clients', '1', '--accounts', '1', '--keys', '1'],
       ...['--rate-limit', '1', '--faults', '503:0.5:retry-after-seconds=0'],
     );
@@ -433,14 +415,14 @@ describe('npm run sandbox', () => {
   }, 90_000);
 
   it('the same seed gives the same tokens and accounts; bad counts are usage errors that name the option', async () => {
-    const first = await startSandboxCommand('--seed', 'again', '--clients', '1');
+    const first = await startSandboxCommand(started, '--seed', 'again', '--clients', '1');
     // The port differs from run to run: the rest is the same, client secrets included.
     const banner = (text: string) =>
       text.slice(text.indexOf('Seed '), text.indexOf('  try:')).replace(/127\.0\.0\.1:\d+/g, 'HOST');
     const once = banner(first.output());
     process.kill(first.pid, 'SIGINT');
     await expectNothingLeft(first.tree, first.port);
-    const second = await startSandboxCommand('--seed', 'again', '--clients', '1');
+    const second = await startSandboxCommand(started, '--seed', 'again', '--clients', '1');
     expect(banner(second.output())).toBe(once);
     expect(once).toMatch(/Bearer sbx_/);
     expect(once).toMatch(/client_secret=sbx_secret_/);

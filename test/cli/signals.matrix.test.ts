@@ -5,14 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../src/testing/mock.js';
-import { descendants, eventually, expectNothingLeft, killTree, startUntil } from './processes.js';
+import { descendants, eventually, expectNothingLeft, killTree, startSandboxCommand, startUntil } from './processes.js';
 
 const TOKEN = 'tok-NEVER-LOGGED-987654';
 const CPF = '52998224725';
-let started: number[] = [];
+const started: number[] = [];
 afterEach(() => {
-  killTree(started);
-  started = [];
+  killTree(started.splice(0));
 });
 
 async function startMockCommand() {
@@ -27,7 +26,7 @@ async function startMockCommand() {
   const pid = run.child.pid!;
   // npm, the shell it may use, our node process and Prism: all must be gone after the stop.
   const tree = [pid, ...descendants(pid)];
-  started = tree;
+  started.push(...tree);
   return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
 }
 
@@ -74,28 +73,10 @@ describe('npm run mock', () => {
   }
 });
 
-async function startSandboxCommand(...args: string[]) {
-  const port = await freePort();
-  // The banner ends with the line that says it listens: once it is printed, the sandbox serves.
-  const run = startUntil(
-    'npm',
-    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
-    /Sandbox listening on .*\n/,
-    { cwd: repoRoot },
-  );
-  const pid = run.child.pid!;
-  run.ready.catch(() => undefined);
-  started = [pid];
-  await run.ready;
-  const tree = [pid, ...descendants(pid)];
-  started = tree;
-  return { port, pid, tree };
-}
-
 describe('npm run sandbox', () => {
   for (const signal of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
     it(`stops with its parent (npm) on ${signal}: no process left, the port free`, async () => {
-      const sandbox = await startSandboxCommand('--seed', signal);
+      const sandbox = await startSandboxCommand(started, '--seed', signal);
       expect(sandbox.tree.length, 'npm and node').toBeGreaterThanOrEqual(2);
       process.kill(sandbox.pid, signal);
       await expectNothingLeft(sandbox.tree, sandbox.port);

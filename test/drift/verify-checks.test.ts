@@ -360,27 +360,45 @@ describe('walkPages', () => {
     expect(stopped(rows)).toEqual({ read: '1 page(s) read', why: expect.stringMatching(/^page 2:.*of 1 used/) });
   });
 
+  // Shaped as Node's fetch throws them: "fetch failed", the system error (with its code) as the cause.
+  const systemError = (message: string, code: string) => Object.assign(new Error(message), { code });
+  const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
   it.each([
     [
-      'a system error code from the cause',
-      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }),
-      'no answer (TypeError: fetch failed, ECONNRESET)',
+      'a system error code from the cause: the cause chain as it is',
+      fetchFailed(systemError('read ECONNRESET', 'ECONNRESET')),
+      'no answer (fetch failed: read ECONNRESET)',
     ],
     [
       'nothing listening: where to look',
-      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
+      fetchFailed(systemError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED')),
       'no answer (ECONNREFUSED: nothing listens there; is the service running, and is --base-url right?)',
     ],
     [
       'no such host: where to look',
-      Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }),
+      fetchFailed(systemError('getaddrinfo ENOTFOUND nowhere.invalid', 'ENOTFOUND')),
       'no answer (ENOTFOUND: no such host; check --base-url)',
     ],
-    ['no cause', new Error('socket hang up'), 'no answer (Error: socket hang up)'],
     [
-      'a cause whose code is no string',
-      Object.assign(new TypeError('fetch failed'), { cause: { code: 7 } }),
-      'no answer (TypeError: fetch failed)',
+      'a code deeper in the chain, as the transport reads it',
+      fetchFailed(new Error('connect failed', { cause: systemError('connect ECONNREFUSED', 'ECONNREFUSED') })),
+      'no answer (ECONNREFUSED: nothing listens',
+    ],
+    [
+      'a code on the error itself (a TLS fetch puts it there)',
+      systemError('getaddrinfo ENOTFOUND nowhere.invalid', 'ENOTFOUND'),
+      'no answer (ENOTFOUND: no such host',
+    ],
+    ['no cause', new Error('socket hang up'), 'no answer (socket hang up)'],
+    [
+      'a code that is no string: not taken for one',
+      fetchFailed(Object.assign(new Error('odd'), { code: 7 })),
+      'no answer (fetch failed: odd)',
+    ],
+    [
+      'a code without words of its own, in its message',
+      fetchFailed(systemError('socket closed', 'UND_ERR_SOCKET')),
+      'no answer (fetch failed: socket closed (UND_ERR_SOCKET))',
     ],
   ])('no answer at all (%s): an error row', async (_name, error, seen) => {
     const { ctx } = await context(undefined, {}, async () => {
@@ -388,6 +406,21 @@ describe('walkPages', () => {
     });
     const [first] = await walkPages(ctx);
     expect(first).toMatchObject({ ...errorRow('list-keys page 1', seen), expected: '200 application/json PixKeyList' });
+  });
+
+  // An answer that never comes: the attempt's timer ends it, whatever the machine's speed.
+  const hanging = async (_url: string, init: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => {
+      init.signal!.addEventListener('abort', () => reject(init.signal!.reason));
+    });
+  it.each([
+    ['--timeout-ms', { requestTimeoutMs: 40 }, 'no answer within 40 ms (--timeout-ms)'],
+    ['what --time-budget-ms had left', { timeBudgetMs: 40 }, 'no answer within 40 ms (--time-budget-ms)'],
+  ])('no answer in time (%s): an error row naming the limit and the option', async (_name, options, seen) => {
+    const { ctx } = await context(undefined, options, hanging);
+    const [first] = await walkPages(ctx);
+    expect(first).toMatchObject(errorRow('list-keys page 1', seen));
+    expect(first!.seen).toBe(seen);
   });
 });
 
@@ -520,7 +553,7 @@ describe('the error probes', () => {
     const { ctx } = await context(undefined, {}, async () => {
       throw new Error('reset');
     });
-    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, 'no answer (Error: reset)'));
+    expect(await probeLimitOutOfRange(ctx)).toMatchObject(errorRow(BAD_LIMIT, 'no answer (reset)'));
   });
 });
 

@@ -310,7 +310,7 @@ describe('main (the command line)', () => {
     const { code, out } = await runMain(['--base-url', base, '--token', SERVICE_TOKEN], undefined, failing);
     expect(code).toBe(2);
     const text = out.join('\n');
-    expect(text).toContain('no answer (Error:');
+    expect(text).toContain('no answer (connection to');
     expect(text).toContain(`${BASE}/[REDACTED]/*********25/v2/api/pix/keys/list-keys?limit=50`);
     expect(text).not.toContain(SERVICE_TOKEN);
     expect(text).not.toContain(CPF);

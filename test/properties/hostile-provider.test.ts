@@ -33,6 +33,7 @@ import { formatJson, formatTable } from '../../src/verify/report.js';
 import { runVerify } from '../../src/verify/run.js';
 import { cpf, FREE_TEXT_FIELDS, stringSchemaAt } from '../support/arbitraries.js';
 import { firstPageKeys } from '../support/fixtures.js';
+import { listeningSandbox } from '../support/listening-sandbox.js';
 import { parseVerifyArgs } from '../drift/verify-cli.js';
 
 const SEED = 19_019;
@@ -425,20 +426,8 @@ describe('hostile updates, seen through the sandbox snapshot', () => {
 // The sandbox's listen log and answers
 
 describe('a hostile client, seen through the sandbox listen log and its answers', () => {
-  const sandbox = createSandbox({ seed: 'hostile-listen' });
-  const client = sandbox.clients[0]!;
-  const customer = client.accounts[0]!;
-  const lines: string[] = [];
-  let base = '';
-  let stop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const running = await sandbox.listen({ log: (line) => lines.push(line) });
-    base = running.url;
-    stop = () => running.stop();
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  const listening = listeningSandbox('hostile-listen');
+  const { client, customer, lines } = listening;
 
   // A bare token cannot be told from an id in a path or a value the log does not know: the client
   // writes its token after Bearer, or a CPF. The log masks runs of digits within a path segment, so
@@ -474,7 +463,7 @@ describe('a hostile client, seen through the sandbox listen log and its answers'
               ? ['/v2/api/pix/keys/list-keys', `${where}=${value}`, undefined]
               : [update, `${where}=${value}`, '{}'];
     const before = lines.length;
-    const response = await fetch(`${base}${path}?${query}`, {
+    const response = await fetch(`${listening.url}${path}?${query}`, {
       method: body ? 'PUT' : 'GET',
       headers,
       ...(body === undefined ? {} : { body }),

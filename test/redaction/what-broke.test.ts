@@ -4,10 +4,10 @@
 // command line), so it fails when any one of those surfaces stops calling src/redact.ts.
 import { writeFile } from 'node:fs/promises';
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createBaasClient, type BaasError } from '../../src/index.js';
-import { createSandbox } from '../../src/sandbox/index.js';
 import { killChildren, runCli, tempDir } from '../cli/batch/harness.js';
+import { listeningSandbox } from '../support/listening-sandbox.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
 
 const TOKEN = 'sbx_what-broke_0123456789abcdef';
@@ -157,30 +157,20 @@ describe('7. a CPF written in other digits or with other separators', () => {
 });
 
 describe("8. the sandbox's own log and problems", () => {
-  const sandbox = createSandbox({ seed: 'what-broke' });
-  const client = sandbox.clients[0]!;
-  const customer = client.accounts[0]!;
-  const lines: string[] = [];
-  let url = '';
-  let stop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const running = await sandbox.listen({ log: (line) => lines.push(line) });
-    url = running.url;
-    stop = () => running.stop();
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  const listening = listeningSandbox('what-broke');
+  const { client, customer, lines } = listening;
 
   it('listen({ log }) shows no CPF, account or cursor of the path and query', async () => {
     const headers = { authorization: `Bearer ${client.token}`, 'user-agent': 'what-broke/1' };
-    const first = await fetch(`${url}/v2/api/pix/keys/list-keys?limit=1`, { headers });
+    const first = await fetch(`${listening.url}/v2/api/pix/keys/list-keys?limit=1`, { headers });
     const { cursor } = (await first.json()) as { cursor: { next: string | null } };
     expect(cursor.next).toEqual(expect.any(String));
     lines.length = 0;
-    await fetch(`${url}/v2/api/pix/keys/list-keys?limit=1&cursor=${encodeURIComponent(cursor.next!)}`, { headers });
+    await fetch(`${listening.url}/v2/api/pix/keys/list-keys?limit=1&cursor=${encodeURIComponent(cursor.next!)}`, {
+      headers,
+    });
     await fetch(
-      `${url}/v2/api/baas-onboarding/account/natural-person/${FULL_WIDTH}/${customer.documentNumber}?Account=${customer.account}&DocumentNumber=${customer.documentNumber}`,
+      `${listening.url}/v2/api/baas-onboarding/account/natural-person/${FULL_WIDTH}/${customer.documentNumber}?Account=${customer.account}&DocumentNumber=${customer.documentNumber}`,
       { method: 'PUT', headers, body: '{}' },
     );
     expect(lines).toHaveLength(2);
@@ -193,7 +183,7 @@ describe("8. the sandbox's own log and problems", () => {
   });
 
   it('a PUT with a member named by a CPF gets a 422 that does not echo it', async () => {
-    const target = `${url}/v2/api/baas-onboarding/account/natural-person?Account=${customer.account}&DocumentNumber=${customer.documentNumber}`;
+    const target = `${listening.url}/v2/api/baas-onboarding/account/natural-person?Account=${customer.account}&DocumentNumber=${customer.documentNumber}`;
     for (const name of [OTHER_CPF, FULL_WIDTH, '111.444.777/35']) {
       const response = await fetch(target, {
         method: 'PUT',

@@ -3,10 +3,10 @@
 // outright (./tied-spawn.ts), and stop() ends it otherwise.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureRedisServer } from '../../scripts/lib/redis-server.mjs';
+import { freePort } from '../../src/testing/mock.js';
 import { spawnTied } from './tied-spawn.js';
 
 const READY = /Ready to accept connections/;
@@ -19,17 +19,6 @@ export interface RedisServer {
   port: number;
   /** Ends the server and removes its directory. Safe to call more than once. */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once the server accepts connections; rejects with its output if it exits first. */

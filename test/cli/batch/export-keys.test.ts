@@ -9,6 +9,7 @@ import { KEY_COLUMNS } from '../../../src/cli/batch/key-rows.js';
 import {
   type CountingSandbox,
   countingSandbox,
+  keyIdsOf,
   journalEntries,
   killChildren,
   runCli,
@@ -23,10 +24,7 @@ let ids: string[];
 beforeAll(async () => {
   // 1,000 keys: 100 pages of 10.
   sandbox = await countingSandbox({ clients: 1, accountsPerClient: 50, keysPerAccount: 20 });
-  ids = sandbox.sandbox
-    .snapshot()
-    .clients[0]!.accounts.flatMap((account) => account.keys.map((key) => key.id))
-    .sort();
+  ids = keyIdsOf(sandbox);
   dir = await tempDir();
 });
 afterEach(killChildren);

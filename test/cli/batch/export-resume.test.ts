@@ -7,17 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { capture } from '../in-process.js';
-import { type CountingSandbox, countingSandbox, tempDir } from './harness.js';
+import { type CountingSandbox, countingSandbox, keyIdsOf, tempDir } from './harness.js';
 
 let sandbox: CountingSandbox;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let ids: string[];
 beforeAll(async () => {
   sandbox = await countingSandbox({ clients: 1, accountsPerClient: 30, keysPerAccount: 2 });
-  ids = sandbox.sandbox
-    .snapshot()
-    .clients[0]!.accounts.flatMap((account) => account.keys.map((key) => key.id))
-    .sort();
+  ids = keyIdsOf(sandbox);
   dir = await tempDir();
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
 // and a journal is held by one run at a time. Every refusal is exit 2, sends nothing and leaves every
 // file as it was.
 import { spawn } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
@@ -210,6 +210,26 @@ describe('one run per journal', () => {
     const held = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
     expect(held.code).toBe(2);
     expect(held.err).toContain(String(process.pid));
+  });
+
+  it('refuses a lock path holding no lock of the command (a folder, a link, other text): exit 2, nothing sent', async () => {
+    const at = await folder();
+    await writeFile(at('in.jsonl'), inputOf(2));
+    const plants: [string, () => Promise<unknown>][] = [
+      ['a folder', () => mkdir(at('j.lock'))],
+      ['symbolic link', () => symlink(at('elsewhere'), at('j.lock'))],
+      ['no process id', () => writeFile(at('j.lock'), 'not a pid\n')],
+    ];
+    for (const [what, plant] of plants) {
+      await plant();
+      const refused = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+      expect(refused.code).toBe(2);
+      expect(refused.sent).toBe(0);
+      expect(refused.err).toContain(`${at('j.lock')} `);
+      expect(refused.err).toContain(what);
+      expect(await readdir(at(''))).toEqual(['in.jsonl', 'j.lock']);
+      await rm(at('j.lock'), { recursive: true });
+    }
   });
 
   it('holds an export-keys journal the same way', async () => {

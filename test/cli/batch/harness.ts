@@ -28,6 +28,13 @@ export interface CountingSandbox {
 }
 
 /** A sandbox on 127.0.0.1:0 that counts every request, and the successful PUTs by account. */
+/** The ids of every key of the sandbox's first client, sorted: what a whole export holds. */
+export const keyIdsOf = (counting: CountingSandbox): string[] =>
+  counting.sandbox
+    .snapshot()
+    .clients[0]!.accounts.flatMap((account) => account.keys.map((key) => key.id))
+    .sort();
+
 export async function countingSandbox(options: SandboxOptions): Promise<CountingSandbox> {
   const sandbox = createSandbox(options);
   const requests: string[] = [];
