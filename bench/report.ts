@@ -16,7 +16,7 @@ const pl = results.pipeline;
 const section = `<!-- latest-run:start -->
 ## Latest run
 
-${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node} (${results.machine.platform}); ${Math.round(results.seconds)} s in all; 1-minute load average ${results.load ? `${results.load.before.toFixed(2)} before, ${results.load.after.toFixed(2)} after` : 'not recorded'} (the bench itself keeps about one core busy).
+${results.date}, ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node} (${results.machine.platform}); ${Math.round(results.seconds)} s in all; 1-minute load average ${results.load ? `${results.load.before.toFixed(2)} before, ${results.load.after.toFixed(2)} after` : 'not recorded'} (the bench itself keeps about one core busy).${failedSteps(results.failures)}
 
 ### 1. Per-request overhead (${o.rounds} interleaved rounds of ${o.requestsPerRound} requests per caller)
 
@@ -73,8 +73,46 @@ Size: ${pl.real.bytes.toLocaleString('en')} → ${pl.synthetic.bytes.toLocaleStr
 ### 5. Cold start (\`bench/coldstart.ts\`)
 
 ${coldStartSection(results)}
-${results.sandbox ? sandboxSection(results.sandbox, results.sandboxMemory) : ''}${results.tracing ? tracingSection(results.tracing) : ''}
+${results.sandbox ? sandboxSection(results.sandbox, results.sandboxMemory) : ''}${results.tracing ? tracingSection(results.tracing) : ''}${results.drift ? driftSection(results.drift) : ''}${results.batch ? batchSection(results.batch) : ''}
 <!-- latest-run:end -->`;
+
+function failedSteps(failures: { step: string; error: string }[] | undefined): string {
+  if (!failures?.length) return '';
+  return `\n\n**Failed steps** (their figures are missing below):\n\n${failures.map((f) => `- ${f.step}: ${f.error}`).join('\n')}`;
+}
+
+function driftSection(d: any): string {
+  return `
+### 8. Response validation (\`bench/drift.ts\`)
+
+A 200-key page (${d.pageBytes.toLocaleString('en')} bytes) checked against the contract, beside a loopback GET of the same page with its body parsed, in the same rounds.
+
+| figure | µs: median | min | max | share of the request | budget |
+|---|---|---|---|---|---|
+| loopback GET of the page, parsed | ${s(d.loopbackRequestUs, 1)} | — | — |
+| check, every key (what the client and \`verify\` run) | ${s(d.checkUs, 1)} | **${(d.shareOfRequest * 100).toFixed(2)} %** | < 2 % |
+| check, full validator only (no fast path) | ${s(d.fullCheckUs, 1)} | ${(d.fullShareOfRequest * 100).toFixed(2)} % | — |
+| check, first keys only (\`sampleItems\`) | ${s(d.sampledCheckUs, 1)} | ${(d.sampledShareOfRequest * 100).toFixed(2)} % | < 2 % |
+`;
+}
+
+function batchSection(b: any): string {
+  const run = (name: string, x: any) =>
+    `| ${name} | ${x.ok.toLocaleString('en')} / ${x.items.toLocaleString('en')} | ${x.seconds.toFixed(1)} | **${x.shareOfLimit.toFixed(3)}** | ${x.overloaded} |`;
+  return `
+### 9. Batch work (\`bench/batch.ts\`)
+
+\`updateMany\` with a concurrency of 8 against the in-process sandbox limited to 50 requests per second: completed updates per second as a share of the limit (budget ≥ 0.90).
+
+| run | ok / items | s | share of the limit | 429 answers |
+|---|---|---|---|---|
+${run('`rate: 50`', b.withRate)}
+${run('no rate, the answers state the policy', b.statedLimit)}
+${run('no rate, the answers state nothing', b.unstatedLimit)}
+
+Unlimited sandbox, 2,000 updates, interleaved rounds: \`updateMany\` / \`Promise.all\` over chunks of 8, time per round **${s(b.unlimited.ratio)}** (median | min | max; ${b.unlimited.updateManyMs.median.toFixed(0)} against ${b.unlimited.chunksMs.median.toFixed(0)} ms). ${b.memory.lines.toLocaleString('en')} input lines streamed through \`updateMany\` in ${b.memory.seconds.toFixed(1)} s: the heap after GC grew **${b.memory.heapGrowthMB.toFixed(2)} MB** from the first sample to the last (RSS ${b.memory.rssGrowthMB.toFixed(1)} MB; budget flat).
+`;
+}
 
 function coldStartSection(results: any): string {
   const c = results.coldStart;
@@ -91,7 +129,11 @@ function coldStartSection(results: any): string {
 | spawn to exit, ours (ms) | ${s(c.processMs.ours, 1)} |
 | spawn to exit, bare openapi-fetch (ms) | ${s(c.processMs.bare, 1)} |
 
-Consumer type-check (tsc --noEmit, strict, imports everything): ${t.median.toFixed(0)} ms median (${t.min.toFixed(0)}–${t.max.toFixed(0)}).`;
+Consumer type-check (\`tsc --noEmit\`, strict, a file importing everything): ${t.median.toFixed(0)} ms median (${t.min.toFixed(0)}–${t.max.toFixed(0)})${
+    results.typecheck.ratio
+      ? `; beside it, in alternating rounds, a file using bare openapi-fetch over the same generated types: ${results.typecheck.bareTypecheckMs.median.toFixed(0)} ms, ours / bare **${s(results.typecheck.ratio)}** (median | min | max)`
+      : ''
+  }.`;
 }
 
 function tracingSection(t: any): string {
@@ -116,21 +158,32 @@ GET list-keys against the loopback server, ${t.rounds} interleaved rounds of ${t
 `;
 }
 
+// Runs before per-round sandbox ratios held one number (a ratio of medians).
+const ratioText = (x: Summary | number) => `${(typeof x === 'number' ? x : x.median).toFixed(1)} ×`;
+const ratioRow = (x: Summary | number) =>
+  typeof x === 'number'
+    ? `${x.toFixed(1)} × | — | —`
+    : `${x.median.toFixed(1)} × | ${x.min.toFixed(1)} × | ${x.max.toFixed(1)} ×`;
+
 function sandboxSection(sb: any, memory: any): string {
   const rps = (x: Summary) => `${Math.round(x.median)} | ${Math.round(x.min)} | ${Math.round(x.max)}`;
   return `
 ### 6. Sandbox beside Prism (\`bench/sandbox.ts\`)
 
-GET list-keys?limit=50, every body read; 5 interleaved rounds of 1 s. Prism answers its 3-key example; the sandbox copies a 50-key page from the keys it compiled at creation. Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: the command line's \`sandbox\`), driven by the same \`node:http\` keep-alive client with 4 requests in flight (Node's \`fetch\` as the client was the bottleneck: ${sb.ratio.httpFetch ? `${sb.ratio.httpFetch.toFixed(1)} × through it` : 'also measured'}); in process, one loop calls \`sandbox.fetch(url, init)\`, as the client does.
+GET list-keys?limit=50, every body read; ${sb.requestsPerSecond.prism.runs} interleaved rounds of 1 s, each measuring every caller in turn; ratios to Prism are taken per round. Prism answers its 3-key example; the sandbox copies a 50-key page from the keys it compiled at creation. Over HTTP both servers run in a process of their own (Prism: \`startMock()\`; the sandbox: its bare \`listen()\`, without the command line's request log), driven by the same \`node:http\` keep-alive client with 4 requests in flight, a new agent each round (Node's \`fetch\` as the client is the bottleneck: ${ratioText(sb.ratio.httpFetch)} through it); in process, one loop calls \`sandbox.fetch(url, init)\`, as the client does.
 
 | figure | median | min | max | budget |
 |---|---|---|---|---|
-| start, \`createSandbox\` with 10,000 keys (ms) | ${s(sb.startMs.sandbox10k, 2)} | < 50 |
-| start, Prism until listening (ms) | ${s(sb.startMs.prism, 0)} | — |
+| 10,000 keys to the first page: \`createSandbox\`, then the first page read in process (ms) | ${sb.startMs.toFirstPage10k ? s(sb.startMs.toFirstPage10k, 2) : '— | — | —'} | < 50 |
+| of which \`createSandbox\` (ms) | ${s(sb.startMs.sandbox10k, 2)} | — |
+| Prism, start to its first page over HTTP (ms) | ${sb.startMs.prismToFirstPage ? s(sb.startMs.prismToFirstPage, 0) : '— | — | —'} | — |
 | Prism (req/s) | ${rps(sb.requestsPerSecond.prism)} | — |
-| sandbox in process (req/s) | ${rps(sb.requestsPerSecond.inProcess)} | ≥ 20 × Prism: **${sb.ratio.inProcess.toFixed(1)} ×** |
-| sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${sb.requestsPerSecond.inProcessUncached ? rps(sb.requestsPerSecond.inProcessUncached) : '—'} | ${sb.ratio.inProcessUncached ? `${sb.ratio.inProcessUncached.toFixed(1)} ×` : '—'} |
-| sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | ≥ 5 × Prism: **${sb.ratio.http.toFixed(1)} ×** |
+| sandbox in process (req/s) | ${rps(sb.requestsPerSecond.inProcess)} | — |
+| sandbox in process, every page new (walking all 200 pages in turn) (req/s) | ${rps(sb.requestsPerSecond.inProcessUncached)} | — |
+| sandbox over HTTP (req/s) | ${rps(sb.requestsPerSecond.http)} | — |
+| **in process / Prism**, per round | ${ratioRow(sb.ratio.inProcess)} | ≥ 20 × |
+| in process, every page new / Prism, per round | ${ratioRow(sb.ratio.inProcessUncached)} | — |
+| **over HTTP / Prism**, per round | ${ratioRow(sb.ratio.http)} | ≥ 5 × |
 
 The first \`createSandbox\` of a process also loads Faker: ${sb.startMs.sandboxFirst.toFixed(0)} ms. Heap: 100,000 keys add ${sb.heap.with100kMB.toFixed(2)} MB (budget < 100 MB: each key is compiled once at creation into compact JSON bytes, about 0.4 MB per 1,000 keys; heap and array buffers counted); a full walk of them (${sb.heap.keysWalked.toLocaleString('en')} keys, limit 200) grows the heap by ${sb.heap.walkGrowthMB.toFixed(2)} MB from page 10 to the end.
 ${
