@@ -53,7 +53,7 @@ async function timed(file: string): Promise<number> {
   return performance.now() - start;
 }
 
-export async function measureTypecheck(rounds = 3): Promise<TypecheckResult> {
+export async function measureTypecheck(rounds = 5): Promise<TypecheckResult> {
   const dir = join(repoRoot, '.artifacts', 'bench', 'consumer');
   await mkdir(dir, { recursive: true });
   const ours = join(dir, 'consumer.ts');
