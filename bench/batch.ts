@@ -5,6 +5,7 @@
 import { createBaasClient, type UpdateItem, updateMany } from '../src/index.js';
 import { createSandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { summarize, type Summary } from './lib/stats.js';
+import { focused } from './lib/failure.js';
 
 const BASE_URL = 'https://sandbox.baas.example';
 const CONCURRENCY = 8;
@@ -180,4 +181,5 @@ export async function measureBatch(options: { memoryLines?: number } = {}) {
 }
 
 // `node --expose-gc --import tsx bench/batch.ts`: these figures alone.
-if (process.argv[1]?.endsWith('batch.ts')) console.log(JSON.stringify(await measureBatch(), null, 1));
+if (process.argv[1]?.endsWith('batch.ts'))
+  await focused(async () => console.log(JSON.stringify(await measureBatch(), null, 1)));

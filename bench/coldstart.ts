@@ -13,6 +13,7 @@ import { repoRoot } from '../scripts/lib/paths.mjs';
 import { run } from '../scripts/lib/run.mjs';
 import { exampleServer } from './lib/servers.js';
 import { fmt, summarize, type Summary } from './lib/stats.js';
+import { focused } from './lib/failure.js';
 
 export interface ColdStartResult {
   runs: number;
@@ -101,7 +102,10 @@ export async function measureColdStart(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const result = await measureColdStart(Number(process.argv[2] ?? 15));
+  await focused(async () => printColdStart(await measureColdStart(Number(process.argv[2] ?? 15))));
+}
+
+function printColdStart(result: ColdStartResult): void {
   const row = (s: Summary) => `${fmt(s.median, 1)} | ${fmt(s.min, 1)} | ${fmt(s.max, 1)}`;
   console.log(`| figure (${result.runs} runs each) | median | min | max |\n|---|---|---|---|`);
   console.log(`| first answer, ours (ms) | ${row(result.firstAnswerMs.ours)} |`);

@@ -6,6 +6,7 @@ import { createBaasClient } from '../src/index.js';
 import type { paths } from '../src/generated/schema.js';
 import { exampleServer } from './lib/servers.js';
 import { summarize, type Summary } from './lib/stats.js';
+import { focused } from './lib/failure.js';
 
 export interface OverheadResult {
   perRequestUs: Record<
@@ -116,6 +117,7 @@ export async function measureOverhead(rounds = 41, perRound = 200): Promise<Over
   }
 }
 
+// `node --import tsx bench/overhead.ts`: these figures alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await measureOverhead(), null, 2));
+  await focused(async () => console.log(JSON.stringify(await measureOverhead(), null, 2)));
 }

@@ -1,13 +1,14 @@
 // The sandbox beside Prism, in one run: start-up, requests per second (in process and over HTTP,
 // the same GET list-keys?limit=50 with the same client headers) and heap with 100,000 keys.
 import { spawn } from 'node:child_process';
-import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../scripts/lib/paths.mjs';
 import { startMock } from '../src/testing/mock.js';
 import { createSandbox, SANDBOX_LIMITS, type Sandbox } from '../src/sandbox/index.js';
 import { summarize, type Summary } from './lib/stats.js';
+import { focused } from './lib/failure.js';
+import { httpRound, throughput, viaFetch } from './lib/throughput.js';
 
 const PATH = '/v2/api/pix/keys/list-keys?limit=50';
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
@@ -58,54 +59,6 @@ async function sandboxProcess(): Promise<{ url: string; token: string; stop(): P
   return { ...ready, stop };
 }
 
-/** Sends one request, reads its whole body and resolves its status. */
-type Send = () => Promise<number>;
-
-const viaFetch =
-  (send: () => Promise<Response>): Send =>
-  async () => {
-    const response = await send();
-    await response.arrayBuffer();
-    return response.status;
-  };
-
-/**
- * GET over node:http with a keep-alive agent: a load generator that costs the bench process a
- * fraction of what Node's fetch does (~0.3–0.4 ms of CPU a request on this machine under load),
- * so that the figure is the server's throughput, not the client's. Both servers get the same.
- */
-function viaHttp(url: string, headers: Record<string, string>, sockets: number): { send: Send; close(): void } {
-  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  const send: Send = () =>
-    new Promise<number>((resolve, reject) => {
-      const request = httpGet(url, { agent, headers }, (response) => {
-        response.on('data', () => undefined);
-        response.once('end', () => resolve(response.statusCode ?? 0));
-        response.once('error', reject);
-      });
-      request.once('error', reject);
-    });
-  return { send, close: () => agent.destroy() };
-}
-
-/** Requests per second of `send` over `ms`, `parallel` loops at once, every body read. */
-async function throughput(send: Send, ms: number, parallel: number): Promise<number> {
-  for (let i = 0; i < 50; i += 1) await send();
-  let done = 0;
-  const end = performance.now() + ms;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (performance.now() < end) {
-        const status = await send();
-        if (status !== 200) throw new Error(`bench: status ${status}`);
-        done += 1;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
-
 const headersFor = (sandbox: Sandbox) => ({
   authorization: `Bearer ${sandbox.clients[0]!.token}`,
   'user-agent': 'bench/1',
@@ -113,7 +66,18 @@ const headersFor = (sandbox: Sandbox) => ({
 });
 
 export interface SandboxBench {
-  startMs: { sandboxFirst: number; sandbox10k: Summary; prism: Summary };
+  /**
+   * `toFirstPage10k`: `createSandbox` with 10,000 keys and its first page read in process (issue 27's
+   * figure); `sandbox10k`: `createSandbox` alone; `prism` and `prismToFirstPage`: Prism until listening,
+   * and until its first page is read over HTTP.
+   */
+  startMs: {
+    sandboxFirst: number;
+    sandbox10k: Summary;
+    toFirstPage10k: Summary;
+    prism: Summary;
+    prismToFirstPage: Summary;
+  };
   /** `prism` and `http`: through node:http (the servers' throughput); `prismFetch` and `httpFetch`: through Node's fetch. */
   requestsPerSecond: {
     prism: Summary;
@@ -123,7 +87,17 @@ export interface SandboxBench {
     prismFetch: Summary;
     httpFetch: Summary;
   };
-  ratio: { inProcess: number; inProcessUncached: number; http: number; httpFetch: number };
+  /**
+   * Requests per second over Prism's, taken per round (each round measures all of them, one after
+   * another); `startToFirstPage`: Prism's median time to its first page over the sandbox's.
+   */
+  ratio: {
+    inProcess: Summary;
+    inProcessUncached: Summary;
+    http: Summary;
+    httpFetch: Summary;
+    startToFirstPage: number;
+  };
   heap: {
     baselineMB: number;
     with100kMB: number;
@@ -169,23 +143,44 @@ export function measureSandboxMemory(): SandboxMemory {
   return { perHundredThousandKeysMB, largestMB, largest };
 }
 
+const ROUNDS = 5;
+const ROUND_MS = 1_000;
+
+/** `createSandbox` with 10,000 keys, then its first page read in process: [creation, to the first page] in ms. */
+async function sandboxToFirstPage(seed: string): Promise<[number, number]> {
+  const started = performance.now();
+  const sandbox = createSandbox({ seed, accountsPerClient: 2, keysPerAccount: 5_000 });
+  const created = performance.now();
+  const response = await sandbox.fetch(`http://sandbox.test${PATH}`, { headers: headersFor(sandbox) });
+  const page = (await response.json()) as { data: unknown[] };
+  if (response.status !== 200 || page.data.length !== 50)
+    throw new Error(`bench: the sandbox's first page: ${response.status}`);
+  return [created - started, performance.now() - started];
+}
+
 export async function measureSandbox(): Promise<SandboxBench> {
   // Start: the first call also loads Faker; then the figure a test pays per sandbox.
-  let t = performance.now();
-  createSandbox({ seed: 'bench-first', accountsPerClient: 2, keysPerAccount: 5_000 });
-  const sandboxFirst = performance.now() - t;
+  const sandboxFirst = (await sandboxToFirstPage('bench-first'))[0];
   const starts: number[] = [];
+  const toFirstPage: number[] = [];
   for (let i = 0; i < 20; i += 1) {
-    t = performance.now();
-    createSandbox({ seed: `bench-${i}`, accountsPerClient: 2, keysPerAccount: 5_000 });
-    starts.push(performance.now() - t);
+    const [created, firstPage] = await sandboxToFirstPage(`bench-${i}`);
+    starts.push(created);
+    toFirstPage.push(firstPage);
   }
   const prismStarts: number[] = [];
+  const prismToFirstPage: number[] = [];
   const prisms = [];
   for (let i = 0; i < 3; i += 1) {
-    t = performance.now();
+    const t = performance.now();
     const mock = await startMock();
     prismStarts.push(performance.now() - t);
+    const response = await fetch(`${mock.url}${PATH}`, {
+      headers: { authorization: 'Bearer bench-token', 'user-agent': 'bench/1', accept: 'application/json' },
+    });
+    await response.arrayBuffer();
+    prismToFirstPage.push(performance.now() - t);
+    if (response.status !== 200) throw new Error(`bench: Prism's first page: ${response.status}`);
     if (i < 2) await mock.stop();
     else prisms.push(mock);
   }
@@ -193,74 +188,84 @@ export async function measureSandbox(): Promise<SandboxBench> {
 
   const sandbox = createSandbox({ seed: 'bench', clients: 1, accountsPerClient: 2, keysPerAccount: 5_000 });
   const headers = headersFor(sandbox);
-  const running = await sandboxProcess();
-  const httpHeaders = { ...headers, authorization: `Bearer ${running.token}` };
-  const prismRps: number[] = [];
-  const inProcessRps: number[] = [];
-  const uncachedRps: number[] = [];
-  // Every page of the 10,000 keys in turn (200 pages, more than the 32 the sandbox keeps serialized),
-  // so each request builds its page: the cost of a walk seen once.
-  const cursors: string[] = [''];
-  for (;;) {
-    const response = await sandbox.fetch(
-      new Request(`http://sandbox.test${PATH}${cursors.at(-1) ? `&cursor=${cursors.at(-1)}` : ''}`, { headers }),
-    );
-    const next = ((await response.json()) as { cursor: { next: string | null } }).cursor.next;
-    if (!next) break;
-    cursors.push(next);
-  }
-  let turn = 0;
-  const httpRps: number[] = [];
-  const prismFetchRps: number[] = [];
-  const httpFetchRps: number[] = [];
-  const prismHttp = viaHttp(`${prism.url}${PATH}`, { ...headers, authorization: 'Bearer bench-token' }, 4);
-  const sandboxHttp = viaHttp(`${running.url}${PATH}`, httpHeaders, 4);
+  const prismHeaders = { ...headers, authorization: 'Bearer bench-token' };
+  let running: Awaited<ReturnType<typeof sandboxProcess>> | undefined;
+  const rps = {
+    prism: [] as number[],
+    prismFetch: [] as number[],
+    inProcess: [] as number[],
+    inProcessUncached: [] as number[],
+    http: [] as number[],
+    httpFetch: [] as number[],
+  };
   try {
+    running = await sandboxProcess();
+    const httpHeaders = { ...headers, authorization: `Bearer ${running.token}` };
+    // Every page of the 10,000 keys in turn (200 pages), so each request builds its page: the cost of a
+    // walk seen once.
+    const cursors: string[] = [''];
+    for (;;) {
+      const response = await sandbox.fetch(
+        new Request(`http://sandbox.test${PATH}${cursors.at(-1) ? `&cursor=${cursors.at(-1)}` : ''}`, { headers }),
+      );
+      const next = ((await response.json()) as { cursor: { next: string | null } }).cursor.next;
+      if (!next) break;
+      cursors.push(next);
+    }
+    let turn = 0;
     // Interleaved rounds, so load from other work hits all of them alike.
-    for (let round = 0; round < 5; round += 1) {
-      prismRps.push(await throughput(prismHttp.send, 1_000, 4));
-      prismFetchRps.push(
+    for (let round = 0; round < ROUNDS; round += 1) {
+      rps.prism.push(await httpRound('Prism over node:http', `${prism.url}${PATH}`, prismHeaders, ROUND_MS, 4));
+      rps.prismFetch.push(
         await throughput(
-          viaFetch(() =>
-            fetch(`${prism.url}${PATH}`, { headers: { ...headers, authorization: 'Bearer bench-token' } }),
-          ),
-          1_000,
+          "Prism through Node's fetch",
+          viaFetch(() => fetch(`${prism.url}${PATH}`, { headers: prismHeaders })),
+          ROUND_MS,
           4,
         ),
       );
       // In process, called as the client calls its fetch: `fetch(url, init)`.
-      inProcessRps.push(
+      rps.inProcess.push(
         await throughput(
+          'the sandbox in process',
           viaFetch(() => sandbox.fetch(`http://sandbox.test${PATH}`, { headers })),
-          1_000,
+          ROUND_MS,
           1,
         ),
       );
-      uncachedRps.push(
+      rps.inProcessUncached.push(
         await throughput(
+          'the sandbox in process, every page new',
           viaFetch(() => {
             const cursor = cursors[turn++ % cursors.length];
             return sandbox.fetch(`http://sandbox.test${PATH}${cursor ? `&cursor=${cursor}` : ''}`, { headers });
           }),
-          1_000,
+          ROUND_MS,
           1,
         ),
       );
-      httpRps.push(await throughput(sandboxHttp.send, 1_000, 4));
-      httpFetchRps.push(
+      rps.http.push(await httpRound('the sandbox over node:http', `${running.url}${PATH}`, httpHeaders, ROUND_MS, 4));
+      rps.httpFetch.push(
         await throughput(
-          viaFetch(() => fetch(`${running.url}${PATH}`, { headers: httpHeaders })),
-          1_000,
+          "the sandbox through Node's fetch",
+          viaFetch(() => fetch(`${running!.url}${PATH}`, { headers: httpHeaders })),
+          ROUND_MS,
           4,
         ),
       );
     }
   } finally {
-    prismHttp.close();
-    sandboxHttp.close();
-    await running.stop();
+    await running?.stop();
     await prism.stop();
   }
+  const perRound = (ours: number[], theirs: number[]) => summarize(ours.map((value, i) => value / theirs[i]!));
+  const ratio = {
+    inProcess: perRound(rps.inProcess, rps.prism),
+    inProcessUncached: perRound(rps.inProcessUncached, rps.prism),
+    http: perRound(rps.http, rps.prism),
+    httpFetch: perRound(rps.httpFetch, rps.prismFetch),
+    startToFirstPage: summarize(prismToFirstPage).median / summarize(toFirstPage).median,
+  };
 
   // Memory: 100,000 keys (10 accounts of 10,000), then a full walk at the maximum page size.
   const baselineMB = heapMB();
@@ -287,27 +292,23 @@ export async function measureSandbox(): Promise<SandboxBench> {
   // Alive until here: otherwise the sandbox itself may be collected before the last figure and hide growth.
   if (big.clients.length !== 1) throw new Error('bench: the 100,000-key sandbox has one client');
 
-  const prismSummary = summarize(prismRps);
-  const inProcess = summarize(inProcessRps);
-  const http = summarize(httpRps);
-  const prismFetch = summarize(prismFetchRps);
-  const httpFetch = summarize(httpFetchRps);
   return {
-    startMs: { sandboxFirst, sandbox10k: summarize(starts), prism: summarize(prismStarts) },
+    startMs: {
+      sandboxFirst,
+      sandbox10k: summarize(starts),
+      toFirstPage10k: summarize(toFirstPage),
+      prism: summarize(prismStarts),
+      prismToFirstPage: summarize(prismToFirstPage),
+    },
     requestsPerSecond: {
-      prism: prismSummary,
-      inProcess,
-      inProcessUncached: summarize(uncachedRps),
-      http,
-      prismFetch,
-      httpFetch,
+      prism: summarize(rps.prism),
+      inProcess: summarize(rps.inProcess),
+      inProcessUncached: summarize(rps.inProcessUncached),
+      http: summarize(rps.http),
+      prismFetch: summarize(rps.prismFetch),
+      httpFetch: summarize(rps.httpFetch),
     },
-    ratio: {
-      inProcess: inProcess.median / prismSummary.median,
-      inProcessUncached: summarize(uncachedRps).median / prismSummary.median,
-      http: http.median / prismSummary.median,
-      httpFetch: httpFetch.median / prismFetch.median,
-    },
+    ratio,
     heap: {
       baselineMB,
       with100kMB,
@@ -325,27 +326,29 @@ const printMemory = (memory: SandboxMemory) =>
   console.log(
     `memory: ${memory.perHundredThousandKeysMB.toFixed(1)} MB per 100,000 keys; the largest allowed sandbox (${memory.largest.clients} × ${memory.largest.accountsPerClient} × ${memory.largest.keysPerAccount}) ${memory.largestMB.toFixed(1)} MB`,
   );
+const f = (s: Summary, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--memory')) {
-  printMemory(measureSandboxMemory());
+  await focused(async () => printMemory(measureSandboxMemory()));
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { loadavg } = await import('node:os');
-  const before = loadavg()[0]!;
-  const result = await measureSandbox();
-  const f = (s: Summary) => `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})`;
-  const rps = result.requestsPerSecond;
-  console.log(`load ${before.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
-  console.log(
-    `start ms: sandbox 10k ${result.startMs.sandbox10k.median.toFixed(2)} (first ${result.startMs.sandboxFirst.toFixed(0)}), Prism ${Math.round(result.startMs.prism.median)}`,
-  );
-  console.log(
-    `req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`,
-  );
-  console.log(`req/s through Node's fetch: Prism ${f(rps.prismFetch)}; sandbox over HTTP ${f(rps.httpFetch)}`);
-  console.log(
-    `ratios: in process ${result.ratio.inProcess.toFixed(1)} ×, every page new ${result.ratio.inProcessUncached.toFixed(1)} ×, HTTP ${result.ratio.http.toFixed(1)} ×; HTTP through fetch ${result.ratio.httpFetch.toFixed(1)} ×`,
-  );
-  console.log(
-    `heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`,
-  );
-  printMemory(measureSandboxMemory());
+  await focused(async () => {
+    const { loadavg } = await import('node:os');
+    const before = loadavg()[0]!;
+    const result = await measureSandbox();
+    const rps = result.requestsPerSecond;
+    console.log(`load ${before.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `start ms: 10,000 keys to the first page ${f(result.startMs.toFirstPage10k, 2)} (createSandbox ${f(result.startMs.sandbox10k, 2)}; first of the process ${result.startMs.sandboxFirst.toFixed(0)}); Prism to its first page ${f(result.startMs.prismToFirstPage)}: ${result.ratio.startToFirstPage.toFixed(0)} ×`,
+    );
+    console.log(
+      `req/s: Prism ${f(rps.prism)}; in process ${f(rps.inProcess)}; in process, every page new ${f(rps.inProcessUncached)}; HTTP ${f(rps.http)}`,
+    );
+    console.log(`req/s through Node's fetch: Prism ${f(rps.prismFetch)}; sandbox over HTTP ${f(rps.httpFetch)}`);
+    console.log(
+      `ratios to Prism, per round: in process ${f(result.ratio.inProcess, 1)}, every page new ${f(result.ratio.inProcessUncached, 1)}, HTTP ${f(result.ratio.http, 1)}; HTTP through fetch ${f(result.ratio.httpFetch, 1)}`,
+    );
+    console.log(
+      `heap: 100,000 keys ${result.heap.with100kMB.toFixed(2)} MB; walk growth ${result.heap.walkGrowthMB.toFixed(2)} MB over ${result.heap.keysWalked} keys`,
+    );
+    printMemory(measureSandboxMemory());
+  });
 }

@@ -1,4 +1,5 @@
-// 5. (with the cold start) The type-check time of a consumer importing everything.
+// 5. (with the cold start) The type-check time of a consumer importing everything, beside a consumer of
+// bare openapi-fetch over the same generated types: interleaved rounds, the order alternating, ratio per round.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from '../scripts/lib/run.mjs';
@@ -7,6 +8,10 @@ import { summarize, type Summary } from './lib/stats.js';
 
 export interface TypecheckResult {
   consumerTypecheckMs: Summary;
+  /** The same check of a consumer of bare openapi-fetch and the generated `paths`. */
+  bareTypecheckMs: Summary;
+  /** Per round: ours / bare. */
+  ratio: Summary;
 }
 
 const CONSUMER = `import * as client from '../../../src/index.js';
@@ -17,34 +22,58 @@ const c = client.createBaasClient({ baseUrl: 'https://api.example', token: 't' }
 export const uses: unknown[] = [body, c, testing.preferHeaders, {} as PixKey, {} as PixKeyList, {} as Problem, {} as paths, {} as components, {} as operations];
 `;
 
-export async function measureTypecheck(typecheckRuns = 3): Promise<TypecheckResult> {
+// What a consumer writes without this package: openapi-fetch over the types openapi-typescript generates.
+const BARE = `import createClient from 'openapi-fetch';
+import type { paths, components, operations } from '../../../src/generated/schema.js';
+const body: components['schemas']['NaturalPersonUpdate'] = { email: 'a@b.com' };
+const c = createClient<paths>({ baseUrl: 'https://api.example', headers: { Authorization: 'Bearer t' } });
+export const uses: unknown[] = [body, c, {} as paths, {} as components, {} as operations];
+`;
+
+const tsc = (file: string) =>
+  run(join(repoRoot, 'node_modules/typescript/bin/tsc'), [
+    '--noEmit',
+    '--strict',
+    '--skipLibCheck',
+    'false',
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--target',
+    'ES2022',
+    '--types',
+    'node',
+    file,
+  ]);
+
+async function timed(file: string): Promise<number> {
+  const start = performance.now();
+  await tsc(file);
+  return performance.now() - start;
+}
+
+export async function measureTypecheck(rounds = 5): Promise<TypecheckResult> {
   const dir = join(repoRoot, '.artifacts', 'bench', 'consumer');
   await mkdir(dir, { recursive: true });
-  const file = join(dir, 'consumer.ts');
-  await writeFile(file, CONSUMER);
-  const times: number[] = [];
+  const ours = join(dir, 'consumer.ts');
+  const bare = join(dir, 'bare.ts');
+  await writeFile(ours, CONSUMER);
+  await writeFile(bare, BARE);
+  const times = { ours: [] as number[], bare: [] as number[] };
+  const ratios: number[] = [];
   try {
-    for (let i = 0; i < typecheckRuns; i += 1) {
-      const start = performance.now();
-      await run(join(repoRoot, 'node_modules/typescript/bin/tsc'), [
-        '--noEmit',
-        '--strict',
-        '--skipLibCheck',
-        'false',
-        '--module',
-        'NodeNext',
-        '--moduleResolution',
-        'NodeNext',
-        '--target',
-        'ES2022',
-        '--types',
-        'node',
-        file,
-      ]);
-      times.push(performance.now() - start);
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
+      for (const who of order) times[who].push(await timed(who === 'ours' ? ours : bare));
+      ratios.push(times.ours.at(-1)! / times.bare.at(-1)!);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return { consumerTypecheckMs: summarize(times) };
+  return {
+    consumerTypecheckMs: summarize(times.ours),
+    bareTypecheckMs: summarize(times.bare),
+    ratio: summarize(ratios),
+  };
 }
