@@ -9,6 +9,7 @@ import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { unknownOptionProblem } from '../words.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
@@ -95,7 +96,30 @@ export interface ResolvedOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+// Every option's name, once: tsc fails here when BaasClientOptions gains or loses one.
+const OPTION_NAMES = Object.keys({
+  baseUrl: true,
+  token: true,
+  userAgent: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  retry: true,
+  validate: true,
+  allowInsecureHttp: true,
+  tls: true,
+  logger: true,
+  logLevel: true,
+  validateResponses: true,
+  onDrift: true,
+} satisfies Record<keyof BaasClientOptions, true>);
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
+  const unknown =
+    typeof options === 'object' && options !== null
+      ? unknownOptionProblem('createBaasClient', options, OPTION_NAMES)
+      : undefined;
+  if (unknown !== undefined) throw new TypeError(unknown);
   if (typeof options?.baseUrl !== 'string')
     throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
   let url: URL;

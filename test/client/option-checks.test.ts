@@ -25,6 +25,33 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions(undefined as never)).toThrow(
       new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'),
     );
+    expect(() => resolveOptions({ ...base, timeout: 5000 } as never)).toThrow(
+      new TypeError('createBaasClient: unknown option "timeout"; did you mean timeoutMs?'),
+    );
+  });
+
+  // A JavaScript caller has no type check: a mistyped option would be ignored without a word (a
+  // 5 s timeout left at 10 s, a base URL reported missing when it was given as baseURL).
+  it.each([
+    ['baseURL', 'baseUrl'],
+    ['timeout', 'timeoutMs'],
+    ['userAgnet', 'userAgent'],
+    ['maxResponseByte', 'maxResponseBytes'],
+    ['loglevel', 'logLevel'],
+  ])('refuses the unknown option %s, naming the one meant (%s)', (typo, meant) => {
+    const message = refusal(() => resolveOptions({ ...base, [typo]: 'sbx_value_never_shown' } as never));
+    expect(message).toContain(`"${typo}"`);
+    expect(message).toContain(`did you mean ${meant}?`);
+    expect(message).not.toContain('sbx_value_never_shown');
+  });
+
+  it('lists the options when none is close, and never shows a member name that holds data', () => {
+    expect(refusal(() => resolveOptions({ ...base, retries: 2 } as never))).toMatch(
+      /"retries".*baseUrl, token, .*retry, .*onDrift$/,
+    );
+    const message = refusal(() => resolveOptions({ ...base, '52998224725': 1 } as never));
+    expect(message).toMatch(/^createBaasClient: unknown option/);
+    expect(message).not.toMatch(/529|\*{5}/);
   });
 
   it('gives the defaults', () => {

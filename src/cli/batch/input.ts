@@ -14,7 +14,7 @@ import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { csvRecords } from './csv.js';
 import { UsageError } from '../command.js';
-import { editDistance } from '../parse.js';
+import { editDistance } from '../../words.js';
 
 export type { UpdateItem };
 
