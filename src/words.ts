@@ -34,18 +34,45 @@ export function closestName(name: string, names: readonly string[]): string | un
   return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
 }
 
+/** A member of an options object named like one the reader takes, and the one it takes. */
+export interface MisspeltMember {
+  given: string;
+  meant: string;
+}
+
 /**
- * The first member of an options object that `where` does not take, said with the option meant
- * (`baseURL` → baseUrl, `timeout` → timeoutMs) or the list of those it takes; undefined when all are
- * known. A JavaScript caller has no type check, and a mistyped option would otherwise be ignored without
- * a word. The member's name is shown only when it is a plain identifier: a name is not a place for data.
+ * The members of `given` that look like a mistyped one of `known`: the same letters in another case
+ * (`baseURL`, `Account`), at most `maxEdits` edits away (`timeout` for timeoutMs, `userAgnet`), or an
+ * alias (the command line's `accounts` for accountsPerClient). A JavaScript caller has no type check, and
+ * such a member would otherwise be ignored without a word. A member far from every name is left alone:
+ * spreading a wider object into the options is fine (and its names may be data, never to be shown).
  */
-export function unknownOptionProblem(where: string, options: object, known: readonly string[]): string | undefined {
-  const unknown = Object.keys(options).find((name) => !known.includes(name));
-  if (unknown === undefined) return undefined;
-  const lower = known.map((name) => name.toLowerCase());
-  const close = closestName(unknown.toLowerCase(), lower);
-  const shown = /^[A-Za-z_$][\w$]{0,40}$/.test(unknown) ? `"${unknown}"` : '(a member that is not an option name)';
-  const meant = close === undefined ? `it takes ${known.join(', ')}` : `did you mean ${known[lower.indexOf(close)]}?`;
-  return `${where}: unknown option ${shown}; ${meant}`;
+export function misspeltMembers(
+  given: object,
+  known: readonly string[],
+  { maxEdits = 2, aliases = {} }: { maxEdits?: number; aliases?: Readonly<Record<string, string>> | undefined } = {},
+): MisspeltMember[] {
+  const found: MisspeltMember[] = [];
+  for (const name of Object.keys(given)) {
+    if (known.includes(name)) continue;
+    let meant = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
+    let best = maxEdits + 1;
+    for (const candidate of meant === undefined ? known : []) {
+      const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+      if (distance < best) [best, meant] = [distance, candidate];
+    }
+    if (meant !== undefined) found.push({ given: name, meant });
+  }
+  return found;
+}
+
+/** `createBaasClient: unknown option "timeout"; did you mean timeoutMs?` for the first misspelt member, if any. */
+export function misspeltOptionProblem(
+  where: string,
+  options: object,
+  known: readonly string[],
+  aliases?: Readonly<Record<string, string>>,
+): string | undefined {
+  const [first] = misspeltMembers(options, known, { aliases });
+  return first && `${where}: unknown option "${first.given}"; did you mean ${first.meant}?`;
 }

@@ -5,7 +5,7 @@ import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
-import { unknownOptionProblem } from '../words.js';
+import { misspeltOptionProblem } from '../words.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -108,7 +108,7 @@ const OPTION_NAMES = Object.keys({
 
 export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
   if (!options || typeof options !== 'object') fail('options are required: { tokenUrl, clientId, clientSecret }');
-  const unknown = unknownOptionProblem('clientCredentials', options, OPTION_NAMES);
+  const unknown = misspeltOptionProblem('clientCredentials', options, OPTION_NAMES);
   if (unknown !== undefined) throw new TypeError(unknown);
   // An empty string is what an unset environment variable with a `= ''` default gives: missing, not malformed.
   if (typeof options.tokenUrl !== 'string' || options.tokenUrl === '')

@@ -9,7 +9,7 @@ import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { unknownOptionProblem } from '../words.js';
+import { misspeltOptionProblem } from '../words.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
@@ -117,7 +117,7 @@ const OPTION_NAMES = Object.keys({
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const unknown =
     typeof options === 'object' && options !== null
-      ? unknownOptionProblem('createBaasClient', options, OPTION_NAMES)
+      ? misspeltOptionProblem('createBaasClient', options, OPTION_NAMES)
       : undefined;
   if (unknown !== undefined) throw new TypeError(unknown);
   if (typeof options?.baseUrl !== 'string')

@@ -2,7 +2,7 @@
 // ill-formed sandbox allocates nothing.
 import { countProblem, SANDBOX_TOKENS, type SizeOption, totalProblem, ttlProblem } from './limits.js';
 import type { SandboxOptions } from './sandbox.js';
-import { unknownOptionProblem } from '../words.js';
+import { misspeltOptionProblem } from '../words.js';
 
 export interface CheckedOptions {
   seed: string | number;
@@ -31,9 +31,12 @@ const OPTION_NAMES = Object.keys({
   faker: true,
 } satisfies Record<keyof SandboxOptions, true>);
 
+// The sandbox command's flags, written as options by someone who knows the command line first.
+const COMMAND_LINE_NAMES = { accounts: 'accountsPerClient', keys: 'keysPerAccount', tokenTtl: 'tokenTtlSeconds' };
+
 /** The sizes, seed and token lifetime; the rate limit and faults are checked where they are built. */
 export function settle(options: SandboxOptions): CheckedOptions {
-  const unknown = unknownOptionProblem('createSandbox', options, OPTION_NAMES);
+  const unknown = misspeltOptionProblem('createSandbox', options, OPTION_NAMES, COMMAND_LINE_NAMES);
   if (unknown !== undefined) throw new TypeError(unknown);
   const clients = count('clients', options.clients, 1);
   const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2);

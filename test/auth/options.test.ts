@@ -35,6 +35,10 @@ describe('options refused at creation', () => {
     expect(message).toMatch(/^clientCredentials: unknown option "client_secret"; did you mean clientSecret\?$/);
     expect(refusal({ ...valid, timeout: 5000 })).toContain('did you mean timeoutMs?');
     expect(message).not.toContain('fake-secret-never-shown');
+    // A configuration object spread in whole, with the client's baseUrl beside the credentials, is fine.
+    expect(() =>
+      clientCredentials({ ...valid, baseUrl: 'https://api.example' } as ClientCredentialsOptions),
+    ).not.toThrow();
   });
 
   it('names a bound only where there is one, and a list item by its index only in a list', () => {
