@@ -4,6 +4,8 @@ import { AuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
+import { operationPathProblem } from '../base-url.js';
+import { operations } from '../generated/operations.js';
 import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
@@ -135,6 +137,11 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   }
   if (url.username || url.password)
     throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
+  const onOperation = operationPathProblem(
+    url,
+    Object.values(operations).map((operation) => operation.path),
+  );
+  if (onOperation !== undefined) throw new TypeError(`createBaasClient: baseUrl ${onOperation}`);
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,

@@ -50,6 +50,21 @@ describe('resolveOptions', () => {
     expect(resolveOptions(config as never).baseUrl).toBe(base.baseUrl);
   });
 
+  // The operation's own URL, copied from a curl line, as the base: every call would go to …/list-keys/v2/api/….
+  it.each([
+    ['http://127.0.0.1:4020/v2/api/pix/keys/list-keys', 'http://127.0.0.1:4020'],
+    ['https://gw.example/baas/v2/api/baas-onboarding/account/natural-person/', 'https://gw.example/baas'],
+  ])("refuses baseUrl %s, an operation's URL, naming the root to give (%s)", (baseUrl, root) => {
+    const message = refusal(() => resolveOptions({ ...base, baseUrl }));
+    expect(message).toMatch(/^createBaasClient: baseUrl /);
+    expect(message).toContain(new URL(baseUrl).pathname.replace(/\/$/, '').replace(/^\/baas/, ''));
+    expect(message.endsWith(root)).toBe(true);
+  });
+
+  it('keeps a gateway prefix, whatever it is', () => {
+    expect(resolveOptions({ ...base, baseUrl: 'https://gw.example/v2/api' }).baseUrl).toBe('https://gw.example/v2/api');
+  });
+
   it('gives the defaults', () => {
     const settings = resolveOptions(base);
     expect(settings).toMatchObject({

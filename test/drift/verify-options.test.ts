@@ -110,6 +110,14 @@ describe('parseVerifyArgs: defaults and effects', () => {
     }
   });
 
+  it("refuses an operation's URL as --base-url, naming the root to give", () => {
+    const { message } = usageError(
+      ['--base-url', 'http://127.0.0.1:4020/v2/api/pix/keys/list-keys', '--token', 't'],
+      {},
+    );
+    expect(message).toMatch(/^--base-url .*\/v2\/api\/pix\/keys\/list-keys.*http:\/\/127\.0\.0\.1:4020$/);
+  });
+
   it('an http base URL is fine too', () => {
     expect(parse(['--base-url', 'http://127.0.0.1:4010']).baseUrl).toBe('http://127.0.0.1:4010');
   });
