@@ -10,6 +10,7 @@ import { ApiError, AuthError } from '../errors.js';
 import { hideQueryValues, redactUrl } from '../redact.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
+import { headerValueProblem } from '../token-text.js';
 import type { TlsOptions } from '../tls/options.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
@@ -288,6 +289,9 @@ export function credentialsFrom(
   );
   const token = flags.token ?? env[ENV.token];
   if (!usesClientCredentials) {
+    const headerValue = token === undefined ? undefined : headerValueProblem(token);
+    if (headerValue !== undefined)
+      throw new CredentialError(`${flags.token !== undefined ? '--token' : ENV.token} ${headerValue}`);
     const source = staticToken(token);
     return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
   }

@@ -98,6 +98,9 @@ describe('resolveOptions', () => {
     [{ token: 42 }, /^token must be a string/],
     [{ token: '  ' }, /token source .*empty token$/],
     [{ token: 'a\nb' }, /token source .*control character$/],
+    // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
+    [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
+    [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],
   ])('refuses token %j as an AuthError: %s', (override, rule) => {
     const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), AuthError);
     expect(message).toMatch(/^createBaasClient: /);

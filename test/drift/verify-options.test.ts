@@ -110,6 +110,14 @@ describe('parseVerifyArgs: defaults and effects', () => {
     }
   });
 
+  it('refuses a token given as the header value ("Bearer sbx_…"), naming where it came from, never showing it', () => {
+    const byFlag = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 'Bearer sbx_secret_9'], {});
+    expect(byFlag.message).toMatch(/^--token starts with "Bearer "/);
+    const byEnv = usageError(['--base-url', 'http://127.0.0.1:4020'], { BAAS_TOKEN: 'bearer sbx_secret_9' });
+    expect(byEnv.message).toMatch(/^BAAS_TOKEN starts with "Bearer "/);
+    expect(byFlag.message + byEnv.message).not.toContain('sbx_secret_9');
+  });
+
   it("refuses an operation's URL as --base-url, naming the root to give", () => {
     const { message } = usageError(
       ['--base-url', 'http://127.0.0.1:4020/v2/api/pix/keys/list-keys', '--token', 't'],
