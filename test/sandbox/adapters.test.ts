@@ -68,7 +68,20 @@ describe('listen()', () => {
     );
     const first = await sandbox.listen({ host: '127.0.0.1' });
     running.push(first);
-    await expect(sandbox.listen({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const taken = (await sandbox.listen({ port: first.port }).then(
+      () => expect.unreachable('a second server on the same port'),
+      (error: unknown) => error,
+    )) as Error;
+    // Node's code kept; the message names the port and the way out (another port, or none for a free one).
+    expect(taken).toMatchObject({ code: 'EADDRINUSE' });
+    expect(taken.message).toMatch(
+      new RegExp(`^sandbox\\.listen\\(\\): port ${first.port} is in use.*another port.*free one$`),
+    );
+  });
+
+  it('refuses a port out of range and a misspelt option before listening', async () => {
+    for (const port of [70_000, -1, 1.5]) await expect(sandbox.listen({ port })).rejects.toThrow(/port .*0 to 65535/);
+    await expect(sandbox.listen({ prot: 1 } as never)).rejects.toThrow(/"prot"; did you mean port\?$/);
   });
 
   it('drops the connection for an injected fault (logged as dropped), with or without a log', async () => {
