@@ -119,6 +119,30 @@ describe('createMswHandlers', () => {
   type Handler = { path: string; resolver: (info: { request: Request }) => Promise<Response> };
   const http = { all: (path: string, resolver: Handler['resolver']): Handler => ({ path, resolver }) };
 
+  // A JavaScript caller's slips, said before msw is loaded instead of "cannot read properties of undefined".
+  it('refuses missing options, a missing or relative baseUrl, a misspelt option and a sandbox of another kind', async () => {
+    const sandbox = createSandbox({ seed: 'msw-unit' });
+    const refused = (run: () => Promise<unknown>) =>
+      run().then(
+        () => expect.unreachable('accepted'),
+        (e: Error) => e,
+      );
+    for (const [run, said] of [
+      [() => createMswHandlers(sandbox, undefined as never), /options are required: \{ baseUrl \}/],
+      [() => createMswHandlers(sandbox, { http } as never), /baseUrl must be the absolute http\(s\) URL/],
+      [() => createMswHandlers(sandbox, { baseUrl: '/v2', http }), /baseUrl must be/],
+      [() => createMswHandlers(sandbox, { baseURL: 'https://baas.example', http } as never), /did you mean baseUrl\?$/],
+      [
+        () => createMswHandlers({} as never, { baseUrl: 'https://baas.example', http }),
+        /first argument must be a sandbox/,
+      ],
+    ] as const) {
+      const error = await refused(run);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(said);
+    }
+  });
+
   it('one handler for every /v2/api/* call under the base URL and one for its token endpoint, answering from the sandbox', async () => {
     const sandbox = createSandbox({ seed: 'msw-unit' });
     const handlers = await createMswHandlers(sandbox, { baseUrl: 'https://baas.example/', http });
