@@ -7,7 +7,8 @@ import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions }
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
-import { beginsWith, type NamedFile, WholeFile, writeWholeFile } from '../files.js';
+import { beginsWith, type NamedFile, readableProblem, WholeFile, writeWholeFile } from '../files.js';
+import { UsageError } from '../usage-error.js';
 
 export interface Io {
   out: (text: string) => void;
@@ -33,6 +34,12 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
     : undefined;
   // A --report that could not be written is refused before anything is sent.
   if (reportFile) await WholeFile.check(reportFile, isVerifyReport, NOT_A_REPORT);
+  // The update body is read before anything is sent or shown: a wrong path is a usage error, not Node's ENOENT.
+  const body = options.write?.bodyFile;
+  const bodyProblem = body === undefined ? undefined : await readableProblem(body, 'the JSON file of the update body');
+  // The path is the user's own text: masked like every output (a token or a CPF may be in it).
+  if (bodyProblem !== undefined)
+    throw new UsageError(redactText(`--body ${body} ${bodyProblem}`, outputSecrets(options)));
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.
