@@ -109,6 +109,8 @@ describe('baas-pix-contract (dispatcher)', () => {
     for (const [body, said] of [
       ['no-such-body.json', /^baas-pix-contract verify: --body no-such-body\.json does not exist: check the path$/],
       [repoRoot, /--body .* is a folder; give the JSON file of the update body$/],
+      // Sent as it was, a 400 that verify counted as OK: the file is not what --body takes.
+      [join(repoRoot, 'README.md'), /--body .*README\.md is not valid JSON; give the JSON file of the update body$/],
     ] as const) {
       const io = capture();
       const argv = ['--base-url', 'http://127.0.0.1:9', '--token', 't', '--allow-writes', '--account', '1'];
