@@ -206,7 +206,6 @@ async function startOnce(args: string[], spec: string, port: number, timeoutMs: 
   }
 }
 
-/** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 // Every option's name, once: tsc fails here when StartMockOptions gains or loses one.
 const OPTION_NAMES = Object.keys({
   spec: true,
@@ -218,6 +217,7 @@ const OPTION_NAMES = Object.keys({
   readyTimeoutMs: true,
 } satisfies Record<keyof StartMockOptions, true>);
 
+/** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   // Before anything else, Prism's presence included: a misspelt option is the caller's to fix first.
   const misspelt = misspeltOptionProblem('startMock', options, OPTION_NAMES, { timeoutMs: 'readyTimeoutMs' });
