@@ -295,8 +295,17 @@ export function credentialsFrom(
     const source = staticToken(token);
     return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
   }
-  if (flags.token !== undefined)
+  if (flags.token !== undefined) {
+    // Only the settings of client credentials beside a token (--auth-method basic, say): those are the mistake.
+    const settingsOnly = ['token-url', 'client-id', 'client-secret'].every(
+      (name) => flags[name as keyof CredentialFlags] === undefined,
+    );
+    if (settingsOnly)
+      throw new CredentialError(
+        '--scope and --auth-method apply to client credentials (--token-url, --client-id) only; with --token, leave them out',
+      );
     throw new CredentialError('give either --token or client credentials (--token-url, --client-id), not both');
+  }
   const tokenUrl = flags['token-url'];
   const clientId = flags['client-id'];
   const clientSecret = env[ENV.clientSecret] || flags['client-secret'];

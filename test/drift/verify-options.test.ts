@@ -110,6 +110,21 @@ describe('parseVerifyArgs: defaults and effects', () => {
     }
   });
 
+  // `--token T --auth-method basic` was told "give either --token or client credentials, not both".
+  it('refuses --auth-method or --scope beside --token as settings of client credentials, not as a second credential', () => {
+    for (const extra of [
+      ['--auth-method', 'client_secret_post'],
+      ['--scope', 'pix.read'],
+    ]) {
+      const { message } = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 't', ...extra], {});
+      expect(message).toMatch(
+        /^--scope and --auth-method apply to client credentials .* with --token, leave them out$/,
+      );
+    }
+    const both = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 't', '--client-id', 'c'], {});
+    expect(both.message).toMatch(/not both$/);
+  });
+
   it('refuses a token given as the header value ("Bearer sbx_…"), naming where it came from, never showing it', () => {
     const byFlag = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 'Bearer sbx_secret_9'], {});
     expect(byFlag.message).toMatch(/^--token starts with "Bearer "/);
@@ -204,8 +219,11 @@ describe('parseVerifyArgs: usage errors', () => {
   });
 
   it('a credentials misuse is a usage error with the credentials message', () => {
-    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe(
+    expect(usageError([...BASE, '--token', 'tok-123456', '--client-id', 'pix']).message).toBe(
       'give either --token or client credentials (--token-url, --client-id), not both',
+    );
+    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe(
+      '--scope and --auth-method apply to client credentials (--token-url, --client-id) only; with --token, leave them out',
     );
   });
 
