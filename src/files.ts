@@ -477,3 +477,22 @@ async function takeOver(path: string, staleId: string, steps: TakeoverSteps, jou
     await unlink(claim).catch(() => undefined);
   }
 }
+
+/**
+ * Why the file at `path`, one the user names for the command to read (update-many's --input, verify's
+ * --body), cannot be read: missing, a folder, or not readable, in words that say what to do; undefined
+ * when it is a file. `what` says what to give instead of a folder.
+ */
+export async function readableProblem(path: string, what: string): Promise<string | undefined> {
+  try {
+    const stats = await stat(path);
+    if (stats.isFile()) return undefined;
+    return `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give ${what}`;
+  } catch (error) {
+    // The words for the two usual causes; the system's code for the rest.
+    const code = codeOf(error);
+    if (code === 'ENOENT') return 'does not exist: check the path';
+    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read: permission denied';
+    return `cannot be read (${code})`;
+  }
+}

@@ -5,6 +5,7 @@ import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
+import { misspeltOptionProblem } from '../words.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -89,8 +90,26 @@ const positive = (
   return value;
 };
 
+// Every option's name, once: tsc fails here when ClientCredentialsOptions gains or loses one.
+const OPTION_NAMES = Object.keys({
+  tokenUrl: true,
+  clientId: true,
+  clientSecret: true,
+  scope: true,
+  authMethod: true,
+  refreshMarginSeconds: true,
+  defaultExpiresInSeconds: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  tls: true,
+  fetch: true,
+  allowInsecureHttp: true,
+} satisfies Record<keyof ClientCredentialsOptions, true>);
+
 export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
   if (!options || typeof options !== 'object') fail('options are required: { tokenUrl, clientId, clientSecret }');
+  const unknown = misspeltOptionProblem('clientCredentials', options, OPTION_NAMES);
+  if (unknown !== undefined) throw new TypeError(unknown);
   // An empty string is what an unset environment variable with a `= ''` default gives: missing, not malformed.
   if (typeof options.tokenUrl !== 'string' || options.tokenUrl === '')
     fail('tokenUrl is required, e.g. "https://auth.example/oauth/token"');

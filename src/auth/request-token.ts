@@ -9,6 +9,12 @@ import { isRedirect } from '../transport/redirect.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { TokenError, type TokenErrorInit } from './token-error.js';
 
+// A 404 or 405 with no RFC 6749 body: nothing answers as a token endpoint at tokenUrl. The usual slip is
+// the service's root (or the API's own path) given as tokenUrl, so the message says where a sandbox's is.
+const NOT_A_TOKEN_ENDPOINT = new Set([404, 405]);
+const NOT_A_TOKEN_ENDPOINT_HINT =
+  ": nothing answers as a token endpoint there; check tokenUrl (a sandbox's is its URL with /oauth/token)";
+
 export interface CachedToken {
   value: string;
   /** As the endpoint said, or the default. */
@@ -124,7 +130,7 @@ export async function requestToken(
       errorUri,
       detail: code
         ? `HTTP ${response.status} ${code}${shown ? `: ${shown}` : ''}`
-        : `HTTP ${response.status} without an RFC 6749 error body`,
+        : `HTTP ${response.status} without an RFC 6749 error body${NOT_A_TOKEN_ENDPOINT.has(response.status) ? NOT_A_TOKEN_ENDPOINT_HINT : ''}`,
     });
   }
 

@@ -8,7 +8,14 @@ import { operations } from '../generated/operations.js';
 import type { PixKey, PixKeyList } from '../types.js';
 import { validateListPixKeysQuery } from '../validation/index.js';
 import { attemptUntilDone } from './attempts.js';
-import { checkObject, checkPacing, type PacingOptions, type PacingSettings } from './options.js';
+import {
+  checkNames,
+  checkObject,
+  checkPacing,
+  PACING_NAMES,
+  type PacingOptions,
+  type PacingSettings,
+} from './options.js';
 import { Pacing } from './pacing.js';
 
 /** What exportKeys needs of a client: `createBaasClient`'s does (any promise of a page will do). */
@@ -44,8 +51,18 @@ interface ExportSettings extends PacingSettings {
   onPage: ((page: KeyPage) => void) | undefined;
 }
 
+// Every option's name, once: tsc fails here when ExportKeysOptions gains or loses one.
+const EXPORT_NAMES = [
+  ...PACING_NAMES,
+  ...Object.keys({ limit: true, after: true, onPage: true } satisfies Record<
+    Exclude<keyof ExportKeysOptions, keyof PacingOptions>,
+    true
+  >),
+];
+
 function checkExportOptions(options: ExportKeysOptions | undefined, where: string): ExportSettings {
   const given = checkObject(options, where) as ExportKeysOptions;
+  checkNames(given, where, EXPORT_NAMES);
   const { limit, after, onPage } = given;
   if (limit !== undefined) {
     const issue = typeof limit === 'number' ? validateListPixKeysQuery({ limit })[0] : { message: 'must be a number' };

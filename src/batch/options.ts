@@ -4,6 +4,7 @@ import type { RetryOptions } from '../client/retry.js';
 import { retrySettings, type RetrySettings } from '../client/retry.js';
 import type { RequestLimiter } from './limiter.js';
 import type { BatchProgress } from './progress.js';
+import { misspeltOptionProblem } from '../words.js';
 
 /** Options shared by `updateMany` and `exportKeys`: how fast, and when to stop. */
 export interface PacingOptions {
@@ -65,6 +66,28 @@ function checkObject(options: unknown, where: string): Record<string, unknown> {
   return options as Record<string, unknown>;
 }
 
+// Every option's name, once: tsc fails here when the options gain or lose one.
+const PACING_NAMES = Object.keys({ rate: true, limiter: true, signal: true, retry: true } satisfies Record<
+  keyof PacingOptions,
+  true
+>);
+const UPDATE_MANY_NAMES = [
+  ...PACING_NAMES,
+  ...Object.keys({ concurrency: true, inFlight: true, onProgress: true } satisfies Record<
+    Exclude<keyof UpdateManyOptions, keyof PacingOptions>,
+    true
+  >),
+];
+/** Names a caller may bring from elsewhere: a rate limiter's word, the command line's and 0.2's page size. */
+const BATCH_ALIASES = { rateLimit: 'rate', requestsPerSecond: 'rate', pageSize: 'limit' };
+
+/** A misspelt option (`concurency`, `pageSize`) refused with the one meant; other members are left alone. */
+export function checkNames(options: object, where: string, known: readonly string[]): void {
+  const aliases = Object.fromEntries(Object.entries(BATCH_ALIASES).filter(([, meant]) => known.includes(meant)));
+  const misspelt = misspeltOptionProblem(where, options, known, aliases);
+  if (misspelt !== undefined) throw new TypeError(misspelt);
+}
+
 export function checkPacing(options: PacingOptions, where: string): PacingSettings {
   const { rate, limiter, signal, retry } = options;
   if (rate !== undefined && !(typeof rate === 'number' && rate >= MIN_RATE && rate <= MAX_RATE))
@@ -87,6 +110,7 @@ export function checkPacing(options: PacingOptions, where: string): PacingSettin
 export function checkUpdateManyOptions(options: UpdateManyOptions | undefined): UpdateManySettings {
   const where = 'updateMany';
   const given = checkObject(options, where) as UpdateManyOptions;
+  checkNames(given, where, UPDATE_MANY_NAMES);
   const concurrency = given.concurrency ?? DEFAULT_CONCURRENCY;
   if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
     throw new RangeError(`${where}: concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
@@ -98,4 +122,4 @@ export function checkUpdateManyOptions(options: UpdateManyOptions | undefined): 
   return { ...checkPacing(given, where), concurrency, inFlight, onProgress: given.onProgress };
 }
 
-export { checkObject };
+export { checkObject, PACING_NAMES };

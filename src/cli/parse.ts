@@ -3,6 +3,7 @@
 // renamed in 1.0 its new name, a flag without its value the form it takes. No value is ever echoed
 // (a misplaced secret must not reach the terminal's scrollback or a CI log).
 import { parseArgs } from 'node:util';
+import { closestName } from '../words.js';
 import { type Flags, UsageError, type Values } from './command.js';
 
 /** Flags renamed in 1.0 (one vocabulary with the library): the old name → the new one. */
@@ -13,31 +14,8 @@ export const RENAMED: Readonly<Record<string, string>> = {
   'token-ttl': 'token-ttl-seconds',
 };
 
-/** Edit distance with adjacent transpositions (`--prot` is one step from `--port`). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  return d[a.length]![b.length]!;
-}
-
 /** The declared flag closest to `name`, if one is close enough to be what was meant. */
-export function closestFlag(name: string, flags: readonly string[]): string | undefined {
-  let best: { flag: string; distance: number } | undefined;
-  for (const flag of flags) {
-    // A prefix of a flag, or a flag with something added, is as close as a typo.
-    const distance = flag.startsWith(name) || name.startsWith(flag) ? 1 : editDistance(name, flag);
-    if (!best || distance < best.distance) best = { flag, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.flag : undefined;
-}
+export const closestFlag = closestName;
 
 function unknownFlag(raw: string, flags: Flags): UsageError {
   // `-x` or `--name=value`: the name only, never the value.

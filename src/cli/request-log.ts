@@ -180,10 +180,9 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     });
   });
   const { port } = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   let stopped: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}`,
+    url: reachableUrl(options.host, port),
     port,
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
@@ -192,4 +191,15 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
         server.closeAllConnections();
       })),
   };
+}
+
+/**
+ * The URL to call a server listening on `host`: for every interface (0.0.0.0, ::) this machine's loopback,
+ * since http://0.0.0.0 is no address to call, and the client and verify rightly refuse plain http to a host
+ * that is not loopback. Any other host as given (an IPv6 one in brackets).
+ */
+export function reachableUrl(host: string, port: number): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::' || host === '[::]') return `http://[::1]:${port}`;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
 }

@@ -106,7 +106,10 @@ export async function serveUntilStopped(
   );
   // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);
-  context.out(`${name} listening on ${front.url} (Ctrl-C to stop)`);
+  const everywhere = ['0.0.0.0', '::', '[::]'].includes(address.host)
+    ? `, and on every interface (${address.host})`
+    : '';
+  context.out(`${name} listening on ${front.url}${everywhere} (Ctrl-C to stop)`);
   const reason = await stopRequested();
   context.err(`${name}: ${reason}, stopping`);
   await Promise.allSettled([front.stop(), backend.stop()]);

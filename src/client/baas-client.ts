@@ -21,6 +21,7 @@ import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
+import { misspeltMembers } from '../words.js';
 
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
@@ -54,6 +55,45 @@ export interface BaasClient {
   on<T extends BaasEventType>(type: T, listener: BaasEventListener<T>): () => void;
   /** Releases what the client holds open: the connections of its `tls` agent. */
   close(): Promise<void>;
+}
+
+// Every member each operation's input takes, once: tsc fails here when an input gains or loses one.
+const CALL_OPTIONS = Object.keys({
+  signal: true,
+  timeoutMs: true,
+  retry: true,
+  maxResponseBytes: true,
+  headers: true,
+} satisfies Record<keyof CallOptions, true>);
+const INPUT_NAMES = {
+  updateNaturalPerson: [
+    ...Object.keys({ account: true, documentNumber: true, body: true } satisfies Record<
+      Exclude<keyof UpdateNaturalPersonInput, keyof CallOptions>,
+      true
+    >),
+    ...CALL_OPTIONS,
+  ],
+  listPixKeys: [
+    ...Object.keys({ limit: true, cursor: true } satisfies Record<
+      Exclude<keyof ListPixKeysInput, keyof CallOptions>,
+      true
+    >),
+    ...CALL_OPTIONS,
+  ],
+} as const;
+
+/**
+ * A member named as the operation takes one, but in other letters: `{ Account, DocumentNumber }` (the
+ * contract's query names) for `{ account, documentNumber }` would otherwise be ignored and reported as
+ * "Account is required". Other members are left alone: spreading a wider object (a sandbox account with
+ * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
+ */
+function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object): void {
+  const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) => ({
+    path: given,
+    message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
+  }));
+  if (issues.length > 0) throw new ValidationError(issues, { operation });
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -149,6 +189,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     updateNaturalPerson(input) {
       return new CallPromise(
         (async () => {
+          misspeltInput('updateNaturalPerson', input);
           const query = { Account: input.account, DocumentNumber: input.documentNumber };
           preflight('updateNaturalPerson', [
             ...validateUpdateNaturalPersonQuery(query),
@@ -162,6 +203,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     listPixKeys(input = {}) {
       return new CallPromise(
         (async () => {
+          misspeltInput('listPixKeys', input);
           const query = { limit: input.limit, cursor: input.cursor };
           preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
           return send('listPixKeys', { query }, input, readList);

@@ -4,11 +4,14 @@ import { AuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
+import { operationPathProblem } from '../base-url.js';
+import { operations } from '../generated/operations.js';
 import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { misspeltOptionProblem } from '../words.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
@@ -95,7 +98,30 @@ export interface ResolvedOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+// Every option's name, once: tsc fails here when BaasClientOptions gains or loses one.
+const OPTION_NAMES = Object.keys({
+  baseUrl: true,
+  token: true,
+  userAgent: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  retry: true,
+  validate: true,
+  allowInsecureHttp: true,
+  tls: true,
+  logger: true,
+  logLevel: true,
+  validateResponses: true,
+  onDrift: true,
+} satisfies Record<keyof BaasClientOptions, true>);
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
+  const unknown =
+    typeof options === 'object' && options !== null
+      ? misspeltOptionProblem('createBaasClient', options, OPTION_NAMES)
+      : undefined;
+  if (unknown !== undefined) throw new TypeError(unknown);
   if (typeof options?.baseUrl !== 'string')
     throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
   let url: URL;
@@ -111,6 +137,11 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   }
   if (url.username || url.password)
     throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
+  const onOperation = operationPathProblem(
+    url,
+    Object.values(operations).map((operation) => operation.path),
+  );
+  if (onOperation !== undefined) throw new TypeError(`createBaasClient: baseUrl ${onOperation}`);
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,

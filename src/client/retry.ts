@@ -1,6 +1,7 @@
 // When and how long to wait before another attempt: one decision, `shouldRetry`, as Stainless'
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
 import { MAX_TIMER_MS } from '../transport/attempt.js';
+import { misspeltMembers } from '../words.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
@@ -32,8 +33,20 @@ export const DEFAULT_RETRY: RetrySettings = Object.freeze({
   statuses: Object.freeze([429, 502, 503, 504]),
 });
 
+// Every setting's name, once (tsc fails here when RetryOptions gains or loses one), and the names a
+// caller brings from other libraries.
+const SETTING_NAMES = Object.keys(DEFAULT_RETRY satisfies Record<keyof RetryOptions, unknown>);
+const OTHER_NAMES = { retries: 'maxAttempts', attempts: 'maxAttempts', statusCodes: 'statuses' };
+
 export function retrySettings(option: RetryOptions | boolean | undefined): RetrySettings | false {
   if (option === false) return false;
+  // `{ maxAttempt: 5 }` or `{ retries: 5 }` would otherwise retry with the defaults without a word.
+  const [misspelt] =
+    typeof option === 'object' && option !== null
+      ? misspeltMembers(option, SETTING_NAMES, { aliases: OTHER_NAMES })
+      : [];
+  if (misspelt !== undefined)
+    throw new TypeError(`retry.${misspelt.given} is not a retry setting; did you mean ${misspelt.meant}?`);
   // Spreading `true` or `undefined` adds nothing: both mean the defaults.
   const settings = { ...DEFAULT_RETRY, ...(option as RetryOptions | undefined) };
   if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {

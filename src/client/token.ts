@@ -2,6 +2,7 @@
 // a usable token both become an AuthError before anything is sent, naming the problem, never the value.
 import { AuthError, type ErrorContext } from '../errors.js';
 import { redactedCause, redactText } from '../redact.js';
+import { headerValueProblem } from '../token-text.js';
 
 /**
  * A fixed token, or a function called before each attempt. A function may also have `invalidate`
@@ -24,6 +25,8 @@ export function tokenProblem(value: unknown): string | undefined {
   if (value.trim() === '') return 'the token source gave an empty token';
   // CR/LF would split the Authorization header.
   if (CONTROL.test(value)) return 'the token source gave a token with a control character';
+  const headerValue = headerValueProblem(value);
+  if (headerValue !== undefined) return `the token source gave a token that ${headerValue}`;
   return undefined;
 }
 

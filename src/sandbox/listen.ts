@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ListenOptions, RunningSandbox } from './sandbox.js';
 import { DroppedConnection } from './faults.js';
 import { escapeControls, maskDigits, redactPath, redactText } from '../redact.js';
+import { misspeltOptionProblem } from '../words.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -38,7 +39,33 @@ async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
   }
 }
 
+// Every option's name, once: tsc fails here when ListenOptions gains or loses one.
+const OPTION_NAMES = Object.keys({ port: true, host: true, log: true } satisfies Record<keyof ListenOptions, true>);
+
+/**
+ * Node's own words for a port that cannot be had ("listen EADDRINUSE: address already in use") name no
+ * way out. The error keeps Node's `code` (EADDRINUSE), so a caller can still tell it apart.
+ */
+function portTaken(error: unknown, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+  if (code !== 'EADDRINUSE') return error;
+  return Object.assign(
+    new Error(
+      `sandbox.listen(): port ${port} is in use on 127.0.0.1 (another sandbox or mock?): stop that one, give another port, or leave port out for a free one`,
+      { cause: error },
+    ),
+    { code },
+  );
+}
+
 export async function listen(handle: Handler, options: ListenOptions): Promise<RunningSandbox> {
+  const misspelt = misspeltOptionProblem('sandbox.listen()', options, OPTION_NAMES);
+  if (misspelt !== undefined) throw new TypeError(misspelt);
+  const { port: asked = 0 } = options;
+  if (!Number.isInteger(asked) || asked < 0 || asked > 65_535)
+    throw new RangeError(
+      'sandbox.listen(): port must be a whole number from 0 to 65535 (0, the default, picks a free one)',
+    );
   const { createAdaptorServer } = await loadAdapter();
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1' && host !== 'localhost')
@@ -64,10 +91,11 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
     },
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host === 'localhost' ? '127.0.0.1' : host, () => {
+    const failed = (error: unknown) => reject(portTaken(error, asked));
+    server.once('error', failed);
+    server.listen(asked, host === 'localhost' ? '127.0.0.1' : host, () => {
       // Stryker disable next-line StringLiteral: a listener left on would only reject a promise already settled.
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

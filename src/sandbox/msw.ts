@@ -4,6 +4,7 @@
 // consumer passes (`http`), or is left open when msw is loaded here.
 import { SANDBOX_TOKENS } from './limits.js';
 import type { Sandbox } from './sandbox.js';
+import { misspeltOptionProblem } from '../words.js';
 
 /** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
 export interface MswHttp<Handler> {
@@ -30,6 +31,7 @@ export async function createMswHandlers<Handler = any>(
   sandbox: Sandbox,
   options: MswHandlerOptions<Handler>,
 ): Promise<Handler[]> {
+  checkArguments(sandbox, options);
   let http = options.http;
   if (!http) {
     try {
@@ -50,4 +52,32 @@ export async function createMswHandlers<Handler = any>(
     }
   };
   return [http.all(`${base}/v2/api/*`, route), http.all(`${base}${SANDBOX_TOKENS.path}`, route)];
+}
+
+// Every option's name, once: tsc fails here when MswHandlerOptions gains or loses one.
+const OPTION_NAMES = Object.keys({ baseUrl: true, http: true } satisfies Record<keyof MswHandlerOptions, true>);
+
+/** The arguments a JavaScript caller can get wrong, said before msw is loaded (not "cannot read 'replace'"). */
+function checkArguments(sandbox: unknown, options: unknown): void {
+  if (typeof (sandbox as Partial<Sandbox> | null)?.fetch !== 'function')
+    throw new TypeError('createMswHandlers: the first argument must be a sandbox, what createSandbox() returns');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      'createMswHandlers: options are required: { baseUrl }, the base URL your client calls, e.g. { baseUrl: "https://sandbox.baas.example" }',
+    );
+  const misspelt = misspeltOptionProblem('createMswHandlers', options, OPTION_NAMES);
+  if (misspelt !== undefined) throw new TypeError(misspelt);
+  const { baseUrl } = options as Partial<MswHandlerOptions>;
+  if (!/^https?:$/.test(protocolOf(baseUrl)))
+    throw new TypeError(
+      'createMswHandlers: baseUrl must be the absolute http(s) URL your client calls, e.g. "https://sandbox.baas.example"',
+    );
+}
+
+function protocolOf(url: unknown): string {
+  try {
+    return typeof url === 'string' ? new URL(url).protocol : '';
+  } catch {
+    return '';
+  }
 }

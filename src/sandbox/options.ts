@@ -2,6 +2,7 @@
 // ill-formed sandbox allocates nothing.
 import { countProblem, SANDBOX_TOKENS, type SizeOption, totalProblem, ttlProblem } from './limits.js';
 import type { SandboxOptions } from './sandbox.js';
+import { misspeltOptionProblem } from '../words.js';
 
 export interface CheckedOptions {
   seed: string | number;
@@ -18,8 +19,25 @@ const count = (name: SizeOption, value: number | undefined, fallback: number): n
   return n;
 };
 
+// Every option's name, once: tsc fails here when SandboxOptions gains or loses one.
+const OPTION_NAMES = Object.keys({
+  seed: true,
+  clients: true,
+  accountsPerClient: true,
+  keysPerAccount: true,
+  rateLimit: true,
+  faults: true,
+  tokenTtlSeconds: true,
+  faker: true,
+} satisfies Record<keyof SandboxOptions, true>);
+
+// The sandbox command's flags, written as options by someone who knows the command line first.
+const COMMAND_LINE_NAMES = { accounts: 'accountsPerClient', keys: 'keysPerAccount', tokenTtl: 'tokenTtlSeconds' };
+
 /** The sizes, seed and token lifetime; the rate limit and faults are checked where they are built. */
 export function settle(options: SandboxOptions): CheckedOptions {
+  const unknown = misspeltOptionProblem('createSandbox', options, OPTION_NAMES, COMMAND_LINE_NAMES);
+  if (unknown !== undefined) throw new TypeError(unknown);
   const clients = count('clients', options.clients, 1);
   const accountsPerClient = count('accountsPerClient', options.accountsPerClient, 2);
   const keysPerAccount = count('keysPerAccount', options.keysPerAccount, 5);

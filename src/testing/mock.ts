@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { misspeltOptionProblem } from '../words.js';
 
 export interface StartMockOptions {
   /** Path of the OpenAPI document to serve. Defaults to the bundled spec shipped with this package. */
@@ -205,8 +206,22 @@ async function startOnce(args: string[], spec: string, port: number, timeoutMs: 
   }
 }
 
+// Every option's name, once: tsc fails here when StartMockOptions gains or loses one.
+const OPTION_NAMES = Object.keys({
+  spec: true,
+  port: true,
+  host: true,
+  dynamic: true,
+  seed: true,
+  errors: true,
+  readyTimeoutMs: true,
+} satisfies Record<keyof StartMockOptions, true>);
+
 /** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+  // Before anything else, Prism's presence included: a misspelt option is the caller's to fix first.
+  const misspelt = misspeltOptionProblem('startMock', options, OPTION_NAMES, { timeoutMs: 'readyTimeoutMs' });
+  if (misspelt !== undefined) throw new TypeError(misspelt);
   const spec = resolve(options.spec ?? bundledSpecPath);
   // Prism's own message for a missing file is buried in its log; say it plainly, before spawning.
   await access(spec, constants.R_OK).catch((error: NodeJS.ErrnoException) => {

@@ -60,11 +60,20 @@ export function systemCode(error: unknown): string | undefined {
   return undefined;
 }
 
+// A port the Fetch standard blocks (6000, 6665-6669, 5060, …): fetch refuses it before connecting, with a
+// cause that says only "bad port" and no system code. A sandbox serves on it happily, so a newcomer who
+// picked one would otherwise read a bare "network failure".
+const BLOCKED_PORT = 'bad port';
+export const BLOCKED_PORT_REASON =
+  'a port that fetch never calls (the Fetch standard blocks it); serve the service on another port';
+
 /** What a failure says in words when it names itself (a TLS failure: `reason` beside its `code`). */
 function failureReason(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
     const { code, reason } = current as { code?: unknown; reason?: unknown };
     if (typeof code === 'string' && typeof reason === 'string') return reason;
+    if (current instanceof Error && current.message === BLOCKED_PORT && typeof code !== 'string')
+      return BLOCKED_PORT_REASON;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

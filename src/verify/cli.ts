@@ -7,7 +7,9 @@ import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions }
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
-import { beginsWith, type NamedFile, WholeFile, writeWholeFile } from '../files.js';
+import { beginsWith, type NamedFile, readableProblem, WholeFile, writeWholeFile } from '../files.js';
+import { UsageError } from '../usage-error.js';
+import { readFile, stat } from 'node:fs/promises';
 
 export interface Io {
   out: (text: string) => void;
@@ -33,6 +35,12 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
     : undefined;
   // A --report that could not be written is refused before anything is sent.
   if (reportFile) await WholeFile.check(reportFile, isVerifyReport, NOT_A_REPORT);
+  // The update body is read before anything is sent or shown: a wrong path is a usage error, not Node's ENOENT.
+  const body = options.write?.bodyFile;
+  const bodyProblem = body === undefined ? undefined : await updateBodyProblem(body);
+  // The path is the user's own text: masked like every output (a token or a CPF may be in it).
+  if (bodyProblem !== undefined)
+    throw new UsageError(redactText(`--body ${body} ${bodyProblem}`, outputSecrets(options)));
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.
@@ -52,5 +60,23 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
     return 2;
   } finally {
     await options.credentials.close();
+  }
+}
+
+// An update body is a few hundred bytes; one over this is not one (and is not read whole to find out).
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** Why --body cannot be sent: not a readable file, too large for an update, or not JSON at all. */
+async function updateBodyProblem(path: string): Promise<string | undefined> {
+  const what = 'the JSON file of the update body';
+  const unreadable = await readableProblem(path, what);
+  if (unreadable !== undefined) return unreadable;
+  if ((await stat(path)).size > MAX_BODY_BYTES) return `is over ${MAX_BODY_BYTES / 1024} KiB; give ${what}`;
+  try {
+    JSON.parse(await readFile(path, 'utf8'));
+    return undefined;
+  } catch {
+    // JSON.parse's words quote the text, which may hold a CPF: only the rule.
+    return `is not valid JSON; give ${what}`;
   }
 }

@@ -10,6 +10,7 @@ import { ApiError, AuthError } from '../errors.js';
 import { hideQueryValues, redactUrl } from '../redact.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
+import { headerValueProblem } from '../token-text.js';
 import type { TlsOptions } from '../tls/options.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
@@ -288,11 +289,23 @@ export function credentialsFrom(
   );
   const token = flags.token ?? env[ENV.token];
   if (!usesClientCredentials) {
+    const headerValue = token === undefined ? undefined : headerValueProblem(token);
+    if (headerValue !== undefined)
+      throw new CredentialError(`${flags.token !== undefined ? '--token' : ENV.token} ${headerValue}`);
     const source = staticToken(token);
     return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
   }
-  if (flags.token !== undefined)
+  if (flags.token !== undefined) {
+    // Only the settings of client credentials beside a token (--auth-method basic, say): those are the mistake.
+    const settingsOnly = ['token-url', 'client-id', 'client-secret'].every(
+      (name) => flags[name as keyof CredentialFlags] === undefined,
+    );
+    if (settingsOnly)
+      throw new CredentialError(
+        '--scope and --auth-method apply to client credentials (--token-url, --client-id) only; with --token, leave them out',
+      );
     throw new CredentialError('give either --token or client credentials (--token-url, --client-id), not both');
+  }
   const tokenUrl = flags['token-url'];
   const clientId = flags['client-id'];
   const clientSecret = env[ENV.clientSecret] || flags['client-secret'];

@@ -1,7 +1,9 @@
 // The options of `verify`, checked from the values of its flags (src/cli/verify.ts declares and parses
 // them). Credentials come through one seam (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+import { operationPathProblem } from '../base-url.js';
 import { isInsecureRemote } from '../loopback.js';
+import { readBundledSpec } from '../shipped-files.js';
 import { UsageError } from '../usage-error.js';
 import {
   CredentialError,
@@ -123,6 +125,8 @@ export function checkBaseUrl(
   // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
   if (parsed.username || parsed.password)
     throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
+  const onOperation = operationPathProblem(parsed, Object.keys((readBundledSpec() as { paths: object }).paths));
+  if (onOperation !== undefined) throw new UsageError(`--base-url ${onOperation}`);
   if (!isInsecureRemote(parsed)) return { baseUrl, insecure: false };
   if (!allowInsecureHttp) throw new UsageError(insecureHttpMessage('--base-url'));
   return { baseUrl, insecure: true };

@@ -30,6 +30,17 @@ describe('options refused at creation', () => {
     );
   });
 
+  it('refuses an unknown option, naming the one meant, never its value', () => {
+    const message = refusal({ ...valid, client_secret: 'fake-secret-never-shown' });
+    expect(message).toMatch(/^clientCredentials: unknown option "client_secret"; did you mean clientSecret\?$/);
+    expect(refusal({ ...valid, timeout: 5000 })).toContain('did you mean timeoutMs?');
+    expect(message).not.toContain('fake-secret-never-shown');
+    // A configuration object spread in whole, with the client's baseUrl beside the credentials, is fine.
+    expect(() =>
+      clientCredentials({ ...valid, baseUrl: 'https://api.example' } as ClientCredentialsOptions),
+    ).not.toThrow();
+  });
+
   it('names a bound only where there is one, and a list item by its index only in a list', () => {
     expect(refusal({ ...valid, refreshMarginSeconds: -1 })).toMatch(
       /^clientCredentials: refreshMarginSeconds must be a non-negative number$/,

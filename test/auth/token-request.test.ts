@@ -271,6 +271,16 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
       expect(detailOf(error)).toMatch(/^HTTP 502 .*RFC 6749/);
     }
   });
+
+  // The service's root, or the API's own path, given as tokenUrl: the message says what to check.
+  it('a 404 or 405 without an error body says to check tokenUrl; other statuses do not', async () => {
+    for (const status of [404, 405]) {
+      const error = await failure(answering(() => rawAnswer(status, '')));
+      expect(error).toMatchObject({ failure: 'rejected', status });
+      expect(detailOf(error)).toMatch(new RegExp(`^HTTP ${status} .*check tokenUrl.*/oauth/token`));
+    }
+    expect(detailOf(await failure(answering(() => rawAnswer(502, ''))))).not.toContain('tokenUrl');
+  });
 });
 
 /** A browser-like fetch's answer to redirect: 'manual': status 0, type 'opaqueredirect', no Location. */

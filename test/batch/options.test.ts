@@ -47,6 +47,17 @@ describe('options of updateMany', () => {
       expect(() => updateMany(client, [], options)).not.toThrow();
   });
 
+  // A JavaScript caller has no type check: `concurency: 2` or `rateLimit: 5` would run at the defaults.
+  it('refuses a misspelt option naming the one meant, and leaves other members alone', () => {
+    const { client } = sandboxClient();
+    expect(() => updateMany(client, [], { concurency: 2 } as never)).toThrow(
+      /"concurency"; did you mean concurrency\?/,
+    );
+    expect(() => updateMany(client, [], { rateLimit: 5 } as never)).toThrow(/did you mean rate\?/);
+    expect(() => updateMany(client, [], { inflight: 'abort' } as never)).toThrow(TypeError);
+    expect(() => updateMany(client, [], { concurrency: 2, jobName: 'nightly' } as never)).not.toThrow();
+  });
+
   it('refuses a client or items of the wrong kind, naming them', () => {
     const { client } = sandboxClient();
     expect(() => updateMany({} as never, [])).toThrow(/client/);
@@ -77,6 +88,10 @@ describe('options of exportKeys and exportKeyPages', () => {
       expect(() => walk(client, { after: 5 as never })).toThrow(TypeError);
       expect(() => walk(client, { after: 5 as never })).toThrow('after');
       expect(() => walk(client, null as never)).toThrow(/options/);
+      // The command line's (and 0.2's) page size, and a typo, are named with the option meant.
+      expect(() => walk(client, { pageSize: 50 } as never)).toThrow(/"pageSize"; did you mean limit\?/);
+      expect(() => walk(client, { limt: 50 } as never)).toThrow(/did you mean limit\?/);
+      expect(() => walk(client, { onpage: () => undefined } as never)).toThrow(/did you mean onPage\?/);
     });
   }
 });

@@ -104,6 +104,23 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(io.stderr.join('\n')).toMatch(/--pages .*positive whole number/);
   });
 
+  // Node's "ENOENT: no such file or directory, open 'b.json'" came after the header, naming no flag.
+  it('verify --allow-writes with a --body that is missing or a folder: a usage error naming --body, before anything is shown', async () => {
+    for (const [body, said] of [
+      ['no-such-body.json', /^baas-pix-contract verify: --body no-such-body\.json does not exist: check the path$/],
+      [repoRoot, /--body .* is a folder; give the JSON file of the update body$/],
+      // Sent as it was, a 400 that verify counted as OK: the file is not what --body takes.
+      [join(repoRoot, 'README.md'), /--body .*README\.md is not valid JSON; give the JSON file of the update body$/],
+    ] as const) {
+      const io = capture();
+      const argv = ['--base-url', 'http://127.0.0.1:9', '--token', 't', '--allow-writes', '--account', '1'];
+      const code = await main(['verify', ...argv, '--document-number', '52998224725', '--body', body], COMMANDS, io);
+      expect(code).toBe(2);
+      expect(io.stdout.join('\n')).not.toMatch(/^verify http/m);
+      expect(io.stderr.at(-1)).toMatch(said);
+    }
+  });
+
   it('sandbox --help lists its options; a bad count is a usage error naming the option', async () => {
     let io = capture();
     expect(await main(['sandbox', '--help'], COMMANDS, io)).toBe(0);

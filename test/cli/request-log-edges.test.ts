@@ -3,7 +3,14 @@
 // problem body, the line's exact form, a server behind that dies mid-answer, and the stop.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { faultyFields, formatLine, loggedPath, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
+import {
+  faultyFields,
+  formatLine,
+  loggedPath,
+  reachableUrl,
+  startRequestLog,
+  type RequestLog,
+} from '../../src/cli/request-log.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { VALID_CPF } from '../support/fixtures.js';
 import { portIsFree } from './processes.js';
@@ -346,4 +353,18 @@ describe('listening and stopping', () => {
     await closed;
     expect(await portIsFree(log.port)).toBe(true);
   }, 10_000);
+});
+
+// `sandbox --host 0.0.0.0` printed http://0.0.0.0:N in its banner and curl lines, a URL the client and verify
+// refuse (plain http to a host that is not loopback): the URL shown is this machine's loopback instead.
+describe('the URL a banner shows', () => {
+  it.each([
+    ['0.0.0.0', 'http://127.0.0.1:4020'],
+    ['::', 'http://[::1]:4020'],
+    ['127.0.0.1', 'http://127.0.0.1:4020'],
+    ['::1', 'http://[::1]:4020'],
+    ['192.168.0.10', 'http://192.168.0.10:4020'],
+  ])('for --host %s is %s', (host, url) => {
+    expect(reachableUrl(host, 4020)).toBe(url);
+  });
 });

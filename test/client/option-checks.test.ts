@@ -25,6 +25,44 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions(undefined as never)).toThrow(
       new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'),
     );
+    expect(() => resolveOptions({ ...base, timeout: 5000 } as never)).toThrow(
+      new TypeError('createBaasClient: unknown option "timeout"; did you mean timeoutMs?'),
+    );
+  });
+
+  // A JavaScript caller has no type check: a mistyped option would be ignored without a word (a
+  // 5 s timeout left at 10 s, a base URL reported missing when it was given as baseURL).
+  it.each([
+    ['baseURL', 'baseUrl'],
+    ['timeout', 'timeoutMs'],
+    ['userAgnet', 'userAgent'],
+    ['maxResponseByte', 'maxResponseBytes'],
+    ['loglevel', 'logLevel'],
+  ])('refuses the unknown option %s, naming the one meant (%s)', (typo, meant) => {
+    const message = refusal(() => resolveOptions({ ...base, [typo]: 'sbx_value_never_shown' } as never));
+    expect(message).toContain(`"${typo}"`);
+    expect(message).toContain(`did you mean ${meant}?`);
+    expect(message).not.toContain('sbx_value_never_shown');
+  });
+
+  it('leaves alone a member far from every option: a wider object spread into the options still works', () => {
+    const config = { ...base, tokenUrl: 'https://auth.example/token', clientId: 'id', '52998224725': 1 };
+    expect(resolveOptions(config as never).baseUrl).toBe(base.baseUrl);
+  });
+
+  // The operation's own URL, copied from a curl line, as the base: every call would go to …/list-keys/v2/api/….
+  it.each([
+    ['http://127.0.0.1:4020/v2/api/pix/keys/list-keys', 'http://127.0.0.1:4020'],
+    ['https://gw.example/baas/v2/api/baas-onboarding/account/natural-person/', 'https://gw.example/baas'],
+  ])("refuses baseUrl %s, an operation's URL, naming the root to give (%s)", (baseUrl, root) => {
+    const message = refusal(() => resolveOptions({ ...base, baseUrl }));
+    expect(message).toMatch(/^createBaasClient: baseUrl /);
+    expect(message).toContain(new URL(baseUrl).pathname.replace(/\/$/, '').replace(/^\/baas/, ''));
+    expect(message.endsWith(root)).toBe(true);
+  });
+
+  it('keeps a gateway prefix, whatever it is', () => {
+    expect(resolveOptions({ ...base, baseUrl: 'https://gw.example/v2/api' }).baseUrl).toBe('https://gw.example/v2/api');
   });
 
   it('gives the defaults', () => {
@@ -60,6 +98,9 @@ describe('resolveOptions', () => {
     [{ token: 42 }, /^token must be a string/],
     [{ token: '  ' }, /token source .*empty token$/],
     [{ token: 'a\nb' }, /token source .*control character$/],
+    // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
+    [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
+    [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],
   ])('refuses token %j as an AuthError: %s', (override, rule) => {
     const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), AuthError);
     expect(message).toMatch(/^createBaasClient: /);

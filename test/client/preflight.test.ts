@@ -103,3 +103,48 @@ describe('pre-flight validation', () => {
     expect(fetchSpy).toHaveBeenCalledTimes(1);
   });
 });
+
+// A JavaScript caller has no type check: `{ Account, DocumentNumber }`, the contract's names, used to be
+// ignored and reported as "Account is required", though Account was given.
+describe('an input member named in other letters', () => {
+  it.each<[string, (client: ReturnType<typeof clientWithSpy>['client']) => Promise<unknown>, string, string]>([
+    [
+      'Account and DocumentNumber, the query names',
+      (client) =>
+        client.updateNaturalPerson({ Account: VALID_ACCOUNT, DocumentNumber: VALID_CPF, body: fullUpdate() } as never),
+      'Account',
+      'did you mean account?',
+    ],
+    ['Limit', (client) => client.listPixKeys({ Limit: 5 } as never), 'Limit', 'did you mean limit?'],
+    ['TimeoutMs', (client) => client.listPixKeys({ TimeoutMs: 1000 } as never), 'TimeoutMs', 'did you mean timeoutMs?'],
+  ])(
+    '%s: a ValidationError naming it and the member meant, nothing sent, validate on or off',
+    async (_what, call, name, hint) => {
+      for (const validate of [true, false]) {
+        const { client, fetchSpy } = clientWithSpy(validate);
+        const error = (await call(client).catch((e: unknown) => e)) as ValidationError;
+        expect(error).toBeInstanceOf(ValidationError);
+        expect(error.issues[0]).toMatchObject({ path: name });
+        expect(error.message).toContain(`"${name}"`);
+        expect(error.message).toContain(hint);
+        expect(fetchSpy).not.toHaveBeenCalled();
+      }
+    },
+  );
+
+  it('leaves other members alone: a wider object spread into the input still works', async () => {
+    const { client, fetchSpy } = clientWithSpy();
+    const sandboxAccount = { accountId: 'c4aea91a', account: VALID_ACCOUNT, documentNumber: VALID_CPF };
+    const options = {
+      signal: new AbortController().signal,
+      timeoutMs: 1000,
+      retry: false,
+      maxResponseBytes: 1e6,
+      headers: {},
+    } as const;
+    await client.updateNaturalPerson({ ...sandboxAccount, body: fullUpdate(), ...options });
+    fetchSpy.mockResolvedValueOnce(Response.json({ cursor: { next: null }, data: [] }));
+    await client.listPixKeys({ limit: 5, cursor: 'c', ...options, ...({ note: 'extra' } as object) });
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+  });
+});

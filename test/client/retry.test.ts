@@ -126,6 +126,19 @@ describe('retrySettings', () => {
     expect(retrySettings({ maxAttempts: 5 })).toEqual({ ...DEFAULT_RETRY, maxAttempts: 5 });
   });
 
+  // `{ maxAttempt: 5 }` or got's `{ retries: 5 }` retried with the defaults, without a word.
+  it.each([
+    ['maxAttempt', 'maxAttempts'],
+    ['retries', 'maxAttempts'],
+    ['statusCodes', 'statuses'],
+    ['basedelayms', 'baseDelayMs'],
+  ])('refuses the setting %s, naming the one meant (%s)', (given, meant) => {
+    expect(() => retrySettings({ [given]: 5 } as never)).toThrow(TypeError);
+    expect(() => retrySettings({ [given]: 5 } as never)).toThrow(
+      new RegExp(`^retry\\.${given} is not a retry setting; did you mean ${meant}\\?$`),
+    );
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('refuses maxAttempts %s, naming the option and the rule', (maxAttempts) => {
     expect(() => retrySettings({ maxAttempts })).toThrow(
       new TypeError('retry.maxAttempts must be a whole number of at least 1'),

@@ -105,7 +105,11 @@ describe('credentialsFrom: a token', () => {
     await source.close();
   });
 
-  it.each(['token-url', 'client-id', 'client-secret', 'scope', 'auth-method'] as const)(
+  it.each(['scope', 'auth-method'] as const)('--%s with --token: a setting of client credentials, left out', (name) => {
+    expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toMatch(/--token, leave them out$/);
+  });
+
+  it.each(['token-url', 'client-id', 'client-secret'] as const)(
     '--%s with --token: either one or the other',
     (name) => {
       expect(credentialError({ token: 'tok-123456', [name]: 'x' })).toBe(

@@ -110,6 +110,37 @@ describe('parseVerifyArgs: defaults and effects', () => {
     }
   });
 
+  // `--token T --auth-method basic` was told "give either --token or client credentials, not both".
+  it('refuses --auth-method or --scope beside --token as settings of client credentials, not as a second credential', () => {
+    for (const extra of [
+      ['--auth-method', 'client_secret_post'],
+      ['--scope', 'pix.read'],
+    ]) {
+      const { message } = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 't', ...extra], {});
+      expect(message).toMatch(
+        /^--scope and --auth-method apply to client credentials .* with --token, leave them out$/,
+      );
+    }
+    const both = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 't', '--client-id', 'c'], {});
+    expect(both.message).toMatch(/not both$/);
+  });
+
+  it('refuses a token given as the header value ("Bearer sbx_…"), naming where it came from, never showing it', () => {
+    const byFlag = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', 'Bearer sbx_secret_9'], {});
+    expect(byFlag.message).toMatch(/^--token starts with "Bearer "/);
+    const byEnv = usageError(['--base-url', 'http://127.0.0.1:4020'], { BAAS_TOKEN: 'bearer sbx_secret_9' });
+    expect(byEnv.message).toMatch(/^BAAS_TOKEN starts with "Bearer "/);
+    expect(byFlag.message + byEnv.message).not.toContain('sbx_secret_9');
+  });
+
+  it("refuses an operation's URL as --base-url, naming the root to give", () => {
+    const { message } = usageError(
+      ['--base-url', 'http://127.0.0.1:4020/v2/api/pix/keys/list-keys', '--token', 't'],
+      {},
+    );
+    expect(message).toMatch(/^--base-url .*\/v2\/api\/pix\/keys\/list-keys.*http:\/\/127\.0\.0\.1:4020$/);
+  });
+
   it('an http base URL is fine too', () => {
     expect(parse(['--base-url', 'http://127.0.0.1:4010']).baseUrl).toBe('http://127.0.0.1:4010');
   });
@@ -188,8 +219,11 @@ describe('parseVerifyArgs: usage errors', () => {
   });
 
   it('a credentials misuse is a usage error with the credentials message', () => {
-    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe(
+    expect(usageError([...BASE, '--token', 'tok-123456', '--client-id', 'pix']).message).toBe(
       'give either --token or client credentials (--token-url, --client-id), not both',
+    );
+    expect(usageError([...BASE, '--token', 'tok-123456', '--scope', 'pix']).message).toBe(
+      '--scope and --auth-method apply to client credentials (--token-url, --client-id) only; with --token, leave them out',
     );
   });
 

@@ -3,6 +3,7 @@
 // still be `name: message` of the real error, so a reworded message cannot leave the guide stale; both
 // languages quote the same lines, and every section of the issue's list is there.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
@@ -85,4 +86,26 @@ describe('the troubleshooting guide', () => {
     ] as const)
       expect(lines).toContain(`update-many: ${refusalMessage(source, refusal)}`);
   });
+
+  // The wrong port, as a newcomer meets it: a client with its default retries, a real refused connection.
+  it('quotes the network failure of a closed port as a default client reports it', async () => {
+    const port = await closedPort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // Only the waits between attempts are shortened; the number of attempts is the default's.
+    const baas = createBaasClient({ baseUrl, token: 'sbx_unused', retry: { baseDelayMs: 0, maxDelayMs: 0 } });
+    const error = await failure(() => baas.listPixKeys());
+    expect(quoted(PAGES[0]!)).toContain(shown(error).replace(baseUrl, 'http://127.0.0.1:4029'));
+  });
 });
+
+/** A port of 127.0.0.1 that nothing listens on: one the system gave out, then closed. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

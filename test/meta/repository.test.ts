@@ -85,4 +85,16 @@ describe('the two commands', () => {
     const commands = ci.split('\n').filter((line) => /^npm (test|run)/.test(line));
     expect(commands).toEqual(expect.arrayContaining(['npm run tools', 'npm test', 'npm run test:matrix']));
   });
+
+  // A contributor reads one of these first: each names the same three commands, and installs with npm ci
+  // (what .ci/run does; npm install may rewrite the lock file).
+  it.each(['README.md', 'TESTING.md', 'CONTRIBUTING.md', 'docs/guides/contributing.md', 'docs/guias/contributing.md'])(
+    '%s names npm test, npm run test:all and npm run test:matrix, and no npm install before them',
+    async (page) => {
+      const text = await readFile(join(repoRoot, page), 'utf8');
+      for (const command of ['`npm test`', '`npm run test:all`', '`npm run test:matrix`'])
+        expect(text).toContain(command);
+      expect(text).not.toMatch(/npm install && npm (test|start)/);
+    },
+  );
 });

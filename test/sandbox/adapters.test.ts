@@ -68,7 +68,20 @@ describe('listen()', () => {
     );
     const first = await sandbox.listen({ host: '127.0.0.1' });
     running.push(first);
-    await expect(sandbox.listen({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const taken = (await sandbox.listen({ port: first.port }).then(
+      () => expect.unreachable('a second server on the same port'),
+      (error: unknown) => error,
+    )) as Error;
+    // Node's code kept; the message names the port and the way out (another port, or none for a free one).
+    expect(taken).toMatchObject({ code: 'EADDRINUSE' });
+    expect(taken.message).toMatch(
+      new RegExp(`^sandbox\\.listen\\(\\): port ${first.port} is in use.*another port.*free one$`),
+    );
+  });
+
+  it('refuses a port out of range and a misspelt option before listening', async () => {
+    for (const port of [70_000, -1, 1.5]) await expect(sandbox.listen({ port })).rejects.toThrow(/port .*0 to 65535/);
+    await expect(sandbox.listen({ prot: 1 } as never)).rejects.toThrow(/"prot"; did you mean port\?$/);
   });
 
   it('drops the connection for an injected fault (logged as dropped), with or without a log', async () => {
@@ -105,6 +118,30 @@ describe('listen()', () => {
 describe('createMswHandlers', () => {
   type Handler = { path: string; resolver: (info: { request: Request }) => Promise<Response> };
   const http = { all: (path: string, resolver: Handler['resolver']): Handler => ({ path, resolver }) };
+
+  // A JavaScript caller's slips, said before msw is loaded instead of "cannot read properties of undefined".
+  it('refuses missing options, a missing or relative baseUrl, a misspelt option and a sandbox of another kind', async () => {
+    const sandbox = createSandbox({ seed: 'msw-unit' });
+    const refused = (run: () => Promise<unknown>) =>
+      run().then(
+        () => expect.unreachable('accepted'),
+        (e: Error) => e,
+      );
+    for (const [run, said] of [
+      [() => createMswHandlers(sandbox, undefined as never), /options are required: \{ baseUrl \}/],
+      [() => createMswHandlers(sandbox, { http } as never), /baseUrl must be the absolute http\(s\) URL/],
+      [() => createMswHandlers(sandbox, { baseUrl: '/v2', http }), /baseUrl must be/],
+      [() => createMswHandlers(sandbox, { baseURL: 'https://baas.example', http } as never), /did you mean baseUrl\?$/],
+      [
+        () => createMswHandlers({} as never, { baseUrl: 'https://baas.example', http }),
+        /first argument must be a sandbox/,
+      ],
+    ] as const) {
+      const error = await refused(run);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(said);
+    }
+  });
 
   it('one handler for every /v2/api/* call under the base URL and one for its token endpoint, answering from the sandbox', async () => {
     const sandbox = createSandbox({ seed: 'msw-unit' });

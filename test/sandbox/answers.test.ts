@@ -67,6 +67,25 @@ describe('createSandbox options', () => {
     ).toEqual([]);
   });
 
+  // The command line's --accounts and --keys are accountsPerClient and keysPerAccount here: a JavaScript
+  // caller who writes the flag's name would get the default sandbox without a word.
+  it('refuses an unknown option, naming the one meant', () => {
+    const unknown = (options: object) => {
+      try {
+        createSandbox(options as Parameters<typeof createSandbox>[0]);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        return (error as TypeError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(unknown({ accounts: 50 })).toMatch(
+      /^createSandbox: unknown option "accounts"; did you mean accountsPerClient\?$/,
+    );
+    expect(unknown({ keys: 5 })).toContain('did you mean keysPerAccount?');
+    expect(unknown({ ratelimit: {} })).toContain('did you mean rateLimit?');
+  });
+
   it('refuses a sandbox over its total accounts or keys, naming the options and the limit, before building anything', () => {
     const fail = (options: Parameters<typeof createSandbox>[0]) => {
       try {

@@ -136,6 +136,14 @@ describe('what startMock needs', () => {
     expect(spawned).toStrictEqual([]);
   });
 
+  it('a misspelt option: the option meant, before Prism is even looked for or anything spawned', async () => {
+    vi.resetModules();
+    const { startMock } = await import('../../src/testing/mock.js');
+    await expect(startMock({ spec: SPEC, prot: 4010 } as never)).rejects.toThrow(/"prot"; did you mean port\?$/);
+    await expect(startMock({ spec: SPEC, timeoutMs: 5 } as never)).rejects.toThrow(/did you mean readyTimeoutMs\?$/);
+    expect(spawned).toStrictEqual([]);
+  });
+
   it("no port to be had on 127.0.0.1: the system's error, before anything is spawned", async () => {
     vi.resetModules();
     const refused = Object.assign(new Error('listen EADDRNOTAVAIL: address not available 127.0.0.1'), {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ResponseError, TimeoutError } from '../../src/errors.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { Attempt, MAX_TIMER_MS, ResponseTooLarge } from '../../src/transport/attempt.js';
-import { clientError, failureOf } from '../../src/transport/failure.js';
+import { BLOCKED_PORT_REASON, clientError, failureOf } from '../../src/transport/failure.js';
 import { endlessBody } from '../support/endless-body.js';
 
 const URL_ = 'https://api.example/v2/items';
@@ -183,6 +183,22 @@ describe('what a failure means', () => {
     const shown = clientError(failure, { attempts: 2 });
     expect(shown).toBeInstanceOf(NetworkError);
     expect(shown).toMatchObject({ code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', reason: 'no client certificate' });
+  });
+
+  // fetch refuses a port the Fetch standard blocks (a sandbox started with --port 6000 serves there)
+  // before connecting, with no system code: the error says so instead of a bare "network failure".
+  it('a port fetch blocks: the real refusal of the runtime fetch, said as the reason', async () => {
+    const error = await fetch('http://127.0.0.1:6000/').then(
+      () => expect.unreachable('fetch called a blocked port'),
+      (thrown: unknown) => thrown,
+    );
+    const failure = failureOf(error, undefined);
+    expect(failure).toMatchObject({ kind: 'network', code: undefined, reason: BLOCKED_PORT_REASON });
+    const shown = clientError(failure, { attempts: 3 }) as NetworkError;
+    expect(shown.message).toContain(BLOCKED_PORT_REASON);
+    expect(failureOf(new TypeError('fetch failed', { cause: new Error('other words') }), undefined)).toMatchObject({
+      reason: undefined,
+    });
   });
 
   it('a timeout is a TimeoutError naming the attempt’s limit', () => {

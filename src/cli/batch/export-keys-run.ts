@@ -12,7 +12,7 @@ import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
-import { plural } from '../../words.js';
+import { n, plural } from '../../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
 import {
   checkRecordedOutput,
@@ -214,11 +214,11 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     } else {
       await whole?.commit();
       io.out(
-        `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${keysNow} this run, ${plural(page, 'page')})`,
+        `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${n(keysNow)} this run, ${plural(page, 'page')})`,
       );
     }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
-    io.out(`  requests  ${requests} (${summary.requestsPerSecond} per second, retries included)`);
+    io.out(`  requests  ${n(requests)} (${n(summary.requestsPerSecond)} per second, retries included)`);
     if (fault !== undefined) {
       // Credentials that failed are said as every command says them (src/verify/credentials.ts).
       const refusal = credentialFailure(fault);

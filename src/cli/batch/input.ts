@@ -14,7 +14,7 @@ import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { csvRecords } from './csv.js';
 import { UsageError } from '../command.js';
-import { editDistance } from '../parse.js';
+import { editDistance } from '../../words.js';
 
 export type { UpdateItem };
 
@@ -257,11 +257,13 @@ export async function* readInput(path: string, options: ReadInputOptions = {}): 
       }
       // A CSV file under another name (a .txt export) would be every line "not valid JSON": one usage
       // error on line 1 instead, before any other line is read, as for a CSV header that is wrong.
-      if (line.number === 1 && looksLikeCsvHeader(line.text!))
+      // A byte order mark, as Windows editors save UTF-8, starts the first line: not part of the JSON.
+      const text = line.number === 1 ? line.text!.replace(/^\uFEFF/, '') : line.text!;
+      if (line.number === 1 && looksLikeCsvHeader(text))
         throw new UsageError(
           `--input ${path}: line 1 is a CSV header, but a name not ending in .csv is read as JSONL; give the file a .csv name`,
         );
-      const parsed = jsonLine(line.number, line.text!);
+      const parsed = jsonLine(line.number, text);
       if (parsed) yield parsed;
     }
   } finally {

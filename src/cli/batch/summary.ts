@@ -1,5 +1,5 @@
 // The tally of an update-many run, and the summary printed at its end.
-import { plural } from '../../words.js';
+import { n, plural } from '../../words.js';
 import { isBaasError } from '../../errors.js';
 import type { LineIssue } from './input.js';
 
@@ -91,15 +91,15 @@ export class Tally {
 export function summaryLines(summary: Summary): string[] {
   const reasons = Object.entries(summary.failedBy)
     .sort(([, a], [, b]) => b - a)
-    .map(([reason, count]) => `${reason}: ${count}`)
+    .map(([reason, count]) => `${reason}: ${n(count)}`)
     .join(', ');
   return [
     `${summary.interrupted ? 'Interrupted' : 'Done'}: ${plural(summary.lines, 'line')}`,
-    `  sent      ${summary.sent} (ok ${summary.ok}, failed ${summary.failed})`,
+    `  sent      ${n(summary.sent)} (ok ${n(summary.ok)}, failed ${n(summary.failed)})`,
     ...(summary.failed > 0 ? [`  failed    ${reasons}`] : []),
-    `  skipped   ${summary.skipped} (done in the journal)`,
-    `  invalid   ${summary.invalid}`,
+    `  skipped   ${n(summary.skipped)} (done in the journal)`,
+    `  invalid   ${n(summary.invalid)}`,
     `  elapsed   ${summary.elapsedSeconds} s`,
-    `  requests  ${summary.requests} (${summary.requestsPerSecond} per second, retries included)`,
+    `  requests  ${n(summary.requests)} (${n(summary.requestsPerSecond)} per second, retries included)`,
   ];
 }

@@ -31,7 +31,10 @@ export class DoneLines {
   /** Applies one journal entry: a later entry for the same line replaces an earlier one. */
   apply(entry: JournalEntry): void {
     const { line, outcome, hash } = entry as Partial<UpdateJournalEntry>;
-    if (!Number.isSafeInteger(line) || (line as number) < 1) return;
+    // Every entry this command writes names its input line; one that does not was edited or forged, and
+    // skipping it would send that line again.
+    if (!Number.isSafeInteger(line) || (line as number) < 1)
+      throw new EntryProblem('names no input line (a whole number from 1)');
     const at = line as number;
     // A forged or corrupt number would otherwise size the table past what memory holds.
     if (at > MAX_JOURNAL_LINE)

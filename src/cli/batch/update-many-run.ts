@@ -17,7 +17,7 @@ import type { UpdateItem } from '../../batch/results.js';
 import { formatOf, type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
 import { FailedLines, failureText } from './failed-lines.js';
 import { NoAnswerStreak } from './no-answer.js';
-import { distinctFiles, JournalLock, type NamedFile } from '../../files.js';
+import { distinctFiles, JournalLock, type NamedFile, readableProblem } from '../../files.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';
@@ -40,20 +40,6 @@ const issueText = (issue: LineIssue): string => `${issue.field === WHOLE_LINE ? 
 export const badLineText = (line: InputLine): string[] =>
   (line.issues ?? []).map((issue) => redactMessage(`line ${line.line}: ${issueText(issue)}`));
 
-const inputProblem = async (path: string): Promise<string | undefined> => {
-  try {
-    const stats = await stat(path);
-    if (stats.isFile()) return undefined;
-    return `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give the file that holds the updates (JSONL, or CSV with a .csv name)`;
-  } catch (error) {
-    // The words for the two usual causes; the system's code for the rest.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'does not exist: check the path';
-    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read: permission denied';
-    return `cannot be read (${code})`;
-  }
-};
-
 /** Why an input that yielded no line holds no update, and what to give instead. */
 async function noUpdates(input: string): Promise<string> {
   if ((await stat(input)).size === 0)
@@ -72,7 +58,7 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
   const connection: Connection | undefined = dryRun ? undefined : connectionFrom(values, io.env);
   let lock: JournalLock | undefined;
   try {
-    const problem = await inputProblem(input);
+    const problem = await readableProblem(input, 'the file that holds the updates (JSONL, or CSV with a .csv name)');
     if (problem) throw new UsageError(`--input ${input} ${problem}`);
     const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
     // Input, journal and report are different files (a report over the input would replace it), and

@@ -63,6 +63,13 @@ describe('JSONL input', () => {
     expect(lines[1]!.issues![0]!.rule).toContain('UTF-8');
   });
 
+  // Notepad and other Windows editors save UTF-8 with a byte order mark: line 1 was "not valid JSON".
+  it('reads a first line that starts with a byte order mark, and only the first', async () => {
+    const path = dir.file('bom.jsonl');
+    await writeFile(path, bytes([0xef, 0xbb, 0xbf], jsonl('Ana'), '\n', [0xef, 0xbb, 0xbf], jsonl('Bia'), '\n'));
+    expect(outcome(await read(path))).toEqual({ bad: [[2, [WHOLE_LINE]]], good: [1] });
+  });
+
   it('reads a character whose bytes are split between two chunks', async () => {
     const text = Buffer.from('ação\nçé\n');
     const chunks = [...text].map((byte) => Buffer.from([byte]));

@@ -69,9 +69,13 @@ describe('the journal', () => {
   it.each([
     ['a file that is not a journal (no line break)', 'Account,DocumentNumber\n1,2'.replace('\n', ' ')],
     ['a forged line number', `${HEADER}{"line":1000000000000000,"outcome":"ok","hash":"00ff"}\n`],
+    ['a negative line number', `${HEADER}{"line":-1,"outcome":"ok","hash":"00ff"}\n`],
+    ['a fractional line number', `${HEADER}{"line":1.5,"outcome":"ok","hash":"00ff"}\n`],
+    ['a line number in quotes', `${HEADER}{"line":"1","outcome":"ok","hash":"00ff"}\n`],
+    ['an entry without a line', `${HEADER}{"outcome":"ok","hash":"00ff"}\n`],
     ['a line that is not UTF-8', Buffer.from(`${HEADER}{"line":1,"outcome":"ok","x":"\xff"}\n`, 'latin1')],
   ])('refuses %s with exit 2 naming it, and leaves it as it was', async (what, text) => {
-    const journal = dir.file(`bad-${what.length}`);
+    const journal = dir.file(`bad-${what.replace(/\W+/g, '-')}`);
     const input = dir.file('bad-input.jsonl');
     await writeFile(input, '');
     await writeFile(journal, text);
