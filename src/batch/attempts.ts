@@ -1,7 +1,7 @@
 // One request of a batch to its end: each attempt paced, then sent by the client with its own
 // retries off, so that a retry is paced like any request; the retry decision is the client's own
 // (shouldRetry), including the wait a server's Retry-After asks for.
-import type { CallOptions } from '../client/options.js';
+import { type InternalCallOptions, PRIOR_ATTEMPTS } from '../client/options.js';
 import { shouldRetry, sleep, type RetrySettings } from '../client/retry.js';
 import { ApiError, BaasError, NetworkError, TimeoutError } from '../errors.js';
 import type { Pacing } from './pacing.js';
@@ -28,7 +28,7 @@ export interface Attempts {
  * aborted on the wire. An error that is not the package's (a limiter's failure) is thrown.
  */
 export async function attemptUntilDone<T>(
-  send: (options: CallOptions) => Promise<T>,
+  send: (options: InternalCallOptions) => Promise<T>,
   attempts: Attempts,
 ): Promise<Outcome<T> | undefined> {
   const started = Date.now();
@@ -45,7 +45,8 @@ export async function attemptUntilDone<T>(
     const number = attempts.sending();
     let error: unknown;
     try {
-      const value = await send({ retry: false, signal: attempts.callSignal });
+      // The client counts on from the attempts already made: its events and its error say which attempt it was.
+      const value = await send({ retry: false, signal: attempts.callSignal, [PRIOR_ATTEMPTS]: attempt - 1 });
       attempts.answered(number, undefined);
       return { ok: true, value };
     } catch (thrown) {

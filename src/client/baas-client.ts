@@ -16,7 +16,14 @@ import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
 import { clientEvents } from './events.js';
-import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
+import {
+  callSettings,
+  type InternalCallOptions,
+  priorAttempts,
+  resolveOptions,
+  type BaasClientOptions,
+  type CallOptions,
+} from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
@@ -149,7 +156,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   function send<T>(
     name: OperationName,
     params: Params,
-    callOptions: CallOptions,
+    callOptions: InternalCallOptions,
     read: Reader<T>,
   ): Promise<Answered<T>> {
     const operation = operations[name];
@@ -177,7 +184,15 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       headers,
       body,
     };
-    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes);
+    const call = new Call(
+      state,
+      request,
+      timeoutMs,
+      retry,
+      callOptions.signal,
+      maxResponseBytes,
+      priorAttempts(callOptions),
+    );
     return call.answer(read);
   }
 

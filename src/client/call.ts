@@ -88,7 +88,10 @@ export class Call {
     private readonly retry: RetrySettings | false,
     private readonly signal: AbortSignal | undefined,
     private readonly maxResponseBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+    /** Attempts of this request a caller made before this call (PRIOR_ATTEMPTS): the count goes on from them. */
+    priorAttempts = 0,
   ) {
+    this.attempts = priorAttempts;
     this.url = request.url;
     this.carried = carriedNumbers(request.url);
   }

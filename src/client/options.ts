@@ -30,6 +30,25 @@ export interface CallOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/**
+ * Attempts of the same request made before this call by a caller that sends each attempt itself, so as to
+ * pace its retries (updateMany and exportKeys, src/batch/attempts.ts): the call's attempts, its events and
+ * its error count on from them, so a NetworkError after the batch's fifth attempt says "after 5 attempts".
+ * A symbol, not an option of CallOptions: only the package's own batch sets it.
+ */
+export const PRIOR_ATTEMPTS: unique symbol = Symbol('baas-pix-contract.priorAttempts');
+
+/** CallOptions with what only the package's own callers pass. */
+export interface InternalCallOptions extends CallOptions {
+  [PRIOR_ATTEMPTS]?: number | undefined;
+}
+
+/** The attempts made before a call: PRIOR_ATTEMPTS when it is a whole number of at least 0, else 0. */
+export const priorAttempts = (options: InternalCallOptions): number => {
+  const prior = options[PRIOR_ATTEMPTS];
+  return Number.isSafeInteger(prior) && (prior as number) >= 0 ? (prior as number) : 0;
+};
+
 export interface BaasClientOptions {
   /** Where the API lives, e.g. `https://sandbox.baas.example`. Plain http only to loopback unless `allowInsecureHttp`. */
   baseUrl: string;
