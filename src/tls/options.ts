@@ -2,6 +2,8 @@
 // Checked when the client is created, so a misconfiguration fails before anything is sent. Messages
 // name the field and the rule, never a value: these fields hold private keys.
 
+import { closestName } from '../words.js';
+
 /** PEM text or raw bytes (a Node Buffer is a Uint8Array). */
 export type TlsMaterial = string | Uint8Array;
 
@@ -53,8 +55,12 @@ export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
   }
   const given = tls as Record<string, unknown>;
   for (const name of Object.keys(given)) {
-    if (!KNOWN.has(name) && given[name] !== undefined)
-      throw new TypeError(`${where}.${name} is not a tls option (known: cert, key, pfx, passphrase, ca)`);
+    if (!KNOWN.has(name) && given[name] !== undefined) {
+      const meant = closestName(name, [...KNOWN]);
+      throw new TypeError(
+        `${where}.${name} is not a tls option${meant ? `; did you mean ${meant}?` : ''} (known: cert, key, pfx, passphrase, ca)`,
+      );
+    }
   }
   const has = (name: string) => given[name] !== undefined;
   const material = (name: string) => {

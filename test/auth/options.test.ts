@@ -2,7 +2,7 @@
 // rule broken, never the value (the message's format is pinned once, in the first test); each option's effect is seen in what the token endpoint (an injected
 // fetch) receives, and when.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, type ClientCredentialsOptions, type TokenError } from '../../src/auth/index.js';
+import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
 
@@ -211,13 +211,13 @@ describe('options accepted', () => {
     expect(() => clientCredentials({ ...valid, fetch: async () => new Response() })).not.toThrow();
   });
 
-  it('tls is used for the token request: a shape problem fails it as a network TokenError naming the field', async () => {
-    const error = (await clientCredentials({
-      ...valid,
-      tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']>,
-    })().catch((e: unknown) => e)) as TokenError;
-    expect(error.failure).toBe('network');
-    expect(error.message).toMatch(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
+  it('tls is used for the token request: a shape problem is refused at creation, naming the field', () => {
+    expect(() =>
+      clientCredentials({
+        ...valid,
+        tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']>,
+      }),
+    ).toThrow(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
   });
 
   it('plain http to any host with allowInsecureHttp: true', async () => {

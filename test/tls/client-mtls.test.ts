@@ -93,17 +93,26 @@ describe('createBaasClient({ tls })', () => {
     ).toThrow(/^tls must be an object/);
   });
 
-  it('a malformed tls (checked with undici, on the first call) fails each call as a NetworkError naming the field', async () => {
+  it('a malformed tls is refused at creation with the field and the rule; a misspelt member gets the one meant', () => {
+    const create = (tls: object) => () =>
+      createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', retry: false, tls: tls as TlsOptions });
+    expect(create({ cert: certs.client.cert })).toThrow(/^tls\.key is required with tls\.cert/);
+    expect(create({ cert: certs.client.cert, key: certs.client.key, passprase: 'x' })).toThrow(
+      /^tls\.passprase is not a tls option; did you mean passphrase\?/,
+    );
+  });
+
+  it('unusable material (a wrong passphrase) fails each call as a NetworkError naming the field', async () => {
     const c = createBaasClient({
       baseUrl: mtls.url,
       token: 't0k3n-abc',
       retry: false,
-      tls: { cert: certs.client.cert } as TlsOptions,
+      tls: { cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'wrong' },
     });
     for (let i = 0; i < 2; i += 1) {
       const error = await update(c).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).message).toMatch(/tls\.key is required with tls\.cert/);
+      expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
     }
   });
 

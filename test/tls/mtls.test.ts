@@ -200,14 +200,14 @@ describe('a bad tls option fails when the fetch is made, naming the field, never
 });
 
 describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
-  it('checks the type at once, the shape and the key on the first request (each time), and builds the TLS fetch then', async () => {
+  it('checks the type and the shape at once, the key on the first request (each time), and builds the TLS fetch then', async () => {
     expect(() => lazyTlsFetch('a PEM string' as unknown as TlsOptions)).toThrow(/^tls must be an object/);
     expect(() => lazyTlsFetch(null as unknown as TlsOptions, 'clientCredentials.tls')).toThrow(
       /^clientCredentials\.tls must be an object/,
     );
-    const mixed = lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions);
-    for (let i = 0; i < 2; i += 1)
-      await expect(mixed(...get(`${mtls.url}/lazy`))).rejects.toThrow(/^tls: give either pfx or cert and key/);
+    expect(() =>
+      lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions),
+    ).toThrow(/^tls: give either pfx or cert and key/);
     // The options are taken at creation: a change made afterwards does not reach the request.
     const options: Record<string, unknown> = { cert: certs.client.cert, key: certs.client.key, ca: certs.ca };
     const good = lazyTlsFetch(options as unknown as TlsOptions);
