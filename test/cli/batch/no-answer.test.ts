@@ -90,4 +90,19 @@ describe('NoAnswerStreak', () => {
     for (let i = 1; i < NO_ANSWER_LINES; i++) expect(streak.add(network)).toBe(false);
     expect(streak.add(network)).toBe(true);
   });
+
+  /** The message of a streak ended by `last`. */
+  const stoppedBy = (last: unknown) => {
+    const streak = new NoAnswerStreak();
+    for (let i = 1; i < NO_ANSWER_LINES; i++) streak.add(network);
+    streak.add(last);
+    return streak.message('https://api.test');
+  };
+
+  it("names the last failure's cause: the system's code, the timeout, or nothing when there is neither", () => {
+    expect(stoppedBy(new TimeoutError(1234, context))).toContain('(no complete answer within 1234 ms)');
+    const withCode = stoppedBy(network);
+    expect(stoppedBy(new NetworkError(undefined, context))).toBe(withCode.replace(' (ECONNREFUSED)', ''));
+    expect(withCode).toContain(' (ECONNREFUSED)');
+  });
 });

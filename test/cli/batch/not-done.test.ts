@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailedLines, failureText, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
-import { ApiError, NetworkError, TimeoutError } from '../../../src/errors.js';
+import { ApiError, AuthError, NetworkError, ResponseError, TimeoutError } from '../../../src/errors.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
@@ -109,6 +109,21 @@ describe('FailedLines', () => {
     expect(list.join('\n')).not.toMatch(/s3cr3t|52998224725/);
     expect(list.at(-1)).toContain('3 more');
   });
+
+  it('all shown: the heading gives the count alone and nothing follows the list; nothing at all for none', () => {
+    const failed = new FailedLines(() => []);
+    expect(failed.lines('report.json')).toEqual([]);
+    for (const line of [7, 2, 5]) failed.add(line, '404 Not Found');
+    const list = failed.lines('report.json');
+    expect(list[0]).toMatch(/^3 lines not done:$/);
+    expect(list.slice(1)).toEqual(['  line 2: 404 Not Found', '  line 5: 404 Not Found', '  line 7: 404 Not Found']);
+  });
+
+  it('cut: the heading gives the count and how many are shown', () => {
+    const failed = new FailedLines(() => []);
+    for (let line = 1; line <= SHOWN_LINES + 1; line++) failed.add(line, 'invalid');
+    expect(failed.lines(undefined)[0]!.match(/[0-9]+/g)).toEqual([String(SHOWN_LINES + 1), String(SHOWN_LINES)]);
+  });
 });
 
 describe('failureText', () => {
@@ -131,5 +146,44 @@ describe('failureText', () => {
     ).toBeLessThan(200);
     expect(failureText(new NetworkError('ECONNREFUSED'), [])).toBe('network (ECONNREFUSED)');
     expect(failureText(new TimeoutError(5000), [])).toContain('5000 ms');
+  });
+
+  const problem = (extra: object) => ({ type: 'about:blank', title: 'Invalid', ...extra });
+
+  it('one violation: no count of more; a violation without a text property or reason: the title instead', () => {
+    expect(
+      failureText(
+        new ApiError({ status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) }),
+        [],
+      ),
+    ).toBe('422 /email: x');
+    for (const first of [
+      { reason: 'x' },
+      { property: '/email' },
+      { property: 7, reason: 'x' },
+      { property: '/email', reason: {} },
+    ])
+      expect(failureText(new ApiError({ status: 422, problem: problem({ violations: [first] }) }), [])).toBe(
+        '422 Invalid',
+      );
+  });
+
+  it('an answer without problem details, or with neither violations nor a title: the status alone', () => {
+    expect(failureText(new ApiError({ status: 502 }), [])).toBe('502');
+    expect(failureText(new ApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }), [])).toBe(
+      '500',
+    );
+  });
+
+  it('a network failure without a code: the kind alone', () => {
+    expect(failureText(new NetworkError(undefined), [])).toBe('network');
+  });
+
+  it("another error of the client: its status and kind, or its kind; an abort; anything else is 'error'", () => {
+    expect(failureText(new ResponseError('not JSON', { status: 200 }), [])).toBe('200 (response)');
+    expect(failureText(new AuthError('no token'), [])).toBe('auth');
+    expect(failureText(new DOMException('stopped', 'AbortError'), [])).toBe('aborted');
+    expect(failureText(new Error('boom'), [])).toBe('error');
+    expect(failureText('boom', [])).toBe('error');
   });
 });

@@ -1,0 +1,34 @@
+// The one rule for a token given as the whole header value (src/token-text.ts), shared by
+// createBaasClient and --token/BAAS_TOKEN: "Bearer " at the start, however it is spelt and spaced, with
+// or without the header's name; nothing else. The message's words are pinned in
+// test/client/option-checks.test.ts.
+import { describe, expect, it } from 'vitest';
+import { headerValueProblem } from '../../src/token-text.js';
+
+describe('headerValueProblem', () => {
+  it.each([
+    'Bearer sbx_abc123',
+    'bearer sbx_abc123',
+    'BEARER\tsbx_abc123',
+    '  Bearer sbx_abc123',
+    'Authorization: Bearer sbx_abc123',
+    'authorization:Bearer sbx_abc123',
+    'Authorization :  Bearer sbx_abc123',
+    ' AUTHORIZATION:\tbearer sbx_abc123',
+  ])('%j is the header value: refused', (token) => {
+    expect(headerValueProblem(token)).toMatch(/"Bearer "/);
+  });
+
+  it.each([
+    'sbx_abc123',
+    'Bearersbx_abc123',
+    'bearer',
+    // A token that has the word inside it, not at its start.
+    'sbx_Bearer abc',
+    'x Bearer abc',
+    'sbx_authorization: Bearer abc',
+    'Authorization-Bearer abc',
+  ])('%j is not: no problem', (token) => {
+    expect(headerValueProblem(token)).toBeUndefined();
+  });
+});
