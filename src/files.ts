@@ -9,11 +9,26 @@
 // - a whole-file write goes to a temporary file beside it and is renamed into place when complete;
 // - files holding data are created readable and writable by their owner only (0600);
 // - one journal is held by one run at a time (a lock file made with O_EXCL; a stale one taken over by
-//   one run only).
+//   one run only);
+// - scratch files (the docs page's input for Redocly) live in a private folder of their own (0700),
+//   are created new (O_EXCL) and are removed with it, whatever happens.
 // Refusals are FileErrors: usage errors (exit 2) naming the flag, the file and what to do.
 import { createHash, type Hash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import {
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  realpath,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 
@@ -495,4 +510,49 @@ export async function readableProblem(path: string, what: string): Promise<strin
     if (code === 'EACCES' || code === 'EPERM') return 'cannot be read: permission denied';
     return `cannot be read (${code})`;
   }
+}
+
+/** A private folder for files a command hands to another program: `file(name)` is its path, `write` creates one. */
+export interface ScratchFolder {
+  path: string;
+  file(name: string): string;
+  /** Creates `name` in the folder (never replacing one), readable by its owner only. */
+  write(name: string, text: string): Promise<void>;
+}
+
+/**
+ * Runs `work` with a new folder under the system's temporary folder (mkdtemp: 0700, a name nobody can
+ * guess), and removes the folder and all it holds when `work` ends, however it ends.
+ */
+export async function withScratchFolder<T>(prefix: string, work: (folder: ScratchFolder) => Promise<T>): Promise<T> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  const file = (name: string) => join(path, basename(name));
+  try {
+    return await work({
+      path,
+      file,
+      async write(name, text) {
+        const handle = await open(file(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
+        try {
+          await handle.writeFile(text);
+        } finally {
+          await handle.close();
+        }
+      },
+    });
+  } finally {
+    await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** Makes the folder a command was told to write into (`docs --out DIR`), with its parents; refuses a path that is not a folder. */
+export async function makeFolder(folder: NamedFile): Promise<void> {
+  try {
+    await mkdir(folder.path, { recursive: true });
+  } catch (error) {
+    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR') throw error;
+  }
+  const found = await stat(folder.path).catch(() => undefined);
+  if (!found?.isDirectory())
+    throw new FileError(`${named(folder)} is not a folder: give the folder to write into, or a new name`);
 }

@@ -1,12 +1,11 @@
 // The HTML docs page: one file with Redoc inlined, rendered by the Redocly CLI from the bundled spec,
 // so it opens with no network. Used by `baas-pix-contract docs` and by `npm start`.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { assumptionsTable } from './assumptions.js';
-import { beginsWith, WholeFile, writeWholeFile } from '../files.js';
+import { beginsWith, WholeFile, withScratchFolder, writeWholeFile } from '../files.js';
 
 export const DOCS_TITLE = 'BaaS Customer Update and PIX Key Listing API';
 
@@ -47,23 +46,28 @@ export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSo
   await WholeFile.check(page, isDocsPage, NOT_OURS);
   const spec = JSON.parse(await readFile(specJson, 'utf8')) as { info: { description: string } };
   spec.info.description += `\n\n### Every assumption\n\n${assumptionsTable(spec)}\n`;
-  const dir = await mkdtemp(join(tmpdir(), 'baas-docs-'));
-  try {
-    const input = join(dir, 'openapi.json');
-    await writeFile(input, JSON.stringify(spec));
+  await withScratchFolder('baas-docs-', async (scratch) => {
+    await scratch.write('openapi.json', JSON.stringify(spec));
     // Run beside a config of its own, so no redocly.yaml of the caller's folder changes the page.
-    await writeFile(join(dir, 'redocly.yaml'), CONFIG);
-    // Redocly writes into the temporary folder; the page reaches `output` through the file layer.
-    const built = join(dir, 'index.html');
+    await scratch.write('redocly.yaml', CONFIG);
+    // Redocly writes into the scratch folder; the page reaches `output` through the file layer.
+    const built = scratch.file('index.html');
     await run(
       process.execPath,
-      [redoclyCli, 'build-docs', input, '--inlineBundle', '--title', DOCS_TITLE, '--output', built],
-      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+      [
+        redoclyCli,
+        'build-docs',
+        scratch.file('openapi.json'),
+        '--inlineBundle',
+        '--title',
+        DOCS_TITLE,
+        '--output',
+        built,
+      ],
+      { cwd: scratch.path, maxBuffer: 64 * 1024 * 1024 },
     );
     const html = (await readFile(built, 'utf8')).replace(/^\s*<!DOCTYPE html>\s*/i, '').replace(CDN_LOGO, INLINE_LOGO);
     // A page holds no data: readable by all, as a web server serving it needs.
     await writeWholeFile(page, `${PAGE_START}${html}`, isDocsPage, NOT_OURS, 0o644);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,8 +1,8 @@
 // `baas-pix-contract docs --out DIR`: the self-contained HTML docs (2.6 MB, so not shipped) rendered
 // from the packaged spec by the Redocly CLI installed next to this package.
-import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { makeFolder } from '../files.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { UsageError, defineCommand } from './command.js';
 import { buildDocs } from './docs-page.js';
@@ -39,7 +39,7 @@ export const docs = defineCommand({
     const out = resolve(values.out);
     const page = join(out, 'index.html');
     const cli = redoclyCli();
-    await mkdir(out, { recursive: true });
+    await makeFolder({ flag: '--out', path: out });
     await buildDocs(page, { specJson: bundledSpecPath.replace(/\.yaml$/, '.json'), redoclyCli: cli });
     context.out(`docs written to ${page}`);
     return 0;

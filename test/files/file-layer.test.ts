@@ -16,12 +16,14 @@ import {
   digestOf,
   distinctFiles,
   FileError,
+  makeFolder,
   type NamedFile,
   openOwn,
   type OutputRecord,
   placeOf,
   readBytes,
   WholeFile,
+  withScratchFolder,
   writableFile,
   writeWholeFile,
 } from '../../src/files.js';
@@ -384,5 +386,57 @@ describe('checkRecordedOutput: the output a journal records, or a refusal saying
     expect(longer.message).toContain('recorded 7');
     await rm(file.path);
     expect((await refusal(checkRecordedOutput(file, 'jsonl', record, journal, false))).message).toContain('exist');
+  });
+});
+
+describe('withScratchFolder', () => {
+  it('gives a private folder whose files are new and 0600, and removes it with them when the work ends', async () => {
+    let seen = '';
+    const result = await withScratchFolder('file-layer-scratch-', async (scratch) => {
+      seen = scratch.path;
+      expect(await mode(scratch.path)).toBe(0o700);
+      await scratch.write('a.json', '{}');
+      expect(await readFile(scratch.file('a.json'), 'utf8')).toBe('{}');
+      expect(await mode(scratch.file('a.json'))).toBe(DATA_FILE_MODE);
+      // Created new: a name already there is never written over.
+      await expect(scratch.write('a.json', 'again')).rejects.toMatchObject({ code: 'EEXIST' });
+      // A name is a name in the folder, never a path out of it.
+      expect(scratch.file('../../escape')).toBe(join(scratch.path, 'escape'));
+      return 7;
+    });
+    expect(result).toBe(7);
+    await expect(stat(seen)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('removes the folder when the work fails too, and passes the failure on', async () => {
+    let seen = '';
+    const failure = new Error('redocly failed');
+    await expect(
+      withScratchFolder('file-layer-scratch-', async (scratch) => {
+        seen = scratch.path;
+        await scratch.write('openapi.json', '{}');
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    await expect(stat(seen)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('makeFolder', () => {
+  it('makes the folder with its parents, and takes one that is there', async () => {
+    const { at } = await folder();
+    await makeFolder(out(at('a/b/site')));
+    expect((await stat(at('a/b/site'))).isDirectory()).toBe(true);
+    await makeFolder(out(at('a/b/site')));
+  });
+
+  it('refuses a path that is a file, or under one, naming the flag; the file is left as it was', async () => {
+    const { at } = await folder();
+    await writeFile(at('page.html'), 'mine');
+    for (const path of [at('page.html'), at('page.html/site')]) {
+      const error = await refusal(makeFolder(out(path)));
+      expect(error.message).toContain(`--out ${path}`);
+    }
+    expect(await readFile(at('page.html'), 'utf8')).toBe('mine');
   });
 });
