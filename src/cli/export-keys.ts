@@ -49,6 +49,10 @@ export const exportKeys = defineCommand({
   ],
   async run(values, context) {
     const { runExportKeys } = await import('./batch/export-keys-run.js');
-    return runExportKeys(values, { ...context, env: context.env ?? process.env, progress: process.stderr });
+    return runExportKeys(values, {
+      ...context,
+      env: context.env ?? process.env,
+      progress: context.progress ?? process.stderr,
+    });
   },
 });

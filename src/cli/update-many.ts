@@ -61,6 +61,10 @@ export const updateMany = defineCommand({
   ],
   async run(values, context) {
     const { runUpdateMany } = await import('./batch/update-many-run.js');
-    return runUpdateMany(values, { ...context, env: context.env ?? process.env, progress: process.stderr });
+    return runUpdateMany(values, {
+      ...context,
+      env: context.env ?? process.env,
+      progress: context.progress ?? process.stderr,
+    });
   },
 });
