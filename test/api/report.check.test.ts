@@ -38,5 +38,5 @@ describe('the API reports', () => {
     const { code, output } = await check();
     expect(output).toContain('api/: the public surface is as recorded');
     expect(code, output).toBe(0);
-  }, 120_000);
+  });
 });
