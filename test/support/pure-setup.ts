@@ -57,7 +57,7 @@ const EVENTS = [
 
 /** The globals vitest itself sets for each file (expect's state, the worker's own). */
 const runners = (key: PropertyKey): boolean =>
-  /^(\$\$jest|__vitest|__VITEST|@vitest)/.test(typeof key === 'symbol' ? (Symbol.keyFor(key) ?? '') : key);
+  /^(\$\$jest|__vitest|__VITEST|@vitest)/.test(typeof key === 'symbol' ? (Symbol.keyFor(key) ?? '') : String(key));
 
 function snapshot(): Globals {
   return {
