@@ -51,6 +51,7 @@ export class AwaitableRun<R, S> extends Promise<S> {
     );
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a run is meant to be awaited; this is the point of the class.
   override then<A = S, B = never>(
     onfulfilled?: ((value: S) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
