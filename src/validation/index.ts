@@ -35,6 +35,23 @@ export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssu
   return issues;
 }
 
+/**
+ * The pre-flight rule of an update, as `updateNaturalPerson` applies it before sending: the query
+ * (`{ Account, DocumentNumber }`) and the body to send, and every issue of either (`[]` when the
+ * update may be sent). Every surface that sends an update (the client, and so `updateMany`, and
+ * `verify --allow-writes`) calls this one function and sends what it returns.
+ */
+export function preflightUpdate<Q extends { Account: unknown; DocumentNumber: unknown }, B>(
+  query: Q,
+  body: B,
+): { query: Q; body: B; issues: ValidationIssue[] } {
+  return {
+    query,
+    body,
+    issues: [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)],
+  };
+}
+
 /** Checks `{ limit?, cursor? }`; `[]` when valid. */
 export function validateListPixKeysQuery(query: unknown): ValidationIssue[] {
   return runValidator(listPixKeysQuery, query, 'query');
