@@ -19,7 +19,20 @@ const INLINE_LOGO =
   );
 
 // With telemetry on, the CLI reports usage and Redoc 3 makes the reader's browser post traces.
-const CONFIG = 'telemetry: off\n';
+// Redoc shows an x-codeSamples entry only when its label (or lang) is among the configured
+// languages, so the list is every label the spec's samples carry, in their order.
+function config(spec: DocsSpec): string {
+  const labels: string[] = [];
+  for (const item of Object.values(spec.paths ?? {}))
+    for (const operation of Object.values(item ?? {}))
+      for (const sample of (operation as { 'x-codeSamples'?: { lang: string; label?: string }[] })['x-codeSamples'] ??
+        [])
+        if (!labels.some((label) => label === (sample.label ?? sample.lang))) labels.push(sample.label ?? sample.lang);
+  const languages = labels.map((label) => `      - lang: ${JSON.stringify(label)}\n`).join('');
+  return `telemetry: off\n${languages ? `openapi:\n  codeSamples:\n    languages:\n${languages}` : ''}`;
+}
+
+type DocsSpec = { info: { description: string }; paths?: Record<string, Record<string, unknown> | undefined> };
 
 const run = promisify(execFile);
 
@@ -44,12 +57,12 @@ export async function buildDocs(output: string, { specJson, redoclyCli }: DocsSo
   const page = { flag: '--out', path: resolve(output) };
   // Refused before the few seconds of rendering, and checked again when the page is put in place.
   await WholeFile.check(page, isDocsPage, NOT_OURS);
-  const spec = JSON.parse(await readFile(specJson, 'utf8')) as { info: { description: string } };
+  const spec = JSON.parse(await readFile(specJson, 'utf8')) as DocsSpec;
   spec.info.description += `\n\n### Every assumption\n\n${assumptionsTable(spec)}\n`;
   await withScratchFolder('baas-docs-', async (scratch) => {
     await scratch.write('openapi.json', JSON.stringify(spec));
     // Run beside a config of its own, so no redocly.yaml of the caller's folder changes the page.
-    await scratch.write('redocly.yaml', CONFIG);
+    await scratch.write('redocly.yaml', config(spec));
     // Redocly writes into the scratch folder; the page reaches `output` through the file layer.
     const built = scratch.file('index.html');
     await run(
