@@ -97,8 +97,14 @@ export async function serveUntilStopped(
   address: { host: string; port: number },
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
+  pages?: Readonly<Record<string, () => Promise<string>>>,
 ): Promise<number> {
-  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(
+  const front = await startRequestLog({
+    target: backend.url,
+    ...address,
+    log: context.out,
+    ...(pages ? { pages } : {}),
+  }).catch(
     async (error: unknown) => {
       await backend.stop();
       throw listenProblem(error, address) ?? error;
