@@ -71,7 +71,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const PARENT_CHECK_MS = 1_000;
 
 /** Resolves with the signal that asks this process to stop, or 'parent exited' once it is orphaned. */
-function stopRequested(): Promise<string> {
+export function stopRequested(): Promise<string> {
   const parent = process.ppid;
   return new Promise((resolve) => {
     const watch = setInterval(() => {

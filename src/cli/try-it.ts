@@ -233,7 +233,7 @@ const SCRIPT = `(() => {
         else if (where === 'query') query.append(name, value);
         else if (where === 'header') sentHeaders[name] = value;
       }
-      for (const line of more.value.split('\n')) {
+      for (const line of more.value.split('\\n')) {
         const colon = line.indexOf(':');
         if (colon > 0) sentHeaders[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
       }
