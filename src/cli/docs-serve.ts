@@ -87,8 +87,7 @@ export function parseCall(text: string, allowWrites: boolean): CallRequest {
     throw new Refused(400, 'query and headers must be objects of strings');
   const known = new Set<string>(operation.query.map((p) => p.name));
   const unknown = Object.keys(query).find((name) => !known.has(name));
-  if (unknown !== undefined)
-    throw new Refused(400, `${operationId} has no query parameter ${JSON.stringify(unknown)}`);
+  if (unknown !== undefined) throw new Refused(400, `${operationId} has no query parameter ${JSON.stringify(unknown)}`);
   for (const name of Object.keys(headers)) {
     if (!FIELD_NAME.test(name)) throw new Refused(400, `${JSON.stringify(name)} is not a header field name`);
     if (CREDENTIAL_FIELDS.test(name))
@@ -184,7 +183,11 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
         (page) => answer(200, 'text/html; charset=utf-8', page),
         (error: unknown) => {
           html = undefined;
-          answer(503, 'text/plain; charset=utf-8', `The docs page could not be rendered: ${(error as Error).message}\n`);
+          answer(
+            503,
+            'text/plain; charset=utf-8',
+            `The docs page could not be rendered: ${(error as Error).message}\n`,
+          );
         },
       );
       return;
@@ -235,7 +238,9 @@ function portFrom(value: string | undefined): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(`--port must be a whole number from 0 to 65535 (0, the default, picks a free one), got "${value}"`);
+    throw new UsageError(
+      `--port must be a whole number from 0 to 65535 (0, the default, picks a free one), got "${value}"`,
+    );
   return port;
 }
 

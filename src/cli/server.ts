@@ -104,12 +104,10 @@ export async function serveUntilStopped(
     ...address,
     log: context.out,
     ...(pages ? { pages } : {}),
-  }).catch(
-    async (error: unknown) => {
-      await backend.stop();
-      throw listenProblem(error, address) ?? error;
-    },
-  );
+  }).catch(async (error: unknown) => {
+    await backend.stop();
+    throw listenProblem(error, address) ?? error;
+  });
   // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);
   const everywhere = ['0.0.0.0', '::', '[::]'].includes(address.host)

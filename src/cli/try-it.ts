@@ -64,7 +64,9 @@ export const inputName = (name: string): string =>
   name
     .split(/[-_]/)
     .map((part, index) =>
-      index === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : part.charAt(0).toUpperCase() + part.slice(1).toLowerCase(),
+      index === 0
+        ? part.charAt(0).toLowerCase() + part.slice(1)
+        : part.charAt(0).toUpperCase() + part.slice(1).toLowerCase(),
     )
     .join('');
 
@@ -114,7 +116,10 @@ export function tryItOperations(spec: Spec, prefill: Readonly<Record<string, str
 
 // JSON inside <script>: `<` written as \u003c, so no text of the spec can close the element.
 const scriptJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** The panel's markup, style and script, to go before the page's `</body>`. */
 export function tryItSnippet(config: TryItConfig): string {
