@@ -103,10 +103,9 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_CALL_BYTES) {
-        reject(new Refused(413, `a call is at most ${MAX_CALL_BYTES} bytes`));
-        req.destroy();
-      } else chunks.push(chunk);
+      // Past the bound, the rest is read and dropped (so the client gets its answer), never kept.
+      if (size > MAX_CALL_BYTES) reject(new Refused(413, `a call is at most ${MAX_CALL_BYTES} bytes`));
+      else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
@@ -159,7 +158,11 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
     // The path as logged: the secret never, even the first segment of a guess at it.
     const rest = (req.url ?? '/').startsWith(prefix) ? (req.url ?? '/').slice(prefix.length - 1) : '/…';
     const answer = (status: number, type: string, body: string) => {
-      res.writeHead(status, { ...GUARD_HEADERS, 'content-type': type });
+      res.writeHead(status, {
+        ...GUARD_HEADERS,
+        'content-type': type,
+        ...(status === 413 ? { connection: 'close' } : {}),
+      });
       res.end(method === 'HEAD' ? undefined : body);
       options.log(`docs --serve: ${formatLine(method, loggedPath(rest), status, Date.now() - started, [])}`);
     };
@@ -259,8 +262,6 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
       ...(userAgent ? { userAgent } : {}),
     });
-  // The answer as the page shows it: the credentials (and CPFs) masked, as on every other surface.
-  const mask = (text: string) => redactCredentials(text, credentials.secrets);
   const server = await startDocsServer({
     port,
     allowWrites,
@@ -314,12 +315,13 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
-        headers[name] = mask(value);
+        // The answer as the page shows it: the credentials (and CPFs) masked, as on every other surface.
+        headers[name] = redactCredentials(value, credentials.secrets);
       });
       // openapi-fetch hands an error's body over parsed when it is JSON, as text otherwise.
       const answer = response.ok ? data : error;
       const text = answer === undefined ? '' : typeof answer === 'string' ? answer : JSON.stringify(answer);
-      return { status: response.status, headers, body: mask(text) };
+      return { status: response.status, headers, body: redactCredentials(text, credentials.secrets) };
     },
   });
   context.out(`Docs with a try-it panel, calling ${redactUrl(baseUrl)} through this process (${credentials.kind}):`);

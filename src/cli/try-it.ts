@@ -114,19 +114,16 @@ export function tryItOperations(spec: Spec, prefill: Readonly<Record<string, str
   });
 }
 
-// JSON inside <script>: `<` written as \u003c, so no text of the spec can close the element.
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+// The settings go into the page as base64 of their JSON: no text of the spec can then close the
+// element or be read as markup, with no escaping rule of its own.
+const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
 /** The panel's markup, style and script, to go before the page's `</body>`. */
 export function tryItSnippet(config: TryItConfig): string {
   // The empty icon keeps the browser from asking the server for /favicon.ico.
   return `<link rel="icon" href="data:,">
 <style>${STYLE}</style>
-<script type="application/json" id="try-it-config">${scriptJson(config)}</script>
+<script type="application/json" id="try-it-config">${encoded(config)}</script>
 <script>${SCRIPT}</script>
 `;
 }
@@ -151,7 +148,8 @@ const STYLE = `
 
 // Plain DOM, no dependency: the page stays one file that works offline.
 const SCRIPT = `(() => {
-  const config = JSON.parse(document.getElementById('try-it-config').textContent);
+  const bytes = Uint8Array.from(atob(document.getElementById('try-it-config').textContent), (c) => c.charCodeAt(0));
+  const config = JSON.parse(new TextDecoder().decode(bytes));
   const make = (tag, props = {}, children = []) => {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(props)) {

@@ -30,7 +30,7 @@ Commands:
   verify       check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
   update-many  update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
   export-keys  write every PIX key to a JSONL or CSV file, paced and resumable
-  docs         write the HTML docs of the contract (one page that works offline) into a folder
+  docs         write the HTML docs of the contract (one offline page) into a folder, or serve them with a try-it panel
 
 Options:
   --help, -h     this help; \`<command> --help\` for a command's own
@@ -82,6 +82,8 @@ company (CNPJ) as holder; with the default seed, --keys 100 shows every one.
 Prints the counts, the token URL, the rate limit and faults, client 1's static token, client_id,
 client_secret, two ready curl lines and its first accounts, then "Sandbox listening on URL" once it
 takes requests; logs one line per request after it (no token, no secret, no CPF).
+Serves the docs page at /docs with a try-it panel per operation (rendered on its first request;
+needs @redocly/cli@^2 installed next to this package).
 Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).`,
   verify: `Usage: baas-pix-contract verify --base-url URL [credentials] [options]
 
@@ -246,14 +248,47 @@ Ctrl-C (or SIGTERM) stops after the page in flight is written and journaled.
 Exit status: 0 every key written, 1 the run failed (a token endpoint failing or out of reach among
 them; rerun with the journal to go on), 2 a usage error, credentials refused or a --token-url that
 is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
-  docs: `Usage: baas-pix-contract docs --out DIR
+  docs: `Usage: baas-pix-contract docs --out DIR | --serve --base-url URL [credentials] [options]
 
-write the HTML docs of the contract (one page that works offline) into a folder
+write the HTML docs of the contract (one offline page) into a folder, or serve them with a try-it panel
 
 Options:
-  --out, -o DIR                 folder to write index.html into (required; created if missing)
+  --out, -o DIR                 folder to write index.html into (created if missing)
 
-Needs @redocly/cli@^2 installed next to this package (an optional peer).`,
+Serve (a try-it panel whose Send goes through this process):
+  --serve                       serve the page on 127.0.0.1 with a try-it panel; each Send is made
+                                by this process with the credentials below, which the page never sees
+  --port, -p N                  port to listen on, 127.0.0.1 only (default 0: a free one)
+  --allow-writes                let the page send the update too (default: reads only, as verify)
+
+Target:
+  --base-url URL                the service root (required); a gateway's path prefix is kept
+
+Credentials (one kind is required; secrets from the environment keep them out of shell history):
+  --token TOKEN                 a bearer token you hold (or BAAS_TOKEN)
+  --token-url URL               OAuth2 client credentials: the token endpoint; with --client-id and
+                                the secret from BAAS_CLIENT_SECRET
+  --client-id ID                the client id, with --token-url
+  --client-secret SECRET        the client secret when BAAS_CLIENT_SECRET is not set (shell history
+                                keeps it; prefer the variable)
+  --scope "a b"                 scopes asked of the token URL (default: none asked)
+  --auth-method METHOD          client_secret_basic or client_secret_post (default client_secret_basic)
+  --cert FILE                   a client certificate (mTLS), with --key, for the API and the token URL;
+                                the key's passphrase from BAAS_TLS_PASSPHRASE (default: none)
+  --key FILE                    the client certificate's private key, with --cert
+  --pfx FILE                    a client certificate and key in one PKCS#12 file (instead of --cert, --key)
+  --ca FILE                     a private authority to trust (default: the system's)
+
+Safety:
+  --allow-insecure-http         allow plain http to a host that is not loopback (--base-url,
+                                --token-url): the token and secret travel in clear; said on
+                                stderr (verify: also in its table and report). Without it such a URL
+                                is refused before anything is sent (default: refused).
+
+Needs @redocly/cli@^2 installed next to this package (an optional peer).
+--serve prints the address to open: it holds a random secret that every request must carry; a
+request with another Host or from another origin is refused. The log shows method, masked path
+and status only. \`sandbox\` serves the same page at /docs with the sandbox itself as the target.`,
 };
 
 describe('help, word for word', () => {

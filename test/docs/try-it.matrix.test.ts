@@ -378,7 +378,7 @@ describe('docs --serve against a sandbox behind a client certificate (reads only
   let sandbox: Sandbox;
   let certs: TestCerts;
   let tab: Page;
-  const seen: (string | null)[] = [];
+  const seen: unknown[] = [];
   const traffic: Traffic = { text: [], sentFields: [] };
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -388,7 +388,7 @@ describe('docs --serve against a sandbox behind a client certificate (reads only
     const front = createHttpsServer(
       { cert: certs.server.cert, key: certs.server.key, ca: certs.ca, requestCert: true, rejectUnauthorized: true },
       (req, res) => {
-        seen.push((req.socket as import('node:tls').TLSSocket).getPeerCertificate()?.subject?.CN ?? null);
+        seen.push((req.socket as import('node:tls').TLSSocket).getPeerCertificate()?.subject?.CN);
         const upstream = httpRequest(
           {
             host: target.hostname,
