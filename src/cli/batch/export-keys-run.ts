@@ -29,7 +29,9 @@ import {
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
-import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
+import { csvHeader, KEY_COLUMNS, keyRows, keyValues, outputFormatOf } from './key-rows.js';
+import { CSV_DIALECTS, type CsvDialect, dialectNamed } from './formats/csv-write.js';
+import { KeyWorkbook } from './formats/xlsx-write.js';
 import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
@@ -60,6 +62,16 @@ export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
+/** --csv-dialect, checked: a dialect it knows, for a .csv file. */
+function dialectFrom(value: string | undefined, format: string): CsvDialect {
+  if (value === undefined) return 'rfc4180';
+  const dialect = dialectNamed(value);
+  if (dialect === undefined)
+    throw new UsageError(`--csv-dialect must be one of ${CSV_DIALECTS.join(', ')}, got "${value}"`);
+  if (format !== 'csv') throw new UsageError('--csv-dialect is for a .csv --out file; leave it out');
+  return dialect;
+}
+
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
@@ -69,6 +81,14 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
   const format = outputFormatOf(out);
+  const dialect = dialectFrom(values['csv-dialect'], format);
+  // A workbook is a zip archive: it cannot be cut back to a page and continued.
+  if (format === 'xlsx' && values.journal)
+    throw new UsageError(
+      `--journal: a .xlsx workbook is written whole, so it cannot go on from a page; leave --journal out, or write ${out.replace(/\.xlsx$/i, '.csv')} or .jsonl to resume`,
+    );
+  // What the journal records as the file's format: CSV of another dialect is another file.
+  const recordedFormat = format === 'csv' && dialect !== 'rfc4180' ? `csv (${dialect})` : format;
   const outFile: NamedFile = { flag: '--out', path: out };
   const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
   let stopper: Stopper | undefined;
@@ -105,7 +125,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           );
         last = entry;
       });
-      if (last) hash = await checkRecordedOutput(outFile, format, last, journalFile, last.nextCursor === null);
+      if (last) hash = await checkRecordedOutput(outFile, recordedFormat, last, journalFile, last.nextCursor === null);
       // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
       else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
       journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
@@ -131,7 +151,11 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       hash.update(text);
       bytes += Buffer.byteLength(text);
     };
-    if (!last && format === 'csv') await write(csvHeader());
+    if (!last && format === 'csv') await write(csvHeader(dialect));
+    const workbook =
+      format === 'xlsx'
+        ? await KeyWorkbook.open(file.createWriteStream({ autoClose: false, emitClose: false }), KEY_COLUMNS, out)
+        : undefined;
     report = values.report
       ? await ReportWriter.open(values.report, {
           command: 'export-keys',
@@ -169,7 +193,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         ...(rate !== undefined ? { rate } : {}),
         signal: activeStopper.soft.signal,
       })) {
-        await write(keyRows(result.keys, format));
+        if (workbook) workbook.addRows(result.keys.map(keyValues));
+        else await write(keyRows(result.keys, format as 'jsonl' | 'csv', dialect));
         if (journal) await file.datasync();
         keys += result.keys.length;
         keysNow += result.keys.length;
@@ -180,7 +205,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           bytes,
           sha256: hash.copy().digest('hex'),
           out: place,
-          format,
+          format: recordedFormat,
           nextCursor: result.nextCursor ?? null,
         };
         journal?.append({ ...entry });
@@ -190,6 +215,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         if (activeStopper.stopping) break;
       }
       complete ||= !activeStopper.stopping;
+      if (workbook && complete) await workbook.finish();
     } catch (error) {
       fault = error;
     } finally {
