@@ -8,6 +8,7 @@
 import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
@@ -61,6 +62,17 @@ const isPageEntry = (entry: JournalEntry): entry is JournalEntry & ExportJournal
 export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
+
+/**
+ * A stream that writes to `handle` and leaves it open (a FileHandle's own write stream holds the
+ * handle until the stream closes it): the file is synced and put in place by its WholeFile.
+ */
+const writerTo = (handle: FileHandle): Writable =>
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      handle.write(chunk).then(() => done(), done);
+    },
+  });
 
 /** --csv-dialect, checked: a dialect it knows, for a .csv file. */
 function dialectFrom(value: string | undefined, format: string): CsvDialect {
@@ -152,10 +164,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       bytes += Buffer.byteLength(text);
     };
     if (!last && format === 'csv') await write(csvHeader(dialect));
-    const workbook =
-      format === 'xlsx'
-        ? await KeyWorkbook.open(file.createWriteStream({ autoClose: false, emitClose: false }), KEY_COLUMNS, out)
-        : undefined;
+    const workbook = format === 'xlsx' ? await KeyWorkbook.open(writerTo(file), KEY_COLUMNS, out) : undefined;
     report = values.report
       ? await ReportWriter.open(values.report, {
           command: 'export-keys',

@@ -9,12 +9,19 @@ export const EXCELJS_MISSING = (flag: string, path: string): string =>
   `${flag} ${path}: .xlsx workbooks need ExcelJS, an optional peer of this package: install it with \`npm install exceljs@^4.4\` (or use a .csv file)`;
 
 let loading: Promise<ExcelJs> | undefined;
+const importExcelJs = (): Promise<unknown> => import('exceljs');
 
-/** The ExcelJS module, or a UsageError naming the package to install. */
-export async function loadExcelJs(flag: string, path: string): Promise<ExcelJs> {
-  loading ??= import('exceljs').then((module) => ((module as { default?: ExcelJs }).default ?? module) as ExcelJs);
+/** The ExcelJS module, or a UsageError naming the package to install; `importer` is for a test. */
+export async function loadExcelJs(
+  flag: string,
+  path: string,
+  importer: () => Promise<unknown> = importExcelJs,
+): Promise<ExcelJs> {
+  const load = () => importer().then((module) => ((module as { default?: ExcelJs }).default ?? module) as ExcelJs);
+  // Loaded once a process; a test's own importer is not kept.
+  const pending = importer === importExcelJs ? (loading ??= load()) : load();
   try {
-    return await loading;
+    return await pending;
   } catch (cause) {
     loading = undefined;
     const code = (cause as { code?: string }).code;
