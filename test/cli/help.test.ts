@@ -29,7 +29,7 @@ Commands:
   sandbox      serve the stateful sandbox (seeded clients, accounts and keys; real pages; accurate errors)
   verify       check a live service (or a sandbox) against the contract; exit 0 only when nothing drifted
   update-many  update many customers from a JSONL or CSV file: validated first, paced, journaled, resumable
-  export-keys  write every PIX key to a JSONL or CSV file, paced and resumable
+  export-keys  write every PIX key to a JSONL, CSV or .xlsx file, paced and resumable
   docs         write the HTML docs of the contract (one page that works offline) into a folder
 
 Options:
@@ -147,9 +147,14 @@ update many customers from a JSONL or CSV file: validated first, paced, journale
 
 Input:
   --input FILE                  the updates (required): JSONL, one {"account","documentNumber","body"}
-                                a line; or CSV (a .csv name) with a header: Account, DocumentNumber
-                                and body fields in dotted form (address.city), true/false for
-                                isPoliticallyExposedPerson; an empty cell sends nothing
+                                a line; CSV (a .csv name: any separator, "," or ";") or a workbook
+                                (.xlsx, needs the exceljs package) with a header: Account,
+                                DocumentNumber and body fields in dotted form (address.city), any
+                                case; TRUE/FALSE or VERDADEIRO/FALSO for isPoliticallyExposedPerson;
+                                an empty cell sends nothing
+  --encoding NAME               the CSV file's character encoding: utf-8 (the default) or
+                                windows-1252 (also latin1), as Excel's "CSV (separado por vírgulas)"
+                                saves; a file that is not in it is refused whole, nothing sent
   --dry-run                     check every line and send nothing, not even for a token: each bad
                                 line as "line N: field: rule"; exit 1 if any is bad (default: off)
 
@@ -200,12 +205,16 @@ endpoint failing or out of reach among them), 2 a usage error, credentials refus
 that is not a token endpoint (fix the command first), 130 stopped by SIGINT, 143 by SIGTERM.`,
   'export-keys': `Usage: baas-pix-contract export-keys --out FILE --base-url URL [credentials] [options]
 
-write every PIX key to a JSONL or CSV file, paced and resumable
+write every PIX key to a JSONL, CSV or .xlsx file, paced and resumable
 
 Output:
-  --out FILE                    where the keys go (required): a .csv name gives CSV with a header
-                                row (nested members dotted: beneficiary_entity.name); any other
-                                name JSONL, one key a line as the API gave it
+  --out FILE                    where the keys go (required): .jsonl (or .ndjson) one key a line as
+                                the API gave it; .csv a header row and a row a key (nested members
+                                dotted: beneficiary_entity.name); .xlsx a workbook with text cells
+                                (needs the exceljs package; written whole, no --journal)
+  --csv-dialect NAME            the CSV written: rfc4180 (the default: UTF-8, ","), or pt-BR (UTF-8
+                                with a byte order mark, ";", every field quoted), which Excel and
+                                LibreOffice in Portuguese open in columns with accents intact
   --journal FILE                after each page is written and synced, record the file's length and
                                 the next cursor; the same command with the same journal cuts the file
                                 back to the last page recorded and goes on from there, so each key is
@@ -467,7 +476,7 @@ describe('the dispatcher', () => {
       for (const [argv, message] of [
         [
           ['update-many', '--input', dir],
-          `--input ${dir} is a folder; give the file that holds the updates (JSONL, or CSV with a .csv name)`,
+          `--input ${dir} is a folder; give the file that holds the updates (JSONL, CSV with a .csv name, or a .xlsx workbook)`,
         ],
         [
           ['update-many', '--input', empty],

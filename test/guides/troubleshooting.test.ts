@@ -10,6 +10,8 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { createBaasClient } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { refusalMessage } from '../../src/verify/credentials.js';
+import { EncodingProblem, encodingMessage } from '../../src/cli/batch/formats/encoding.js';
+import { lostZerosRule } from '../../src/cli/batch/input.js';
 
 const PAGES = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -39,6 +41,8 @@ describe('the troubleshooting guide', () => {
       '## Plain http',
       '## Response too large',
       '## Rate limited',
+      '## CSV not UTF-8 (command line)',
+      '## CPF lost its leading zeros (command line)',
     ]);
     expect(read(PAGES[1]!).match(/^## .+$/gm)).toHaveLength(headings!.length);
     expect(quoted(PAGES[1]!)).toEqual(quoted(PAGES[0]!));
@@ -85,6 +89,14 @@ describe('the troubleshooting guide', () => {
       { by: 'token endpoint', status: 401, failure: 'rejected', code: 'invalid_client' },
     ] as const)
       expect(lines).toContain(`update-many: ${refusalMessage(source, refusal)}`);
+  });
+
+  it("quotes the spreadsheet input's encoding and lost-zero messages as the command line makes them now", () => {
+    const lines = quoted(PAGES[0]!);
+    expect(lines).toContain(
+      `baas-pix-contract update-many: ${encodingMessage('clientes.csv', new EncodingProblem(2, 'Windows-1252 (Latin-1)'))}`,
+    );
+    expect(lines).toContain(`line 2: DocumentNumber: ${lostZerosRule('DocumentNumber', '1234567890')}`);
   });
 
   // The wrong port, as a newcomer meets it: a client with its default retries, a real refused connection.

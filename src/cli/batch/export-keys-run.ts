@@ -92,6 +92,9 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const connection = connectionFrom(values, io.env);
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
+  const outFile: NamedFile = { flag: '--out', path: out };
+  // A folder given as --out is said as such, before its name's ending is.
+  await writableFile(outFile);
   const format = outputFormatOf(out);
   const dialect = dialectFrom(values['csv-dialect'], format);
   // A workbook is a zip archive: it cannot be cut back to a page and continued.
@@ -101,7 +104,6 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     );
   // What the journal records as the file's format: CSV of another dialect is another file.
   const recordedFormat = format === 'csv' && dialect !== 'rfc4180' ? `csv (${dialect})` : format;
-  const outFile: NamedFile = { flag: '--out', path: out };
   const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
   let stopper: Stopper | undefined;
   let file: FileHandle | undefined;

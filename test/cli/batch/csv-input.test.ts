@@ -32,7 +32,9 @@ describe('the CSV reader', () => {
           const text = rows.map((row) => row.map((cell) => csvField(cell)).join(',')).join('\r\n');
           const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
           const chunks = [0, ...points].map((from, i) => text.slice(from, [...points, text.length][i]));
-          expect((await records(chunks)).map((record) => record.fields)).toEqual(rows.map((row) => row.map(shown)));
+          // A row of empty cells only is a spreadsheet's empty row: no record.
+          const kept = rows.filter((row) => row.some((cell) => cell !== ''));
+          expect((await records(chunks)).map((record) => record.fields)).toEqual(kept.map((row) => row.map(shown)));
         },
       ),
     );

@@ -8,7 +8,7 @@
 // reading with one CsvProblem naming its line: past it, where records start is no longer known (an
 // unclosed quote makes the rest of the file one field), so nothing of the file is sent.
 import { Readable } from 'node:stream';
-import { type CsvError, parse } from 'csv-parse';
+import { type CsvError, type Options, parse } from 'csv-parse';
 import { MAX_RECORD_BYTES, problemRule } from '../bounded-input.js';
 
 export interface CsvRecord {
@@ -119,7 +119,7 @@ export async function* csvRecords(
       // A spreadsheet saves its empty rows as separators only (`;;;;`): no record either.
       return record.every((field) => field === '') ? null : { line, fields: record };
     },
-  });
+  } as Options);
   const input = Readable.from(all());
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
