@@ -6,6 +6,7 @@ import { operations, type Operation, type OperationName } from '../generated/ope
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import {
+  canonicalUpdate,
   validateListPixKeysQuery,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
@@ -33,7 +34,7 @@ import { misspeltMembers } from '../words.js';
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
   account: string;
-  /** `DocumentNumber` query parameter: the customer's CPF, 11 digits. */
+  /** `DocumentNumber` query parameter: the customer's CPF, 11 digits or as people write it (`529.982.247-25`); sent as its 11 digits. */
   documentNumber: string;
   body: NaturalPersonUpdate;
 }
@@ -205,12 +206,17 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       return new CallPromise(
         (async () => {
           misspeltInput('updateNaturalPerson', input);
-          const query = { Account: input.account, DocumentNumber: input.documentNumber };
+          // The CPF, phone number and CEP as people write them (`529.982.247-25`) go out in the
+          // contract's form; one that cannot be is named by the pre-flight check, with an example.
+          const { query, body } = canonicalUpdate(
+            { Account: input.account, DocumentNumber: input.documentNumber },
+            input.body,
+          );
           preflight('updateNaturalPerson', [
             ...validateUpdateNaturalPersonQuery(query),
-            ...validateNaturalPersonUpdate(input.body),
+            ...validateNaturalPersonUpdate(body),
           ]);
-          return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
+          return send('updateNaturalPerson', { query, body }, input, readUpdate);
         })(),
       );
     },
