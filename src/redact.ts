@@ -12,6 +12,7 @@
 //   spellings, are masked;
 // - for display, control characters are escaped and each piece of provider text is bounded.
 // Structures are walked with an explicit stack: a hostile body nested without end cannot overflow it.
+import { cnpjProblem } from './cnpj.js';
 
 /** What stands in place of a secret. */
 export const MASK = '[REDACTED]';
@@ -138,6 +139,22 @@ export function maskDigits(value: string): string {
   return value.length <= 2 ? '*'.repeat(value.length) : '*'.repeat(value.length - 2) + value.slice(-2);
 }
 
+// An alphanumeric CNPJ (IN RFB nº 2.229/2024: 12 letters A-Z or digits, then 2 check digits) can hold
+// a run of exactly 11 digits after its letter (`12A34567000107`): a company's public registration, not a
+// CPF. Only the bare form can (a written one, `12.A34.567/0001-07`, has no CPF's shape), and only one
+// whose check digits match is taken for a CNPJ: `CPF52998224725` is still a CPF after a word.
+const CNPJ_CHARACTER = /[0-9A-Z]/;
+
+/** A CPF-shaped match masked, unless it is the digits of an alphanumeric CNPJ (looked at 14 characters around it, no further). */
+function maskCpf(match: string, offset: number, text: string): string {
+  let start = offset;
+  while (start > 0 && offset - start < 14 && CNPJ_CHARACTER.test(text[start - 1]!)) start -= 1;
+  let end = offset + match.length;
+  while (end < text.length && end - start <= 14 && CNPJ_CHARACTER.test(text[end]!)) end += 1;
+  const around = text.slice(start, end);
+  return /[A-Z]/.test(around) && cnpjProblem(around) === undefined ? match : maskAllButLastTwo(match);
+}
+
 /** Every digit but the last two masked; separators kept, so the shape of what was masked stays. */
 const maskAllButLastTwo = (match: string): string => {
   let seen = 0;
@@ -167,7 +184,7 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
     if (number !== undefined) out = out.replace(carriedPattern(number), maskAllButLastTwo);
     else if (secret.length >= minLength) out = out.split(secret).join(MASK);
   }
-  return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`).replace(CPF, maskAllButLastTwo);
+  return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`).replace(CPF, maskCpf);
 }
 
 /**

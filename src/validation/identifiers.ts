@@ -14,7 +14,7 @@
 // - anything else (another letter, another script's digit, a symbol, a control character) means the
 //   value cannot be made canonical, and the problem says the expected form with an example.
 // Messages never hold the value, which is personal data: at most how many digits it has.
-import { cnpjProblem } from './cnpj.js';
+import { cnpjProblem } from '../cnpj.js';
 import { cpfProblem } from './cpf.js';
 
 /** The identifiers people type. */
