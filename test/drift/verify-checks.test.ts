@@ -505,7 +505,11 @@ describe('the error probes', () => {
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
     const { ctx } = await context((kind) =>
       kind === 'no-token'
-        ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') }
+        ? {
+            status: 401,
+            headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
+            body: exampleValue('MissingToken'),
+          }
         : undefined,
     );
     expect(await probeWithoutToken(ctx)).toMatchObject({

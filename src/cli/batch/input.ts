@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { UpdateItem } from '../../batch/results.js';
 import {
+  canonicalUpdate,
   type ValidationIssue,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
 } from '../../validation/index.js';
-import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { UsageError } from '../command.js';
 import {
@@ -97,20 +97,19 @@ function checked(
   earlier: LineIssue[] = [],
 ): InputLine {
   const issues = [...earlier];
-  // A CPF as people write it (`529.982.247-25`) is accepted: updateMany sends its 11 digits.
-  for (const issue of validateUpdateNaturalPersonQuery({
-    Account: account,
-    DocumentNumber: cpfDigits(documentNumber),
-  })) {
+  // Identifiers as people write them (`529.982.247-25`, `01310-100`, `+55 (11) 98765-4321`) are taken
+  // in the contract's form, by the rule every surface follows (src/validation/identifiers.ts).
+  const canonical = canonicalUpdate({ Account: account, DocumentNumber: documentNumber }, body);
+  for (const issue of validateUpdateNaturalPersonQuery(canonical.query)) {
     const field =
       issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
     // A field already refused in the input's own words (a CPF that lost its zeros) is not refused twice.
     if (field !== '' && earlier.some((said) => said.field === field)) continue;
     issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
   }
-  issues.push(...bodyIssues(body, names.body));
+  issues.push(...bodyIssues(canonical.body, names.body));
   if (issues.length > 0) return { line, issues };
-  const item = { account, documentNumber, body } as UpdateItem;
+  const item = { account, documentNumber: canonical.query.DocumentNumber, body: canonical.body } as UpdateItem;
   return { line, item, hash: lineHash(item) };
 }
 
