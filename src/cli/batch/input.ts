@@ -224,9 +224,6 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   );
 }
 
-/** The identifiers people type, made canonical: the one call site for the identifiers rule of the CSV/xlsx input. */
-const typedIdentifier = (column: string, cell: string): string =>
-  column === DOCUMENT_NUMBER ? (cpfDigits(cell) as string) : cell;
 
 /** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
 async function* tableLines(
@@ -265,10 +262,11 @@ async function* tableLines(
         return;
       }
       if (name === ACCOUNT) account = cell;
-      else if (name === DOCUMENT_NUMBER) documentNumber = typedIdentifier(name, cell);
+      else if (name === DOCUMENT_NUMBER) documentNumber = cell;
       // An empty cell leaves the field out: the update sends only what changes.
       else if (cell !== '') {
-        let value: unknown = typedIdentifier(name, cell);
+        // The identifiers as typed: lineOf makes them canonical (canonicalUpdate), as for JSONL lines.
+        let value: unknown = cell;
         if (types.get(name) === 'boolean') {
           value = booleanCell(cell);
           if (value === undefined) {
