@@ -13,6 +13,7 @@ import {
 } from '../../validation/index.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { UsageError } from '../command.js';
+import { redactMessage } from '../../redact.js';
 import {
   ACCOUNT,
   BODY_COLUMNS,
@@ -224,7 +225,6 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   );
 }
 
-
 /** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
 async function* tableLines(
   records: AsyncIterable<CsvRecord>,
@@ -237,7 +237,9 @@ async function* tableLines(
     if (!header) {
       const problem = headerProblem(record.fields.map((name) => name.trim()));
       // A header that names no Account or DocumentNumber makes every line bad: one usage error, nothing read further.
-      if (problem !== undefined) throw new UsageError(`--input ${path}: line ${record.line}, the header: ${problem}`);
+      // Column names are the file's own text: masked (a CPF), control characters escaped.
+      if (problem !== undefined)
+        throw new UsageError(`--input ${path}: line ${record.line}, the header: ${redactMessage(problem)}`);
       header = (matchHeader(record.fields) as { columns: string[] }).columns;
       continue;
     }
