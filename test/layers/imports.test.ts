@@ -46,6 +46,7 @@ const SUBCOMMANDS = [
   'src/verify/cli.js',
   'src/cli/batch/update-many-run.js',
   'src/cli/batch/export-keys-run.js',
+  'src/cli/docs-serve.js',
 ];
 // undici and node:tls load through a variable (bundlers must not resolve an optional peer).
 const COMPUTED_IMPORT_ALLOWED_IN = ['src/tls/agent.ts'];
