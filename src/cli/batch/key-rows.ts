@@ -1,8 +1,16 @@
 // PIX keys as export-keys writes them: JSONL (one key a line, as the API gave it) or CSV (a header
 // row, then one row a key, its nested members in dotted columns).
+import { escapeJsonControls } from '../../redact.js';
 import type { PixKey } from '../../types.js';
 
 export type OutputFormat = 'jsonl' | 'csv';
+
+/**
+ * One key as one JSONL line for every reader: what JSON.stringify leaves raw inside strings (NEL, U+2028,
+ * U+2029, the other C1 controls, DEL, bidi) is written as `\uXXXX`, the same JSON value. Raw, NEL and the
+ * separators end a line for Python's splitlines() (5 keys were read as 11 records).
+ */
+const jsonLine = (key: unknown): string => escapeJsonControls(JSON.stringify(key));
 
 export const outputFormatOf = (path: string): OutputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
 
@@ -44,6 +52,6 @@ export const csvHeader = (): string => `${KEY_COLUMNS.join(',')}\r\n`;
 
 /** The text of one page of keys in `format`. */
 export function keyRows(keys: readonly PixKey[], format: OutputFormat): string {
-  if (format === 'jsonl') return keys.map((key) => `${JSON.stringify(key)}\n`).join('');
+  if (format === 'jsonl') return keys.map((key) => `${jsonLine(key)}\n`).join('');
   return keys.map((key) => `${KEY_COLUMNS.map((column) => csvField(valueAt(key, column))).join(',')}\r\n`).join('');
 }
