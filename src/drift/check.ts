@@ -4,6 +4,7 @@ import { ARRAY_ITEMS_MAX } from '../generated/bounds.js';
 import type { DocumentedResponse } from '../generated/response-validators.js';
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
 import { collapseAnyOf } from './anyof.js';
+import { documentProblems } from './documents.js';
 import type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
 
 export type ResponseContract = Readonly<Record<string, Readonly<Record<string, DocumentedResponse>>>>;
@@ -193,5 +194,8 @@ export function checkResponse(
         'body',
       ),
     );
+  // The check digits of the documents a page of key records names (a CPF, a CNPJ), which no schema can say.
+  if (response.status >= 200 && response.status < 300)
+    problems.push(...documentProblems(response.body, options.sampleItems));
   return problems;
 }

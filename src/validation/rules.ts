@@ -33,12 +33,6 @@ function typeWords(type: unknown): string {
     .join(' or ');
 }
 
-/**
- * The rule a CPF written with dots and a dash breaks (the contract's DocumentNumber is 11 digits): said
- * instead of the pattern and length the schema reports, and never with the value.
- */
-export const DIGITS_ONLY_RULE = "must be the CPF's 11 digits only: send it without dots, dashes or spaces";
-
 /** The rule of every text field (the contract's TEXT_PATTERN), in words: which characters, and the right form. */
 export const TEXT_RULE =
   'must not hold a control character (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line breaks, escapes); write it as one line of plain text, e.g. Maria Silva';

@@ -13,8 +13,9 @@ import {
   type UnfollowedRedirect,
 } from './budget.js';
 import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
-import type { VerifyOptions } from './options.js';
-import type { CheckResult } from './report.js';
+import { outputSecrets, type VerifyOptions } from './options.js';
+import type { CheckResult, WriteRefusal } from './report.js';
+import { type CheckedWrite, refusalText } from './write.js';
 
 interface Operation {
   method: string;
@@ -54,6 +55,8 @@ export interface Context {
    * that need one are not run. Only a refusal makes the run CREDENTIALS REFUSED (run.ts).
    */
   refused?: CredentialRefusal;
+  /** Set when the service refused the write (--allow-writes): the run could not verify it. */
+  writeRefused?: WriteRefusal;
 }
 
 export function urlFor(baseUrl: string, path: string, query: Record<string, string> = {}): string {
@@ -341,25 +344,35 @@ export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
   }
 }
 
-/** One PUT, sent once (never retried), only with --allow-writes. */
-export async function sendUpdate(ctx: Context, body: string): Promise<CheckResult> {
-  const write = ctx.options.write!;
+/**
+ * One PUT, sent once (never retried), only with --allow-writes; the update was checked by the client's
+ * pre-flight rule already (write.ts). A refusal (any answer but 2xx) is never OK: the write could not
+ * be verified, said with its status and problem (drift too, when the refusal breaks the contract).
+ */
+export async function sendUpdate(ctx: Context, write: CheckedWrite): Promise<CheckResult> {
   const check = 'update natural person (write)';
   const expected = '200 application/json UpdateResult';
   const { method, path } = operation('updateNaturalPerson');
   const skipped = notRun(ctx, check, expected);
   if (skipped) return skipped;
   try {
-    const x = await ctx.budget.send(
-      urlFor(ctx.options.baseUrl, path, { Account: write.account, DocumentNumber: write.documentNumber }),
-      {
-        method,
-        headers: await headers(ctx, true, { 'content-type': 'application/json' }),
-        body,
-      },
-    );
+    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, write.query), {
+      method,
+      headers: await headers(ctx, true, { 'content-type': 'application/json' }),
+      body: write.body,
+    });
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
-    return row(check, expected, x, inspect(ctx, 'updateNaturalPerson', x));
+    const problems = inspect(ctx, 'updateNaturalPerson', x);
+    if (x.status >= 200 && x.status < 300) return row(check, expected, x, problems);
+    const problem = refusalText(x.body, outputSecrets(ctx.options));
+    ctx.writeRefused = { status: x.status, ...(problem === undefined ? {} : { problem }) };
+    return {
+      check,
+      expected,
+      seen: `${seenOf(x)}: refused${problem === undefined ? '' : ` (${problem})`}, the write could not be verified${problems.length ? `, ${problems.length} problem(s)` : ''}`,
+      verdict: problems.length ? 'drift' : 'error',
+      problems,
+    };
   } catch (error) {
     return failed(check, expected, error);
   }
