@@ -655,12 +655,25 @@ export async function withScratchFolder<T>(prefix: string, work: (folder: Scratc
   }
 }
 
+/**
+ * A recursive mkdir says ENOENT where its parent exists but cannot take a folder (read-only, no
+ * permission): the one-level mkdir tells the true cause.
+ */
+async function trueCause(folder: NamedFile, error: unknown): Promise<unknown> {
+  if (codeOf(error) !== 'ENOENT') return error;
+  if (!(await stat(dirname(resolve(folder.path))).catch(() => undefined))?.isDirectory()) return error;
+  return mkdir(folder.path).then(
+    () => error,
+    (again: unknown) => again,
+  );
+}
+
 /** Makes the folder a command was told to write into (`docs --out DIR`), with its parents; refuses a path that is not a folder. */
 export async function makeFolder(folder: NamedFile): Promise<void> {
   try {
     await mkdir(folder.path, { recursive: true });
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR') throw error;
+    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR') throw fileProblem(folder, await trueCause(folder, error));
   }
   const found = await stat(folder.path).catch(() => undefined);
   if (!found?.isDirectory())

@@ -147,6 +147,19 @@ const isInputIdentity = (value: unknown): value is InputIdentity =>
   Number.isSafeInteger((value as InputIdentity).size) &&
   typeof (value as InputIdentity).sha256 === 'string';
 
+/**
+ * Writes all of `bytes` at `position`: a file system that is nearly full writes part of them and says
+ * so only by the count (the next write gives ENOSPC), so the count is never trusted to be the whole.
+ */
+async function writeAll(file: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.byteLength) {
+    const { bytesWritten } = await file.write(bytes, done, bytes.byteLength - done, position + done);
+    if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
+
 export interface JournalWriterOptions {
   batchSize?: number;
   batchMs?: number;
@@ -234,8 +247,7 @@ export class JournalWriter {
   private async renewReserve(): Promise<void> {
     if (this.reservedTo - this.at >= this.reserveBytes / 2) return;
     const to = this.at + this.reserveBytes;
-    const spaces = Buffer.alloc(to - this.reservedTo, 0x20);
-    await this.file.write(spaces, 0, spaces.byteLength, this.reservedTo);
+    await writeAll(this.file, Buffer.alloc(to - this.reservedTo, 0x20), this.reservedTo);
     await this.file.datasync();
     this.reservedTo = to;
   }
@@ -261,7 +273,7 @@ export class JournalWriter {
         const bytes = Buffer.from(lines.join(''));
         try {
           // Into the reserve (space already given); past it only when a batch is larger than what is left.
-          await this.file.write(bytes, 0, bytes.byteLength, this.at);
+          await writeAll(this.file, bytes, this.at);
           await this.file.datasync();
         } catch (error) {
           this.failure = fileProblem(this.named, error) as FileError;
