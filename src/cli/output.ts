@@ -32,6 +32,8 @@ export interface OutputStream {
   off(event: 'error' | 'drain' | 'close', listener: (error?: Error) => void): unknown;
   readonly writableNeedDrain?: boolean;
   readonly destroyed?: boolean;
+  /** Set at once when a write failed (the 'error' event comes a tick later). */
+  readonly errored?: Error | null;
 }
 
 export interface Terminal extends CommandContext {
@@ -49,19 +51,23 @@ export function terminal(
   closedBy: AbortController = new AbortController(),
 ): Terminal {
   const gone = new Set<OutputStream>();
+  const close = (stream: OutputStream, error: unknown) => {
+    gone.add(stream);
+    if (!closedBy.signal.aborted) closedBy.abort(error);
+  };
   const watch = (stream: OutputStream) => {
     // Any error of a standard stream (EPIPE: its reader exited) ends writing to it, never the process.
-    stream.on('error', (error) => {
-      gone.add(stream);
-      closedBy.abort(error);
-    });
+    stream.on('error', (error) => close(stream, error));
   };
   watch(stdout);
   if (stderr !== stdout) watch(stderr);
   const write = (stream: OutputStream, line: string) => {
-    if (gone.has(stream) || stream.destroyed) return;
+    if (stream.errored || stream.destroyed) close(stream, stream.errored);
+    if (gone.has(stream)) return;
     // The callback takes the error too: a write on a closed pipe is never an uncaught exception.
-    stream.write(`${terminalText(line)}\n`, () => undefined);
+    stream.write(`${terminalText(line)}\n`, (error) => {
+      if (error) close(stream, error);
+    });
   };
   const drainedOne = (stream: OutputStream): Promise<void> => {
     if (gone.has(stream) || !stream.writableNeedDrain) return Promise.resolve();
@@ -83,6 +89,7 @@ export function terminal(
     drained: async () => {
       await drainedOne(stdout);
       await drainedOne(stderr);
+      for (const stream of [stdout, stderr]) if (stream.errored) close(stream, stream.errored);
     },
     closed: closedBy.signal,
   };

@@ -39,6 +39,7 @@ describe('the troubleshooting guide', () => {
       '## Plain http',
       '## Response too large',
       '## Rate limited',
+      '## File errors, a full disk, a closed pipe (command line)',
     ]);
     expect(read(PAGES[1]!).match(/^## .+$/gm)).toHaveLength(headings!.length);
     expect(quoted(PAGES[1]!)).toEqual(quoted(PAGES[0]!));

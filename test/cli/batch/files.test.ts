@@ -3,8 +3,7 @@
 // and report are different files however spelt, a report is renamed into place, data files are 0600,
 // and a journal is held by one run at a time. Every refusal is exit 2, sends nothing and leaves every
 // file as it was.
-import { spawn } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { LEASE_MS } from '../../../src/files.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands.js';
@@ -252,6 +251,34 @@ describe('one run per journal', () => {
       expect(await readdir(at(''))).toEqual(['in.jsonl', 'j.lock']);
       await rm(at('j.lock'), { recursive: true });
     }
+  });
+
+  it('a journal belongs to one input: another input is refused (exit 2) naming both; nothing sent', async () => {
+    const at = await folder();
+    await writeFile(at('a.jsonl'), inputOf(2));
+    await writeFile(at('b.jsonl'), inputOf(2));
+    expect((await run('update-many', '--input', at('a.jsonl'), '--journal', at('j'))).code).toBe(0);
+    const other = await run('update-many', '--input', at('b.jsonl'), '--journal', at('j'));
+    expect(other.code).toBe(2);
+    expect(other.sent).toBe(0);
+    expect(other.err).toContain(`is the journal of --input ${at('a.jsonl')}, not of ${at('b.jsonl')}`);
+    // Its header records the input: place, size, SHA-256, and the command.
+    const header = JSON.parse((await readFile(at('j'), 'utf8')).split('\n')[0]!);
+    expect(header).toMatchObject({ journal: 'update-many', version: 2, command: 'update-many' });
+    expect(header.input).toMatchObject({ path: at('a.jsonl'), size: inputOf(2).length });
+    expect(header.input.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('an empty file hard-linked at --journal is not the command’s own: refused, nothing written or sent', async () => {
+    const at = await folder();
+    await writeFile(at('in.jsonl'), inputOf(2));
+    await writeFile(at('theirs'), '');
+    await link(at('theirs'), at('j'));
+    const refused = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+    expect(refused.code).toBe(2);
+    expect(refused.sent).toBe(0);
+    expect(refused.err).toContain('has 2 names (hard links)');
+    expect(await readFile(at('theirs'), 'utf8')).toBe('');
   });
 
   it('holds an export-keys journal the same way', async () => {
