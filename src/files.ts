@@ -673,7 +673,8 @@ export async function makeFolder(folder: NamedFile): Promise<void> {
   try {
     await mkdir(folder.path, { recursive: true });
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR') throw fileProblem(folder, await trueCause(folder, error));
+    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR')
+      throw fileProblem(folder, await trueCause(folder, error));
   }
   const found = await stat(folder.path).catch(() => undefined);
   if (!found?.isDirectory())
