@@ -36,6 +36,11 @@ export interface CommandContext {
   drained?: () => Promise<void>;
   /** Aborted when standard output or error was closed under the command (a pipe into `head`): stop, quietly. */
   closed?: AbortSignal;
+  /**
+   * Where a batch command's progress goes (default: process.stderr, a bar on a terminal): a caller
+   * in process, such as a test, gives its own, so the line lands with the rest of what it captured.
+   */
+  progress?: { isTTY?: boolean | undefined; write(text: string): unknown };
 }
 
 export interface Command<O extends Flags = Flags> {

@@ -75,7 +75,7 @@ const PARENT_CHECK_MS = 1_000;
  * 'output closed' once its standard output or error is (`sandbox --list | head`: the request log has
  * nowhere to go, and the pipeline waits for this process).
  */
-function stopRequested(closed: AbortSignal | undefined): Promise<string> {
+export function stopRequested(closed: AbortSignal | undefined): Promise<string> {
   const parent = process.ppid;
   return new Promise((resolve) => {
     const onClosed = () => done('output closed');
@@ -105,13 +105,17 @@ export async function serveUntilStopped(
   address: { host: string; port: number },
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
+  pages?: Readonly<Record<string, () => Promise<string>>>,
 ): Promise<number> {
-  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(
-    async (error: unknown) => {
-      await backend.stop();
-      throw listenProblem(error, address) ?? error;
-    },
-  );
+  const front = await startRequestLog({
+    target: backend.url,
+    ...address,
+    log: context.out,
+    ...(pages ? { pages } : {}),
+  }).catch(async (error: unknown) => {
+    await backend.stop();
+    throw listenProblem(error, address) ?? error;
+  });
   // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);
   const everywhere = ['0.0.0.0', '::', '[::]'].includes(address.host)

@@ -8,6 +8,7 @@
 import type { Hash } from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
@@ -30,7 +31,9 @@ import {
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
-import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
+import { csvHeader, KEY_COLUMNS, keyRows, keyValues, outputFormatOf } from './key-rows.js';
+import { CSV_DIALECTS, type CsvDialect, dialectNamed } from './formats/csv-write.js';
+import { KeyWorkbook } from './formats/xlsx-write.js';
 import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
@@ -61,6 +64,27 @@ export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
+/**
+ * A stream that writes to `handle` and leaves it open (a FileHandle's own write stream holds the
+ * handle until the stream closes it): the file is synced and put in place by its WholeFile.
+ */
+const writerTo = (handle: FileHandle): Writable =>
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      handle.write(chunk).then(() => done(), done);
+    },
+  });
+
+/** --csv-dialect, checked: a dialect it knows, for a .csv file. */
+function dialectFrom(value: string | undefined, format: string): CsvDialect {
+  if (value === undefined) return 'rfc4180';
+  const dialect = dialectNamed(value);
+  if (dialect === undefined)
+    throw new UsageError(`--csv-dialect must be one of ${CSV_DIALECTS.join(', ')}, got "${value}"`);
+  if (format !== 'csv') throw new UsageError('--csv-dialect is for a .csv --out file; leave it out');
+  return dialect;
+}
+
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
@@ -69,8 +93,18 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const connection = connectionFrom(values, io.env);
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
-  const format = outputFormatOf(out);
   const outFile: NamedFile = { flag: '--out', path: out };
+  // A folder given as --out is said as such, before its name's ending is.
+  await writableFile(outFile);
+  const format = outputFormatOf(out);
+  const dialect = dialectFrom(values['csv-dialect'], format);
+  // A workbook is a zip archive: it cannot be cut back to a page and continued.
+  if (format === 'xlsx' && values.journal)
+    throw new UsageError(
+      `--journal: a .xlsx workbook is written whole, so it cannot go on from a page; leave --journal out, or write ${out.replace(/\.xlsx$/i, '.csv')} or .jsonl to resume`,
+    );
+  // What the journal records as the file's format: CSV of another dialect is another file.
+  const recordedFormat = format === 'csv' && dialect !== 'rfc4180' ? `csv (${dialect})` : format;
   const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
   let stopper: Stopper | undefined;
   let file: FileHandle | undefined;
@@ -118,7 +152,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       if (last) {
         // One descriptor for the check and the writes that trust it (never the name again).
         file = await openOwn(outFile);
-        hash = await checkRecordedOutput(file, outFile, format, last, journalFile, last.nextCursor === null);
+        hash = await checkRecordedOutput(file, outFile, recordedFormat, last, journalFile, last.nextCursor === null);
       }
       // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
       else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
@@ -155,7 +189,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       hash.update(text);
       bytes += Buffer.byteLength(text);
     };
-    if (!last && format === 'csv') await write(csvHeader());
+    if (!last && format === 'csv') await write(csvHeader(dialect));
+    const workbook = format === 'xlsx' ? await KeyWorkbook.open(writerTo(file!), KEY_COLUMNS, out) : undefined;
     report = values.report
       ? await ReportWriter.open(values.report, journalId, (error) => onTrouble(error), {
           command: 'export-keys',
@@ -200,12 +235,13 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     let complete = false;
     let fault: unknown;
     let interrupted = false;
-    const walk = exportKeyPages(client, {
+    const pagesRun = exportKeyPages(client, {
       ...(last?.nextCursor ? { after: last.nextCursor } : {}),
       limit,
       ...(rate !== undefined ? { rate } : {}),
       signal: activeStopper.soft.signal,
     });
+    const walk = pagesRun[Symbol.asyncIterator]();
     try {
       for (;;) {
         const pending = walk.next();
@@ -219,7 +255,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         }
         if (next.done) break;
         const result = next.value;
-        await write(keyRows(result.keys, format));
+        if (workbook) workbook.addRows(result.keys.map(keyValues));
+        else await write(keyRows(result.keys, format as 'jsonl' | 'csv', dialect));
         if (journal) await file!.datasync().catch((error: unknown) => Promise.reject(fileProblem(outFile, error)));
         keys += result.keys.length;
         keysNow += result.keys.length;
@@ -230,7 +267,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           bytes,
           sha256: hash.copy().digest('hex'),
           out: place,
-          format,
+          format: recordedFormat,
           nextCursor: result.nextCursor ?? null,
         };
         journal?.append({ ...entry });
@@ -240,6 +277,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         if (activeStopper.stopping) break;
       }
       complete ||= !activeStopper.stopping && !interrupted;
+      if (workbook && complete) await workbook.finish();
     } catch (error) {
       fault = error;
       complete = false;
