@@ -68,10 +68,12 @@ export type {
 } from './logging/events.js';
 export type { RateLimitInfo } from './logging/rate-limit.js';
 export type { BaasEventListener } from './logging/event-log.js';
-export { updateMany, type UpdateManyRun, type BatchClient } from './batch/update-many.js';
+export { updateMany, type UpdateManyRun, type UpdateManySummary, type BatchClient } from './batch/update-many.js';
 export {
   exportKeys,
   type ExportKeysOptions,
+  type ExportKeysRun,
+  type ExportSummary,
   type KeyPage,
   type ExportClient,
 } from './batch/export-keys.js';

@@ -5,13 +5,7 @@ import { ResponseError, ValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
-import {
-  canonicalUpdate,
-  validateListPixKeysQuery,
-  validateNaturalPersonUpdate,
-  validateUpdateNaturalPersonQuery,
-  type ValidationIssue,
-} from '../validation/index.js';
+import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
@@ -34,7 +28,7 @@ import { misspeltMembers } from '../words.js';
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
   account: string;
-  /** `DocumentNumber` query parameter: the customer's CPF, 11 digits or as people write it (`529.982.247-25`); sent as its 11 digits. */
+  /** `DocumentNumber` query parameter: the customer's CPF, 11 digits. */
   documentNumber: string;
   body: NaturalPersonUpdate;
 }
@@ -206,16 +200,11 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       return new CallPromise(
         (async () => {
           misspeltInput('updateNaturalPerson', input);
-          // The CPF, phone number and CEP as people write them (`529.982.247-25`) go out in the
-          // contract's form; one that cannot be is named by the pre-flight check, with an example.
-          const { query, body } = canonicalUpdate(
+          const { query, body, issues } = preflightUpdate(
             { Account: input.account, DocumentNumber: input.documentNumber },
             input.body,
           );
-          preflight('updateNaturalPerson', [
-            ...validateUpdateNaturalPersonQuery(query),
-            ...validateNaturalPersonUpdate(body),
-          ]);
+          preflight('updateNaturalPerson', issues);
           return send('updateNaturalPerson', { query, body }, input, readUpdate);
         })(),
       );

@@ -2,7 +2,7 @@
 // plus what JSON Schema cannot say of the identifiers people type (src/validation/identifiers.ts): the
 // CPF's check digits, and a rule in words with an example where the schema would show a pattern.
 import { listPixKeysQuery, updateNaturalPersonBody, updateNaturalPersonQuery } from '../generated/validators.js';
-import { canonicalIdentifier, IDENTIFIER_FORMS, UPDATE_IDENTIFIERS } from './identifiers.js';
+import { canonicalIdentifier, canonicalUpdate, IDENTIFIER_FORMS, UPDATE_IDENTIFIERS } from './identifiers.js';
 import { runValidator, type Target, type ValidationIssue } from './issues.js';
 
 export {
@@ -63,6 +63,26 @@ export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
 /** Checks `{ Account, DocumentNumber }` in the contract's form, including the CPF check digits; `[]` when valid. */
 export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssue[] {
   return withIdentifierRules('query', query, runValidator(updateNaturalPersonQuery, query, 'query'));
+}
+
+/**
+ * The pre-flight rule of an update, as `updateNaturalPerson` applies it before sending: the query
+ * (`{ Account, DocumentNumber }`) and the body to send, and every issue of either (`[]` when the
+ * update may be sent). Every surface that sends an update (the client, and so `updateMany`, and
+ * `verify --allow-writes`) calls this one function and sends what it returns.
+ */
+export function preflightUpdate<Q extends { Account: unknown; DocumentNumber: unknown }, B>(
+  query: Q,
+  body: B,
+): { query: Q; body: B; issues: ValidationIssue[] } {
+  // The identifiers as people write them (`529.982.247-25`, `01310-100`) in the contract's form first
+  // (src/validation/identifiers.ts); one that cannot be is named by the checks below, with an example.
+  const canonical = canonicalUpdate(query, body);
+  return {
+    query: canonical.query,
+    body: canonical.body,
+    issues: [...validateUpdateNaturalPersonQuery(canonical.query), ...validateNaturalPersonUpdate(canonical.body)],
+  };
 }
 
 /** Checks `{ limit?, cursor? }`; `[]` when valid. */

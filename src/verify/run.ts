@@ -4,33 +4,14 @@ import { readFile } from 'node:fs/promises';
 import { loadDriftChecker } from '../drift/index.js';
 import { isInsecureRemote } from '../loopback.js';
 import { redactUrl } from '../redact.js';
-import { canonicalUpdate } from '../validation/identifiers.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
 import { MISSING_CREDENTIALS, troubleOf } from './credentials.js';
 import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
+import { checkedWrite } from './write.js';
 import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } from './report.js';
-
-/**
- * The update body with its phone number and CEP in the contract's form when written as people write
- * them (`+55 (11) 98765-4321`, `01310-100`), as the client sends them (src/validation/identifiers.ts);
- * the file's text as it is otherwise. One that cannot be made canonical is refused before anything is sent.
- */
-function canonicalBody(text: string): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: sent as it is, for the provider to answer (cli.ts refuses a file that is not JSON at all).
-    return text;
-  }
-  const canonical = canonicalUpdate({}, body);
-  const problem = canonical.problems[0];
-  if (problem) throw new UsageError(`--body ${problem.message}`);
-  return canonical.body === body ? text : JSON.stringify(canonical.body);
-}
 
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
   // parseVerifyArgs refuses it already; options built by hand get the same rule before anything is sent.
@@ -50,14 +31,15 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     options.maxResponseBytes,
   );
   // Read before anything is sent, so a missing file never leaves a run half done.
-  const updateBody = options.write ? canonicalBody(await readFile(options.write.bodyFile, 'utf8')) : undefined;
+  // The update goes through the client's pre-flight rule: one the contract refuses sends nothing at all.
+  const write = options.write ? checkedWrite(options.write, await readFile(options.write.bodyFile, 'utf8')) : undefined;
   const ctx: Context = { options, budget, checker: await loadDriftChecker(), seen: [] };
   const checks: CheckResult[] = [
     ...(await walkPages(ctx)),
     await probeWithoutToken(ctx),
     await probeLimitOutOfRange(ctx),
   ];
-  if (updateBody !== undefined) checks.push(await sendUpdate(ctx, updateBody));
+  if (write !== undefined) checks.push(await sendUpdate(ctx, write));
   checks.push(...assumptions(ctx));
   const counts: Record<Verdict, number> = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };
   for (const c of checks) counts[c.verdict] += 1;
@@ -71,6 +53,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     ...(ctx.refused && troubleOf(ctx.refused) !== 'unavailable'
       ? { credentialsRefused: refusedSummary(options.credentials, ctx.refused) }
       : {}),
+    ...(ctx.writeRefused ? { writeRefused: ctx.writeRefused } : {}),
     startedAt,
     readOnly: !options.write,
     ...(warnings.length ? { warnings } : {}),

@@ -30,8 +30,8 @@ const BAD_CPF_RULE = 'is not a CPF: its check digits do not match';
 
 interface Sent {
   documentNumber: string | null;
-  phoneNumber?: string;
-  postalCode?: string;
+  phoneNumber?: string | undefined;
+  postalCode?: string | undefined;
 }
 
 async function sentOf(request: Request): Promise<Sent> {
