@@ -49,7 +49,9 @@ describe('verify', () => {
       (req, res) => {
         const url = new URL(req.url!, 'http://x');
         if (!req.headers.authorization)
-          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+          return res
+            .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+            .end(problem(401));
         if (url.searchParams.get('limit') === '201')
           return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         listCalls += 1;
@@ -85,7 +87,9 @@ describe('verify', () => {
             .end(JSON.stringify({ status: 503, detail: `upstream down for ${CPF}` }));
         }
         if (!req.headers.authorization)
-          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+          return res
+            .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+            .end(problem(401));
         if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201')
           return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
@@ -130,7 +134,9 @@ describe('verify', () => {
     await withServer(
       (req, res) => {
         if (!req.headers.authorization)
-          return res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+          return res
+            .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+            .end(problem(401));
         if (new URL(req.url!, 'http://x').searchParams.get('limit') === '201')
           return res.writeHead(422, { 'content-type': 'application/problem+json' }).end(problem(422));
         res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '3600' }).end(problem(429));

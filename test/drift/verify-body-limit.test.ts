@@ -27,7 +27,9 @@ async function endlessService(): Promise<Endless> {
   const server = await startLocalServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url!, 'http://x');
     if (req.headers.authorization !== `Bearer ${TOKEN}`)
-      return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+      return res
+        .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+        .end('{"status":401,"title":"x"}');
     if (url.searchParams.get('limit') === '201')
       return res.writeHead(422, { 'content-type': 'application/problem+json' }).end('{"status":422,"title":"x"}');
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -90,7 +92,9 @@ describe('--max-response-bytes', () => {
   it('a declared Content-Length over the limit stops before the body is read', async () => {
     const server = await startLocalServer((req, res) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`)
-        return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+        return res
+          .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+          .end('{"status":401,"title":"x"}');
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) });
       res.write('{');
     });
@@ -116,7 +120,9 @@ describe('--max-response-bytes', () => {
   it('an answer within the limit is read and scored as before', async () => {
     const server = await startLocalServer((req, res) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`)
-        return res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401,"title":"x"}');
+        return res
+          .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+          .end('{"status":401,"title":"x"}');
       const body = JSON.stringify({ cursor: { next: null }, data: [] });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });

@@ -67,7 +67,10 @@ describe('the CPF and the account of the write', () => {
       '--body',
       'b.json',
     ]);
-    expect(outputSecrets(options)).toEqual(expect.arrayContaining([SERVICE_TOKEN, ACCOUNT, DOCUMENT]));
+    // The CPF as it is sent (its 11 digits): the masking hides it in any spelling, the one given among them.
+    expect(outputSecrets(options)).toEqual(
+      expect.arrayContaining([SERVICE_TOKEN, ACCOUNT, DOCUMENT.replace(/\D/g, '')]),
+    );
   });
 
   it('echoed by the service in a header that reaches the table (its content type): masked in the table and the report', async () => {
@@ -76,8 +79,10 @@ describe('the CPF and the account of the write', () => {
       headers: { 'content-type': `application/x-${DOCUMENT}-${ACCOUNT}` },
       body: '{}',
     });
-    // The write really went out with both.
-    expect(service.requests.some((r) => r.url.searchParams.get('DocumentNumber') === DOCUMENT)).toBe(true);
+    // The write really went out with both (the CPF as its 11 digits, the contract's form).
+    expect(service.requests.some((r) => r.url.searchParams.get('DocumentNumber') === DOCUMENT.replace(/\D/g, ''))).toBe(
+      true,
+    );
     // The CPF keeps its check digits (masked as every CPF is); the account is masked whole.
     expect(table).toMatch(/update natural person \(write\).*application\/x-\*{9}25-\[REDACTED\]/);
     for (const text of [table, json]) {

@@ -57,7 +57,13 @@ const ANOTHER_ORIGIN = 'another origin';
 const redirect = (res: ServerResponse, location: string, status = 302) =>
   res.writeHead(status, { location, 'content-type': 'application/json' }).end('{}');
 const problem = (res: ServerResponse, status: number) =>
-  res.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status, title: 'x' }));
+  res
+    .writeHead(status, {
+      'content-type': 'application/problem+json',
+      // The contract requires the challenge on every 401.
+      ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+    })
+    .end(JSON.stringify({ status, title: 'x' }));
 
 describe('a redirect to another origin', () => {
   it.each([302, 307, 308, 301, 303])(

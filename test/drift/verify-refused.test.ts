@@ -105,7 +105,9 @@ describe('a service that refuses the token', () => {
     server = await startLocalServer((req, res) => {
       // The token is refused; without one the answer breaks the contract (plain text).
       if (req.headers.authorization)
-        return void res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+        return void res
+          .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+          .end(problem(401));
       res.writeHead(401, { 'content-type': 'text/plain' }).end('no');
     });
     const { code, out, report } = await run(['--base-url', server.url, '--token', TOKEN]);
@@ -128,7 +130,9 @@ describe('client credentials the token endpoint refuses', () => {
     server = await startLocalServer((req, res) => {
       if (req.url === '/token')
         return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
-      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+      res
+        .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+        .end(problem(401));
     });
     const { code, out, report } = await run(
       ['--base-url', server.url, '--token-url', `${server.url}/token`, '--client-id', 'cid'],
@@ -152,7 +156,9 @@ describe('a --token-url that is not a token endpoint', () => {
   it.each([404, 405])('%i: the summary blames --token-url, not the client id or secret', async (status) => {
     server = await startLocalServer((req, res) => {
       if (req.url === '/tokn') return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
-      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(problem(401));
+      res
+        .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer' })
+        .end(problem(401));
     });
     const { code, out, report } = await run(
       ['--base-url', server.url, '--token-url', `${server.url}/tokn`, '--client-id', 'cid'],

@@ -427,9 +427,10 @@ describe('issued tokens on the API', () => {
     expect((await listWith(sandbox, token)).status).toBe(200);
     vi.advanceTimersByTime(1);
     const expired = await answerOf(await listWith(sandbox, token));
+    // RFC 6750 §3.1: a token sent but refused is an invalid_token, so a client knows to get a new one.
     expect([expired.status, expired.headers['www-authenticate'], expired.headers['content-type']]).toEqual([
       401,
-      'Bearer',
+      'Bearer error="invalid_token", error_description="The bearer token has expired: ask the token endpoint for a new one."',
       'application/problem+json',
     ]);
     expect(expired.body).toMatchObject({ status: 401, type: 'https://sandbox.baas.example/problems/unauthorized' });
