@@ -12,6 +12,7 @@ import { operationsSource } from './lib/operations.mjs';
 import { validatorSource, validatorTypes } from './lib/validators.mjs';
 import { RESPONSE_VALIDATOR_TYPES, responseValidatorSource } from './lib/response-validators.mjs';
 import { sandboxSpecSource } from './lib/sandbox-spec.mjs';
+import { boundsSource } from './lib/bounds.mjs';
 import { openEnums } from './lib/open-enums.mjs';
 import { withCodeSamples } from './lib/code-samples.mjs';
 
@@ -48,5 +49,7 @@ await writeFile(join(outDir, 'response-validators.js'), HEADER + (await response
 await writeFile(join(outDir, 'response-validators.d.ts'), HEADER + RESPONSE_VALIDATOR_TYPES);
 // What the sandbox reads of the spec, in its code (a Worker has no files to read).
 await writeFile(join(outDir, 'sandbox-spec.ts'), HEADER + sandboxSpecSource(bundled));
+// The bounds of what a provider sends (the page walker, response validation, `--limit`).
+await writeFile(join(outDir, 'bounds.ts'), HEADER + boundsSource(bundled));
 
 console.log(`generated bundle, types and validators in ${values.out}`);
