@@ -53,7 +53,7 @@ for (let code = 0; code < 0x30000; code += 1) {
 }
 
 /** A digit as the data says: its value, or undefined. */
-function valueOf(char: string): number | undefined {
+function digitValue(char: string): number | undefined {
   const code = char.codePointAt(0)!;
   const value = unicode.getNumericValue(code);
   return Number.isInteger(value) && value! >= 0 && value! <= 9 && NUMBER.test(char) ? value! : undefined;
@@ -72,7 +72,7 @@ function digitsShown(text: string): string {
     });
   let out = '';
   for (const char of plain) {
-    const value = valueOf(char);
+    const value = digitValue(char);
     if (value !== undefined) out += String(value);
     else if (LETTER_OR_NUMBER.test(char)) out += '|';
   }
