@@ -33,6 +33,12 @@ export {
   validateUpdateNaturalPersonQuery,
   validateListPixKeysQuery,
   isValidCpf,
+  isValidCnpj,
+  canonicalIdentifier,
+  type CanonicalIdentifier,
+  type IdentifierKind,
+  type IdentifierProblem,
+  type IdentifierProblemCode,
   type ValidationIssue,
 } from './validation/index.js';
 export {
@@ -62,10 +68,12 @@ export type {
 } from './logging/events.js';
 export type { RateLimitInfo } from './logging/rate-limit.js';
 export type { BaasEventListener } from './logging/event-log.js';
-export { updateMany, type UpdateManyRun, type BatchClient } from './batch/update-many.js';
+export { updateMany, type UpdateManyRun, type UpdateManySummary, type BatchClient } from './batch/update-many.js';
 export {
   exportKeys,
   type ExportKeysOptions,
+  type ExportKeysRun,
+  type ExportSummary,
   type KeyPage,
   type ExportClient,
 } from './batch/export-keys.js';

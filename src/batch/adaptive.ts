@@ -5,7 +5,6 @@
 
 export class AdaptiveConcurrency {
   current: number;
-  peak: number;
   lowest: number;
   private good = 0;
   /** Requests numbered from 1 as they are sent; answers to those up to this one came before the last cut. */
@@ -17,7 +16,6 @@ export class AdaptiveConcurrency {
     private readonly changed: (concurrency: number) => void,
   ) {
     this.current = ceiling;
-    this.peak = ceiling;
     this.lowest = ceiling;
   }
 
@@ -47,7 +45,6 @@ export class AdaptiveConcurrency {
   private set(concurrency: number): void {
     if (concurrency === this.current) return;
     this.current = concurrency;
-    this.peak = Math.max(this.peak, concurrency);
     this.lowest = Math.min(this.lowest, concurrency);
     this.changed(concurrency);
   }

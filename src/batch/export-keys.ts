@@ -8,6 +8,7 @@ import { operations } from '../generated/operations.js';
 import type { PixKey, PixKeyList } from '../types.js';
 import { validateListPixKeysQuery } from '../validation/index.js';
 import { attemptUntilDone } from './attempts.js';
+import { AwaitableRun } from './awaitable-run.js';
 import {
   checkNames,
   checkObject,
@@ -43,6 +44,31 @@ export interface KeyPage {
   cursor: string | undefined;
   /** The cursor of the next page, to pass as `after` to resume; undefined on the last page. */
   nextCursor: string | undefined;
+}
+
+/** What `await exportKeys(...)` (or `exportKeyPages`) resolves with once the walk has ended. */
+export interface ExportSummary {
+  /** Pages handled: every key of the page read (for exportKeys, `onPage` heard it). */
+  pages: number;
+  /** The keys of the pages handled. */
+  keys: number;
+  /** True when the walk reached the last page; false when `signal` stopped it or a `break` left it. */
+  complete: boolean;
+  /**
+   * The `after` that resumes this export: the `nextCursor` of the last page handled (the `after` it
+   * was given when none was); undefined once the walk is complete.
+   */
+  after: string | undefined;
+}
+
+/**
+ * A run of exportKeys (each key) or exportKeyPages (each page): `for await` reads them as they
+ * arrive; `await` walks every page and resolves with the {@link ExportSummary} (use `onPage` to
+ * handle the keys then), or rejects with the BaasError of a page that failed after its retries.
+ * A plain `for` is a TypeError (and a type error). Nothing is sent before one of the two.
+ */
+export interface ExportKeysRun<T> extends Promise<ExportSummary>, AsyncIterable<T> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<T>;
 }
 
 interface ExportSettings extends PacingSettings {
@@ -81,10 +107,11 @@ function checkExportOptions(options: ExportKeysOptions | undefined, where: strin
  * Aborting `signal` ends the walk quietly before the next page. A page that fails after its retries
  * ends it with the BaasError; so does a server that repeats a cursor (a ResponseError).
  */
-export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<KeyPage, void> {
+export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): ExportKeysRun<KeyPage> {
   if (typeof client?.listPixKeys !== 'function')
     throw new TypeError('exportKeyPages: client must be a client of createBaasClient');
-  return pages(client, checkExportOptions(options, 'exportKeyPages'));
+  const settings = checkExportOptions(options, 'exportKeyPages');
+  return run('exportKeyPages', settings, (tally) => pagesOf(pages(client, settings, tally), tally));
 }
 
 /**
@@ -92,27 +119,86 @@ export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions
  * paced and retried as `exportKeyPages` does (same options); `onPage` gives the cursor to resume with.
  * (`client.pixKeys()` is the plain walk, unpaced, with the client's own retries.)
  */
-export function exportKeys(client: ExportClient, options?: ExportKeysOptions): AsyncGenerator<PixKey, void> {
+export function exportKeys(client: ExportClient, options?: ExportKeysOptions): ExportKeysRun<PixKey> {
   if (typeof client?.listPixKeys !== 'function')
     throw new TypeError('exportKeys: client must be a client of createBaasClient');
   const settings = checkExportOptions(options, 'exportKeys');
-  return keysOf(pages(client, settings), settings.onPage);
+  return run('exportKeys', settings, (tally) => keysOf(pages(client, settings, tally), settings.onPage, tally));
+}
+
+/** The counts of a walk, as its summary says them. */
+class Tally {
+  pages = 0;
+  keys = 0;
+  complete = false;
+  constructor(public after: string | undefined) {}
+
+  handled(page: KeyPage): void {
+    this.pages += 1;
+    this.keys += page.keys.length;
+    this.after = page.nextCursor;
+  }
+
+  summary(): ExportSummary {
+    return { pages: this.pages, keys: this.keys, complete: this.complete, after: this.after };
+  }
+}
+
+function run<T>(
+  name: string,
+  settings: ExportSettings,
+  walk: (tally: Tally) => AsyncGenerator<T, void>,
+): ExportKeysRun<T> {
+  const tally = new Tally(settings.after);
+  let ended!: () => void;
+  let failed!: (error: unknown) => void;
+  const end = new Promise<void>((resolve, reject) => {
+    ended = resolve;
+    failed = reject;
+  });
+  // Read by settled(); a walk that fails before anyone awaits it is no unhandled rejection.
+  end.catch(() => {});
+  async function* tracked(): AsyncGenerator<T, void> {
+    try {
+      yield* walk(tally);
+    } catch (error) {
+      failed(error);
+      throw error;
+    } finally {
+      ended();
+    }
+  }
+  const iterator = tracked();
+  return new AwaitableRun<T, ExportSummary>(name, {
+    iterator,
+    settled: () => end.then(() => tally.summary()),
+  });
 }
 
 async function* keysOf(
   walk: AsyncGenerator<KeyPage, void>,
   onPage: ((page: KeyPage) => void) | undefined,
+  tally: Tally,
 ): AsyncGenerator<PixKey, void> {
   for await (const page of walk) {
     yield* page.keys;
+    tally.handled(page);
     onPage?.(page);
+  }
+}
+
+async function* pagesOf(walk: AsyncGenerator<KeyPage, void>, tally: Tally): AsyncGenerator<KeyPage, void> {
+  // A page is handled once the next is asked for (a `break` while writing it leaves it unhandled).
+  for await (const page of walk) {
+    yield page;
+    tally.handled(page);
   }
 }
 
 /** Thrown inside the walk when the signal stopped a page before it was sent. */
 const STOPPED = Symbol('stopped');
 
-async function* pages(client: ExportClient, settings: ExportSettings): AsyncGenerator<KeyPage, void> {
+async function* pages(client: ExportClient, settings: ExportSettings, tally: Tally): AsyncGenerator<KeyPage, void> {
   const pacing = new Pacing(settings);
   const stop = settings.signal ?? new AbortController().signal;
   const fetchPage = async (query: { limit?: number; cursor?: string }): Promise<PixKeyList> => {
@@ -135,6 +221,7 @@ async function* pages(client: ExportClient, settings: ExportSettings): AsyncGene
     for await (const page of walkCursorPages(fetchPage, { ...query, cursor: settings.after })) {
       yield { keys: page.data, cursor: page.cursor, nextCursor: page.nextCursor };
     }
+    tally.complete = true;
   } catch (error) {
     if (error === STOPPED || stop.aborted) return;
     throw error;

@@ -19,8 +19,9 @@ export interface BatchProgress {
   overloaded: number;
   /** The concurrency now: `concurrency`, lowered by 429 and 503 answers, climbing back on good answers. */
   concurrency: number;
-  /** The highest and lowest concurrency reached so far. */
+  /** The most items that were in flight at once so far: what actually ran, at most `concurrency`'s ceiling. */
   peakConcurrency: number;
+  /** The lowest the concurrency was set to so far (429 and 503 answers lower it). */
   lowestConcurrency: number;
   /** Requests per second from the first request to now (0 before the first). */
   rate: number;
@@ -41,18 +42,23 @@ export class Counts {
   stopped = 0;
   requests = 0;
   overloaded = 0;
+  /** The most items in flight at once. */
+  private peak = 0;
   private readonly begun = Date.now();
   private firstRequest: number | undefined;
+
+  /** An item took its slot: it is in flight until it is done or stopped. */
+  start(): void {
+    this.started += 1;
+    this.peak = Math.max(this.peak, this.started - this.ok - this.failed - this.stopped);
+  }
 
   request(): void {
     this.requests += 1;
     this.firstRequest ??= Date.now();
   }
 
-  snapshot(
-    concurrency: { current: number; peak: number; lowest: number },
-    discoveredLimit: number | undefined,
-  ): BatchProgress {
+  snapshot(concurrency: { current: number; lowest: number }, discoveredLimit: number | undefined): BatchProgress {
     const now = Date.now();
     const seconds = this.firstRequest === undefined ? 0 : (now - this.firstRequest) / 1000;
     const done = this.ok + this.failed;
@@ -66,7 +72,7 @@ export class Counts {
       requests: this.requests,
       overloaded: this.overloaded,
       concurrency: concurrency.current,
-      peakConcurrency: concurrency.peak,
+      peakConcurrency: this.peak,
       lowestConcurrency: concurrency.lowest,
       rate: seconds > 0 ? this.requests / seconds : 0,
       discoveredLimit,

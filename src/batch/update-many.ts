@@ -9,21 +9,48 @@ import type { UpdateNaturalPersonInput } from '../client/baas-client.js';
 import type { UpdateResult } from '../types.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
-import { cpfDigits } from '../validation/cpf.js';
 import { AdaptiveConcurrency } from './adaptive.js';
 import { attemptUntilDone } from './attempts.js';
+import { AwaitableRun, type RunWork } from './awaitable-run.js';
 import { checkUpdateManyOptions, type UpdateManyOptions, type UpdateManySettings } from './options.js';
 import { Pacing } from './pacing.js';
 import { type BatchProgress, Counts } from './progress.js';
-import { resultOf, type UpdateItem, type UpdateManyResult } from './results.js';
+import { resultOf, type UpdateFailure, type UpdateItem, type UpdateManyResult } from './results.js';
 
 /** What updateMany needs of a client: `createBaasClient`'s does (any promise of the result will do). */
 export interface BatchClient {
   updateNaturalPerson(input: UpdateNaturalPersonInput): Promise<UpdateResult | undefined>;
 }
 
-/** The results of updateMany as they complete, and the counts so far. */
-export interface UpdateManyRun<I extends UpdateItem = UpdateItem> extends AsyncIterableIterator<UpdateManyResult<I>> {
+/** How many failed results an awaited run's summary keeps (`failed` counts them all). */
+const FAILURES_KEPT = 100;
+
+/** What `await updateMany(...)` resolves with, once every item is done: the final counts and the failures. */
+export interface UpdateManySummary<I extends UpdateItem = UpdateItem> extends BatchProgress {
+  /**
+   * The failed results in completion order, each with its `index`, `item` and `error`: the first
+   * 100; `failed` counts them all.
+   */
+  failures: UpdateFailure<I>[];
+}
+
+/**
+ * A run of updateMany: use it one of two ways.
+ *
+ * - `await run` (or `.then`): sends every item and resolves with the {@link UpdateManySummary} once
+ *   all are done; it rejects with the input's or the limiter's own error (a failed item is not an error
+ *   of the run: it is counted in `failed` and listed in `failures`).
+ * - `for await (const result of run)`: each result as it completes; `await run` after the loop gives
+ *   the summary.
+ *
+ * A plain `for` is a TypeError (and a type error). Nothing is pulled or sent before one of the two.
+ */
+export interface UpdateManyRun<I extends UpdateItem = UpdateItem>
+  extends Promise<UpdateManySummary<I>>,
+    AsyncIterable<UpdateManyResult<I>> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<UpdateManyResult<I>>;
+  /** The next result (what `for await` calls). */
+  next(): Promise<IteratorResult<UpdateManyResult<I>, undefined>>;
   /** The counts now: the same object `onProgress` gets. */
   progress(): BatchProgress;
   /** Stops the batch (what `break` out of a `for await` does): nothing more is pulled, requests running are aborted. */
@@ -66,7 +93,31 @@ export function updateMany<I extends UpdateItem>(
   if (typeof client?.updateNaturalPerson !== 'function')
     throw new TypeError('updateMany: client must be a client of createBaasClient');
   if (!isIterable(items)) throw new TypeError('updateMany: items must be an iterable or an async iterable');
-  return new Run(client, items, checkUpdateManyOptions(options));
+  return new UpdateManyRunPromise(new Run(client, items, checkUpdateManyOptions(options)));
+}
+
+class UpdateManyRunPromise<I extends UpdateItem>
+  extends AwaitableRun<UpdateManyResult<I>, UpdateManySummary<I>>
+  implements UpdateManyRun<I>
+{
+  readonly #run: Run<I>;
+
+  constructor(run: Run<I>) {
+    super('updateMany', run);
+    this.#run = run;
+  }
+
+  next(): Promise<IteratorResult<UpdateManyResult<I>, undefined>> {
+    return this[Symbol.asyncIterator]().next();
+  }
+
+  return(): Promise<IteratorResult<UpdateManyResult<I>, undefined>> {
+    return this.#run.return();
+  }
+
+  progress(): BatchProgress {
+    return this.#run.progress();
+  }
 }
 
 const isIterable = (value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> =>
@@ -75,8 +126,17 @@ const isIterable = (value: unknown): value is Iterable<unknown> | AsyncIterable<
   (typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' ||
     typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function');
 
-class Run<I extends UpdateItem> implements UpdateManyRun<I> {
+class Run<I extends UpdateItem>
+  implements RunWork<UpdateManyResult<I>, UpdateManySummary<I>>, AsyncIterableIterator<UpdateManyResult<I>>
+{
   private readonly counts = new Counts();
+  private readonly failures: UpdateFailure<I>[] = [];
+  /** The input's or the limiter's error, kept for the summary (the iteration throws it once). */
+  private runError: { error: unknown } | undefined;
+  private ended!: () => void;
+  private readonly end = new Promise<void>((resolve) => {
+    this.ended = resolve;
+  });
   private readonly pacing: Pacing;
   private readonly adaptive: AdaptiveConcurrency;
   /** The gate: items holding a slot are running (sent, paced or waiting to retry). */
@@ -110,12 +170,23 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     });
   }
 
+  get iterator(): this {
+    return this;
+  }
+
   [Symbol.asyncIterator](): this {
     return this;
   }
 
   progress(): BatchProgress {
     return this.counts.snapshot(this.adaptive, this.pacing.discoveredLimit);
+  }
+
+  async settled(): Promise<UpdateManySummary<I>> {
+    this.pumping ??= this.pump();
+    await this.end;
+    if (this.runError !== undefined) throw this.runError.error;
+    return { ...this.progress(), failures: [...this.failures] };
   }
 
   async next(): Promise<IteratorResult<UpdateManyResult<I>, undefined>> {
@@ -142,6 +213,7 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
   async return(): Promise<IteratorResult<UpdateManyResult<I>, undefined>> {
     this.halt(true, new DOMException('the caller stopped reading the results', 'AbortError'));
     this.results.length = 0;
+    this.pumping ??= Promise.resolve().then(() => this.ended());
     await this.pumping;
     this.finished = true;
     return { value: undefined, done: true };
@@ -195,6 +267,7 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     while (this.handedOver.size > 0) await Promise.all(this.handedOver);
     signal?.removeEventListener('abort', onAbort);
     this.finished = true;
+    this.ended();
     this.wake('consumer');
   }
 
@@ -216,7 +289,7 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
       const handed = this.limit(async () => {
         this.stop.signal.removeEventListener('abort', stopped);
         slotTaken();
-        this.counts.started += 1;
+        this.counts.start();
         await this.runItem(index, item).catch((error: unknown) => this.fatal(error));
       }).catch(() => {
         // Dropped from the queue by a stop (clearQueue) before it held a slot: never started.
@@ -239,11 +312,12 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
     const outcome = await attemptUntilDone(
       (call) =>
-        // A CPF as people write it (`529.982.247-25`) is sent as the contract's 11 digits.
+        // An identifier as people write it (`529.982.247-25`) is sent in the contract's form by the
+        // client itself (src/validation/identifiers.ts).
         this.client.updateNaturalPerson({
           ...call,
           account,
-          documentNumber: cpfDigits(documentNumber),
+          documentNumber,
           body,
         } as Parameters<BatchClient['updateNaturalPerson']>[0]),
       {
@@ -263,7 +337,9 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
     }
     if (outcome.ok) this.counts.ok += 1;
     else this.counts.failed += 1;
-    if (!this.hard.signal.aborted) this.results.push(resultOf(index, item, outcome));
+    const result = resultOf(index, item, outcome);
+    if (!result.ok && this.failures.length < FAILURES_KEPT) this.failures.push(result);
+    if (!this.hard.signal.aborted) this.results.push(result);
     this.wake('consumer');
     this.report();
   }
@@ -290,6 +366,7 @@ class Run<I extends UpdateItem> implements UpdateManyRun<I> {
    */
   private fatal(error: unknown): void {
     this.failure ??= { error };
+    this.runError ??= { error };
     this.halt(false, error);
   }
 

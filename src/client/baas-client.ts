@@ -5,12 +5,7 @@ import { ResponseError, ValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
-import {
-  validateListPixKeysQuery,
-  validateNaturalPersonUpdate,
-  validateUpdateNaturalPersonQuery,
-  type ValidationIssue,
-} from '../validation/index.js';
+import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
@@ -211,12 +206,12 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       return new CallPromise(
         (async () => {
           misspeltInput('updateNaturalPerson', input);
-          const query = { Account: input.account, DocumentNumber: input.documentNumber };
-          preflight('updateNaturalPerson', [
-            ...validateUpdateNaturalPersonQuery(query),
-            ...validateNaturalPersonUpdate(input.body),
-          ]);
-          return send('updateNaturalPerson', { query, body: input.body }, input, readUpdate);
+          const { query, body, issues } = preflightUpdate(
+            { Account: input.account, DocumentNumber: input.documentNumber },
+            input.body,
+          );
+          preflight('updateNaturalPerson', issues);
+          return send('updateNaturalPerson', { query, body }, input, readUpdate);
         })(),
       );
     },

@@ -1,12 +1,14 @@
 // `baas-pix-contract verify …` (and `npm run verify -- …`): check the options, run, print, exit status.
 // The flags are declared and parsed by the command line (src/cli/verify.ts), like every command's.
-// 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them), the
-// credentials refused, or a check that could not run (budget, network).
+// 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them, nor an
+// update the contract refuses), the credentials refused, a write the service refused (it could not be
+// verified), or a check that could not run (budget, network).
 import { redactText } from '../redact.js';
 import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions } from './options.js';
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
+import { checkedWrite } from './write.js';
 import { beginsWith, type NamedFile, readableProblem, WholeFile, writeWholeFile } from '../files.js';
 import { UsageError } from '../usage-error.js';
 import { readFile, stat } from 'node:fs/promises';
@@ -41,6 +43,9 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
   // The path is the user's own text: masked like every output (a token or a CPF may be in it).
   if (bodyProblem !== undefined)
     throw new UsageError(redactText(`--body ${body} ${bodyProblem}`, outputSecrets(options)));
+  // The client's pre-flight rule, before the header: an update the contract refuses is a usage error
+  // and nothing is sent (runVerify applies it again for options built by hand).
+  if (options.write) checkedWrite(options.write, await readFile(options.write.bodyFile, 'utf8'));
   // Read at each output: tokens issued during the run (client credentials) join the list.
   const secrets = () => outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.

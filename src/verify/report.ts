@@ -1,5 +1,6 @@
-// What a verify run found, as a table a person reads and as JSON. Nothing here holds a value from
-// a response body: checks describe statuses, media types, header presence and JSON pointers.
+// What a verify run found, as a table a person reads and as JSON. Checks describe statuses, media
+// types, header presence and JSON pointers; the one text from a response body is a refused write's
+// problem title and detail (bounded, masked, control characters escaped), which says why.
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
 import { escapeControls, escapeJsonControls, redactText } from '../redact.js';
@@ -26,6 +27,13 @@ export interface CheckResult {
   problems: DriftProblem[];
 }
 
+/** The service's refusal of the write (--allow-writes): its status, and its problem's title and detail. */
+export interface WriteRefusal {
+  status: number;
+  /** `title: detail` of its problem details (or `code: message` of the upstream envelope), bounded. */
+  problem?: string;
+}
+
 export interface VerifyReport {
   tool: string;
   contractVersion: string;
@@ -37,6 +45,8 @@ export interface VerifyReport {
    * the checks that need them were not run, and the run could not check the service.
    */
   credentialsRefused?: CredentialRefusal & { message: string };
+  /** Present when the service refused the write: the write could not be verified (exit 2, unless drift). */
+  writeRefused?: WriteRefusal;
   startedAt: string;
   readOnly: boolean;
   /** Present when the run was let through something unsafe (--allow-insecure-http); printed first. */
@@ -70,7 +80,14 @@ function verdictOf(report: VerifyReport): string {
   if (report.credentialsRefused)
     return troubleOf(report.credentialsRefused) === 'token-url' ? 'NO TOKEN' : 'CREDENTIALS REFUSED';
   if (report.drifted) return 'DRIFT';
+  if (report.writeRefused) return 'WRITE REFUSED (the write could not be verified)';
   return report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift';
+}
+
+/** What the summary says of a refused write, and what to do. */
+function writeRefusalMessage({ status, problem }: WriteRefusal): string {
+  const why = problem === undefined ? '' : ` (${problem})`;
+  return `the service refused the write with ${status}${why}, so the write could not be verified: check --account, --document-number and --body against the account you test with (404: no such customer; 422: a rule of the service)`;
 }
 
 /** The refusal as the report carries it. */
@@ -108,6 +125,7 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
     `requests: ${requests.used} of ${requests.limit} (${requests.retriesAfterWait} after a Retry-After wait); time: ${(timeMs.used / 1000).toFixed(1)} s of ${timeMs.limit / 1000} s`,
     // What to do about it, just above the verdict.
     ...(report.credentialsRefused ? [escapeControls(report.credentialsRefused.message)] : []),
+    ...(report.writeRefused ? [escapeControls(writeRefusalMessage(report.writeRefused))] : []),
     escapeControls(
       `${verdictOf(report)}: ${Object.entries(report.counts)
         .filter(([, n]) => n > 0)

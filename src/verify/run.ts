@@ -10,6 +10,7 @@ import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
 import { MISSING_CREDENTIALS, troubleOf } from './credentials.js';
 import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
+import { checkedWrite } from './write.js';
 import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } from './report.js';
 
 export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps> = {}): Promise<VerifyReport> {
@@ -30,14 +31,15 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     options.maxResponseBytes,
   );
   // Read before anything is sent, so a missing file never leaves a run half done.
-  const updateBody = options.write ? await readFile(options.write.bodyFile, 'utf8') : undefined;
+  // The update goes through the client's pre-flight rule: one the contract refuses sends nothing at all.
+  const write = options.write ? checkedWrite(options.write, await readFile(options.write.bodyFile, 'utf8')) : undefined;
   const ctx: Context = { options, budget, checker: await loadDriftChecker(), seen: [] };
   const checks: CheckResult[] = [
     ...(await walkPages(ctx)),
     await probeWithoutToken(ctx),
     await probeLimitOutOfRange(ctx),
   ];
-  if (updateBody !== undefined) checks.push(await sendUpdate(ctx, updateBody));
+  if (write !== undefined) checks.push(await sendUpdate(ctx, write));
   checks.push(...assumptions(ctx));
   const counts: Record<Verdict, number> = { ok: 0, drift: 0, held: 0, 'not-seen': 0, error: 0 };
   for (const c of checks) counts[c.verdict] += 1;
@@ -51,6 +53,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     ...(ctx.refused && troubleOf(ctx.refused) !== 'unavailable'
       ? { credentialsRefused: refusedSummary(options.credentials, ctx.refused) }
       : {}),
+    ...(ctx.writeRefused ? { writeRefused: ctx.writeRefused } : {}),
     startedAt,
     readOnly: !options.write,
     ...(warnings.length ? { warnings } : {}),

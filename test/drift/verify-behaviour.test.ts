@@ -112,12 +112,14 @@ describe('verify', () => {
           { out: (t) => out.push(t), err: (t) => out.push(t), env: {} },
         );
         expect(puts).toHaveLength(1);
-        // 503 is documented for the update, so it is not drift; the run still says what it saw.
-        expect(code).toBe(0);
+        // 503 is documented for the update, so it is not drift; but the write was refused, so it could
+        // not be verified: never OK, and exit 2.
+        expect(code).toBe(2);
         const text = `${out.join('\n')}\n${await readFile(report, 'utf8')}`;
         expect(text).toMatch(
-          /update natural person \(write\)\s+200 application\/json UpdateResult\s+503 application\/problem\+json\s+OK/,
+          /update natural person \(write\)\s+200 application\/json UpdateResult\s+503 application\/problem\+json: refused \(upstream down for \S+\), the write could not be verified\s+ERROR/,
         );
+        expect(text).toMatch(/^WRITE REFUSED/m);
         expect(text).not.toContain(CPF);
         expect(text).not.toContain(TOKEN);
       },

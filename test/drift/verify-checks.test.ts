@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { Budget } from '../../src/verify/budget.js';
+import { MAX_EMPTY_PAGES } from '../../src/client/pagination.js';
 import {
   assumptions,
   operation,
@@ -17,6 +18,8 @@ import {
 import { TokenError } from '../../src/auth/index.js';
 import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
+import { checkedWrite } from '../../src/verify/write.js';
+import { UsageError } from '../../src/usage-error.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK } from './check-names.js';
 import {
@@ -165,7 +168,35 @@ describe('walkPages', () => {
       // Three pages of five were read: the walk says why it stopped, not that the list went on.
       { check: LAST_PAGE, verdict: 'not-seen', problems: [] },
     ]);
-    expect(stopped(rows)).toEqual({ read: '3 page(s) read', why: expect.stringContaining('page 3 repeated') });
+    expect(stopped(rows)).toEqual({
+      read: '3 page(s) read',
+      why: expect.stringContaining('page 3: cursor.next must not repeat an earlier cursor'),
+    });
+  });
+
+  it("stops after the page walker's bound of empty pages with fresh cursors, as an error row (not drift)", async () => {
+    const { ctx, requests } = await context((kind, _r, i) => (kind.startsWith('page') ? page(`c${i}`) : undefined), {
+      pages: 50,
+    });
+    const rows = await walkPages(ctx);
+    expect(requests).toHaveLength(MAX_EMPTY_PAGES);
+    expect(rows.at(-2)).toMatchObject({
+      check: `cursor after page ${MAX_EMPTY_PAGES}`,
+      verdict: 'error',
+      problems: [],
+    });
+    expect(rows.at(-2)!.seen).toContain(`within ${MAX_EMPTY_PAGES} pages in a row`);
+    expect(rows.at(-1)).toMatchObject({ check: LAST_PAGE, verdict: 'not-seen' });
+  });
+
+  it('flags a cursor longer than the contract allows as drift, without following it', async () => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? page('a'.repeat(2_000_000)) : undefined), {
+      pages: 5,
+    });
+    const rows = await walkPages(ctx);
+    expect(requests).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'drift' });
+    expect(JSON.stringify(rows)).not.toContain('aaaaaaaaaa');
   });
 
   it('flags a page that sends back the cursor it was asked with', async () => {
@@ -474,7 +505,11 @@ describe('the error probes', () => {
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
     const { ctx } = await context((kind) =>
       kind === 'no-token'
-        ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') }
+        ? {
+            status: 401,
+            headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
+            body: exampleValue('MissingToken'),
+          }
         : undefined,
     );
     expect(await probeWithoutToken(ctx)).toMatchObject({
@@ -542,7 +577,11 @@ describe('the error probes', () => {
     expect(await probeLimitOutOfRange(ctx)).toMatchObject(
       errorRow(BAD_LIMIT, /^not run: credentials refused \(401\)$/),
     );
-    expect(await sendUpdate(ctx, '{}')).toMatchObject({ check: WRITE, verdict: 'error', problems: [] });
+    expect(await sendUpdate(ctx, checkedWrite(ctx.options.write!, '{"email":"maria@example.com"}'))).toMatchObject({
+      check: WRITE,
+      verdict: 'error',
+      problems: [],
+    });
     expect(requests).toEqual([]);
     // The probe without a token needs no accepted token: it still runs.
     expect(await probeWithoutToken(ctx)).toMatchObject({ verdict: 'ok' });
@@ -562,7 +601,7 @@ describe('sendUpdate', () => {
 
   it('sends one PUT with account and CPF in the query, the body as given, JSON and the token', async () => {
     const { ctx, requests } = await context(undefined, { write });
-    expect(await sendUpdate(ctx, '{"email":"maria@example.com"}')).toEqual({
+    expect(await sendUpdate(ctx, checkedWrite(write, '{"email":"maria@example.com"}'))).toEqual({
       check: WRITE,
       expected: '200 application/json UpdateResult',
       seen: '200 application/json',
@@ -592,12 +631,106 @@ describe('sendUpdate', () => {
           : undefined,
       { write },
     );
-    expect(await sendUpdate(ctx, '{}')).toMatchObject({
+    expect(await sendUpdate(ctx, checkedWrite(write, '{"email":"maria@example.com"}'))).toMatchObject({
       verdict: 'drift',
       seen: expect.stringMatching(/^200 application.json, [1-9] problem/),
     });
     ({ ctx } = await context(undefined, { write, maxRequests: 0 }));
-    expect(await sendUpdate(ctx, '{}')).toMatchObject(errorRow(WRITE, 'budget of 0 used'));
+    expect(await sendUpdate(ctx, checkedWrite(write, '{"email":"maria@example.com"}'))).toMatchObject(
+      errorRow(WRITE, 'budget of 0 used'),
+    );
+  });
+
+  it.each([
+    [422, 'Unprocessable', 'email is not accepted by the service'],
+    [404, 'Not Found', 'no customer with that account'],
+    [400, 'Bad Request', 'the service read the body otherwise'],
+    [500, 'Server Error', 'try again later'],
+  ])(
+    'a refused write (%i) is never OK: an error row with its status and problem, and the run knows it',
+    async (status, title, detail) => {
+      const { ctx } = await context(
+        (kind) =>
+          kind === 'update'
+            ? {
+                status,
+                headers: { 'content-type': 'application/problem+json' },
+                body: { type: 'about:blank', title, status, detail },
+              }
+            : undefined,
+        { write },
+      );
+      const result = await sendUpdate(ctx, checkedWrite(write, '{"email":"maria@example.com"}'));
+      expect(result.verdict).not.toBe('ok');
+      expect(result).toMatchObject({
+        check: WRITE,
+        verdict: 'error',
+        seen: `${status} application/problem+json: refused (${title}: ${detail}), the write could not be verified`,
+      });
+      expect(ctx.writeRefused).toEqual({ status, problem: `${title}: ${detail}` });
+    },
+  );
+
+  it("a refusal in the upstream's envelope is read too, bounded, and a CPF in it is masked at the output", async () => {
+    const { ctx } = await context(
+      (kind) =>
+        kind === 'update'
+          ? {
+              status: 422,
+              headers: { 'content-type': 'application/json' },
+              body: { status: 'ERROR', error: { code: 'CBE057', message: `CPF 52998224725 ${'x'.repeat(500)}` } },
+            }
+          : undefined,
+      { write },
+    );
+    const result = await sendUpdate(ctx, checkedWrite(write, '{"email":"maria@example.com"}'));
+    expect(result.verdict).not.toBe('ok');
+    expect(result.seen).not.toContain('52998224725');
+    expect(result.seen).toMatch(/refused \(CBE057: CPF \S+ x+… \(\d+ more characters\)\)/);
+    expect(result.seen.length).toBeLessThan(400);
+  });
+});
+
+describe('checkedWrite: the client’s pre-flight rule for the write', () => {
+  const write = { account: '300541976902', documentNumber: '52998224725', bodyFile: 'unused.json' };
+
+  it.each([
+    [
+      'a CPF whose check digits are wrong',
+      { documentNumber: '52998224724' },
+      '{"email":"maria@example.com"}',
+      /--document-number: DocumentNumber/,
+    ],
+    [
+      'an account that is not digits',
+      { account: '30054-1976902x' },
+      '{"email":"maria@example.com"}',
+      /--account: Account/,
+    ],
+    ['a body field the contract does not know', {}, '{"mail":"maria@example.com"}', /--body at \/mail: /],
+    ['a body field of the wrong type', {}, '{"email":5}', /--body at \/email: /],
+    ['a body that is not an object', {}, '[]', /--body: the body /],
+    ['an empty body', {}, '{}', /--body: the body must hold at least 1 field/],
+    ['a body that is not JSON', {}, '{email:', /--body is not valid JSON/],
+  ])('refuses %s before anything is sent, naming the flag and the rule', (_what, change, body, message) => {
+    const given = { ...write, ...change };
+    let thrown: unknown;
+    try {
+      checkedWrite(given, body);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as Error).message).toMatch(message);
+    // Never the value itself.
+    expect((thrown as Error).message).not.toContain(given.documentNumber);
+  });
+
+  it('gives the query and the body as the client would send them', () => {
+    expect(checkedWrite(write, '{ "email": "maria@example.com" }\n')).toEqual({
+      query: { Account: '300541976902', DocumentNumber: '52998224725' },
+      body: '{"email":"maria@example.com"}',
+    });
   });
 });
 

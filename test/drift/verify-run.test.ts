@@ -75,7 +75,7 @@ describe('runVerify', () => {
     expect(report.baseUrl).toBe('http://127.0.0.1:9/gw/[REDACTED]');
   });
 
-  it('counts drift, and sends the write last with the body file as it is', async () => {
+  it("counts drift, and sends the write last: the body checked by the client's pre-flight rule, as JSON", async () => {
     const bodyFile = join(dir, 'update.json');
     await writeFile(bodyFile, '{"email":"maria@example.com"}\n');
     const service = fakeService((kind) =>
@@ -100,7 +100,7 @@ describe('runVerify', () => {
     ]);
     expect(report.drifted).toBe(true);
     expect(report.counts).toEqual({ ok: 4, drift: 1, held: 1, 'not-seen': 2, error: 0 });
-    expect(service.requests.at(-1)).toMatchObject({ method: 'PUT', body: '{"email":"maria@example.com"}\n' });
+    expect(service.requests.at(-1)).toMatchObject({ method: 'PUT', body: '{"email":"maria@example.com"}' });
   });
 
   it('a body file it cannot read fails the run before anything is sent', async () => {
@@ -230,7 +230,14 @@ describe('main (the command line)', () => {
       kind === 'no-token'
         ? { status: 404 }
         : kind === 'page2'
-          ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') }
+          ? {
+              status: 401,
+              headers: {
+                'content-type': 'application/problem+json',
+                'www-authenticate': 'Bearer error="invalid_token"',
+              },
+              body: exampleValue('MissingToken'),
+            }
           : undefined,
     );
     expect(r.code).toBe(1);
@@ -283,6 +290,63 @@ describe('main (the command line)', () => {
     expect(err.at(-1)).toContain(join(dir, '[REDACTED].json'));
     expect(err.join('\n')).not.toContain(SERVICE_TOKEN);
   });
+
+  const writeArgs = (bodyFile: string, documentNumber = CPF) => [
+    '--base-url',
+    BASE,
+    '--token',
+    SERVICE_TOKEN,
+    '--allow-writes',
+    '--account',
+    '300541976902',
+    '--document-number',
+    documentNumber,
+    '--body',
+    bodyFile,
+  ];
+
+  it('--allow-writes with an update the contract refuses: exit 2 naming each flag and rule, nothing sent at all', async () => {
+    const bodyFile = join(dir, 'bad-update.json');
+    await writeFile(bodyFile, '{"email":"maria@example.com","mobile_phone":{"number":12}}');
+    const { code, out, err, requests } = await runMain(writeArgs(bodyFile, '52998224724'));
+    expect(code).toBe(2);
+    expect(requests).toEqual([]);
+    const said = err.join('\n');
+    expect(said).toMatch(/the update breaks the contract, so nothing was sent/);
+    expect(said).toMatch(/--document-number: DocumentNumber .*check digits/);
+    expect(said).toMatch(/--body at \/mobile_phone/);
+    expect([...out, ...err].join('\n')).not.toContain('52998224724');
+  });
+
+  it.each([422, 404])(
+    '--allow-writes refused by the service (%i): never OK, WRITE REFUSED with the status and problem, exit 2',
+    async (status) => {
+      const bodyFile = join(dir, 'update.json');
+      await writeFile(bodyFile, '{"email":"maria@example.com"}');
+      const { code, out, requests } = await runMain(writeArgs(bodyFile), (kind) =>
+        kind === 'update'
+          ? {
+              status,
+              headers: { 'content-type': 'application/problem+json' },
+              body: { type: 'about:blank', title: 'Refused', status, detail: 'the service said no' },
+            }
+          : undefined,
+      );
+      expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+      const table = out.join('\n');
+      const writeRow = table.split('\n').find((line) => line.startsWith(CHECK.write))!;
+      expect(writeRow).toMatch(
+        new RegExp(`${status} application/problem\\+json: refused \\(Refused: the service said no\\)`),
+      );
+      expect(writeRow).toMatch(/ERROR$/);
+      expect(table).not.toMatch(/no drift/);
+      expect(table).toMatch(
+        new RegExp(`the service refused the write with ${status} \\(Refused: the service said no\\)`),
+      );
+      expect(table).toMatch(/^WRITE REFUSED \(the write could not be verified\): /m);
+      expect(code).toBe(2);
+    },
+  );
 
   it('a report file it cannot write (its folder is missing): exit 2 before anything is sent, naming --report and the path', async () => {
     const reportFile = join(dir, 'no-such-dir', 'r.json');
