@@ -12,6 +12,7 @@
 //   spellings, are masked;
 // - for display, control characters are escaped and each piece of provider text is bounded.
 // Structures are walked with an explicit stack: a hostile body nested without end cannot overflow it.
+import { cnpjProblem } from './cnpj.js';
 import { DIGIT_RUNS } from './unicode-digits.js';
 
 /** What stands in place of a secret. */
@@ -422,12 +423,39 @@ function cpfsIn(run: string): [number, number][] {
   return places;
 }
 
+// A CNPJ's characters (digits and, since IN RFB nº 2.229/2024, the letters A-Z) joined as a CPF's digits are.
+const CNPJ_RUN = new RegExp(`[0-9A-Z](?:${GAP}[0-9A-Z])*`, 'gu');
+const NOT_CNPJ_CHARACTER = /[^0-9A-Z]/g;
+
+/**
+ * The places of the CNPJs in a text: runs of exactly 14 characters of a CNPJ (12 digits or upper-case
+ * letters, 2 check digits), written bare or with anything but letters and numbers between them, whose
+ * check digits match. A company's public registration, not a CPF: the 11 digits an alphanumeric one can
+ * hold after its letter (`12A34567000107`, `12.A34.567/0001-07`) are not masked. `CPF52998224725` is no
+ * CNPJ (its check digits do not match): a CPF after a word in capitals is still masked.
+ */
+function cnpjsIn(text: string): [number, number][] {
+  const places: [number, number][] = [];
+  for (const match of text.matchAll(CNPJ_RUN)) {
+    const characters = match[0].replace(NOT_CNPJ_CHARACTER, '');
+    if (characters.length === 14 && cnpjProblem(characters) === undefined)
+      places.push([match.index, match.index + match[0].length]);
+  }
+  return places;
+}
+
 /** What the rules find in one reading, as places in the text read. */
 function findingsIn(reading: Reading, found: SecretMatchers, out: Finding[], digits = reading.text): void {
   const add = (start: number, end: number, secret: boolean) =>
     out.push({ start: fromOf(reading, start), end: toOf(reading, end - 1), secret });
+  let cnpjs: [number, number][] | undefined;
   for (const match of digits.matchAll(DIGIT_RUN))
-    for (const [start, end] of cpfsIn(match[0])) add(match.index + start, match.index + end, false);
+    for (const [start, end] of cpfsIn(match[0])) {
+      cnpjs ??= cnpjsIn(digits);
+      const at = match.index + start;
+      const to = match.index + end;
+      if (!cnpjs.some(([first, last]) => first <= at && to <= last)) add(at, to, false);
+    }
   if (found.numbers)
     for (const match of reading.text.matchAll(found.numbers)) add(match.index, match.index + match[0].length, false);
   if (found.values)
@@ -457,9 +485,10 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
   const found = matchers(secrets, minLength);
   const findings: Finding[] = [];
   const readings = readingsOf(text);
-  // As written, the digits of an escape (%2E, \u002e, ~1) are not digits: the readings see what they stand for.
+  // As written (and in a reading that has not undone them yet), the digits of an escape (%2E,
+  // \u002e, ~1) are not digits: the next reading sees what they stand for.
   findingsIn(asRead(text), found, findings, digitsOf(readings.length === 0 ? text : text.replace(ESCAPES, blank)));
-  for (const reading of readings) findingsIn(reading, found, findings, digitsOf(reading.text));
+  for (const reading of readings) findingsIn(reading, found, findings, digitsOf(reading.text.replace(ESCAPES, blank)));
   const out = applyFindings(text, findings, (written, secret) => (secret ? MASK : shownCpf(written)));
   return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
 }
