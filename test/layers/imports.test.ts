@@ -40,7 +40,11 @@ async function readImports() {
 }
 
 // What `import()` may load: the optional peers, a subcommand of the command line, the generated validators.
-const OPTIONAL_PEERS = ['@hono/node-server', 'msw', '@faker-js/faker', 'undici', '@opentelemetry/api'];
+// The optional peers are package.json's own (peerDependenciesMeta, optional), never a copy of them.
+const { peerDependenciesMeta } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+const OPTIONAL_PEERS = Object.keys(peerDependenciesMeta).filter((name) => peerDependenciesMeta[name]!.optional);
 const SUBCOMMANDS = [
   'src/sandbox/index.js',
   'src/verify/cli.js',

@@ -19,7 +19,8 @@ export async function loadExcelJs(
 ): Promise<ExcelJs> {
   const load = () => importer().then((module) => ((module as { default?: ExcelJs }).default ?? module) as ExcelJs);
   // Loaded once a process; a test's own importer is not kept.
-  const pending = importer === importExcelJs ? (loading ??= load()) : load();
+  if (importer === importExcelJs) loading ??= load();
+  const pending = importer === importExcelJs ? loading! : load();
   try {
     return await pending;
   } catch (cause) {
