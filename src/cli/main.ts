@@ -75,7 +75,7 @@ export async function main(
     return await command.run(values, context);
   } catch (error) {
     // The last exit of every command: a message naming what a file or a provider held (a CSV header
-    // cell, a file name) is masked and kept on one line here, whoever built it.
+    // cell, a file name) is masked here, whoever built it.
     const message = redactText(
       `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`,
     );
