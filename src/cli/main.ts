@@ -1,7 +1,7 @@
 // The command line's dispatcher: global flags, the subcommand, its flags, its exit code. A usage error
 // is printed last, after the command's short usage line and a pointer to its `--help`, so that it is
 // what stays on the screen.
-import { redactMessage } from '../redact.js';
+import { redactText } from '../redact.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { type Command, type CommandContext, UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
@@ -84,8 +84,8 @@ async function dispatch(argv: string[], commands: readonly Command[], context: C
     return await command.run(values, context);
   } catch (error) {
     // The last exit of every command: a message naming what a file or a provider held (a CSV header
-    // cell, a file name) is masked and kept on one line here, whoever built it.
-    const message = redactMessage(
+    // cell, a file name) is masked here, whoever built it.
+    const message = redactText(
       `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`,
     );
     if (!isUsageError(error)) {
