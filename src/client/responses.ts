@@ -1,6 +1,6 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
 import { ApiError, ResponseError, type BaasError } from '../errors.js';
-import { MAX_JSON_DEPTH, tooDeepAt } from '../json-bounds.js';
+import { boundedCopy, MAX_JSON_DEPTH, tooDeepAt } from '../json-bounds.js';
 import { redactBounded } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
@@ -115,7 +115,8 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
     problem = { type: 'about:blank', status, title: code ?? 'Upstream error', ...(message ? { detail: message } : {}) };
   } else if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     // RFC 9457: an absent type means about:blank. ApiError redacts the problem, member names too.
-    const parsed = body as Partial<Problem>;
+    // A bounded copy first (src/json-bounds.ts): spreading a 300,000-member body cost seconds.
+    const parsed = boundedCopy(body) as Partial<Problem>;
     problem = { ...parsed, type: typeof parsed.type === 'string' ? parsed.type : 'about:blank' };
   } else if (snippet) {
     problem = { type: 'about:blank', status, detail: snippet };
