@@ -34,6 +34,7 @@ describe('the troubleshooting guide', () => {
       '## Port in use',
       '## Missing peer',
       '## CommonJS project',
+      '## TypeScript 7 in a CommonJS project (TS1295)',
       '## TypeScript cannot find `process`',
       '## Formatted CPF',
       '## Plain http',
