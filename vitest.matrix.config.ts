@@ -4,23 +4,18 @@
 // Redis, the scale cases and the StrykerJS instrumenter. Their tools come from the tool cache
 // (scripts/lib/tools.mjs), which `npm run test:all` fills first. The verbose reporter prints each
 // test as it ends, so a long run shows its progress.
-import { defineConfig, mergeConfig } from 'vitest/config';
-import base, { MATRIX_TESTS } from './vitest.config.js';
+import { availableParallelism } from 'node:os';
+import { defineConfig } from 'vitest/config';
 
-const config = mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      // Packing, installs and other programs: minutes under load, never a guess of the machine's speed.
-      testTimeout: 300_000,
-      hookTimeout: 600_000,
-      typecheck: { enabled: false },
-      reporters: ['verbose'],
-    },
-  }),
-);
-// Set after the merge: mergeConfig appends arrays.
-config.test!.include = [MATRIX_TESTS];
-config.test!.exclude = ['**/node_modules/**'];
-
-export default config;
+export default defineConfig({
+  test: {
+    include: ['test/**/*.matrix.test.ts'],
+    exclude: ['**/node_modules/**'],
+    globalSetup: ['test/support/global-setup.ts'],
+    maxWorkers: availableParallelism() + 1,
+    // Packing, installs and other programs: minutes under load, never a guess of the machine's speed.
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
+    reporters: ['verbose'],
+  },
+});

@@ -2,7 +2,7 @@
 // `npm run api:report`: the public surface of each entry point (scripts/lib/entries.mjs) as
 // @microsoft/api-extractor reports it, written to api/<name>.api.md. Any change to an export shows up
 // in review as a change of those files. `--check` writes nothing: it compares, and fails naming the
-// entries whose surface changed (test/api/report.matrix.test.ts runs it).
+// entries whose surface changed (test/api/report.check.test.ts, in `npm run check`, runs it).
 // Both modes fail on any `ae-*` message api-extractor raises (below): a public signature naming a type
 // the entry does not export (`ae-forgotten-export`: a user could not write that type), a broken `{@link}`.
 // The declarations come from `tsc` over src/ (tsconfig.build.json) into a folder of its own under

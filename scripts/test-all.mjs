@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run test:all`: everything, in three steps that each print where they are — the tool cache
-// filled (scripts/tools.mjs), `npm test` (type check, lint, the quick suite), then the matrix
+// `npm run test:all`: everything, in four steps that each print where they are — the tool cache
+// filled (scripts/tools.mjs), `npm test` (the quick suite), `npm run check` (type check, lint, lock
+// file, generated files, API reports, examples), then the matrix
 // (vitest.matrix.config.ts, its reporter printing each test as it ends). Stops at the first failure.
 import { spawn } from 'node:child_process';
 import { repoRoot } from './lib/paths.mjs';
@@ -8,6 +9,7 @@ import { repoRoot } from './lib/paths.mjs';
 const steps = [
   ['the tool cache', 'node', ['scripts/tools.mjs']],
   ['npm test', 'npm', ['test']],
+  ['npm run check', 'npm', ['run', 'check']],
   ['the matrix', 'npx', ['vitest', 'run', '--config', 'vitest.matrix.config.ts', ...process.argv.slice(2)]],
 ];
 const started = Date.now();

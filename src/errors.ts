@@ -9,6 +9,7 @@ import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
 import { escapeControls, MAX_PROVIDER_TEXT, redactBounded, redactJson, redactUrl } from './redact.js';
+import { boundedCopy } from './json-bounds.js';
 
 import type { OperationName } from './generated/operations.js';
 
@@ -105,7 +106,8 @@ export class ApiError extends BaasError {
       .join(': ');
     super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
     this.status = init.status;
-    this.problem = init.problem === undefined ? undefined : redactJson(init.problem, secrets);
+    // Bounded before it is masked: a 422 of 300,000 members keeps its first MAX_KEPT_MEMBERS (src/json-bounds.ts).
+    this.problem = init.problem === undefined ? undefined : redactJson(boundedCopy(init.problem), secrets);
     this.code = redactOptional(init.code, secrets);
     this.retryAfterMs = init.retryAfterMs;
     this.rateLimit = init.rateLimit === undefined ? undefined : redactJson(init.rateLimit, secrets);

@@ -33,6 +33,12 @@ export {
   validateUpdateNaturalPersonQuery,
   validateListPixKeysQuery,
   isValidCpf,
+  isValidCnpj,
+  canonicalIdentifier,
+  type CanonicalIdentifier,
+  type IdentifierKind,
+  type IdentifierProblem,
+  type IdentifierProblemCode,
   type ValidationIssue,
 } from './validation/index.js';
 export {

@@ -12,6 +12,7 @@
 //   spellings, are masked;
 // - for display, control characters are escaped and each piece of provider text is bounded.
 // Structures are walked with an explicit stack: a hostile body nested without end cannot overflow it.
+import { DIGIT_RUNS } from './unicode-digits.js';
 
 /** What stands in place of a secret. */
 export const MASK = '[REDACTED]';
@@ -20,22 +21,33 @@ export const HIDDEN_QUERY_VALUE = 'REDACTED';
 /** The most characters of one piece of provider text (a title, a detail, a member) that is shown. */
 export const MAX_PROVIDER_TEXT = 1000;
 
-// A CPF in any of its usual spellings: 11 digits bare, or in groups of 3, 3, 3 and 2 with one of
-// `. - / _` or a space between each (529.982.247-25, 529 982 247 25, 111.444.777/35, 111_444_777_35),
-// or with only the check digits set apart (529982247-25). The last two digits stay visible, and the
-// separators too. The fraction of a decimal number (a coordinate's 0.12345678901) is not one, nor an
-// E.164 phone number (+12025550123).
-const SEPARATOR = '[.\\-/_ ]';
-const CPF = new RegExp(
-  `(?<![0-9+])(?<![0-9][.])[0-9]{3}(?:[0-9]{6}|${SEPARATOR}[0-9]{3}${SEPARATOR}[0-9]{3})${SEPARATOR}?[0-9]{2}(?![0-9])`,
-  'g',
-);
-// The numbers a call carried (its DocumentNumber) are masked in any spelling at all: their digits
-// in order with up to this many characters that are not letters or digits between two of them.
-const MAX_CARRIED_GAP = 3;
+// A CPF is 11 digits, where
+// - a digit is a character of \p{N} whose Unicode numeric value is one decimal digit: every \p{Nd}
+//   (ASCII, full-width ５, Arabic-Indic ٥, Devanagari, mathematical 𝟓, …) and the other numbers worth
+//   0 to 9 (circled ①, parenthesized ⑴, with a full stop ⒈, with a comma 🄂, dingbats ❶ ➊ ⓵,
+//   superscripts ², Roman numerals Ⅴ, Ethiopic ፩, …; src/unicode-digits.ts, derived from Unicode's data);
+// - between two digits may stand up to MAX_GAP characters that are neither a letter nor a number
+//   (not \p{L}, not \p{N}): punctuation, symbols, every space, format and invisible characters
+//   (zero-width space, joiners, soft hyphen, bidi marks), combining marks (a keycap 5️⃣ is a digit,
+//   U+FE0F and U+20E3), controls;
+// - a run of more digits joined the same way (a CNPJ, a phone number with its country code, a date
+//   and time) is not a CPF, nor is a run broken by a letter (an alphanumeric CNPJ 12.ABC.345/01DE-35).
+// The text is read as a provider may have encoded it, too: percent-decoded (a double encoding as
+// well), with `+` as a space (form and query encoding), JSON string escapes undone (`\/`, `\uXXXX`),
+// a JSON pointer's `~1` as `/`. What any of these readings finds is masked where it stands in the
+// text. The last two digits of a CPF stay visible, and what stood between the digits too.
+/** The most characters that are neither letters nor numbers between two digits of one CPF. */
+export const MAX_GAP = 16;
+/** How many digits a CPF has. */
+const CPF_DIGITS = 11;
+const GAP = `[^\\p{L}\\p{N}]{0,${MAX_GAP}}`;
+// A maximal run of digits joined by gaps (the gap class holds no digit, so each run is maximal).
+const DIGIT_RUN = new RegExp(`[0-9](?:${GAP}[0-9])*`, 'gu');
 // Deeper than this, a JSON value is dropped rather than walked (a hostile body can nest without end).
 const MAX_JSON_DEPTH = 64;
 const TOO_DEEP = '[too deep]';
+/** The most strings, numbers, objects and arrays of one structure that are walked; the rest is not shown. */
+export const MAX_JSON_NODES = 10_000;
 // A credential where it is one: the value of an Authorization header or field, whatever its scheme.
 const AUTHORIZATION = /(\bauthorization"?\s*[:=]\s*"?)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+/gi;
 // After `Bearer`, only what is shaped like a token (RFC 6750 b64token): 8+ characters with a digit or
@@ -62,30 +74,49 @@ const UNICODE_DIGIT = /\p{Nd}/u;
 const plainOf = new Map<string, string>();
 const MAX_REMEMBERED = 4096;
 
-/** The ASCII digit of a Unicode decimal digit: its distance from the zero that opens its run of ten. */
-function asciiDigit(digit: string): string {
-  const code = digit.codePointAt(0)!;
+/** The value of a digit outside \p{Nd} (①, ⑴, ❶, ²), by the table's runs; undefined when it is none. */
+function tableDigit(code: number): number | undefined {
+  let low = 0;
+  let high = DIGIT_RUNS.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const [first, last, value] = DIGIT_RUNS[middle]!;
+    if (code < first) high = middle - 1;
+    else if (code > last) low = middle + 1;
+    else return value + code - first;
+  }
+  return undefined;
+}
+
+/** The ASCII digit of a character outside ASCII whose numeric value is one digit; undefined for any other. */
+function digitOf(char: string): string | undefined {
+  const code = char.codePointAt(0)!;
+  if (!UNICODE_DIGIT.test(char)) {
+    const value = tableDigit(code);
+    return value === undefined ? undefined : String(value);
+  }
+  // A decimal digit's value is its distance from the zero that opens its run of ten.
   let zero = code;
-  while (zero > 0 && UNICODE_DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  while (UNICODE_DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
   return String((code - zero) % 10);
 }
 
-/** A character outside ASCII as the masking reads it: a digit of any script as its ASCII digit, else its NFKC form when that is one ASCII character. */
+/** A character outside ASCII as the masking reads it: a digit as its ASCII digit, else its NFKC form when that is one ASCII character. */
 function plainChar(char: string): string {
   let plain = plainOf.get(char);
   if (plain === undefined) {
     const nfkc = char.normalize('NFKC');
-    plain = UNICODE_DIGIT.test(char) ? asciiDigit(char) : nfkc.length === 1 && !NOT_ASCII.test(nfkc) ? nfkc : char;
+    plain = digitOf(char) ?? (nfkc.length === 1 && !NOT_ASCII.test(nfkc) ? nfkc : char);
     if (plainOf.size < MAX_REMEMBERED) plainOf.set(char, plain);
   }
   return plain;
 }
 
 /**
- * The text as the masking reads it: every decimal digit of any script (\p{Nd}: full-width ５,
- * Arabic-Indic ٥, …) an ASCII digit, and every character whose NFKC form is one ASCII character
- * (superscript ², full-width ．and ｓ, the no-break space) that character. Other text is left as it
- * is (an ellipsis, accented letters), and text that is all ASCII is returned untouched.
+ * The text as the masking reads it: every character whose numeric value is one digit (any script,
+ * ①, ⑴, ❶, ²) an ASCII digit, and every character whose NFKC form is one ASCII character (full-width
+ * ．and ｓ, the no-break space) that character. Other text is left as it is (an ellipsis, accented
+ * letters), and text that is all ASCII is returned untouched.
  */
 export function normalizeDigits(text: string): string {
   if (!NOT_ASCII.test(text)) return text;
@@ -93,27 +124,278 @@ export function normalizeDigits(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Percent-encoding
+// Readings: the text as a provider may have encoded it, each character mapped to where it stood
 
-const ENCODED = /(?:%[0-9A-Fa-f]{2})+/g;
+/**
+ * A reading of a text: `text`, and for each of its UTF-16 units the start and end (in the text read)
+ * of what it was read from.
+ */
+interface Reading {
+  text: string;
+  from: number[];
+  to: number[];
+}
+
+/** The text itself, as a reading: each unit read from itself. */
+const asRead = (text: string): Reading => ({ text, from: [], to: [] });
+const fromOf = (reading: Reading, index: number): number => (reading.from.length === 0 ? index : reading.from[index]!);
+const toOf = (reading: Reading, index: number): number => (reading.to.length === 0 ? index + 1 : reading.to[index]!);
+
+/** Builds a reading piece by piece: what was read from [start, end) of the source. */
+class ReadingBuilder {
+  readonly parts: string[] = [];
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+  put(text: string, start: number, end: number): void {
+    this.parts.push(text);
+    for (let unit = 0; unit < text.length; unit += 1) {
+      this.from.push(start);
+      this.to.push(end);
+    }
+  }
+  done(): Reading {
+    return { text: this.parts.join(''), from: this.from, to: this.to };
+  }
+}
+
+/** `next`, a reading of `previous.text`, as a reading of what `previous` was read from. */
+function compose(previous: Reading, next: Reading): Reading {
+  return {
+    text: next.text,
+    from: next.from.map((start) => fromOf(previous, start)),
+    to: next.to.map((end) => toOf(previous, end - 1)),
+  };
+}
+
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const HAS_ENCODED = /%[0-9A-Fa-f]{2}/;
 const MAX_DECODE_ROUNDS = 4;
+
+/** The number of bytes a UTF-8 sequence has by its first byte; 1 for a byte that cannot start one. */
+const sequenceLength = (byte: number): number => (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1);
+
+/** One round of percent-decoding; a sequence that is not UTF-8 stays as it is. */
+function percentRound(text: string): Reading {
+  const out = new ReadingBuilder();
+  let at = 0;
+  for (const match of text.matchAll(PERCENT_RUN)) {
+    for (let index = at; index < match.index; index += 1) out.put(text[index]!, index, index + 1);
+    const run = match[0];
+    for (let offset = 0; offset < run.length; ) {
+      const length = sequenceLength(Number.parseInt(run.slice(offset + 1, offset + 3), 16)) * 3;
+      const start = match.index + offset;
+      let decoded: string | undefined;
+      try {
+        decoded = offset + length <= run.length ? decodeURIComponent(run.slice(offset, offset + length)) : undefined;
+      } catch {
+        decoded = undefined;
+      }
+      if (decoded === undefined) {
+        out.put(run.slice(offset, offset + 3), start, start + 3);
+        offset += 3;
+      } else {
+        out.put(decoded, start, start + length);
+        offset += length;
+      }
+    }
+    at = match.index + run.length;
+  }
+  for (let index = at; index < text.length; index += 1) out.put(text[index]!, index, index + 1);
+  return out.done();
+}
 
 /** Percent-decoded, as often as it still decodes (a double encoding too); a malformed sequence stays as it is. */
 export function percentDecode(text: string): string {
   let out = text;
-  for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(out); round += 1) {
-    const next = out.replace(ENCODED, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-    if (next === out) break;
-    out = next;
-  }
+  for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(out); round += 1) out = percentRound(out).text;
   return out;
+}
+
+// JSON string escapes (`\/`, `\uXXXX`, `\"`, …) and a JSON pointer's `~1` and `~0`.
+const ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])|~[01]/g;
+const ESCAPED: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  '0': '~',
+  '1': '/',
+};
+
+/** A JSON string's escapes and a pointer's undone, `+` read as a space when `plus` is. */
+function unescapeRound(text: string, plus: boolean): Reading {
+  const out = new ReadingBuilder();
+  let at = 0;
+  const copy = (end: number) => {
+    for (let index = at; index < end; index += 1)
+      out.put(plus && text[index] === '+' ? ' ' : text[index]!, index, index + 1);
+  };
+  for (const match of text.matchAll(ESCAPE)) {
+    copy(match.index);
+    const written = match[0];
+    const shown =
+      written[1] === 'u' ? String.fromCharCode(Number.parseInt(written.slice(2), 16)) : ESCAPED[written[1]!]!;
+    out.put(shown, match.index, match.index + written.length);
+    at = match.index + written.length;
+  }
+  copy(text.length);
+  return out.done();
+}
+
+/** A reading's text with digits of any script read as ASCII digits, each unit still mapped. */
+function normalized(reading: Reading): Reading {
+  if (!NOT_ASCII.test(reading.text)) return reading;
+  const out = new ReadingBuilder();
+  let index = 0;
+  for (const char of reading.text) {
+    const start = fromOf(reading, index);
+    const end = toOf(reading, index + char.length - 1);
+    out.put(char.length === 1 && char.charCodeAt(0) < 0x80 ? char : plainChar(char), start, end);
+    index += char.length;
+  }
+  return out.done();
+}
+
+const ENCODED_ANYHOW = /%[0-9A-Fa-f]{2}|\\[u"\\/bfnrt]|~[01]/;
+const ESCAPES = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|~[01]/g;
+/** An escape as letters of its length: it breaks a run of digits, and keeps every place where it was. */
+const blank = (sequence: string): string => 'x'.repeat(sequence.length);
+
+/**
+ * The readings of a (normalized) text besides the text itself: escapes undone and percent-decoded,
+ * once with `+` kept and once with `+` as a space (form encoding). None when nothing is encoded.
+ */
+function readingsOf(text: string): Reading[] {
+  const encoded = ENCODED_ANYHOW.test(text);
+  const plus = text.includes('+');
+  if (!encoded && !plus) return [];
+  const decode = (withPlus: boolean): Reading => {
+    let reading = unescapeRound(text, withPlus);
+    for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(reading.text); round += 1)
+      reading = compose(reading, percentRound(reading.text));
+    return normalized(reading);
+  };
+  return plus && encoded ? [decode(false), decode(true)] : [decode(plus)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+export function maskDigits(value: string): string {
+  return value.length <= 2 ? '*'.repeat(value.length) : '*'.repeat(value.length - 2) + value.slice(-2);
+}
+
+/** Every digit but the last two masked; what stood between them kept, so the shape of what was masked stays. */
+const maskAllButLastTwo = (match: string): string => {
+  let seen = 0;
+  const digits = match.replace(/[^0-9]/g, '').length;
+  return match.replace(/[0-9]/g, (digit) => (++seen <= digits - 2 ? '*' : digit));
+};
+
+const NOT_ALPHANUMERIC = /[^\p{L}\p{N}]/gu;
+
+/** A CPF-like secret (11 digits once what is neither letter nor number is gone): its digits, else undefined. */
+function carriedNumber(secret: string): string | undefined {
+  const digits = normalizeDigits(secret).replace(NOT_ALPHANUMERIC, '');
+  return /^[0-9]{11}$/.test(digits) ? digits : undefined;
+}
+
+// A secret shorter than this is not masked by value: it would mask innocent text. Real tokens are long.
+const MIN_SECRET_LENGTH = 6;
+// Credentials a caller chose and names exactly (a client secret, its Basic value) are masked from this length.
+const MIN_CREDENTIAL_LENGTH = 4;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What finds the secrets of one list: the numbers a call carried in any spelling, the others by value. */
+interface SecretMatchers {
+  numbers: RegExp | undefined;
+  values: RegExp | undefined;
+}
+
+// The matchers of the lists seen last (a client's list changes only when a token comes or goes).
+const matchersOf = new Map<string, SecretMatchers>();
+const MAX_MATCHER_LISTS = 32;
+
+function matchers(secrets: readonly string[], minLength: number): SecretMatchers {
+  const key = `${minLength}\u0000${secrets.join('\u0000')}`;
+  let found = matchersOf.get(key);
+  if (found === undefined) {
+    const numbers = new Set<string>();
+    const values = new Set<string>();
+    for (const secret of secrets) {
+      const number = carriedNumber(secret);
+      if (number !== undefined) numbers.add(number.split('').join(GAP));
+      else if (secret.length >= minLength) values.add(normalizeDigits(secret));
+    }
+    // The longest first, so that a secret holding another is masked whole.
+    const alternatives = (set: Set<string>, quote: (text: string) => string) =>
+      [...set]
+        .sort((a, b) => b.length - a.length)
+        .map(quote)
+        .join('|');
+    found = {
+      numbers:
+        numbers.size === 0
+          ? undefined
+          : new RegExp(
+              alternatives(numbers, (text) => text),
+              'gu',
+            ),
+      values: values.size === 0 ? undefined : new RegExp(alternatives(values, escapeRegExp), 'g'),
+    };
+    if (matchersOf.size >= MAX_MATCHER_LISTS) matchersOf.delete(matchersOf.keys().next().value!);
+    matchersOf.set(key, found);
+  }
+  return found;
+}
+
+/** A place to mask in the text read: [start, end), and whether a secret (masked whole) or a CPF lies there. */
+interface Finding {
+  start: number;
+  end: number;
+  secret: boolean;
+}
+
+const DIGIT_GROUP = /[0-9]+/g;
+
+/**
+ * The CPFs of one run of digits (places in it): every stretch of whole groups (digits with nothing
+ * between them) that holds 11 digits. A run of 11 digits is one, in any grouping; in a longer run, 11
+ * digits that stand apart as whole groups are one too, so that a number written near a CPF (`line 2:
+ * 529.982.247-25`, `HTTP 422: 52998224725`) or a list of CPFs hides none. A run in which no whole
+ * groups hold 11 digits (a CNPJ `12.345.678/0001-95`, a date, a decimal fraction, an address) holds none.
+ */
+function cpfsIn(run: string): [number, number][] {
+  const groups = [...run.matchAll(DIGIT_GROUP)].map((group): [number, number] => [
+    group.index,
+    group.index + group[0].length,
+  ]);
+  const places: [number, number][] = [];
+  for (let first = 0; first < groups.length; first += 1) {
+    let digits = 0;
+    for (let last = first; last < groups.length && digits < CPF_DIGITS; last += 1) {
+      digits += groups[last]![1] - groups[last]![0];
+      if (digits === CPF_DIGITS) places.push([groups[first]![0], groups[last]![1]]);
+    }
+  }
+  return places;
+}
+
+/** What the rules find in one reading, as places in the text read. */
+function findingsIn(reading: Reading, found: SecretMatchers, out: Finding[], digits = reading.text): void {
+  const add = (start: number, end: number, secret: boolean) =>
+    out.push({ start: fromOf(reading, start), end: toOf(reading, end - 1), secret });
+  for (const match of digits.matchAll(DIGIT_RUN))
+    for (const [start, end] of cpfsIn(match[0])) add(match.index + start, match.index + end, false);
+  if (found.numbers)
+    for (const match of reading.text.matchAll(found.numbers)) add(match.index, match.index + match[0].length, false);
+  if (found.values)
+    for (const match of reading.text.matchAll(found.values)) add(match.index, match.index + match[0].length, true);
 }
 
 /**
@@ -131,96 +413,59 @@ const encodeUnsafe = (text: string): string =>
     }
   });
 
-// ---------------------------------------------------------------------------------------------
-// Text
-
-export function maskDigits(value: string): string {
-  return value.length <= 2 ? '*'.repeat(value.length) : '*'.repeat(value.length - 2) + value.slice(-2);
-}
-
-/** Every digit but the last two masked; separators kept, so the shape of what was masked stays. */
-const maskAllButLastTwo = (match: string): string => {
-  let seen = 0;
-  const digits = match.replace(/[^0-9]/g, '').length;
-  return match.replace(/[0-9]/g, (digit) => (++seen <= digits - 2 ? '*' : digit));
-};
-
-/** A CPF-like secret (11 digits once its separators are gone): its digits, else undefined. */
-function carriedNumber(secret: string): string | undefined {
-  const digits = normalizeDigits(secret).replace(/[.\-/_ ]/g, '');
-  return /^[0-9]{11}$/.test(digits) ? digits : undefined;
-}
-
-// A secret shorter than this is not masked by value: it would mask innocent text. Real tokens are long.
-const MIN_SECRET_LENGTH = 6;
-// Credentials a caller chose and names exactly (a client secret, its Basic value) are masked from this length.
-const MIN_CREDENTIAL_LENGTH = 4;
-
-const carriedPattern = (digits: string): RegExp =>
-  new RegExp(digits.split('').join(`[^0-9A-Za-z]{0,${MAX_CARRIED_GAP}}`), 'g');
-
-/** The rules over text already in its plain form (normalized, decoded). */
+/**
+ * The rules over a normalized text and its readings: each place any of them finds is masked where it
+ * stands (places that overlap as one), then credentials where they are one.
+ */
 function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SECRET_LENGTH): string {
-  let out = text;
-  for (const secret of secrets) {
-    const number = carriedNumber(secret);
-    if (number !== undefined) out = out.replace(carriedPattern(number), maskAllButLastTwo);
-    else if (secret.length >= minLength) out = out.split(secret).join(MASK);
+  const found = matchers(secrets, minLength);
+  const findings: Finding[] = [];
+  const readings = readingsOf(text);
+  // As written, the digits of an escape (%2E, \u002e, ~1) are not digits: the readings see what they stand for.
+  findingsIn(asRead(text), found, findings, readings.length === 0 ? text : text.replace(ESCAPES, blank));
+  for (const reading of readings) findingsIn(reading, found, findings);
+  const out = applyFindings(text, findings, (written, secret) => (secret ? MASK : shownCpf(written)));
+  return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
+}
+
+/** The text with each place found written as `shown` makes it; places that overlap are one place, a secret when one of them is. */
+function applyFindings(text: string, findings: Finding[], shown: (written: string, secret: boolean) => string): string {
+  if (findings.length === 0) return text;
+  findings.sort((a, b) => a.start - b.start || b.end - a.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (let index = 0; index < findings.length; ) {
+    let { start, end, secret } = findings[index]!;
+    for (index += 1; index < findings.length && findings[index]!.start < end; index += 1) {
+      end = Math.max(end, findings[index]!.end);
+      secret ||= findings[index]!.secret;
+    }
+    parts.push(text.slice(at, start), shown(text.slice(start, end), secret));
+    at = end;
   }
-  return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`).replace(CPF, maskAllButLastTwo);
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 /**
- * Each run of text without white space that holds a percent-encoded sequence, decoded and masked; when
- * the masking found something there, the masked run (encoded again where it must be) takes its place.
- * Split by hand, not by a regular expression: a long text with one `%` must stay linear.
+ * A CPF as it is shown: written plainly, its digits but the last two masked; written encoded, read,
+ * masked and encoded again (a JSON pointer's escapes as such, anything else percent-encoded).
  */
-function maskEncodedRuns(text: string, secrets: readonly string[], minLength?: number): string {
-  if (!HAS_ENCODED.test(text)) return text;
-  return text
-    .split(/(\s+)/)
-    .map((run) => {
-      if (!HAS_ENCODED.test(run)) return run;
-      const decoded = normalizeDigits(percentDecode(run));
-      const masked = maskPlain(decoded, secrets, minLength);
-      return masked === decoded ? run : encodeUnsafe(masked);
-    })
-    .join('');
+function shownCpf(written: string): string {
+  if (!ENCODED_ANYHOW.test(written)) return maskAllButLastTwo(written);
+  const masked = maskAllButLastTwo(readingsOf(written)[0]!.text);
+  return /%[0-9A-Fa-f]{2}|\\/.test(written) ? encodeUnsafe(masked) : masked.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
- * Each segment of a JSON pointer (RFC 6901) that holds an escape, read unescaped (`~1` is `/`, `~0` is
- * `~`) and masked: a member named `111.444.777/35` is written `/111.444.777~135` in a pointer. A
- * segment the masking changed is escaped again.
- */
-function maskPointerRuns(text: string, secrets: readonly string[], minLength?: number): string {
-  if (!text.includes('~')) return text;
-  return text
-    .split(/(\s+)/)
-    .map((run) =>
-      !/~[01]/.test(run)
-        ? run
-        : run
-            .split('/')
-            .map((segment) => {
-              if (!/~[01]/.test(segment)) return segment;
-              const plain = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-              const masked = maskPlain(plain, secrets, minLength);
-              return masked === plain ? segment : masked.replace(/~/g, '~0').replace(/\//g, '~1');
-            })
-            .join('/'),
-    )
-    .join('');
-}
-
-/**
- * Masks CPF numbers (any usual spelling, any script's digits, percent-encoded too), bearer credentials
- * and the given secrets inside free text. A secret that is a CPF-like number (a DocumentNumber a call
- * carried) is masked in any spelling; any other secret by its exact value.
+ * Masks CPF numbers (any digits, anything that is neither letter nor number between them, read
+ * through percent, form and JSON encoding too), bearer credentials and the given secrets inside free
+ * text. A secret that is a CPF-like number (a DocumentNumber a call carried) is masked in any spelling,
+ * inside a longer run too; any other secret by its value, in any of those encodings.
  */
 export function redactText(text: string, secrets: Iterable<string> = []): string {
   const list = Array.isArray(secrets) ? (secrets as readonly string[]) : [...secrets];
-  return maskPlain(maskPointerRuns(maskEncodedRuns(normalizeDigits(text), list), list), list);
+  return maskPlain(normalizeDigits(text), list);
 }
 
 /**
@@ -228,11 +473,7 @@ export function redactText(text: string, secrets: Iterable<string> = []): string
  * tokens it fetched): these are masked from 4 characters, where other secrets need 6.
  */
 export function redactCredentials(text: string, credentials: readonly string[]): string {
-  return maskPlain(
-    maskEncodedRuns(normalizeDigits(text), credentials, MIN_CREDENTIAL_LENGTH),
-    credentials,
-    MIN_CREDENTIAL_LENGTH,
-  );
+  return maskPlain(normalizeDigits(text), credentials, MIN_CREDENTIAL_LENGTH);
 }
 
 /** Cuts long text (an HTML error page, say) to something a log line can hold. */
@@ -340,33 +581,36 @@ export function hideQueryValues(redacted: URL | string): string {
   return `${url.origin}${url.pathname}${query}`;
 }
 
-// A digit, written or percent-encoded; between two digits at most one separator a CPF is written
-// with (dot, dash, space, underscore, plus, slash), written or percent-encoded.
-const PATH_DIGIT = '(?:[0-9]|%3[0-9])';
-const PATH_SEPARATOR = '(?:[.\\-_ +]|%2[0BDEF]|%5F)';
-// Eleven digits or more in such a run may be a CPF (529.982.247-25, 529%20982%20247%2025, 52998224725).
-const DIGIT_RUN = new RegExp(`${PATH_DIGIT}(?:${PATH_SEPARATOR}?${PATH_DIGIT}){10,}`, 'gi');
-const HAS_DIGIT_RUN = new RegExp(DIGIT_RUN.source, 'i');
-// Read token by token, so that the digits of an encoded separator (%20) are not taken for digits.
-const PATH_TOKEN = /%[0-9a-f]{2}|[\s\S]/gi;
-const maskRun = (run: string): string =>
-  run.replace(PATH_TOKEN, (token) => (/^(?:[0-9]|%3[0-9])$/.test(token) ? '*' : token));
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.
 const PATH_BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
+/** The fewest digits of a run that a log of our servers masks whole: a CPF's, and any longer run. */
+const PATH_RUN_DIGITS = CPF_DIGITS;
+const everyDigit = (text: string): string => text.replace(/[0-9]/g, '*');
 
 /**
  * A request path as a log of our servers shows it: no query string (query values may be personal
- * data), every digit of a run of eleven or more masked (a log of requests keeps no check digits),
- * separators kept, a bearer credential masked, control characters escaped. A path written with
- * digits of another script is shown decoded, in the form the masking reads.
+ * data), every digit of a run of eleven digits or more masked (the CPF rule's digits and gaps, read
+ * through percent-encoding too; a log of requests keeps no check digits), what stood between them
+ * kept, a bearer credential masked, control characters escaped. A run written encoded is shown
+ * decoded and encoded again, masked.
  */
 export function redactPath(url: string | undefined): string {
-  const path = (url ?? '/').split('?')[0]!;
-  let shown = path.replace(DIGIT_RUN, maskRun);
-  // Read as a person would read it (decoded, any script's digits), a run may still be there: a
-  // double encoding, full-width digits. Then the path is shown in that form, masked.
-  const plain = normalizeDigits(percentDecode(shown));
-  if (HAS_DIGIT_RUN.test(plain)) shown = encodeUnsafe(plain.replace(DIGIT_RUN, maskRun));
+  const path = normalizeDigits((url ?? '/').split('?')[0]!);
+  const readings = readingsOf(path);
+  const findings: Finding[] = [];
+  for (const reading of readings.length === 0 ? [asRead(path)] : readings)
+    for (const match of reading.text.matchAll(DIGIT_RUN))
+      if (match[0].replace(/[^0-9]/g, '').length >= PATH_RUN_DIGITS)
+        findings.push({
+          start: fromOf(reading, match.index),
+          end: toOf(reading, match.index + match[0].length - 1),
+          secret: false,
+        });
+  const shown = applyFindings(path, findings, (written) =>
+    ENCODED_ANYHOW.test(written) || written.includes('+')
+      ? encodeUnsafe(everyDigit(readingsOf(written).at(-1)!.text))
+      : everyDigit(written),
+  );
   return escapeControls(shown.replace(PATH_BEARER, '$1***'));
 }
 

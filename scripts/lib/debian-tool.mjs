@@ -19,14 +19,16 @@ const canInstall = () => process.getuid?.() === 0 && existsSync('/usr/bin/apt-ge
 // Test files run in parallel and each may get here: flock lets one install while the others wait,
 // then they find it installed; the dpkg lock timeout waits for any other apt-get instead of failing.
 const APT = 'apt-get -o DPkg::Lock::Timeout=300';
-const installCommand = (pkg, installedAt) =>
-  `flock /tmp/baas-pix-contract-apt.lock sh -c 'test -x ${installedAt} || { ${APT} update -qq && DEBIAN_FRONTEND=noninteractive ${APT} install -y -qq ${pkg}; }'`;
+const installCommand = (pkg, installedAt, test) =>
+  `flock /tmp/baas-pix-contract-apt.lock sh -c 'test ${test} ${installedAt} || { ${APT} update -qq && DEBIAN_FRONTEND=noninteractive ${APT} install -y -qq ${pkg}; }'`;
 
 /**
- * @param {{ name: string, envVar: string, pkg: string, candidates: string[], howTo: string }} tool
+ * @param {{ name: string, envVar: string, pkg: string, candidates: string[], howTo: string, file?: boolean }} tool
+ *   `file`: the candidates are files the package installs (a Python module), not programs: present, not executable.
  */
-export function debianTool({ name, envVar, pkg, candidates, howTo }) {
-  const install = installCommand(pkg, candidates[0]);
+export function debianTool({ name, envVar, pkg, candidates, howTo, file = false }) {
+  const install = installCommand(pkg, candidates[0], file ? '-e' : '-x');
+  const usable = file ? existsSync : executable;
 
   /** The program to use, or undefined. An env path that is not executable is an error, not a fallback. */
   function find(paths = candidates) {
@@ -35,7 +37,7 @@ export function debianTool({ name, envVar, pkg, candidates, howTo }) {
       if (!executable(fromEnv)) throw new Error(`${envVar}=${fromEnv} is not an executable file. ${howTo}`);
       return fromEnv;
     }
-    return paths.find(executable);
+    return paths.find(usable);
   }
 
   function aptInstall() {

@@ -7,6 +7,7 @@
 // (with eventemitter3 and p-timeout) measured 60 kB of the tarball's 900 kB budget; p-throttle
 // aborts a whole throttle, not one waiting request. Even spacing is a few lines.
 import { sleep } from '../client/retry.js';
+import { ResponseError } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import type { RequestLimiter } from './limiter.js';
 import type { PacingSettings } from './options.js';
@@ -48,6 +49,25 @@ export function limitPerSecond(info: RateLimitInfo | undefined): number | undefi
   return info.limit / info.windowSeconds;
 }
 
+/**
+ * The longest spacing a provider's stated policy may ask between two requests: 60 s, the same ceiling
+ * as the longest `Retry-After` a call waits (`retry.maxRetryAfterMs`). A policy asking more (`q=1;w=1728000`,
+ * one request in 20 days) would stall the batch, or overflow a timer; it is refused instead.
+ */
+export const MAX_PACING_GAP_MS = 60_000;
+
+/** The ResponseError a policy past the ceiling ends the batch with: the rule, never a timer's error. */
+function policyRefused(info: RateLimitInfo): ResponseError {
+  const rule = `must allow at least one request per ${MAX_PACING_GAP_MS / 1000} s (the package's ceiling MAX_PACING_GAP_MS)`;
+  return new ResponseError(
+    `the provider's rate-limit policy allows ${info.limit} request(s) per ${info.windowSeconds} s, past the package's ceiling of one request per ${MAX_PACING_GAP_MS / 1000} s (MAX_PACING_GAP_MS); the batch stopped rather than wait. Ask the provider for its real limit; rerun later (a journal goes on where it stopped)`,
+    {
+      status: 429,
+      problems: [{ part: 'header', pointer: '/ratelimit-policy', rule }],
+    },
+  );
+}
+
 export class Pacing {
   /** The provider's limit in requests per second, once its header fields stated it. */
   discoveredLimit: number | undefined;
@@ -73,10 +93,15 @@ export class Pacing {
     signal.throwIfAborted();
   }
 
-  /** Reads a policy off an answer's rate-limit fields: a new limit, when below `rate`, paces what follows. */
+  /**
+   * Reads a policy off an answer's rate-limit fields: a new limit, when below `rate`, paces what follows.
+   * A policy spacing requests more than MAX_PACING_GAP_MS apart is thrown as a ResponseError (only
+   * `RateLimit-Policy` states a window, so only it can).
+   */
   learn(info: RateLimitInfo | undefined): void {
     const limit = limitPerSecond(info);
     if (limit === undefined || limit === this.discoveredLimit) return;
+    if (1000 / limit > MAX_PACING_GAP_MS) throw policyRefused(info!);
     this.discoveredLimit = limit;
     const { rate } = this.settings;
     this.discovered = rate !== undefined && rate <= limit ? undefined : spacedLimiter(limit);

@@ -9,7 +9,6 @@ import type { UpdateNaturalPersonInput } from '../client/baas-client.js';
 import type { UpdateResult } from '../types.js';
 import { ApiError, type BaasError, ValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
-import { cpfDigits } from '../validation/cpf.js';
 import { AdaptiveConcurrency } from './adaptive.js';
 import { attemptUntilDone } from './attempts.js';
 import { AwaitableRun, type RunWork } from './awaitable-run.js';
@@ -314,11 +313,12 @@ class Run<I extends UpdateItem>
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
     const outcome = await attemptUntilDone(
       (call) =>
-        // A CPF as people write it (`529.982.247-25`) is sent as the contract's 11 digits.
+        // An identifier as people write it (`529.982.247-25`) is sent in the contract's form by the
+        // client itself (src/validation/identifiers.ts).
         this.client.updateNaturalPerson({
           ...call,
           account,
-          documentNumber: cpfDigits(documentNumber),
+          documentNumber,
           body,
         } as Parameters<BatchClient['updateNaturalPerson']>[0]),
       {

@@ -32,6 +32,11 @@ export interface CommandContext {
   env?: Readonly<Record<string, string | undefined>>;
   /** What the command sends its requests with (default: the global fetch); tests give a service in process. */
   fetch?: typeof fetch;
+  /**
+   * Where a batch command's progress goes (default: process.stderr, a bar on a terminal): a caller
+   * in process, such as a test, gives its own, so the line lands with the rest of what it captured.
+   */
+  progress?: { isTTY?: boolean | undefined; write(text: string): unknown };
 }
 
 export interface Command<O extends Flags = Flags> {

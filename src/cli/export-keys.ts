@@ -11,9 +11,20 @@ export const EXPORT_KEYS_OPTIONS = {
     value: 'FILE',
     group: OUTPUT,
     help: [
-      'where the keys go (required): a .csv name gives CSV with a header',
-      'row (nested members dotted: beneficiary_entity.name); any other',
-      'name JSONL, one key a line as the API gave it',
+      'where the keys go (required): .jsonl (or .ndjson) one key a line as',
+      'the API gave it; .csv a header row and a row a key (nested members',
+      'dotted: beneficiary_entity.name); .xlsx a workbook with text cells',
+      '(needs the exceljs package; written whole, no --journal)',
+    ],
+  },
+  'csv-dialect': {
+    type: 'string',
+    value: 'NAME',
+    group: OUTPUT,
+    help: [
+      'the CSV written: rfc4180 (the default: UTF-8, ","), or pt-BR (UTF-8',
+      'with a byte order mark, ";", every field quoted), which Excel and',
+      'LibreOffice in Portuguese open in columns with accents intact',
     ],
   },
   journal: {
@@ -38,7 +49,7 @@ export type ExportKeysValues = Values<typeof EXPORT_KEYS_OPTIONS>;
 
 export const exportKeys = defineCommand({
   name: 'export-keys',
-  summary: 'write every PIX key to a JSONL or CSV file, paced and resumable',
+  summary: 'write every PIX key to a JSONL, CSV or .xlsx file, paced and resumable',
   usage: '--out FILE --base-url URL [credentials] [options]',
   options: EXPORT_KEYS_OPTIONS,
   notes: [
@@ -49,6 +60,10 @@ export const exportKeys = defineCommand({
   ],
   async run(values, context) {
     const { runExportKeys } = await import('./batch/export-keys-run.js');
-    return runExportKeys(values, { ...context, env: context.env ?? process.env, progress: process.stderr });
+    return runExportKeys(values, {
+      ...context,
+      env: context.env ?? process.env,
+      progress: context.progress ?? process.stderr,
+    });
   },
 });

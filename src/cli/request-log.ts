@@ -22,6 +22,11 @@ export interface RequestLogOptions {
   host: string;
   port: number;
   log(line: string): void;
+  /**
+   * Pages this front serves itself, by path (the sandbox's /docs), instead of forwarding: each
+   * rendered on its first request and kept. A page that cannot be rendered answers 503 saying why.
+   */
+  pages?: Readonly<Record<string, () => Promise<string>>>;
 }
 
 // A 422 body larger than this is not read for its fields (the response itself passes untouched).
@@ -92,11 +97,33 @@ export function formatLine(method: string, path: string, status: number, ms: num
 export async function startRequestLog(options: RequestLogOptions): Promise<RequestLog> {
   const target = new URL(options.target);
   let stopping = false;
+  const rendered = new Map<string, Promise<string>>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const path = loggedPath(req.url);
     // A request a server received always has a method, and an answer always has a status.
     const method = req.method!;
+    const pathname = new URL(req.url ?? '/', 'http://front.invalid').pathname;
+    const page = Object.hasOwn(options.pages ?? {}, pathname) ? options.pages![pathname]! : undefined;
+    if (page && (method === 'GET' || method === 'HEAD')) {
+      if (!rendered.has(pathname)) rendered.set(pathname, page());
+      rendered.get(pathname)!.then(
+        (html) => {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(method === 'HEAD' ? undefined : html);
+          options.log(formatLine(method, path, 200, Date.now() - started, []));
+        },
+        (error: unknown) => {
+          // Not kept: the next request tries again (e.g. once the missing peer is installed).
+          rendered.delete(pathname);
+          const why = error instanceof Error ? error.message : String(error);
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`The docs page could not be rendered: ${why}\n`);
+          options.log(formatLine(method, path, 503, Date.now() - started, []));
+        },
+      );
+      return;
+    }
     // The method as a line shows it (formatLine escapes it itself).
     const shown = escapeControls(method);
     // Exactly one line per request, whichever of its ends comes first.

@@ -14,6 +14,7 @@ import {
   sandboxSettings,
 } from './sandbox-flags.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
+import { SANDBOX_DOCS_PATH, sandboxDocsPage } from './sandbox-docs.js';
 import { plural } from '../words.js';
 
 const DEFAULT_PORT = 4020;
@@ -176,6 +177,8 @@ export const sandbox = defineCommand({
     "Prints the counts, the token URL, the rate limit and faults, client 1's static token, client_id,",
     'client_secret, two ready curl lines and its first accounts, then "Sandbox listening on URL" once it',
     'takes requests; logs one line per request after it (no token, no secret, no CPF).',
+    `Serves the docs page at ${SANDBOX_DOCS_PATH} with a try-it panel per operation (rendered on its first request;`,
+    'needs @redocly/cli@^2 installed next to this package).',
     'Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).',
   ],
   async run(values, context) {
@@ -191,8 +194,16 @@ export const sandbox = defineCommand({
     });
     // The sandbox itself stays on a free loopback port; only the request log listens where asked.
     const backend = await instance.listen({ port: 0 });
-    return serveUntilStopped('Sandbox', backend, address, context, (url) =>
-      sandboxBanner(instance, url, { ...settings, list: values.list === true }),
+    return serveUntilStopped(
+      'Sandbox',
+      backend,
+      address,
+      context,
+      (url) => [
+        ...sandboxBanner(instance, url, { ...settings, list: values.list === true }),
+        `Docs with a try-it panel (client 1's token filled in; needs @redocly/cli): ${url}${SANDBOX_DOCS_PATH}`,
+      ],
+      { [SANDBOX_DOCS_PATH]: sandboxDocsPage(instance) },
     );
   },
 });

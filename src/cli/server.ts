@@ -101,7 +101,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const PARENT_CHECK_MS = 1_000;
 
 /** Resolves with the signal that asks this process to stop, or 'parent exited' once it is orphaned. */
-function stopRequested(): Promise<string> {
+export function stopRequested(): Promise<string> {
   const parent = process.ppid;
   return new Promise((resolve) => {
     const watch = setInterval(() => {
@@ -127,15 +127,19 @@ export async function serveUntilStopped(
   address: { host: string; port: number },
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
+  pages?: Readonly<Record<string, () => Promise<string>>>,
 ): Promise<number> {
-  const front = await startRequestLog({ target: backend.url, ...address, log: context.out }).catch(
-    async (error: unknown) => {
-      await backend.stop();
-      const inUse = (error as NodeJS.ErrnoException | null | undefined)?.code === 'EADDRINUSE';
-      const free = inUse ? await freePortNear(address.host, address.port) : undefined;
-      throw listenProblem(error, address, free) ?? error;
-    },
-  );
+  const front = await startRequestLog({
+    target: backend.url,
+    ...address,
+    log: context.out,
+    ...(pages ? { pages } : {}),
+  }).catch(async (error: unknown) => {
+    await backend.stop();
+    const inUse = (error as NodeJS.ErrnoException | null | undefined)?.code === 'EADDRINUSE';
+    const free = inUse ? await freePortNear(address.host, address.port) : undefined;
+    throw listenProblem(error, address, free) ?? error;
+  });
   // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);
   const everywhere = ['0.0.0.0', '::', '[::]'].includes(address.host)

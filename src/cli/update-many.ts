@@ -12,9 +12,21 @@ export const UPDATE_MANY_OPTIONS = {
     group: INPUT,
     help: [
       'the updates (required): JSONL, one {"account","documentNumber","body"}',
-      'a line; or CSV (a .csv name) with a header: Account, DocumentNumber',
-      'and body fields in dotted form (address.city), true/false for',
-      'isPoliticallyExposedPerson; an empty cell sends nothing',
+      'a line; CSV (a .csv name: any separator, "," or ";") or a workbook',
+      '(.xlsx, needs the exceljs package) with a header: Account,',
+      'DocumentNumber and body fields in dotted form (address.city), any',
+      'case; TRUE/FALSE or VERDADEIRO/FALSO for isPoliticallyExposedPerson;',
+      'an empty cell sends nothing',
+    ],
+  },
+  encoding: {
+    type: 'string',
+    value: 'NAME',
+    group: INPUT,
+    help: [
+      "the CSV file's character encoding: utf-8 (the default) or",
+      'windows-1252 (also latin1), as Excel\'s "CSV (separado por vírgulas)"',
+      'saves; a file that is not in it is refused whole, nothing sent',
     ],
   },
   'dry-run': {
@@ -61,6 +73,10 @@ export const updateMany = defineCommand({
   ],
   async run(values, context) {
     const { runUpdateMany } = await import('./batch/update-many-run.js');
-    return runUpdateMany(values, { ...context, env: context.env ?? process.env, progress: process.stderr });
+    return runUpdateMany(values, {
+      ...context,
+      env: context.env ?? process.env,
+      progress: context.progress ?? process.stderr,
+    });
   },
 });

@@ -1,5 +1,6 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
 import { ApiError, ResponseError, type BaasError } from '../errors.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json-bounds.js';
 import { redactBounded } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
@@ -34,8 +35,9 @@ export function parseSuccessBody(response: Response, text: string, call: Call): 
       { status: response.status, contentType: type, bodySnippet: snippet() },
       call.context(),
     );
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new ResponseError(
       'the body is not valid JSON',
@@ -43,6 +45,19 @@ export function parseSuccessBody(response: Response, text: string, call: Call): 
       call.context(),
     );
   }
+  // Refused here, once, so nothing downstream (validation, masking, a file's JSON.stringify) meets it.
+  const deep = tooDeepAt(body);
+  if (deep !== undefined)
+    throw new ResponseError(
+      `the body nests deeper than ${MAX_JSON_DEPTH} levels (the package's bound MAX_JSON_DEPTH); nothing of it was used. The contract's bodies nest a few levels: ask the provider what it sent`,
+      {
+        status: response.status,
+        contentType: type,
+        problems: [{ part: 'body', pointer: deep, rule: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
+      },
+      call.context(),
+    );
+  return body;
 }
 
 interface UpstreamEnvelope {

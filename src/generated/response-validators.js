@@ -657,7 +657,7 @@ return errors === 0;
 validate23.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"correlationId":true,"violations":true},"dynamicProps":false,"dynamicItems":false};
 
 export const headers2 = validate24;
-const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":[]};
+const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":["www-authenticate"]};
 const schema43 = {"type":"string","minLength":6,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -672,11 +672,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["x-request-id"] !== undefined){
-let data0 = data["x-request-id"];
-if(typeof data0 === "string"){
-if(func1(data0) > 128){
-const err0 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data["www-authenticate"] === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "www-authenticate"},message:"must have required property '"+"www-authenticate"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -685,8 +682,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data["x-request-id"] !== undefined){
+let data0 = data["x-request-id"];
+if(typeof data0 === "string"){
+if(func1(data0) > 128){
+const err1 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -695,8 +695,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -705,9 +705,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data0)){
+const err3 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -717,11 +716,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.ratelimit !== undefined){
-let data1 = data.ratelimit;
-if(typeof data1 === "string"){
-if(func1(data1) > 1024){
-const err4 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+else {
+const err4 = {instancePath:instancePath+"/x-request-id",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -730,8 +726,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.ratelimit !== undefined){
+let data1 = data.ratelimit;
+if(typeof data1 === "string"){
+if(func1(data1) > 1024){
+const err5 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -740,8 +740,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern5.test(data1)){
-const err6 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
+if(func1(data1) < 1){
+const err6 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -750,9 +750,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data1)){
+const err7 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -762,11 +761,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data["ratelimit-policy"] !== undefined){
-let data2 = data["ratelimit-policy"];
-if(typeof data2 === "string"){
-if(func1(data2) > 1024){
-const err8 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+else {
+const err8 = {instancePath:instancePath+"/ratelimit",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -775,8 +771,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func1(data2) < 1){
-const err9 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data["ratelimit-policy"] !== undefined){
+let data2 = data["ratelimit-policy"];
+if(typeof data2 === "string"){
+if(func1(data2) > 1024){
+const err9 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -785,8 +785,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern5.test(data2)){
-const err10 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
+if(func1(data2) < 1){
+const err10 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -795,9 +795,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data2)){
+const err11 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -807,11 +806,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data["www-authenticate"] !== undefined){
-let data3 = data["www-authenticate"];
-if(typeof data3 === "string"){
-if(func1(data3) > 256){
-const err12 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+else {
+const err12 = {instancePath:instancePath+"/ratelimit-policy",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -820,8 +816,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func1(data3) < 6){
-const err13 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/minLength",keyword:"minLength",params:{limit: 6},message:"must NOT have fewer than 6 characters"};
+}
+if(data["www-authenticate"] !== undefined){
+let data3 = data["www-authenticate"];
+if(typeof data3 === "string"){
+if(func1(data3) > 256){
+const err13 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -830,8 +830,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern5.test(data3)){
-const err14 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
+if(func1(data3) < 6){
+const err14 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/minLength",keyword:"minLength",params:{limit: 6},message:"must NOT have fewer than 6 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -840,9 +840,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data3)){
+const err15 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"},message:"must match pattern \""+"^[\\x21-\\x7E][\\x20-\\x7E]*$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -852,14 +851,25 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/www-authenticate",schemaPath:"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -1281,17 +1291,18 @@ export const bodyPixKeyList = validate28;
 const schema54 = {"type":"object","required":["cursor","data"],"properties":{"cursor":{"$ref":"#/components/schemas/Cursor"},"data":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/PixKey"}}}};
 const schema55 = {"type":"object","required":["next"],"properties":{"next":{"type":["string","null"],"minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"}}};
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
-const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"const":"phone"},"key":{"pattern":"^\\+[1-9][0-9]{1,14}$"}}},{"properties":{"key_type":{"const":"email"},"key":{"format":"email"}}},{"properties":{"key_type":{"const":"cpf"},"key":{"pattern":"^[0-9]{11}$"}}},{"properties":{"key_type":{"const":"cnpj"},"key":{"pattern":"^[0-9]{14}$"}}},{"properties":{"key_type":{"const":"evp"},"key":{"pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}}}}]}]};
+const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","pattern":"^[^A-Z]+$","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
-const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf","maxLength":3},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj","maxLength":4},"document":{"type":"string","pattern":"^[0-9]{14}$","minLength":14,"maxLength":14}}}]};
+const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf"},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj"},"document":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-const pattern19 = new RegExp("^[0-9]{11}$", "u");
-const pattern20 = new RegExp("^[0-9]{14}$", "u");
-const pattern21 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
-const pattern22 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern24 = new RegExp("^[0-9]{1,4}$", "u");
-const pattern25 = new RegExp("^[0-9]{1,20}$", "u");
-const pattern26 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const pattern19 = new RegExp("^[^A-Z]+$", "u");
+const pattern20 = new RegExp("^[0-9]{11}$", "u");
+const pattern21 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
+const pattern22 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
+const pattern23 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern25 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern26 = new RegExp("^[0-9]{1,20}$", "u");
+const pattern27 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats6 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats10 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -1377,7 +1388,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern22.test(data)){
+if(!pattern23.test(data)){
 const err6 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -1442,8 +1453,9 @@ let valid1 = false;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
-if("phone" !== data.key_type){
-const err0 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/const",keyword:"const",params:{allowedValue: "phone"},message:"must be equal to constant"};
+let data0 = data.key_type;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1452,12 +1464,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data1 = data.key;
-if(typeof data1 === "string"){
-if(!pattern18.test(data1)){
-const err1 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{1,14}$"+"\""};
+if("phone" !== data0){
+const err1 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/const",keyword:"const",params:{allowedValue: "phone"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1467,20 +1475,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.key_type = true;
-props0.key = true;
-}
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-if("email" !== data.key_type){
-const err2 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/const",keyword:"const",params:{allowedValue: "email"},message:"must be equal to constant"};
+if(data.key !== undefined){
+let data1 = data.key;
+if(typeof data1 === "string"){
+if(func1(data1) > 16){
+const err2 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1489,12 +1488,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data3 = data.key;
-if(typeof data3 === "string"){
-if(!(formats4.test(data3))){
-const err3 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(func1(data1) < 3){
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1503,23 +1498,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.key_type = true;
-props0.key = true;
-}
-}
-const _errs9 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-if("cpf" !== data.key_type){
-const err4 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+if(!pattern18.test(data1)){
+const err4 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{1,14}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1529,11 +1509,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.key !== undefined){
-let data5 = data.key;
-if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
-const err5 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+else {
+const err5 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1544,21 +1521,19 @@ errors++;
 }
 }
 }
-}
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
+var props0 = {};
 props0.key_type = true;
 props0.key = true;
 }
-}
-const _errs12 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
-if("cnpj" !== data.key_type){
-const err6 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+let data2 = data.key_type;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1567,12 +1542,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data7 = data.key;
-if(typeof data7 === "string"){
-if(!pattern20.test(data7)){
-const err7 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"},message:"must match pattern \""+"^[0-9]{14}$"+"\""};
+if("email" !== data2){
+const err7 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/const",keyword:"const",params:{allowedValue: "email"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1582,22 +1553,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs12 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.key_type = true;
-props0.key = true;
-}
-}
-const _errs15 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-if("evp" !== data.key_type){
-const err8 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"},message:"must be equal to constant"};
+if(data.key !== undefined){
+let data3 = data.key;
+if(typeof data3 === "string"){
+if(func1(data3) > 77){
+const err8 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1606,12 +1566,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data9 = data.key;
-if(typeof data9 === "string"){
-if(!pattern21.test(data9)){
-const err9 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"+"\""};
+if(func1(data3) < 3){
+const err9 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1620,10 +1576,120 @@ vErrors.push(err9);
 }
 errors++;
 }
+if(!pattern19.test(data3)){
+const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]+$"},message:"must match pattern \""+"^[^A-Z]+$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(formats4.test(data3))){
+const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 }
 }
-var _valid0 = _errs15 === errors;
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data4 = data.key_type;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("cpf" !== data4){
+const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data5 = data.key;
+if(typeof data5 === "string"){
+if(func1(data5) > 11){
+const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func1(data5) < 11){
+const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern20.test(data5)){
+const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
@@ -1635,80 +1701,69 @@ props0.key = true;
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
-let data10 = data.key_type;
-const _errs21 = errors;
-const _errs22 = errors;
-if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
-const err10 = {};
+let data6 = data.key_type;
+if(typeof data6 !== "string"){
+const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err19];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err19);
 }
 errors++;
 }
-var valid8 = _errs22 === errors;
-if(valid8){
-const err11 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{},message:"must NOT be valid"};
+if("cnpj" !== data6){
+const err20 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err20];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err20);
 }
 errors++;
 }
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data10 === "string"){
-if(func1(data10) > 32){
-const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(data.key !== undefined){
+let data7 = data.key;
+if(typeof data7 === "string"){
+if(func1(data7) > 14){
+const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err21];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err21);
 }
 errors++;
 }
-if(func1(data10) < 1){
-const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func1(data7) < 14){
+const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err22];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err22);
 }
 errors++;
 }
-if(!pattern22.test(data10)){
-const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(!pattern21.test(data7)){
+const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err23];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err23);
 }
 errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err24];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -1720,15 +1775,222 @@ if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data8 = data.key_type;
+if(typeof data8 !== "string"){
+const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if("evp" !== data8){
+const err26 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data9 = data.key;
+if(typeof data9 === "string"){
+if(func1(data9) > 36){
+const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(func1(data9) < 36){
+const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(!pattern22.test(data9)){
+const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs23 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs28 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data10 = data.key_type;
+const _errs31 = errors;
+const _errs32 = errors;
+if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
+const err31 = {};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var valid8 = _errs32 === errors;
+if(valid8){
+const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 32){
+const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(func1(data10) < 1){
+const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern23.test(data10)){
+const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data11 = data.key;
+if(typeof data11 === "string"){
+if(func1(data11) > 77){
+const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(func1(data11) < 1){
+const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs28 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
 }
 }
 if(!valid1){
-const err16 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err40 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err40];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err40);
 }
 errors++;
 }
@@ -1745,72 +2007,72 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err41];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err41);
 }
 errors++;
 }
 if(data.key === undefined){
-const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+const err42 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err42];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err42);
 }
 errors++;
 }
 if(data.key_type === undefined){
-const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'"};
+const err43 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err43];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err43);
 }
 errors++;
 }
 if(data.key_status === undefined){
-const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_status"},message:"must have required property '"+"key_status"+"'"};
+const err44 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_status"},message:"must have required property '"+"key_status"+"'"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err44];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err44);
 }
 errors++;
 }
 if(data.account_id === undefined){
-const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
+const err45 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err45];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err45);
 }
 errors++;
 }
 if(data.beneficiary_account === undefined){
-const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_account"},message:"must have required property '"+"beneficiary_account"+"'"};
+const err46 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_account"},message:"must have required property '"+"beneficiary_account"+"'"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err46];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err46);
 }
 errors++;
 }
 if(data.beneficiary_entity === undefined){
-const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_entity"},message:"must have required property '"+"beneficiary_entity"+"'"};
+const err47 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_entity"},message:"must have required property '"+"beneficiary_entity"+"'"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err47];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err47);
 }
 errors++;
 }
@@ -1825,81 +2087,81 @@ props0.beneficiary_account = true;
 props0.beneficiary_entity = true;
 }
 if(data.id !== undefined){
-let data11 = data.id;
-if(typeof data11 === "string"){
-if(func1(data11) > 36){
-const err24 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+let data12 = data.id;
+if(typeof data12 === "string"){
+if(func1(data12) > 36){
+const err48 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err48];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err48);
 }
 errors++;
 }
-if(func1(data11) < 36){
-const err25 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
+if(func1(data12) < 36){
+const err49 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err49];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err49);
 }
 errors++;
 }
-if(!(formats6.test(data11))){
-const err26 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(!(formats6.test(data12))){
+const err50 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err50];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err50);
 }
 errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err51 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err51];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err51);
 }
 errors++;
 }
 }
 if(data.key !== undefined){
-let data12 = data.key;
-if(typeof data12 === "string"){
-if(func1(data12) > 77){
-const err28 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
+let data13 = data.key;
+if(typeof data13 === "string"){
+if(func1(data13) > 77){
+const err52 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err52];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err52);
 }
 errors++;
 }
-if(func1(data12) < 1){
-const err29 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func1(data13) < 1){
+const err53 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err53];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err53);
 }
 errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err54 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err54];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err54);
 }
 errors++;
 }
@@ -1911,278 +2173,10 @@ errors = vErrors.length;
 }
 }
 if(data.key_status !== undefined){
-let data14 = data.key_status;
-if(typeof data14 === "string"){
-if(func1(data14) > 64){
-const err31 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(func1(data14) < 1){
-const err32 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.account_id !== undefined){
-let data15 = data.account_id;
+let data15 = data.key_status;
 if(typeof data15 === "string"){
-if(func1(data15) > 36){
-const err34 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(func1(data15) < 36){
-const err35 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(!(formats6.test(data15))){
-const err36 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.beneficiary_account !== undefined){
-let data16 = data.beneficiary_account;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.branch_code === undefined){
-const err38 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "branch_code"},message:"must have required property '"+"branch_code"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data16.account_code === undefined){
-const err39 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_code"},message:"must have required property '"+"account_code"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data16.account_type === undefined){
-const err40 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_type"},message:"must have required property '"+"account_type"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data16.created_at === undefined){
-const err41 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data16.branch_code !== undefined){
-let data17 = data16.branch_code;
-if(typeof data17 === "string"){
-if(func1(data17) > 4){
-const err42 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(func1(data17) < 1){
-const err43 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(!pattern24.test(data17)){
-const err44 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data16.account_code !== undefined){
-let data18 = data16.account_code;
-if(typeof data18 === "string"){
-if(func1(data18) > 20){
-const err46 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(func1(data18) < 1){
-const err47 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(!pattern25.test(data18)){
-const err48 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"},message:"must match pattern \""+"^[0-9]{1,20}$"+"\""};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data16.account_type !== undefined){
-let data19 = data16.account_type;
-if(typeof data19 === "string"){
-if(func1(data19) > 8){
-const err50 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(func1(data19) < 1){
-const err51 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data16.created_at !== undefined){
-let data20 = data16.created_at;
-if(typeof data20 === "string"){
-if(func1(data20) > 35){
-const err53 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-if(func1(data20) < 20){
-const err54 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20},message:"must NOT have fewer than 20 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if(!pattern26.test(data20)){
-const err55 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
+if(func1(data15) > 64){
+const err55 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2191,8 +2185,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(!(formats10.test(data20))){
-const err56 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(func1(data15) < 1){
+const err56 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2203,7 +2197,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err57 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2213,9 +2207,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.account_id !== undefined){
+let data16 = data.account_id;
+if(typeof data16 === "string"){
+if(func1(data16) > 36){
+const err58 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2224,11 +2220,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data.beneficiary_entity !== undefined){
-let data21 = data.beneficiary_entity;
-if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err59 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func1(data16) < 36){
+const err59 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2237,13 +2230,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-const _errs46 = errors;
-let valid13 = false;
-let passing0 = null;
-const _errs47 = errors;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err60 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(!(formats6.test(data16))){
+const err60 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2252,8 +2240,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data21.document_type === undefined){
-const err61 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+}
+else {
+const err61 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2262,8 +2251,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data21.document === undefined){
-const err62 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+}
+if(data.beneficiary_account !== undefined){
+let data17 = data.beneficiary_account;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.branch_code === undefined){
+const err62 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "branch_code"},message:"must have required property '"+"branch_code"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2272,11 +2265,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data21.name !== undefined){
-let data22 = data21.name;
-if(typeof data22 === "string"){
-if(func1(data22) > 120){
-const err63 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(data17.account_code === undefined){
+const err63 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_code"},message:"must have required property '"+"account_code"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2285,8 +2275,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(func1(data22) < 1){
-const err64 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data17.account_type === undefined){
+const err64 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_type"},message:"must have required property '"+"account_type"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2295,9 +2285,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.created_at === undefined){
+const err65 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2306,11 +2295,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data21.document_type !== undefined){
-let data23 = data21.document_type;
-if("cpf" !== data23){
-const err66 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+if(data17.branch_code !== undefined){
+let data18 = data17.branch_code;
+if(typeof data18 === "string"){
+if(func1(data18) > 4){
+const err66 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2319,9 +2308,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func1(data23) > 3){
-const err67 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+if(func1(data18) < 1){
+const err67 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2330,9 +2318,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern25.test(data18)){
+const err68 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2342,11 +2329,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data21.document !== undefined){
-let data24 = data21.document;
-if(typeof data24 === "string"){
-if(func1(data24) > 11){
-const err69 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+else {
+const err69 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2355,8 +2339,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(func1(data24) < 11){
-const err70 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+}
+if(data17.account_code !== undefined){
+let data19 = data17.account_code;
+if(typeof data19 === "string"){
+if(func1(data19) > 20){
+const err70 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2365,8 +2353,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(!pattern19.test(data24)){
-const err71 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+if(func1(data19) < 1){
+const err71 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2375,9 +2363,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern26.test(data19)){
+const err72 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"},message:"must match pattern \""+"^[0-9]{1,20}$"+"\""};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2387,9 +2374,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
 else {
-const err73 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err73 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2398,19 +2384,12 @@ vErrors.push(err73);
 }
 errors++;
 }
-var _valid1 = _errs47 === errors;
-if(_valid1){
-valid13 = true;
-passing0 = 0;
-var props1 = {};
-props1.name = true;
-props1.document_type = true;
-props1.document = true;
 }
-const _errs55 = errors;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err74 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data17.account_type !== undefined){
+let data20 = data17.account_type;
+if(typeof data20 === "string"){
+if(func1(data20) > 8){
+const err74 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2419,8 +2398,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data21.document_type === undefined){
-const err75 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(func1(data20) < 1){
+const err75 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2429,8 +2408,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data21.document === undefined){
-const err76 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+}
+else {
+const err76 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2439,11 +2419,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data21.name !== undefined){
-let data25 = data21.name;
-if(typeof data25 === "string"){
-if(func1(data25) > 120){
-const err77 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+}
+if(data17.created_at !== undefined){
+let data21 = data17.created_at;
+if(typeof data21 === "string"){
+if(func1(data21) > 35){
+const err77 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2452,8 +2433,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(func1(data25) < 1){
-const err78 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func1(data21) < 20){
+const err78 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20},message:"must NOT have fewer than 20 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2462,9 +2443,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern27.test(data21)){
+const err79 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2473,11 +2453,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data21.document_type !== undefined){
-let data26 = data21.document_type;
-if("cnpj" !== data26){
-const err80 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+if(!(formats10.test(data21))){
+const err80 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2486,9 +2463,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(typeof data26 === "string"){
-if(func1(data26) > 4){
-const err81 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
+}
+else {
+const err81 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2498,8 +2475,9 @@ vErrors.push(err81);
 errors++;
 }
 }
+}
 else {
-const err82 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err82 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2509,11 +2487,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data21.document !== undefined){
-let data27 = data21.document;
-if(typeof data27 === "string"){
-if(func1(data27) > 14){
-const err83 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
+if(data.beneficiary_entity !== undefined){
+let data22 = data.beneficiary_entity;
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
+const err83 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2522,8 +2499,13 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(func1(data27) < 14){
-const err84 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
+const _errs58 = errors;
+let valid13 = false;
+let passing0 = null;
+const _errs59 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.name === undefined){
+const err84 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2532,8 +2514,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(!pattern20.test(data27)){
-const err85 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"},message:"must match pattern \""+"^[0-9]{14}$"+"\""};
+if(data22.document_type === undefined){
+const err85 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2542,9 +2524,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.document === undefined){
+const err86 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2553,10 +2534,11 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.name !== undefined){
+let data23 = data22.name;
+if(typeof data23 === "string"){
+if(func1(data23) > 120){
+const err87 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2565,7 +2547,263 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid1 = _errs55 === errors;
+if(func1(data23) < 1){
+const err88 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data22.document_type !== undefined){
+let data24 = data22.document_type;
+if(typeof data24 !== "string"){
+const err90 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if("cpf" !== data24){
+const err91 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data22.document !== undefined){
+let data25 = data22.document;
+if(typeof data25 === "string"){
+if(func1(data25) > 11){
+const err92 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(func1(data25) < 11){
+const err93 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!pattern20.test(data25)){
+const err94 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+var _valid1 = _errs59 === errors;
+if(_valid1){
+valid13 = true;
+passing0 = 0;
+var props1 = {};
+props1.name = true;
+props1.document_type = true;
+props1.document = true;
+}
+const _errs67 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.name === undefined){
+const err97 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data22.document_type === undefined){
+const err98 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data22.document === undefined){
+const err99 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(data22.name !== undefined){
+let data26 = data22.name;
+if(typeof data26 === "string"){
+if(func1(data26) > 120){
+const err100 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(func1(data26) < 1){
+const err101 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data22.document_type !== undefined){
+let data27 = data22.document_type;
+if(typeof data27 !== "string"){
+const err103 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if("cnpj" !== data27){
+const err104 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data22.document !== undefined){
+let data28 = data22.document;
+if(typeof data28 === "string"){
+if(func1(data28) > 14){
+const err105 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(func1(data28) < 14){
+const err106 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(!pattern21.test(data28)){
+const err107 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+var _valid1 = _errs67 === errors;
 if(_valid1 && valid13){
 valid13 = false;
 passing0 = [passing0, 1];
@@ -2583,20 +2821,20 @@ props1.document = true;
 }
 }
 if(!valid13){
-const err88 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err110 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err88];
+vErrors = [err110];
 }
 else {
-vErrors.push(err88);
+vErrors.push(err110);
 }
 errors++;
 }
 else {
-errors = _errs46;
+errors = _errs58;
 if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
+if(_errs58){
+vErrors.length = _errs58;
 }
 else {
 vErrors = null;
@@ -2606,12 +2844,12 @@ vErrors = null;
 }
 }
 else {
-const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err89];
+vErrors = [err111];
 }
 else {
-vErrors.push(err89);
+vErrors.push(err111);
 }
 errors++;
 }
@@ -3282,7 +3520,7 @@ return errors === 0;
 }
 validate23.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"correlationId":true,"violations":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":[]};
+const schema39 = {"$id":"headers2","type":"object","properties":{"x-request-id":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RequestId/schema"},"ratelimit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimit/schema"},"ratelimit-policy":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/RateLimitPolicy/schema"},"www-authenticate":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/headers/WwwAuthenticate/schema"}},"required":["www-authenticate"]};
 const schema43 = {"type":"string","minLength":6,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3298,6 +3536,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data["www-authenticate"] === undefined) && (missing0 = "www-authenticate")){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
 if(data["x-request-id"] !== undefined){
 let data0 = data["x-request-id"];
 const _errs1 = errors;
@@ -3432,6 +3676,7 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -3765,17 +4010,18 @@ validate27.evaluated = {"props":{"x-request-id":true,"retry-after":true},"dynami
 const schema54 = {"type":"object","required":["cursor","data"],"properties":{"cursor":{"$ref":"#/components/schemas/Cursor"},"data":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/PixKey"}}}};
 const schema55 = {"type":"object","required":["next"],"properties":{"next":{"type":["string","null"],"minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"}}};
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
-const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"const":"phone"},"key":{"pattern":"^\\+[1-9][0-9]{1,14}$"}}},{"properties":{"key_type":{"const":"email"},"key":{"format":"email"}}},{"properties":{"key_type":{"const":"cpf"},"key":{"pattern":"^[0-9]{11}$"}}},{"properties":{"key_type":{"const":"cnpj"},"key":{"pattern":"^[0-9]{14}$"}}},{"properties":{"key_type":{"const":"evp"},"key":{"pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}}}}]}]};
+const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","pattern":"^[^A-Z]+$","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
-const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf","maxLength":3},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj","maxLength":4},"document":{"type":"string","pattern":"^[0-9]{14}$","minLength":14,"maxLength":14}}}]};
+const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf"},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj"},"document":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-const pattern19 = new RegExp("^[0-9]{11}$", "u");
-const pattern20 = new RegExp("^[0-9]{14}$", "u");
-const pattern21 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
-const pattern22 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern24 = new RegExp("^[0-9]{1,4}$", "u");
-const pattern25 = new RegExp("^[0-9]{1,20}$", "u");
-const pattern26 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const pattern19 = new RegExp("^[^A-Z]+$", "u");
+const pattern20 = new RegExp("^[0-9]{11}$", "u");
+const pattern21 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
+const pattern22 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
+const pattern23 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern25 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern26 = new RegExp("^[0-9]{1,20}$", "u");
+const pattern27 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats6 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats10 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -3869,7 +4115,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(!pattern22.test(data)){
+if(!pattern23.test(data)){
 const err6 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -3939,14 +4185,25 @@ let valid1 = false;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
+let data0 = data.key_type;
 const _errs4 = errors;
-if("phone" !== data.key_type){
-const err0 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/const",keyword:"const",params:{allowedValue: "phone"}};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
+}
+errors++;
+}
+if("phone" !== data0){
+const err1 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/0/properties/key_type/const",keyword:"const",params:{allowedValue: "phone"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
 }
 errors++;
 }
@@ -3958,20 +4215,56 @@ var valid2 = true;
 if(valid2){
 if(data.key !== undefined){
 let data1 = data.key;
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(typeof data1 === "string"){
-if(!pattern18.test(data1)){
-const err1 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"}};
+if(func1(data1) > 16){
+const err2 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/maxLength",keyword:"maxLength",params:{limit: 16}};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err2];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(func1(data1) < 3){
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/minLength",keyword:"minLength",params:{limit: 3}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(!pattern18.test(data1)){
+const err4 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{1,14}$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 }
 }
-var valid2 = _errs5 === errors;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/0/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
@@ -3985,116 +4278,13 @@ var props0 = {};
 props0.key_type = true;
 props0.key = true;
 }
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-const _errs7 = errors;
-if("email" !== data.key_type){
-const err2 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/const",keyword:"const",params:{allowedValue: "email"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.key !== undefined){
-let data3 = data.key;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats4.test(data3))){
-const err3 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.key_type = true;
-props0.key = true;
-}
-}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data2 = data.key_type;
 const _errs9 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-const _errs10 = errors;
-if("cpf" !== data.key_type){
-const err4 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var valid4 = _errs10 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.key !== undefined){
-let data5 = data.key;
-const _errs11 = errors;
-if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
-const err5 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var valid4 = _errs11 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.key_type = true;
-props0.key = true;
-}
-}
-const _errs12 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-const _errs13 = errors;
-if("cnpj" !== data.key_type){
-const err6 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4103,18 +4293,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data.key !== undefined){
-let data7 = data.key;
-const _errs14 = errors;
-if(typeof data7 === "string"){
-if(!pattern20.test(data7)){
-const err7 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
+if("email" !== data2){
+const err7 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/1/properties/key_type/const",keyword:"const",params:{allowedValue: "email"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4123,29 +4303,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-var valid5 = _errs14 === errors;
+var valid3 = _errs9 === errors;
 }
 else {
-var valid5 = true;
+var valid3 = true;
 }
-}
-}
-var _valid0 = _errs12 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.key_type = true;
-props0.key = true;
-}
-}
-const _errs15 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key_type !== undefined){
-const _errs16 = errors;
-if("evp" !== data.key_type){
-const err8 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"}};
+if(valid3){
+if(data.key !== undefined){
+let data3 = data.key;
+const _errs11 = errors;
+if(errors === _errs11){
+if(errors === _errs11){
+if(typeof data3 === "string"){
+if(func1(data3) > 77){
+const err8 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4154,18 +4325,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-var valid6 = _errs16 === errors;
-}
 else {
-var valid6 = true;
-}
-if(valid6){
-if(data.key !== undefined){
-let data9 = data.key;
-const _errs17 = errors;
-if(typeof data9 === "string"){
-if(!pattern21.test(data9)){
-const err9 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
+if(func1(data3) < 3){
+const err9 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/minLength",keyword:"minLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4174,15 +4336,150 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-var valid6 = _errs17 === errors;
+else {
+if(!pattern19.test(data3)){
+const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]+$"}};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid6 = true;
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+if(!(formats4.test(data3))){
+const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
 }
 }
 }
-var _valid0 = _errs15 === errors;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data4 = data.key_type;
+const _errs14 = errors;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("cpf" !== data4){
+const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var valid4 = _errs14 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.key !== undefined){
+let data5 = data.key;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data5 === "string"){
+if(func1(data5) > 11){
+const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+if(func1(data5) < 11){
+const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+if(!pattern20.test(data5)){
+const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var valid4 = _errs16 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
@@ -4194,73 +4491,68 @@ props0.key = true;
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
-let data10 = data.key_type;
+let data6 = data.key_type;
 const _errs19 = errors;
+if(typeof data6 !== "string"){
+const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if("cnpj" !== data6){
+const err20 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.key !== undefined){
+let data7 = data.key;
 const _errs21 = errors;
-const _errs22 = errors;
-if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
-const err10 = {};
+if(errors === _errs21){
+if(typeof data7 === "string"){
+if(func1(data7) > 14){
+const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14}};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err21];
 }
 else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid8 = _errs22 === errors;
-if(valid8){
-const err11 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
+vErrors.push(err21);
 }
 errors++;
 }
 else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(errors === _errs19){
-if(typeof data10 === "string"){
-if(func1(data10) > 32){
-const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(func1(data7) < 14){
+const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14}};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err22];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err22);
 }
 errors++;
 }
 else {
-if(func1(data10) < 1){
-const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern21.test(data7)){
+const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err23];
 }
 else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-if(!pattern22.test(data10)){
-const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -4268,15 +4560,20 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err24];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err24);
 }
 errors++;
 }
+}
+var valid5 = _errs21 === errors;
+}
+else {
+var valid5 = true;
 }
 }
 }
@@ -4286,15 +4583,262 @@ if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data8 = data.key_type;
+const _errs24 = errors;
+if(typeof data8 !== "string"){
+const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if("evp" !== data8){
+const err26 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var valid6 = _errs24 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data.key !== undefined){
+let data9 = data.key;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data9 === "string"){
+if(func1(data9) > 36){
+const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+if(func1(data9) < 36){
+const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+if(!pattern22.test(data9)){
+const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+var _valid0 = _errs23 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
+}
+}
+const _errs28 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key_type !== undefined){
+let data10 = data.key_type;
+const _errs29 = errors;
+const _errs31 = errors;
+const _errs32 = errors;
+if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
+const err31 = {};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var valid8 = _errs32 === errors;
+if(valid8){
+const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs29){
+if(typeof data10 === "string"){
+if(func1(data10) > 32){
+const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+else {
+if(func1(data10) < 1){
+const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+if(!pattern23.test(data10)){
+const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+var valid7 = _errs29 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.key !== undefined){
+let data11 = data.key;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data11 === "string"){
+if(func1(data11) > 77){
+const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+if(func1(data11) < 1){
+const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var valid7 = _errs33 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+var _valid0 = _errs28 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.key_type = true;
+props0.key = true;
 }
 }
 if(!valid1){
-const err16 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
+const err40 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err40];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err40);
 }
 errors++;
 validate29.errors = vErrors;
@@ -4330,22 +4874,22 @@ props0.beneficiary_account = true;
 props0.beneficiary_entity = true;
 }
 if(data.id !== undefined){
-let data11 = data.id;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
-if(typeof data11 === "string"){
-if(func1(data11) > 36){
+let data12 = data.id;
+const _errs35 = errors;
+if(errors === _errs35){
+if(errors === _errs35){
+if(typeof data12 === "string"){
+if(func1(data12) > 36){
 validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36}}];
 return false;
 }
 else {
-if(func1(data11) < 36){
+if(func1(data12) < 36){
 validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36}}];
 return false;
 }
 else {
-if(!(formats6.test(data11))){
+if(!(formats6.test(data12))){
 validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"}}];
 return false;
 }
@@ -4358,23 +4902,23 @@ return false;
 }
 }
 }
-var valid9 = _errs23 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.key !== undefined){
-let data12 = data.key;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data12 === "string"){
-if(func1(data12) > 77){
+let data13 = data.key;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data13 === "string"){
+if(func1(data13) > 77){
 validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}}];
 return false;
 }
 else {
-if(func1(data12) < 1){
+if(func1(data13) < 1){
 validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -4385,35 +4929,35 @@ validate29.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/
 return false;
 }
 }
-var valid9 = _errs25 === errors;
+var valid9 = _errs37 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.key_type !== undefined){
-const _errs27 = errors;
+const _errs39 = errors;
 if(!(validate30(data.key_type, {instancePath:instancePath+"/key_type",parentData:data,parentDataProperty:"key_type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs27 === errors;
+var valid9 = _errs39 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.key_status !== undefined){
-let data14 = data.key_status;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data14 === "string"){
-if(func1(data14) > 64){
+let data15 = data.key_status;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data15 === "string"){
+if(func1(data15) > 64){
 validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(func1(data14) < 1){
+if(func1(data15) < 1){
 validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -4424,29 +4968,29 @@ validate29.errors = [{instancePath:instancePath+"/key_status",schemaPath:"#/prop
 return false;
 }
 }
-var valid9 = _errs28 === errors;
+var valid9 = _errs40 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.account_id !== undefined){
-let data15 = data.account_id;
-const _errs30 = errors;
-if(errors === _errs30){
-if(errors === _errs30){
-if(typeof data15 === "string"){
-if(func1(data15) > 36){
+let data16 = data.account_id;
+const _errs42 = errors;
+if(errors === _errs42){
+if(errors === _errs42){
+if(typeof data16 === "string"){
+if(func1(data16) > 36){
 validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36}}];
 return false;
 }
 else {
-if(func1(data15) < 36){
+if(func1(data16) < 36){
 validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36}}];
 return false;
 }
 else {
-if(!(formats6.test(data15))){
+if(!(formats6.test(data16))){
 validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"}}];
 return false;
 }
@@ -4459,40 +5003,40 @@ return false;
 }
 }
 }
-var valid9 = _errs30 === errors;
+var valid9 = _errs42 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.beneficiary_account !== undefined){
-let data16 = data.beneficiary_account;
-const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+let data17 = data.beneficiary_account;
+const _errs44 = errors;
+const _errs45 = errors;
+if(errors === _errs45){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing1;
-if(((((data16.branch_code === undefined) && (missing1 = "branch_code")) || ((data16.account_code === undefined) && (missing1 = "account_code"))) || ((data16.account_type === undefined) && (missing1 = "account_type"))) || ((data16.created_at === undefined) && (missing1 = "created_at"))){
+if(((((data17.branch_code === undefined) && (missing1 = "branch_code")) || ((data17.account_code === undefined) && (missing1 = "account_code"))) || ((data17.account_type === undefined) && (missing1 = "account_type"))) || ((data17.created_at === undefined) && (missing1 = "created_at"))){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data16.branch_code !== undefined){
-let data17 = data16.branch_code;
-const _errs35 = errors;
-if(errors === _errs35){
-if(typeof data17 === "string"){
-if(func1(data17) > 4){
+if(data17.branch_code !== undefined){
+let data18 = data17.branch_code;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data18 === "string"){
+if(func1(data18) > 4){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4}}];
 return false;
 }
 else {
-if(func1(data17) < 1){
+if(func1(data18) < 1){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern24.test(data17)){
+if(!pattern25.test(data18)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"}}];
 return false;
 }
@@ -4504,28 +5048,28 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_cod
 return false;
 }
 }
-var valid11 = _errs35 === errors;
+var valid11 = _errs47 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.account_code !== undefined){
-let data18 = data16.account_code;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data18 === "string"){
-if(func1(data18) > 20){
+if(data17.account_code !== undefined){
+let data19 = data17.account_code;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data19 === "string"){
+if(func1(data19) > 20){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20}}];
 return false;
 }
 else {
-if(func1(data18) < 1){
+if(func1(data19) < 1){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern25.test(data18)){
+if(!pattern26.test(data19)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"}}];
 return false;
 }
@@ -4537,23 +5081,23 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_co
 return false;
 }
 }
-var valid11 = _errs37 === errors;
+var valid11 = _errs49 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.account_type !== undefined){
-let data19 = data16.account_type;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data19 === "string"){
-if(func1(data19) > 8){
+if(data17.account_type !== undefined){
+let data20 = data17.account_type;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data20 === "string"){
+if(func1(data20) > 8){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8}}];
 return false;
 }
 else {
-if(func1(data19) < 1){
+if(func1(data20) < 1){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -4564,34 +5108,34 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_ty
 return false;
 }
 }
-var valid11 = _errs39 === errors;
+var valid11 = _errs51 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.created_at !== undefined){
-let data20 = data16.created_at;
-const _errs41 = errors;
-if(errors === _errs41){
-if(errors === _errs41){
-if(typeof data20 === "string"){
-if(func1(data20) > 35){
+if(data17.created_at !== undefined){
+let data21 = data17.created_at;
+const _errs53 = errors;
+if(errors === _errs53){
+if(errors === _errs53){
+if(typeof data21 === "string"){
+if(func1(data21) > 35){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35}}];
 return false;
 }
 else {
-if(func1(data20) < 20){
+if(func1(data21) < 20){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20}}];
 return false;
 }
 else {
-if(!pattern26.test(data20)){
+if(!pattern27.test(data21)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"}}];
 return false;
 }
 else {
-if(!(formats10.test(data20))){
+if(!(formats10.test(data21))){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"}}];
 return false;
 }
@@ -4605,7 +5149,7 @@ return false;
 }
 }
 }
-var valid11 = _errs41 === errors;
+var valid11 = _errs53 === errors;
 }
 else {
 var valid11 = true;
@@ -4620,159 +5164,145 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account",schemaPat
 return false;
 }
 }
-var valid9 = _errs32 === errors;
+var valid9 = _errs44 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.beneficiary_entity !== undefined){
-let data21 = data.beneficiary_entity;
-const _errs43 = errors;
-if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+let data22 = data.beneficiary_entity;
+const _errs55 = errors;
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
-const _errs46 = errors;
+const _errs58 = errors;
 let valid13 = false;
 let passing0 = null;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+const _errs59 = errors;
+if(errors === _errs59){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 let missing2;
-if((((data21.name === undefined) && (missing2 = "name")) || ((data21.document_type === undefined) && (missing2 = "document_type"))) || ((data21.document === undefined) && (missing2 = "document"))){
-const err17 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
+if((((data22.name === undefined) && (missing2 = "name")) || ((data22.document_type === undefined) && (missing2 = "document_type"))) || ((data22.document === undefined) && (missing2 = "document"))){
+const err41 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err41];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err41);
 }
 errors++;
 }
 else {
-if(data21.name !== undefined){
-let data22 = data21.name;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data22 === "string"){
-if(func1(data22) > 120){
-const err18 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-if(func1(data22) < 1){
-const err19 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-var valid14 = _errs49 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data21.document_type !== undefined){
-let data23 = data21.document_type;
-const _errs51 = errors;
-if("cpf" !== data23){
-const err21 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(errors === _errs51){
+if(data22.name !== undefined){
+let data23 = data22.name;
+const _errs61 = errors;
+if(errors === _errs61){
 if(typeof data23 === "string"){
-if(func1(data23) > 3){
-const err22 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 3}};
+if(func1(data23) > 120){
+const err42 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err42];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+if(func1(data23) < 1){
+const err43 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+const err44 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
 }
 errors++;
 }
 }
-var valid14 = _errs51 === errors;
+var valid14 = _errs61 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data21.document !== undefined){
-let data24 = data21.document;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data24 === "string"){
-if(func1(data24) > 11){
-const err24 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(data22.document_type !== undefined){
+let data24 = data22.document_type;
+const _errs63 = errors;
+if(typeof data24 !== "string"){
+const err45 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err45];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err45);
+}
+errors++;
+}
+if("cpf" !== data24){
+const err46 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+var valid14 = _errs63 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data22.document !== undefined){
+let data25 = data22.document;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data25 === "string"){
+if(func1(data25) > 11){
+const err47 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
 }
 errors++;
 }
 else {
-if(func1(data24) < 11){
-const err25 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11}};
+if(func1(data25) < 11){
+const err48 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11}};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err48];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err48);
 }
 errors++;
 }
 else {
-if(!pattern19.test(data24)){
-const err26 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+if(!pattern20.test(data25)){
+const err49 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err49];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err49);
 }
 errors++;
 }
@@ -4780,17 +5310,17 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err50];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err50);
 }
 errors++;
 }
 }
-var valid14 = _errs53 === errors;
+var valid14 = _errs65 === errors;
 }
 else {
 var valid14 = true;
@@ -4800,17 +5330,17 @@ var valid14 = true;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"}};
+const err51 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err51];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err51);
 }
 errors++;
 }
 }
-var _valid1 = _errs47 === errors;
+var _valid1 = _errs59 === errors;
 if(_valid1){
 valid13 = true;
 passing0 = 0;
@@ -4819,143 +5349,129 @@ props1.name = true;
 props1.document_type = true;
 props1.document = true;
 }
-const _errs55 = errors;
-if(errors === _errs55){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+const _errs67 = errors;
+if(errors === _errs67){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 let missing3;
-if((((data21.name === undefined) && (missing3 = "name")) || ((data21.document_type === undefined) && (missing3 = "document_type"))) || ((data21.document === undefined) && (missing3 = "document"))){
-const err29 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
+if((((data22.name === undefined) && (missing3 = "name")) || ((data22.document_type === undefined) && (missing3 = "document_type"))) || ((data22.document === undefined) && (missing3 = "document"))){
+const err52 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err52];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err52);
 }
 errors++;
 }
 else {
-if(data21.name !== undefined){
-let data25 = data21.name;
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data25 === "string"){
-if(func1(data25) > 120){
-const err30 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-else {
-if(func1(data25) < 1){
-const err31 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-var valid15 = _errs57 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data21.document_type !== undefined){
-let data26 = data21.document_type;
-const _errs59 = errors;
-if("cnpj" !== data26){
-const err33 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(errors === _errs59){
+if(data22.name !== undefined){
+let data26 = data22.name;
+const _errs69 = errors;
+if(errors === _errs69){
 if(typeof data26 === "string"){
-if(func1(data26) > 4){
-const err34 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/maxLength",keyword:"maxLength",params:{limit: 4}};
+if(func1(data26) > 120){
+const err53 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err53];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err53);
+}
+errors++;
+}
+else {
+if(func1(data26) < 1){
+const err54 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+const err55 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
 }
 errors++;
 }
 }
-var valid15 = _errs59 === errors;
+var valid15 = _errs69 === errors;
 }
 else {
 var valid15 = true;
 }
 if(valid15){
-if(data21.document !== undefined){
-let data27 = data21.document;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data27 === "string"){
-if(func1(data27) > 14){
-const err36 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}};
+if(data22.document_type !== undefined){
+let data27 = data22.document_type;
+const _errs71 = errors;
+if(typeof data27 !== "string"){
+const err56 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err56];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err56);
+}
+errors++;
+}
+if("cnpj" !== data27){
+const err57 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var valid15 = _errs71 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data22.document !== undefined){
+let data28 = data22.document;
+const _errs73 = errors;
+if(errors === _errs73){
+if(typeof data28 === "string"){
+if(func1(data28) > 14){
+const err58 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
 else {
-if(func1(data27) < 14){
-const err37 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14}};
+if(func1(data28) < 14){
+const err59 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14}};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err59];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err59);
 }
 errors++;
 }
 else {
-if(!pattern20.test(data27)){
-const err38 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{14}$"}};
+if(!pattern21.test(data28)){
+const err60 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err60];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err60);
 }
 errors++;
 }
@@ -4963,17 +5479,17 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"}};
+const err61 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err61];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err61);
 }
 errors++;
 }
 }
-var valid15 = _errs61 === errors;
+var valid15 = _errs73 === errors;
 }
 else {
 var valid15 = true;
@@ -4983,17 +5499,17 @@ var valid15 = true;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"}};
+const err62 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err62];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err62);
 }
 errors++;
 }
 }
-var _valid1 = _errs55 === errors;
+var _valid1 = _errs67 === errors;
 if(_valid1 && valid13){
 valid13 = false;
 passing0 = [passing0, 1];
@@ -5011,29 +5527,29 @@ props1.document = true;
 }
 }
 if(!valid13){
-const err41 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+const err63 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err63];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err63);
 }
 errors++;
 validate29.errors = vErrors;
 return false;
 }
 else {
-errors = _errs46;
+errors = _errs58;
 if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
+if(_errs58){
+vErrors.length = _errs58;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs43 === errors;
+var valid9 = _errs55 === errors;
 }
 else {
 var valid9 = true;
@@ -5186,7 +5702,7 @@ export const responseContract = {
     "200": { contentTypes: { "application/json": bodyUpdateResult }, fastContentTypes: { "application/json": fast.bodyUpdateResult }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "204": { contentTypes: {  }, fastContentTypes: {  }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "400": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
-    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: [], headerTypes: {} },
+    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: ["www-authenticate"], headerTypes: {} },
     "403": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "404": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "413": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
@@ -5198,7 +5714,7 @@ export const responseContract = {
   listPixKeys: {
     "200": { contentTypes: { "application/json": bodyPixKeyList }, fastContentTypes: { "application/json": fast.bodyPixKeyList }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "400": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
-    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: [], headerTypes: {} },
+    "401": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers2, fastHeaders: fast.headers2, requiredHeaders: ["www-authenticate"], headerTypes: {} },
     "403": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "422": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers1, fastHeaders: fast.headers1, requiredHeaders: [], headerTypes: {} },
     "429": { contentTypes: { "application/problem+json": bodyProblem }, fastContentTypes: { "application/problem+json": fast.bodyProblem }, headers: headers3, fastHeaders: fast.headers3, requiredHeaders: ["retry-after"], headerTypes: {"retry-after":"integer"} },

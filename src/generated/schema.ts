@@ -93,11 +93,15 @@ export interface components {
          */
         Address: {
             /**
-             * @description CEP, digits only (8 digits, no hyphen).
+             * @description CEP, digits only (8 digits, no hyphen). The client, updateMany and the command line take it as
+             *     people write it (`01310-100`) and send its 8 digits.
              * @example 01310100
              */
             postalCode: string;
-            /** @example Avenida Paulista */
+            /**
+             * @description Street, avenue or road, with its kind (Rua, Avenida, Travessa…), without the number.
+             * @example Avenida Paulista
+             */
             street: string;
             /**
              * @description Street number as text; "S/N" where the building has none.
@@ -109,9 +113,15 @@ export interface components {
              * @example Apto 42
              */
             addressComplement?: string;
-            /** @example Bela Vista */
+            /**
+             * @description Neighbourhood (bairro) of the address.
+             * @example Bela Vista
+             */
             neighborhood: string;
-            /** @example São Paulo */
+            /**
+             * @description City (município), as written, with its accents.
+             * @example São Paulo
+             */
             city: string;
             state: components["schemas"]["BrazilianState"];
             longitude?: components["schemas"]["Coordinate"];
@@ -265,7 +275,8 @@ export interface components {
         /**
          * BeneficiaryEntity
          * @description The person or company that holds the key: a natural person with an 11-digit CPF
-         *     (`document_type: cpf`) or a legal entity with a 14-digit CNPJ (`document_type: cnpj`).
+         *     (`document_type: cpf`) or a legal entity with a 14-character CNPJ (`document_type: cnpj`),
+         *     numeric or, since July 2026, alphanumeric.
          */
         BeneficiaryEntity: {
             /**
@@ -295,8 +306,10 @@ export interface components {
              */
             document_type: "cnpj";
             /**
-             * @description The holder's CNPJ, 14 digits.
+             * @description The holder's CNPJ, 14 characters: 12 upper-case letters or digits, then 2 check digits.
+             *     Numeric CNPJs (issued before July 2026) are the all-digit case.
              * @example 11222333000181
+             * @example 12ABC34501DE35
              */
             document: string;
         };
@@ -313,8 +326,9 @@ export interface components {
             id: string;
             /**
              * @description The key value. Its format follows `key_type`: `phone` an E.164 number with a leading plus
-             *     sign, `email` a lower-case e-mail address, `cpf` 11 digits, `cnpj` 14 digits, `evp` a
-             *     lower-case UUID.
+             *     sign, `email` a lower-case e-mail address of at most 77 characters, `cpf` 11 digits, `cnpj`
+             *     14 characters (12 upper-case letters or digits, then 2 check digits: alphanumeric since July
+             *     2026), `evp` a lower-case UUID. Every key is at most 77 characters.
              * @example +5511987654321
              */
             key: string;
@@ -341,26 +355,27 @@ export interface components {
         } & ({
             /** @constant */
             key_type?: "phone";
-            key?: unknown;
+            key?: string;
         } | {
             /** @constant */
             key_type?: "email";
             /** Format: email */
-            key?: unknown;
+            key?: string;
         } | {
             /** @constant */
             key_type?: "cpf";
-            key?: unknown;
+            key?: string;
         } | {
             /** @constant */
             key_type?: "cnpj";
-            key?: unknown;
+            key?: string;
         } | {
             /** @constant */
             key_type?: "evp";
-            key?: unknown;
+            key?: string;
         } | {
             key_type?: unknown;
+            key?: string;
         });
         /**
          * PixKeyList
@@ -373,7 +388,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is malformed: the body is not JSON, a query string cannot be parsed, or a `cursor` that is well formed was not issued to this client by this server (altered, from another client, or from a server with other data): start the walk again without a cursor. A `cursor` that breaks the parameter's own rules (length, characters) is a 422 instead. */
+        /** @description The request is malformed: the body is not JSON or is sent with a Content-Type other than `application/json` (another JSON media type such as `application/merge-patch+json` included), a query string cannot be parsed, or a `cursor` that is well formed was not issued to this client by this server (altered, from another client, or from a server with other data): start the walk again without a cursor. A `cursor` that breaks the parameter's own rules (length, characters) is a 422 instead. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -532,8 +547,10 @@ export interface components {
          */
         RateLimitPolicy: string;
         /**
-         * @description The authentication scheme the server expects.
-         * @example Bearer
+         * @description The authentication scheme the server expects, and why the token was refused (RFC 6750 §3):
+         *     `Bearer` for a request without a token; `Bearer error="invalid_token"` (with an optional
+         *     `error_description`) for a token that is unknown, revoked or expired. Required: RFC 9110 §15.5.2
+         *     makes it part of every 401.
          */
         WwwAuthenticate: string;
         /**

@@ -26,10 +26,10 @@ export class Authenticator {
     const found = this.issued.lookup(token);
     if (found === 'expired')
       return {
-        refused: unauthorized('The bearer token has expired: ask the token endpoint for a new one.', requestId),
+        refused: unauthorized('The bearer token has expired: ask the token endpoint for a new one.', requestId, true),
       };
     if (found === undefined)
-      return { refused: unauthorized('The bearer token is not known to this sandbox.', requestId) };
+      return { refused: unauthorized('The bearer token is not known to this sandbox.', requestId, true) };
     return { clientIndex: found.clientIndex };
   }
 }

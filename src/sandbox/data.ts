@@ -175,8 +175,13 @@ const STATUS_JSON = KEY_STATUSES.map((status) => {
   if (!/^[a-z0-9_]+$/.test(status)) throw new Error(`sandbox: key_status example "${status}" is not a lower-case word`);
   return JSON.stringify(status);
 });
+/**
+ * Per mille of the companies (CNPJ holders, and so their CNPJ keys) whose CNPJ is alphanumeric, as the
+ * Receita Federal issues them since July 2026 (IN RFB nº 2.229/2024); the others are numeric.
+ */
+export const ALPHANUMERIC_CNPJ_PER_MILLE = 250;
 /** A holder's document of each kind the contract allows; the customer's own kind is a CPF. */
-const DOCUMENTS: Record<string, (random: Random) => string> = { cpf, cnpj };
+const DOCUMENTS: Record<string, (random: Random, recent: boolean) => string> = { cpf, cnpj };
 const CUSTOMER_KIND = 'cpf';
 const OTHER_KINDS = DOCUMENT_TYPES.filter((kind) => kind !== CUSTOMER_KIND);
 for (const kind of OTHER_KINDS)
@@ -235,12 +240,15 @@ function holdersOf(seed: number, account: SeededAccount): PixKey['beneficiary_en
   } as PixKey['beneficiary_entity'];
   const r = new Random(seed, account.clientIndex, account.accountIndex, 0xc0);
   const family = account.name.trim().split(/\s+/).at(-1) ?? account.name;
+  // A stream of its own: the numeric documents stay what they were before alphanumeric CNPJs were served.
+  const recent =
+    new Random(seed, account.clientIndex, account.accountIndex, 0xa1fa).below(1000) < ALPHANUMERIC_CNPJ_PER_MILLE;
   const others = OTHER_KINDS.map(
     (kind) =>
       ({
         name: `${family} ${r.pick(COMPANY_KINDS)} Ltda`,
         document_type: kind,
-        document: DOCUMENTS[kind]!(r),
+        document: DOCUMENTS[kind]!(r, recent),
       }) as PixKey['beneficiary_entity'],
   );
   return [customer, ...others];

@@ -20,9 +20,14 @@ export class KeyPages {
     this.compiled = keysPerAccount === 0 ? [] : world.accounts.map((accounts) => compileKeys(world, accounts));
   }
 
-  /** The offset a cursor stands for, or undefined when it was not issued to this client by this sandbox. */
+  /**
+   * The offset a cursor stands for, or undefined when it was not issued to this client by this sandbox:
+   * a cursor is only ever issued short of the end, so one at or past it (forged with the sandbox's
+   * public seed) is refused like any other, a 400, never a page built past the keys.
+   */
   offsetOf(clientIndex: number, cursor: string): number | undefined {
-    return this.cursors.decode(clientIndex, cursor);
+    const offset = this.cursors.decode(clientIndex, cursor);
+    return offset !== undefined && offset > 0 && offset < this.totalKeys ? offset : undefined;
   }
 
   /** The page of `limit` keys from `offset` as JSON bytes (PixKeyList); the same bytes every time. */

@@ -40,7 +40,20 @@ async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
 }
 
 // Every option's name, once: tsc fails here when ListenOptions gains or loses one.
-const OPTION_NAMES = Object.keys({ port: true, host: true, log: true } satisfies Record<keyof ListenOptions, true>);
+const OPTION_NAMES = Object.keys({
+  port: true,
+  host: true,
+  log: true,
+  headersTimeoutMs: true,
+  maxConnections: true,
+} satisfies Record<keyof ListenOptions, true>);
+
+/** How long a connection may take to send a request head (idle ones too), by default. */
+export const SANDBOX_HEADERS_TIMEOUT_MS = 10_000;
+/** Connections the sandbox holds at once, by default. */
+export const SANDBOX_MAX_CONNECTIONS = 256;
+// Node's own bounds (http.createServer), checked in one place: a timer must fit, a cap must be a count.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Node's own words for a port that cannot be had ("listen EADDRINUSE: address already in use") name no
@@ -70,8 +83,25 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1' && host !== 'localhost')
     throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
+  const { headersTimeoutMs = SANDBOX_HEADERS_TIMEOUT_MS, maxConnections = SANDBOX_MAX_CONNECTIONS } = options;
+  if (!Number.isInteger(headersTimeoutMs) || headersTimeoutMs < 1 || headersTimeoutMs * 3 > MAX_TIMER_MS)
+    throw new RangeError(
+      `sandbox.listen(): headersTimeoutMs must be a whole number of milliseconds from 1 to ${Math.floor(MAX_TIMER_MS / 3)} (default ${SANDBOX_HEADERS_TIMEOUT_MS})`,
+    );
+  if (!Number.isInteger(maxConnections) || maxConnections < 1)
+    throw new RangeError(
+      `sandbox.listen(): maxConnections must be a whole number of at least 1 (default ${SANDBOX_MAX_CONNECTIONS})`,
+    );
   const log = options.log;
   const server = createAdaptorServer({
+    // A hostile client holding connections open (idle, or trickling a head or a body) cannot keep
+    // them: Node closes a connection whose head or request is late, checked this often.
+    serverOptions: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: headersTimeoutMs * 3,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      keepAliveTimeout: Math.min(5_000, headersTimeoutMs),
+    },
     // By default the adapter swaps the process's global Request and Response for its own: a test's
     // other users of them (msw's `instanceof Response` among them) would then see foreign objects.
     overrideGlobalObjects: false,
@@ -99,6 +129,7 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
       resolve();
     });
   });
+  (server as import('node:http').Server).maxConnections = maxConnections;
   const port = (server.address() as AddressInfo).port;
   let stopping: Promise<void> | undefined;
   return {

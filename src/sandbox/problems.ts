@@ -57,8 +57,26 @@ export function statusHeaders(status: number): Record<string, string> {
   return {};
 }
 
-export const unauthorized = (detail: string, requestId: string) =>
-  problem({ status: 401, slug: 'unauthorized', title: 'Unauthorized', detail }, requestId);
+/**
+ * A 401. Without a token the challenge is `Bearer` alone; for a token sent but refused (unknown,
+ * expired) it carries RFC 6750's `error="invalid_token"` (§3.1), so a client can tell "send a token"
+ * from "get a new one" without reading the body.
+ */
+export const unauthorized = (detail: string, requestId: string, refusedToken = false) =>
+  problem(
+    {
+      status: 401,
+      slug: 'unauthorized',
+      title: 'Unauthorized',
+      detail,
+      ...(refusedToken ? { headers: { 'www-authenticate': invalidTokenChallenge(detail) } } : {}),
+    },
+    requestId,
+  );
+
+/** `Bearer error="invalid_token", error_description="…"`: the description is the sandbox's own words, quoted as RFC 6750 allows (no `"` or `\\`). */
+export const invalidTokenChallenge = (description: string): string =>
+  `Bearer error="invalid_token", error_description="${description.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '')}"`;
 
 export const badRequest = (detail: string, requestId: string) =>
   problem({ status: 400, slug: 'bad-request', title: 'Malformed request', detail }, requestId);

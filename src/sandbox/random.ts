@@ -1,3 +1,5 @@
+import { cnpjCheckDigits } from '../cnpj.js';
+
 // Cheap, seeded randomness for the per-key values: each key is derived from (seed, position) alone,
 // so every page is the same on every run, and 100,000 keys are derived in about 0.1 s of CPU.
 // Faker (seeded once) makes the per-customer data; re-seeding Faker per key costs ~80 µs.
@@ -112,21 +114,22 @@ export function cpf(random: Random): string {
   return digitString(digits);
 }
 
-/** A CNPJ (branch 0001) with valid check digits. */
-export function cnpj(random: Random): string {
-  const digits: number[] = [];
-  for (let i = 0; i < 8; i += 1) digits.push(random.next() % 10);
-  digits.push(0, 0, 0, 1);
-  digits.push(checkDigit(digits, CNPJ_WEIGHTS_1));
-  digits.push(checkDigit(digits, CNPJ_WEIGHTS_2));
-  return digitString(digits);
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * A CNPJ (branch 0001) with valid check digits: numeric, as issued before July 2026, or with an
+ * alphanumeric root (letters A-Z and digits), as the Receita Federal issues since (IN RFB nº 2.229/2024).
+ */
+export function cnpj(random: Random, alphanumeric = false): string {
+  let root = '';
+  for (let i = 0; i < 8; i += 1) root += alphanumeric ? ALPHANUMERIC[random.next() % 36]! : DIGIT[random.next() % 10]!;
+  const first12 = `${root}0001`;
+  return first12 + cnpjCheckDigits(first12);
 }
 
-// Modulo-11 check digits (CPF and CNPJ): the weights of the digits before the one computed.
+// Modulo-11 check digits of a CPF (a CNPJ's are src/validation/cnpj.ts's): the weights of the digits before the one computed.
 const CPF_WEIGHTS_1 = [10, 9, 8, 7, 6, 5, 4, 3, 2] as const;
 const CPF_WEIGHTS_2 = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2] as const;
-const CNPJ_WEIGHTS_1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
-const CNPJ_WEIGHTS_2 = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
 
 function checkDigit(digits: readonly number[], weights: readonly number[]): number {
   let sum = 0;

@@ -56,8 +56,14 @@ export function lightRequest(input: string | URL, init: RequestInit | undefined)
 
 export async function readJsonBody(request: SandboxRequest): Promise<BodyResult> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
-    return { ok: false, reason: 'The request body must be sent as Content-Type: application/json.' };
+  // The contract documents `application/json` alone: another JSON media type (merge-patch+json,
+  // problem+json) means other semantics, and the provider need not take it, so neither does the sandbox.
+  if (type !== 'application/json') {
+    return {
+      ok: false,
+      reason:
+        'The request body must be sent as Content-Type: application/json (the only media type the contract documents for it).',
+    };
   }
   const read = await readBytes(request, MAX_BODY_BYTES);
   if (read === 'too large')

@@ -82,6 +82,13 @@ export interface ListenOptions {
   host?: '127.0.0.1' | 'localhost';
   /** Called with one line per request; tokens never appear and CPFs are masked. */
   log?: (line: string) => void;
+  /**
+   * A connection that has not sent a whole request head within this long is closed, idle ones
+   * included; the whole request (body too) must arrive within three times it. Default 10 000 ms.
+   */
+  headersTimeoutMs?: number;
+  /** Connections open at once; one more is closed as it arrives. Default 256 (a 1,024-descriptor limit leaves room). */
+  maxConnections?: number;
 }
 
 export interface RunningSandbox {

@@ -17,27 +17,3 @@ export function cpfProblem(value: string): CpfProblem | undefined {
   };
   return checkDigit(9) === digits[9] && checkDigit(10) === digits[10] ? undefined : 'check-digits';
 }
-
-// How most Brazilian data writes a CPF: `529.982.247-25`. Here: its 11 digits with dots, dashes or
-// spaces between them (`529982247-25` too), never letters or other signs.
-const WRITTEN = /^[0-9][0-9. -]*[0-9]$/;
-
-/** True when `value` is a CPF's 11 digits written with separators (dots, dashes, spaces) between them. */
-export function isWrittenCpf(value: unknown): value is string {
-  return (
-    typeof value === 'string' && WRITTEN.test(value) && /[. -]/.test(value) && value.replace(/[. -]/g, '').length === 11
-  );
-}
-
-/** The 11 digits of a CPF written with separators (`529.982.247-25` -> `52998224725`); any other value as it is. */
-export function cpfDigits<T>(value: T): T | string {
-  return isWrittenCpf(value) ? value.replace(/[. -]/g, '') : value;
-}
-
-/**
- * True for a CPF: 11 digits whose last two are the check digits of the first nine, and not one digit
- * repeated, given as 11 digits or as people write it (`529.982.247-25`).
- */
-export function isValidCpf(value: string): boolean {
-  return cpfProblem(cpfDigits(value)) === undefined;
-}

@@ -1,38 +1,68 @@
 // Pre-flight validators: the spec's own schemas (compiled at build time into src/generated/validators.js)
-// plus the one rule JSON Schema cannot express, the CPF check digits.
+// plus what JSON Schema cannot say of the identifiers people type (src/validation/identifiers.ts): the
+// CPF's check digits, and a rule in words with an example where the schema would show a pattern.
 import { listPixKeysQuery, updateNaturalPersonBody, updateNaturalPersonQuery } from '../generated/validators.js';
-import { cpfProblem, isValidCpf, isWrittenCpf } from './cpf.js';
-import { runValidator, type ValidationIssue } from './issues.js';
-import { DIGITS_ONLY_RULE } from './rules.js';
+import { canonicalIdentifier, canonicalUpdate, IDENTIFIER_FORMS, UPDATE_IDENTIFIERS } from './identifiers.js';
+import { runValidator, type Target, type ValidationIssue } from './issues.js';
 
-export { isValidCpf, type ValidationIssue };
+export {
+  canonicalIdentifier,
+  canonicalUpdate,
+  isValidCnpj,
+  isValidCpf,
+  type CanonicalIdentifier,
+  type CanonicalUpdate,
+  type IdentifierKind,
+  type IdentifierProblem,
+  type IdentifierProblemCode,
+} from './identifiers.js';
+export type { ValidationIssue };
 
-const CPF_MESSAGES = {
-  'repeated-digit': 'DocumentNumber is not a CPF: one digit repeated 11 times is never one',
-  'check-digits': 'DocumentNumber is not a CPF: its check digits do not match',
-} as const;
+const fieldAt = (root: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>(
+    (node, segment) =>
+      node !== null && typeof node === 'object' && Object.hasOwn(node, segment)
+        ? (node as Record<string, unknown>)[segment]
+        : undefined,
+    root,
+  );
 
-/** Checks an update body; `[]` when it is valid. */
-export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
-  return runValidator(updateNaturalPersonBody, body, 'body');
+/**
+ * The schema's issues, with each identifier's (the CPF, the phone number, the CEP) said as the
+ * identifier rule: the form and an example instead of a pattern and lengths, and the CPF's check digits.
+ */
+function withIdentifierRules(target: Target, data: unknown, issues: ValidationIssue[]): ValidationIssue[] {
+  const out = [...issues];
+  for (const identifier of UPDATE_IDENTIFIERS) {
+    if (identifier.in !== target) continue;
+    const value = fieldAt(data, identifier.path);
+    // Absent or not text: the schema's issue ("is required", "must be a string") says it already.
+    if (typeof value !== 'string') continue;
+    const { issuePath: path } = identifier;
+    const canonical = canonicalIdentifier(identifier.kind, value, path);
+    let message: string | undefined;
+    if (canonical.problem) message = canonical.problem.message;
+    else if (canonical.value !== value) {
+      // Written as people write it: the client sends it canonical, but this check is of the contract's form.
+      const form = IDENTIFIER_FORMS[identifier.kind];
+      message = `${path} must be sent in the contract's form, without separators, e.g. ${form.canonical} (the client, updateMany and the command line send ${form.written} that way)`;
+    }
+    if (message === undefined) continue;
+    const kept = out.filter((issue) => issue.path !== path);
+    out.length = 0;
+    out.push(...kept, { path, message });
+  }
+  return out;
 }
 
-/** Checks `{ Account, DocumentNumber }`, including the CPF check digits; `[]` when valid. */
+/** Checks an update body in the contract's form; `[]` when it is valid. */
+export function validateNaturalPersonUpdate(body: unknown): ValidationIssue[] {
+  return withIdentifierRules('body', body, runValidator(updateNaturalPersonBody, body, 'body'));
+}
+
+/** Checks `{ Account, DocumentNumber }` in the contract's form, including the CPF check digits; `[]` when valid. */
 export function validateUpdateNaturalPersonQuery(query: unknown): ValidationIssue[] {
-  const issues = runValidator(updateNaturalPersonQuery, query, 'query');
-  const documentNumber = (query as { DocumentNumber?: unknown } | null)?.DocumentNumber;
-  // `529.982.247-25`: one issue that says what to do, rather than the schema's length and pattern.
-  if (isWrittenCpf(documentNumber))
-    return [
-      ...issues.filter((issue) => issue.path !== 'DocumentNumber'),
-      { path: 'DocumentNumber', message: `DocumentNumber ${DIGITS_ONLY_RULE}` },
-    ];
-  // Only a string of 11 digits has check digits to verify; any other value already has its issue
-  // from the schema (cpfProblem calls it not-11-digits, which adds nothing here).
-  const problem = typeof documentNumber === 'string' ? cpfProblem(documentNumber) : undefined;
-  if (problem === 'repeated-digit' || problem === 'check-digits')
-    issues.push({ path: 'DocumentNumber', message: CPF_MESSAGES[problem] });
-  return issues;
+  return withIdentifierRules('query', query, runValidator(updateNaturalPersonQuery, query, 'query'));
 }
 
 /**
@@ -45,10 +75,13 @@ export function preflightUpdate<Q extends { Account: unknown; DocumentNumber: un
   query: Q,
   body: B,
 ): { query: Q; body: B; issues: ValidationIssue[] } {
+  // The identifiers as people write them (`529.982.247-25`, `01310-100`) in the contract's form first
+  // (src/validation/identifiers.ts); one that cannot be is named by the checks below, with an example.
+  const canonical = canonicalUpdate(query, body);
   return {
-    query,
-    body,
-    issues: [...validateUpdateNaturalPersonQuery(query), ...validateNaturalPersonUpdate(body)],
+    query: canonical.query,
+    body: canonical.body,
+    issues: [...validateUpdateNaturalPersonQuery(canonical.query), ...validateNaturalPersonUpdate(canonical.body)],
   };
 }
 

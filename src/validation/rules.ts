@@ -32,12 +32,6 @@ function typeWords(type: unknown): string {
     .join(' or ');
 }
 
-/**
- * The rule a CPF written with dots and a dash breaks (the contract's DocumentNumber is 11 digits): said
- * instead of the pattern and length the schema reports, and never with the value.
- */
-export const DIGITS_ONLY_RULE = "must be the CPF's 11 digits only: send it without dots, dashes or spaces";
-
 /** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
 export function ruleOf(error: GeneratedValidatorError): string {
   const p = error.params;

@@ -1,5 +1,6 @@
 // The checks of a verify run, in order: walk list-keys pages, probe the documented errors, and
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
+import { type Page, walkCursorSteps } from '../client/pagination.js';
 import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
@@ -182,27 +183,30 @@ export function notRun(ctx: Context, check: string, expected: string): CheckResu
 }
 
 /**
- * Walks up to `pages` pages of list-keys; every page is checked, and every cursor must be new. A 401
- * or 403 to the first page (or the token endpoint refusing the client credentials) is the
+ * Walks up to `pages` pages of list-keys through the package's one page walker (its cursor rules:
+ * the contract's cursor, no repeated cursor, a bounded run of empty pages); every page is checked. A
+ * 401 or 403 to the first page (or the token endpoint refusing the client credentials) is the
  * credentials' failure, not the list's: it is reported as such and the walk stops.
  */
 export async function walkPages(ctx: Context): Promise<CheckResult[]> {
   const rows: CheckResult[] = [];
   const { path } = operation('listPixKeys');
-  const cursors = new Set<string>();
-  let cursor: string | null = null;
   let reachedEnd = false;
   let pagesRead = 0;
   // Why the walk stopped before reading `pages` pages, if it did.
   let stopped: string | undefined;
-  for (let page = 1; page <= ctx.options.pages; page += 1) {
+  let page = 0;
+  // The last page of the walk: what a page that ends it (refused, drifted, not followed) hands the walker.
+  const END = { data: [], cursor: { next: null } };
+  const fetchPage = async (query: { cursor?: string }): Promise<Page<unknown>> => {
+    page += 1;
     const check = `list-keys page ${page}`;
     const expected = '200 application/json PixKeyList';
     let x: Exchange;
     try {
-      const query: Record<string, string> = { limit: String(ctx.options.limit) };
-      if (cursor !== null) query.cursor = cursor;
-      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, query), {
+      const params: Record<string, string> = { limit: String(ctx.options.limit) };
+      if (query.cursor !== undefined) params.cursor = query.cursor;
+      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, params), {
         method: 'GET',
         headers: await headers(ctx, true),
       });
@@ -228,19 +232,19 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
         refusal && !unavailable
           ? refusalSeen(refusal)
           : `page ${page}: ${refusal ? refusalSeen(refusal) : result.seen}`;
-      break;
+      return END;
     }
     if (x.redirect) {
       rows.push(redirectRow(ctx, check, expected, x, x.redirect));
       stopped = `page ${page} was a redirect not followed`;
-      break;
+      return END;
     }
     if (page === 1 && (x.status === 401 || x.status === 403)) {
       // Still seen (its X-Request-Id counts), never scored: the token probe checks a 401's shape.
       ctx.seen.push(x);
       rows.push(refusedRow(ctx, { by: 'service', status: x.status }));
       stopped = `the service refused the credentials (${x.status})`;
-      break;
+      return END;
     }
     const problems = inspect(ctx, 'listPixKeys', x);
     const body = x.body as { data?: unknown } | undefined;
@@ -258,34 +262,31 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
           problems: [],
         });
       stopped = `page ${page} answered ${x.status}`;
-      break;
+      return END;
     }
     rows.push(row(check, expected, x, problems, count));
     pagesRead += 1;
     if (problems.length) {
       stopped = `page ${page} drifted`;
-      break;
+      return END;
     }
     // The page conforms, so cursor.next is there: a string, or null on the last page.
-    const next = (x.body as { cursor: { next: string | null } }).cursor.next;
-    if (next === null) {
-      reachedEnd = true;
-      break;
-    }
-    // Every cursor sent is in `cursors`, so this also catches a page that sends back its own.
-    if (cursors.has(next)) {
-      rows.push({
-        check: `cursor after page ${page}`,
-        expected: 'a cursor not seen before, or null',
-        seen: 'a cursor of an earlier page',
-        verdict: 'drift',
-        problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat the cursor of an earlier page' }],
-      });
-      stopped = `page ${page} repeated a cursor`;
-      break;
-    }
-    cursors.add(next);
-    cursor = next;
+    const list = x.body as { data: unknown[]; cursor: { next: string | null } };
+    if (list.cursor.next === null) reachedEnd = true;
+    return list;
+  };
+  for await (const step of walkCursorSteps(fetchPage, { maxPages: ctx.options.pages })) {
+    if (!('breach' in step)) continue;
+    const { breach } = step;
+    const where = breach.pointer === '/data' ? 'data' : 'cursor.next';
+    rows.push({
+      check: `cursor after page ${page}`,
+      expected: breach.contract ? 'a cursor of the contract not seen before, or null' : "keys within the walk's bound",
+      seen: `${where} ${breach.rule}`,
+      verdict: breach.contract ? 'drift' : 'error',
+      problems: breach.contract ? [{ part: 'body', pointer: breach.pointer, rule: breach.rule }] : [],
+    });
+    stopped = `page ${page}: ${where} ${breach.rule}`;
   }
   rows.push({
     check: 'cursor.next null on the last page',

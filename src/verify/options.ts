@@ -1,10 +1,12 @@
 // The options of `verify`, checked from the values of its flags (src/cli/verify.ts declares and parses
 // them). Credentials come through one seam (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../generated/bounds.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { operationPathProblem } from '../base-url.js';
 import { isInsecureRemote } from '../loopback.js';
 import { readBundledSpec } from '../shipped-files.js';
 import { UsageError } from '../usage-error.js';
+import { canonicalIdentifier } from '../validation/identifiers.js';
 import {
   CredentialError,
   credentialsFrom,
@@ -77,8 +79,8 @@ export const DEFAULTS = {
   maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 } as const;
 
-/** The contract's bound on `limit`, the page size of list-keys. */
-export const MAX_LIMIT = 200;
+/** The contract's bound on `limit`, the page size of list-keys: the spec's, through src/generated/bounds.ts. */
+export const MAX_LIMIT = PAGE_LIMIT_MAX;
 
 /** Pages, the two error probes, one PUT, and room for a Retry-After wait on each. */
 export const defaultMaxRequests = (pages: number): number => 2 * (pages + 3);
@@ -92,8 +94,10 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
 /** `--limit N`, the page size, checked once for every command that walks pages (verify, export-keys). */
 export function limitFrom(raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT)
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT} (the contract's bound)`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < PAGE_LIMIT_MIN || Number(raw) > MAX_LIMIT)
+    throw new UsageError(
+      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${MAX_LIMIT} (the contract's bound)`,
+    );
   return Number(raw);
 }
 
@@ -151,7 +155,11 @@ export function verifyOptions(
   if (values['allow-writes']) {
     if (writeFlags.some((v) => !v))
       throw new UsageError('--allow-writes needs --account, --document-number and --body');
-    write = { account: values.account!, documentNumber: values['document-number']!, bodyFile: values.body! };
+    // The CPF as people write it (`529.982.247-25`) is sent as its 11 digits, as the client sends it
+    // (src/validation/identifiers.ts); one that cannot be is refused before anything is sent.
+    const documentNumber = canonicalIdentifier('cpf', values['document-number'], '--document-number');
+    if (documentNumber.problem) throw new UsageError(documentNumber.problem.message);
+    write = { account: values.account!, documentNumber: documentNumber.value, bodyFile: values.body! };
   } else if (writeFlags.some((v) => v !== undefined)) {
     throw new UsageError('--account, --document-number and --body only apply with --allow-writes');
   }

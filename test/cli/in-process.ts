@@ -8,12 +8,22 @@ export type StopSignal = (typeof STOP_SIGNALS)[number];
 export interface Captured extends CommandContext {
   stdout: string[];
   stderr: string[];
+  /** What a batch command wrote as progress (standard error, not a terminal), apart from its lines. */
+  progressWritten: string[];
 }
 
 export function capture(): Captured {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (line) => stdout.push(line), err: (line) => stderr.push(line) };
+  const progressWritten: string[] = [];
+  return {
+    stdout,
+    stderr,
+    progressWritten,
+    out: (line) => stdout.push(line),
+    err: (line) => stderr.push(line),
+    progress: { isTTY: false, write: (text) => progressWritten.push(text) },
+  };
 }
 
 type Listener = (...args: unknown[]) => void;

@@ -95,7 +95,7 @@ describe('walkPages', () => {
       status: 200,
       problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
     });
-    expect((error as ResponseError).message).toContain('(page 3)');
+    expect((error as ResponseError).message).toContain('page 3 broke a rule of the page walk');
     // The page that carried the repeated cursor is not handed out, and nothing more is fetched.
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });
     expect(fetchPage).toHaveBeenCalledTimes(3);

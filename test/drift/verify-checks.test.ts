@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { Budget } from '../../src/verify/budget.js';
+import { MAX_EMPTY_PAGES } from '../../src/client/pagination.js';
 import {
   assumptions,
   operation,
@@ -167,7 +168,35 @@ describe('walkPages', () => {
       // Three pages of five were read: the walk says why it stopped, not that the list went on.
       { check: LAST_PAGE, verdict: 'not-seen', problems: [] },
     ]);
-    expect(stopped(rows)).toEqual({ read: '3 page(s) read', why: expect.stringContaining('page 3 repeated') });
+    expect(stopped(rows)).toEqual({
+      read: '3 page(s) read',
+      why: expect.stringContaining('page 3: cursor.next must not repeat an earlier cursor'),
+    });
+  });
+
+  it("stops after the page walker's bound of empty pages with fresh cursors, as an error row (not drift)", async () => {
+    const { ctx, requests } = await context((kind, _r, i) => (kind.startsWith('page') ? page(`c${i}`) : undefined), {
+      pages: 50,
+    });
+    const rows = await walkPages(ctx);
+    expect(requests).toHaveLength(MAX_EMPTY_PAGES);
+    expect(rows.at(-2)).toMatchObject({
+      check: `cursor after page ${MAX_EMPTY_PAGES}`,
+      verdict: 'error',
+      problems: [],
+    });
+    expect(rows.at(-2)!.seen).toContain(`within ${MAX_EMPTY_PAGES} pages in a row`);
+    expect(rows.at(-1)).toMatchObject({ check: LAST_PAGE, verdict: 'not-seen' });
+  });
+
+  it('flags a cursor longer than the contract allows as drift, without following it', async () => {
+    const { ctx, requests } = await context((kind) => (kind === 'page1' ? page('a'.repeat(2_000_000)) : undefined), {
+      pages: 5,
+    });
+    const rows = await walkPages(ctx);
+    expect(requests).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ check: 'list-keys page 1', verdict: 'drift' });
+    expect(JSON.stringify(rows)).not.toContain('aaaaaaaaaa');
   });
 
   it('flags a page that sends back the cursor it was asked with', async () => {
@@ -476,7 +505,11 @@ describe('the error probes', () => {
   it('without a token: a 401 with the wrong media type keeps its own problem only', async () => {
     const { ctx } = await context((kind) =>
       kind === 'no-token'
-        ? { status: 401, headers: { 'content-type': 'application/json' }, body: exampleValue('MissingToken') }
+        ? {
+            status: 401,
+            headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
+            body: exampleValue('MissingToken'),
+          }
         : undefined,
     );
     expect(await probeWithoutToken(ctx)).toMatchObject({

@@ -230,7 +230,14 @@ describe('main (the command line)', () => {
       kind === 'no-token'
         ? { status: 404 }
         : kind === 'page2'
-          ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: exampleValue('MissingToken') }
+          ? {
+              status: 401,
+              headers: {
+                'content-type': 'application/problem+json',
+                'www-authenticate': 'Bearer error="invalid_token"',
+              },
+              body: exampleValue('MissingToken'),
+            }
           : undefined,
     );
     expect(r.code).toBe(1);

@@ -27,7 +27,13 @@ const UPDATE_PATH = '/v2/api/baas-onboarding/account/natural-person';
 
 export const problemReply = (status: number, name: string, headers: Record<string, string> = {}): Reply => ({
   status,
-  headers: { 'content-type': 'application/problem+json', 'x-request-id': `req-${status}`, ...headers },
+  headers: {
+    'content-type': 'application/problem+json',
+    'x-request-id': `req-${status}`,
+    // The contract requires the challenge on every 401 (RFC 9110 §15.5.2).
+    ...(status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}),
+    ...headers,
+  },
   body: exampleValue(name),
 });
 

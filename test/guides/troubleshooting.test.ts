@@ -25,22 +25,13 @@ const failure = (run: () => Promise<unknown>) =>
   );
 
 describe('the troubleshooting guide', () => {
-  it('has a section for each error a newcomer meets, in both languages alike', () => {
+  it('has a section for each error a newcomer meets, in both languages alike', async () => {
     const headings = read(PAGES[0]!).match(/^## .+$/gm);
-    expect(headings).toEqual([
-      '## Bad token',
-      '## Wrong token URL or refused credentials (command line)',
-      '## Wrong base URL',
-      '## Port in use',
-      '## Missing peer',
-      '## CommonJS project',
-      '## TypeScript 7 in a CommonJS project (TS1295)',
-      '## TypeScript cannot find `process`',
-      '## Formatted CPF',
-      '## Plain http',
-      '## Response too large',
-      '## Rate limited',
-    ]);
+    // The sections, as a snapshot (troubleshooting-sections.txt, `-u` rewrites it from the English
+    // page and the diff is reviewed): one dropped by mistake fails here.
+    await expect(`${headings!.join('\n')}\n`).toMatchFileSnapshot(
+      join(import.meta.dirname, 'troubleshooting-sections.txt'),
+    );
     expect(read(PAGES[1]!).match(/^## .+$/gm)).toHaveLength(headings!.length);
     expect(quoted(PAGES[1]!)).toEqual(quoted(PAGES[0]!));
   });

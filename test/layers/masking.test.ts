@@ -102,6 +102,11 @@ function copiesIn(file: string, text: string): Copy[] {
 
 /** Percent-decoding done for something other than masking: what a form field holds. */
 const DECODING_ALLOWED = new Set(['src/sandbox/oauth.ts']);
+/**
+ * The one module of the identifiers people type drops separators (Unicode P, Zs and Cf, invisible
+ * format characters among them) to write a value in the contract's form, which shows it rather than hides it.
+ */
+const CANONICAL_FORM = 'src/validation/identifiers.ts';
 
 async function sourceFiles(): Promise<string[]> {
   const entries = await readdir(join(repoRoot, 'src'), { withFileTypes: true, recursive: true });
@@ -117,7 +122,15 @@ describe('one module holds the masking rules', () => {
     const copies: Copy[] = [];
     for (const file of await sourceFiles()) {
       const found = copiesIn(file, await readFile(join(repoRoot, file), 'utf8'));
-      copies.push(...found.filter((copy) => !(DECODING_ALLOWED.has(file) && copy.what === 'a percent-decoding')));
+      copies.push(
+        ...found.filter(
+          (copy) =>
+            !(DECODING_ALLOWED.has(file) && copy.what === 'a percent-decoding') &&
+            !(
+              file === CANONICAL_FORM && copy.what === "a replace that masks or escapes: value.replace(SEPARATORS, '')"
+            ),
+        ),
+      );
     }
     expect(copies).toEqual([]);
   });

@@ -44,9 +44,21 @@ describe('redactText: the usual spellings of a CPF', () => {
     expect(redactText(`cpf ${spelling}: not found`)).toBe(`cpf ${masked}: not found`);
   });
 
-  it('leaves numbers that only look alike: a decimal fraction, an E.164 phone, groups of other sizes', () => {
-    for (const text of ['lat -23.55052000000', '+12025550123', '529982.24725', '5299.822.472-5', '12.345.678/0001-95'])
+  it('leaves runs in which no whole groups hold 11 digits: a CNPJ, a decimal fraction, a date', () => {
+    for (const text of ['lat -23.5505200000', '12.345.678/0001-95', '12.ABC.345/01DE-35', '2026-12-01 20:11:08'])
       expect(redactText(text)).toBe(text);
+  });
+
+  it('masks any 11 digits joined by what is neither letter nor number, whatever the groups (issue 34)', () => {
+    // The rule has no list of spellings: a phone number of 11 digits is masked like a CPF.
+    expect(redactText('+12025550123')).toBe('+*********23');
+    expect(redactText('529982.24725 and 5299.822.472-5')).toBe('******.***25 and ****.***.**2-5');
+  });
+
+  it('masks 11 digits standing apart as whole groups inside a longer run: a number beside a CPF hides none', () => {
+    expect(redactText('line 2: 52998224725')).toBe('line 2: *********25');
+    expect(redactText('HTTP 422: 529.982.247-25')).toBe('HTTP 422: ***.***.***-25');
+    expect(redactText('52998224725,11144477735')).toBe('*********25,*********35');
   });
 });
 

@@ -182,7 +182,7 @@ describe('problems the sandbox writes', () => {
     ]);
   });
 
-  it('401 with WWW-Authenticate: Bearer without a token, with a malformed one and with an unknown one', async () => {
+  it('401 with WWW-Authenticate: Bearer without a token or with a malformed one, and RFC 6750 error="invalid_token" with an unknown one', async () => {
     const missing = problemBody(
       401,
       'unauthorized',
@@ -191,17 +191,19 @@ describe('problems the sandbox writes', () => {
     );
     const unknown = problemBody(401, 'unauthorized', 'Unauthorized', 'The bearer token is not known to this sandbox.');
     const token = sandbox.clients[0]!.token;
-    const cases: [string | undefined, object][] = [
-      [undefined, missing],
-      ['Bearer', missing],
-      [`Basic ${token}`, missing],
-      [`xBearer ${token}`, missing],
-      [`Bearer ${token} extra`, missing],
-      [`Bearer ${token}!`, missing],
-      ['Bearer sbx_unknown', unknown],
-      ['Bearer sbx_unknown==', unknown],
+    const invalidToken =
+      'Bearer error="invalid_token", error_description="The bearer token is not known to this sandbox."';
+    const cases: [string | undefined, object, string][] = [
+      [undefined, missing, 'Bearer'],
+      ['Bearer', missing, 'Bearer'],
+      [`Basic ${token}`, missing, 'Bearer'],
+      [`xBearer ${token}`, missing, 'Bearer'],
+      [`Bearer ${token} extra`, missing, 'Bearer'],
+      [`Bearer ${token}!`, missing, 'Bearer'],
+      ['Bearer sbx_unknown', unknown, invalidToken],
+      ['Bearer sbx_unknown==', unknown, invalidToken],
     ];
-    for (const [authorization, body] of cases) {
+    for (const [authorization, body, challenge] of cases) {
       const answer = await answerOf(
         await sandbox.fetch(`${LIST}?limit=1`, {
           headers: { 'user-agent': 't/1', ...(authorization === undefined ? {} : { authorization }) },
@@ -210,7 +212,7 @@ describe('problems the sandbox writes', () => {
       expect([authorization, answer.status, answer.headers['www-authenticate'], answer.body]).toEqual([
         authorization,
         401,
-        'Bearer',
+        challenge,
         body,
       ]);
     }
@@ -386,14 +388,8 @@ describe('request bodies', () => {
   const sandbox = createSandbox({ seed: 'bodies' });
   const malformed = problemOf(400, 'bad-request', 'Malformed request');
 
-  it('accepts JSON media types with parameters and any case, and +json types; refuses others', async () => {
-    for (const type of [
-      'application/json; charset=utf-8',
-      'Application/JSON',
-      'application/merge-patch+json',
-      'application/vnd.baas.v1+json',
-      'application/json ; charset=utf-8',
-    ]) {
+  it('accepts application/json with parameters and in any case; refuses every other type, other JSON types (+json) too', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/json ; charset=utf-8']) {
       expect([
         type,
         (await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } })).status,
@@ -407,6 +403,10 @@ describe('request bodies', () => {
       'application/x+json+xml',
       'application/a_b+json',
       'x-application/a+json',
+      // The contract documents application/json alone: merge-patch means other semantics.
+      'application/merge-patch+json',
+      'application/problem+json',
+      'application/vnd.baas.v1+json',
     ]) {
       const answer = await answerOf(await update(sandbox, { email: 'a@b.com' }, { headers: { 'content-type': type } }));
       expect([type, answer.body]).toEqual([type, malformed]);
@@ -849,7 +849,8 @@ describe('the words of the sandbox', () => {
       cursor: 'The cursor was not issued to this client by this server; start again without a cursor.',
       forbidden: 'This token may not act on the requested account.',
       customer: 'No customer account matches the given Account and DocumentNumber.',
-      mediaType: 'The request body must be sent as Content-Type: application/json.',
+      mediaType:
+        'The request body must be sent as Content-Type: application/json (the only media type the contract documents for it).',
       empty: 'The request body is empty; it must be a JSON object.',
       tooLarge: 'The request body is larger than 65536 bytes.',
       failed: 'The sandbox failed to handle the request.',

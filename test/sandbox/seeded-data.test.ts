@@ -209,15 +209,42 @@ describe('seeded data', () => {
   });
 });
 
-/** CNPJ check digits (modulo 11, weights 2 to 9 from the right), written independently of the sandbox. */
+/**
+ * CNPJ check digits (modulo 11, weights 2 to 9 from the right, each character its ASCII code minus 48:
+ * IN RFB nº 2.229/2024), written independently of the sandbox and of src/validation.
+ */
 function isValidCnpj(value: string): boolean {
-  if (!/^[0-9]{14}$/.test(value)) return false;
-  const digits = [...value].map(Number);
+  if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(value)) return false;
+  const values = [...value].map((char) => char.charCodeAt(0) - 48);
   const check = (length: number) => {
     let sum = 0;
-    for (let i = 0; i < length; i += 1) sum += digits[length - 1 - i]! * ((i % 8) + 2);
+    for (let i = 0; i < length; i += 1) sum += values[length - 1 - i]! * ((i % 8) + 2);
     const remainder = sum % 11;
     return remainder < 2 ? 0 : 11 - remainder;
   };
-  return check(12) === digits[12] && check(13) === digits[13];
+  return check(12) === values[12] && check(13) === values[13];
 }
+
+describe('alphanumeric CNPJs (since July 2026)', () => {
+  it('the independent check above takes the RFB example and refuses it with a wrong check digit', () => {
+    expect(isValidCnpj('12ABC34501DE35')).toBe(true);
+    expect(isValidCnpj('12ABC34501DE36')).toBe(false);
+    expect(isValidCnpj('11222333000181')).toBe(true);
+  });
+
+  it('are served to about a quarter of the companies, as holders and as their CNPJ keys, beside numeric ones', async () => {
+    const world = buildWorld('alphanumeric', 4, 50, 5);
+    const companies = world.accounts.flat().map((account) => keyAt(world, account, 1));
+    expect(companies.every((key) => key.key_type === 'cnpj' && key.beneficiary_entity.document === key.key)).toBe(true);
+    expect(companies.every((key) => isValidCnpj(key.key))).toBe(true);
+    const alphanumeric = companies.filter((key) => /[A-Z]/.test(key.key)).length;
+    expect(alphanumeric / companies.length).toBeGreaterThan(0.15);
+    expect(alphanumeric / companies.length).toBeLessThan(0.35);
+    // Served over HTTP, as the client's response checks read them: no drift in either form.
+    const sandbox = createSandbox({ seed: 'alphanumeric', clients: 1, accountsPerClient: 40, keysPerAccount: 5 });
+    const page = JSON.parse(await list(sandbox, sandbox.clients[0]!.token)) as { data: PixKey[] };
+    const served = page.data.filter((key) => key.key_type === 'cnpj').map((key) => key.key);
+    expect(served.some((key) => /[A-Z]/.test(key))).toBe(true);
+    expect(served.some((key) => /^[0-9]+$/.test(key))).toBe(true);
+  });
+});

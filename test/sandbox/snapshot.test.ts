@@ -36,7 +36,9 @@ describe('snapshot()', () => {
           },
         })),
       );
-      expect(keys.filter((key) => key.key_type === 'cnpj').every((key) => /^[0-9]{14}$/.test(key.key))).toBe(true);
+      expect(keys.filter((key) => key.key_type === 'cnpj').every((key) => /^[0-9A-Z]{12}[0-9]{2}$/.test(key.key))).toBe(
+        true,
+      );
       expect(accounts.every((account) => account.name.length > 0)).toBe(true);
     }
   });

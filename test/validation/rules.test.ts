@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GeneratedValidatorError } from '../../src/generated/validators.js';
 import { validateUpdateNaturalPersonQuery } from '../../src/validation/index.js';
-import { DIGITS_ONLY_RULE, ruleOf } from '../../src/validation/rules.js';
+import { ruleOf } from '../../src/validation/rules.js';
 
 const error = (keyword: string, params: Record<string, unknown> = {}): GeneratedValidatorError => ({
   instancePath: '/x',
@@ -64,13 +64,13 @@ describe('ruleOf', () => {
 });
 
 describe('a CPF written with dots and a dash as DocumentNumber', () => {
-  it('gets one issue that says to send the digits only, without the value', () => {
-    expect(DIGITS_ONLY_RULE).toBe("must be the CPF's 11 digits only: send it without dots, dashes or spaces");
+  it('gets one issue that says to send the contract form, with an example, without the value', () => {
     const issues = validateUpdateNaturalPersonQuery({ Account: '300541976902', DocumentNumber: '529.982.247-25' });
     expect(issues).toEqual([
       {
         path: 'DocumentNumber',
-        message: "DocumentNumber must be the CPF's 11 digits only: send it without dots, dashes or spaces",
+        message:
+          "DocumentNumber must be sent in the contract's form, without separators, e.g. 52998224725 (the client, updateMany and the command line send 529.982.247-25 that way)",
       },
     ]);
   });

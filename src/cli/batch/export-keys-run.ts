@@ -8,6 +8,7 @@
 import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
@@ -29,7 +30,9 @@ import {
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
-import { csvHeader, keyRows, outputFormatOf } from './key-rows.js';
+import { csvHeader, KEY_COLUMNS, keyRows, keyValues, outputFormatOf } from './key-rows.js';
+import { CSV_DIALECTS, type CsvDialect, dialectNamed } from './formats/csv-write.js';
+import { KeyWorkbook } from './formats/xlsx-write.js';
 import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
@@ -60,6 +63,27 @@ export const DEFAULT_LIMIT = MAX_LIMIT;
 
 const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose another name';
 
+/**
+ * A stream that writes to `handle` and leaves it open (a FileHandle's own write stream holds the
+ * handle until the stream closes it): the file is synced and put in place by its WholeFile.
+ */
+const writerTo = (handle: FileHandle): Writable =>
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      handle.write(chunk).then(() => done(), done);
+    },
+  });
+
+/** --csv-dialect, checked: a dialect it knows, for a .csv file. */
+function dialectFrom(value: string | undefined, format: string): CsvDialect {
+  if (value === undefined) return 'rfc4180';
+  const dialect = dialectNamed(value);
+  if (dialect === undefined)
+    throw new UsageError(`--csv-dialect must be one of ${CSV_DIALECTS.join(', ')}, got "${value}"`);
+  if (format !== 'csv') throw new UsageError('--csv-dialect is for a .csv --out file; leave it out');
+  return dialect;
+}
+
 export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promise<number> {
   const out = values.out;
   if (!out) throw new UsageError('--out FILE is required');
@@ -68,8 +92,18 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   const connection = connectionFrom(values, io.env);
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   const { credentials } = connection;
-  const format = outputFormatOf(out);
   const outFile: NamedFile = { flag: '--out', path: out };
+  // A folder given as --out is said as such, before its name's ending is.
+  await writableFile(outFile);
+  const format = outputFormatOf(out);
+  const dialect = dialectFrom(values['csv-dialect'], format);
+  // A workbook is a zip archive: it cannot be cut back to a page and continued.
+  if (format === 'xlsx' && values.journal)
+    throw new UsageError(
+      `--journal: a .xlsx workbook is written whole, so it cannot go on from a page; leave --journal out, or write ${out.replace(/\.xlsx$/i, '.csv')} or .jsonl to resume`,
+    );
+  // What the journal records as the file's format: CSV of another dialect is another file.
+  const recordedFormat = format === 'csv' && dialect !== 'rfc4180' ? `csv (${dialect})` : format;
   const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
   let stopper: Stopper | undefined;
   let file: FileHandle | undefined;
@@ -105,7 +139,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           );
         last = entry;
       });
-      if (last) hash = await checkRecordedOutput(outFile, format, last, journalFile, last.nextCursor === null);
+      if (last) hash = await checkRecordedOutput(outFile, recordedFormat, last, journalFile, last.nextCursor === null);
       // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
       else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
       journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
@@ -131,7 +165,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       hash.update(text);
       bytes += Buffer.byteLength(text);
     };
-    if (!last && format === 'csv') await write(csvHeader());
+    if (!last && format === 'csv') await write(csvHeader(dialect));
+    const workbook = format === 'xlsx' ? await KeyWorkbook.open(writerTo(file), KEY_COLUMNS, out) : undefined;
     report = values.report
       ? await ReportWriter.open(values.report, {
           command: 'export-keys',
@@ -169,7 +204,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         ...(rate !== undefined ? { rate } : {}),
         signal: activeStopper.soft.signal,
       })) {
-        await write(keyRows(result.keys, format));
+        if (workbook) workbook.addRows(result.keys.map(keyValues));
+        else await write(keyRows(result.keys, format as 'jsonl' | 'csv', dialect));
         if (journal) await file.datasync();
         keys += result.keys.length;
         keysNow += result.keys.length;
@@ -180,7 +216,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           bytes,
           sha256: hash.copy().digest('hex'),
           out: place,
-          format,
+          format: recordedFormat,
           nextCursor: result.nextCursor ?? null,
         };
         journal?.append({ ...entry });
@@ -190,6 +226,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         if (activeStopper.stopping) break;
       }
       complete ||= !activeStopper.stopping;
+      if (workbook && complete) await workbook.finish();
     } catch (error) {
       fault = error;
     } finally {

@@ -6,15 +6,25 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { UpdateItem } from '../../batch/results.js';
 import {
+  canonicalUpdate,
   type ValidationIssue,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
 } from '../../validation/index.js';
-import { cpfDigits } from '../../validation/cpf.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
-import { csvRecords } from './csv.js';
 import { UsageError } from '../command.js';
-import { editDistance } from '../../words.js';
+import {
+  ACCOUNT,
+  BODY_COLUMNS,
+  DOCUMENT_NUMBER,
+  fixedDigits,
+  knownColumns,
+  matchHeader,
+  shownName,
+} from './formats/columns.js';
+import { type CsvRecord, CsvProblem, csvRecords } from './formats/csv-read.js';
+import { decodedText, EncodingProblem, encodingMessage, type InputEncoding } from './formats/encoding.js';
+import { xlsxRecords } from './formats/xlsx-read.js';
 
 export type { UpdateItem };
 
@@ -38,12 +48,19 @@ export interface InputLine {
 /** The field of an issue that concerns the whole line (its syntax), not one field of it. */
 export const WHOLE_LINE = '(line)';
 
-export type InputFormat = 'jsonl' | 'csv';
+export type InputFormat = 'jsonl' | 'csv' | 'xlsx';
 
-export const formatOf = (path: string): InputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
+/** The format a name gives: .csv CSV, .xlsx a workbook, any other JSONL. */
+export const formatOf = (path: string): InputFormat =>
+  /\.csv$/i.test(path) ? 'csv' : /\.xlsx$/i.test(path) ? 'xlsx' : 'jsonl';
 
-/** Body fields that are booleans: a CSV cell `true` or `false` becomes one (checked against the spec by the tests). */
-export const CSV_BOOLEAN_FIELDS: ReadonlySet<string> = new Set(['isPoliticallyExposedPerson']);
+/** Spreadsheet files read as none of those: said at once, with what to save instead. */
+const OTHER_SHEETS = /\.(xls|xlsm|xlsb|ods|fods|numbers)$/i;
+
+/** Body fields that are booleans, from the contract: a cell TRUE or FALSE (VERDADEIRO, FALSO) becomes one. */
+export const CSV_BOOLEAN_FIELDS: ReadonlySet<string> = new Set(
+  [...BODY_COLUMNS()].filter(([, type]) => type === 'boolean').map(([name]) => name),
+);
 
 const JSONL_FIELDS = ['account', 'documentNumber', 'body'] as const;
 
@@ -80,18 +97,19 @@ function checked(
   earlier: LineIssue[] = [],
 ): InputLine {
   const issues = [...earlier];
-  // A CPF as people write it (`529.982.247-25`) is accepted: updateMany sends its 11 digits.
-  for (const issue of validateUpdateNaturalPersonQuery({
-    Account: account,
-    DocumentNumber: cpfDigits(documentNumber),
-  })) {
+  // Identifiers as people write them (`529.982.247-25`, `01310-100`, `+55 (11) 98765-4321`) are taken
+  // in the contract's form, by the rule every surface follows (src/validation/identifiers.ts).
+  const canonical = canonicalUpdate({ Account: account, DocumentNumber: documentNumber }, body);
+  for (const issue of validateUpdateNaturalPersonQuery(canonical.query)) {
     const field =
       issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
+    // A field already refused in the input's own words (a CPF that lost its zeros) is not refused twice.
+    if (field !== '' && earlier.some((said) => said.field === field)) continue;
     issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
   }
-  issues.push(...bodyIssues(body, names.body));
+  issues.push(...bodyIssues(canonical.body, names.body));
   if (issues.length > 0) return { line, issues };
-  const item = { account, documentNumber, body } as UpdateItem;
+  const item = { account, documentNumber: canonical.query.DocumentNumber, body: canonical.body } as UpdateItem;
   return { line, item, hash: lineHash(item) };
 }
 
@@ -152,58 +170,80 @@ function setDotted(target: Record<string, unknown>, path: string, value: unknown
   return true;
 }
 
-const REQUIRED_COLUMNS = ['Account', 'DocumentNumber'] as const;
-// A column name safe to repeat in a message: a name, not a value (a file without its header row starts with data).
-const PRINTABLE_NAME = /^[A-Za-z][A-Za-z0-9_.]{0,63}$/;
+const REQUIRED_COLUMNS = [ACCOUNT, DOCUMENT_NUMBER] as const;
 
 /**
- * What is wrong with a CSV header that lacks Account or DocumentNumber, said once for the file rather
- * than once a line: the usual causes are a spreadsheet that saved with semicolons, a missing header row
- * and a misspelt column.
+ * What is wrong with a header row, said once for the file rather than once a line: a first row of data
+ * (no header), a name that is no column of the contract (with the nearest one), a column named twice,
+ * or no Account or DocumentNumber. Names are matched without regard to case (`Email` is email).
  */
 export function headerProblem(header: readonly string[]): string | undefined {
-  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length === 0) return undefined;
-  const needs =
-    'the header needs the columns Account and DocumentNumber, then the fields to update (email, address.city, …)';
-  const separator = header.length === 1 ? /[;\t|]/.exec(header[0]!)?.[0] : undefined;
-  if (separator !== undefined)
-    return `its columns are separated by "${separator === '\t' ? 'TAB' : separator}", not commas: save the file as CSV with commas (in a spreadsheet, "CSV UTF-8 (comma delimited)"); ${needs}`;
+  const needs = `the header needs the columns ${ACCOUNT} and ${DOCUMENT_NUMBER}, then the fields to update (email, address.city, …)`;
   if (header.some((name) => /^[0-9.\-/ ]+$/.test(name) && /[0-9]/.test(name)))
     return `it looks like data, not a header row: add a first line naming the columns; ${needs}`;
-  const named = missing.map((column) => {
-    const close = header.find(
-      (name) => PRINTABLE_NAME.test(name) && editDistance(name.toLowerCase(), column.toLowerCase()) <= 2,
+  const match = matchHeader(header);
+  if ('unknown' in match) {
+    const named = match.unknown.map(
+      (cell) => `${shownName(cell)}${cell.nearest ? ` (did you mean ${cell.nearest}?)` : ''}`,
     );
-    return close === undefined ? column : `${column} ("${close}" misspelt?)`;
-  });
-  return `no ${named.join(' and no ')} column; ${needs}`;
+    return `${named.join(', ')} ${match.unknown.length === 1 ? 'is no column' : 'are no columns'} of the update; the columns are ${knownColumns().join(', ')}`;
+  }
+  const twice = match.columns.find((column, index) => match.columns.indexOf(column) !== index);
+  if (twice !== undefined) return `the column ${twice} is named twice; keep one; ${needs}`;
+  const missing = REQUIRED_COLUMNS.filter((column) => !match.columns.includes(column));
+  if (missing.length > 0) return `no ${missing.join(' and no ')} column; ${needs}`;
+  return undefined;
 }
 
-/** The lines of a CSV file: the header names the columns, each record after it is one update. */
-async function* csvLines(
-  chunks: AsyncIterable<Uint8Array>,
-  maxRecordBytes: number,
+/** `TRUE`/`FALSE` as spreadsheets write them (Excel, LibreOffice, in English or Portuguese), any case. */
+const BOOLEAN_CELLS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['false', false],
+  ['verdadeiro', true],
+  ['falso', false],
+]);
+
+/** A boolean column's cell as a boolean, or undefined when it is none. */
+export const booleanCell = (cell: string): boolean | undefined => BOOLEAN_CELLS.get(cell.trim().toLowerCase());
+
+const BOOLEAN_RULE = 'must be TRUE or FALSE (VERDADEIRO or FALSO, true or false; any case), or empty to leave it';
+
+/**
+ * A cell of digits only, shorter than the fixed number of digits its column takes: what a spreadsheet
+ * that took the column for numbers leaves of a value that began with zeros. Refused, never padded: a
+ * value padded silently might be another person's.
+ */
+export function lostZerosRule(column: string, cell: string): string | undefined {
+  const digits = fixedDigits(column);
+  if (digits === undefined || !/^[0-9]+$/.test(cell) || cell.length >= digits.length) return undefined;
+  return (
+    `has ${cell.length} digits, not ${digits.length}: a spreadsheet that took the column for numbers drops leading zeros ` +
+    `(${digits.example} becomes ${digits.example.replace(/^0+/, '')}); nothing is padded for you. Keep the column as text ` +
+    '(LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; or save as .xlsx ' +
+    'with the column formatted as Text) and type the value with its zeros'
+  );
+}
+
+
+/** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
+async function* tableLines(
+  records: AsyncIterable<CsvRecord>,
   path: string,
+  format: 'csv' | 'xlsx',
 ): AsyncGenerator<InputLine> {
   let header: string[] | undefined;
-  for await (const record of csvRecords(chunks, { maxRecordBytes })) {
-    if (record.problem)
-      yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: problemRule(record.problem, maxRecordBytes) }] };
+  const types = BODY_COLUMNS();
+  for await (const record of records) {
     if (!header) {
-      // A spreadsheet's byte order mark is no part of the first column's name.
-      header = record.fields.map((name, index) => (index === 0 ? name.replace(/^\uFEFF/, '') : name).trim());
+      const problem = headerProblem(record.fields.map((name) => name.trim()));
       // A header that names no Account or DocumentNumber makes every line bad: one usage error, nothing read further.
-      const problem = record.problem ? undefined : headerProblem(header);
-      if (problem !== undefined) throw new UsageError(`--input ${path}: line 1, the header: ${problem}`);
+      if (problem !== undefined) throw new UsageError(`--input ${path}: line ${record.line}, the header: ${problem}`);
+      header = (matchHeader(record.fields) as { columns: string[] }).columns;
       continue;
     }
-    if (record.problem) continue;
-    if (record.malformed) {
-      yield { line: record.line, issues: [{ field: WHOLE_LINE, rule: `is not CSV: ${record.malformed}` }] };
-      continue;
-    }
-    if (record.fields.length !== header.length) {
+    const extra = record.fields.slice(header.length).some((cell) => cell !== '');
+    // A worksheet row ends at its last cell that holds something; a CSV record has every separator.
+    if (extra || (format === 'csv' && record.fields.length < header.length)) {
       yield {
         line: record.line,
         issues: [{ field: WHOLE_LINE, rule: `has ${record.fields.length} fields; the header has ${header.length}` }],
@@ -215,12 +255,25 @@ async function* csvLines(
     let account: string | undefined;
     let documentNumber: string | undefined;
     header.forEach((name, index) => {
-      const cell = record.fields[index]!;
-      if (name === 'Account') account = cell;
-      else if (name === 'DocumentNumber') documentNumber = cell;
+      const cell = record.fields[index] ?? '';
+      const lost = lostZerosRule(name, cell);
+      if (lost !== undefined) {
+        issues.push({ field: name, rule: lost });
+        return;
+      }
+      if (name === ACCOUNT) account = cell;
+      else if (name === DOCUMENT_NUMBER) documentNumber = cell;
       // An empty cell leaves the field out: the update sends only what changes.
       else if (cell !== '') {
-        const value = CSV_BOOLEAN_FIELDS.has(name) && (cell === 'true' || cell === 'false') ? cell === 'true' : cell;
+        // The identifiers as typed: lineOf makes them canonical (canonicalUpdate), as for JSONL lines.
+        let value: unknown = cell;
+        if (types.get(name) === 'boolean') {
+          value = booleanCell(cell);
+          if (value === undefined) {
+            issues.push({ field: name, rule: BOOLEAN_RULE });
+            return;
+          }
+        }
         if (!setDotted(body, name, value)) issues.push({ field: name, rule: 'is inside a field that has a value' });
       }
     });
@@ -232,25 +285,56 @@ async function* csvLines(
 const looksLikeCsvHeader = (text: string): boolean =>
   !text.trimStart().startsWith('{') &&
   REQUIRED_COLUMNS.every((column) =>
-    new RegExp(`(^|[,;\\t|"])\\s*${column}\\s*($|[,;\\t|"])`).test(text.replace(/^\uFEFF/, '')),
+    new RegExp(`(^|[,;\\t|"])\\s*${column}\\s*($|[,;\\t|"])`, 'i').test(text.replace(/^\uFEFF/, '')),
   );
 
 export interface ReadInputOptions {
   format?: InputFormat;
-  /** The longest line (JSONL) or record (CSV), in bytes: MAX_RECORD_BYTES unless a test lowers it. */
+  /** The longest line (JSONL) or record (CSV, a worksheet's row), in bytes: MAX_RECORD_BYTES unless a test lowers it. */
   maxRecordBytes?: number;
+  /** The CSV file's character encoding (--encoding): UTF-8 unless said. */
+  encoding?: InputEncoding;
 }
 
-/** Every line of the input file, in order, streamed; a line too long or not UTF-8 is a bad line, never sent. */
+/** What stops a file as a whole (nothing of it sent), as one usage error naming the file. */
+const fileProblem = (path: string, error: unknown): unknown => {
+  if (error instanceof EncodingProblem) return new UsageError(encodingMessage(path, error));
+  if (error instanceof CsvProblem)
+    return new UsageError(`--input ${path}: line ${error.line} ${error.rule}; nothing was sent: fix it and run again`);
+  return error;
+};
+
+/**
+ * Every line of the input file, in order, streamed. A line that breaks a field's rule is a bad line,
+ * never sent; a file that cannot be read whole (not in its encoding, not CSV past a line) is a
+ * UsageError before its first line is given, or at the line where reading stops: the caller reads the
+ * file through once before sending anything.
+ */
 export async function* readInput(path: string, options: ReadInputOptions = {}): AsyncGenerator<InputLine> {
-  const { format = formatOf(path), maxRecordBytes = MAX_RECORD_BYTES } = options;
+  const { format = formatOf(path), maxRecordBytes = MAX_RECORD_BYTES, encoding = 'utf-8' } = options;
+  if (OTHER_SHEETS.test(path))
+    throw new UsageError(
+      `--input ${path}: this kind of spreadsheet is not read; save it as "Excel 2007-365 (.xlsx)" or as CSV (.csv) and give that file`,
+    );
+  if (format === 'xlsx') {
+    try {
+      yield* tableLines(xlsxRecords(path, { maxRecordBytes }), path, 'xlsx');
+    } catch (error) {
+      throw fileProblem(path, error);
+    }
+    return;
+  }
   const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   try {
     if (format === 'csv') {
-      yield* csvLines(stream, maxRecordBytes, path);
+      yield* tableLines(csvRecords(decodedText(stream, encoding), { maxRecordBytes }), path, 'csv');
       return;
     }
     for await (const line of boundedLines(stream, maxRecordBytes)) {
+      if (line.problem === 'not-utf8')
+        throw new UsageError(
+          `--input ${path}: line ${line.number} is not UTF-8, and JSON Lines are UTF-8 (RFC 8259); nothing was sent: save the file as UTF-8 and run again`,
+        );
       if (line.problem) {
         yield { line: line.number, issues: [{ field: WHOLE_LINE, rule: problemRule(line.problem, maxRecordBytes) }] };
         continue;
@@ -266,6 +350,8 @@ export async function* readInput(path: string, options: ReadInputOptions = {}): 
       const parsed = jsonLine(line.number, text);
       if (parsed) yield parsed;
     }
+  } catch (error) {
+    throw fileProblem(path, error);
   } finally {
     stream.destroy();
   }

@@ -1,10 +1,29 @@
-// PIX keys as export-keys writes them: JSONL (one key a line, as the API gave it) or CSV (a header
-// row, then one row a key, its nested members in dotted columns).
+// PIX keys as export-keys writes them: JSONL (one key a line, as the API gave it), CSV (a header
+// row, then one row a key, its nested members in dotted columns; dialects in ./formats/csv-write.ts)
+// or a .xlsx workbook with the same columns (./formats/xlsx-write.ts).
 import type { PixKey } from '../../types.js';
+import { UsageError } from '../command.js';
+import { type CsvDialect, csvField, csvRecord, DIALECTS } from './formats/csv-write.js';
 
-export type OutputFormat = 'jsonl' | 'csv';
+export type OutputFormat = 'jsonl' | 'csv' | 'xlsx';
 
-export const outputFormatOf = (path: string): OutputFormat => (/\.csv$/i.test(path) ? 'csv' : 'jsonl');
+/** The name endings export-keys writes, each with its format. */
+export const OUTPUT_EXTENSIONS: Readonly<Record<string, OutputFormat>> = {
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.csv': 'csv',
+  '.xlsx': 'xlsx',
+};
+
+/** The format `path`'s ending gives, or a UsageError naming the endings export-keys writes. */
+export function outputFormatOf(path: string): OutputFormat {
+  const ending = /\.[^./\\]+$/.exec(path)?.[0]?.toLowerCase();
+  const format = ending === undefined ? undefined : OUTPUT_EXTENSIONS[ending];
+  if (format !== undefined) return format;
+  throw new UsageError(
+    `--out ${path}: export-keys writes ${Object.keys(OUTPUT_EXTENSIONS).join(', ')} files${ending ? `, not ${ending}` : ''}; give a name with one of those endings`,
+  );
+}
 
 /** The columns of the CSV: every member of a key the contract lists, nested ones dotted. */
 export const KEY_COLUMNS = [
@@ -22,28 +41,21 @@ export const KEY_COLUMNS = [
   'beneficiary_entity.document',
 ] as const;
 
-// What a spreadsheet would take for the start of a formula (OWASP, "CSV Injection"): = + - @, TAB, CR.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One CSV field, safe to open in a spreadsheet. RFC 4180: a field with a comma, a quote or a line break
- * is quoted, its quotes doubled. A provider's value a spreadsheet would run as a formula
- * (`=HYPERLINK(…)`, `+cmd|…`) is neutralised as OWASP's CSV-injection guidance says: a single quote
- * before it, and the field quoted, so it shows as text (`'=HYPERLINK(…)`) and never runs.
- */
-export const csvField = (value: unknown): string => {
-  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+/** One CSV field of the default dialect, safe to open in a spreadsheet (the rule: ./formats/csv-write.ts). */
+export { csvField };
 
 const valueAt = (key: PixKey, column: string): unknown =>
   column.split('.').reduce<unknown>((node, name) => (node as Record<string, unknown> | undefined)?.[name], key);
 
-export const csvHeader = (): string => `${KEY_COLUMNS.join(',')}\r\n`;
+/** The CSV's header row, after the dialect's preamble (a byte order mark for pt-BR). */
+export const csvHeader = (dialect: CsvDialect = 'rfc4180'): string =>
+  `${DIALECTS[dialect].preamble}${csvRecord(KEY_COLUMNS, dialect)}`;
 
-/** The text of one page of keys in `format`. */
-export function keyRows(keys: readonly PixKey[], format: OutputFormat): string {
+/** The values of a key's row, in KEY_COLUMNS' order. */
+export const keyValues = (key: PixKey): unknown[] => KEY_COLUMNS.map((column) => valueAt(key, column));
+
+/** The text of one page of keys in `format` (JSONL, or CSV of `dialect`). */
+export function keyRows(keys: readonly PixKey[], format: 'jsonl' | 'csv', dialect: CsvDialect = 'rfc4180'): string {
   if (format === 'jsonl') return keys.map((key) => `${JSON.stringify(key)}\n`).join('');
-  return keys.map((key) => `${KEY_COLUMNS.map((column) => csvField(valueAt(key, column))).join(',')}\r\n`).join('');
+  return keys.map((key) => csvRecord(keyValues(key), dialect)).join('');
 }

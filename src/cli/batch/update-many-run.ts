@@ -26,6 +26,7 @@ import { updateMany } from '../../batch/update-many.js';
 import { EXIT_ON, Stopper } from './stop.js';
 import { failureOf, type LineResult, summaryLines, Tally } from './summary.js';
 import { DoneLines } from './update-journal.js';
+import { encodingNamed, encodingNames, type InputEncoding } from './formats/encoding.js';
 
 export interface RunIo extends CommandContext {
   env: Readonly<Record<string, string | undefined>>;
@@ -44,21 +45,40 @@ export const badLineText = (line: InputLine): string[] =>
 async function noUpdates(input: string): Promise<string> {
   if ((await stat(input)).size === 0)
     return `--input ${input} is empty: there is nothing to update; give the file that holds the updates`;
-  return formatOf(input) === 'csv'
+  return formatOf(input) !== 'jsonl'
     ? `--input ${input} has a header row and no records: there is nothing to update; add a row per customer below the header`
     : `--input ${input} has only blank lines: there is nothing to update; give one {"account","documentNumber","body"} a line`;
+}
+
+/** --encoding, checked: a name it knows, and a CSV file to apply to. */
+function encodingFrom(value: string | undefined, input: string): InputEncoding {
+  if (value === undefined) return 'utf-8';
+  const encoding = encodingNamed(value);
+  if (encoding === undefined)
+    throw new UsageError(
+      `--encoding must be one of ${encodingNames()} (latin1 is read as windows-1252), got "${value}"`,
+    );
+  if (formatOf(input) !== 'csv' && encoding !== 'utf-8')
+    throw new UsageError(
+      `--encoding is for a CSV file: ${formatOf(input) === 'xlsx' ? 'a workbook holds its own text' : 'JSON Lines are UTF-8 (RFC 8259)'}; leave it out`,
+    );
+  return encoding;
 }
 
 export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promise<number> {
   const input = values.input;
   if (!input) throw new UsageError('--input FILE is required');
   const dryRun = values['dry-run'] === true;
+  const encoding = encodingFrom(values.encoding, input);
   const pace = paceFrom(values);
   // Checked before the input is read: a misspelt flag is said at once, not after a million lines.
   const connection: Connection | undefined = dryRun ? undefined : connectionFrom(values, io.env);
   let lock: JournalLock | undefined;
   try {
-    const problem = await readableProblem(input, 'the file that holds the updates (JSONL, or CSV with a .csv name)');
+    const problem = await readableProblem(
+      input,
+      'the file that holds the updates (JSONL, CSV with a .csv name, or a .xlsx workbook)',
+    );
     if (problem) throw new UsageError(`--input ${input} ${problem}`);
     const journalFile: NamedFile | undefined = values.journal ? { flag: '--journal', path: values.journal } : undefined;
     // Input, journal and report are different files (a report over the input would replace it), and
@@ -81,7 +101,7 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
     let bad = 0;
     let alreadyDone = 0;
     const say = dryRun ? io.out : io.err;
-    for await (const line of readInput(input)) {
+    for await (const line of readInput(input, { encoding })) {
       if (line.issues) {
         bad += 1;
         for (const text of badLineText(line)) say(text);
@@ -97,7 +117,7 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
       io.out(`${plural(good + bad, 'line')}: ${n(good)} valid, ${n(bad)} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
     }
-    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock);
+    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock, encoding);
   } finally {
     await lock?.release();
     await connection?.credentials.close();
@@ -114,6 +134,7 @@ async function send(
   journalRead: Awaited<ReturnType<typeof readJournal>> | undefined,
   toSend: number,
   lock: JournalLock | undefined,
+  encoding: InputEncoding,
 ): Promise<number> {
   const { credentials } = connection;
   const secrets = () => credentials.secrets;
@@ -168,7 +189,7 @@ async function send(
   const lines = new WeakMap<UpdateItem, { line: number; hash: string }>();
   let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
-    for await (const line of readInput(input)) {
+    for await (const line of readInput(input, { encoding })) {
       if (stopped || credentialsFailed || unanswered) return;
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });

@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedLines, MAX_RECORD_BYTES } from '../../../src/cli/batch/bounded-input.js';
-import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { CsvProblem, csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
+import { decodedText, EncodingProblem } from '../../../src/cli/batch/formats/encoding.js';
 import { type InputLine, readInput, WHOLE_LINE } from '../../../src/cli/batch/input.js';
 import { tempDir } from './harness.js';
 
@@ -54,13 +55,11 @@ describe('JSONL input', () => {
     expect(outcome(await read(path))).toEqual({ bad: [[1, [WHOLE_LINE]]], good: [2] });
   });
 
-  it('refuses a line that is not UTF-8 instead of sending U+FFFD', async () => {
+  it('refuses a file with a line that is not UTF-8 as a whole, instead of sending U+FFFD or half the file', async () => {
     const path = dir.file('latin1.jsonl');
     // "Jos\xE9": Latin-1, as a spreadsheet may save it.
     await writeFile(path, bytes(jsonl('Ana'), '\n', jsonl('Jos').slice(0, -3), [0xe9], '"}}\n', jsonl('Bia')));
-    const lines = await read(path);
-    expect(outcome(lines)).toEqual({ bad: [[2, [WHOLE_LINE]]], good: [1, 3] });
-    expect(lines[1]!.issues![0]!.rule).toContain('UTF-8');
+    await expect(read(path)).rejects.toThrow(/line 2 is not UTF-8.*nothing was sent/);
   });
 
   // Notepad and other Windows editors save UTF-8 with a byte order mark: line 1 was "not valid JSON".
@@ -81,8 +80,18 @@ describe('JSONL input', () => {
 
 const csvOf = async (input: Buffer | string, maxRecordBytes: number) => {
   const records = [];
-  for await (const record of csvRecords(Readable.from([Buffer.from(input)]), { maxRecordBytes })) records.push(record);
-  return records.map((record) => ({ line: record.line, fields: record.fields, problem: record.problem }));
+  for await (const record of csvRecords(decodedText(Readable.from([Buffer.from(input)])), { maxRecordBytes }))
+    records.push({ line: record.line, fields: record.fields });
+  return records;
+};
+
+/** What stops the reading of `input`: its class, line and rule. */
+const stopOf = async (input: Buffer | string, maxRecordBytes: number) => {
+  const error = await csvOf(input, maxRecordBytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return error instanceof CsvProblem || error instanceof EncodingProblem ? error : undefined;
 };
 
 describe('a line of 16 MiB', () => {
@@ -110,36 +119,31 @@ describe('a line of 16 MiB', () => {
 });
 
 describe('CSV input', () => {
-  it('refuses a field one byte over the limit by the line it starts on, and reads the next record', async () => {
-    const records = await csvOf(`a,b\n"${'x'.repeat(11)}",1\n"${'y\n'.repeat(6)}",2\nc,d\n`, 10);
-    expect(records).toEqual([
-      { line: 1, fields: ['a', 'b'], problem: undefined },
-      { line: 2, fields: [], problem: 'too-long' },
-      { line: 3, fields: [], problem: 'too-long' },
-      { line: 10, fields: ['c', 'd'], problem: undefined },
-    ]);
+  it('stops at a field over the limit, by the line its record starts on; takes one at the limit', async () => {
+    const over = await stopOf(`a,b\nc,d\n"${'y\n'.repeat(6)}",2\nc,d\n`, 10);
+    expect(over).toBeInstanceOf(CsvProblem);
+    expect(over!.line).toBe(3);
+    expect((over as CsvProblem).rule).toMatch(/^is longer than 10 bytes/);
+    expect((await stopOf(`a,b\n"${'x'.repeat(11)}",1\n`, 10))?.line).toBe(2);
     // At the limit: read.
     expect((await csvOf(`${'x'.repeat(8)},y\n`, 10))[0]!.fields).toEqual(['x'.repeat(8), 'y']);
   });
 
-  it('refuses a record of short fields over the limit, separators counted', async () => {
-    expect((await csvOf('a,b,c,d,e,f\n', 10))[0]!.problem).toBe('too-long');
-    expect((await csvOf('a,b,c,d,e\n', 9))[0]!.fields).toEqual(['a', 'b', 'c', 'd', 'e']);
+  it('stops at a record of short fields over the limit (the fields counted, not the separators)', async () => {
+    expect((await stopOf('a,b,c,d,e,f,g,h,i,j,k\n', 10))?.line).toBe(1);
+    expect((await csvOf('a,b,c,d,e,f,g,h,i,j\n', 10))[0]!.fields).toHaveLength(10);
   });
 
-  it('refuses a field that is not UTF-8 by its line, and reads the rest', async () => {
-    const records = await csvOf(bytes('a,b\nJos', [0xe9], ',1\nc,d\n'), MAX_RECORD_BYTES);
-    expect(records.map((record) => [record.line, record.problem])).toEqual([
-      [1, undefined],
-      [2, 'not-utf8'],
-      [3, undefined],
-    ]);
+  it('stops at the first byte that is not UTF-8, by its line, before any record after it', async () => {
+    const stop = await stopOf(bytes('a,b\nc,d\nJos', [0xe9], ',1\nc,d\n'), MAX_RECORD_BYTES);
+    expect(stop).toBeInstanceOf(EncodingProblem);
+    expect(stop!.line).toBe(3);
   });
 
-  it('names the line of an over-long record through update-many input, and reads the lines after it', async () => {
+  it('refuses an over-long record through update-many input as the whole file, naming its line', async () => {
     const path = dir.file('long.csv');
     await writeFile(path, `Account,DocumentNumber,socialName\n1,2,"${'z'.repeat(300)}"\n1234567,52998224725,Ana\n`);
-    expect(outcome(await read(path, 100))).toEqual({ bad: [[2, [WHOLE_LINE]]], good: [3] });
+    await expect(read(path, 100)).rejects.toThrow(/line 2 is longer than 100 bytes.*nothing was sent/);
   });
 
   it('keeps memory flat through an unclosed quote of 16 MiB', async () => {
@@ -157,11 +161,12 @@ describe('CSV input', () => {
         yield chunk;
       }
     }
-    const records = [];
-    for await (const record of csvRecords(source())) records.push(record);
-    expect(records).toHaveLength(1);
-    expect(records[0]!.problem).toBe('too-long');
-    // The reader keeps at most the 1 MiB limit of a field; a copy of the field would be 16 MiB.
+    const error = await (async () => {
+      for await (const _ of csvRecords(decodedText(source()))) void _;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvProblem);
+    expect((error as CsvProblem).line).toBe(1);
+    // The reader keeps at most the 1 MiB limit of a record (and the chunk it reads); the field whole would be 16 MiB.
     expect(peak).toBeLessThan(8 * 1024 * 1024);
   });
 });

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { CsvProblem, csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
 import { CSV_BOOLEAN_FIELDS, headerProblem, readInput } from '../../../src/cli/batch/input.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
@@ -29,24 +29,40 @@ describe('the CSV reader', () => {
         fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
         fc.array(fc.nat(), { maxLength: 6 }),
         async (rows, cuts) => {
-          const text = rows.map((row) => row.map(csvField).join(',')).join('\r\n');
+          const text = rows.map((row) => row.map((cell) => csvField(cell)).join(',')).join('\r\n');
           const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
           const chunks = [0, ...points].map((from, i) => text.slice(from, [...points, text.length][i]));
-          expect((await records(chunks)).map((record) => record.fields)).toEqual(rows.map((row) => row.map(shown)));
+          // A row of empty cells only is a spreadsheet's empty row: no record.
+          const kept = rows.filter((row) => row.some((cell) => cell !== ''));
+          expect((await records(chunks)).map((record) => record.fields)).toEqual(kept.map((row) => row.map(shown)));
         },
       ),
     );
   });
 
-  it('numbers each record by the line it starts on, and names a malformed one', async () => {
-    const read = await records(['a,b\n"x\ny",1\n\n2,"q"z\n"open']);
-    expect(read.map((record) => [record.line, record.malformed === undefined])).toEqual([
-      [1, true],
-      [2, true],
-      [5, false],
-      [6, false],
-    ]);
-    expect(read[1]!.fields).toEqual(['x\ny', '1']);
+  it('numbers each record by the line it starts on (CRLF, CR or LF inside quotes one line), and stops at a malformed one', async () => {
+    const read = await records(['a,b\n"x\r\ny",1\r\n\r\n2,"q"\n"a\rb\nc",3\n,\n4,5']);
+    expect(read.map((record) => record.line)).toEqual([1, 2, 5, 6, 10]);
+    expect(read[1]!.fields).toEqual(['x\r\ny', '1']);
+    for (const [text, line] of [
+      ['a,b\n"x\ny",1\n\n2,"q"z\n', 5],
+      ['a,b\nc,d"e\n', 2],
+      ['a,b\n"x\r\ny",1\n"open', 4],
+    ] as const) {
+      const error = await records([text]).catch((e: unknown) => e);
+      expect(error, text).toBeInstanceOf(CsvProblem);
+      expect((error as CsvProblem).line, text).toBe(line);
+      expect((error as CsvProblem).rule).toMatch(/^is not CSV: /);
+    }
+  });
+
+  it('finds the separator of the header row: comma, semicolon, TAB or bar', async () => {
+    for (const separator of [',', ';', '\t', '|'])
+      expect((await records([['Account', 'DocumentNumber', '"a,b;c"'].join(separator)]))[0]!.fields).toEqual([
+        'Account',
+        'DocumentNumber',
+        'a,b;c',
+      ]);
   });
 
   it('turns true/false into booleans exactly for the boolean fields of the update body in the spec', () => {
@@ -120,19 +136,24 @@ describe('update-many --input FILE.csv', () => {
 
 describe('a CSV header without Account or DocumentNumber', () => {
   it.each([
-    ['semicolons (a spreadsheet in Portuguese)', ['Account;DocumentNumber;email'], /separated by ";".*commas/],
-    ['tabs', ['Account\tDocumentNumber'], /separated by "TAB"/],
     ['no header row: data first', ['603837140611', '52998224725', 'a@exemplo.com.br'], /looks like data/],
-    ['a misspelt column', ['Acount', 'DocumentNumber', 'email'], /no Account \("Acount" misspelt\?\) column/],
+    ['a misspelt column', ['Acount', 'DocumentNumber', 'email'], /"Acount" \(column A\) \(did you mean Account\?\)/],
+    [
+      'an unknown column',
+      ['Account', 'DocumentNumber', 'Emial'],
+      /"Emial" \(column C\) \(did you mean email\?\) is no column/,
+    ],
+    ['a column named twice', ['Account', 'DocumentNumber', 'email', 'EMAIL'], /email is named twice/],
     ['both missing', ['email'], /no Account and no DocumentNumber column/],
   ])('%s: said once, naming what the header needs', (_, header, rule) => {
     const problem = headerProblem(header);
     expect(problem).toMatch(rule);
-    expect(problem).toContain('Account and DocumentNumber');
+    expect(problem).toMatch(/Account(,| and) DocumentNumber/);
   });
 
   it('a header with both is fine, in any order, with any other columns', () => {
     expect(headerProblem(['email', 'DocumentNumber', 'Account', 'address.city'])).toBeUndefined();
+    expect(headerProblem(['EMAIL', 'documentnumber', ' account ', 'Address.City'])).toBeUndefined();
   });
 
   it('never repeats a first row of data (it holds a CPF)', () => {
@@ -144,11 +165,11 @@ describe('a CSV header without Account or DocumentNumber', () => {
     const dir = await tempDir();
     try {
       const input = dir.file('semicolons.csv');
-      await writeFile(input, 'Account;DocumentNumber;email\n603837140611;52998224725;a@exemplo.com.br\n'.repeat(3));
+      await writeFile(input, 'Account;DocumentNumber;Emial\n603837140611;52998224725;a@exemplo.com.br\n'.repeat(3));
       for (const extra of [['--dry-run'], ['--base-url', 'http://127.0.0.1:1', '--token', 'tok_0123456789abcdef']]) {
         const io = capture();
         expect(await main(['update-many', '--input', input, ...extra], COMMANDS, io)).toBe(2);
-        expect(io.stderr.at(-1)).toMatch(/--input .*semicolons\.csv: line 1, the header: .*";"/);
+        expect(io.stderr.at(-1)).toMatch(/--input .*semicolons\.csv: line 1, the header: "Emial" .*did you mean email/);
         expect(io.stderr.join('\n')).not.toMatch(/line [2-9]/);
         expect(io.stdout.join('\n')).not.toMatch(/line [2-9]|sent/);
       }

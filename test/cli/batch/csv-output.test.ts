@@ -3,7 +3,7 @@
 // injection guidance says, so it reads back as text; other values are as they were; JSONL is unchanged.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
 import { csvField, KEY_COLUMNS, keyRows } from '../../../src/cli/batch/key-rows.js';
 import type { PixKey } from '../../../src/types.js';
 

@@ -4,7 +4,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { csvRecords } from '../../../src/cli/batch/csv.js';
+import { csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
 import { KEY_COLUMNS } from '../../../src/cli/batch/key-rows.js';
 import {
   type CountingSandbox,

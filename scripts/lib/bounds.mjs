@@ -1,0 +1,51 @@
+// The bounds a provider's answer must keep, read from the bundled spec (never kept by hand): the page
+// walker, response validation and the command line's `--limit` take them from src/generated/bounds.ts.
+import { resolvePointer } from './operations.mjs';
+
+const schemaAt = (spec, pointer) => {
+  let node = resolvePointer(spec, pointer);
+  for (let hops = 0; hops < 10 && typeof node?.$ref === 'string'; hops += 1) node = resolvePointer(spec, node.$ref);
+  if (node === undefined) throw new Error(`bounds: nothing at ${pointer} in the bundled spec`);
+  return node;
+};
+
+const numberAt = (spec, pointer, keyword) => {
+  const value = schemaAt(spec, pointer)[keyword];
+  if (typeof value !== 'number') throw new Error(`bounds: ${pointer} has no ${keyword}`);
+  return value;
+};
+
+/** The largest `maxItems` of any schema in the spec: no array a provider sends may hold more. */
+function largestMaxItems(node, seen = new Set()) {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return 0;
+  seen.add(node);
+  let largest = typeof node.maxItems === 'number' ? node.maxItems : 0;
+  for (const value of Object.values(node)) largest = Math.max(largest, largestMaxItems(value, seen));
+  return largest;
+}
+
+export function boundsSource(spec) {
+  const limit = '#/components/parameters/Limit/schema';
+  const next = '#/components/schemas/Cursor/properties/next';
+  const bounds = {
+    PAGE_LIMIT_MAX: numberAt(spec, limit, 'maximum'),
+    PAGE_LIMIT_MIN: numberAt(spec, limit, 'minimum'),
+    PAGE_ITEMS_MAX: numberAt(spec, '#/components/schemas/PixKeyList/properties/data', 'maxItems'),
+    CURSOR_MAX_LENGTH: numberAt(spec, next, 'maxLength'),
+    ARRAY_ITEMS_MAX: largestMaxItems(spec),
+  };
+  const pattern = schemaAt(spec, next).pattern;
+  if (typeof pattern !== 'string') throw new Error(`bounds: ${next} has no pattern`);
+  const docs = {
+    PAGE_LIMIT_MAX: "The largest `limit` a page may be asked with (the Limit parameter's maximum).",
+    PAGE_LIMIT_MIN: "The smallest `limit` (the Limit parameter's minimum).",
+    PAGE_ITEMS_MAX: "The most keys one page may hold (PixKeyList's data maxItems).",
+    CURSOR_MAX_LENGTH: "The longest cursor a page may send (Cursor's next maxLength).",
+    ARRAY_ITEMS_MAX: 'The largest maxItems of any array of the contract.',
+  };
+  const lines = Object.entries(bounds).map(([name, value]) => `/** ${docs[name]} */\nexport const ${name} = ${value};`);
+  lines.push(
+    `/** What a cursor is made of (Cursor's next pattern). */\nexport const CURSOR_PATTERN = ${JSON.stringify(pattern)};`,
+  );
+  return `${lines.join('\n')}\n`;
+}

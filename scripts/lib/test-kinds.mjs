@@ -1,0 +1,262 @@
+// Which vitest project of `npm test` a test file belongs to, decided from what the file loads, never
+// from a list of names (TESTING.md, "Two projects"):
+//
+// - **prism**: something it loads reads the run's Prism mock (`inject('mockUrl')`, as test/support/mock.ts
+//   does). Those files get the one Prism of the run, started by that project's global setup, and only
+//   when at least one of them runs.
+// - **process**: something it loads names one of Node's modules for child processes, threads or sockets
+//   (PROCESS_MODULES). Isolated: each file in a fresh fork.
+// - **pure**: everything else. Threads sharing one module graph, no per-file isolation; the project's
+//   setup file (test/support/pure-setup.ts) makes starting a process or listening on a socket throw,
+//   and fails a file that leaves global state behind.
+//
+// "Something it loads" is the file, every file of the repository it imports (relative specifiers and
+// `import()` of a literal, type-only imports left out), and every package those import, with the
+// packages' own files and dependencies (vitest, the runner, left out). Specifiers are read with
+// es-module-lexer; a file it cannot lex (TypeScript's `x! / y` reads as a regular expression to it) is
+// read with a plain pattern for `from '…'`, `import '…'`, `import('…')` and `require('…')`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { init, parse } from 'es-module-lexer';
+
+export const PROCESS_MODULES = [
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'net',
+  'tls',
+  'dgram',
+  'http',
+  'https',
+  'http2',
+];
+const PROCESS_MODULE = new RegExp(`^(node:)?(${PROCESS_MODULES.join('|')})$`);
+/** The one way a test reads the run's Prism mock. */
+const READS_PRISM = /\binject\(\s*['"]mockUrl['"]\s*\)/;
+/** A module mock needs a module graph of its own. */
+const MOCKS_MODULE = /\bvi\.(do)?[mM]ock\(/;
+/** The runner itself: every test imports it, and it starts the workers. */
+const RUNNER = new Set(['vitest']);
+const BUILTIN = new Set(builtinModules);
+
+await init;
+
+const TYPE_BEFORE = /(\btypeof|\bas|[:<|&])\s*$/;
+const TYPE_AFTER = /^\)\.[A-Z]/;
+const PATTERN = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
+
+/** The runtime specifiers of a source text, `import()` of a literal included. */
+function specifiersOf(text) {
+  let imports;
+  try {
+    [imports] = parse(text);
+  } catch {
+    return [...text.matchAll(PATTERN)].map((m) => m[1]);
+  }
+  const found = [];
+  for (const i of imports) {
+    if (i.n === undefined) continue;
+    if (i.d === -1 && /^(import|export)\s+type\b/.test(text.slice(i.ss, i.se))) continue;
+    // A type's `import('…')`: `typeof import('undici')`, `x as import('node:http').Server`, `: import('x').T`.
+    if (
+      i.d > -1 &&
+      (TYPE_BEFORE.test(text.slice(Math.max(0, i.ss - 12), i.ss)) || TYPE_AFTER.test(text.slice(i.se, i.se + 3)))
+    )
+      continue;
+    found.push(i.n);
+  }
+  return found;
+}
+
+/** A relative specifier as the file it names (`./x.js` is `./x.ts` in the sources). */
+function resolveRelative(from, specifier) {
+  const base = resolve(dirname(from), specifier);
+  const candidates = [base, base.replace(/\.(m|c)?js$/, '.$1ts'), `${base}.ts`, join(base, 'index.ts')];
+  return candidates.find((file) => existsSync(file) && statSync(file).isFile());
+}
+
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** The folder of the package a file of `from` would load for `name`, or undefined. */
+function packageFolder(from, name) {
+  let dir = dirname(from);
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** The first match of `conditions` in a package.json `exports` value. */
+function exportTarget(value, conditions) {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const target = exportTarget(item, conditions);
+      if (target) return target;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value))
+      if (conditions.includes(key)) {
+        const target = exportTarget(inner, conditions);
+        if (target) return target;
+      }
+  return undefined;
+}
+
+const CONDITIONS = ['node', 'import', 'module', 'require', 'default'];
+const FILE_SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js', '/index.mjs', '/index.cjs'];
+const existingFile = (base) =>
+  FILE_SUFFIXES.map((suffix) => base + suffix).find((file) => existsSync(file) && statSync(file).isFile());
+
+/** The file Node loads for a bare specifier from `from` (import conditions first), or undefined. */
+function resolvePackage(from, specifier) {
+  const name = packageName(specifier);
+  const folder = packageFolder(from, name);
+  if (!folder) return undefined;
+  const subpath = `.${specifier.slice(name.length)}`;
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  if (manifest.exports !== undefined) {
+    const exportsMap =
+      typeof manifest.exports === 'string' ||
+      Array.isArray(manifest.exports) ||
+      !Object.keys(manifest.exports)[0]?.startsWith('.')
+        ? { '.': manifest.exports }
+        : manifest.exports;
+    let target = exportsMap[subpath] !== undefined ? exportTarget(exportsMap[subpath], CONDITIONS) : undefined;
+    if (target === undefined)
+      for (const [key, value] of Object.entries(exportsMap)) {
+        const star = key.indexOf('*');
+        if (star === -1 || !subpath.startsWith(key.slice(0, star)) || !subpath.endsWith(key.slice(star + 1))) continue;
+        const matched = subpath.slice(star, subpath.length - (key.length - star - 1));
+        target = exportTarget(value, CONDITIONS)?.replaceAll('*', matched);
+        if (target) break;
+      }
+    return target === undefined ? undefined : existingFile(join(folder, target));
+  }
+  if (subpath !== '.') return existingFile(join(folder, subpath));
+  return existingFile(join(folder, manifest.module ?? manifest.main ?? 'index.js'));
+}
+
+const REQUIRE = /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+export function createClassifier(root) {
+  const files = new Map();
+  /** @type {Map<string, string | undefined>} */
+  const packages = new Map();
+
+  /** The first process module a package file (with all it loads) names, or undefined. */
+  function packageReason(entry) {
+    if (packages.has(entry)) return packages.get(entry);
+    const seen = new Set([entry]);
+    const queue = [entry];
+    let reason;
+    while (queue.length > 0 && !reason) {
+      const file = queue.shift();
+      if (!/\.(c|m)?js$/.test(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const specifier of [...specifiersOf(text), ...[...text.matchAll(REQUIRE)].map((m) => m[1])]) {
+        if (PROCESS_MODULE.test(specifier)) {
+          reason = `${relative(root, file)} imports ${specifier}`;
+          break;
+        }
+        if (specifier.startsWith('node:') || BUILTIN.has(specifier) || /^[a-z]+:/.test(specifier)) continue;
+        if (!specifier.startsWith('.') && RUNNER.has(packageName(specifier))) continue;
+        const next = specifier.startsWith('.')
+          ? existingFile(resolve(dirname(file), specifier))
+          : resolvePackage(file, specifier);
+        if (next && !seen.has(next)) seen.add(next) && queue.push(next);
+      }
+    }
+    packages.set(entry, reason);
+    return reason;
+  }
+
+  /** What one file itself shows: `{ process, prism, files, packages }`, read once. */
+  function facts(file) {
+    let found = files.get(file);
+    if (found) return found;
+    const text = readFileSync(file, 'utf8');
+    const here = relative(root, file);
+    found = {
+      process: MOCKS_MODULE.test(text) ? `${here} mocks a module (vi.mock)` : undefined,
+      prism: READS_PRISM.test(text) ? here : undefined,
+      files: [],
+      packages: [],
+    };
+    for (const specifier of specifiersOf(text)) {
+      if (PROCESS_MODULE.test(specifier)) found.process ??= `${here} imports ${specifier}`;
+      else if (specifier.startsWith('.')) {
+        const target = resolveRelative(file, specifier);
+        if (target && !target.includes(`${sep}node_modules${sep}`)) found.files.push(target);
+      } else if (!specifier.startsWith('node:') && !BUILTIN.has(specifier) && !/^[a-z]+:/.test(specifier)) {
+        const name = packageName(specifier);
+        if (!RUNNER.has(name)) found.packages.push(specifier);
+      }
+    }
+    files.set(file, found);
+    return found;
+  }
+
+  /** The reasons of a file and of everything it loads. */
+  function reasonsOf(start) {
+    const reasons = { process: undefined, prism: undefined };
+    const seen = new Set([start]);
+    const queue = [start];
+    while (queue.length > 0 && !(reasons.process && reasons.prism)) {
+      const file = queue.shift();
+      const found = facts(file);
+      reasons.prism ??= found.prism;
+      reasons.process ??= found.process;
+      for (const specifier of found.packages) {
+        if (reasons.process) break;
+        const entry = resolvePackage(file, specifier);
+        const inner = entry && packageReason(entry);
+        if (inner) reasons.process = `${relative(root, file)} imports ${specifier} (${inner})`;
+      }
+      for (const next of found.files) if (!seen.has(next)) seen.add(next) && queue.push(next);
+    }
+    return reasons;
+  }
+
+  /** `{ project, reason }` for one test file (a path relative to root or absolute). */
+  return function classify(file) {
+    const reasons = reasonsOf(resolve(root, file));
+    if (reasons.prism) return { project: 'prism', reason: `${reasons.prism} reads the run's Prism mock` };
+    if (reasons.process) return { project: 'process', reason: reasons.process };
+    return { project: 'pure', reason: 'loads no process, thread or socket module and no Prism' };
+  };
+}
+
+/** Every test file of `npm test` under root/test, relative to root, sorted, by project. */
+export function testProjects(root, isTest = (name) => name.endsWith('.test.ts') && !name.endsWith('.matrix.test.ts')) {
+  const classify = createClassifier(root);
+  const projects = { pure: [], process: [], prism: [] };
+  const names = readdirSync(join(root, 'test'), { recursive: true })
+    .map((name) => `test/${String(name).split(sep).join('/')}`)
+    .filter((name) => isTest(name) && !name.includes('/node_modules/'))
+    .sort();
+  for (const name of names) projects[classify(name).project].push(name);
+  return projects;
+}
+
+// `node scripts/lib/test-kinds.mjs [file…]`: each file's project and why.
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+  const classify = createClassifier(root);
+  const args = process.argv.slice(2);
+  const names = args.length ? args : Object.values(testProjects(root)).flat().sort();
+  for (const name of names) {
+    const { project, reason } = classify(name);
+    console.log(`${project.padEnd(7)} ${name}  (${reason})`);
+  }
+}

@@ -1,0 +1,136 @@
+// CSV records read by csv-parse from text already decoded (./encoding.ts), streamed: one record in
+// memory at a time, each bounded (`max_record_size`), so memory stays flat whatever the file holds.
+// Any separator a spreadsheet writes (`,` in English, `;` in Portuguese, TAB, `|`) is found from the
+// header row; quotes, doubled quotes, line breaks inside quotes, CRLF, LF and a byte order mark are
+// csv-parse's. Each record is numbered by the line it starts on, as an editor counts lines.
+//
+// A record that breaks the format (a stray or unclosed quote) or is longer than the bound stops the
+// reading with one CsvProblem naming its line: past it, where records start is no longer known (an
+// unclosed quote makes the rest of the file one field), so nothing of the file is sent.
+import { Readable } from 'node:stream';
+import { type CsvError, type Options, parse } from 'csv-parse';
+import { MAX_RECORD_BYTES, problemRule } from '../bounded-input.js';
+
+export interface CsvRecord {
+  /** The physical line (from 1) the record starts on. */
+  line: number;
+  fields: string[];
+}
+
+/** A record that stops the reading: its line and what is wrong, in words (never its text). */
+export class CsvProblem extends Error {
+  constructor(
+    readonly line: number,
+    readonly rule: string,
+  ) {
+    super(`line ${line} ${rule}`);
+    this.name = 'CsvProblem';
+  }
+}
+
+export interface CsvReadOptions {
+  /** The longest record, in bytes of UTF-8 (default MAX_RECORD_BYTES); a test lowers it. */
+  maxRecordBytes?: number;
+}
+
+/** The separators a spreadsheet writes, in the order a tie is settled. */
+export const SEPARATORS = [',', ';', '\t', '|'] as const;
+
+/** The separator of a header row: the one that occurs most often outside quotes (a comma when none does). */
+export function separatorOf(headerLine: string): string {
+  const unquoted = headerLine.replace(/"(?:[^"]|"")*"?/g, '');
+  let best: string = SEPARATORS[0];
+  let most = 0;
+  for (const separator of SEPARATORS) {
+    const count = unquoted.split(separator).length - 1;
+    if (count > most) {
+      best = separator;
+      most = count;
+    }
+  }
+  return best;
+}
+
+// Line breaks inside a field, counted as an editor counts them: CRLF, CR or LF is one.
+const BREAKS = /\r\n|\r|\n/g;
+const breaksIn = (fields: readonly string[]): number =>
+  fields.reduce((sum, field) => sum + (field.match(BREAKS)?.length ?? 0), 0);
+
+/** What a csv-parse error means, in words that name no value (its own message quotes the field). */
+function ruleOf(error: CsvError, limit: number): string {
+  switch (error.code) {
+    case 'CSV_MAX_RECORD_SIZE':
+      return `${problemRule('too-long', limit)} (a quote that is never closed makes the rest of the file one field)`;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'is not CSV: a quoted field is never closed';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'is not CSV: text after the closing quote of a field (a quote inside a field is written twice, "")';
+    case 'INVALID_OPENING_QUOTE':
+      return 'is not CSV: a quote inside a field that does not start with one (quote the field and write the quote twice, "")';
+    default:
+      return `is not CSV (${error.code})`;
+  }
+}
+
+/** The first line of `text` chunks, up to `limit` characters: enough to find the separator. */
+async function peekHeader(text: AsyncIterator<string>, limit: number): Promise<{ head: string; ended: boolean }> {
+  let head = '';
+  while (!/[\r\n]/.test(head) && head.length <= limit) {
+    const next = await text.next();
+    if (next.done) return { head, ended: true };
+    head += next.value;
+  }
+  return { head, ended: false };
+}
+
+/** The records of decoded `text`, in order; an empty line, or a row of only separators, is no record. */
+export async function* csvRecords(
+  text: AsyncIterable<string>,
+  options: CsvReadOptions = {},
+): AsyncGenerator<CsvRecord> {
+  const limit = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const source = text[Symbol.asyncIterator]();
+  const { head, ended } = await peekHeader(source, limit);
+  const firstLine = head.split(/[\r\n]/, 1)[0]!;
+  async function* all(): AsyncGenerator<string> {
+    if (head !== '') yield head;
+    if (ended) return;
+    for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+  }
+  // Where the next record starts: after the last one's end and the empty lines csv-parse skipped.
+  // Counted in on_record, which csv-parse calls as it parses, so that a record that stops the reading
+  // is numbered after every record before it, even those not yet read from the stream.
+  let nextLine = 1;
+  let emptySeen = 0;
+  const parser = parse({
+    delimiter: separatorOf(firstLine),
+    // CRLF as one line break, then LF or CR alone, in any mix (csv-parse would otherwise keep the first it sees).
+    record_delimiter: ['\r\n', '\n', '\r'],
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // csv-parse refuses a character when the record already holds more than this: so a record of
+    // `limit` bytes is read, and one of `limit` + 1 refused.
+    max_record_size: limit - 1,
+    on_record: (record: string[], context: { empty_lines: number }) => {
+      const line = nextLine + (context.empty_lines - emptySeen);
+      emptySeen = context.empty_lines;
+      nextLine = line + breaksIn(record) + 1;
+      // A spreadsheet saves its empty rows as separators only (`;;;;`): no record either.
+      return record.every((field) => field === '') ? null : { line, fields: record };
+    },
+  } as Options);
+  const input = Readable.from(all());
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  try {
+    for await (const record of parser as AsyncIterable<CsvRecord>) yield record;
+  } catch (error) {
+    const csvError = error as CsvError & { empty_lines?: number };
+    if (typeof csvError?.code !== 'string' || !/^(CSV_|INVALID_)/.test(csvError.code)) throw error;
+    throw new CsvProblem(nextLine + ((csvError.empty_lines ?? emptySeen) - emptySeen), ruleOf(csvError, limit));
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+}

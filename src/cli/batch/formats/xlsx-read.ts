@@ -1,0 +1,76 @@
+// The rows of a .xlsx workbook's first worksheet, streamed by ExcelJS's WorkbookReader (a row at a
+// time; the workbook is never held whole), each as the text its cells show: what a CSV of the same
+// sheet would hold. A number is its digits as JavaScript writes it (a CPF that a spreadsheet turned
+// into a number comes out without its leading zeros, and the column rules say so), a boolean
+// TRUE or FALSE, a formula its last computed result, a date its ISO 8601 day. Rows are numbered as the
+// spreadsheet numbers them; an empty row is no record.
+import { MAX_RECORD_BYTES, problemRule } from '../bounded-input.js';
+import type { CsvRecord } from './csv-read.js';
+import { CsvProblem } from './csv-read.js';
+import { loadExcelJs } from './exceljs.js';
+
+/** The text a cell's value shows. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    const cell = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: string };
+    if (Array.isArray(cell.richText)) return cell.richText.map((run) => run.text).join('');
+    // A formula: the value it showed when the file was saved; a hyperlink: its text.
+    if ('result' in cell) return cellText(cell.result);
+    if (cell.text !== undefined) return cellText(cell.text);
+    if (typeof cell.error === 'string') return cell.error;
+  }
+  return '';
+}
+
+export interface XlsxReadOptions {
+  maxRecordBytes?: number;
+}
+
+/** The rows of the first worksheet of the workbook at `path`. */
+export async function* xlsxRecords(path: string, options: XlsxReadOptions = {}): AsyncGenerator<CsvRecord> {
+  const limit = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const ExcelJS = await loadExcelJs('--input', path);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  let worksheets: AsyncIterator<AsyncIterable<{ number: number; values: unknown }>>;
+  try {
+    worksheets = (reader as unknown as AsyncIterable<AsyncIterable<{ number: number; values: unknown }>>)[
+      Symbol.asyncIterator
+    ]();
+  } catch {
+    throw new CsvProblem(1, 'is not a .xlsx workbook ExcelJS can read; save it again as "Excel 2007-365 (.xlsx)"');
+  }
+  let first: IteratorResult<AsyncIterable<{ number: number; values: unknown }>>;
+  try {
+    first = await worksheets.next();
+  } catch {
+    throw new CsvProblem(1, 'is not a .xlsx workbook ExcelJS can read; save it again as "Excel 2007-365 (.xlsx)"');
+  }
+  if (first.done) return;
+  for await (const row of first.value) {
+    // row.values is 1-based and sparse: index 0 is never a cell.
+    const values = (Array.isArray(row.values) ? row.values : []) as unknown[];
+    const fields: string[] = [];
+    let size = 0;
+    for (let i = 1; i < values.length; i++) {
+      const text = cellText(values[i]);
+      size += Buffer.byteLength(text) + 1;
+      if (size > limit) throw new CsvProblem(row.number, problemRule('too-long', limit));
+      fields.push(text);
+    }
+    if (fields.every((field) => field === '')) continue;
+    yield { line: row.number, fields };
+  }
+  // The other worksheets are not read.
+  await worksheets.return?.();
+}

@@ -1,0 +1,76 @@
+// What the client keeps and walks of a provider's JSON (src/json-bounds.ts): a success body nested
+// deeper than MAX_JSON_DEPTH is refused as a ResponseError (not a stack overflow downstream), and an
+// ApiError keeps a bounded copy of a huge problem. Through the public entry with an injected fetch.
+import { describe, expect, it } from 'vitest';
+import { createBaasClient, exportKeys, ApiError, ResponseError } from '../../src/index.js';
+import { boundedCopy, MAX_JSON_DEPTH, MAX_KEPT_ITEMS, MAX_KEPT_MEMBERS, tooDeepAt } from '../../src/json-bounds.js';
+
+const answering = (status: number, body: string, type = 'application/json') =>
+  createBaasClient({
+    baseUrl: 'https://provider.test',
+    token: 'tok',
+    retry: false,
+    fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
+  });
+
+/** A value `levels` containers deep: `[[…[]…]]`. */
+const nested = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const pageWithKey = (key: string) => `{"cursor":{"next":null},"data":[{"id":"x","key":${key}}]}`;
+
+describe('the depth bound', () => {
+  it('refuses a page whose key nests 1,000,000 deep, naming the bound, in the client and in exportKeys', async () => {
+    const body = pageWithKey(nested(1_000_000));
+    const error = await answering(200, body)
+      .listPixKeys()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect((error as Error).message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    expect((error as ResponseError).problems).toEqual([
+      {
+        part: 'body',
+        pointer: expect.stringMatching(/^\/data\/0\/key\//),
+        rule: `must not nest deeper than ${MAX_JSON_DEPTH} levels`,
+      },
+    ]);
+    const exported = await (async () => {
+      for await (const _ of exportKeys(answering(200, body))) expect.unreachable();
+    })().catch((e: unknown) => e);
+    expect(exported).toBeInstanceOf(ResponseError);
+  });
+
+  it(`takes ${MAX_JSON_DEPTH} levels and refuses one more`, () => {
+    expect(tooDeepAt(JSON.parse(nested(MAX_JSON_DEPTH)))).toBeUndefined();
+    expect(tooDeepAt(JSON.parse(nested(MAX_JSON_DEPTH + 1)))).toBe('/0'.repeat(MAX_JSON_DEPTH));
+    expect(tooDeepAt({ 'a/b': { '~': JSON.parse(nested(MAX_JSON_DEPTH)) } })).toBe(
+      `/a~1b/~0${'/0'.repeat(MAX_JSON_DEPTH - 2)}`,
+    );
+  });
+});
+
+describe('what an ApiError keeps of a huge problem', () => {
+  it(`keeps ${MAX_KEPT_MEMBERS} members of a 422 with 300,000, and ${MAX_KEPT_ITEMS} of 100,000 violations`, async () => {
+    const problem: Record<string, unknown> = { type: 'about:blank', status: 422, title: 'Invalid' };
+    for (let i = 0; i < 300_000; i += 1) problem[`m${i}`] = i;
+    const members = await answering(422, JSON.stringify(problem), 'application/problem+json')
+      .listPixKeys()
+      .catch((e: unknown) => e);
+    expect(members).toBeInstanceOf(ApiError);
+    expect(Object.keys((members as ApiError).problem!)).toHaveLength(MAX_KEPT_MEMBERS);
+    expect((members as ApiError).problem).toMatchObject({ type: 'about:blank', status: 422, title: 'Invalid' });
+    const violations = Array.from({ length: 100_000 }, (_, i) => ({ property: `/f${i}`, reason: 'bad' }));
+    const listed = await answering(422, JSON.stringify({ title: 'Invalid', violations }), 'application/problem+json')
+      .listPixKeys()
+      .catch((e: unknown) => e);
+    expect((listed as ApiError).problem!.violations).toHaveLength(MAX_KEPT_ITEMS);
+  });
+
+  it('copies without the call stack, drops what nests past the bound, and keeps __proto__ a plain member', () => {
+    const deep = JSON.parse(`{"a":${nested(1_000_000)}}`);
+    const copy = boundedCopy(deep) as { a: unknown };
+    expect(tooDeepAt(copy)).toBeUndefined();
+    const proto = boundedCopy(JSON.parse('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.keys(proto)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
