@@ -10,11 +10,17 @@ if (!service.credentials) console.error('BAAS_TOKEN is set: to fetch tokens inst
 // o token e a chamada é enviada mais uma vez com um novo.
 const source = service.credentials && clientCredentials({ ...service.credentials, authMethod: 'client_secret_basic' });
 const baas = createBaasClient({ ...service.client, token: source ?? service.client.token!, userAgent: 'examples/1.0' });
-baas.on('token', (event) => console.log(`token ${event.action}, expires in ${event.expiresInSeconds ?? '?'} s`));
+let tokenRequests = 0;
+baas.on('token', (event) => {
+  if (event.action === 'fetched') tokenRequests += 1;
+  console.log(`token ${event.action}, expires in ${event.expiresInSeconds ?? '?'} s`);
+});
 
 try {
   const [a, b] = await Promise.all([baas.listPixKeys({ limit: 2 }), baas.listPixKeys({ limit: 2 })]);
-  console.log(`two pages, ${a.data.length + b.data.length} keys, one token request`);
+  // Contados pelos eventos de token: nenhum quando o BAAS_TOKEN deu o token.
+  const requests = tokenRequests === 1 ? '1 token request' : `${tokenRequests} token requests`;
+  console.log(`two pages, ${a.data.length + b.data.length} keys, ${requests}`);
 } finally {
   await source?.close();
 }

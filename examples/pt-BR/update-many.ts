@@ -28,5 +28,5 @@ for await (const result of run) {
   if (result.ok) console.log(`#${result.index} updated: ${result.result?.status ?? 'no body'}`);
   else console.log(`#${result.index} failed: ${result.error.kind}: ${result.error.message}`);
 }
-const { ok, failed, requests, peakConcurrency, discoveredLimit } = run.progress();
+const { ok, failed, requests, peakConcurrency, discoveredLimit } = await run;
 console.log({ ok, failed, requests, peakConcurrency, discoveredLimit });

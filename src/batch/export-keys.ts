@@ -68,6 +68,7 @@ export interface ExportSummary {
  * A plain `for` is a TypeError (and a type error). Nothing is sent before one of the two.
  */
 export interface ExportKeysRun<T> extends Promise<ExportSummary>, AsyncIterable<T> {
+  /** The keys (or pages) as they arrive (`for await`); a TypeError once the run was awaited without it. */
   [Symbol.asyncIterator](): AsyncIterableIterator<T>;
 }
 

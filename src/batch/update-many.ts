@@ -48,6 +48,7 @@ export interface UpdateManySummary<I extends UpdateItem = UpdateItem> extends Ba
 export interface UpdateManyRun<I extends UpdateItem = UpdateItem>
   extends Promise<UpdateManySummary<I>>,
     AsyncIterable<UpdateManyResult<I>> {
+  /** The results as they complete (`for await`); a TypeError once the run was awaited without it. */
   [Symbol.asyncIterator](): AsyncIterableIterator<UpdateManyResult<I>>;
   /** The next result (what `for await` calls). */
   next(): Promise<IteratorResult<UpdateManyResult<I>, undefined>>;

@@ -116,20 +116,20 @@ export const sandbox = defineCommand({
     clients: {
       type: 'string',
       value: 'N',
-      help: [`API clients, one token each (default ${DEFAULTS.clients}, at most ${n(SANDBOX_LIMITS.clients)})`],
+      help: [`API clients, one token each (default ${n(DEFAULTS.clients)}, at most ${n(SANDBOX_LIMITS.clients)})`],
     },
     accounts: {
       type: 'string',
       value: 'N',
       help: [
-        `customer accounts per client (default ${DEFAULTS.accountsPerClient}, at most ${n(SANDBOX_LIMITS.accountsPerClient)})`,
+        `customer accounts per client (default ${n(DEFAULTS.accountsPerClient)}, at most ${n(SANDBOX_LIMITS.accountsPerClient)})`,
       ],
     },
     keys: {
       type: 'string',
       value: 'N',
       help: [
-        `PIX keys per account (default ${DEFAULTS.keysPerAccount}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
+        `PIX keys per account (default ${n(DEFAULTS.keysPerAccount)}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
         `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and`,
         `${n(SANDBOX_LIMITS.keys)} keys (clients × accounts × keys), ${LARGEST_RSS} of RSS`,
         'measured at the largest; for batch work, --keys 0',

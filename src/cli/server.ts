@@ -1,6 +1,7 @@
 // What every server of the command line shares: --port and --host, 127.0.0.1 unless asked, one log
 // line per request (./request-log.ts, in front of the real server), and a clean stop on SIGINT,
 // SIGTERM or SIGHUP: the front, the server behind it and any process it started all end.
+import { createServer } from 'node:net';
 import { type CommandContext, type Flag, UsageError } from './command.js';
 import { startRequestLog } from './request-log.js';
 
@@ -35,16 +36,45 @@ export function listenAddress(
   return { host, port };
 }
 
+/** How many ports after a taken one are tried for the hint (each is a listen and a close, a few ms). */
+const PORTS_TRIED = 20;
+
+/**
+ * A port near `port` that is free on `host` now: the next ones up (down from 65535), each tried by
+ * listening on it and closing at once. Undefined when none of them is; the hint then says --port 0.
+ */
+export async function freePortNear(host: string, port: number): Promise<number | undefined> {
+  for (let step = 1; step <= PORTS_TRIED; step += 1) {
+    const candidate = port + step <= 65_535 ? port + step : port - step;
+    if (candidate < 1024) break;
+    if (await canListen(host, candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function canListen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
 /**
  * What to do when the port cannot be had: in use, or not ours to take. Node's own words ("listen
- * EADDRINUSE: address already in use") name neither a way out nor the flag.
+ * EADDRINUSE: address already in use") name neither a way out nor the flag. `freePort` is one that
+ * was free just now (freePortNear): only a port seen free is suggested.
  */
-export function listenProblem(error: unknown, address: { host: string; port: number }): Error | undefined {
+export function listenProblem(
+  error: unknown,
+  address: { host: string; port: number },
+  freePort?: number,
+): Error | undefined {
   const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
   const where = `${address.host}:${address.port}`;
   if (code === 'EADDRINUSE')
     return new Error(
-      `port ${address.port} is in use on ${address.host} (another sandbox or mock?): stop that one, pick another port with --port ${address.port === 65_535 ? address.port - 1 : address.port + 1}, or let the system pick a free one with --port 0`,
+      `port ${address.port} is in use on ${address.host} (another sandbox or mock?): stop that one, ${freePort === undefined ? '' : `pick another port with --port ${freePort} (free just now), `}or let the system pick a free one with --port 0`,
       { cause: error },
     );
   if (code === 'EACCES')
@@ -114,7 +144,9 @@ export async function serveUntilStopped(
     ...(pages ? { pages } : {}),
   }).catch(async (error: unknown) => {
     await backend.stop();
-    throw listenProblem(error, address) ?? error;
+    const inUse = (error as NodeJS.ErrnoException | null | undefined)?.code === 'EADDRINUSE';
+    const free = inUse ? await freePortNear(address.host, address.port) : undefined;
+    throw listenProblem(error, address, free) ?? error;
   });
   // The hints first, and last the line that says requests are taken: what stays on the screen.
   for (const line of hints(front.url)) context.out(line);

@@ -281,8 +281,8 @@ describe('the dispatcher', () => {
   });
 
   it('a port in use: what to do, as the command line prints it', () => {
-    expect(listenProblem({ code: 'EADDRINUSE' }, { host: '127.0.0.1', port: 4020 })?.message).toBe(
-      'port 4020 is in use on 127.0.0.1 (another sandbox or mock?): stop that one, pick another port with --port 4021, or let the system pick a free one with --port 0',
+    expect(listenProblem({ code: 'EADDRINUSE' }, { host: '127.0.0.1', port: 4020 }, 4021)?.message).toBe(
+      'port 4020 is in use on 127.0.0.1 (another sandbox or mock?): stop that one, pick another port with --port 4021 (free just now), or let the system pick a free one with --port 0',
     );
   });
 

@@ -2,11 +2,12 @@
 // stop: on SIGINT, SIGTERM or SIGHUP, or once the parent process is gone, the front and the server
 // behind it both end, and no handler or timer is left behind.
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { UsageError } from '../../src/cli/command.js';
 import {
   DEFAULT_HOST,
   listenAddress,
+  freePortNear,
   listenProblem,
   serveUntilStopped,
   serverFlags,
@@ -152,6 +153,14 @@ describe('serveUntilStopped', () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
+    // The next port up is taken too: the hint must not suggest it (it suggested port + 1 whatever it was).
+    const next = port === 65_535 ? port - 1 : port + 1;
+    const second = createServer();
+    const secondTaken = await new Promise<boolean>((resolve) => {
+      second.once('error', () => resolve(false));
+      second.listen(next, '127.0.0.1', () => resolve(true));
+    });
+    onTestFinished(() => new Promise<void>((resolve) => (secondTaken ? second.close(() => resolve()) : resolve())));
     const behind = await backend();
     const io = capture();
     const failure = await serveUntilStopped('Thing', behind, { host: '127.0.0.1', port }, io).then(
@@ -159,18 +168,44 @@ describe('serveUntilStopped', () => {
       (error: Error) => error,
     );
     expect(failure.message).toContain(`port ${port} is in use`);
-    expect(failure.message).toContain(`--port ${port === 65_535 ? port - 1 : port + 1}`);
+    const suggested = Number(/--port (\d+) \(free just now\)/.exec(failure.message)?.[1]);
+    expect(suggested).not.toBe(port);
+    expect(suggested).not.toBe(next);
+    // Free when it was printed: it can be listened on now.
+    const probe = createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(suggested, '127.0.0.1', resolve);
+    });
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
     expect(failure.message).toContain('--port 0');
     expect(failure.cause).toMatchObject({ code: 'EADDRINUSE' });
     expect(behind.stopped).toBe(1);
     expect(io.stdout).toEqual([]);
   });
 
+  it('freePortNear: the first port after the taken one that can be listened on now, counting down from 65535', async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => held.close(() => resolve())));
+    const port = (held.address() as { port: number }).port;
+    const free = await freePortNear('127.0.0.1', port - 1);
+    expect(free).toBeDefined();
+    expect(free).not.toBe(port);
+    expect(await freePortNear('127.0.0.1', 65_535)).toBeLessThan(65_535);
+  });
+
   it('names the way out of each listen failure it knows, and leaves any other as it is', () => {
     const at = { host: '10.9.8.7', port: 80 };
     expect(listenProblem({ code: 'EACCES' }, at)?.message).toMatch(/10\.9\.8\.7:80.*--port 0/);
     expect(listenProblem({ code: 'EADDRNOTAVAIL' }, at)?.message).toMatch(/^10\.9\.8\.7 .*--host 127\.0\.0\.1/);
-    expect(listenProblem({ code: 'EADDRINUSE' }, { host: 'h', port: 65_535 })?.message).toContain('--port 65534');
+    expect(listenProblem({ code: 'EADDRINUSE' }, { host: 'h', port: 65_535 }, 65_534)?.message).toContain(
+      '--port 65534 (free just now)',
+    );
+    // No port seen free: no number is guessed, only --port 0.
+    expect(listenProblem({ code: 'EADDRINUSE' }, { host: 'h', port: 4020 })?.message).toBe(
+      'port 4020 is in use on h (another sandbox or mock?): stop that one, or let the system pick a free one with --port 0',
+    );
     expect(listenProblem({ code: 'ECONNRESET' }, at)).toBeUndefined();
     expect(listenProblem(undefined, at)).toBeUndefined();
   });

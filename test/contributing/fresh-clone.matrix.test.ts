@@ -42,9 +42,9 @@ describe('a fresh clone, as docs/guides/contributing.md starts', () => {
       maxBuffer: 64 * 1024 * 1024,
     });
     // `npm start -- --port 0`: the guide's command, on a free port.
-    const start = startUntil('npm', ['start', '--', '--port', '0'], /Mock: (http:\/\/127\.0\.0\.1:\d+)/, {
+    const start = startUntil('npm', ['start', '--', '--port', '0'], /Mock listening on (http:\/\/127\.0\.0\.1:\d+)/, {
       cwd: clone,
-      timeoutMs: 300_000,
+      timeoutMs: 600_000,
     });
     started.push(start.child.pid!);
     try {
@@ -55,6 +55,11 @@ describe('a fresh clone, as docs/guides/contributing.md starts', () => {
       expect(output).toMatch(/• bundle and generate types .* done in \d+ ms/);
       expect(output).toMatch(/• docs .* done in \d+ ms/);
       expect(output).not.toMatch(/its folder does not exist/);
+      // What the guide shows npm start printing (docs/guides/contributing.md).
+      expect(output).toMatch(/^Docs: file:\/\/.*\/site\/index\.html$/m);
+      expect(output).toMatch(
+        /^ {2}try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo\/1' http:\/\/127\.0\.0\.1:\d+\/v2\/api\/pix\/keys\/list-keys$/m,
+      );
       const page = await readFile(join(clone, 'site', 'index.html'), 'utf8');
       expect(page.length).toBeGreaterThan(100_000);
       const base = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0];
@@ -67,5 +72,5 @@ describe('a fresh clone, as docs/guides/contributing.md starts', () => {
       started.push(...descendants(start.child.pid!));
       killTree(started);
     }
-  }, 900_000);
+  }, 1_500_000);
 });

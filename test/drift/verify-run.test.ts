@@ -308,14 +308,18 @@ describe('main (the command line)', () => {
   it('--allow-writes with an update the contract refuses: exit 2 naming each flag and rule, nothing sent at all', async () => {
     const bodyFile = join(dir, 'bad-update.json');
     await writeFile(bodyFile, '{"email":"maria@example.com","mobile_phone":{"number":12}}');
-    const { code, out, err, requests } = await runMain(writeArgs(bodyFile, '52998224724'));
+    const { code, out, err, requests } = await runMain(writeArgs(bodyFile));
     expect(code).toBe(2);
     expect(requests).toEqual([]);
     const said = err.join('\n');
     expect(said).toMatch(/the update breaks the contract, so nothing was sent/);
-    expect(said).toMatch(/--document-number: DocumentNumber .*check digits/);
     expect(said).toMatch(/--body at \/mobile_phone/);
-    expect([...out, ...err].join('\n')).not.toContain('52998224724');
+    // A CPF whose check digits are wrong is refused too, naming --document-number, before anything is sent.
+    const badCpf = await runMain(writeArgs(bodyFile, '52998224724'));
+    expect(badCpf.code).toBe(2);
+    expect(badCpf.requests).toEqual([]);
+    expect(badCpf.err.join('\n')).toMatch(/--document-number.*check digits/);
+    expect([...badCpf.out, ...badCpf.err].join('\n')).not.toContain('52998224724');
   });
 
   it.each([422, 404])(

@@ -1,7 +1,7 @@
 // `update-many`: validate every line of the input first, then send the valid ones (skipping those
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
 import { randomBytes } from 'node:crypto';
-import { plural } from '../../words.js';
+import { n, plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
 import { redactJson, redactMessage, redactText } from '../../redact.js';
@@ -167,7 +167,7 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
         `… and ${plural(problems - SHOWN_PROBLEMS, 'more problem')}; ${values.report && !dryRun ? `see ${shownPath(values.report)}` : 'run with --report FILE to list them all'}`,
       );
     if (dryRun) {
-      io.out(`${plural(good + bad, 'line')}: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
+      io.out(`${plural(good + bad, 'line')}: ${n(good)} valid, ${n(bad)} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
     }
     return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock, {
