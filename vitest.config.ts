@@ -62,6 +62,10 @@ export default defineConfig({
           pool: 'forks',
           isolate: true,
           globalSetup: ['test/support/prism-setup.ts'],
+          // Every request goes through Prism, another process: backstops, not estimates (at a load
+          // average of 20 a property over the mock took more than 30 s).
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -7,8 +7,10 @@
 //
 // MUTATION_TESTS (set by `npm run test:mutation -- --tests 'glob,glob'`) narrows the suite to those
 // tests. It is set after the merge: mergeConfig appends arrays, so merging it would keep the whole suite.
+// One project, isolated per file, rather than npm test's three (vitest.config.ts): StrykerJS's runner
+// selects files itself; the Prism of the `prism` project's files is started by the same global setup.
 import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import base, { CHECK_TESTS, MATRIX_TESTS } from './vitest.config.js';
 
 export const MUTATION_EXCLUDE = [
   'node_modules/**',
@@ -32,7 +34,18 @@ export function narrowedInclude(value = process.env.MUTATION_TESTS): string[] | 
   return globs?.length ? globs : undefined;
 }
 
-const config = mergeConfig(base, defineConfig({ test: { exclude: MUTATION_EXCLUDE, typecheck: { enabled: false } } }));
+const config = mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: [...MUTATION_EXCLUDE, MATRIX_TESTS, CHECK_TESTS],
+      globalSetup: ['test/support/prism-setup.ts'],
+      typecheck: { enabled: false },
+    },
+  }),
+);
+delete config.test!.projects;
+config.test!.include = ['test/**/*.test.ts'];
 const include = narrowedInclude();
 if (include) config.test!.include = include;
 

@@ -14,7 +14,7 @@
 //   are created new (O_EXCL) and are removed with it, whatever happens.
 // Refusals are FileErrors: usage errors (exit 2) naming the flag, the file and what to do.
 import { createHash, type Hash, randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import nodeFs, { constants, type Stats } from 'node:fs';
 import {
   type FileHandle,
   link,
@@ -25,17 +25,19 @@ import {
   realpath,
   rename,
   rm,
+  rmdir,
   stat,
   unlink,
 } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import properLockfile from 'proper-lockfile';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /** Owner read and write, nobody else: journals, reports and exported keys hold personal data. */
 export const DATA_FILE_MODE = 0o600;
 
-const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
+const { O_WRONLY, O_RDONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** A file the command cannot use as asked: a usage error (exit 2). Nothing was written. */
 export class FileError extends UsageError {
@@ -51,6 +53,33 @@ export interface NamedFile {
 const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;
 
 const named = (file: NamedFile): string => `${file.flag} ${file.path}`;
+
+/**
+ * A system error about a file the user named, in our words: the user's path (never a temporary
+ * file's), the cause, and what to do; a FileError (exit 2) whatever the code. The rule for every
+ * file of the command line: its errors are said of the path the user gave, or of its folder.
+ */
+export function fileProblem(file: NamedFile, error: unknown): unknown {
+  if (error instanceof FileError) return error;
+  const code = codeOf(error);
+  if (code === undefined) return error;
+  const folder = dirname(resolve(file.path));
+  const says: Record<string, string> = {
+    EROFS: `its folder ${folder} is on a read-only file system; choose a folder you can write to`,
+    EACCES: `permission denied in ${folder}; choose a folder you can write to, or ask for write permission`,
+    EPERM: `not permitted in ${folder}; choose a folder you can write to, or ask for write permission`,
+    ENOSPC: `no space left on the device that holds ${folder}; free some space, then run the same command again`,
+    EDQUOT: `the disk quota for ${folder} is used up; free some space, then run the same command again`,
+    EIO: `the device that holds ${folder} failed to read or write (EIO); check the disk, then run the same command again`,
+    ENOENT: `its folder ${folder} does not exist; create it first, or choose another path`,
+    ENOTDIR: `a part of the path ${folder} is not a folder; give a path in a folder`,
+    EISDIR: 'it is a folder; give the name of a file',
+    EMFILE: 'too many files are open; close some programs, then run the same command again',
+    ENFILE: 'too many files are open on this system; try again later',
+    EFBIG: `the file is too large for the file system that holds ${folder}; choose another folder`,
+  };
+  return new FileError(`${named(file)}: ${says[code] ?? `cannot be written (${code}); check the path and its folder`}`);
+}
 
 async function lstatOrMissing(path: string): Promise<Stats | undefined> {
   try {
@@ -120,30 +149,68 @@ const refusedLink = (file: NamedFile, error: unknown): unknown =>
     ? new FileError(`${named(file)} is a symbolic link, which is never followed; name the file itself`)
     : error;
 
-/** Creates `file`, which must not exist: 0600, never through a link. */
-export async function createNew(file: NamedFile, whatToDo: string): Promise<FileHandle> {
+/**
+ * Creates `file`, which must not exist: 0600, never through a link. `said` is the file errors are said
+ * of (the user's file, when `file` is a temporary one beside it).
+ */
+export async function createNew(file: NamedFile, whatToDo: string, said: NamedFile = file): Promise<FileHandle> {
   try {
     return await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
   } catch (error) {
-    if (codeOf(error) === 'EEXIST') throw new FileError(`${named(file)} exists already; ${whatToDo}`);
-    throw refusedLink(file, error);
+    if (codeOf(error) === 'EEXIST') throw new FileError(`${named(said)} exists already; ${whatToDo}`);
+    throw fileProblem(said, refusedLink(said, error));
   }
 }
 
-/** Opens a file of this run's own (a journal, a resumed output) to append to it: never through a link. */
-export async function openOwn(file: NamedFile): Promise<FileHandle> {
+/**
+ * A file of the run's own is one name for one file: a file with more than one hard link has another
+ * name somewhere (planted, or someone else's), so it is never written in place.
+ */
+function refuseLinked(file: NamedFile, stats: Stats): void {
+  if (stats.nlink > 1)
+    throw new FileError(
+      `${named(file)} has ${stats.nlink} names (hard links), so it is not a file of this command's own and is not written; give a file of its own, or a new name`,
+    );
+}
+
+/**
+ * Opens a file of this run's own (a journal, a resumed output) to read and write it: never through a
+ * link, a regular file with one name only. What is checked of it afterwards is checked through this
+ * descriptor, the one that writes (`ownedBytes`, `handle.stat()`), never by its name again.
+ */
+export async function openOwn(file: NamedFile, { append = true } = {}): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    handle = await open(file.path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted there opens at once (and is refused) instead of waiting for a writer.
+    handle = await open(file.path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | (append ? O_APPEND : 0));
   } catch (error) {
-    throw refusedLink(file, error);
+    throw fileProblem(file, refusedLink(file, error));
   }
-  const stats = await handle.stat();
-  if (!stats.isFile()) {
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new FileError(notAFile(file, stats));
+    refuseLinked(file, stats);
+  } catch (error) {
     await handle.close();
-    throw new FileError(notAFile(file, stats));
+    throw error;
   }
   return handle;
+}
+
+/** The bytes of an open file (from `start`, up to `end` inclusive), read through its descriptor. */
+export async function* ownedBytes(
+  handle: FileHandle,
+  range: { start?: number; end?: number } = {},
+): AsyncGenerator<Buffer> {
+  const chunk = Buffer.alloc(64 * 1024);
+  let at = range.start ?? 0;
+  const end = range.end ?? Number.POSITIVE_INFINITY;
+  while (at <= end) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.byteLength, end - at + 1), at);
+    if (bytesRead === 0) return;
+    at += bytesRead;
+    yield Buffer.from(chunk.subarray(0, bytesRead));
+  }
 }
 
 /** The file's bytes (from `start`, up to `end` inclusive), streamed, never through a link. */
@@ -168,6 +235,23 @@ export async function* readBytes(
 
 /** Whether an existing file may be replaced: it is the command's own (a report it wrote). */
 export type Owned = (file: NamedFile) => Promise<boolean>;
+
+/** The file's first `bytes` bytes as text (read without following a link); empty when it cannot be read. */
+export async function readHead(file: NamedFile, bytes: number): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return '';
+  }
+  try {
+    const head = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(head, 0, bytes, 0);
+    return head.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Whether the file begins with `prefix` (read without following a link). */
 export const beginsWith =
@@ -197,6 +281,8 @@ export const beginsWith =
  */
 export class WholeFile {
   private done = false;
+  /** Whether the write was given up (its temporary file removed). */
+  discarded = false;
 
   private constructor(
     readonly file: NamedFile,
@@ -219,30 +305,39 @@ export class WholeFile {
     await WholeFile.check(file, owned, whatToDo);
     const absolute = resolve(file.path);
     const temporary = join(dirname(absolute), `.${basename(absolute)}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await createNew({ flag: file.flag, path: temporary }, 'try again');
+    const handle = await createNew({ flag: file.flag, path: temporary }, 'try again', file);
     return new WholeFile(file, handle, temporary, owned);
   }
 
-  /** Syncs the temporary file and puts it in place of the target. */
+  /**
+   * Syncs the temporary file and puts it in place of the target. On any failure the temporary file
+   * is removed (it holds personal data, and its name is nobody's to know) and the error is said of
+   * the target: a rerun writes it again.
+   */
   async commit(): Promise<void> {
     if (this.done) return;
-    this.done = true;
     try {
-      await this.handle.datasync();
-    } finally {
-      await this.handle.close();
+      await this.put();
+    } catch (error) {
+      await this.discard();
+      throw fileProblem(this.file, error);
     }
-    // Checked again: a link or another file may have been put there while the run went on. On any
-    // failure the temporary file stays, and the error says where it is: what was written is not lost.
-    const kept = `what was written is in ${this.temporary}`;
-    await WholeFile.check(this.file, this.owned, kept);
+    this.done = true;
+  }
+
+  private async put(): Promise<void> {
+    await this.handle.datasync();
+    await this.handle.close();
+    // Checked again: a link or another file may have been put there while the run went on.
+    const again = 'it was put there while this run went on; nothing was replaced, so run again with another name';
+    await WholeFile.check(this.file, this.owned, again);
     // rename replaces what is there (the check allowed it); link never does, and fails if anything is.
     if (this.owned) await rename(this.temporary, this.file.path);
     else {
       try {
         await link(this.temporary, this.file.path);
       } catch (error) {
-        if (codeOf(error) === 'EEXIST') throw new FileError(`${named(this.file)} exists already; ${kept}`);
+        if (codeOf(error) === 'EEXIST') throw new FileError(`${named(this.file)} exists already; ${again}`);
         // A file system without hard links: checked just above, so a rename replaces nothing.
         await rename(this.temporary, this.file.path);
         return;
@@ -255,6 +350,7 @@ export class WholeFile {
   async discard(): Promise<void> {
     if (this.done) return;
     this.done = true;
+    this.discarded = true;
     await this.handle.close().catch(() => undefined);
     await unlink(this.temporary).catch(() => undefined);
   }
@@ -279,7 +375,7 @@ export async function writeWholeFile(
     await whole.commit();
   } catch (error) {
     await whole.discard();
-    throw error;
+    throw fileProblem(file, error);
   }
 }
 
@@ -307,11 +403,14 @@ export interface OutputRecord {
 }
 
 /**
- * Checks that `file` is the output `record` describes: the same place and format, at least as long
- * (exactly as long when `exact`: a finished export), the same content up to the recorded length.
- * Throws a FileError saying what differs, having changed nothing; resolves with the content's hash.
+ * Checks that `handle` (opened by `openOwn` at `file`) is the output `record` describes: the same
+ * place and format, at least as long (exactly as long when `exact`: a finished export), the same
+ * content up to the recorded length. Read through the descriptor that then writes: a file put at
+ * the name after this check is never the one written. Throws a FileError saying what differs, having
+ * changed nothing; resolves with the content's hash.
  */
 export async function checkRecordedOutput(
+  handle: FileHandle,
   file: NamedFile,
   format: string,
   record: OutputRecord,
@@ -324,154 +423,159 @@ export async function checkRecordedOutput(
     );
   if ((await placeOf(file)) !== record.out) throw refuse(`the journal is for ${record.out}`);
   if (format !== record.format) throw refuse(`the journal is for ${record.format}, this name gives ${format}`);
-  const stats = await writableFile(file);
-  if (!stats) throw refuse('the file does not exist');
+  const stats = await handle.stat();
   if (stats.size < record.bytes || (exact && stats.size !== record.bytes))
     throw refuse(`it is ${stats.size} bytes, the journal recorded ${record.bytes}`);
-  const { hex, hash } = await digestOf(file, record.bytes);
-  if (hex !== record.sha256) throw refuse('its content differs from what the journal recorded');
+  const hash = createHash('sha256');
+  if (record.bytes > 0)
+    for await (const chunk of ownedBytes(handle, { start: 0, end: record.bytes - 1 })) hash.update(chunk);
+  if (hash.copy().digest('hex') !== record.sha256) throw refuse('its content differs from what the journal recorded');
   return hash;
 }
 
-/** Whether process `pid` is running (on this machine). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return codeOf(error) === 'EPERM';
-  }
-}
-
-/** What stands at a lock's path, read through one descriptor: its identity and its text belong together. */
-type LockState =
-  | { kind: 'gone'; id?: undefined }
-  /** A lock of this command: the process id it holds, and which file it is (`id`: device, inode, text). */
-  | { kind: 'held'; pid: number; id: string }
-  /** No text yet: being written, or left by a run killed while writing it. */
-  | { kind: 'empty'; id?: undefined }
-  /** Not a lock of this command: a link, not a regular file, or text that is no process id. */
-  | { kind: 'foreign'; what: string; id?: undefined };
-
-/**
- * A lock's text: the process id and a nonce of its own, so that a lock made again in the same place
- * (a file system reuses inode numbers at once) is never taken for the one before it. A lock of an
- * earlier version holds the process id alone.
- */
-const LOCK_TEXT = /^[0-9]{1,10}(?: [0-9a-f]{16})?\n?$/;
-const LOCK_BYTES = 28;
-
-async function readLock(path: string): Promise<LockState> {
-  let handle: FileHandle;
-  try {
-    // O_NONBLOCK: a FIFO planted there opens at once instead of waiting for a writer.
-    handle = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error) {
-    const code = codeOf(error);
-    if (code === 'ENOENT') return { kind: 'gone' };
-    return { kind: 'foreign', what: code === 'ELOOP' ? 'is a symbolic link' : `cannot be read (${code})` };
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile())
-      return { kind: 'foreign', what: stats.isDirectory() ? 'is a folder' : 'is not a regular file' };
-    const bytes = Buffer.alloc(LOCK_BYTES + 1);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.byteLength, 0);
-    const text = bytes.subarray(0, bytesRead).toString('utf8');
-    if (text === '') return { kind: 'empty' };
-    if (!LOCK_TEXT.test(text)) return { kind: 'foreign', what: 'holds no process id' };
-    return { kind: 'held', pid: Number.parseInt(text, 10), id: `${stats.dev}:${stats.ino}:${text}` };
-  } finally {
-    await handle.close();
-  }
-}
+/** How long a lock's lease lasts unrenewed: a lock whose lease ran out is taken over (its run is gone). */
+export const LEASE_MS = 30_000;
+/** How often the holder renews its lease (a fifth of it: a busy event loop has room to be late). */
+export const LEASE_RENEW_MS = 6_000;
+/** An earlier version's lock: a file holding a process id (and a nonce). */
+const EARLIER_LOCK = /^[0-9]{1,10}(?: [0-9a-f]{16})?\n?$/;
+/** The file inside a lock's folder that says who holds it; while it is there, the folder cannot be removed by rmdir. */
+const LOCK_OWNER = 'owner';
 
 /** Steps a test may take between those of a takeover, to run another take there (only tests pass them). */
 export interface TakeoverSteps {
-  /** A lock was there when this run went to make its own; it is not read yet. */
-  seen?: () => Promise<void>;
-  /** The lock was found stale (its process gone); nothing is claimed yet. */
+  /** This run found the lock's lease run out; nothing is claimed yet. */
   found?: () => Promise<void>;
-  /** This run holds the takeover's claim; the stale lock is still there. */
+  /** This run holds the takeover's claim; the lapsed lock is still there. */
   claimed?: () => Promise<void>;
 }
 
+export interface LeaseOptions {
+  /** Called once if the lease is lost (not renewed in time, or the lock removed or replaced): stop writing. */
+  onLost?: (error: FileError) => void;
+  /** Only tests shorten these. */
+  leaseMs?: number;
+  renewMs?: number;
+  steps?: TakeoverSteps;
+}
+
 /**
- * The lock of a journal: `<journal>.lock`, made with O_EXCL and holding the process id, so a second
- * run on the same journal is refused while the first one runs. A lock left by a run that was killed
- * (its process gone) is taken over, by one run only: removing it is a check-then-act, so it is done
- * while holding `<journal>.lock.takeover` (made with O_EXCL), and only if the lock is still the very
- * file found stale. Two runs that both find it stale cannot both take it: the second either finds the
- * claim taken, or, once it holds the claim, finds the first one's lock in its place.
+ * The lock of a file a run writes for a while (a journal, an export's output): `<file>.lock`, a
+ * folder made by proper-lockfile (mkdir, atomic on local and network file systems), whose holder
+ * renews its modification time every LEASE_RENEW_MS. It is held while its lease is fresh, whoever
+ * holds it: a run in another container (another PID namespace) or on another machine sharing the
+ * folder; no process id is ever trusted. A lock whose lease ran out (LEASE_MS without renewal: its run
+ * was killed) is taken over by one run only: the removal is a check-then-act, done while holding
+ * `<file>.lock.takeover` (O_EXCL), and only if the folder is still the one found lapsed. The folder
+ * holds a file (`owner`), so proper-lockfile's own removal of a lapsed lock (rmdir) fails instead of
+ * racing ours. A holder whose lease was lost (suspended past it, or its lock removed) is told
+ * (`onLost`), and stops.
  */
 export class JournalLock {
+  private releasing = false;
+  /** Set once the lease is lost: nothing more may be written under it. */
+  lost: FileError | undefined;
+
   private constructor(
     private readonly path: string,
-    private readonly id: string,
+    private unlock: () => Promise<void>,
   ) {}
 
-  static async take(journal: NamedFile, steps: TakeoverSteps = {}): Promise<JournalLock> {
-    const path = `${journal.path}.lock`;
-    const inUse = (by: string) =>
+  static async take(file: NamedFile, options: LeaseOptions = {}): Promise<JournalLock> {
+    const path = `${file.path}.lock`;
+    const leaseMs = options.leaseMs ?? LEASE_MS;
+    const renewMs = options.renewMs ?? LEASE_RENEW_MS;
+    const steps = options.steps ?? {};
+    const inUse = (renewed: Stats | undefined) =>
       new FileError(
-        `${named(journal)} is in use by another run${by}; wait for it to end, or remove ${path} if no run is going on`,
+        `${named(file)} is in use by another run${renewed ? ` (its lease renewed ${Math.max(0, Math.round((Date.now() - renewed.mtimeMs) / 1000))} s ago)` : ''}; wait for it to end (a lock not renewed for ${LEASE_MS / 1000} s is taken over: its run is gone), or remove ${path} if no run is going on anywhere`,
       );
-    // Three turns: a lock that vanishes between two looks every time is a race this run gives up on.
-    for (const _turn of [1, 2, 3]) {
-      const made = await createLock({ flag: journal.flag, path });
-      if (made) return new JournalLock(path, made);
-      await steps.seen?.();
-      const found = await readLock(path);
-      // Gone since (its run ended): try again.
-      if (found.kind === 'gone') continue;
-      if (found.kind === 'foreign')
-        throw new FileError(
-          `${named(journal)}: its lock ${path} ${found.what}, so it is no lock of this command and is left as it is; remove it if no run is going on, or choose another ${journal.flag}`,
-        );
-      if (found.kind === 'empty') throw inUse('');
-      if (running(found.pid)) throw inUse(` (process ${found.pid})`);
-      // Left by a run that is gone (killed): taken over, then made again on the next turn.
-      await steps.found?.();
-      await takeOver(path, found.id, steps, journal);
+    const foreign = (what: string) =>
+      new FileError(
+        `${named(file)}: its lock ${path} ${what}, so it is no lock of this command and is left as it is; remove it if no run is going on, or choose another ${file.flag}`,
+      );
+    // Two turns: a lapsed lock taken over, then made again.
+    for (const _turn of [1, 2]) {
+      const found = await lstatOrMissing(path);
+      if (found?.isSymbolicLink()) throw foreign('is a symbolic link');
+      // An earlier version's lock, a file holding a process id: never renewed, so its lease is its age.
+      if (found?.isFile() && !EARLIER_LOCK.test(await readHead({ flag: file.flag, path }, 64)))
+        throw foreign('is a file that holds no lock');
+      if (found && !found.isDirectory() && !found.isFile()) throw foreign('is not a folder');
+      if (found && found.mtimeMs >= Date.now() - leaseMs) throw inUse(found);
+      if (found) {
+        await steps.found?.();
+        await takeOver(path, found, leaseMs, steps, file);
+        continue;
+      }
+      let lock: JournalLock | undefined;
+      let release: () => Promise<void>;
+      try {
+        release = await properLockfile.lock(file.path, {
+          lockfilePath: path,
+          realpath: false,
+          stale: leaseMs,
+          update: renewMs,
+          retries: 0,
+          fs: ownedLockFs,
+          onCompromised: (error: Error) => lock?.lose(error),
+        });
+      } catch (error) {
+        const code = codeOf(error);
+        // ELOCKED: made by another run since we looked; ENOTEMPTY: a lapsed one, but another run is taking it over.
+        if (code === 'ELOCKED' || code === 'ENOTEMPTY' || code === 'EEXIST') throw inUse(await lstatOrMissing(path));
+        throw fileProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
+      }
+      lock = new JournalLock(path, release);
+      return lock;
     }
-    throw new FileError(`${named(journal)}: its lock ${path} could not be taken; try again`);
+    throw new FileError(`${named(file)}: its lock ${path} could not be taken; try again`);
   }
 
-  /** Removes the lock this run made (and only that one: never one another run made in its place). */
+  private lose(error: Error): void {
+    if (this.releasing || this.lost) return;
+    this.lost = new FileError(
+      `the lock ${this.path} was lost (${codeOf(error) === 'ENOENT' ? 'it was removed' : 'its lease could not be renewed in time, so another run may hold it now'}); the run stopped so that two runs never write one file`,
+    );
+    this.onLost?.(this.lost);
+  }
+
+  /** Set by the run that holds it: what to do when the lease is lost. */
+  onLost: ((error: FileError) => void) | undefined;
+
+  /** Removes the lock this run holds (and only that one: never one another run made in its place). */
   async release(): Promise<void> {
-    if ((await readLock(this.path)).id === this.id) await unlink(this.path).catch(() => undefined);
-  }
-}
-
-/** Makes the lock with this process id; its identity (as readLock gives it), or undefined when one is there. */
-async function createLock(file: NamedFile): Promise<string | undefined> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
-  } catch (error) {
-    if (codeOf(error) === 'EEXIST') return undefined;
-    throw refusedLink(file, error);
-  }
-  const text = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
-  try {
-    await handle.write(text);
-    const stats = await handle.stat();
-    return `${stats.dev}:${stats.ino}:${text}`;
-  } catch (error) {
-    // A lock without its process id would refuse every later run: not left behind.
-    await unlink(file.path).catch(() => undefined);
-    throw error;
-  } finally {
-    await handle.close();
+    if (this.releasing) return;
+    this.releasing = true;
+    if (this.lost) return;
+    await unlink(join(this.path, LOCK_OWNER)).catch(() => undefined);
+    await this.unlock().catch(() => undefined);
   }
 }
 
 /**
- * Removes the stale lock `staleId` while holding the takeover's claim, if it is still that file; a run
- * that finds the claim taken is refused: another run is taking the lock over.
+ * The file system proper-lockfile uses, with one change: the lock's folder is made with its `owner`
+ * file in it (who holds it: machine, process, a nonce), before proper-lockfile reads its time.
  */
-async function takeOver(path: string, staleId: string, steps: TakeoverSteps, journal: NamedFile): Promise<void> {
+const ownedLockFs = {
+  ...nodeFs,
+  mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void) {
+    nodeFs.mkdir(path, 0o700, (error) => {
+      if (error) return callback(error);
+      const text = `${hostname()} ${process.pid} ${randomBytes(8).toString('hex')}\n`;
+      nodeFs.writeFile(join(path, LOCK_OWNER), text, { mode: DATA_FILE_MODE, flag: 'wx' }, (written) => {
+        if (!written) return callback(null);
+        nodeFs.rmdir(path, () => callback(written));
+      });
+    });
+  },
+};
+
+/**
+ * Removes the lapsed lock `lapsed` while holding the takeover's claim, if it is still that folder and
+ * still lapsed; a run that finds the claim taken is refused: another run is taking the lock over.
+ */
+async function takeOver(path: string, lapsed: Stats, leaseMs: number, steps: TakeoverSteps, file: NamedFile) {
   const claim = `${path}.takeover`;
   try {
     await (await open(claim, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE)).close();
@@ -479,14 +583,20 @@ async function takeOver(path: string, staleId: string, steps: TakeoverSteps, jou
     // O_EXCL: a link planted there is "exists" too, never followed.
     if (codeOf(error) === 'EEXIST')
       throw new FileError(
-        `${named(journal)} is being taken over by another run (its lock ${path} was left by a run that is gone); try again, or remove ${claim} if no run is going on`,
+        `${named(file)} is being taken over by another run (its lock ${path} was left by a run that is gone); try again, or remove ${claim} if no run is going on`,
       );
-    throw error;
+    throw fileProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
   }
   try {
     await steps.claimed?.();
-    // Only the file found stale: another run may have taken it over and made its own since.
-    if ((await readLock(path)).id === staleId) await unlink(path);
+    const now = await lstatOrMissing(path);
+    // Only the folder found lapsed, and only if still lapsed: another run may have taken it over since.
+    if (now && now.ino === lapsed.ino && now.dev === lapsed.dev && now.mtimeMs < Date.now() - leaseMs) {
+      if (now.isDirectory()) {
+        await unlink(join(path, LOCK_OWNER)).catch(() => undefined);
+        await rmdir(path);
+      } else await unlink(path);
+    }
   } finally {
     // Left behind, it would refuse later runs with a message naming it.
     await unlink(claim).catch(() => undefined);
@@ -545,12 +655,26 @@ export async function withScratchFolder<T>(prefix: string, work: (folder: Scratc
   }
 }
 
+/**
+ * A recursive mkdir says ENOENT where its parent exists but cannot take a folder (read-only, no
+ * permission): the one-level mkdir tells the true cause.
+ */
+async function trueCause(folder: NamedFile, error: unknown): Promise<unknown> {
+  if (codeOf(error) !== 'ENOENT') return error;
+  if (!(await stat(dirname(resolve(folder.path))).catch(() => undefined))?.isDirectory()) return error;
+  return mkdir(folder.path).then(
+    () => error,
+    (again: unknown) => again,
+  );
+}
+
 /** Makes the folder a command was told to write into (`docs --out DIR`), with its parents; refuses a path that is not a folder. */
 export async function makeFolder(folder: NamedFile): Promise<void> {
   try {
     await mkdir(folder.path, { recursive: true });
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR') throw error;
+    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR')
+      throw fileProblem(folder, await trueCause(folder, error));
   }
   const found = await stat(folder.path).catch(() => undefined);
   if (!found?.isDirectory())

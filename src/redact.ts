@@ -12,6 +12,7 @@
 //   spellings, are masked;
 // - for display, control characters are escaped and each piece of provider text is bounded.
 // Structures are walked with an explicit stack: a hostile body nested without end cannot overflow it.
+import { cnpjProblem } from './cnpj.js';
 import { DIGIT_RUNS } from './unicode-digits.js';
 
 /** What stands in place of a secret. */
@@ -41,8 +42,9 @@ export const MAX_GAP = 16;
 /** How many digits a CPF has. */
 const CPF_DIGITS = 11;
 const GAP = `[^\\p{L}\\p{N}]{0,${MAX_GAP}}`;
-// A maximal run of digits joined by gaps (the gap class holds no digit, so each run is maximal).
-const DIGIT_RUN = new RegExp(`[0-9](?:${GAP}[0-9])*`, 'gu');
+// A maximal run of 11 digits or more joined by gaps (the gap class holds no digit, so each run is
+// maximal); a shorter run holds no CPF and is not looked at.
+const DIGIT_RUN = new RegExp(`[0-9](?:${GAP}[0-9]){${CPF_DIGITS - 1},}`, 'gu');
 // Deeper than this, a JSON value is dropped rather than walked (a hostile body can nest without end).
 const MAX_JSON_DEPTH = 64;
 const TOO_DEEP = '[too deep]';
@@ -70,6 +72,7 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
 const NOT_ASCII = /[^\u0000-\u007f]/;
 const NOT_ASCII_ALL = /[^\u0000-\u007f]/gu;
 const UNICODE_DIGIT = /\p{Nd}/u;
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 // What each character outside ASCII reads as, once seen (bounded: a hostile text has many).
 const plainOf = new Map<string, string>();
 const MAX_REMEMBERED = 4096;
@@ -106,7 +109,10 @@ function plainChar(char: string): string {
   let plain = plainOf.get(char);
   if (plain === undefined) {
     const nfkc = char.normalize('NFKC');
-    plain = digitOf(char) ?? (nfkc.length === 1 && !NOT_ASCII.test(nfkc) ? nfkc : char);
+    // A character that is neither letter nor number stays one (Ⓚ is a symbol, though NFKC makes it K).
+    const kept =
+      nfkc.length !== 1 || NOT_ASCII.test(nfkc) || (/[A-Za-z0-9]/.test(nfkc) && !LETTER_OR_NUMBER.test(char));
+    plain = digitOf(char) ?? (kept ? char : nfkc);
     if (plainOf.size < MAX_REMEMBERED) plainOf.set(char, plain);
   }
   return plain;
@@ -213,6 +219,7 @@ export function percentDecode(text: string): string {
 
 // JSON string escapes (`\/`, `\uXXXX`, `\"`, …) and a JSON pointer's `~1` and `~0`.
 const ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])|~[01]/g;
+const HAS_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])|~[01]/;
 const ESCAPED: Record<string, string> = {
   '"': '"',
   '\\': '\\',
@@ -264,6 +271,24 @@ const ENCODED_ANYHOW = /%[0-9A-Fa-f]{2}|\\[u"\\/bfnrt]|~[01]/;
 const ESCAPES = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|~[01]/g;
 /** An escape as letters of its length: it breaks a run of digits, and keeps every place where it was. */
 const blank = (sequence: string): string => 'x'.repeat(sequence.length);
+// Where a text names a server, its digits are an address, not a CPF: the host and port of a URL
+// (`http://127.0.0.1:39051/`, after any user info) and a socket address (`127.0.0.1:39051`, as a
+// connection error names it), where the host is an IPv4 address (each part 0 to 255), an IPv6 one in
+// brackets or a name with a letter. User info, path, query and fragment are read as any text.
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
+const HOST = `(?:\\[[0-9A-Fa-f:.]+\\]|${IPV4}|[A-Za-z0-9.-]*[A-Za-z][A-Za-z0-9.-]*)`;
+const ADDRESS = new RegExp(
+  `(\\b[A-Za-z][A-Za-z0-9+.-]*://(?:[^\\s/?#@]*@)?)(${HOST}(?::[0-9]{1,5})?)(?=[/?#\\s"'<>\\\\)]|$)|\\b${IPV4}:[0-9]{1,5}\\b`,
+  'g',
+);
+/** The text a CPF is looked for in: what names a server blanked, each place kept. */
+const digitsOf = (text: string): string =>
+  text.includes(':')
+    ? text.replace(ADDRESS, (address, scheme: string | undefined, host: string | undefined) =>
+        scheme === undefined ? blank(address) : scheme + blank(host!),
+      )
+    : text;
 
 /**
  * The readings of a (normalized) text besides the text itself: escapes undone and percent-decoded,
@@ -273,13 +298,25 @@ function readingsOf(text: string): Reading[] {
   const encoded = ENCODED_ANYHOW.test(text);
   const plus = text.includes('+');
   if (!encoded && !plus) return [];
-  const decode = (withPlus: boolean): Reading => {
+  // Each round of decoding is a reading of its own: a secret holding `%00` is seen after one round of
+  // a double encoding, and no more after the next.
+  const readings: Reading[] = [];
+  // Escapes are undone after each round too: a JSON escape inside a percent-encoded header (`%5Cu002e`).
+  const decode = (withPlus: boolean): void => {
     let reading = unescapeRound(text, withPlus);
-    for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(reading.text); round += 1)
+    readings.push(normalized(reading));
+    for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(reading.text); round += 1) {
       reading = compose(reading, percentRound(reading.text));
-    return normalized(reading);
+      readings.push(normalized(reading));
+      if (HAS_ESCAPE.test(reading.text)) {
+        reading = compose(reading, unescapeRound(reading.text, false));
+        readings.push(normalized(reading));
+      }
+    }
   };
-  return plus && encoded ? [decode(false), decode(true)] : [decode(plus)];
+  if (encoded || !plus) decode(false);
+  if (plus) decode(true);
+  return readings;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,12 +423,39 @@ function cpfsIn(run: string): [number, number][] {
   return places;
 }
 
+// A CNPJ's characters (digits and, since IN RFB nº 2.229/2024, the letters A-Z) joined as a CPF's digits are.
+const CNPJ_RUN = new RegExp(`[0-9A-Z](?:${GAP}[0-9A-Z])*`, 'gu');
+const NOT_CNPJ_CHARACTER = /[^0-9A-Z]/g;
+
+/**
+ * The places of the CNPJs in a text: runs of exactly 14 characters of a CNPJ (12 digits or upper-case
+ * letters, 2 check digits), written bare or with anything but letters and numbers between them, whose
+ * check digits match. A company's public registration, not a CPF: the 11 digits an alphanumeric one can
+ * hold after its letter (`12A34567000107`, `12.A34.567/0001-07`) are not masked. `CPF52998224725` is no
+ * CNPJ (its check digits do not match): a CPF after a word in capitals is still masked.
+ */
+function cnpjsIn(text: string): [number, number][] {
+  const places: [number, number][] = [];
+  for (const match of text.matchAll(CNPJ_RUN)) {
+    const characters = match[0].replace(NOT_CNPJ_CHARACTER, '');
+    if (characters.length === 14 && cnpjProblem(characters) === undefined)
+      places.push([match.index, match.index + match[0].length]);
+  }
+  return places;
+}
+
 /** What the rules find in one reading, as places in the text read. */
 function findingsIn(reading: Reading, found: SecretMatchers, out: Finding[], digits = reading.text): void {
   const add = (start: number, end: number, secret: boolean) =>
     out.push({ start: fromOf(reading, start), end: toOf(reading, end - 1), secret });
+  let cnpjs: [number, number][] | undefined;
   for (const match of digits.matchAll(DIGIT_RUN))
-    for (const [start, end] of cpfsIn(match[0])) add(match.index + start, match.index + end, false);
+    for (const [start, end] of cpfsIn(match[0])) {
+      cnpjs ??= cnpjsIn(digits);
+      const at = match.index + start;
+      const to = match.index + end;
+      if (!cnpjs.some(([first, last]) => first <= at && to <= last)) add(at, to, false);
+    }
   if (found.numbers)
     for (const match of reading.text.matchAll(found.numbers)) add(match.index, match.index + match[0].length, false);
   if (found.values)
@@ -421,9 +485,10 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
   const found = matchers(secrets, minLength);
   const findings: Finding[] = [];
   const readings = readingsOf(text);
-  // As written, the digits of an escape (%2E, \u002e, ~1) are not digits: the readings see what they stand for.
-  findingsIn(asRead(text), found, findings, readings.length === 0 ? text : text.replace(ESCAPES, blank));
-  for (const reading of readings) findingsIn(reading, found, findings);
+  // As written (and in a reading that has not undone them yet), the digits of an escape (%2E,
+  // \u002e, ~1) are not digits: the next reading sees what they stand for.
+  findingsIn(asRead(text), found, findings, digitsOf(readings.length === 0 ? text : text.replace(ESCAPES, blank)));
+  for (const reading of readings) findingsIn(reading, found, findings, digitsOf(reading.text.replace(ESCAPES, blank)));
   const out = applyFindings(text, findings, (written, secret) => (secret ? MASK : shownCpf(written)));
   return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
 }
@@ -447,13 +512,21 @@ function applyFindings(text: string, findings: Finding[], shown: (written: strin
   return parts.join('');
 }
 
+/** What an encoded stretch of text says: its escapes undone (`+` a space when `plus`), percent-decoded, its digits ASCII. */
+const decoded = (written: string, plus = false): string => {
+  let text = unescapeRound(written, plus).text;
+  for (let round = 0; round < MAX_DECODE_ROUNDS && HAS_ENCODED.test(text); round += 1)
+    text = unescapeRound(percentRound(text).text, false).text;
+  return normalizeDigits(text);
+};
+
 /**
  * A CPF as it is shown: written plainly, its digits but the last two masked; written encoded, read,
  * masked and encoded again (a JSON pointer's escapes as such, anything else percent-encoded).
  */
 function shownCpf(written: string): string {
   if (!ENCODED_ANYHOW.test(written)) return maskAllButLastTwo(written);
-  const masked = maskAllButLastTwo(readingsOf(written)[0]!.text);
+  const masked = maskAllButLastTwo(decoded(written));
   return /%[0-9A-Fa-f]{2}|\\/.test(written) ? encodeUnsafe(masked) : masked.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -581,6 +654,19 @@ export function hideQueryValues(redacted: URL | string): string {
   return `${url.origin}${url.pathname}${query}`;
 }
 
+// A URL inside free text (an error message names the request's): up to white space, a quote or a
+// closing parenthesis.
+const URL_IN_TEXT = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>)]+/g;
+
+/**
+ * Free text (an error's message) with every URL in it as `hideQueryValues` shows one: query names
+ * kept, each value `REDACTED`, no fragment. For what a tracing backend keeps, where a query value
+ * (an account, a cursor) is not shown at all.
+ */
+export function hideQueryValuesIn(text: string): string {
+  return text.replace(URL_IN_TEXT, (url) => hideQueryValues(url));
+}
+
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.
 const PATH_BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
 /** The fewest digits of a run that a log of our servers masks whole: a CPF's, and any longer run. */
@@ -608,7 +694,7 @@ export function redactPath(url: string | undefined): string {
         });
   const shown = applyFindings(path, findings, (written) =>
     ENCODED_ANYHOW.test(written) || written.includes('+')
-      ? encodeUnsafe(everyDigit(readingsOf(written).at(-1)!.text))
+      ? encodeUnsafe(everyDigit(decoded(written, true)))
       : everyDigit(written),
   );
   return escapeControls(shown.replace(PATH_BEARER, '$1***'));
@@ -653,6 +739,8 @@ export interface RedactJsonOptions {
   dropNull?: boolean;
   /** An object under `key` that has a rule of its own (headers): its copy, or undefined to walk it. */
   node?: (node: object, key: string) => unknown;
+  /** The most values walked (MAX_JSON_NODES); past them an array or object ends with a count of what is left out. */
+  maxNodes?: number;
 }
 
 interface Pending {
@@ -672,8 +760,16 @@ export function redactJson<T>(value: T, secrets: Iterable<string> = [], options:
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   const tooDeep = 'tooDeep' in options ? options.tooDeep : TOO_DEEP;
   const text = options.text ?? ((string: string) => redactBounded(string, list));
+  const maxNodes = options.maxNodes ?? MAX_JSON_NODES;
   let root: unknown;
   const stack: Pending[] = [{ node: value, key: '', depth: 0, put: (copy) => (root = copy) }];
+  // Values taken to be walked so far, the root included: a body of a million members costs no more than the bound.
+  let taken = 1;
+  const room = (wanted: number): number => {
+    const granted = Math.max(0, Math.min(wanted, maxNodes - taken));
+    taken += granted;
+    return granted;
+  };
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { node, key, depth, put } = next;
     if (typeof node === 'string') put(text(node, key));
@@ -684,19 +780,23 @@ export function redactJson<T>(value: T, secrets: Iterable<string> = [], options:
       const own = options.node?.(node, key);
       if (own !== undefined) put(own);
       else if (Array.isArray(node)) {
-        const copy: unknown[] = new Array(node.length);
+        const walked = room(node.length);
+        const copy: unknown[] = new Array(walked);
         put(copy);
-        for (let index = 0; index < node.length; index += 1) {
+        for (let index = 0; index < walked; index += 1) {
           stack.push({ node: node[index], key, depth: depth + 1, put: (inner) => (copy[index] = inner) });
         }
+        if (walked < node.length) copy.push(`… (${node.length - walked} more items not shown)`);
       } else {
         const copy: Record<string, unknown> = {};
         put(copy);
-        for (const [name, inner] of Object.entries(node)) {
-          if (inner === undefined) continue;
+        const members = Object.entries(node).filter(([, inner]) => inner !== undefined);
+        const walked = room(members.length);
+        for (const [name, inner] of members.slice(0, walked)) {
           const shown = define(copy, redactBounded(name, list), undefined);
           stack.push({ node: inner, key: name, depth: depth + 1, put: (item) => (copy[shown] = item) });
         }
+        if (walked < members.length) define(copy, '…', `${members.length - walked} more members not shown`);
       }
     }
   }

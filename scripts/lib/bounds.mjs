@@ -34,6 +34,8 @@ export function boundsSource(spec) {
     CURSOR_MAX_LENGTH: numberAt(spec, next, 'maxLength'),
     ARRAY_ITEMS_MAX: largestMaxItems(spec),
   };
+  const text = schemaAt(spec, '#/components/schemas/NaturalPersonUpdate/properties/socialName').pattern;
+  if (typeof text !== 'string') throw new Error('bounds: socialName has no pattern');
   const pattern = schemaAt(spec, next).pattern;
   if (typeof pattern !== 'string') throw new Error(`bounds: ${next} has no pattern`);
   const docs = {
@@ -46,6 +48,9 @@ export function boundsSource(spec) {
   const lines = Object.entries(bounds).map(([name, value]) => `/** ${docs[name]} */\nexport const ${name} = ${value};`);
   lines.push(
     `/** What a cursor is made of (Cursor's next pattern). */\nexport const CURSOR_PATTERN = ${JSON.stringify(pattern)};`,
+  );
+  lines.push(
+    `/** What a text field of the contract may hold: no control character (socialName's pattern, the same on every text field). */\nexport const TEXT_PATTERN = ${JSON.stringify(text)};`,
   );
   return `${lines.join('\n')}\n`;
 }

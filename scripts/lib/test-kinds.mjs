@@ -1,7 +1,7 @@
 // Which vitest project of `npm test` a test file belongs to, decided from what the file loads, never
 // from a list of names (TESTING.md, "Two projects"):
 //
-// - **prism**: something it loads reads the run's Prism mock (`inject('mockUrl')`, as test/support/mock.ts
+// - **prism**: something it loads reads the run's Prism mock (vitest's inject of "mockUrl", as test/support/mock.ts
 //   does). Those files get the one Prism of the run, started by that project's global setup, and only
 //   when at least one of them runs.
 // - **process**: something it loads names one of Node's modules for child processes, threads or sockets

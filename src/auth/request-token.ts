@@ -38,11 +38,15 @@ export async function requestToken(
   basic: string,
 ): Promise<CachedToken> {
   // The cause (a network or timeout error) is kept as a redacted copy.
+  // The access_token of the answer at hand is not issued yet, and is masked all the same.
+  let answered: string[] = [];
+  const known = () => [...secrets(), ...answered];
   const fail = (init: Omit<TokenErrorInit, 'tokenUrl'>) =>
     new TokenError({
       ...init,
       tokenUrl: settings.shownUrl,
-      ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, secrets()) }),
+      secrets: known(),
+      ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, known()) }),
     });
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
@@ -100,7 +104,7 @@ export async function requestToken(
       throw fail({ failure: 'timeout', detail: `no answer within ${failure.timeoutMs} ms`, cause: error });
     }
     // Network errors name hosts and codes, not request contents; the message is masked all the same.
-    const reason = redactCredentials(failure.kind === 'network' ? failure.message : String(error), secrets());
+    const reason = redactCredentials(failure.kind === 'network' ? failure.message : String(error), known());
     throw fail({ failure: 'network', detail: reason, cause: error });
   } finally {
     attempt.end();
@@ -115,13 +119,18 @@ export async function requestToken(
   // A JSON value that is not an object (a list, a string, a number) has none of the fields either.
   const fields = (body ?? {}) as Record<string, unknown>;
   const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+  const answeredToken = fields.access_token;
+  // One too long to be a token is refused below, and is no secret to look for in every text.
+  if (typeof answeredToken === 'string' && answeredToken.length > 0 && answeredToken.length <= MAX_ACCESS_TOKEN_CHARS)
+    answered = [answeredToken];
 
   if (!response.ok) {
     const error = str(fields.error);
     const description = str(fields.error_description);
-    const shown = description === undefined ? undefined : redactBounded(description, secrets(), 500, redactCredentials);
+    const shown = description === undefined ? undefined : redactBounded(description, known(), 500, redactCredentials);
+    // Bounded and masked with the secrets by TokenError, as a URL.
     const errorUri = str(fields.error_uri);
-    const code = error ? redactBounded(error, secrets(), 100, redactCredentials) : undefined;
+    const code = error ? redactBounded(error, known(), 100, redactCredentials) : undefined;
     throw fail({
       failure: 'rejected',
       status: response.status,
@@ -160,7 +169,8 @@ export async function requestToken(
     throw fail({
       failure: 'invalid_response',
       status: response.status,
-      detail: `token_type is ${typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : typeof type}, not Bearer`,
+      // Quoted through the masking: an endpoint may answer with the token (or the secret) as its type.
+      detail: `token_type is ${typeof type === 'string' ? JSON.stringify(redactBounded(type, known(), 30, redactCredentials)) : typeof type}, not Bearer`,
     });
   }
   // Absent (or null): the default lifetime. Sent: a positive number, or a numeric string (some servers

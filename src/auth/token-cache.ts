@@ -10,8 +10,8 @@ import type { TokenError } from './token-error.js';
 export interface TokenCache {
   get(): Promise<string>;
   invalidate(token?: string): void;
-  /** Every access token issued so far (bounded), so none leaks through an error text. */
-  issued: string[];
+  /** Every access token issued that is still alive (the latest 64 at most), so none leaks through an error text. */
+  readonly issued: string[];
 }
 
 export interface TokenCacheInit {
@@ -23,6 +23,9 @@ export interface TokenCacheInit {
   /** Told of each token fetched, dropped or failed; an observer's failure is not the token's. */
   observers: ReadonlySet<(event: TokenEvent) => void>;
 }
+
+/** The most tokens of one source masked at once (a source refreshing every minute issues 64 in an hour). */
+const MAX_ISSUED = 64;
 
 export function tokenCache({ settings, send, secrets, basic, observers }: TokenCacheInit): TokenCache {
   const tell = (event: TokenEvent) => {
@@ -36,11 +39,16 @@ export function tokenCache({ settings, send, secrets, basic, observers }: TokenC
   };
   let cached: CachedToken | undefined;
   let inflight: Promise<CachedToken> | undefined;
-  const issued: string[] = [];
+  // Each token issued and when it dies: a token a program still holds (or a provider echoes) is
+  // masked until then, however many were issued since, up to MAX_ISSUED.
+  const issued: { value: string; diesAt: number }[] = [];
   const tokenUrl = settings.shownUrl;
 
   return {
-    issued,
+    get issued() {
+      const now = Date.now();
+      return issued.filter((token) => token.diesAt > now).map((token) => token.value);
+    },
     async get() {
       if (cached && Date.now() < cached.refreshAt) return cached.value;
       if (!inflight) {
@@ -55,8 +63,8 @@ export function tokenCache({ settings, send, secrets, basic, observers }: TokenC
               durationMs: Date.now() - startedAt,
               expiresInSeconds: token.expiresInSeconds,
             });
-            issued.push(token.value);
-            if (issued.length > 8) issued.shift();
+            issued.push({ value: token.value, diesAt: startedAt + token.expiresInSeconds * 1000 });
+            if (issued.length > MAX_ISSUED) issued.shift();
             cached = token;
             inflight = undefined;
             return token;

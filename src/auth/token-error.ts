@@ -3,7 +3,7 @@
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
 import { AuthError } from '../errors.js';
-import { redactBounded, redactUrl } from '../redact.js';
+import { MAX_PROVIDER_TEXT, redactBounded, redactCredentials, redactUrl } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
@@ -28,6 +28,11 @@ export interface TokenErrorInit {
   detail: string;
   /** Already redacted. */
   cause?: unknown;
+  /**
+   * What the error masks in every field, message included: the client secret, its Basic value, the
+   * tokens the source issued and the one this answer carried. Never stored.
+   */
+  secrets?: readonly string[] | undefined;
 }
 
 export class TokenError extends AuthError {
@@ -39,22 +44,24 @@ export class TokenError extends AuthError {
   readonly errorUri: string | undefined;
 
   constructor(init: TokenErrorInit) {
+    const secrets = init.secrets ?? [];
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
-    const tokenUrl = redactUrl(init.tokenUrl);
+    const tokenUrl = redactUrl(init.tokenUrl, secrets);
     super(
       `token request to ${tokenUrl} failed: ${init.detail}`,
-      {},
+      { secrets },
       init.cause === undefined ? undefined : { cause: init.cause },
     );
-    // What the endpoint sent is redacted again here, whoever built the init: a hostile endpoint may
-    // put a CPF or a token in any of its fields.
-    const text = (value: string | undefined) => (value === undefined ? undefined : redactBounded(value));
+    // What the endpoint sent is redacted again here, whoever built the init, with the secrets: a hostile
+    // endpoint may put a CPF, the client secret or the token in any of its fields, error_uri included.
+    const text = (value: string | undefined) =>
+      value === undefined ? undefined : redactBounded(value, secrets, MAX_PROVIDER_TEXT, redactCredentials);
     this.failure = init.failure;
     this.tokenUrl = tokenUrl;
     this.status = init.status;
     this.error = text(init.error);
     this.errorDescription = text(init.errorDescription);
-    this.errorUri = text(init.errorUri);
+    this.errorUri = init.errorUri === undefined ? undefined : text(redactUrl(init.errorUri, secrets));
   }
 }
 

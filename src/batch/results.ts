@@ -1,5 +1,7 @@
-// The results a batch yields. The item rides along for the caller but is not enumerable, so logging
-// a result (JSON.stringify, util.inspect, console.log) never prints the item's CPF or its body.
+// The results a batch yields. The item rides along for the caller but is no property of the result
+// at all: a getter of a prototype the results share, reading a WeakMap. So logging a result in any
+// way (JSON.stringify, util.inspect with showHidden, console.log('%o'), a spread) never prints the
+// item's CPF or its body, while `result.item` gives it.
 import type { BaasError } from '../errors.js';
 import type { NaturalPersonUpdate, UpdateResult } from '../types.js';
 
@@ -18,7 +20,7 @@ export interface UpdateSuccess<I = UpdateItem> {
   ok: true;
   /** The item's position in the input, from 0. */
   index: number;
-  /** The item as given. Not enumerable: JSON.stringify and util.inspect of a result leave it out. */
+  /** The item as given. Not a property of the result: JSON.stringify and util.inspect (showHidden too) of a result leave it out. */
   readonly item: I;
   /** The parsed answer, or undefined for an empty 200 or a 204. */
   result: UpdateResult | undefined;
@@ -28,7 +30,7 @@ export interface UpdateFailure<I = UpdateItem> {
   ok: false;
   /** The item's position in the input, from 0. */
   index: number;
-  /** The item as given. Not enumerable: JSON.stringify and util.inspect of a result leave it out. */
+  /** The item as given. Not a property of the result: JSON.stringify and util.inspect (showHidden too) of a result leave it out. */
   readonly item: I;
   /**
    * Why it failed, after its retries: a ValidationError (nothing was sent), an ApiError, a
@@ -44,7 +46,24 @@ export function resultOf<I>(
   item: I,
   outcome: { ok: true; value: UpdateResult | undefined } | { ok: false; error: BaasError },
 ): UpdateManyResult<I> {
-  const result = outcome.ok ? { index, ok: true, result: outcome.value } : { index, ok: false, error: outcome.error };
-  Object.defineProperty(result, 'item', { value: item, enumerable: false });
+  const result: object = Object.create(RESULT);
+  Object.assign(
+    result,
+    outcome.ok ? { index, ok: true, result: outcome.value } : { index, ok: false, error: outcome.error },
+  );
+  items.set(result, item);
   return result as UpdateManyResult<I>;
 }
+
+const items = new WeakMap<object, unknown>();
+// The results' prototype: Object's, with the one getter. util.inspect shows an object's own members
+// (showHidden: its hidden ones too), never a getter of its prototype; `constructor` is Object's, so a
+// result still prints as a plain object.
+const RESULT: object = Object.create(Object.prototype, {
+  item: {
+    get(this: object) {
+      return items.get(this);
+    },
+    enumerable: false,
+  },
+});

@@ -147,6 +147,11 @@ class Run<I extends UpdateItem>
   private readonly stop = new AbortController();
   /** Aborted to cut requests on the wire short. */
   private readonly hard = new AbortController();
+  /**
+   * Each running item's own pair of signals, aborted by `halt` with the batch's: an item listens to its
+   * own, so no signal gathers a listener per item (Node warned past 10, at any --concurrency above it).
+   */
+  private readonly running = new Set<{ stop: AbortController; hard: AbortController }>();
   private readonly results: UpdateManyResult<I>[] = [];
   private failure: { error: unknown } | undefined;
   private finished = false;
@@ -221,6 +226,10 @@ class Run<I extends UpdateItem>
 
   private halt(hard: boolean, reason: unknown): void {
     this.stop.abort(reason);
+    for (const item of this.running) {
+      item.stop.abort(reason);
+      if (hard) item.hard.abort(reason);
+    }
     // The item pulled ahead and still waiting for a slot is dropped: it was never started.
     this.limit.clearQueue();
     if (hard) this.hard.abort(reason);
@@ -310,6 +319,10 @@ class Run<I extends UpdateItem>
   private async runItem(index: number, item: I): Promise<void> {
     // A malformed item (null, a missing field) is the client's ValidationError, like any bad value.
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
+    const own = { stop: new AbortController(), hard: new AbortController() };
+    if (this.stop.signal.aborted) own.stop.abort(this.stop.signal.reason);
+    if (this.hard.signal.aborted) own.hard.abort(this.hard.signal.reason);
+    this.running.add(own);
     const outcome = await attemptUntilDone(
       (call) =>
         // An identifier as people write it (`529.982.247-25`) is sent in the contract's form by the
@@ -324,12 +337,12 @@ class Run<I extends UpdateItem>
         pacing: this.pacing,
         retry: this.settings.retry,
         method: operations.updateNaturalPerson.method,
-        stop: this.stop.signal,
-        callSignal: this.hard.signal,
+        stop: own.stop.signal,
+        callSignal: own.hard.signal,
         sending: () => this.adaptive.send(),
         answered: (attempt, error) => this.answered(attempt, error),
       },
-    );
+    ).finally(() => this.running.delete(own));
     if (outcome === undefined) {
       this.counts.stopped += 1;
       this.report();

@@ -32,6 +32,10 @@ export interface CommandContext {
   env?: Readonly<Record<string, string | undefined>>;
   /** What the command sends its requests with (default: the global fetch); tests give a service in process. */
   fetch?: typeof fetch;
+  /** Resolves once what was written has left the process (./output.ts): back-pressure for commands that write per line. */
+  drained?: () => Promise<void>;
+  /** Aborted when standard output or error was closed under the command (a pipe into `head`): stop, quietly. */
+  closed?: AbortSignal;
   /**
    * Where a batch command's progress goes (default: process.stderr, a bar on a terminal): a caller
    * in process, such as a test, gives its own, so the line lands with the rest of what it captured.

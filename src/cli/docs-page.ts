@@ -81,6 +81,8 @@ export async function renderDocs({ specJson, redoclyCli, tryIt }: DocsSources): 
     );
     let html = (await readFile(built, 'utf8')).replace(/^\s*<!DOCTYPE html>\s*/i, '').replace(CDN_LOGO, INLINE_LOGO);
     if (tryIt) {
+      // An empty icon in the head keeps the browser from asking the serving process for /favicon.ico.
+      html = html.replace(/<head>/i, '<head>\n  <link rel="icon" href="data:,">');
       const end = html.lastIndexOf('</body>');
       const snippet = tryItSnippet({ ...tryIt, operations: tryItOperations(spec, tryIt.prefill) });
       html = end < 0 ? html + snippet : html.slice(0, end) + snippet + html.slice(end);

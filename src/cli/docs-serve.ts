@@ -329,7 +329,7 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
   context.out(
     `  The address holds a secret: every request must carry it. Listening on ${HOST} only; ${allowWrites ? 'reads and writes (--allow-writes)' : 'reads only (--allow-writes sends the update too)'}. Ctrl-C to stop.`,
   );
-  const reason = await stopRequested();
+  const reason = await stopRequested(context.closed);
   context.err(`docs --serve: ${reason}, stopping`);
   await server.stop();
   await credentials.close();

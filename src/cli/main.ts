@@ -1,17 +1,21 @@
 // The command line's dispatcher: global flags, the subcommand, its flags, its exit code. A usage error
 // is printed last, after the command's short usage line and a pointer to its `--help`, so that it is
 // what stays on the screen.
+import { redactMessage } from '../redact.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { type Command, type CommandContext, UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { commandHelp, usageLine } from './help.js';
 import { closestFlag, parseFlags } from './parse.js';
+import { EXIT_OUTPUT_CLOSED, terminal } from './output.js';
 
 export { commandHelp };
 
-const stdio: CommandContext = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+// Made when first used: importing main (as tests do) touches no standard stream.
+let stdio: CommandContext | undefined;
+const processTerminal = (): CommandContext => {
+  stdio ??= terminal();
+  return stdio;
 };
 
 export function mainHelp(commands: readonly Command[] = COMMANDS): string {
@@ -38,8 +42,14 @@ const isUsageError = (error: unknown): boolean =>
 export async function main(
   argv: string[],
   commands: readonly Command[] = COMMANDS,
-  context: CommandContext = stdio,
+  context: CommandContext = processTerminal(),
 ): Promise<number> {
+  const code = await dispatch(argv, commands, context);
+  // A closed output (`| head`) stopped the command: a status that claims neither success nor failure.
+  return context.closed?.aborted ? EXIT_OUTPUT_CLOSED : code;
+}
+
+async function dispatch(argv: string[], commands: readonly Command[], context: CommandContext): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     context.out(mainHelp(commands));
@@ -73,7 +83,11 @@ export async function main(
     }
     return await command.run(values, context);
   } catch (error) {
-    const message = `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`;
+    // The last exit of every command: a message naming what a file or a provider held (a CSV header
+    // cell, a file name) is masked and kept on one line here, whoever built it.
+    const message = redactMessage(
+      `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     if (!isUsageError(error)) {
       context.err(message);
       return 1;

@@ -70,16 +70,24 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 // How often to look whether the parent is gone (npm, a shell, a test runner killed with SIGKILL).
 const PARENT_CHECK_MS = 1_000;
 
-/** Resolves with the signal that asks this process to stop, or 'parent exited' once it is orphaned. */
-export function stopRequested(): Promise<string> {
+/**
+ * Resolves with the signal that asks this process to stop, 'parent exited' once it is orphaned, or
+ * 'output closed' once its standard output or error is (`sandbox --list | head`: the request log has
+ * nowhere to go, and the pipeline waits for this process).
+ */
+export function stopRequested(closed: AbortSignal | undefined): Promise<string> {
   const parent = process.ppid;
   return new Promise((resolve) => {
+    const onClosed = () => done('output closed');
+    if (closed?.aborted) queueMicrotask(onClosed);
+    else closed?.addEventListener('abort', onClosed, { once: true });
     const watch = setInterval(() => {
       if (process.ppid !== parent) done('parent exited');
     }, PARENT_CHECK_MS);
     const handlers = STOP_SIGNALS.map((signal) => [signal, () => done(signal)] as const);
     function done(reason: string): void {
       clearInterval(watch);
+      closed?.removeEventListener('abort', onClosed);
       for (const [signal, handler] of handlers) process.off(signal, handler);
       resolve(reason);
     }
@@ -114,7 +122,7 @@ export async function serveUntilStopped(
     ? `, and on every interface (${address.host})`
     : '';
   context.out(`${name} listening on ${front.url}${everywhere} (Ctrl-C to stop)`);
-  const reason = await stopRequested();
+  const reason = await stopRequested(context.closed);
   context.err(`${name}: ${reason}, stopping`);
   await Promise.allSettled([front.stop(), backend.stop()]);
   return 0;

@@ -120,9 +120,7 @@ const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value), '
 
 /** The panel's markup, style and script, to go before the page's `</body>`. */
 export function tryItSnippet(config: TryItConfig): string {
-  // The empty icon keeps the browser from asking the server for /favicon.ico.
-  return `<link rel="icon" href="data:,">
-<style>${STYLE}</style>
+  return `<style>${STYLE}</style>
 <script type="application/json" id="try-it-config">${encoded(config)}</script>
 <script>${SCRIPT}</script>
 `;

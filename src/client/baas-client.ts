@@ -102,8 +102,10 @@ function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object): void
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-// Tokens seen recently, so errors can mask them even if a server echoes one back.
-const TOKENS_REMEMBERED = 4;
+// Tokens the source gave, so errors can mask them even if a server echoes one back long after: a
+// rotating source's older tokens may still be alive. A source that knows its tokens' lives
+// (clientCredentials) also tells them through `secrets()`, read at each use.
+const TOKENS_REMEMBERED = 64;
 
 type Params = { query?: Record<string, string | number | undefined>; path?: Record<string, string>; body?: unknown };
 
@@ -124,20 +126,24 @@ export function operationUrl(baseUrl: string, operation: Operation, params: Para
 
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
-  // The token source's own secrets (clientCredentials: the client secret) stay; tokens come and go.
-  const kept = typeof settings.token === 'function' ? (settings.token.secrets?.() ?? []) : [];
-  const secrets: string[] = [...kept];
+  // The token source's own secrets (clientCredentials: the client secret and every token it issued
+  // that is still alive), asked at each use; and the tokens the client was given, the latest kept.
+  const source = typeof settings.token === 'function' ? settings.token : undefined;
+  const given: string[] = [];
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
     authorization: typeof settings.token === 'string' ? `Bearer ${settings.token}` : undefined,
-    secrets,
+    get secrets() {
+      const own = source?.secrets?.();
+      return own === undefined || own.length === 0 ? given : [...own, ...given];
+    },
     // Spans and the duration metric when the application has @opentelemetry/api and an SDK.
     tracing: callTracing(),
     remember(token) {
-      if (secrets.includes(token)) return;
-      secrets.push(token);
-      if (secrets.length > kept.length + TOKENS_REMEMBERED) secrets.splice(kept.length, 1);
+      if (given.includes(token)) return;
+      given.push(token);
+      if (given.length > TOKENS_REMEMBERED) given.shift();
     },
   };
   if (typeof settings.token === 'string') state.remember(settings.token);

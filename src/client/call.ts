@@ -31,8 +31,8 @@ export interface ClientState {
   token: TokenSource;
   /** `Bearer …`, built once when the token is a fixed string. */
   authorization: string | undefined;
-  /** Tokens seen recently, masked in every error. */
-  secrets: string[];
+  /** The token source's secrets and the tokens seen, masked in every error; read at each use. */
+  readonly secrets: readonly string[];
   remember(token: string): void;
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;

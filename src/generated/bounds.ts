@@ -11,3 +11,5 @@ export const CURSOR_MAX_LENGTH = 512;
 export const ARRAY_ITEMS_MAX = 200;
 /** What a cursor is made of (Cursor's next pattern). */
 export const CURSOR_PATTERN = "^[A-Za-z0-9._~=-]+$";
+/** What a text field of the contract may hold: no control character (socialName's pattern, the same on every text field). */
+export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";

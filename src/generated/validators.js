@@ -158,16 +158,17 @@ return errors === 0;
 validate20.evaluated = {"props":{"Account":true,"DocumentNumber":true},"dynamicProps":false,"dynamicItems":false};
 
 export const updateNaturalPersonBody = validate22;
-const schema35 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"phoneNumber":{"$ref":"#/components/schemas/PhoneNumber"},"email":{"type":"string","format":"email","minLength":3,"maxLength":254},"socialName":{"type":"string","minLength":1,"maxLength":120},"isPoliticallyExposedPerson":{"type":"boolean"},"address":{"$ref":"#/components/schemas/Address"}}};
+const schema35 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"phoneNumber":{"$ref":"#/components/schemas/PhoneNumber"},"email":{"type":"string","format":"email","minLength":3,"maxLength":254},"socialName":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","minLength":1,"maxLength":120},"isPoliticallyExposedPerson":{"type":"boolean"},"address":{"$ref":"#/components/schemas/Address"}}};
 const schema36 = {"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16};
 const pattern6 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
+const pattern7 = new RegExp("^[^\\u0000-\\u001F\\u007F-\\u009F]*$", "u");
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema37 = {"type":"object","additionalProperties":false,"required":["postalCode","street","number","neighborhood","city","state"],"properties":{"postalCode":{"type":"string","pattern":"^[0-9]{8}$","minLength":8,"maxLength":8},"street":{"type":"string","minLength":1,"maxLength":120},"number":{"type":"string","minLength":1,"maxLength":10},"addressComplement":{"type":"string","maxLength":60},"neighborhood":{"type":"string","minLength":1,"maxLength":60},"city":{"type":"string","minLength":1,"maxLength":60},"state":{"$ref":"#/components/schemas/BrazilianState"},"longitude":{"$ref":"#/components/schemas/Coordinate"},"latitude":{"$ref":"#/components/schemas/Coordinate"}}};
+const schema37 = {"type":"object","additionalProperties":false,"required":["postalCode","street","number","neighborhood","city","state"],"properties":{"postalCode":{"type":"string","pattern":"^[0-9]{8}$","minLength":8,"maxLength":8},"street":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","minLength":1,"maxLength":120},"number":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","minLength":1,"maxLength":10},"addressComplement":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","maxLength":60},"neighborhood":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","minLength":1,"maxLength":60},"city":{"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]*$","minLength":1,"maxLength":60},"state":{"$ref":"#/components/schemas/BrazilianState"},"longitude":{"$ref":"#/components/schemas/Coordinate"},"latitude":{"$ref":"#/components/schemas/Coordinate"}}};
 const schema38 = {"type":"string","minLength":2,"maxLength":2,"enum":["AC","AL","AP","AM","BA","CE","DF","ES","GO","MA","MT","MS","MG","PA","PB","PR","PE","PI","RJ","RN","RS","RO","RR","SC","SP","SE","TO"]};
 const schema39 = {"type":"string","pattern":"^-?[0-9]{1,12}(\\.[0-9]{1,12})?$","minLength":1,"maxLength":26};
 const func11 = Object.prototype.hasOwnProperty;
-const pattern7 = new RegExp("^[0-9]{8}$", "u");
-const pattern8 = new RegExp("^-?[0-9]{1,12}(\\.[0-9]{1,12})?$", "u");
+const pattern8 = new RegExp("^[0-9]{8}$", "u");
+const pattern14 = new RegExp("^-?[0-9]{1,12}(\\.[0-9]{1,12})?$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -275,7 +276,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!pattern7.test(data0)){
+if(!pattern8.test(data0)){
 const err9 = {instancePath:instancePath+"/postalCode",schemaPath:"",keyword:"pattern",params:{pattern: "^[0-9]{8}$"}};
 if(vErrors === null){
 vErrors = [err9];
@@ -320,9 +321,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(!pattern7.test(data1)){
+const err13 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -332,11 +332,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.number !== undefined){
-let data2 = data.number;
-if(typeof data2 === "string"){
-if(func1(data2) > 10){
-const err14 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"maxLength",params:{limit: 10}};
+else {
+const err14 = {instancePath:instancePath+"/street",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -345,8 +342,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func1(data2) < 1){
-const err15 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+}
+if(data.number !== undefined){
+let data2 = data.number;
+if(typeof data2 === "string"){
+if(func1(data2) > 10){
+const err15 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"maxLength",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -355,9 +356,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(func1(data2) < 1){
+const err16 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -366,12 +366,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.addressComplement !== undefined){
-let data3 = data.addressComplement;
-if(typeof data3 === "string"){
-if(func1(data3) > 60){
-const err17 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
+if(!pattern7.test(data2)){
+const err17 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -382,7 +378,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"type",params:{type: "string"}};
+const err18 = {instancePath:instancePath+"/number",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -392,11 +388,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.neighborhood !== undefined){
-let data4 = data.neighborhood;
-if(typeof data4 === "string"){
-if(func1(data4) > 60){
-const err19 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
+if(data.addressComplement !== undefined){
+let data3 = data.addressComplement;
+if(typeof data3 === "string"){
+if(func1(data3) > 60){
+const err19 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -405,8 +401,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data4) < 1){
-const err20 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+if(!pattern7.test(data3)){
+const err20 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -417,7 +413,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"type",params:{type: "string"}};
+const err21 = {instancePath:instancePath+"/addressComplement",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -427,11 +423,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.city !== undefined){
-let data5 = data.city;
-if(typeof data5 === "string"){
-if(func1(data5) > 60){
-const err22 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
+if(data.neighborhood !== undefined){
+let data4 = data.neighborhood;
+if(typeof data4 === "string"){
+if(func1(data4) > 60){
+const err22 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -440,8 +436,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(func1(data5) < 1){
-const err23 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+if(func1(data4) < 1){
+const err23 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -450,9 +446,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(!pattern7.test(data4)){
+const err24 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -462,10 +457,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data6 = data.state;
-if(!(((((((((((((((((((((((((((data6 === "AC") || (data6 === "AL")) || (data6 === "AP")) || (data6 === "AM")) || (data6 === "BA")) || (data6 === "CE")) || (data6 === "DF")) || (data6 === "ES")) || (data6 === "GO")) || (data6 === "MA")) || (data6 === "MT")) || (data6 === "MS")) || (data6 === "MG")) || (data6 === "PA")) || (data6 === "PB")) || (data6 === "PR")) || (data6 === "PE")) || (data6 === "PI")) || (data6 === "RJ")) || (data6 === "RN")) || (data6 === "RS")) || (data6 === "RO")) || (data6 === "RR")) || (data6 === "SC")) || (data6 === "SP")) || (data6 === "SE")) || (data6 === "TO"))){
-const err25 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"enum",params:{allowedValues: schema38.enum}};
+else {
+const err25 = {instancePath:instancePath+"/neighborhood",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -474,9 +467,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(func1(data6) > 2){
-const err26 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"maxLength",params:{limit: 2}};
+}
+if(data.city !== undefined){
+let data5 = data.city;
+if(typeof data5 === "string"){
+if(func1(data5) > 60){
+const err26 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -485,8 +481,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(func1(data6) < 2){
-const err27 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"minLength",params:{limit: 2}};
+if(func1(data5) < 1){
+const err27 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -495,9 +491,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(!pattern7.test(data5)){
+const err28 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -507,11 +502,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.longitude !== undefined){
-let data7 = data.longitude;
-if(typeof data7 === "string"){
-if(func1(data7) > 26){
-const err29 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
+else {
+const err29 = {instancePath:instancePath+"/city",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -520,8 +512,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func1(data7) < 1){
-const err30 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+}
+if(data.state !== undefined){
+let data6 = data.state;
+if(!(((((((((((((((((((((((((((data6 === "AC") || (data6 === "AL")) || (data6 === "AP")) || (data6 === "AM")) || (data6 === "BA")) || (data6 === "CE")) || (data6 === "DF")) || (data6 === "ES")) || (data6 === "GO")) || (data6 === "MA")) || (data6 === "MT")) || (data6 === "MS")) || (data6 === "MG")) || (data6 === "PA")) || (data6 === "PB")) || (data6 === "PR")) || (data6 === "PE")) || (data6 === "PI")) || (data6 === "RJ")) || (data6 === "RN")) || (data6 === "RS")) || (data6 === "RO")) || (data6 === "RR")) || (data6 === "SC")) || (data6 === "SP")) || (data6 === "SE")) || (data6 === "TO"))){
+const err30 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"enum",params:{allowedValues: schema38.enum}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -530,8 +525,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!pattern8.test(data7)){
-const err31 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
+if(typeof data6 === "string"){
+if(func1(data6) > 2){
+const err31 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"maxLength",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -540,9 +536,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(func1(data6) < 2){
+const err32 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"minLength",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -552,11 +547,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.latitude !== undefined){
-let data8 = data.latitude;
-if(typeof data8 === "string"){
-if(func1(data8) > 26){
-const err33 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
+else {
+const err33 = {instancePath:instancePath+"/state",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -565,8 +557,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(func1(data8) < 1){
-const err34 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+}
+if(data.longitude !== undefined){
+let data7 = data.longitude;
+if(typeof data7 === "string"){
+if(func1(data7) > 26){
+const err34 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -575,8 +571,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern8.test(data8)){
-const err35 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
+if(func1(data7) < 1){
+const err35 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -585,9 +581,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(!pattern14.test(data7)){
+const err36 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -597,14 +592,70 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
 else {
-const err37 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
+const err37 = {instancePath:instancePath+"/longitude",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.latitude !== undefined){
+let data8 = data.latitude;
+if(typeof data8 === "string"){
+if(func1(data8) > 26){
+const err38 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"maxLength",params:{limit: 26}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(func1(data8) < 1){
+const err39 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!pattern14.test(data8)){
+const err40 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"pattern",params:{pattern: "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/latitude",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -760,9 +811,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"type",params:{type: "string"}};
+if(!pattern7.test(data2)){
+const err12 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -772,14 +822,25 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.isPoliticallyExposedPerson !== undefined){
-if(typeof data.isPoliticallyExposedPerson !== "boolean"){
-const err13 = {instancePath:instancePath+"/isPoliticallyExposedPerson",schemaPath:"",keyword:"type",params:{type: "boolean"}};
+else {
+const err13 = {instancePath:instancePath+"/socialName",schemaPath:"",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.isPoliticallyExposedPerson !== undefined){
+if(typeof data.isPoliticallyExposedPerson !== "boolean"){
+const err14 = {instancePath:instancePath+"/isPoliticallyExposedPerson",schemaPath:"",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -792,12 +853,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
+const err15 = {instancePath,schemaPath:"",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err15];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -810,7 +871,7 @@ export const listPixKeysQuery = validate25;
 const schema41 = {"$id":"listPixKeysQuery","type":"object","properties":{"limit":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/Limit/schema"},"cursor":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/PageCursor/schema"}},"required":[]};
 const schema42 = {"type":"integer","format":"int32","minimum":1,"maximum":200,"default":50};
 const schema43 = {"type":"string","minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"};
-const pattern10 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
+const pattern16 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="listPixKeysQuery" */;
@@ -882,7 +943,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern10.test(data1)){
+if(!pattern16.test(data1)){
 const err5 = {instancePath:instancePath+"/cursor",schemaPath:"",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~=-]+$"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -923,7 +984,7 @@ validate25.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":fals
 export const listPixKeysHeaders = validate26;
 const schema44 = {"$id":"listPixKeysHeaders","type":"object","properties":{"User-Agent":{"$ref":"https://baas-pix-contract.local/openapi.json#/components/parameters/UserAgent/schema"}},"required":["User-Agent"]};
 const schema45 = {"type":"string","minLength":1,"maxLength":256,"pattern":"^[\\x21-\\x7E][\\x20-\\x7E]*$"};
-const pattern11 = new RegExp("^[\\x21-\\x7E][\\x20-\\x7E]*$", "u");
+const pattern17 = new RegExp("^[\\x21-\\x7E][\\x20-\\x7E]*$", "u");
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="listPixKeysHeaders" */;
@@ -970,7 +1031,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern11.test(data0)){
+if(!pattern17.test(data0)){
 const err3 = {instancePath:instancePath+"/User-Agent",schemaPath:"",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E][\\x20-\\x7E]*$"}};
 if(vErrors === null){
 vErrors = [err3];

@@ -1,6 +1,7 @@
 // The rule an Ajv error stands for, in words. Built only from the keyword and its schema-side
 // params (limits, patterns, counts), never from the data: the value may be a CPF, a phone number
 // or an address.
+import { TEXT_PATTERN } from '../generated/bounds.js';
 import type { GeneratedValidatorError } from '../generated/validators.js';
 
 const TYPE_WORDS: Record<string, string> = {
@@ -32,6 +33,10 @@ function typeWords(type: unknown): string {
     .join(' or ');
 }
 
+/** The rule of every text field (the contract's TEXT_PATTERN), in words: which characters, and the right form. */
+export const TEXT_RULE =
+  'must not hold a control character (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line breaks, escapes); write it as one line of plain text, e.g. Maria Silva';
+
 /** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
 export function ruleOf(error: GeneratedValidatorError): string {
   const p = error.params;
@@ -53,7 +58,7 @@ export function ruleOf(error: GeneratedValidatorError): string {
     case 'const':
       return 'must be the one allowed value';
     case 'pattern':
-      return `must match the pattern ${String(p.pattern)}`;
+      return p.pattern === TEXT_PATTERN ? TEXT_RULE : `must match the pattern ${String(p.pattern)}`;
     case 'format':
       return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
     case 'minLength':

@@ -165,7 +165,7 @@ describe('a 200 without a usable token: invalid_response, and nothing of the bod
     [
       'a long token_type, cut to 30 characters',
       `{"access_token":"token-one","token_type":"${'x'.repeat(40)}"}`,
-      /^token_type is "x{30}", not Bearer$/,
+      /^token_type is "x{30}… \(10 more characters\)", not Bearer$/,
     ],
     ['a numeric token_type', '{"access_token":"token-one","token_type":1}', /^token_type is number, not Bearer$/],
     ['a null token_type', '{"access_token":"token-one","token_type":null}', /^token_type is object, not Bearer$/],

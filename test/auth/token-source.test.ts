@@ -18,15 +18,29 @@ describe('secrets(): what the client masks', () => {
     expect(source.secrets()).toEqual([SECRET, BASIC, 'token-1', 'token-2']);
   });
 
-  it('keeps the last 8 tokens issued', async () => {
+  it('keeps every token issued while it is alive, however many came since (issue 34), and drops it once dead', async () => {
+    const clock = fakeClock(Date.UTC(2026, 0, 1));
     const source = clientCredentials(fakeOptions(fakeEndpoint()));
-    for (let i = 0; i < 8; i += 1) {
+    const tokens = Array.from({ length: 20 }, (_, i) => `token-${i + 1}`);
+    for (let i = 0; i < 20; i += 1) {
       await source();
       source.invalidate();
     }
-    expect(source.secrets()).toEqual([SECRET, BASIC, ...Array.from({ length: 8 }, (_, i) => `token-${i + 1}`)]);
-    await source();
-    expect(source.secrets()).toEqual([SECRET, BASIC, ...Array.from({ length: 8 }, (_, i) => `token-${i + 2}`)]);
+    expect(source.secrets()).toEqual([SECRET, BASIC, ...tokens]);
+    // Each lives 3,600 s from when it was asked for.
+    clock.advance(3_599_000);
+    expect(source.secrets()).toEqual([SECRET, BASIC, ...tokens]);
+    clock.advance(1_000);
+    expect(source.secrets()).toEqual([SECRET, BASIC]);
+  });
+
+  it('keeps at most the latest 64 alive', async () => {
+    const source = clientCredentials(fakeOptions(fakeEndpoint()));
+    for (let i = 0; i < 65; i += 1) {
+      await source();
+      source.invalidate();
+    }
+    expect(source.secrets()).toEqual([SECRET, BASIC, ...Array.from({ length: 64 }, (_, i) => `token-${i + 2}`)]);
   });
 
   it('a failed request adds nothing', async () => {

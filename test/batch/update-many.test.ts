@@ -1,6 +1,6 @@
 // updateMany against the sandbox: results in completion order with each index once, the input pulled
 // lazily, bad items answered without a request, the signal's graceful stop, nothing secret shown.
-import { inspect } from 'node:util';
+import { format, inspect } from 'node:util';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { type BatchProgress, createBaasClient, type UpdateItem, updateMany, ValidationError } from '../../src/index.js';
@@ -114,7 +114,7 @@ describe('updateMany', () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error instanceof ValidationError)).toBe(true);
   });
 
-  it('shows no CPF and no token in a result, as JSON or through util.inspect', async () => {
+  it('shows no CPF and no token in a result, as JSON or through util.inspect (showHidden too) or %o', async () => {
     const { client, items, token } = sandboxClient({ faults: [{ operation: 'updateNaturalPerson', status: 404 }] });
     const bad = { ...items[1]!, body: {} };
     const results = await collect(updateMany(client, [items[0]!, bad, items[2]!], { retry: false }));
@@ -123,6 +123,10 @@ describe('updateMany', () => {
       for (const shown of [
         JSON.stringify(result),
         inspect(result, { depth: 10 }),
+        // Issue 34: showHidden and console.log('%o') show what is not enumerable; the item is not there either.
+        inspect(result, { depth: 10, showHidden: true }),
+        format('%o', result),
+        JSON.stringify({ ...result }),
         String(!result.ok && result.error),
       ]) {
         for (const item of items.slice(0, 3)) expect(shown).not.toContain(item.documentNumber);

@@ -247,7 +247,7 @@ describe('the dispatcher', () => {
       for (const [argv, message] of [
         [
           ['update-many', '--input', dir],
-          `--input ${dir} is a folder; give the file that holds the updates (JSONL, or CSV with a .csv name)`,
+          `--input ${dir} is a folder; give the file that holds the updates (JSONL, CSV with a .csv name, or a .xlsx workbook)`,
         ],
         [
           ['update-many', '--input', empty],

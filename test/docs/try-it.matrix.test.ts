@@ -187,6 +187,11 @@ describe("the sandbox's /docs", () => {
     }
   });
 
+  it("keeps the contract's x-assumption choices visible", async () => {
+    await tab.goto(new URL('#', tab.url()).href);
+    expect(await tab.locator('body').innerText()).toContain('Every assumption');
+  });
+
   it('Send on the list shows 200 and a page of keys', async () => {
     const shown = await send(tab, 'listPixKeys');
     expect(shown.status).toMatch(/^200\b/);

@@ -75,24 +75,32 @@ describe('the tool cache', () => {
 });
 
 describe('the two commands', () => {
-  it('npm test checks types and lint and runs the quick suite; test:all adds the matrix; CI runs both', async () => {
+  it('npm test runs the quick suite; npm run check the types, lint, lock file and checks; test:all adds the matrix; CI runs all three', async () => {
     const { scripts } = await readJson('package.json');
-    for (const step of ['npm run typecheck', 'biome ci', 'vitest run']) expect(scripts.test).toContain(step);
-    expect(scripts.test).not.toContain('matrix');
+    expect(scripts.test).toBe('vitest run');
+    for (const step of [
+      'scripts/check-lockfile.mjs',
+      'npm run typecheck',
+      'biome ci',
+      '--config vitest.check.config.ts',
+    ])
+      expect(scripts.check).toContain(step);
     expect(scripts['test:matrix']).toContain('--config vitest.matrix.config.ts');
     expect(scripts['test:all']).toBe('node scripts/test-all.mjs');
     const ci = await readFile(join(repoRoot, '.ci/run'), 'utf8');
     const commands = ci.split('\n').filter((line) => /^npm (test|run)/.test(line));
-    expect(commands).toEqual(expect.arrayContaining(['npm run tools', 'npm test', 'npm run test:matrix']));
+    expect(commands).toEqual(
+      expect.arrayContaining(['npm run tools', 'npm test', 'npm run check', 'npm run test:matrix']),
+    );
   });
 
   // A contributor reads one of these first: each names the same three commands, and installs with npm ci
   // (what .ci/run does; npm install may rewrite the lock file).
   it.each(['README.md', 'TESTING.md', 'CONTRIBUTING.md', 'docs/guides/contributing.md', 'docs/guias/contributing.md'])(
-    '%s names npm test, npm run test:all and npm run test:matrix, and no npm install before them',
+    '%s names npm test, npm run check, npm run test:all and npm run test:matrix, and no npm install before them',
     async (page) => {
       const text = await readFile(join(repoRoot, page), 'utf8');
-      for (const command of ['`npm test`', '`npm run test:all`', '`npm run test:matrix`'])
+      for (const command of ['`npm test`', '`npm run check`', '`npm run test:all`', '`npm run test:matrix`'])
         expect(text).toContain(command);
       expect(text).not.toMatch(/npm install && npm (test|start)/);
     },

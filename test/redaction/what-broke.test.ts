@@ -137,18 +137,18 @@ describe('7. a CPF written in other digits or with other separators', () => {
       const input = dir.file('input.csv');
       await writeFile(
         input,
-        `Account,DocumentNumber,${FULL_WIDTH},111.444.777/35,forged\u001b[2J\n300541976902,${CPF},x,y,z\n`,
+        `Account,DocumentNumber,col ${FULL_WIDTH},x 111.444.777/35,forged\u001b[2J\n300541976902,${CPF},x,y,z\n`,
       );
       const run = await runCli(
         ['update-many', '--input', input, '--dry-run', '--base-url', 'http://127.0.0.1:9', '--token', 'x'.repeat(20)],
         {},
       );
-      // The line is refused (members the contract does not define), named by number and field.
-      expect(run.code, run.stderr).toBe(1);
-      expect(run.stdout).toMatch(/^line 2: /m);
+      // The header is refused (columns the contract does not define), naming each column (issue 35's
+      // reader); what it quotes of them is masked at the command line's last exit (issue 34).
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/line 1, the header: .*column C/);
       for (const digits of [CPF, OTHER_CPF]) expect(showsCpf(run.stdout + run.stderr, digits)).toBe(false);
       // A column name cannot move the terminal's cursor either.
-      expect(run.stdout).toContain('forged');
       expect(run.stdout + run.stderr).not.toContain('\u001b');
     } finally {
       await dir.remove();

@@ -8,7 +8,8 @@ import { type RunningMock, startMock } from '../../src/testing/mock.js';
 let mock: RunningMock | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  mock = await startMock();
+  // Prism's start is seconds of CPU: on a loaded machine it can take minutes, never a failure.
+  mock = await startMock({ readyTimeoutMs: 300_000 });
   project.provide('mockUrl', mock.url);
 }
 

@@ -6,7 +6,7 @@
 // Without a journal the file is a whole-file write, renamed into place at the end. Every file is
 // opened through ./files.ts.
 import type { Hash } from 'node:crypto';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
@@ -20,6 +20,7 @@ import {
   createNew,
   distinctFiles,
   FileError,
+  fileProblem,
   JournalLock,
   type NamedFile,
   type OutputRecord,
@@ -110,6 +111,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
   let whole: WholeFile | undefined;
   let journal: JournalWriter | undefined;
   let lock: JournalLock | undefined;
+  let outLock: JournalLock | undefined;
   let report: ReportWriter | undefined;
   const client = createBaasClient({
     baseUrl: connection.baseUrl,
@@ -126,10 +128,18 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       ...(values.report ? [{ flag: '--report', path: values.report }] : []),
     ]);
     const existing = await writableFile(outFile);
-    if (values.report) await ReportWriter.check(values.report);
     const place = await placeOf(outFile);
     let last: ExportJournalEntry | undefined;
     let hash: Hash = createHash('sha256');
+    let journalId: string | null = null;
+    // A file that cannot be written (a full disk) or a lock whose lease was lost stops the walk at once.
+    let trouble: FileError | undefined;
+    let onTrouble: (error: FileError) => void = (error) => {
+      trouble ??= error;
+    };
+    // The output is held from here until the run ends, journal or not: a second export to it (from
+    // this machine, another container, another machine) is refused before it fetches anything.
+    outLock = await JournalLock.take(outFile);
     if (journalFile) {
       lock = await JournalLock.take(journalFile);
       const read = await readJournal(journalFile.path, 'export-keys', (entry) => {
@@ -139,19 +149,29 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           );
         last = entry;
       });
-      if (last) hash = await checkRecordedOutput(outFile, recordedFormat, last, journalFile, last.nextCursor === null);
+      if (last) {
+        // One descriptor for the check and the writes that trust it (never the name again).
+        file = await openOwn(outFile);
+        hash = await checkRecordedOutput(file, outFile, recordedFormat, last, journalFile, last.nextCursor === null);
+      }
       // Refused before the journal is written: a journal that records nothing is no claim on an existing file.
       else if (existing) throw new FileError(`--out ${out} exists already; ${NEW_OUTPUT}`);
-      journal = await JournalWriter.open(journalFile.path, 'export-keys', read, { batchSize: 1, lock });
+      journalId = read.identity?.id ?? (read.started ? null : randomBytes(8).toString('hex'));
+      journal = await JournalWriter.open(journalFile.path, 'export-keys', read, {
+        batchSize: 1,
+        lock,
+        identity: { command: 'export-keys', ...(journalId ? { id: journalId } : {}) },
+        onTrouble: (error) => onTrouble(error),
+      });
     }
+    if (values.report) await ReportWriter.check(values.report, journalId);
     if (last?.nextCursor === null) {
       io.out(`Done before: ${plural(last.keys, 'key')} in ${out} (the journal says the last page is written)`);
       return 0;
     }
     if (last) {
-      file = await openOwn(outFile);
       // Resuming: what follows the last journaled page was never journaled, so it goes (it is fetched again).
-      await file.truncate(last.bytes);
+      await file!.truncate(last.bytes);
     } else if (journalFile) file = await createNew(outFile, NEW_OUTPUT);
     else {
       whole = await WholeFile.create(outFile, undefined, NEW_OUTPUT);
@@ -161,14 +181,18 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     let keys = last?.keys ?? 0;
     let page = last?.page ?? 0;
     const write = async (text: string) => {
-      await file!.write(text);
+      try {
+        await file!.write(text);
+      } catch (error) {
+        throw fileProblem(outFile, error);
+      }
       hash.update(text);
       bytes += Buffer.byteLength(text);
     };
     if (!last && format === 'csv') await write(csvHeader(dialect));
-    const workbook = format === 'xlsx' ? await KeyWorkbook.open(writerTo(file), KEY_COLUMNS, out) : undefined;
+    const workbook = format === 'xlsx' ? await KeyWorkbook.open(writerTo(file!), KEY_COLUMNS, out) : undefined;
     report = values.report
-      ? await ReportWriter.open(values.report, {
+      ? await ReportWriter.open(values.report, journalId, (error) => onTrouble(error), {
           command: 'export-keys',
           out,
           baseUrl: redactText(connection.baseUrl, credentials.secrets),
@@ -184,29 +208,56 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     });
     let keysNow = 0;
     const progress = new Progress(io.progress, () => ({ done: keysNow, failed: 0, total: undefined }));
+    // A second Ctrl-C, or a lock whose lease was lost: the page in flight is not waited for, and not
+    // written; the journal already holds every page that was. The run then ends as any other does.
+    let giveUp: (why: 'given-up' | 'lost') => void = () => undefined;
+    const givenUp = new Promise<'given-up' | 'lost'>((resolve) => {
+      giveUp = resolve;
+    });
+    let lost: FileError | undefined = trouble;
+    const onLost = (error: FileError) => {
+      lost ??= error;
+      giveUp('lost');
+    };
+    onTrouble = onLost;
+    if (lost) giveUp('lost');
+    if (lock) lock.onLost = onLost;
+    outLock.onLost = onLost;
     const activeStopper = new Stopper(
       () => io.err('stopping after the page being fetched (Ctrl-C again to give it up)'),
-      (signal) => {
-        // Given up: the page in flight is not written; the journal already holds every page that was.
-        progress.stop();
-        void Promise.allSettled([journal?.close(), report?.discard(), whole?.discard()]).finally(() =>
-          process.exit(EXIT_ON[signal]),
-        );
+      () => {
+        io.err('giving up the page being fetched: it is not written; the pages written are kept');
+        giveUp('given-up');
       },
+      io.closed,
     );
     stopper = activeStopper;
     let complete = false;
     let fault: unknown;
+    let interrupted = false;
+    const pagesRun = exportKeyPages(client, {
+      ...(last?.nextCursor ? { after: last.nextCursor } : {}),
+      limit,
+      ...(rate !== undefined ? { rate } : {}),
+      signal: activeStopper.soft.signal,
+    });
+    const walk = pagesRun[Symbol.asyncIterator]();
     try {
-      for await (const result of exportKeyPages(client, {
-        ...(last?.nextCursor ? { after: last.nextCursor } : {}),
-        limit,
-        ...(rate !== undefined ? { rate } : {}),
-        signal: activeStopper.soft.signal,
-      })) {
+      for (;;) {
+        const pending = walk.next();
+        // Settled later, when given up: never an unhandled rejection.
+        pending.catch(() => undefined);
+        const next = await Promise.race([pending, givenUp]);
+        if (next === 'given-up' || next === 'lost') {
+          interrupted = true;
+          if (next === 'lost') fault = lost;
+          break;
+        }
+        if (next.done) break;
+        const result = next.value;
         if (workbook) workbook.addRows(result.keys.map(keyValues));
         else await write(keyRows(result.keys, format as 'jsonl' | 'csv', dialect));
-        if (journal) await file.datasync();
+        if (journal) await file!.datasync().catch((error: unknown) => Promise.reject(fileProblem(outFile, error)));
         keys += result.keys.length;
         keysNow += result.keys.length;
         page += 1;
@@ -225,10 +276,11 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         if (entry.nextCursor === null) complete = true;
         if (activeStopper.stopping) break;
       }
-      complete ||= !activeStopper.stopping;
+      complete ||= !activeStopper.stopping && !interrupted;
       if (workbook && complete) await workbook.finish();
     } catch (error) {
       fault = error;
+      complete = false;
     } finally {
       progress.stop();
     }
@@ -243,16 +295,29 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       requestsPerSecond: elapsed > 0 ? Math.round((requests / elapsed) * 10) / 10 : 0,
       interrupted: activeStopper.stopping,
     };
-    await report?.finish(summary);
+    // A report that cannot be finished (a full disk) is said after the summary, which is printed whatever happens.
+    const reportFault = await report?.finish(summary).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    fault ??= reportFault;
     // Without a journal only a whole export is put in place: a rerun could not go on from part of one.
     if (whole && !complete) {
       await whole.discard();
       io.out(`Stopped: ${plural(keys, 'key')} fetched, none kept (without --journal, ${out} is written only whole)`);
     } else {
-      await whole?.commit();
-      io.out(
-        `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${n(keysNow)} this run, ${plural(page, 'page')})`,
+      const kept = await whole?.commit().then(
+        () => true,
+        (error: unknown) => {
+          fault ??= error;
+          return false;
+        },
       );
+      if (kept === false) io.out(`Stopped: ${plural(keys, 'key')} fetched, none kept (${out} could not be written)`);
+      else
+        io.out(
+          `${complete ? 'Done' : 'Stopped'}: ${plural(keys, 'key')} in ${out} (${n(keysNow)} this run, ${plural(page, 'page')})`,
+        );
     }
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
     io.out(`  requests  ${n(requests)} (${n(summary.requestsPerSecond)} per second, retries included)`);
@@ -266,7 +331,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
           : String(fault);
       io.err(redactMessage(`export-keys: ${said}`, credentials.secrets));
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
-      return refusal ? exitOfTrouble(troubleOf(refusal), 1) : 1;
+      // A file that could not be written is a file error (exit 2), found before or during the run alike.
+      return refusal ? exitOfTrouble(troubleOf(refusal), 1) : fault instanceof FileError ? 2 : 1;
     }
     if (activeStopper.signal && !complete) {
       // What to do next, last.
@@ -285,6 +351,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     if (!whole) await file?.close();
     await journal?.close();
     await lock?.release();
+    await outLock?.release();
     await client.close();
     await credentials.close();
   }

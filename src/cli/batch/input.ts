@@ -13,6 +13,7 @@ import {
 } from '../../validation/index.js';
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { UsageError } from '../command.js';
+import { redactMessage } from '../../redact.js';
 import {
   ACCOUNT,
   BODY_COLUMNS,
@@ -65,14 +66,16 @@ export const CSV_BOOLEAN_FIELDS: ReadonlySet<string> = new Set(
 const JSONL_FIELDS = ['account', 'documentNumber', 'body'] as const;
 
 /**
- * 16 bits of SHA-256: enough to notice that a line changed between two runs (one change in 65,536
- * goes unseen), too few to tell which CPF a line held.
+ * 64 bits of SHA-256 (16 hex digits): a changed line is never taken for the one done (a collision is
+ * one in 2^64). It names no CPF: the 11 digits have too few values to hide behind a bare hash, but the
+ * hash covers the whole update (account and body too), never the CPF alone.
  */
+export const LINE_HASH_HEX = 16;
 export const lineHash = (item: UpdateItem): string =>
   createHash('sha256')
     .update(JSON.stringify([item.account, item.documentNumber, item.body]))
     .digest('hex')
-    .slice(0, 4);
+    .slice(0, LINE_HASH_HEX);
 
 // A body issue's path is a JSON pointer (/address/city); the input names fields its own way.
 function bodyIssues(body: unknown, name: (pointer: string) => string): LineIssue[] {
@@ -224,7 +227,6 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   );
 }
 
-
 /** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
 async function* tableLines(
   records: AsyncIterable<CsvRecord>,
@@ -237,7 +239,9 @@ async function* tableLines(
     if (!header) {
       const problem = headerProblem(record.fields.map((name) => name.trim()));
       // A header that names no Account or DocumentNumber makes every line bad: one usage error, nothing read further.
-      if (problem !== undefined) throw new UsageError(`--input ${path}: line ${record.line}, the header: ${problem}`);
+      // Column names are the file's own text: masked (a CPF), control characters escaped.
+      if (problem !== undefined)
+        throw new UsageError(`--input ${path}: line ${record.line}, the header: ${redactMessage(problem)}`);
       header = (matchHeader(record.fields) as { columns: string[] }).columns;
       continue;
     }

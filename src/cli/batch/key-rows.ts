@@ -1,11 +1,19 @@
 // PIX keys as export-keys writes them: JSONL (one key a line, as the API gave it), CSV (a header
 // row, then one row a key, its nested members in dotted columns; dialects in ./formats/csv-write.ts)
 // or a .xlsx workbook with the same columns (./formats/xlsx-write.ts).
+import { escapeJsonControls } from '../../redact.js';
 import type { PixKey } from '../../types.js';
 import { UsageError } from '../command.js';
 import { type CsvDialect, csvField, csvRecord, DIALECTS } from './formats/csv-write.js';
 
 export type OutputFormat = 'jsonl' | 'csv' | 'xlsx';
+
+/**
+ * One key as one JSONL line for every reader: what JSON.stringify leaves raw inside strings (NEL, U+2028,
+ * U+2029, the other C1 controls, DEL, bidi) is written as `\uXXXX`, the same JSON value. Raw, NEL and the
+ * separators end a line for Python's splitlines() (5 keys were read as 11 records).
+ */
+const jsonLine = (key: unknown): string => escapeJsonControls(JSON.stringify(key));
 
 /** The name endings export-keys writes, each with its format. */
 export const OUTPUT_EXTENSIONS: Readonly<Record<string, OutputFormat>> = {
@@ -56,6 +64,6 @@ export const keyValues = (key: PixKey): unknown[] => KEY_COLUMNS.map((column) =>
 
 /** The text of one page of keys in `format` (JSONL, or CSV of `dialect`). */
 export function keyRows(keys: readonly PixKey[], format: 'jsonl' | 'csv', dialect: CsvDialect = 'rfc4180'): string {
-  if (format === 'jsonl') return keys.map((key) => `${JSON.stringify(key)}\n`).join('');
+  if (format === 'jsonl') return keys.map((key) => `${jsonLine(key)}\n`).join('');
   return keys.map((key) => csvRecord(keyValues(key), dialect)).join('');
 }

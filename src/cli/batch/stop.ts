@@ -1,11 +1,13 @@
 // Ctrl-C during a batch: the first SIGINT or SIGTERM stops taking new work and lets what is in
 // flight finish (the journal then holds every outcome); a second one gives up on what is in flight.
 
+// A closed standard output or error (a pipe into `head`) is a first stop too, said as SIGPIPE.
+
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-export type StopSignal = (typeof STOP_SIGNALS)[number];
+export type StopSignal = (typeof STOP_SIGNALS)[number] | 'SIGPIPE';
 
 /** The exit code of a run stopped by `signal`: 128 + its number, as a shell reports it. */
-export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
 
 export class Stopper {
   /** The first signal received, if any. */
@@ -14,11 +16,19 @@ export class Stopper {
   readonly soft = new AbortController();
   private readonly handlers = STOP_SIGNALS.map((name) => [name, () => this.receive(name)] as const);
 
+  private readonly closed: AbortSignal | undefined;
+  private readonly onClosed = () => this.receive('SIGPIPE');
+
   constructor(
     private readonly onFirst: (signal: StopSignal) => void,
     private readonly onSecond: (signal: StopSignal) => void,
+    /** Aborted when the command's output was closed: a stop like a first Ctrl-C. */
+    closed?: AbortSignal,
   ) {
     for (const [name, handler] of this.handlers) process.on(name, handler);
+    this.closed = closed;
+    if (closed?.aborted) queueMicrotask(this.onClosed);
+    else closed?.addEventListener('abort', this.onClosed, { once: true });
   }
 
   get stopping(): boolean {
@@ -26,6 +36,8 @@ export class Stopper {
   }
 
   private receive(name: StopSignal): void {
+    // The output closing again (stderr after stdout) is no second Ctrl-C.
+    if (name === 'SIGPIPE' && this.signal !== undefined) return;
     if (this.signal !== undefined) {
       this.onSecond(this.signal);
       return;
@@ -38,5 +50,6 @@ export class Stopper {
   /** Stops listening: the process's own handling of the signals is back. */
   release(): void {
     for (const [name, handler] of this.handlers) process.off(name, handler);
+    this.closed?.removeEventListener('abort', this.onClosed);
   }
 }

@@ -1,9 +1,9 @@
 // What an update-many journal says is done: the lines sent with success, each with the hash of the
-// update it sent. Held in a typed array by line number (4 bytes a line), so a journal of a million
-// lines costs 4 MB, not a Map's tens.
+// update it sent. Held in typed arrays by line number (9 bytes a line), so a journal of a million
+// lines costs 9 MB, not a Map's tens.
 import { EntryProblem, type JournalEntry } from './journal.js';
 
-/** The highest line number a journal may name: 100 million lines (400 MB of this table at most). */
+/** The highest line number a journal may name: 100 million lines (900 MB of these tables at most). */
 export const MAX_JOURNAL_LINE = 100_000_000;
 
 export type LineOutcome = 'ok' | 'failed' | 'invalid';
@@ -18,9 +18,13 @@ export interface UpdateJournalEntry {
   kind?: string;
 }
 
+/** A version 2 hash (64 bits of SHA-256) and, still read, a version 1 one (16 bits). */
+const HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{4})$/;
+
 export class DoneLines {
-  // 0: not done; else 1 + the 16-bit hash of the update that was sent.
-  private done = new Uint32Array(1024);
+  // By line number: 0 not done, 1 done with a 64-bit hash, 2 done with a 16-bit hash (a journal of version 1).
+  private kind = new Uint8Array(1024);
+  private hashes = new BigUint64Array(1024);
   private count = 0;
 
   /** The number of lines done. */
@@ -39,25 +43,31 @@ export class DoneLines {
     // A forged or corrupt number would otherwise size the table past what memory holds.
     if (at > MAX_JOURNAL_LINE)
       throw new EntryProblem(`names line ${at}, past the last line a journal can hold (${MAX_JOURNAL_LINE})`);
-    const value =
-      outcome === 'ok' && typeof hash === 'string' && /^[0-9a-f]{4}$/.test(hash) ? 1 + Number.parseInt(hash, 16) : 0;
-    if (at >= this.done.length) {
-      if (value === 0) return;
-      let size = this.done.length;
+    const done = outcome === 'ok' && typeof hash === 'string' && HASH.test(hash);
+    const kind = done ? (hash.length === 16 ? 1 : 2) : 0;
+    if (at >= this.kind.length) {
+      if (kind === 0) return;
+      let size = this.kind.length;
       while (size <= at) size *= 2;
-      const grown = new Uint32Array(size);
-      grown.set(this.done);
-      this.done = grown;
+      const kinds = new Uint8Array(size);
+      kinds.set(this.kind);
+      const hashes = new BigUint64Array(size);
+      hashes.set(this.hashes);
+      this.kind = kinds;
+      this.hashes = hashes;
     }
-    const before = this.done[at]!;
-    this.done[at] = value;
-    this.count += (value !== 0 ? 1 : 0) - (before !== 0 ? 1 : 0);
+    const before = this.kind[at]!;
+    this.kind[at] = kind;
+    this.hashes[at] = done ? BigInt(`0x${hash}`) : 0n;
+    this.count += (kind !== 0 ? 1 : 0) - (before !== 0 ? 1 : 0);
   }
 
   /** `done`: sent with success, same update; `changed`: done, but the line's update differs now; else undefined. */
   state(line: number, hash: string): 'done' | 'changed' | undefined {
-    const value = line < this.done.length ? this.done[line]! : 0;
-    if (value === 0) return undefined;
-    return value === 1 + Number.parseInt(hash, 16) ? 'done' : 'changed';
+    const kind = line < this.kind.length ? this.kind[line]! : 0;
+    if (kind === 0) return undefined;
+    // A version 1 journal kept 16 bits: what it can tell, it tells.
+    const now = kind === 1 ? hash : hash.slice(0, 4);
+    return now.length > 0 && BigInt(`0x${now}`) === this.hashes[line] ? 'done' : 'changed';
   }
 }

@@ -1,5 +1,6 @@
 // `update-many`: validate every line of the input first, then send the valid ones (skipping those
 // the journal says are done), journal and report each outcome, show progress, and stop cleanly.
+import { randomBytes } from 'node:crypto';
 import { plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
@@ -17,8 +18,17 @@ import type { UpdateItem } from '../../batch/results.js';
 import { formatOf, type InputLine, type LineIssue, readInput, WHOLE_LINE } from './input.js';
 import { FailedLines, failureText } from './failed-lines.js';
 import { NoAnswerStreak } from './no-answer.js';
-import { distinctFiles, JournalLock, type NamedFile, readableProblem } from '../../files.js';
-import { JournalWriter, readJournal } from './journal.js';
+import {
+  digestOf,
+  distinctFiles,
+  FileError,
+  JournalLock,
+  type NamedFile,
+  placeOf,
+  readableProblem,
+} from '../../files.js';
+import { type InputIdentity, JournalWriter, readJournal } from './journal.js';
+import { shownPath } from '../output.js';
 import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { ReportWriter } from './report.js';
@@ -40,6 +50,31 @@ const issueText = (issue: LineIssue): string => `${issue.field === WHOLE_LINE ? 
 /** `line 7: body.address.city: must be at most 60 characters`, `line 9: is not valid JSON` (no value, ever). */
 export const badLineText = (line: InputLine): string[] =>
   (line.issues ?? []).map((issue) => redactMessage(`line ${line.line}: ${issueText(issue)}`));
+
+/** Problems of invalid lines shown on the terminal at most; the rest are counted (and all are in --report). */
+export const SHOWN_PROBLEMS = 20;
+
+/** What a journal records of its input: its place, size and SHA-256. */
+async function identityOf(file: NamedFile): Promise<InputIdentity> {
+  const size = (await stat(file.path)).size;
+  return { path: await placeOf(file), size, sha256: (await digestOf(file, size)).hex };
+}
+
+/**
+ * A journal goes with the input it was written for: another file is refused (exit 2), naming both;
+ * the same file changed since (lines fixed) goes on, said once: each line's own hash tells a line
+ * changed from one done.
+ */
+function checkSameInput(recorded: InputIdentity, now: InputIdentity, journal: string, io: RunIo): void {
+  if (recorded.path !== now.path)
+    throw new UsageError(
+      `--journal ${shownPath(journal)} is the journal of --input ${shownPath(recorded.path)}, not of ${shownPath(now.path)}; give that input, or a new --journal for this one`,
+    );
+  if (recorded.size !== now.size || recorded.sha256 !== now.sha256)
+    io.err(
+      `update-many: --input ${shownPath(now.path)} changed since the journal's first run; the lines done and unchanged are skipped, the lines changed are sent`,
+    );
+}
 
 /** Why an input that yielded no line holds no update, and what to give instead. */
 async function noUpdates(input: string): Promise<string> {
@@ -88,23 +123,37 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
       ...(journalFile ? [journalFile] : []),
       ...(values.report ? [{ flag: '--report', path: values.report }] : []),
     ]);
-    if (values.report && !dryRun) await ReportWriter.check(values.report);
     // Held from before the journal is read until it is closed: a second run on it is refused.
     if (journalFile) lock = await JournalLock.take(journalFile);
     const done = new DoneLines();
     const journalRead = values.journal
       ? await readJournal(values.journal, 'update-many', (e) => done.apply(e))
       : undefined;
+    // A journal belongs to one input: what it records of it, and the input given now.
+    const inputIdentity = await identityOf({ flag: '--input', path: input });
+    if (journalRead?.identity?.input) checkSameInput(journalRead.identity.input, inputIdentity, values.journal!, io);
+    // The report this journal's runs write (a new journal's id is made now; a version 1 journal has none).
+    const journalId = journalRead
+      ? (journalRead.identity?.id ?? (journalRead.started ? null : randomBytes(8).toString('hex')))
+      : null;
+    if (values.report && !dryRun) await ReportWriter.check(values.report, journalId);
 
     // Validation first: every line, before anything is sent.
     let good = 0;
     let bad = 0;
     let alreadyDone = 0;
     const say = dryRun ? io.out : io.err;
+    // The terminal shows the first SHOWN_PROBLEMS problems, then how many more (the report has them all).
+    let problems = 0;
     for await (const line of readInput(input, { encoding })) {
       if (line.issues) {
         bad += 1;
-        for (const text of badLineText(line)) say(text);
+        for (const text of badLineText(line)) {
+          problems += 1;
+          if (problems <= SHOWN_PROBLEMS) say(text);
+        }
+        // Back-pressure: a slow terminal or pipe holds the reading, never memory.
+        await io.drained?.();
       } else {
         good += 1;
         if (done.state(line.line, line.hash!) === 'done') alreadyDone += 1;
@@ -113,11 +162,19 @@ export async function runUpdateMany(values: UpdateManyValues, io: RunIo): Promis
     // A file with no update in it is a mistake (the wrong file, an export that wrote nothing): said
     // before anything is sent, rather than a run that does nothing and succeeds.
     if (good + bad === 0) throw new UsageError(await noUpdates(input));
+    if (problems > SHOWN_PROBLEMS)
+      say(
+        `… and ${plural(problems - SHOWN_PROBLEMS, 'more problem')}; ${values.report && !dryRun ? `see ${shownPath(values.report)}` : 'run with --report FILE to list them all'}`,
+      );
     if (dryRun) {
       io.out(`${plural(good + bad, 'line')}: ${good} valid, ${bad} invalid; nothing sent (--dry-run)`);
       return bad > 0 ? 1 : 0;
     }
-    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock, encoding);
+    return await send(input, values, io, connection!, pace, done, journalRead, good - alreadyDone, lock, {
+      input: inputIdentity,
+      journalId,
+      encoding,
+    });
   } finally {
     await lock?.release();
     await connection?.credentials.close();
@@ -134,17 +191,36 @@ async function send(
   journalRead: Awaited<ReturnType<typeof readJournal>> | undefined,
   toSend: number,
   lock: JournalLock | undefined,
-  encoding: InputEncoding,
+  {
+    input: inputIdentity,
+    journalId,
+    encoding,
+  }: { input: InputIdentity; journalId: string | null; encoding: InputEncoding },
 ): Promise<number> {
   const { credentials } = connection;
   const secrets = () => credentials.secrets;
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
+  let stopped = false;
+  // A file that cannot be written (the journal's disk full, a lock whose lease was lost) stops the
+  // run at once: no new line is sent; the outcomes of those in flight go into the journal's reserve.
+  const halt = new AbortController();
+  let fileTrouble: FileError | undefined;
+  const troubled = (error: FileError) => {
+    fileTrouble ??= error;
+    stopped = true;
+    halt.abort(error);
+  };
+  if (lock) lock.onLost = troubled;
   const journal =
     values.journal && journalRead
-      ? await JournalWriter.open(values.journal, 'update-many', journalRead, lock ? { lock } : {})
+      ? await JournalWriter.open(values.journal, 'update-many', journalRead, {
+          ...(lock ? { lock } : {}),
+          identity: { command: 'update-many', input: inputIdentity, ...(journalId ? { id: journalId } : {}) },
+          onTrouble: troubled,
+        })
       : undefined;
   const report = values.report
-    ? await ReportWriter.open(values.report, {
+    ? await ReportWriter.open(values.report, journalId, troubled, {
         command: 'update-many',
         input,
         baseUrl: redactText(connection.baseUrl, credentials.secrets),
@@ -187,10 +263,10 @@ async function send(
   };
 
   const lines = new WeakMap<UpdateItem, { line: number; hash: string }>();
-  let stopped = false;
   async function* items(): AsyncGenerator<UpdateItem> {
     for await (const line of readInput(input, { encoding })) {
       if (stopped || credentialsFailed || unanswered) return;
+      await io.drained?.();
       if (line.issues) {
         record({ line: line.line, outcome: 'invalid', issues: line.issues });
         notDone.add(line.line, `invalid: ${line.issues.map(issueText).join('; ')}`);
@@ -206,17 +282,40 @@ async function send(
   }
 
   const finish = async (interrupted: boolean) => {
-    await journal?.close();
+    // Whatever fails here (a full disk), the summary is printed and what to do is said.
+    const journalFault = await journal?.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (journalFault instanceof FileError) fileTrouble ??= journalFault;
     tally.interrupted = interrupted;
     const summary = tally.summary();
-    await report?.finish(summary);
+    const reportFault = await report?.finish(summary).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (reportFault instanceof FileError) fileTrouble ??= reportFault;
     for (const line of summaryLines(summary)) io.out(line);
     // Credentials that failed failed every line alike: their one message says it all.
     if (!credentialsFailed) for (const line of notDone.lines(values.report)) io.err(line);
-    if (values.journal) io.out(`journal: ${values.journal}`);
-    if (values.report) io.out(`report: ${values.report}`);
+    if (values.journal) io.out(`journal: ${shownPath(values.journal)}`);
+    if (values.report && !reportFault) io.out(`report: ${shownPath(values.report)}`);
+    if (fileTrouble) {
+      io.err(`update-many: ${fileTrouble.message}`);
+      io.err('update-many: stopped before sending anything more: no line was sent after the trouble began');
+      if (journal && journal.unwritten > 0)
+        io.err(
+          `update-many: ${plural(journal.unwritten, 'outcome')} could not be recorded in the journal; their lines are sent again by a rerun`,
+        );
+    }
     // What to do next, last: a stopped or partly failed run is usually run again.
-    if (values.journal && (interrupted || summary.failed > 0))
+    if (fileTrouble)
+      io.out(
+        values.journal
+          ? 'to go on: make the file writable (free space on its disk), then run the same command again (same --input and --journal); the lines done are skipped'
+          : 'to go on: make the file writable (free space on its disk), then run the same command again',
+      );
+    else if (values.journal && (interrupted || summary.failed > 0))
       io.out('to go on: run the same command again (same --input and --journal); the lines done are skipped');
     else if (interrupted)
       io.out('to go on: run it again (every line is sent again); with --journal FILE a rerun skips the lines done');
@@ -227,16 +326,18 @@ async function send(
       stopped = true;
       io.err('stopping: no new lines; the requests in flight finish (Ctrl-C again to give them up)');
     },
-    (signal) => {
-      // Given up: what is in flight is not journaled (a rerun sends it); what is done is kept.
-      progress.stop();
-      void finish(true).finally(() => process.exit(EXIT_ON[signal]));
+    () => {
+      // Given up: what is in flight is aborted and not journaled (a rerun sends it); what is done is
+      // kept. The run then ends as any other: journal closed, summary, how to go on.
+      io.err('giving up the requests in flight: their lines are not recorded, so a rerun sends them');
+      void run.return();
     },
+    io.closed,
   );
   const run = updateMany(client, items(), {
     concurrency: pace.concurrency,
     ...(pace.rate !== undefined ? { rate: pace.rate } : {}),
-    signal: AbortSignal.any([stopper.soft.signal, giveUp.signal]),
+    signal: AbortSignal.any([stopper.soft.signal, giveUp.signal, halt.signal]),
   });
   const progress = new Progress(io.progress, () => {
     const counts = run.progress();
@@ -269,7 +370,9 @@ async function send(
     await client.close();
   }
   tally.requests = run.progress().requests;
-  const summary = await finish(stopper.stopping);
+  const summary = await finish(stopper.stopping || fileTrouble !== undefined);
+  // A file that could not be written is a file error (exit 2), found before or during the run alike.
+  if (fileTrouble) return 2;
   if (fault !== undefined) {
     io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
     return 1;

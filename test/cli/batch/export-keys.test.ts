@@ -12,6 +12,7 @@ import {
   keyIdsOf,
   journalEntries,
   killChildren,
+  leaseRunOut,
   runCli,
   startCli,
   tempDir,
@@ -51,6 +52,7 @@ describe('export-keys', () => {
     await until(async () => (await journalEntries(journal)).length >= 30);
     first.child.kill('SIGKILL');
     expect((await first.finished).signal).toBe('SIGKILL');
+    await leaseRunOut(journal, out);
     sandbox.release();
     // As if the crash came while a page was being written, after the last journal record.
     await appendFile(out, '{"id":"torn page", "key":');

@@ -3,8 +3,8 @@
 // and report are different files however spelt, a report is renamed into place, data files are 0600,
 // and a journal is held by one run at a time. Every refusal is exit 2, sends nothing and leaves every
 // file as it was.
-import { spawn } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { LEASE_MS } from '../../../src/files.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
@@ -129,22 +129,39 @@ describe('links and files not the command’s own', () => {
 });
 
 describe('files written', () => {
-  it('creates output, journal and report 0600, and renames a new report into the place of the old', async () => {
+  it('creates output, journal and report 0600, and renames a new report of the same journal into the place of the old', async () => {
     const at = await folder();
     const args = ['export-keys', '--out', at('keys.csv'), '--journal', at('j'), '--report', at('report.json')];
     const first = await run(...args);
     expect(first.code, first.err).toBe(0);
     for (const name of ['keys.csv', 'j', 'report.json']) expect(await mode(at(name)), name).toBe(0o600);
-    // A rerun's report is a new file renamed into the place of the old one.
+    // Another journal's run never replaces it (issue 36: a report is replaced only by its own journal's runs).
     await writeFile(at('in.jsonl'), inputOf(2));
-    const update = ['update-many', '--input', at('in.jsonl'), '--report', at('report.json')];
-    const before = await stat(at('report.json'));
+    const other = await run(
+      'update-many',
+      '--input',
+      at('in.jsonl'),
+      '--journal',
+      at('j2'),
+      '--report',
+      at('report.json'),
+    );
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('not a report this journal wrote');
+    expect(other.sent).toBe(0);
+    await rm(at('j2'), { force: true });
+    // A rerun's report (same journal) is a new file renamed into the place of the old one.
+    const update = ['update-many', '--input', at('in.jsonl'), '--journal', at('j3'), '--report', at('report2.json')];
+    expect((await run(...update)).code).toBe(0);
+    const before = await stat(at('report2.json'));
     const second = await run(...update);
     expect(second.code, second.err).toBe(0);
-    const after = await stat(at('report.json'));
+    const after = await stat(at('report2.json'));
     expect(after.ino).not.toBe(before.ino);
     expect(after.mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(at('report.json'), 'utf8')).settings.command).toBe('update-many');
+    expect(JSON.parse(await readFile(at('report2.json'), 'utf8')).settings.command).toBe('update-many');
+    await rm(at('j3'));
+    await rm(at('report2.json'));
     // No temporary file and no lock left behind.
     expect((await readdir(at(''))).sort()).toEqual(['in.jsonl', 'j', 'keys.csv', 'report.json']);
   });
@@ -195,46 +212,78 @@ describe('one run per journal', () => {
     );
   }, 120_000);
 
-  it('takes over the lock of a run that is gone', async () => {
+  it('takes over a lock whose lease ran out (its run is gone), whatever process id it names', async () => {
     const at = await folder();
-    const gone = spawn(process.execPath, ['-e', '']);
-    const pid = gone.pid!;
-    await new Promise((resolve) => gone.once('exit', resolve));
-    await writeFile(at('j.lock'), `${pid}\n`);
     await writeFile(at('in.jsonl'), inputOf(2));
+    // A lock folder as proper-lockfile makes it, not renewed for longer than the lease.
+    await mkdir(at('j.lock'));
+    await writeFile(at('j.lock/owner'), `elsewhere ${process.pid} 0123456789abcdef\n`);
+    const past = new Date(Date.now() - LEASE_MS - 5_000);
+    await utimes(at('j.lock'), past, past);
     const result = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
     expect(result.code, result.err).toBe(0);
     expect(await readdir(at(''))).not.toContain('j.lock');
-    // A lock held by a running process (this one) is not taken.
-    await writeFile(at('j.lock'), `${process.pid}\n`);
+    // An earlier version's lock (a process id in a file) is its age too: fresh, it is held, old, taken over.
+    await writeFile(at('j.lock'), '1\n');
     const held = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
     expect(held.code).toBe(2);
-    expect(held.err).toContain(String(process.pid));
+    expect(held.err).toMatch(/in use by another run \(its lease renewed \d+ s ago\)/);
+    await utimes(at('j.lock'), past, past);
+    const taken = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+    expect(taken.code, taken.err).toBe(0);
   });
 
-  it('refuses a lock path holding no lock of the command (a folder, a link, other text): exit 2, nothing sent', async () => {
+  it('refuses a lock path holding no lock of the command (a link, other text) or a fresh lock: exit 2, nothing sent', async () => {
     const at = await folder();
     await writeFile(at('in.jsonl'), inputOf(2));
     const plants: [string, () => Promise<unknown>][] = [
-      ['a folder', () => mkdir(at('j.lock'))],
+      ['in use by another run', () => mkdir(at('j.lock'))],
       ['symbolic link', () => symlink(at('elsewhere'), at('j.lock'))],
-      ['no process id', () => writeFile(at('j.lock'), 'not a pid\n')],
+      ['holds no lock', () => writeFile(at('j.lock'), 'not a pid\n')],
     ];
     for (const [what, plant] of plants) {
       await plant();
       const refused = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
       expect(refused.code).toBe(2);
       expect(refused.sent).toBe(0);
-      expect(refused.err).toContain(`${at('j.lock')} `);
+      expect(refused.err).toContain(`${at('j.lock')}`);
       expect(refused.err).toContain(what);
       expect(await readdir(at(''))).toEqual(['in.jsonl', 'j.lock']);
       await rm(at('j.lock'), { recursive: true });
     }
   });
 
+  it('a journal belongs to one input: another input is refused (exit 2) naming both; nothing sent', async () => {
+    const at = await folder();
+    await writeFile(at('a.jsonl'), inputOf(2));
+    await writeFile(at('b.jsonl'), inputOf(2));
+    expect((await run('update-many', '--input', at('a.jsonl'), '--journal', at('j'))).code).toBe(0);
+    const other = await run('update-many', '--input', at('b.jsonl'), '--journal', at('j'));
+    expect(other.code).toBe(2);
+    expect(other.sent).toBe(0);
+    expect(other.err).toContain(`is the journal of --input ${at('a.jsonl')}, not of ${at('b.jsonl')}`);
+    // Its header records the input: place, size, SHA-256, and the command.
+    const header = JSON.parse((await readFile(at('j'), 'utf8')).split('\n')[0]!);
+    expect(header).toMatchObject({ journal: 'update-many', version: 2, command: 'update-many' });
+    expect(header.input).toMatchObject({ path: at('a.jsonl'), size: inputOf(2).length });
+    expect(header.input.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('an empty file hard-linked at --journal is not the command’s own: refused, nothing written or sent', async () => {
+    const at = await folder();
+    await writeFile(at('in.jsonl'), inputOf(2));
+    await writeFile(at('theirs'), '');
+    await link(at('theirs'), at('j'));
+    const refused = await run('update-many', '--input', at('in.jsonl'), '--journal', at('j'));
+    expect(refused.code).toBe(2);
+    expect(refused.sent).toBe(0);
+    expect(refused.err).toContain('has 2 names (hard links)');
+    expect(await readFile(at('theirs'), 'utf8')).toBe('');
+  });
+
   it('holds an export-keys journal the same way', async () => {
     const at = await folder();
-    await writeFile(at('j.lock'), `${process.pid}\n`);
+    await mkdir(at('j.lock'));
     const held = await run('export-keys', '--out', at('keys.jsonl'), '--journal', at('j'));
     expect(held.code).toBe(2);
     expect(held.err).toMatch(/--journal .* in use/);

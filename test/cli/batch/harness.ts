@@ -1,7 +1,8 @@
 // The batch commands as a user runs them: the real command line in a child process, against a
 // sandbox listening on 127.0.0.1:0 in the test's own process, which counts what it was sent.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
+import { LEASE_MS } from '../../../src/files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/paths.mjs';
@@ -152,3 +153,12 @@ export async function until(check: () => boolean | Promise<boolean>): Promise<vo
 /** One JSONL line of update-many for a seeded account. */
 export const updateLine = (account: { account: string; documentNumber: string }, body: object): string =>
   JSON.stringify({ account: account.account, documentNumber: account.documentNumber, body });
+
+/**
+ * What time does to the lock of a run killed with SIGKILL: its lease is not renewed, so once LEASE_MS
+ * has passed it is taken over. Set back here instead of waiting (the locks beside `files`).
+ */
+export async function leaseRunOut(...files: string[]): Promise<void> {
+  const past = new Date(Date.now() - LEASE_MS - 5_000);
+  for (const file of files) await utimes(`${file}.lock`, past, past).catch(() => undefined);
+}

@@ -64,6 +64,38 @@ describe('update-many stopped with SIGINT', () => {
   }, 60_000);
 });
 
+describe('update-many given up with a second SIGINT', () => {
+  it('aborts what is in flight, then ends as any run: journal flushed, summary, how to go on, exit 130', async () => {
+    const client = sandbox.sandbox.clients[0]!;
+    const input = dir.file('input-twice.jsonl');
+    await writeFile(input, client.accounts.map((account) => updateLine(account, { socialName: 'Twice' })).join('\n'));
+    const journal = dir.file('journal-twice');
+    // 8 answered, then every request is held: the second signal finds requests in flight, whatever the load.
+    sandbox.holdAfter(8);
+    const run = startCli(
+      ['update-many', '--input', input, '--base-url', sandbox.url, '--journal', journal, '--concurrency', '4'],
+      { BAAS_TOKEN: client.token },
+    );
+    try {
+      await until(async () => (await journalEntries(journal)).length >= 8);
+      run.child.kill('SIGINT');
+      await until(() => run.stderr().includes('Ctrl-C again'));
+      run.child.kill('SIGINT');
+      const finished = await run.finished;
+      expect(finished.code, finished.stdout + finished.stderr).toBe(130);
+      expect(finished.stderr).toContain('giving up the requests in flight');
+      expect(finished.stdout).toMatch(/^Interrupted: /m);
+      expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal/);
+      expect(finished.stderr).not.toMatch(/\n\s+at /);
+      // What was answered is journaled; nothing held was recorded as done.
+      const ok = (await journalEntries(journal)).filter((entry) => entry.outcome === 'ok');
+      expect(ok).toHaveLength(8);
+    } finally {
+      sandbox.release();
+    }
+  }, 60_000);
+});
+
 describe('export-keys stopped with SIGINT', () => {
   let keys: CountingSandbox;
   beforeAll(async () => {

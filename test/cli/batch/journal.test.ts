@@ -48,6 +48,19 @@ describe('the journal', () => {
     expect(done.size).toBe(0);
   });
 
+  it('tells a changed line from a done one by 64 bits of its hash: a 16-bit collision is no match', () => {
+    const done = new DoneLines();
+    done.apply({ line: 7, outcome: 'ok', hash: 'abcd000000000001' });
+    expect(done.state(7, 'abcd000000000001')).toBe('done');
+    // The same first 16 bits (what version 1 kept), another update: sent again.
+    expect(done.state(7, 'abcd000000000002')).toBe('changed');
+    expect(done.state(7, 'abcdffffffffffff')).toBe('changed');
+    // A version 1 entry is still read, as far as its 16 bits tell.
+    done.apply({ line: 8, outcome: 'ok', hash: 'abcd' });
+    expect(done.state(8, 'abcd123412341234')).toBe('done');
+    expect(done.state(8, 'abce123412341234')).toBe('changed');
+  });
+
   it("refuses export-keys' journal for update-many, and a whole line that is not JSON", async () => {
     const other = dir.file('other');
     await writeFile(other, '{"journal":"export-keys","version":1}\n');

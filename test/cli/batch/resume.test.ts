@@ -9,6 +9,7 @@ import {
   countingSandbox,
   journalEntries,
   killChildren,
+  leaseRunOut,
   runCli,
   startCli,
   tempDir,
@@ -51,6 +52,7 @@ describe('update-many resumed from its journal after kill -9', () => {
     first.child.kill('SIGKILL');
     const killed = await first.finished;
     expect(killed.signal).toBe('SIGKILL');
+    await leaseRunOut(journal);
     const doneBefore = (await journalEntries(journal))
       .filter((entry) => entry.outcome === 'ok')
       .map((e) => e.line as number);
