@@ -1,4 +1,5 @@
-// The rule of a key record JSON Schema cannot express: a CPF's and a CNPJ's check digits. The
+// The rules of a key record the contract's schemas do not express: a CPF's and a CNPJ's check digits,
+// and the lower case of an e-mail key. The
 // contract's patterns say the shape (`^[0-9A-Z]{12}[0-9]{2}$` for a CNPJ); a provider that sends a
 // document whose check digits do not match has drifted just as surely. Checked wherever a key record
 // names a document: the key of a `cpf` or `cnpj` key, and the holder's `document`, each by the type
@@ -22,7 +23,15 @@ const CHECKS: Readonly<Record<string, { what: string; broken: (value: string) =>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+// An e-mail key is lower case in the key directory (bacen/pix-dict-api 1.8.0): said here, not as a
+// pattern in the contract, where it broke the mock's generated keys (openapi/components/schemas/PixKey.yaml).
+const UPPER_CASE = /[A-Z]/;
+
 function checked(type: unknown, value: unknown, pointer: string, out: DriftProblem[]): void {
+  if (type === 'email' && typeof value === 'string' && UPPER_CASE.test(value)) {
+    out.push({ part: 'body', pointer, rule: 'must be in lower case (an e-mail key of the key directory)' });
+    return;
+  }
   if (typeof type !== 'string' || typeof value !== 'string') return;
   const check = Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;
   if (check?.broken(value))

@@ -1291,18 +1291,17 @@ export const bodyPixKeyList = validate28;
 const schema54 = {"type":"object","required":["cursor","data"],"properties":{"cursor":{"$ref":"#/components/schemas/Cursor"},"data":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/PixKey"}}}};
 const schema55 = {"type":"object","required":["next"],"properties":{"next":{"type":["string","null"],"minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"}}};
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
-const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","pattern":"^[^A-Z]+$","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
+const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
 const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf"},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj"},"document":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-const pattern19 = new RegExp("^[^A-Z]+$", "u");
-const pattern20 = new RegExp("^[0-9]{11}$", "u");
-const pattern21 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
-const pattern22 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
-const pattern23 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern25 = new RegExp("^[0-9]{1,4}$", "u");
-const pattern26 = new RegExp("^[0-9]{1,20}$", "u");
-const pattern27 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const pattern19 = new RegExp("^[0-9]{11}$", "u");
+const pattern20 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
+const pattern21 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
+const pattern22 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern24 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern25 = new RegExp("^[0-9]{1,20}$", "u");
+const pattern26 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats6 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats10 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -1388,7 +1387,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern23.test(data)){
+if(!pattern22.test(data)){
 const err6 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -1576,8 +1575,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern19.test(data3)){
-const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]+$"},message:"must match pattern \""+"^[^A-Z]+$"+"\""};
+if(!(formats4.test(data3))){
+const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1586,24 +1585,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(formats4.test(data3))){
-const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+}
+else {
+const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
 }
 errors++;
 }
@@ -1623,7 +1612,17 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
 let data4 = data.key_type;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if("cpf" !== data4){
+const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1632,8 +1631,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if("cpf" !== data4){
-const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+}
+if(data.key !== undefined){
+let data5 = data.key;
+if(typeof data5 === "string"){
+if(func1(data5) > 11){
+const err14 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1642,12 +1645,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data5 = data.key;
-if(typeof data5 === "string"){
-if(func1(data5) > 11){
-const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+if(func1(data5) < 11){
+const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1656,8 +1655,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func1(data5) < 11){
-const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+if(!pattern19.test(data5)){
+const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1666,24 +1665,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern20.test(data5)){
-const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+}
+else {
+const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
 }
 errors++;
 }
@@ -1703,7 +1692,17 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
 let data6 = data.key_type;
 if(typeof data6 !== "string"){
-const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("cnpj" !== data6){
+const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1712,8 +1711,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if("cnpj" !== data6){
-const err20 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+}
+if(data.key !== undefined){
+let data7 = data.key;
+if(typeof data7 === "string"){
+if(func1(data7) > 14){
+const err20 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1722,12 +1725,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data7 = data.key;
-if(typeof data7 === "string"){
-if(func1(data7) > 14){
-const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
+if(func1(data7) < 14){
+const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1736,8 +1735,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(func1(data7) < 14){
-const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
+if(!pattern20.test(data7)){
+const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1746,24 +1745,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!pattern21.test(data7)){
-const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
+}
+else {
+const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -1783,7 +1772,17 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key_type !== undefined){
 let data8 = data.key_type;
 if(typeof data8 !== "string"){
-const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if("evp" !== data8){
+const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1792,8 +1791,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if("evp" !== data8){
-const err26 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"},message:"must be equal to constant"};
+}
+if(data.key !== undefined){
+let data9 = data.key;
+if(typeof data9 === "string"){
+if(func1(data9) > 36){
+const err26 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1802,12 +1805,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data9 = data.key;
-if(typeof data9 === "string"){
-if(func1(data9) > 36){
-const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(func1(data9) < 36){
+const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1816,8 +1815,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(func1(data9) < 36){
-const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
+if(!pattern21.test(data9)){
+const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1826,24 +1825,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!pattern22.test(data9)){
-const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"+"\""};
+}
+else {
+const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
 }
 errors++;
 }
@@ -1865,23 +1854,23 @@ let data10 = data.key_type;
 const _errs31 = errors;
 const _errs32 = errors;
 if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
-const err31 = {};
+const err30 = {};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err30];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err30);
 }
 errors++;
 }
 var valid8 = _errs32 === errors;
 if(valid8){
-const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{},message:"must NOT be valid"};
+const err31 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err31];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -1898,7 +1887,17 @@ vErrors = null;
 }
 if(typeof data10 === "string"){
 if(func1(data10) > 32){
-const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(func1(data10) < 1){
+const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1907,8 +1906,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(func1(data10) < 1){
-const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern22.test(data10)){
+const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1917,8 +1916,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern23.test(data10)){
-const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+else {
+const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1928,8 +1928,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.key !== undefined){
+let data11 = data.key;
+if(typeof data11 === "string"){
+if(func1(data11) > 77){
+const err36 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1938,12 +1941,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data11 = data.key;
-if(typeof data11 === "string"){
-if(func1(data11) > 77){
-const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
+if(func1(data11) < 1){
+const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1952,24 +1951,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(func1(data11) < 1){
-const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
 }
 errors++;
 }
@@ -1985,12 +1974,12 @@ props0.key = true;
 }
 }
 if(!valid1){
-const err40 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err39 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err39];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err39);
 }
 errors++;
 }
@@ -2007,7 +1996,17 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err40 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data.key === undefined){
+const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2016,8 +2015,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.key === undefined){
-const err42 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data.key_type === undefined){
+const err42 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2026,8 +2025,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data.key_type === undefined){
-const err43 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'"};
+if(data.key_status === undefined){
+const err43 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_status"},message:"must have required property '"+"key_status"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2036,8 +2035,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.key_status === undefined){
-const err44 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key_status"},message:"must have required property '"+"key_status"+"'"};
+if(data.account_id === undefined){
+const err44 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2046,8 +2045,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data.account_id === undefined){
-const err45 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
+if(data.beneficiary_account === undefined){
+const err45 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_account"},message:"must have required property '"+"beneficiary_account"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2056,23 +2055,13 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data.beneficiary_account === undefined){
-const err46 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_account"},message:"must have required property '"+"beneficiary_account"+"'"};
+if(data.beneficiary_entity === undefined){
+const err46 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_entity"},message:"must have required property '"+"beneficiary_entity"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
-}
-errors++;
-}
-if(data.beneficiary_entity === undefined){
-const err47 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "beneficiary_entity"},message:"must have required property '"+"beneficiary_entity"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
 }
 errors++;
 }
@@ -2090,7 +2079,17 @@ if(data.id !== undefined){
 let data12 = data.id;
 if(typeof data12 === "string"){
 if(func1(data12) > 36){
-const err48 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+const err47 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(func1(data12) < 36){
+const err48 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2099,8 +2098,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(func1(data12) < 36){
-const err49 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
+if(!(formats6.test(data12))){
+const err49 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2109,8 +2108,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(!(formats6.test(data12))){
-const err50 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+}
+else {
+const err50 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2120,8 +2120,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.key !== undefined){
+let data13 = data.key;
+if(typeof data13 === "string"){
+if(func1(data13) > 77){
+const err51 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2130,12 +2133,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data.key !== undefined){
-let data13 = data.key;
-if(typeof data13 === "string"){
-if(func1(data13) > 77){
-const err52 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 77},message:"must NOT have more than 77 characters"};
+if(func1(data13) < 1){
+const err52 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2144,24 +2143,14 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(func1(data13) < 1){
-const err53 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err53 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
 }
 errors++;
 }
@@ -2176,7 +2165,17 @@ if(data.key_status !== undefined){
 let data15 = data.key_status;
 if(typeof data15 === "string"){
 if(func1(data15) > 64){
-const err55 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const err54 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(func1(data15) < 1){
+const err55 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2185,8 +2184,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err56 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err56 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2196,8 +2196,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/key_status",schemaPath:"#/properties/key_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.account_id !== undefined){
+let data16 = data.account_id;
+if(typeof data16 === "string"){
+if(func1(data16) > 36){
+const err57 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2206,12 +2209,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data.account_id !== undefined){
-let data16 = data.account_id;
-if(typeof data16 === "string"){
-if(func1(data16) > 36){
-const err58 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(func1(data16) < 36){
+const err58 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2220,8 +2219,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(func1(data16) < 36){
-const err59 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/minLength",keyword:"minLength",params:{limit: 36},message:"must NOT have fewer than 36 characters"};
+if(!(formats6.test(data16))){
+const err59 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2230,8 +2229,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(!(formats6.test(data16))){
-const err60 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+}
+else {
+const err60 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2241,8 +2241,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.beneficiary_account !== undefined){
+let data17 = data.beneficiary_account;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.branch_code === undefined){
+const err61 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "branch_code"},message:"must have required property '"+"branch_code"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2251,12 +2254,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data.beneficiary_account !== undefined){
-let data17 = data.beneficiary_account;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.branch_code === undefined){
-const err62 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "branch_code"},message:"must have required property '"+"branch_code"+"'"};
+if(data17.account_code === undefined){
+const err62 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_code"},message:"must have required property '"+"account_code"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2265,8 +2264,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data17.account_code === undefined){
-const err63 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_code"},message:"must have required property '"+"account_code"+"'"};
+if(data17.account_type === undefined){
+const err63 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_type"},message:"must have required property '"+"account_type"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2275,8 +2274,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data17.account_type === undefined){
-const err64 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "account_type"},message:"must have required property '"+"account_type"+"'"};
+if(data17.created_at === undefined){
+const err64 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2285,8 +2284,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data17.created_at === undefined){
-const err65 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(data17.branch_code !== undefined){
+let data18 = data17.branch_code;
+if(typeof data18 === "string"){
+if(func1(data18) > 4){
+const err65 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2295,11 +2297,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data17.branch_code !== undefined){
-let data18 = data17.branch_code;
-if(typeof data18 === "string"){
-if(func1(data18) > 4){
-const err66 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/maxLength",keyword:"maxLength",params:{limit: 4},message:"must NOT have more than 4 characters"};
+if(func1(data18) < 1){
+const err66 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2308,8 +2307,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(func1(data18) < 1){
-const err67 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern24.test(data18)){
+const err67 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2318,8 +2317,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!pattern25.test(data18)){
-const err68 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
+}
+else {
+const err68 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2329,8 +2329,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-else {
-const err69 = {instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.account_code !== undefined){
+let data19 = data17.account_code;
+if(typeof data19 === "string"){
+if(func1(data19) > 20){
+const err69 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2339,12 +2342,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data17.account_code !== undefined){
-let data19 = data17.account_code;
-if(typeof data19 === "string"){
-if(func1(data19) > 20){
-const err70 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+if(func1(data19) < 1){
+const err70 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2353,8 +2352,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(func1(data19) < 1){
-const err71 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern25.test(data19)){
+const err71 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"},message:"must match pattern \""+"^[0-9]{1,20}$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2363,8 +2362,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(!pattern26.test(data19)){
-const err72 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"},message:"must match pattern \""+"^[0-9]{1,20}$"+"\""};
+}
+else {
+const err72 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2374,8 +2374,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-else {
-const err73 = {instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.account_type !== undefined){
+let data20 = data17.account_type;
+if(typeof data20 === "string"){
+if(func1(data20) > 8){
+const err73 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2384,12 +2387,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(data17.account_type !== undefined){
-let data20 = data17.account_type;
-if(typeof data20 === "string"){
-if(func1(data20) > 8){
-const err74 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"};
+if(func1(data20) < 1){
+const err74 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2398,8 +2397,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(func1(data20) < 1){
-const err75 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err75 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2409,8 +2409,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-else {
-const err76 = {instancePath:instancePath+"/beneficiary_account/account_type",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.created_at !== undefined){
+let data21 = data17.created_at;
+if(typeof data21 === "string"){
+if(func1(data21) > 35){
+const err76 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2419,12 +2422,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(data17.created_at !== undefined){
-let data21 = data17.created_at;
-if(typeof data21 === "string"){
-if(func1(data21) > 35){
-const err77 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+if(func1(data21) < 20){
+const err77 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20},message:"must NOT have fewer than 20 characters"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2433,8 +2432,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(func1(data21) < 20){
-const err78 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/minLength",keyword:"minLength",params:{limit: 20},message:"must NOT have fewer than 20 characters"};
+if(!pattern26.test(data21)){
+const err78 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2443,8 +2442,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(!pattern27.test(data21)){
-const err79 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
+if(!(formats10.test(data21))){
+const err79 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2453,8 +2452,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(!(formats10.test(data21))){
-const err80 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err80 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2464,8 +2464,9 @@ vErrors.push(err80);
 errors++;
 }
 }
+}
 else {
-const err81 = {instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err81 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2475,27 +2476,15 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/beneficiary_account",schemaPath:"#/components/schemas/BeneficiaryAccount/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.beneficiary_entity !== undefined){
+let data22 = data.beneficiary_entity;
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
+const err82 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
-}
-errors++;
-}
-}
-if(data.beneficiary_entity !== undefined){
-let data22 = data.beneficiary_entity;
-if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
-const err83 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
 }
 errors++;
 }
@@ -2505,7 +2494,17 @@ let passing0 = null;
 const _errs59 = errors;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.name === undefined){
-const err84 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err83 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data22.document_type === undefined){
+const err84 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2514,8 +2513,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data22.document_type === undefined){
-const err85 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(data22.document === undefined){
+const err85 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2524,8 +2523,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data22.document === undefined){
-const err86 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(data22.name !== undefined){
+let data23 = data22.name;
+if(typeof data23 === "string"){
+if(func1(data23) > 120){
+const err86 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2534,11 +2536,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data22.name !== undefined){
-let data23 = data22.name;
-if(typeof data23 === "string"){
-if(func1(data23) > 120){
-const err87 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(func1(data23) < 1){
+const err87 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2547,8 +2546,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(func1(data23) < 1){
-const err88 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err88 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2558,8 +2558,10 @@ vErrors.push(err88);
 errors++;
 }
 }
-else {
-const err89 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.document_type !== undefined){
+let data24 = data22.document_type;
+if(typeof data24 !== "string"){
+const err89 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2568,11 +2570,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data22.document_type !== undefined){
-let data24 = data22.document_type;
-if(typeof data24 !== "string"){
-const err90 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("cpf" !== data24){
+const err90 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2581,8 +2580,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if("cpf" !== data24){
-const err91 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"},message:"must be equal to constant"};
+}
+if(data22.document !== undefined){
+let data25 = data22.document;
+if(typeof data25 === "string"){
+if(func1(data25) > 11){
+const err91 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2591,12 +2594,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data22.document !== undefined){
-let data25 = data22.document;
-if(typeof data25 === "string"){
-if(func1(data25) > 11){
-const err92 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11},message:"must NOT have more than 11 characters"};
+if(func1(data25) < 11){
+const err92 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2605,8 +2604,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(func1(data25) < 11){
-const err93 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11},message:"must NOT have fewer than 11 characters"};
+if(!pattern19.test(data25)){
+const err93 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2615,8 +2614,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(!pattern20.test(data25)){
-const err94 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"},message:"must match pattern \""+"^[0-9]{11}$"+"\""};
+}
+else {
+const err94 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2626,25 +2626,14 @@ vErrors.push(err94);
 errors++;
 }
 }
+}
 else {
-const err95 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err95 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
-}
-errors++;
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
 }
 errors++;
 }
@@ -2660,7 +2649,17 @@ props1.document = true;
 const _errs67 = errors;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.name === undefined){
-const err97 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err96 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data22.document_type === undefined){
+const err97 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2669,8 +2668,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data22.document_type === undefined){
-const err98 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document_type"},message:"must have required property '"+"document_type"+"'"};
+if(data22.document === undefined){
+const err98 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2679,8 +2678,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data22.document === undefined){
-const err99 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(data22.name !== undefined){
+let data26 = data22.name;
+if(typeof data26 === "string"){
+if(func1(data26) > 120){
+const err99 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2689,11 +2691,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data22.name !== undefined){
-let data26 = data22.name;
-if(typeof data26 === "string"){
-if(func1(data26) > 120){
-const err100 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(func1(data26) < 1){
+const err100 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2702,8 +2701,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(func1(data26) < 1){
-const err101 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err101 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2713,8 +2713,10 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.document_type !== undefined){
+let data27 = data22.document_type;
+if(typeof data27 !== "string"){
+const err102 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2723,11 +2725,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data22.document_type !== undefined){
-let data27 = data22.document_type;
-if(typeof data27 !== "string"){
-const err103 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("cnpj" !== data27){
+const err103 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2736,8 +2735,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if("cnpj" !== data27){
-const err104 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"},message:"must be equal to constant"};
+}
+if(data22.document !== undefined){
+let data28 = data22.document;
+if(typeof data28 === "string"){
+if(func1(data28) > 14){
+const err104 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2746,12 +2749,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data22.document !== undefined){
-let data28 = data22.document;
-if(typeof data28 === "string"){
-if(func1(data28) > 14){
-const err105 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14},message:"must NOT have more than 14 characters"};
+if(func1(data28) < 14){
+const err105 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2760,8 +2759,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(func1(data28) < 14){
-const err106 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14},message:"must NOT have fewer than 14 characters"};
+if(!pattern20.test(data28)){
+const err106 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2770,8 +2769,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(!pattern21.test(data28)){
-const err107 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"},message:"must match pattern \""+"^[0-9A-Z]{12}[0-9]{2}$"+"\""};
+}
+else {
+const err107 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2781,25 +2781,14 @@ vErrors.push(err107);
 errors++;
 }
 }
+}
 else {
-const err108 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err108 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
-}
-errors++;
-}
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
 }
 errors++;
 }
@@ -2821,12 +2810,12 @@ props1.document = true;
 }
 }
 if(!valid13){
-const err110 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err109 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err109];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err109);
 }
 errors++;
 }
@@ -2844,12 +2833,12 @@ vErrors = null;
 }
 }
 else {
-const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err110 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err110];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err110);
 }
 errors++;
 }
@@ -4010,18 +3999,17 @@ validate27.evaluated = {"props":{"x-request-id":true,"retry-after":true},"dynami
 const schema54 = {"type":"object","required":["cursor","data"],"properties":{"cursor":{"$ref":"#/components/schemas/Cursor"},"data":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/PixKey"}}}};
 const schema55 = {"type":"object","required":["next"],"properties":{"next":{"type":["string","null"],"minLength":1,"maxLength":512,"pattern":"^[A-Za-z0-9._~=-]+$"}}};
 const pattern17 = new RegExp("^[A-Za-z0-9._~=-]+$", "u");
-const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","pattern":"^[^A-Z]+$","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
+const schema56 = {"type":"object","required":["id","key","key_type","key_status","account_id","beneficiary_account","beneficiary_entity"],"properties":{"id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"key":{"type":"string","minLength":1,"maxLength":77},"key_type":{"$ref":"#/components/schemas/PixKeyType"},"key_status":{"type":"string","minLength":1,"maxLength":64},"account_id":{"type":"string","format":"uuid","minLength":36,"maxLength":36},"beneficiary_account":{"$ref":"#/components/schemas/BeneficiaryAccount"},"beneficiary_entity":{"$ref":"#/components/schemas/BeneficiaryEntity"}},"allOf":[{"anyOf":[{"properties":{"key_type":{"type":"string","const":"phone"},"key":{"type":"string","pattern":"^\\+[1-9][0-9]{1,14}$","minLength":3,"maxLength":16}}},{"properties":{"key_type":{"type":"string","const":"email"},"key":{"type":"string","format":"email","minLength":3,"maxLength":77}}},{"properties":{"key_type":{"type":"string","const":"cpf"},"key":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"properties":{"key_type":{"type":"string","const":"cnpj"},"key":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}},{"properties":{"key_type":{"type":"string","const":"evp"},"key":{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$","minLength":36,"maxLength":36}}},{"properties":{"key_type":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","minLength":1,"maxLength":32,"not":{"enum":["phone","email","cpf","cnpj","evp"]}},"key":{"type":"string","minLength":1,"maxLength":77}}}]}]};
 const schema59 = {"type":"object","required":["branch_code","account_code","account_type","created_at"],"properties":{"branch_code":{"type":"string","pattern":"^[0-9]{1,4}$","minLength":1,"maxLength":4},"account_code":{"type":"string","pattern":"^[0-9]{1,20}$","minLength":1,"maxLength":20},"account_type":{"type":"string","minLength":1,"maxLength":8},"created_at":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$","minLength":20,"maxLength":35}}};
 const schema60 = {"type":"object","oneOf":[{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cpf"},"document":{"type":"string","pattern":"^[0-9]{11}$","minLength":11,"maxLength":11}}},{"type":"object","required":["name","document_type","document"],"properties":{"name":{"type":"string","minLength":1,"maxLength":120},"document_type":{"type":"string","const":"cnpj"},"document":{"type":"string","pattern":"^[0-9A-Z]{12}[0-9]{2}$","minLength":14,"maxLength":14}}}]};
 const pattern18 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-const pattern19 = new RegExp("^[^A-Z]+$", "u");
-const pattern20 = new RegExp("^[0-9]{11}$", "u");
-const pattern21 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
-const pattern22 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
-const pattern23 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern25 = new RegExp("^[0-9]{1,4}$", "u");
-const pattern26 = new RegExp("^[0-9]{1,20}$", "u");
-const pattern27 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const pattern19 = new RegExp("^[0-9]{11}$", "u");
+const pattern20 = new RegExp("^[0-9A-Z]{12}[0-9]{2}$", "u");
+const pattern21 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "u");
+const pattern22 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern24 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern25 = new RegExp("^[0-9]{1,20}$", "u");
+const pattern26 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats6 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats10 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -4115,7 +4103,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(!pattern23.test(data)){
+if(!pattern22.test(data)){
 const err6 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -4337,8 +4325,8 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(!pattern19.test(data3)){
-const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]+$"}};
+if(!(formats4.test(data3))){
+const err10 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4347,28 +4335,16 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!(formats4.test(data3))){
-const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/format",keyword:"format",params:{format: "email"}};
+const err11 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/1/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
 }
 errors++;
 }
@@ -4396,22 +4372,22 @@ if(data.key_type !== undefined){
 let data4 = data.key_type;
 const _errs14 = errors;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"}};
+const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if("cpf" !== data4){
+const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"}};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
-}
-errors++;
-}
-if("cpf" !== data4){
-const err14 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/2/properties/key_type/const",keyword:"const",params:{allowedValue: "cpf"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
 }
 errors++;
 }
@@ -4427,7 +4403,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func1(data5) > 11){
-const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11}};
+const err14 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+if(func1(data5) < 11){
+const err15 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4437,8 +4424,8 @@ vErrors.push(err15);
 errors++;
 }
 else {
-if(func1(data5) < 11){
-const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/minLength",keyword:"minLength",params:{limit: 11}};
+if(!pattern19.test(data5)){
+const err16 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4447,27 +4434,16 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern20.test(data5)){
-const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+const err17 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/2/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
 }
 errors++;
 }
@@ -4494,22 +4470,22 @@ if(data.key_type !== undefined){
 let data6 = data.key_type;
 const _errs19 = errors;
 if(typeof data6 !== "string"){
-const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"}};
+const err18 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("cnpj" !== data6){
+const err19 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-if("cnpj" !== data6){
-const err20 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/3/properties/key_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
 }
 errors++;
 }
@@ -4525,7 +4501,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data7 === "string"){
 if(func1(data7) > 14){
-const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14}};
+const err20 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/maxLength",keyword:"maxLength",params:{limit: 14}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+if(func1(data7) < 14){
+const err21 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4535,8 +4522,8 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(func1(data7) < 14){
-const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/minLength",keyword:"minLength",params:{limit: 14}};
+if(!pattern20.test(data7)){
+const err22 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4545,27 +4532,16 @@ vErrors.push(err22);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern21.test(data7)){
-const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
+const err23 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/3/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -4592,22 +4568,22 @@ if(data.key_type !== undefined){
 let data8 = data.key_type;
 const _errs24 = errors;
 if(typeof data8 !== "string"){
-const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if("evp" !== data8){
+const err25 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"}};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
-}
-errors++;
-}
-if("evp" !== data8){
-const err26 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/4/properties/key_type/const",keyword:"const",params:{allowedValue: "evp"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
 }
 errors++;
 }
@@ -4623,7 +4599,18 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data9 === "string"){
 if(func1(data9) > 36){
-const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36}};
+const err26 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/maxLength",keyword:"maxLength",params:{limit: 36}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+if(func1(data9) < 36){
+const err27 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4633,8 +4620,8 @@ vErrors.push(err27);
 errors++;
 }
 else {
-if(func1(data9) < 36){
-const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/minLength",keyword:"minLength",params:{limit: 36}};
+if(!pattern21.test(data9)){
+const err28 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4643,27 +4630,16 @@ vErrors.push(err28);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern22.test(data9)){
-const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
+const err29 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/4/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
 }
 errors++;
 }
@@ -4692,23 +4668,23 @@ const _errs29 = errors;
 const _errs31 = errors;
 const _errs32 = errors;
 if(!(((((data10 === "phone") || (data10 === "email")) || (data10 === "cpf")) || (data10 === "cnpj")) || (data10 === "evp"))){
-const err31 = {};
+const err30 = {};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err30];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err30);
 }
 errors++;
 }
 var valid8 = _errs32 === errors;
 if(valid8){
-const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{}};
+const err31 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/not",keyword:"not",params:{}};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err31];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -4726,7 +4702,18 @@ vErrors = null;
 if(errors === _errs29){
 if(typeof data10 === "string"){
 if(func1(data10) > 32){
-const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32}};
+const err32 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/maxLength",keyword:"maxLength",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+if(func1(data10) < 1){
+const err33 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4736,8 +4723,8 @@ vErrors.push(err33);
 errors++;
 }
 else {
-if(func1(data10) < 1){
-const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/minLength",keyword:"minLength",params:{limit: 1}};
+if(!pattern22.test(data10)){
+const err34 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4746,27 +4733,16 @@ vErrors.push(err34);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern23.test(data10)){
-const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"}};
+const err35 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
 else {
 vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/key_type",schemaPath:"#/allOf/0/anyOf/5/properties/key_type/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
 }
 errors++;
 }
@@ -4783,7 +4759,18 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data11 === "string"){
 if(func1(data11) > 77){
-const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}};
+const err36 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/maxLength",keyword:"maxLength",params:{limit: 77}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+if(func1(data11) < 1){
+const err37 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4792,26 +4779,15 @@ vErrors.push(err37);
 }
 errors++;
 }
+}
+}
 else {
-if(func1(data11) < 1){
-const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/minLength",keyword:"minLength",params:{limit: 1}};
+const err38 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/key",schemaPath:"#/allOf/0/anyOf/5/properties/key/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
 }
 errors++;
 }
@@ -4833,12 +4809,12 @@ props0.key = true;
 }
 }
 if(!valid1){
-const err40 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
+const err39 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err39];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err39);
 }
 errors++;
 validate29.errors = vErrors;
@@ -5036,7 +5012,7 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_cod
 return false;
 }
 else {
-if(!pattern25.test(data18)){
+if(!pattern24.test(data18)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/branch_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/branch_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"}}];
 return false;
 }
@@ -5069,7 +5045,7 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_co
 return false;
 }
 else {
-if(!pattern26.test(data19)){
+if(!pattern25.test(data19)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/account_code",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/account_code/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}$"}}];
 return false;
 }
@@ -5130,7 +5106,7 @@ validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at
 return false;
 }
 else {
-if(!pattern27.test(data21)){
+if(!pattern26.test(data21)){
 validate29.errors = [{instancePath:instancePath+"/beneficiary_account/created_at",schemaPath:"#/components/schemas/BeneficiaryAccount/properties/created_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"}}];
 return false;
 }
@@ -5185,12 +5161,12 @@ if(errors === _errs59){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 let missing2;
 if((((data22.name === undefined) && (missing2 = "name")) || ((data22.document_type === undefined) && (missing2 = "document_type"))) || ((data22.document === undefined) && (missing2 = "document"))){
-const err41 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
+const err40 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err40];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err40);
 }
 errors++;
 }
@@ -5201,7 +5177,18 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data23 === "string"){
 if(func1(data23) > 120){
-const err42 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+const err41 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+if(func1(data23) < 1){
+const err42 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5210,26 +5197,15 @@ vErrors.push(err42);
 }
 errors++;
 }
+}
+}
 else {
-if(func1(data23) < 1){
-const err43 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+const err43 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
 }
 errors++;
 }
@@ -5244,22 +5220,22 @@ if(data22.document_type !== undefined){
 let data24 = data22.document_type;
 const _errs63 = errors;
 if(typeof data24 !== "string"){
-const err45 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"}};
+const err44 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if("cpf" !== data24){
+const err45 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
-}
-errors++;
-}
-if("cpf" !== data24){
-const err46 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document_type/const",keyword:"const",params:{allowedValue: "cpf"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
 }
 errors++;
 }
@@ -5275,7 +5251,18 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data25 === "string"){
 if(func1(data25) > 11){
-const err47 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11}};
+const err46 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/maxLength",keyword:"maxLength",params:{limit: 11}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+if(func1(data25) < 11){
+const err47 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5285,8 +5272,8 @@ vErrors.push(err47);
 errors++;
 }
 else {
-if(func1(data25) < 11){
-const err48 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/minLength",keyword:"minLength",params:{limit: 11}};
+if(!pattern19.test(data25)){
+const err48 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5295,27 +5282,16 @@ vErrors.push(err48);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern20.test(data25)){
-const err49 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9]{11}$"}};
+const err49 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
 else {
 vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/properties/document/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
 }
 errors++;
 }
@@ -5330,12 +5306,12 @@ var valid14 = true;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"}};
+const err50 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err50];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -5354,12 +5330,12 @@ if(errors === _errs67){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 let missing3;
 if((((data22.name === undefined) && (missing3 = "name")) || ((data22.document_type === undefined) && (missing3 = "document_type"))) || ((data22.document === undefined) && (missing3 = "document"))){
-const err52 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
+const err51 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err51];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err51);
 }
 errors++;
 }
@@ -5370,7 +5346,18 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data26 === "string"){
 if(func1(data26) > 120){
-const err53 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+const err52 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+if(func1(data26) < 1){
+const err53 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5379,26 +5366,15 @@ vErrors.push(err53);
 }
 errors++;
 }
+}
+}
 else {
-if(func1(data26) < 1){
-const err54 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+const err54 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
-}
-errors++;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/beneficiary_entity/name",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
 }
 errors++;
 }
@@ -5413,22 +5389,22 @@ if(data22.document_type !== undefined){
 let data27 = data22.document_type;
 const _errs71 = errors;
 if(typeof data27 !== "string"){
-const err56 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"}};
+const err55 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if("cnpj" !== data27){
+const err56 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
 if(vErrors === null){
 vErrors = [err56];
 }
 else {
 vErrors.push(err56);
-}
-errors++;
-}
-if("cnpj" !== data27){
-const err57 = {instancePath:instancePath+"/beneficiary_entity/document_type",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document_type/const",keyword:"const",params:{allowedValue: "cnpj"}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
 }
 errors++;
 }
@@ -5444,7 +5420,18 @@ const _errs73 = errors;
 if(errors === _errs73){
 if(typeof data28 === "string"){
 if(func1(data28) > 14){
-const err58 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}};
+const err57 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/maxLength",keyword:"maxLength",params:{limit: 14}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+else {
+if(func1(data28) < 14){
+const err58 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5454,8 +5441,8 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(func1(data28) < 14){
-const err59 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/minLength",keyword:"minLength",params:{limit: 14}};
+if(!pattern20.test(data28)){
+const err59 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5464,27 +5451,16 @@ vErrors.push(err59);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(!pattern21.test(data28)){
-const err60 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Z]{12}[0-9]{2}$"}};
+const err60 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/beneficiary_entity/document",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/properties/document/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
 }
 errors++;
 }
@@ -5499,12 +5475,12 @@ var valid15 = true;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"}};
+const err61 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf/1/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err61];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err61);
 }
 errors++;
 }
@@ -5527,12 +5503,12 @@ props1.document = true;
 }
 }
 if(!valid13){
-const err63 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+const err62 = {instancePath:instancePath+"/beneficiary_entity",schemaPath:"#/components/schemas/BeneficiaryEntity/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err62];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err62);
 }
 errors++;
 validate29.errors = vErrors;

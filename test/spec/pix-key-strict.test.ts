@@ -74,7 +74,6 @@ describe('PixKey under Ajv strict mode', () => {
   });
 
   it.each<[string, Partial<PixKey>]>([
-    ['an upper-case e-mail key', { key_type: 'email', key: 'Maria.Silva@email.com.br' }],
     ['an e-mail key of 78 characters', { key_type: 'email', key: `${'a'.repeat(64)}@exampl.com.br` }],
     ['a key of 78 characters of a type not known yet', { key_type: 'pix_alias', key: 'k'.repeat(78) }],
     ['an upper-case EVP key', { key_type: 'evp', key: '3F1C2D9E-7B4A-4C61-9A8E-2B5D7F0C1A34' }],
