@@ -56,7 +56,8 @@ describe('the troubleshooting guide', () => {
       await failure(() =>
         at('http://127.0.0.1:4020').updateNaturalPerson({
           account: '184174734423',
-          documentNumber: '774.765.806-05',
+          // Its check digits do not match: a CPF written with dots is sent, one that is no CPF is not.
+          documentNumber: '774.765.806-06',
           body: { socialName: 'Maria' },
         }),
       ),
