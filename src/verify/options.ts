@@ -6,7 +6,6 @@ import { operationPathProblem } from '../base-url.js';
 import { isInsecureRemote } from '../loopback.js';
 import { readBundledSpec } from '../shipped-files.js';
 import { UsageError } from '../usage-error.js';
-import { canonicalIdentifier } from '../validation/identifiers.js';
 import {
   CredentialError,
   credentialsFrom,
@@ -155,11 +154,10 @@ export function verifyOptions(
   if (values['allow-writes']) {
     if (writeFlags.some((v) => !v))
       throw new UsageError('--allow-writes needs --account, --document-number and --body');
-    // The CPF as people write it (`529.982.247-25`) is sent as its 11 digits, as the client sends it
-    // (src/validation/identifiers.ts); one that cannot be is refused before anything is sent.
-    const documentNumber = canonicalIdentifier('cpf', values['document-number'], '--document-number');
-    if (documentNumber.problem) throw new UsageError(documentNumber.problem.message);
-    write = { account: values.account!, documentNumber: documentNumber.value, bodyFile: values.body! };
+    // Kept as given: the update's one check is checkedWrite (src/verify/write.ts, the client's
+    // preflightUpdate), which sends the CPF as people write it (`529.982.247-25`) as its 11 digits and
+    // refuses one that cannot be, with every other problem of the update, before anything is sent.
+    write = { account: values.account!, documentNumber: values['document-number']!, bodyFile: values.body! };
   } else if (writeFlags.some((v) => v !== undefined)) {
     throw new UsageError('--account, --document-number and --body only apply with --allow-writes');
   }
