@@ -230,7 +230,6 @@ describe('tokens the client masks', () => {
     };
     return detail;
   }
-  const tokens = ['token-one-1111', 'token-two-2222', 'token-three-333', 'token-four-4444', 'token-five-5555'];
 
   it('a fixed token is masked wherever a server echoes it', async () => {
     const fetch = async () =>
