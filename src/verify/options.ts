@@ -154,8 +154,9 @@ export function verifyOptions(
   if (values['allow-writes']) {
     if (writeFlags.some((v) => !v))
       throw new UsageError('--allow-writes needs --account, --document-number and --body');
-    // As given: the write's pre-flight (write.ts, the client's preflightUpdate) makes it canonical, or
-    // names it among every other problem of the update before anything is sent.
+    // Kept as given: the update's one check is checkedWrite (src/verify/write.ts, the client's
+    // preflightUpdate), which sends the CPF as people write it (`529.982.247-25`) as its 11 digits and
+    // refuses one that cannot be, with every other problem of the update, before anything is sent.
     write = { account: values.account!, documentNumber: values['document-number']!, bodyFile: values.body! };
   } else if (writeFlags.some((v) => v !== undefined)) {
     throw new UsageError('--account, --document-number and --body only apply with --allow-writes');

@@ -144,16 +144,25 @@ describe('the path', () => {
     ['dash only', '529982247-25', '*********-**'],
     ['spaces, percent-encoded', '529%20982%20247%2025', '***%20***%20***%20**'],
     ['dots only', '529.982.247.25', '***.***.***.**'],
-    ['plus signs', '529+982+247+25', '***+***+***+**'],
-    ['encoded dot and dash', '529%2E982%2E247%2D25', '***%2E***%2E***%2D**'],
+    // A run written encoded (a form's + as a space too) is shown read, masked and encoded again
+    // (src/redact.ts redactPath, issue 34): a space as %20, a dot and a dash as themselves.
+    ['plus signs', '529+982+247+25', '***%20***%20***%20**'],
+    ['encoded dot and dash', '529%2E982%2E247%2D25', '***.***.***-**'],
     ['encoded digits', '%35%32%39982247-25', '*********-**'],
   ])('masks a CPF written %s', (_how, written, shown) => {
     expect(loggedPath(`/customers/${written}/keys?x=1`)).toBe(`/customers/${shown}/keys`);
   });
 
-  it('keeps shorter digit runs, and runs split by a path segment or a letter', () => {
+  it('keeps shorter digit runs, and runs split by a letter', () => {
+    expect(loggedPath('/v2/api/1234567890/k/2026-11-24/a/123/4567/b/8901/12345a678901')).toBe(
+      '/v2/api/1234567890/k/2026-11-24/a/123/4567/b/8901/12345a678901',
+    );
+  });
+
+  it('masks a run of eleven digits or more joined across path segments (a slash is a gap like any other)', () => {
+    // Issue 34: anything neither a letter nor a number may stand between two digits, '/' included.
     expect(loggedPath('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901')).toBe(
-      '/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901',
+      '/v2/api/**********/****-**-**/***/****/****/*****a678901',
     );
   });
 

@@ -54,7 +54,7 @@ describe('pixKeys', () => {
     const { message, status, problems, operation } = error as ResponseError;
     expect({ message, status, problems, operation }).toEqual({
       message:
-        'listPixKeys: the server sent a cursor it had already sent (page 2); stopped to avoid an endless loop (HTTP 200)',
+        'listPixKeys: page 2 broke a rule of the page walk: cursor.next must not repeat an earlier cursor; stopped to avoid an endless loop (HTTP 200)',
       status: 200,
       problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
       operation: 'listPixKeys',

@@ -230,7 +230,6 @@ describe('tokens the client masks', () => {
     };
     return detail;
   }
-  const tokens = ['token-one-1111', 'token-two-2222', 'token-three-333', 'token-four-4444', 'token-five-5555'];
 
   it('a fixed token is masked wherever a server echoes it', async () => {
     const fetch = async () =>
@@ -241,15 +240,20 @@ describe('tokens the client masks', () => {
     expect(error.problem?.detail).toBe('token [REDACTED] refused');
   });
 
-  it('the 4 latest tokens of a token function are masked, the ones before are forgotten', async () => {
-    const detail = echoing(tokens);
-    for (const token of tokens.slice(0, 4)) expect(await detail(token)).toBe('token [REDACTED] refused');
-    // The fifth call brings a fifth token: the first one is forgotten, the other four are still masked.
-    expect(await detail(tokens[1]!)).toBe('token [REDACTED] refused');
-    const later = echoing([...tokens, 'token-six-66666', 'token-seven-777']);
-    for (const token of tokens) await later(token);
-    expect(await later(tokens[0]!)).toBe(`token ${tokens[0]} refused`);
-    expect(await later(tokens[3]!)).toBe('token [REDACTED] refused');
+  // Issue 34: a rotating source's token used more than 4 calls ago was not masked; the client now
+  // remembers the latest 64 a token function gave (TOKENS_REMEMBERED in src/client/baas-client.ts).
+  it('the 64 latest tokens of a token function are masked, the ones before are forgotten', async () => {
+    const many = Array.from({ length: 67 }, (_, index) => `token-${String(index).padStart(2, '0')}-abcd`);
+    const detail = echoing(many);
+    // Through the 64th call, the first token is still one of the latest 64.
+    for (let call = 0; call < 64; call += 1) expect(await detail(many[0]!)).toBe('token [REDACTED] refused');
+    // The 65th call brings a 65th token: the first one is forgotten, the other 64 are still masked.
+    expect(await detail(many[1]!)).toBe('token [REDACTED] refused');
+    const later = echoing(many);
+    for (let call = 0; call < 64; call += 1) await later('nothing');
+    expect(await later(many[0]!)).toBe(`token ${many[0]} refused`);
+    expect(await later(many[2]!)).toBe('token [REDACTED] refused');
+    expect(await later(many[1]!)).toBe(`token ${many[1]} refused`);
   });
 
   it('a token handed out again does not push older tokens out', async () => {

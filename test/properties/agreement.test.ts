@@ -14,7 +14,6 @@ import {
   validateUpdateNaturalPersonQuery,
   type NaturalPersonUpdate,
 } from '../../src/index.js';
-import { canonicalUpdate } from '../../src/validation/identifiers.js';
 import {
   ADDRESS_PROPERTIES,
   BODY_PROPERTIES,
@@ -36,6 +35,7 @@ import {
   stringSchemaAt,
   textOfLength,
 } from '../support/arbitraries.js';
+import { preflightUpdate } from '../../src/validation/index.js';
 import { exampleValue } from '../support/fixtures.js';
 import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from '../support/mock.js';
 import { comparablePaths, prismPaths } from '../support/prism-violations.js';
@@ -326,24 +326,26 @@ describe('validators and mock agree on requests that break one rule', () => {
   test.prop([brokenRequest], { ...RUNS, numRuns: 50 })(
     'the client with pre-flight off gets the mock’s 422 as an ApiError',
     async ({ query, body }) => {
-      // `validate: false` turns the checks off, not the canonical form: an identifier as people write
-      // it (`529.982.247-25`) still goes out as the contract's, which breaks no rule.
-      const canonical = canonicalUpdate(query, body);
-      fc.pre(
-        [...validateUpdateNaturalPersonQuery(canonical.query), ...validateNaturalPersonUpdate(canonical.body)].length >
-          0,
-      );
-      // Same readers through the client: nothing is checked before sending, so the mock decides.
+      // Same readers through the client: nothing is checked before sending, so the mock decides. The
+      // client still sends identifiers as people write them in the contract's form, with pre-flight off
+      // too (issue 35, src/validation/identifiers.ts): a case broken only by such a spelling
+      // (`529.982.247-25`) is repaired, sent canonical, and the mock takes it.
+      const repaired =
+        preflightUpdate({ Account: query.Account, DocumentNumber: query.DocumentNumber }, body).issues.length === 0;
       const client = createBaasClient({ baseUrl: mockUrl(), token: TEST_TOKEN, retry: false, validate: false });
-      const error = await client
+      const outcome = await client
         .updateNaturalPerson({
           account: query.Account as string,
           documentNumber: query.DocumentNumber as string,
           body: body as NaturalPersonUpdate,
         })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).status).toBe(422);
+      if (repaired) {
+        expect(outcome).not.toBeInstanceOf(Error);
+        return;
+      }
+      expect(outcome).toBeInstanceOf(ApiError);
+      expect((outcome as ApiError).status).toBe(422);
     },
   );
 });

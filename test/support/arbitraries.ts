@@ -35,10 +35,33 @@ export const STRING_FIELDS: string[] = [
     .filter((name) => deref<{ type?: string }>(addressProperties[name])?.type === 'string')
     .map((name) => `/address/${name}`),
 ];
-/** String fields without a pattern or format: any text within the length limits is valid. */
+// Every code point but the controls (Unicode Cc) and lone surrogates, in one text; and each control
+// alone. The set of Cc code points is immutable (Unicode's stability policy) and lies below U+0100, so
+// only those are tested against \p{Cc}; the text is built in chunks to keep this import fast.
+const CONTROL = /^\p{Cc}$/u;
+const isControl = (code: number): boolean => code < 0x100 && CONTROL.test(String.fromCodePoint(code));
+const CHUNK = 4096;
+const ALL_BUT_CONTROLS = Array.from({ length: 0x110000 / CHUNK }, (_, index) => {
+  const codes: number[] = [];
+  for (let code = index * CHUNK; code < (index + 1) * CHUNK; code += 1)
+    if ((code < 0xd800 || code > 0xdfff) && !isControl(code)) codes.push(code);
+  return String.fromCodePoint(...codes);
+}).join('');
+const CONTROLS = Array.from({ length: 0x100 }, (_, code) => code)
+  .filter(isControl)
+  .map((code) => String.fromCodePoint(code));
+/** A pattern (as Ajv compiles it, with the u flag) that takes any text without a control character, and no control. */
+const takesAnyTextButControls = (pattern: string): boolean => {
+  const rule = new RegExp(pattern, 'u');
+  return rule.test(ALL_BUT_CONTROLS) && CONTROLS.every((control) => !rule.test(`a${control}b`));
+};
+/**
+ * String fields with no format and either no pattern or one that refuses only control characters
+ * (issue 34: text fields refuse Unicode Cc): any text without a control within the length limits is valid.
+ */
 export const FREE_TEXT_FIELDS = STRING_FIELDS.filter((pointer) => {
   const schema = stringSchemaAt(pointer);
-  return schema.pattern === undefined && schema.format === undefined;
+  return schema.format === undefined && (schema.pattern === undefined || takesAnyTextButControls(schema.pattern));
 });
 export const BODY_PROPERTIES = Object.keys(bodyProperties);
 export const ADDRESS_PROPERTIES = Object.keys(addressProperties);

@@ -10,7 +10,7 @@ import { createBaasClient, updateMany, ValidationError } from '../../src/index.j
 import { createSandbox } from '../../src/sandbox/index.js';
 import { runVerify } from '../../src/verify/run.js';
 import { countingSandbox, type CountingSandbox, killChildren, runCli, tempDir } from '../cli/batch/harness.js';
-import { parseVerifyArgs } from '../drift/verify-cli.js';
+import { main as verifyMain, parseVerifyArgs } from '../drift/verify-cli.js';
 
 const written = (cpf: string) => `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
 const PHONE = '+55 (11) 98765-4321';
@@ -184,8 +184,12 @@ describe('every surface refuses the same CPF with the same words, sending nothin
 
     const bodyFile = dir.file('bad-update.json');
     await writeFile(bodyFile, '{"email":"maria@example.com"}');
-    const refused = await runVerify(
-      parseVerifyArgs([
+    // verify, as the command line runs it: its one check of the update (the client's preflightUpdate)
+    // names the flag and says the client's words, with the other problems of the update if any.
+    const said: string[] = [];
+    const requested: string[] = [];
+    const code = await verifyMain(
+      [
         '--base-url',
         'http://127.0.0.1:9',
         '--token',
@@ -197,10 +201,20 @@ describe('every surface refuses the same CPF with the same words, sending nothin
         BAD_CPF,
         '--body',
         bodyFile,
-      ]),
-      { fetch: (url, init) => fetch(url, init) },
-    ).catch((e: unknown) => e);
-    expect(String((refused as Error).message)).toContain(`--document-number: DocumentNumber ${BAD_CPF_RULE}`);
+      ],
+      {
+        out: (text) => said.push(text),
+        err: (text) => said.push(text),
+        env: {},
+        fetch: async (input, init) => {
+          requested.push(new Request(input, init).url);
+          return fetch(input, init);
+        },
+      },
+    );
+    expect(code).toBe(2);
+    expect(said.join('\n')).toContain(`--document-number: DocumentNumber ${BAD_CPF_RULE}`);
+    expect(requested).toEqual([]);
     expect(sent).toEqual([]);
   });
 });
