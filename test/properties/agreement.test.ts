@@ -330,7 +330,7 @@ describe('validators and mock agree on requests that break one rule', () => {
       // identifiers people type (`529.982.247-25`, `01310-100`, `+55 11 98765-4321`) are still sent in
       // the contract's form (issue 35: every surface, whatever `validate` says), so a request whose only
       // fault was such a form reaches the mock valid and gets its 2xx; every other one gets the 422.
-      const sent = preflightUpdate(query, body);
+      const sent = preflightUpdate({ Account: query.Account, DocumentNumber: query.DocumentNumber }, body);
       const client = createBaasClient({ baseUrl: mockUrl(), token: TEST_TOKEN, retry: false, validate: false });
       const outcome = await client
         .updateNaturalPerson({
