@@ -28,6 +28,13 @@ export interface CommandContext {
   out(line: string): void;
   /** One line to standard error (diagnostics). */
   err(line: string): void;
+  /**
+   * One line of the sandbox's own synthetic credentials and accounts, printed on purpose so that a
+   * developer can use them (the sandbox's banner, and nothing else): to standard output with its
+   * control characters escaped but nothing masked, since `out` would mask the very tokens and CPFs the
+   * line is there to show. Default: `out`.
+   */
+  outSynthetic?(line: string): void;
   /** The environment secrets are read from (default: process.env). */
   env?: Readonly<Record<string, string | undefined>>;
   /** What the command sends its requests with (default: the global fetch); tests give a service in process. */

@@ -2,14 +2,16 @@
 // they are: a terminal, a file, a pipe, a slow reader, or a pipe whose reader went away (`| head`).
 // - Every line is masked and its control characters escaped (src/redact.ts `redactMessage`), each
 //   physical line on its own: a file name or provider text can neither forge a line, move the cursor,
-//   nor show a CPF. (The progress line's own redraw codes are written by ./batch/progress.ts.)
+//   nor show a CPF. (The progress line's own redraw codes are written by ./batch/progress.ts.) The one
+//   exception is `outSynthetic`, for the sandbox's banner: its synthetic tokens, client secrets and
+//   CPFs are what it is for, so they are shown, controls still escaped.
 // - Back-pressure: `drained()` resolves once what was written has left the process's buffer; the
 //   commands that write per line (update-many's problems, its lines) wait for it, so memory stays flat
 //   however slow the reader is.
 // - A closed output (EPIPE: the reader exited) is no crash: nothing more is written to it, `closed`
 //   aborts (the batch commands stop as on a first Ctrl-C: no new work, journal flushed), and the
 //   command exits EXIT_OUTPUT_CLOSED, which claims neither success nor drift nor failure.
-import { redactMessage } from '../redact.js';
+import { escapeControls, redactMessage } from '../redact.js';
 import type { CommandContext } from './command.js';
 
 /** The exit status when standard output or error was closed under the command: 128 + SIGPIPE, as a shell says it. */
@@ -39,6 +41,7 @@ export interface OutputStream {
 export interface Terminal extends CommandContext {
   out(line: string): void;
   err(line: string): void;
+  outSynthetic(line: string): void;
   drained(): Promise<void>;
   /** Aborted once standard output or error is closed under the command. */
   closed: AbortSignal;
@@ -61,11 +64,11 @@ export function terminal(
   };
   watch(stdout);
   if (stderr !== stdout) watch(stderr);
-  const write = (stream: OutputStream, line: string) => {
+  const write = (stream: OutputStream, line: string, shown: (line: string) => string = terminalText) => {
     if (stream.errored || stream.destroyed) close(stream, stream.errored);
     if (gone.has(stream)) return;
     // The callback takes the error too: a write on a closed pipe is never an uncaught exception.
-    stream.write(`${terminalText(line)}\n`, (error) => {
+    stream.write(`${shown(line)}\n`, (error) => {
       if (error) close(stream, error);
     });
   };
@@ -86,6 +89,7 @@ export function terminal(
   return {
     out: (line) => write(stdout, line),
     err: (line) => write(stderr, line),
+    outSynthetic: (line) => write(stdout, line, escapeControls),
     drained: async () => {
       await drainedOne(stdout);
       await drainedOne(stderr);

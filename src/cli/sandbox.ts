@@ -204,6 +204,8 @@ export const sandbox = defineCommand({
         `Docs with a try-it panel (client 1's token filled in; needs @redocly/cli): ${url}${SANDBOX_DOCS_PATH}`,
       ],
       { [SANDBOX_DOCS_PATH]: sandboxDocsPage(instance) },
+      // The banner shows the sandbox's own synthetic tokens, secrets and CPFs: what it is for.
+      true,
     );
   },
 });

@@ -136,6 +136,8 @@ export async function serveUntilStopped(
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
   pages?: Readonly<Record<string, () => Promise<string>>>,
+  /** The hints are the sandbox's synthetic credentials, shown unmasked (`CommandContext.outSynthetic`). */
+  synthetic = false,
 ): Promise<number> {
   const front = await startRequestLog({
     target: backend.url,
@@ -149,7 +151,9 @@ export async function serveUntilStopped(
     throw listenProblem(error, address, free) ?? error;
   });
   // The hints first, and last the line that says requests are taken: what stays on the screen.
-  for (const line of hints(front.url)) context.out(line);
+  for (const line of hints(front.url))
+    if (synthetic && context.outSynthetic) context.outSynthetic(line);
+    else context.out(line);
   const everywhere = ['0.0.0.0', '::', '[::]'].includes(address.host)
     ? `, and on every interface (${address.host})`
     : '';

@@ -34,6 +34,22 @@ describe('the terminal', () => {
     expect(out.text()).toBe('two\nlines\n');
   });
 
+  it("shows the sandbox banner's synthetic token and CPF as they are (outSynthetic), escaped, on stdout only", () => {
+    const out = collect();
+    const err = collect();
+    const io = terminal(out.stream, err.stream);
+    const line = 'client 1: Authorization: Bearer sbx_3f2a9c1d0e4b  DocumentNumber=52998224725';
+    io.outSynthetic(`${line}\u001b[2J`);
+    io.out(line);
+    const [shown, masked, rest] = out.text().split('\n');
+    expect(shown).toBe(`${line}\\x1b[2J`);
+    // The same line through out: masked, as every other line is.
+    expect(masked).not.toContain('sbx_3f2a9c1d0e4b');
+    expect(masked).not.toContain('52998224725');
+    expect(rest).toBe('');
+    expect(err.text()).toBe('');
+  });
+
   it('waits for a slow reader (drained) instead of buffering without bound', async () => {
     const slow = new PassThrough({ highWaterMark: 16 });
     const io = terminal(slow, collect().stream);

@@ -41,8 +41,8 @@ describe('package.json', () => {
     expect(majors).toEqual([...NODE_MAJORS]);
   });
 
-  it("depends at run time on openapi-fetch and csv-parse (the command line's CSV reader) only; Prism, Redocly, undici (for tls), OpenTelemetry, ExcelJS (.xlsx) and the sandbox helpers are optional peers and dev dependencies", () => {
-    expect(Object.keys(manifest.dependencies)).toEqual(['csv-parse', 'openapi-fetch']);
+  it("depends at run time on openapi-fetch, csv-parse (the command line's CSV reader) and proper-lockfile (the batch journals' lease) only; Prism, Redocly, undici (for tls), OpenTelemetry, ExcelJS (.xlsx) and the sandbox helpers are optional peers and dev dependencies", () => {
+    expect(Object.keys(manifest.dependencies)).toEqual(['csv-parse', 'openapi-fetch', 'proper-lockfile']);
     for (const peer of ['@stoplight/prism-cli', '@redocly/cli'])
       expect(manifest.peerDependencies[peer], peer).toBe(manifest.devDependencies[peer]);
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual([

@@ -72,15 +72,41 @@ function ruleOf(error: CsvError, limit: number): string {
   }
 }
 
-/** The first line of `text` chunks, up to `limit` characters: enough to find the separator. */
-async function peekHeader(text: AsyncIterator<string>, limit: number): Promise<{ head: string; ended: boolean }> {
-  let head = '';
-  while (!/[\r\n]/.test(head) && head.length <= limit) {
-    const next = await text.next();
-    if (next.done) return { head, ended: true };
-    head += next.value;
+/**
+ * Where the first record ends in `chunk`, the next chunk of a text (inside quotes at its start or not),
+ * so that each chunk is read once: the first line break outside quotes, or -1 when none is in it. A
+ * doubled quote inside a quoted field toggles twice, so counting quotes is enough.
+ */
+function scanRecordEnd(chunk: string, quotedAtStart: boolean): { end: number; quoted: boolean } {
+  let quoted = quotedAtStart;
+  for (let i = 0; i < chunk.length; i++) {
+    const char = chunk[i];
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\r' || char === '\n')) return { end: i, quoted };
   }
-  return { head, ended: false };
+  return { end: -1, quoted };
+}
+
+/**
+ * The first chunks of `text`, up to the end of the first record (the header row, line breaks inside its
+ * quotes included) or past `limit` characters: enough to find the separator. `headerRow` is that record.
+ */
+async function peekHeader(
+  text: AsyncIterator<string>,
+  limit: number,
+): Promise<{ head: string; headerRow: string; ended: boolean }> {
+  let head = '';
+  let quoted = false;
+  while (head.length <= limit) {
+    const next = await text.next();
+    if (next.done) return { head, headerRow: head, ended: true };
+    const scan = scanRecordEnd(next.value, quoted);
+    quoted = scan.quoted;
+    const headerRow = scan.end < 0 ? undefined : head + next.value.slice(0, scan.end);
+    head += next.value;
+    if (headerRow !== undefined) return { head, headerRow, ended: false };
+  }
+  return { head, headerRow: head, ended: false };
 }
 
 /** The records of decoded `text`, in order; an empty line, or a row of only separators, is no record. */
@@ -90,8 +116,8 @@ export async function* csvRecords(
 ): AsyncGenerator<CsvRecord> {
   const limit = options.maxRecordBytes ?? MAX_RECORD_BYTES;
   const source = text[Symbol.asyncIterator]();
-  const { head, ended } = await peekHeader(source, limit);
-  const firstLine = head.split(/[\r\n]/, 1)[0]!;
+  // The header row whole: cut at its first line break, one inside quotes would hide the separators after it.
+  const { head, headerRow, ended } = await peekHeader(source, limit);
   async function* all(): AsyncGenerator<string> {
     if (head !== '') yield head;
     if (ended) return;
@@ -103,7 +129,7 @@ export async function* csvRecords(
   let nextLine = 1;
   let emptySeen = 0;
   const parser = parse({
-    delimiter: separatorOf(firstLine),
+    delimiter: separatorOf(headerRow),
     // CRLF as one line break, then LF or CR alone, in any mix (csv-parse would otherwise keep the first it sees).
     record_delimiter: ['\r\n', '\n', '\r'],
     bom: true,
