@@ -308,7 +308,7 @@ describe('main (the command line)', () => {
   it('--allow-writes with an update the contract refuses: exit 2 naming each flag and rule, nothing sent at all', async () => {
     const bodyFile = join(dir, 'bad-update.json');
     await writeFile(bodyFile, '{"email":"maria@example.com","mobile_phone":{"number":12}}');
-    const { code, out, err, requests } = await runMain(writeArgs(bodyFile));
+    const { code, err, requests } = await runMain(writeArgs(bodyFile));
     expect(code).toBe(2);
     expect(requests).toEqual([]);
     const said = err.join('\n');
