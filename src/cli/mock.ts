@@ -30,8 +30,15 @@ export const mock = defineCommand({
       dynamic: values.dynamic ?? false,
       errors: values.errors ?? false,
     });
-    return serveUntilStopped('Mock', prism, address, context, (url) => [
-      `  try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${url}/v2/api/pix/keys/list-keys`,
-    ]);
+    // `Bearer test` is the mock's placeholder (Prism takes any token), shown as it is to be copied.
+    return serveUntilStopped(
+      'Mock',
+      prism,
+      address,
+      context,
+      (url) => [`  try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${url}/v2/api/pix/keys/list-keys`],
+      undefined,
+      true,
+    );
   },
 });

@@ -136,7 +136,7 @@ export async function serveUntilStopped(
   context: CommandContext,
   hints: (url: string) => string[] = () => [],
   pages?: Readonly<Record<string, () => Promise<string>>>,
-  /** The hints are the sandbox's synthetic credentials, shown unmasked (`CommandContext.outSynthetic`). */
+  /** The hints are synthetic credentials (the sandbox's, the mock's placeholder), shown unmasked (`CommandContext.outSynthetic`). */
   synthetic = false,
 ): Promise<number> {
   const front = await startRequestLog({
