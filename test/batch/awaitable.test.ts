@@ -6,21 +6,27 @@ import { exportKeyPages } from '../../src/batch/export-keys.js';
 import { createBaasClient, exportKeys, updateMany, ValidationError } from '../../src/index.js';
 import { BASE_URL, heldFetch, manyItems, sandboxClient, settle, until } from './support.js';
 
+/** A client of a fresh sandbox whose requests are counted (`sent()`). */
+function countingClient() {
+  const { sandbox, items, token } = sandboxClient();
+  let count = 0;
+  const client = createBaasClient({
+    baseUrl: BASE_URL,
+    token,
+    fetch: (input, init) => {
+      count += 1;
+      return sandbox.fetch(input as string, init);
+    },
+  });
+  return { client, items, sent: () => count };
+}
+
 describe('await updateMany(...)', () => {
   it('sends every item and resolves with the summary, failures listed', async () => {
-    const { sandbox, items, token } = sandboxClient();
-    let sent = 0;
-    const client = createBaasClient({
-      baseUrl: BASE_URL,
-      token,
-      fetch: (input, init) => {
-        sent += 1;
-        return sandbox.fetch(input as string, init);
-      },
-    });
+    const { client, items, sent } = countingClient();
     const input = [...items.slice(0, 19), { ...items[19]!, documentNumber: '123' }];
     const summary = await updateMany(client, input, { concurrency: 4 });
-    expect(sent).toBe(19);
+    expect(sent()).toBe(19);
     expect(summary).toMatchObject({ started: 20, done: 20, ok: 19, failed: 1, requests: 19, inFlight: 0 });
     expect(summary.failures).toHaveLength(1);
     expect(summary.failures[0]).toMatchObject({ ok: false, index: 19 });
@@ -74,21 +80,12 @@ describe('await updateMany(...)', () => {
   });
 
   it('sends nothing until it is awaited or iterated', async () => {
-    const { sandbox, items, token } = sandboxClient();
-    let sent = 0;
-    const client = createBaasClient({
-      baseUrl: BASE_URL,
-      token,
-      fetch: (input, init) => {
-        sent += 1;
-        return sandbox.fetch(input as string, init);
-      },
-    });
+    const { client, items, sent } = countingClient();
     const run = updateMany(client, items.slice(0, 3));
     await settle();
-    expect(sent).toBe(0);
+    expect(sent()).toBe(0);
     await run;
-    expect(sent).toBe(3);
+    expect(sent()).toBe(3);
   });
 
   it('refuses a plain for with a TypeError that says to use for await or await', () => {
