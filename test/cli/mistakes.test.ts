@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { cliCommand } from '../support/cli.js';
 
 interface Ran {
   code: number | null;
@@ -14,7 +15,7 @@ interface Ran {
 
 /** `baas-pix-contract ...args` from the sources, with only the environment given (no BAAS_* of the runner). */
 function bin(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const child = spawn(...cliCommand(args), {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,6 +20,7 @@ import {
   updateLine,
 } from './harness.js';
 import { SHOWN_PROBLEMS } from '../../../src/cli/batch/update-many-run.js';
+import { cliCommand } from '../../support/cli.js';
 
 const LINES = 400;
 let sandbox: CountingSandbox;
@@ -40,13 +41,14 @@ async function tmpfs(size: string): Promise<string> {
   return at;
 }
 
-/** `node --import tsx src/cli/index.ts ...args` after `prefix` (unshare), its output collected. */
+/** `baas-pix-contract ...args` (test/support/cli.ts) after `prefix` (unshare), its output collected. */
 function startUnder(prefix: string[], args: string[], env: Record<string, string>) {
-  const child = spawn(
-    prefix[0]!,
-    [...prefix.slice(1), process.execPath, '--import', 'tsx', 'src/cli/index.ts', ...args],
-    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const [node, cliArgs] = cliCommand(args);
+  const child = spawn(prefix[0]!, [...prefix.slice(1), node, ...cliArgs], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -81,7 +83,7 @@ function piped(command: string[], reader: string): Promise<{ status: number; std
   });
 }
 
-const cli = ['node', '--import', 'tsx', 'src/cli/index.ts'];
+const cli = cliCommand([]).flat();
 /** What a stack trace or Node's own error report looks like. */
 const CRASH = /\n\s+at |Unhandled|node:internal|EPIPE|ERR_/;
 
