@@ -1,9 +1,13 @@
 // `npm test`: every unit, in-process and loopback test (`test/**/*.test.ts`), quick enough for every
-// change, in three projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
+// change, in four projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
 // TESTING.md, "Two projects"), never a list of names:
 // - pure: threads sharing one module graph (no per-file isolation); test/support/pure-setup.ts makes
 //   a process, a thread or a socket throw and fails a file that leaves global state behind;
-// - process: what starts processes, threads or servers, or opens sockets: one fresh fork per file;
+// - process: what starts processes, threads or servers, or opens sockets: forks, each sharing one
+//   module graph between its files; test/support/process-setup.ts fails a file that leaves global
+//   state behind;
+// - isolated: what mocks a module or resets the registry (vi.mock, vi.doMock, vi.resetModules): one
+//   fresh fork per file;
 // - prism: the files that read the run's Prism mock, which that project's global setup starts only
 //   when one of them runs.
 // The slow matrix (`*.matrix.test.ts`) is vitest.matrix.config.ts's; the checks that are not unit
@@ -31,8 +35,11 @@ export default defineConfig({
     // keeps both cores busy; every test is written so that its outcome does not depend on the load
     // this adds (TESTING.md, "Time and load").
     maxWorkers: availableParallelism() + 1,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
+    // 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
+    // (test/tracing/secrets.test.ts, test/testing/mock.test.ts failed so).
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
     projects: [
       {
         extends: true,
@@ -42,17 +49,30 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           setupFiles: ['test/support/pure-setup.ts'],
-          typecheck: {
-            enabled: true,
-            include: ['test/**/*.test-d.ts'],
-            // Only the type tests: `tsc -p .` (npm run check) checks the rest.
-            tsconfig: './test/types/tsconfig.json',
-          },
         },
       },
       {
         extends: true,
-        test: { name: 'process', include: only(kinds.process), pool: 'forks', isolate: true },
+        test: {
+          name: 'process',
+          include: only(kinds.process),
+          pool: 'forks',
+          // One module graph per fork, as pure's threads share one: a fresh fork and graph for each of
+          // its files was 0.3–1.0 s of CPU each, 69 s over 118 files (TESTING.md, "Two projects").
+          isolate: false,
+          setupFiles: ['test/support/process-setup.ts'],
+          // The command line the tests start, bundled once for the run (test/support/cli.ts).
+          globalSetup: ['test/support/cli-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: only(kinds.isolated),
+          pool: 'forks',
+          isolate: true,
+        },
       },
       {
         extends: true,
@@ -62,10 +82,6 @@ export default defineConfig({
           pool: 'forks',
           isolate: true,
           globalSetup: ['test/support/prism-setup.ts'],
-          // Every request goes through Prism, another process: backstops, not estimates (at a load
-          // average of 20 a property over the mock took more than 30 s).
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
         },
       },
     ],
