@@ -37,7 +37,7 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     // Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
     // 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
-    // (test/tracing/secrets.test.ts, test/testing/mock.test.ts failed so).
+    // (test/tracing/secrets.test.ts, test/testing/mock.test.ts, now a matrix file, failed so).
     testTimeout: 300_000,
     hookTimeout: 600_000,
     projects: [

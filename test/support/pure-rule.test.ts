@@ -27,7 +27,9 @@ describe('the pure project', () => {
       /^test\/testing\/mock-hooks.test.ts calls vi\.mock\(\)$/,
     );
     expect(classify('test/cli/help.test.ts').reason).toMatch(/^test\/cli\/help.test.ts calls vi\.resetModules\(\)$/);
-    expect(classify('test/testing/mock.test.ts').reason).toMatch(/^test\/testing\/mock.test.ts calls startMock\(\)$/);
+    expect(classify('test/testing/mock.matrix.test.ts').reason).toMatch(
+      /^test\/testing\/mock.matrix.test.ts calls startMock\(\)$/,
+    );
     // src/ calling startMock (the mock command) makes no in-process command-line test isolated.
     expect(classify('test/cli/docs-page.test.ts').project).toBe('process');
   });
