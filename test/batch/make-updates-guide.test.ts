@@ -34,5 +34,5 @@ describe.each(['docs/guides/batch.md', 'docs/guias/batch.md'])('%s: making updat
       env: { ...process.env, NO_COLOR: '1' },
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(checked.stdout, checked.stderr).toContain('2 lines: 2 valid, 0 invalid; nothing sent (--dry-run)');
-  }, 60_000);
+  });
 });

@@ -14,7 +14,7 @@ import { freePort as closedPort } from '../../src/testing/mock.js';
 let built: Awaited<ReturnType<typeof buildFreshCode>>;
 beforeAll(async () => {
   built = await buildFreshCode();
-}, 120_000);
+});
 afterAll(() => built?.remove());
 
 /** Runs `file` with Node; resolves with its exit code and everything it printed. */

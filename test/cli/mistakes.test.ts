@@ -41,7 +41,7 @@ describe('mistakes, answered last', () => {
     expect(lines.at(-1)).toMatch(/--prot.*did you mean --port\?$/);
     expect(lines.length).toBeLessThanOrEqual(3);
     expect(lines.slice(0, -1).join('\n')).toContain('--help');
-  }, 60_000);
+  });
 
   it('verify with no credentials: the missing variable and flags named, exit 2, the last line, nothing else printed', async () => {
     const { code, lines } = await bin(['verify', '--base-url', 'http://127.0.0.1:9']);
@@ -49,7 +49,7 @@ describe('mistakes, answered last', () => {
     for (const named of ['BAAS_TOKEN', '--token', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])
       expect(lines.at(-1)).toContain(named);
     expect(lines.length).toBeLessThanOrEqual(3);
-  }, 60_000);
+  });
 
   it('a port in use: says so and suggests another port or --port 0, exit 1, the last line', async () => {
     blocker = createServer();
@@ -60,5 +60,5 @@ describe('mistakes, answered last', () => {
     expect(lines.at(-1)).toContain(`port ${port} is in use`);
     expect(lines.at(-1)).toContain('--port 0');
     expect(lines.at(-1)).not.toMatch(/EADDRINUSE|at .*\.ts:\d+/);
-  }, 60_000);
+  });
 });

@@ -315,5 +315,5 @@ describe('no token, client secret or full CPF in any event or error', () => {
     // And what was masked really was there to mask: the server echoed it.
     expect(texts.join('\n')).toMatch(/\[REDACTED\]/);
     expect(texts.join('\n')).toContain('*********25');
-  }, 30_000);
+  });
 });

@@ -65,7 +65,7 @@ describe('behind Prism in proxy mode (--errors)', () => {
   let proxy: Awaited<ReturnType<typeof startPrismProxy>>;
   beforeAll(async () => {
     proxy = await startPrismProxy(running.url);
-  }, 60_000);
+  });
   afterAll(() => proxy?.stop());
 
   it('Prism finds nothing wrong with the requests or the responses of a walk, an update and errors', async () => {

@@ -63,7 +63,7 @@ describe('update-many against a service that never answers', () => {
     expect(written.lines.filter((line) => line.outcome === 'ok')).toEqual([]);
     expect(io.stderr.at(-1)).toContain('(ECONNREFUSED)');
     expect(io.stderr.join('\n')).not.toContain(account!.documentNumber);
-  }, 60_000);
+  });
 });
 
 describe('NoAnswerStreak', () => {
