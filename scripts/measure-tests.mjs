@@ -48,6 +48,8 @@ if (!record) argv.shift();
 const [command, ...args] = argv.length > 0 ? argv : ['npm', 'test'];
 const commandText = [command, ...args].join(' ');
 
+// The commit measured is the one checked out at the start (a commit made during the run is not it).
+const commit = gitCommit();
 const loadBefore = loadavg()[0];
 const cpuBefore = childrenCpu();
 const startedAt = new Date();
@@ -115,7 +117,7 @@ if (record) {
       .trim()
       .split('\n');
     const row =
-      `| ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC | ${gitCommit()} | \`${commandText}\` | ` +
+      `| ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC | ${commit} | \`${commandText}\` | ` +
       `${result}${counts ? `; ${counts}` : ''} | ${wall.toFixed(1)} s | ${cpu.toFixed(1)} s (${user.toFixed(1)} + ${system.toFixed(1)}) | ` +
       `${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} | ${cpus().length}, Node ${process.version} | ${verdict()} |`;
     const table = [header, rule, row, ...rows.filter((r) => r.startsWith('|'))].slice(0, RUNS_KEPT + 2);
