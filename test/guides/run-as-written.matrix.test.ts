@@ -166,7 +166,9 @@ class GuideRun {
       argv = argv.map((word) => {
         const tarball = /^\/path\/to\/(baas-pix-contract-(.+)\.tgz)$/.exec(word);
         if (!tarball) return word;
-        expect(tarball[2], `${what}: the guide installs version ${tarball[2]}, the package is ${version}`).toBe(version);
+        expect(tarball[2], `${what}: the guide installs version ${tarball[2]}, the package is ${version}`).toBe(
+          version,
+        );
         return packed.tarball;
       });
       expect(
@@ -232,7 +234,13 @@ class GuideRun {
     if (!module && !inPackage && /^(await |for await|const .*= await |[^\n]*import\.meta)/m.test(block.code)) return;
     if (!this.sandbox && /env\('BAAS_BASE_URL'\)/.test(block.code))
       await this.startSandbox(
-        { line: '(the sandbox the file reads)', kind: 'sandbox', env: {}, argv: ['npx', 'baas-pix-contract', 'sandbox'], shows: [] },
+        {
+          line: '(the sandbox the file reads)',
+          kind: 'sandbox',
+          env: {},
+          argv: ['npx', 'baas-pix-contract', 'sandbox'],
+          shows: [],
+        },
         block,
       );
     const runner = /\.(m|c)?js$/.test(path) ? ['node', path] : ['npx', 'tsx', path];
