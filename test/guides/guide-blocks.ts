@@ -43,11 +43,11 @@ export interface Block {
   lang: string;
   code: string;
   /** The reason of a `<!-- not-run: … -->` mark. */
-  notRun?: string;
+  notRun?: string | undefined;
   /** The example file it shows, from its marker. */
-  example?: string;
+  example?: string | undefined;
   /** The file a reader would create: `first-call.ts` from a first line `// first-call.ts`. */
-  file?: string;
+  file?: string | undefined;
   commands: Command[];
 }
 

@@ -27,7 +27,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../src/testing/mock.js';
@@ -141,6 +141,21 @@ class GuideRun {
     };
     const tree = [run.child.pid!, ...descendants(run.child.pid!)];
     started.push(...tree);
+    // What the guide shows it prints, up to its "listening" line (the request log after it needs requests):
+    // each line in order, `…` standing for anything, the written port for the real one.
+    const shown = command.shows.slice(0, command.shows.findIndex((line) => /listening on/.test(line)) + 1);
+    const printed = stripVTControlCharacters(output).split('\n');
+    let from = 0;
+    for (const line of shown) {
+      const escaped = line.replaceAll(`:${written}`, `:${port}`).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const pattern = new RegExp(`^${escaped.replaceAll('…', '.*?')}$`);
+      const at = printed.findIndex((candidate, index) => index >= from && pattern.test(candidate.trimEnd()));
+      expect(
+        at,
+        `${where(block)}: the sandbox does not print "${line}" (in this order); it printed:\n${output}`,
+      ).toBeGreaterThanOrEqual(0);
+      from = at + 1;
+    }
     this.sandbox = {
       url: grab(/listening on (http:\/\/\S+)/, 'URL'),
       written,
@@ -248,7 +263,9 @@ class GuideRun {
   }
 
   async runTests() {
-    const tests = this.files.map(({ path }) => path).filter((path) => /\.test\.ts$/.test(path));
+    const tests = this.files
+      .map(({ path }) => path)
+      .filter((path) => /\.test\.ts$/.test(path) && !this.ranFiles.has(path));
     if (tests.length === 0) return;
     const output = await expectOk(['npx', 'vitest', 'run', ...tests], this.dir, `${this.blocks[0]!.document}'s tests`);
     expect(output).toMatch(new RegExp(`Test Files\\s+${tests.length} passed`));

@@ -59,7 +59,7 @@ describe("the testing guide's tarball figures", () => {
     async (guide) => {
       const text = readFileSync(join(repoRoot, guide), 'utf8');
       // `tar -tvzf` lists each file's size (its third column): their sum is npm's "unpacked size".
-      const listing = await run('tar', ['-tvzf', packed.tarball]);
+      const listing = String(await run('tar', ['-tvzf', packed.tarball]));
       const entries = listing.split('\n').filter((line) => line.startsWith('-'));
       const unpacked = entries.reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[2]), 0);
       const packedSize = (await stat(packed.tarball)).size;
