@@ -5,6 +5,7 @@ import type { FetchLike } from '../fetch.js';
 import { redactBounded, redactCredentials, redactedCause } from '../redact.js';
 import { Attempt } from '../transport/attempt.js';
 import { failureOf } from '../transport/failure.js';
+import { NO_RETRY, sendRequest } from '../transport/pipeline.js';
 import { isRedirect } from '../transport/redirect.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { TokenError, type TokenErrorInit } from './token-error.js';
@@ -72,7 +73,8 @@ export async function requestToken(
   let response: Response;
   let text: string;
   try {
-    response = await attempt.send();
+    // Through the package's one request loop, as every request is; a POST of the secret is sent once.
+    ({ response } = await sendRequest({ open: () => attempt, retry: NO_RETRY }));
     // The transport's redirect rule follows no POST: the secret goes to the token URL and nowhere
     // else, so a redirect comes back as itself (or, from a browser-like fetch, as an opaque answer of
     // status 0) and is refused here.

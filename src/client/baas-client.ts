@@ -11,14 +11,7 @@ import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
 import { clientEvents } from './events.js';
-import {
-  callSettings,
-  type InternalCallOptions,
-  priorAttempts,
-  resolveOptions,
-  type BaasClientOptions,
-  type CallOptions,
-} from './options.js';
+import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
@@ -62,6 +55,7 @@ export interface BaasClient {
 // Every member each operation's input takes, once: tsc fails here when an input gains or loses one.
 const CALL_OPTIONS = Object.keys({
   signal: true,
+  policies: true,
   timeoutMs: true,
   retry: true,
   maxResponseBytes: true,
@@ -157,7 +151,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   function send<T>(
     name: OperationName,
     params: Params,
-    callOptions: InternalCallOptions,
+    callOptions: CallOptions,
     read: Reader<T>,
   ): Promise<Answered<T>> {
     const operation = operations[name];
@@ -185,15 +179,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       headers,
       body,
     };
-    const call = new Call(
-      state,
-      request,
-      timeoutMs,
-      retry,
-      callOptions.signal,
-      maxResponseBytes,
-      priorAttempts(callOptions),
-    );
+    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes, callOptions.policies);
     return call.answer(read);
   }
 

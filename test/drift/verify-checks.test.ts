@@ -57,7 +57,7 @@ async function context(
   const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, {
     fetch: fetch ?? service.fetch,
     now: () => 0,
-    sleep: async () => undefined,
+    wait: async () => undefined,
   });
   const ctx: Context = { options: opts, budget, checker: await loadDriftChecker(), seen: [] };
   return { ctx, requests: service.requests };

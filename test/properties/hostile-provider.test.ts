@@ -380,7 +380,7 @@ describe('a hostile provider, seen through verify', () => {
       );
       const report = await runVerify(options, {
         fetch: async (url) => answer(h, secrets, true, url),
-        sleep: async () => undefined,
+        wait: async () => undefined,
       });
       // What the command line masks its output with (src/verify/cli.ts).
       const masked = outputSecrets(options);
