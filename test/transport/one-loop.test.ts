@@ -57,4 +57,11 @@ describe('one retry loop', () => {
     expect(await matching(files, /\bsleep\b|setTimeout|\bshouldRetry\b|PRIOR_ATTEMPTS|retry:\s*false/)).toEqual([]);
     expect(await matching(await sourceFiles('src'), /PRIOR_ATTEMPTS|priorAttempts/)).toEqual([]);
   });
+
+  it('no HTTP path outside the transport: openapi-fetch only builds the raw requests a Call sends', async () => {
+    const all = await sourceFiles('src');
+    expect(await matching(all, /createRawClient|headersMiddleware/)).toEqual([]);
+    expect(await matching(all, /from 'openapi-fetch'/)).toEqual(['src/client/raw.ts']);
+    expect(await matching(['src/client/raw.ts'], /new Call\(/)).toEqual(['src/client/raw.ts']);
+  });
 });
