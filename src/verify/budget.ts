@@ -4,7 +4,7 @@
 // The Budget is the loop's policy for verify: it counts every hop against the request budget and the
 // time budget and refuses one past them, and its retry rule waits out Retry-After on 429/503 when the
 // wait fits (reads only: a write is never sent twice). It hands back the response, body read and parsed.
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../body-limit.js';
 import { isJsonMediaType, mediaTypeOf } from '../drift/check.js';
 import type { FetchLike } from '../fetch.js';
 import { Attempt } from '../transport/attempt.js';
@@ -32,17 +32,6 @@ export interface Exchange {
 
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';
-}
-
-/** An answer's body went past --max-response-bytes; the read stopped there and nothing of it is kept. */
-export class ResponseTooLarge extends Error {
-  override readonly name = 'ResponseTooLarge';
-  constructor(
-    readonly status: number,
-    readonly limitBytes: number,
-  ) {
-    super(`the answer (${status}) is larger than --max-response-bytes (${limitBytes} bytes); reading stopped there`);
-  }
 }
 
 /**
@@ -167,10 +156,9 @@ export class Budget {
   private failure(error: unknown, attempt: Attempt | undefined, limitedBy: NoAnswer['limitedBy']): Error {
     // A budget used up before a hop went out: verify's own, not the transport's.
     if (error instanceof BudgetExhausted) return error;
-    const failure = failureOf(error, attempt);
-    // The transport's limit, named by verify's own option.
-    if (failure.kind === 'too-large') return new ResponseTooLarge(failure.status, failure.limitBytes);
-    return new NoAnswer(failure, limitedBy);
+    // The package's one "too large" (src/body-limit.ts), passed on: the report names verify's option.
+    if (error instanceof ResponseTooLarge) return error;
+    return new NoAnswer(failureOf(error, attempt), limitedBy);
   }
 
   /** What is left of the time budget; throws BudgetExhausted when either budget is used up. */

@@ -5,7 +5,8 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ResponseError, TimeoutError } from '../../src/errors.js';
 import type { FetchLike } from '../../src/fetch.js';
-import { Attempt, MAX_TIMER_MS, ResponseTooLarge } from '../../src/transport/attempt.js';
+import { ResponseTooLarge } from '../../src/body-limit.js';
+import { Attempt, MAX_TIMER_MS } from '../../src/transport/attempt.js';
 import { BLOCKED_PORT_REASON, clientError, failureOf } from '../../src/transport/failure.js';
 import { endlessBody } from '../support/endless-body.js';
 

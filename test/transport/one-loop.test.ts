@@ -64,4 +64,10 @@ describe('one retry loop', () => {
     expect(await matching(all, /from 'openapi-fetch'/)).toEqual(['src/client/raw.ts']);
     expect(await matching(['src/client/raw.ts'], /new Call\(/)).toEqual(['src/client/raw.ts']);
   });
+
+  it('one type says "too large", from the read up to the user\'s error', async () => {
+    const all = await sourceFiles('src');
+    expect(await matching(all, /class \w*(TooLarge|TooBig)\w* extends/)).toEqual(['src/body-limit.ts']);
+    expect(await matching(all, /BodyTooLargeError/)).toEqual([]);
+  });
 });
