@@ -11,6 +11,7 @@ import { ResponseError } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import type { RequestLimiter } from './limiter.js';
 import type { PacingSettings } from './options.js';
+import { Secrets } from '../redact.js';
 
 /**
  * A local limiter spacing requests at least `1000 / rate` ms apart, counted from when the previous one
@@ -65,6 +66,8 @@ function policyRefused(info: RateLimitInfo): ResponseError {
       status: 429,
       problems: [{ part: 'header', pointer: '/ratelimit-policy', rule }],
     },
+    // Our words and the policy's two numbers: no provider text, no value of a call.
+    { secrets: Secrets.none },
   );
 }
 
