@@ -888,9 +888,9 @@ export class Secrets {
     return redactUrl(url, this.values());
   }
 
-  /** A deep copy of a structure with every string masked (redactJson). */
-  json<T>(value: T, options?: RedactJsonOptions): T {
-    return redactJson(value, this.values(), options);
+  /** A deep copy of a structure with every string masked and bounded, member names too (redactJson). */
+  json<T>(value: T): T {
+    return redactJson(value, this.values());
   }
 
   /** Header values by name (redactHeaders). */

@@ -1,6 +1,6 @@
 // One place where events are redacted, logged at their level, and handed to listeners. The client
 // asks `wants(type)` before building an event, so a client with logging off pays one check.
-import { escapeControls, Secrets } from '../redact.js';
+import { escapeControls, redactJson, Secrets } from '../redact.js';
 import { levelOf, messageOf, type BaasEvent, type BaasEventType } from './events.js';
 import { resolveLogging, type LoggingOptions, type LogLevel, type LogMethod, type ResolvedLogging } from './levels.js';
 
@@ -52,7 +52,7 @@ const MOST_SEVERE: Record<BaasEventType, LogMethod> = {
  */
 export function redactEvent<T extends BaasEvent>(event: T, secrets: Secrets): T {
   const known = secrets.now();
-  return known.json(event, {
+  return redactJson(event, known.values(), {
     maxDepth: MAX_DEPTH,
     tooDeep: undefined,
     dropNull: true,

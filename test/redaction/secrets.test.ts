@@ -120,7 +120,6 @@ describe('Secrets: what it builds', () => {
 
   it('json masks every string of a structure, member names too', () => {
     expect(secrets.json({ [TOKEN]: [`${CPF}`, 1, null] })).toEqual({ [MASK]: ['*********25', 1, null] });
-    expect(secrets.json({ a: { b: 'c' } }, { maxDepth: 1, tooDeep: 'deep' })).toEqual({ a: 'deep' });
   });
 
   it('headers masks a credential header whole and the values elsewhere', () => {
