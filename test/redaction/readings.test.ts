@@ -96,3 +96,28 @@ describe('the shapes of a message, a cause and a span URL', () => {
     );
   });
 });
+
+describe('more edges of the readings', () => {
+  it('a character past the last run of the digit table (🧿, U+1F9FF) is no digit, and breaks nothing', () => {
+    expect(redactText('🧿 52998224725')).toBe('🧿 *********25');
+  });
+
+  it('%2B is a plus, never a space: only a + written as such is read as one', () => {
+    expect(redactText('tok%2Bsecret1%5Cn', ['tok secret1'])).toBe('tok%2Bsecret1%5Cn');
+    expect(redactText('tok+secret%41', ['tok+secretA'])).toBe(MASK);
+  });
+
+  it('two lists that join alike are two lists', () => {
+    expect(redactText('abcdefg', ['abcdefg', 'hijklmn'])).toBe(MASK);
+    expect(redactText('abcdef ghijklmn', ['abcdef', 'ghijklmn'])).toBe(`${MASK} ${MASK}`);
+  });
+
+  it('secrets given as any iterable', () => {
+    expect(redactText('x tok-secret-9', new Set(['tok-secret-9']))).toBe(`x ${MASK}`);
+  });
+
+  it('a CPF written with JSON escapes in its gaps is shown masked and encoded again, a lone surrogate as U+FFFD', () => {
+    expect(redactText('529\\u2010982.247-25')).toBe('***%E2%80%90***.***-25');
+    expect(redactText('529\\ud800982.247-25')).toBe('***%EF%BF%BD***.***-25');
+  });
+});
