@@ -3,13 +3,17 @@
 // carries inside a longer run, and the helpers that shape a message, a cause and a span's URL.
 import { describe, expect, it } from 'vitest';
 import {
+  escapeControls,
   hideQueryValues,
   hideQueryValuesIn,
   MASK,
   percentDecode,
   redactedCause,
+  redactBounded,
   redactMessage,
+  redactPath,
   redactText,
+  redactUrl,
 } from '../../src/redact.js';
 
 describe('percent-decoding: a UTF-8 sequence by the length its first byte says', () => {
@@ -119,5 +123,42 @@ describe('more edges of the readings', () => {
   it('a CPF written with JSON escapes in its gaps is shown masked and encoded again, a lone surrogate as U+FFFD', () => {
     expect(redactText('529\\u2010982.247-25')).toBe('***%E2%80%90***.***-25');
     expect(redactText('529\\ud800982.247-25')).toBe('***%EF%BF%BD***.***-25');
+  });
+});
+
+describe('bounds, URLs, paths and escapes as shown', () => {
+  it('a text past eight times the bound is cut before it is masked; the count is of the text as given', () => {
+    const long = 'tok-secret-1 '.repeat(700);
+    expect(redactBounded(long, ['tok-secret-1'], 1000).endsWith(`${MASK}… (8100 more characters)`)).toBe(true);
+    expect(redactBounded('z'.repeat(8000)).endsWith('z… (7000 more characters)')).toBe(true);
+    expect(redactBounded('y'.repeat(300))).toBe('y'.repeat(300));
+  });
+
+  it('redactUrl masks a fragment, a query name and a path segment, and leaves a URL with nothing to mask as it was', () => {
+    expect(redactUrl('https://a.test/p?x=1#frag-52998224725')).toBe('https://a.test/p?x=1#frag-*********25');
+    expect(redactUrl('https://a.test/p#section')).toBe('https://a.test/p#section');
+    expect(redactUrl('https://a.test/p/seg?limit=5&x=a%20b')).toBe('https://a.test/p/seg?limit=5&x=a%20b');
+    expect(redactUrl('https://a.test/p?52998224725=1&ok=2')).toBe('https://a.test/p?*********25=1&ok=2');
+    expect(redactUrl('https://a.test/p/a%2Ftok-secret-1/x', ['a/tok-secret-1'])).toBe('https://a.test/p/[REDACTED]/x');
+  });
+
+  it('redactPath: every digit of a run of 11 or more, written or encoded, and a bearer credential; no query', () => {
+    expect(redactPath('/v2/52998224725/x?DocumentNumber=1')).toBe('/v*/***********/x');
+    expect(redactPath('/v2/5299822472')).toBe('/v*/**********');
+    expect(redactPath('/keys/5299822472')).toBe('/keys/5299822472');
+    expect(redactPath('/v2/529%2E982%2E247%2D25')).toBe('/v*/***.***.***-**');
+    expect(redactPath('/v2/529+982+247+25')).toBe('/v*/***%20***%20***%20**');
+    expect(redactPath('/v2/Bearer%20abc/x')).toBe('/v2/Bearer%20***/x');
+    expect(redactPath(undefined)).toBe('/');
+  });
+
+  it('an encoded gap is encoded again in upper-case hex, a quote included', () => {
+    expect(redactText('529\\u001b982.247-25')).toBe('***%1B***.***-25');
+    expect(redactText('529\\u0027982.247-25')).toBe('***%27***.***-25');
+  });
+
+  it('escapeControls writes a control or format character below U+0100 as \\x, above as \\u', () => {
+    expect(escapeControls('\u0007\u00ad\u202e\u2028x')).toBe('\\x07\\xad\\u202e\\u2028x');
+    expect(escapeControls('\u0100\u200b')).toBe('\u0100\\u200b');
   });
 });
