@@ -80,7 +80,7 @@ describe('the shapes of a message, a cause and a span URL', () => {
 
   it('redactedCause of an error without a stack: its message masked, an empty stack', () => {
     const error = new Error('boom tok-secret-1');
-    error.stack = undefined;
+    delete error.stack;
     const copy = redactedCause(error, ['tok-secret-1']);
     expect([copy.message, copy.stack]).toEqual([`boom ${MASK}`, '']);
   });
