@@ -75,7 +75,7 @@ export abstract class BaasError extends Error {
 }
 
 /** The server answered with an HTTP error status. */
-export class ApiError extends BaasError {
+export class BaasApiError extends BaasError {
   readonly kind = 'api' as const;
   readonly status: number;
   /** The parsed problem details (also built from the upstream `{status:"ERROR",error:{…}}` envelope or a text body). */
@@ -115,7 +115,7 @@ export class ApiError extends BaasError {
 }
 
 /** Input broke the contract; nothing was sent. */
-export class ValidationError extends BaasError {
+export class BaasValidationError extends BaasError {
   readonly kind = 'validation' as const;
   readonly issues: ValidationIssue[];
 
@@ -132,7 +132,7 @@ export class ValidationError extends BaasError {
 }
 
 /** No complete answer within `timeoutMs`, on the last attempt. */
-export class TimeoutError extends BaasError {
+export class BaasTimeoutError extends BaasError {
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
 
@@ -143,7 +143,7 @@ export class TimeoutError extends BaasError {
 }
 
 /** The connection failed: refused, reset, DNS, TLS. */
-export class NetworkError extends BaasError {
+export class BaasNetworkError extends BaasError {
   readonly kind = 'network' as const;
   /** The system error code, e.g. ECONNREFUSED, ECONNRESET, ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, when there is one. */
   readonly code: string | undefined;
@@ -163,7 +163,7 @@ export class NetworkError extends BaasError {
 }
 
 /** The server answered, but not as the contract says: invalid JSON, an HTML page, a redirect elsewhere. */
-export class ResponseError extends BaasError {
+export class BaasResponseError extends BaasError {
   readonly kind = 'response' as const;
   readonly status: number;
   readonly contentType: string | undefined;
@@ -197,10 +197,10 @@ export class ResponseError extends BaasError {
 
 /**
  * The token source failed (it threw or rejected: `cause` is its error, redacted; for clientCredentials
- * a TokenError, itself an AuthError, with the RFC 6749 `error`) or gave something that is not a usable
+ * a BaasTokenError, itself an BaasAuthError, with the RFC 6749 `error`) or gave something that is not a usable
  * token (empty, not a string, control characters). Nothing was sent with it.
  */
-export class AuthError extends BaasError {
+export class BaasAuthError extends BaasError {
   readonly kind = 'auth' as const;
 }
 

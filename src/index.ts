@@ -1,6 +1,11 @@
 // The public entry (`.`). Each export, and why a user needs it: docs/api-surface.md. The recorded
 // surface is api/baas-pix-contract.api.md (`npm run api:report` updates it; test/api/ compares).
-export * from './types.js';
+// The contract's types in a namespace of their own (`Contract.PixKey`, `Contract.ResponseNotFound`,
+// `Contract.paths`): the generated alias of every component, so the root stays small. By name too, the five
+// the typed methods take and return, which every user of the client writes: the body of an update and its
+// answer, a key and a page of keys, and the problem details of a `BaasApiError`.
+export type * as Contract from './types.js';
+export type { NaturalPersonUpdate, PixKey, PixKeyList, Problem, UpdateResult } from './types.js';
 export {
   createBaasClient,
   type BaasClient,
@@ -17,17 +22,17 @@ export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export type { HttpMethod, RawClient, RawInitArgs, RawMethod, RawOperation, TokenSource } from './client/raw.js';
 export {
   BaasError,
-  ApiError,
-  ValidationError,
-  TimeoutError,
-  NetworkError,
-  ResponseError,
-  AuthError,
+  BaasApiError,
+  BaasValidationError,
+  BaasTimeoutError,
+  BaasNetworkError,
+  BaasResponseError,
+  BaasAuthError,
   type BaasErrorKind,
   type CallOperation,
   type ErrorContext,
 } from './errors.js';
-export { operationNames } from './generated/operations.js';
+export { operationNames, type OperationName } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
@@ -47,7 +52,7 @@ export {
   type ClientCredentialsOptions,
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
-export { TokenError, type TokenErrorInit, type TokenFailure } from './auth/token-error.js';
+export { BaasTokenError, type BaasTokenErrorInit, type TokenFailure } from './auth/token-error.js';
 export type {
   TlsOptions,
   TlsMaterial,
@@ -62,7 +67,7 @@ export type {
   RequestEvent,
   ResponseEvent,
   RetryEvent,
-  ErrorEvent,
+  BaasErrorEvent,
   TokenEvent,
   CallEventFields,
 } from './logging/events.js';

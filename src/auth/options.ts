@@ -23,7 +23,7 @@ export interface ClientCredentialsOptions {
   /**
    * Lifetime assumed when the endpoint sends no `expires_in`. Default 300 seconds, at most 86 400.
    * An `expires_in` that is sent must be a positive number of seconds: 0, a negative number or one
-   * that is not finite is refused (a TokenError, `invalid_response`; the token is neither cached nor
+   * that is not finite is refused (a BaasTokenError, `invalid_response`; the token is neither cached nor
    * used). One over 86 400 (24 h) is kept for 86 400 seconds.
    */
   defaultExpiresInSeconds?: number;
@@ -31,7 +31,7 @@ export interface ClientCredentialsOptions {
   timeoutMs?: number;
   /**
    * The largest token endpoint answer read, in bytes, counted while it streams; past it the request
-   * fails with a TokenError (`invalid_response`) naming the limit. Default 10 MiB (10 485 760).
+   * fails with a BaasTokenError (`invalid_response`) naming the limit. Default 10 MiB (10 485 760).
    */
   maxResponseBytes?: number;
   /** A client certificate and/or private CA for the token endpoint (needs the optional peer `undici`). */

@@ -1,18 +1,18 @@
-// The error a clientCredentials token source rejects with: an AuthError (kind 'auth'), so every
+// The error a clientCredentials token source rejects with: an BaasAuthError (kind 'auth'), so every
 // token failure is one error kind, whether the client meets it or a program calls the source itself.
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
-import { AuthError } from '../errors.js';
+import { BaasAuthError } from '../errors.js';
 import { MAX_PROVIDER_TEXT, redactBounded, redactCredentials, redactUrl } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
 
 /**
- * What a TokenError is built from: `clientCredentials` builds one for each failed token request, and a
+ * What a BaasTokenError is built from: `clientCredentials` builds one for each failed token request, and a
  * test double of a token source can build the same. Every text is redacted again by the constructor.
  */
-export interface TokenErrorInit {
+export interface BaasTokenErrorInit {
   failure: TokenFailure;
   /** The token endpoint; shown without its user name and password. */
   tokenUrl: string;
@@ -35,7 +35,7 @@ export interface TokenErrorInit {
   secrets?: readonly string[] | undefined;
 }
 
-export class TokenError extends AuthError {
+export class BaasTokenError extends BaasAuthError {
   readonly failure: TokenFailure;
   readonly tokenUrl: string;
   readonly status: number | undefined;
@@ -43,7 +43,7 @@ export class TokenError extends AuthError {
   readonly errorDescription: string | undefined;
   readonly errorUri: string | undefined;
 
-  constructor(init: TokenErrorInit) {
+  constructor(init: BaasTokenErrorInit) {
     const secrets = init.secrets ?? [];
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
     const tokenUrl = redactUrl(init.tokenUrl, secrets);
@@ -65,4 +65,4 @@ export class TokenError extends AuthError {
   }
 }
 
-export const isTokenError = (value: unknown): value is TokenError => value instanceof TokenError;
+export const isTokenError = (value: unknown): value is BaasTokenError => value instanceof BaasTokenError;

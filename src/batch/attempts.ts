@@ -3,7 +3,7 @@
 // (shouldRetry), including the wait a server's Retry-After asks for.
 import { type InternalCallOptions, PRIOR_ATTEMPTS } from '../client/options.js';
 import { shouldRetry, sleep, type RetrySettings } from '../client/retry.js';
-import { ApiError, BaasError, NetworkError, TimeoutError } from '../errors.js';
+import { BaasApiError, BaasError, BaasNetworkError, BaasTimeoutError } from '../errors.js';
 import type { Pacing } from './pacing.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: BaasError };
@@ -58,8 +58,9 @@ export async function attemptUntilDone<T>(
     }
     attempts.answered(number, error);
     last = error;
-    const status = error instanceof ApiError ? error.status : undefined;
-    const failure = error instanceof TimeoutError ? 'timeout' : error instanceof NetworkError ? 'network' : undefined;
+    const status = error instanceof BaasApiError ? error.status : undefined;
+    const failure =
+      error instanceof BaasTimeoutError ? 'timeout' : error instanceof BaasNetworkError ? 'network' : undefined;
     // Validation, authentication and unreadable answers are the item's own: never retried.
     if (status === undefined && failure === undefined) return ended();
     const wait = shouldRetry(
@@ -68,7 +69,7 @@ export async function attemptUntilDone<T>(
         method: attempts.method,
         status,
         failure,
-        retryAfterMs: error instanceof ApiError ? error.retryAfterMs : undefined,
+        retryAfterMs: error instanceof BaasApiError ? error.retryAfterMs : undefined,
         elapsedMs: Date.now() - started,
       },
       attempts.retry,

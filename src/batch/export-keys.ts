@@ -3,7 +3,7 @@
 // retried here so retries are paced too. Pages carry their cursors, so a caller can resume.
 import type { ListPixKeysInput } from '../client/baas-client.js';
 import { walkCursorPages } from '../client/pagination.js';
-import { ApiError } from '../errors.js';
+import { BaasApiError } from '../errors.js';
 import { operations } from '../generated/operations.js';
 import type { PixKey, PixKeyList } from '../types.js';
 import { validateListPixKeysQuery } from '../validation/index.js';
@@ -106,7 +106,7 @@ function checkExportOptions(options: ExportKeysOptions | undefined, where: strin
  * its `nextCursor`, and pass that as `after` to resume where you stopped (no key is read twice). Each
  * page request is paced by `rate`, the provider's stated limit and `limiter`, and retried (paced too).
  * Aborting `signal` ends the walk quietly before the next page. A page that fails after its retries
- * ends it with the BaasError; so does a server that repeats a cursor (a ResponseError).
+ * ends it with the BaasError; so does a server that repeats a cursor (a BaasResponseError).
  */
 export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): ExportKeysRun<KeyPage> {
   if (typeof client?.listPixKeys !== 'function')
@@ -210,7 +210,7 @@ async function* pages(client: ExportClient, settings: ExportSettings, tally: Tal
       stop,
       sending: () => 0,
       answered: (_attempt, error) => {
-        if (error instanceof ApiError) pacing.learn(error.rateLimit);
+        if (error instanceof BaasApiError) pacing.learn(error.rateLimit);
       },
     });
     if (outcome === undefined) throw STOPPED;

@@ -33,8 +33,8 @@ export interface UpdateFailure<I = UpdateItem> {
   /** The item as given. Not a property of the result: JSON.stringify and util.inspect (showHidden too) of a result leave it out. */
   readonly item: I;
   /**
-   * Why it failed, after its retries: a ValidationError (nothing was sent), an ApiError, a
-   * TimeoutError, a NetworkError, a ResponseError or an AuthError. Redacted like every BaasError.
+   * Why it failed, after its retries: a BaasValidationError (nothing was sent), an BaasApiError, a
+   * BaasTimeoutError, a BaasNetworkError, a BaasResponseError or an BaasAuthError. Redacted like every BaasError.
    */
   error: BaasError;
 }

@@ -7,7 +7,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { UpdateNaturalPersonInput } from '../client/baas-client.js';
 import type { UpdateResult } from '../types.js';
-import { ApiError, type BaasError, ValidationError } from '../errors.js';
+import { BaasApiError, type BaasError, BaasValidationError } from '../errors.js';
 import { operations } from '../generated/operations.js';
 import { AdaptiveConcurrency } from './adaptive.js';
 import { attemptUntilDone } from './attempts.js';
@@ -69,7 +69,7 @@ const OVERLOADED = new Set([429, 503]);
  * - `items`: any iterable or async iterable (an array, a generator reading a file). It is pulled
  *   lazily: at most `concurrency` items are in flight, plus one waiting for a slot, plus results not
  *   yet read (at most `concurrency`); memory does not grow with the input.
- * - Each item is checked by the client before it is sent: a bad one yields a ValidationError and
+ * - Each item is checked by the client before it is sent: a bad one yields a BaasValidationError and
  *   sends nothing.
  * - Every request waits for its turn: `rate`, the provider's own limit once a 429's `RateLimit-Policy`
  *   header field states one, and `limiter`. Retries are made here, not by the client, so they are
@@ -318,7 +318,7 @@ class Run<I extends UpdateItem>
   }
 
   private async runItem(index: number, item: I): Promise<void> {
-    // A malformed item (null, a missing field) is the client's ValidationError, like any bad value.
+    // A malformed item (null, a missing field) is the client's BaasValidationError, like any bad value.
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
     const own = { stop: new AbortController(), hard: new AbortController() };
     if (this.stop.signal.aborted) own.stop.abort(this.stop.signal.reason);
@@ -359,10 +359,10 @@ class Run<I extends UpdateItem>
   }
 
   private answered(attempt: number, error: BaasError | undefined): void {
-    // A ValidationError was raised before anything was sent.
-    if (error instanceof ValidationError) return;
+    // A BaasValidationError was raised before anything was sent.
+    if (error instanceof BaasValidationError) return;
     this.counts.request();
-    if (error instanceof ApiError) {
+    if (error instanceof BaasApiError) {
       this.pacing.learn(error.rateLimit);
       if (OVERLOADED.has(error.status)) {
         this.counts.overloaded += 1;
@@ -371,7 +371,7 @@ class Run<I extends UpdateItem>
       }
     }
     // A timeout or a network failure says nothing either way about the load.
-    if (error === undefined || error instanceof ApiError) this.adaptive.answered();
+    if (error === undefined || error instanceof BaasApiError) this.adaptive.answered();
   }
 
   /**

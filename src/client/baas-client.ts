@@ -1,7 +1,7 @@
 // The client most users import: one method per operation of the spec, each a thin layer over the
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
-import { ResponseError, ValidationError } from '../errors.js';
+import { BaasResponseError, BaasValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
@@ -95,7 +95,7 @@ function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object): void
     path: given,
     message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
   }));
-  if (issues.length > 0) throw new ValidationError(issues, { operation });
+  if (issues.length > 0) throw new BaasValidationError(issues, { operation });
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -165,7 +165,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     if (callOptions.headers) {
       for (const [header, value] of Object.entries(callOptions.headers)) {
         if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
-          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
+          throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
             operation: name,
           });
         }
@@ -198,7 +198,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
-    if (settings.validate && issues.length > 0) throw new ValidationError(issues, { operation });
+    if (settings.validate && issues.length > 0) throw new BaasValidationError(issues, { operation });
   }
 
   const client: BaasClient = {
@@ -258,7 +258,7 @@ async function readJson(response: Response, call: Call, check?: AnswerCheck): Pr
 async function readPixKeyList(response: Response, call: Call, check?: AnswerCheck): Promise<PixKeyList> {
   const parsed = await readJson(response, call, check);
   if (!isPixKeyList(parsed)) {
-    throw new ResponseError(
+    throw new BaasResponseError(
       'a key list without a `data` array',
       { status: response.status, contentType: response.headers.get('content-type') ?? undefined },
       call.context(),

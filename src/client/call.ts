@@ -169,7 +169,7 @@ export class Call {
 
   /**
    * The answer's body, counted while it streams (the transport's read): past `maxResponseBytes` the
-   * read stops, the rest is cancelled, and the call ends with a ResponseError naming the limit. Readers
+   * read stops, the rest is cancelled, and the call ends with a BaasResponseError naming the limit. Readers
    * call it while the attempt lives, so its timer and abort still cut a slow body short.
    */
   async readBytes(response: Response): Promise<Uint8Array> {
@@ -211,7 +211,7 @@ export class Call {
       }
       this.answered(response);
       // A 401 with a token the source can drop: drop it, get a new one, repeat the call once. A
-      // second 401 is the caller's ApiError.
+      // second 401 is the caller's BaasApiError.
       const source = this.client.token;
       if (response.status === 401 && !this.renewed && typeof source === 'function' && source.invalidate) {
         this.renewed = true;
@@ -348,8 +348,8 @@ export class Call {
 
   /** The single place where a failure becomes what the caller sees. */
   private fail(error: unknown): unknown {
-    // What the transport makes of it: the caller's abort reason, a TimeoutError, a ResponseError over
-    // the byte limit, or a NetworkError.
+    // What the transport makes of it: the caller's abort reason, a BaasTimeoutError, a BaasResponseError over
+    // the byte limit, or a BaasNetworkError.
     const outcome =
       error instanceof BaasError ? error : clientError(failureOf(error, this.current, this.signal), this.context());
     // The error event's duration runs from the call's start.

@@ -1,6 +1,6 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
 import type { DriftEvent } from '../drift/problems.js';
-import { AuthError } from '../errors.js';
+import { BaasAuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
@@ -20,7 +20,7 @@ import { tokenProblem, type TokenSource } from './token.js';
 export interface CallOptions {
   /** Aborting it rejects the call with the signal's reason (an `AbortSignal.timeout()` too: a DOMException named TimeoutError). */
   signal?: AbortSignal | undefined;
-  /** Time for each attempt of this call, headers and body; a TimeoutError when it runs out. Default: the client's. */
+  /** Time for each attempt of this call, headers and body; a BaasTimeoutError when it runs out. Default: the client's. */
   timeoutMs?: number | undefined;
   /** Retry settings for this call, merged over the client's; `false` sends it once. */
   retry?: RetryOptions | false | undefined;
@@ -33,7 +33,7 @@ export interface CallOptions {
 /**
  * Attempts of the same request made before this call by a caller that sends each attempt itself, so as to
  * pace its retries (updateMany and exportKeys, src/batch/attempts.ts): the call's attempts, its events and
- * its error count on from them, so a NetworkError after the batch's fifth attempt says "after 5 attempts".
+ * its error count on from them, so a BaasNetworkError after the batch's fifth attempt says "after 5 attempts".
  * A symbol, not an option of CallOptions: only the package's own batch sets it.
  */
 export const PRIOR_ATTEMPTS: unique symbol = Symbol('baas-pix-contract.priorAttempts');
@@ -62,7 +62,7 @@ export interface BaasClientOptions {
   timeoutMs?: number;
   /**
    * The largest answer body read, in bytes, for every call (typed and `raw`), success or error. Counted
-   * while the body streams: past it the read stops and the call rejects with a `ResponseError` naming
+   * while the body streams: past it the read stops and the call rejects with a `BaasResponseError` naming
    * the limit (`limitBytes`), not retried. Default 10 MiB (10 485 760).
    */
   maxResponseBytes?: number;
@@ -85,7 +85,7 @@ export interface BaasClientOptions {
   /**
    * Check every answer of a typed operation against the contract (its documented statuses, media
    * types, required headers and schemas). `'throw'`: an answer that departs from it is a
-   * `ResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
+   * `BaasResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
    * the call goes on as usual and a drift event goes to the client's observers and `onDrift`.
    * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
    */
@@ -167,12 +167,12 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     );
   }
   if (options.token === undefined || options.token === '')
-    throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
+    throw new BaasAuthError('createBaasClient: token is required (a string or a function returning one)');
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
-    if (problem) throw new AuthError(`createBaasClient: ${problem}`);
+    if (problem) throw new BaasAuthError(`createBaasClient: ${problem}`);
   } else if (typeof options.token !== 'function') {
-    throw new AuthError('createBaasClient: token must be a string or a function returning one');
+    throw new BaasAuthError('createBaasClient: token must be a string or a function returning one');
   }
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');

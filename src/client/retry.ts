@@ -15,7 +15,7 @@ export interface RetryOptions {
   /**
    * The longest single wait a server's `Retry-After` may ask for. Default 60 000 ms. A `Retry-After`
    * longer than this, or longer than the time `maxElapsedMs` leaves, ends the retries: the call
-   * rejects with the `ApiError`, whose `retryAfterMs` says what the server asked.
+   * rejects with the `BaasApiError`, whose `retryAfterMs` says what the server asked.
    */
   maxRetryAfterMs?: number;
   /** Statuses worth another attempt. Default 429, 502, 503, 504. */

@@ -1,6 +1,6 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
-// a usable token both become an AuthError before anything is sent, naming the problem, never the value.
-import { AuthError, type ErrorContext } from '../errors.js';
+// a usable token both become an BaasAuthError before anything is sent, naming the problem, never the value.
+import { BaasAuthError, type ErrorContext } from '../errors.js';
 import { redactedCause, redactText } from '../redact.js';
 import { headerValueProblem } from '../token-text.js';
 
@@ -41,20 +41,20 @@ export async function resolveToken(
   try {
     value = typeof source === 'function' ? await source() : source;
   } catch (error) {
-    // An AuthError (clientCredentials' TokenError) is redacted already and keeps its fields as cause;
+    // An BaasAuthError (clientCredentials' BaasTokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
-    if (error instanceof AuthError)
-      throw new AuthError(
+    if (error instanceof BaasAuthError)
+      throw new BaasAuthError(
         `the token source failed (${redactText(error.message, secrets)}); nothing was sent`,
         context(),
         { cause: error },
       );
-    throw new AuthError('the token source failed; nothing was sent', context(), {
+    throw new BaasAuthError('the token source failed; nothing was sent', context(), {
       cause: redactedCause(error, secrets),
     });
   }
   const problem = tokenProblem(value);
-  if (problem) throw new AuthError(`${problem}; nothing was sent`, context());
+  if (problem) throw new BaasAuthError(`${problem}; nothing was sent`, context());
   remember(value as string);
   return value as string;
 }

@@ -40,7 +40,7 @@ export function describeProblem(problem: DriftProblem): string {
 
 /**
  * What the client emits with `validateResponses: 'warn'` (to its observers and `onDrift`), and what
- * a `ResponseError` carries with `'throw'`. Problems never hold values.
+ * a `BaasResponseError` carries with `'throw'`. Problems never hold values.
  */
 export interface DriftEvent {
   type: 'drift';

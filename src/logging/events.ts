@@ -45,9 +45,9 @@ export interface RetryEvent extends CallEventFields {
   rateLimit?: RateLimitInfo | undefined;
 }
 
-export interface ErrorEvent extends CallEventFields {
+export interface BaasErrorEvent extends CallEventFields {
   type: 'error';
-  /** The error's class, e.g. ApiError, and its kind. */
+  /** The error's class, e.g. BaasApiError, and its kind. */
   errorName: string;
   errorKind?: string | undefined;
   /** The error's message; redacted again when the event is emitted. */
@@ -75,7 +75,7 @@ export interface TokenEvent {
 /** An answer that departed from the contract (`validateResponses: 'warn'`): pointers and rules, never values. */
 export type { DriftEvent };
 
-export type BaasEvent = RequestEvent | ResponseEvent | RetryEvent | ErrorEvent | TokenEvent | DriftEvent;
+export type BaasEvent = RequestEvent | ResponseEvent | RetryEvent | BaasErrorEvent | TokenEvent | DriftEvent;
 export type BaasEventType = BaasEvent['type'];
 
 /** The level an event is logged at. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../auth/index.js';
 import type { TokenSource } from '../client/token.js';
-import { ApiError, AuthError } from '../errors.js';
+import { BaasApiError, BaasAuthError } from '../errors.js';
 import { hideQueryValues, redactUrl } from '../redact.js';
 import { isInsecureRemote } from '../loopback.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
@@ -98,7 +98,7 @@ export interface CredentialRefusal {
   status: number | undefined;
   /** RFC 6749 §5.2 `error` of a token endpoint's refusal, when it is a plain code (`invalid_client`). */
   code?: string;
-  /** How the token request failed (a TokenError's `failure`): absent for the service's 401 or 403. */
+  /** How the token request failed (a BaasTokenError's `failure`): absent for the service's 401 or 403. */
   failure?: TokenFailure;
 }
 
@@ -133,7 +133,7 @@ export function exitOfTrouble(trouble: CredentialTrouble, failedRun: number): nu
   return trouble === 'unavailable' ? failedRun : 2;
 }
 
-/** The refusal in a token endpoint's TokenError, whatever its failure; undefined for anything else. */
+/** The refusal in a token endpoint's BaasTokenError, whatever its failure; undefined for anything else. */
 export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefined {
   if (!isTokenError(error)) return undefined;
   // Only a code as RFC 6749 spells them: the endpoint is not trusted to put words in the summary.
@@ -146,15 +146,15 @@ export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefi
 
 /**
  * The credential failure behind an error a command met, or undefined when it is not one: the client's
- * AuthError (whose cause is clientCredentials' TokenError), a TokenError itself (verify's requests),
- * or the service's 401 or 403 (an ApiError).
+ * BaasAuthError (whose cause is clientCredentials' BaasTokenError), a BaasTokenError itself (verify's requests),
+ * or the service's 401 or 403 (an BaasApiError).
  */
 export function credentialFailure(error: unknown): CredentialRefusal | undefined {
-  if (error instanceof ApiError) {
+  if (error instanceof BaasApiError) {
     return error.status === 401 || error.status === 403 ? { by: 'service', status: error.status } : undefined;
   }
   if (isTokenError(error)) return tokenEndpointRefusal(error);
-  if (error instanceof AuthError) {
+  if (error instanceof BaasAuthError) {
     const refusal = tokenEndpointRefusal(error.cause);
     // A token source of the user's own that failed: nothing says more than that the credentials were not usable.
     return refusal ?? { by: 'token endpoint', status: undefined };

@@ -1,15 +1,17 @@
 // The generated types reject wrong shapes at compile time (vitest typecheck).
 import { describe, expectTypeOf, it } from 'vitest';
-import type {
-  Address,
-  BeneficiaryEntity,
-  BrazilianState,
-  DocumentType,
-  NaturalPersonUpdate,
-  PixKey,
-  PixKeyList,
-  UpdateNaturalPersonQuery,
-} from '../../src/types.js';
+import type * as Root from '../../src/index.js';
+import type { Contract } from '../../src/index.js';
+
+// Through the public entry, as a consumer writes them: the generated aliases live in `Contract`.
+type Address = Contract.Address;
+type BeneficiaryEntity = Contract.BeneficiaryEntity;
+type BrazilianState = Contract.BrazilianState;
+type BeneficiaryDocumentType = Contract.BeneficiaryDocumentType;
+type NaturalPersonUpdate = Contract.NaturalPersonUpdate;
+type PixKey = Contract.PixKey;
+type PixKeyList = Contract.PixKeyList;
+type UpdateNaturalPersonQuery = Contract.UpdateNaturalPersonQuery;
 import { createRawClient } from '../../src/client/raw.js';
 
 const client = createRawClient({ baseUrl: 'http://127.0.0.1:4010' });
@@ -90,7 +92,7 @@ describe('generated types', () => {
     expectTypeOf<PixKeyList['data']>().toEqualTypeOf<PixKey[]>();
     expectTypeOf<PixKeyList['cursor']['next']>().toEqualTypeOf<string | null>();
     expectTypeOf<PixKey['beneficiary_entity']['document_type']>().toEqualTypeOf<'cpf' | 'cnpj'>();
-    expectTypeOf<DocumentType>().toEqualTypeOf<'cpf' | 'cnpj'>();
+    expectTypeOf<BeneficiaryDocumentType>().toEqualTypeOf<'cpf' | 'cnpj'>();
   });
 
   it('types a holder as one of two kinds, told apart by document_type', () => {
@@ -100,5 +102,24 @@ describe('generated types', () => {
     // @ts-expect-error A third kind of holder is not in the contract.
     const rg: BeneficiaryEntity = { name: 'Maria', document_type: 'rg', document: '123' };
     expectTypeOf(rg).not.toBeAny();
+  });
+
+  it('are aliases of the generated components, in the Contract namespace; the root names only what the methods take and return', () => {
+    expectTypeOf<Contract.PixKey>().toEqualTypeOf<Contract.components['schemas']['PixKey']>();
+    expectTypeOf<Contract.ResponseNotFound>().toEqualTypeOf<Contract.components['responses']['NotFound']>();
+    expectTypeOf<Contract.ParameterLimit>().toEqualTypeOf<Contract.components['parameters']['Limit']>();
+    expectTypeOf<Contract.HeaderRetryAfter>().toEqualTypeOf<Contract.components['headers']['RetryAfter']>();
+    expectTypeOf<Root.PixKey>().toEqualTypeOf<Contract.PixKey>();
+    expectTypeOf<Root.NaturalPersonUpdate>().toEqualTypeOf<Contract.NaturalPersonUpdate>();
+    expectTypeOf<Root.UpdateResult>().toEqualTypeOf<Contract.UpdateResult>();
+    expectTypeOf<Root.PixKeyList>().toEqualTypeOf<Contract.PixKeyList>();
+    expectTypeOf<Root.Problem>().toEqualTypeOf<Contract.Problem>();
+    // @ts-expect-error A response alias is not a name of the root: Contract.ResponseNotFound.
+    type NotAtRoot = Root.ResponseNotFound;
+    // @ts-expect-error The spec has no webhooks: openapi-typescript's empty `webhooks` type is not exported.
+    type NoWebhooks = Contract.webhooks;
+    // @ts-expect-error Nor its empty `$defs`.
+    type NoDefs = Contract.$defs;
+    expectTypeOf<NotAtRoot | NoWebhooks | NoDefs>().toBeAny();
   });
 });

@@ -5,16 +5,16 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createBaasClient,
   operationNames,
-  TokenError,
+  BaasTokenError,
   type BaasClient,
   type BaasError,
   type BaasEventListener,
   type CallEventFields,
   type CallOperation,
+  type Contract,
   type ErrorContext,
-  type ErrorEvent,
+  type BaasErrorEvent,
   type HttpMethod,
-  type operations,
   type OperationName,
   type PemClientCertificate,
   type PfxClientCertificate,
@@ -28,7 +28,7 @@ import {
   type ResponseEvent,
   type RetryEvent,
   type TlsOptions,
-  type TokenErrorInit,
+  type BaasTokenErrorInit,
   type UpdateFailure,
   type UpdateManyResult,
   type UpdateSuccess,
@@ -47,7 +47,7 @@ const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
 describe('the names a consumer writes', () => {
   it('OperationName is the spec operationIds, one name for one thing; CallOperation adds raw', () => {
     expectTypeOf<OperationName>().toEqualTypeOf<'updateNaturalPerson' | 'listPixKeys'>();
-    expectTypeOf<OperationName>().toEqualTypeOf<keyof operations>();
+    expectTypeOf<OperationName>().toEqualTypeOf<keyof Contract.operations>();
     expectTypeOf(operationNames).toEqualTypeOf<OperationName[]>();
     expectTypeOf<CallOperation>().toEqualTypeOf<OperationName | 'raw'>();
     expectTypeOf<BaasError['operation']>().toEqualTypeOf<CallOperation | undefined>();
@@ -88,7 +88,7 @@ describe('the names a consumer writes', () => {
     expectTypeOf(where).toBeCallableWith({} as RequestEvent);
     expectTypeOf(where).toBeCallableWith({} as ResponseEvent);
     expectTypeOf(where).toBeCallableWith({} as RetryEvent);
-    expectTypeOf(where).toBeCallableWith({} as ErrorEvent);
+    expectTypeOf(where).toBeCallableWith({} as BaasErrorEvent);
   });
 
   it('names each shape of the tls option, for a config helper that returns one', () => {
@@ -108,14 +108,14 @@ describe('the names a consumer writes', () => {
     void [noKey, noCa];
   });
 
-  it('builds a TokenError for a test double of a failing token source', () => {
-    const init: TokenErrorInit = { failure: 'rejected', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
+  it('builds a BaasTokenError for a test double of a failing token source', () => {
+    const init: BaasTokenErrorInit = { failure: 'rejected', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
     const failing = async (): Promise<string> => {
-      throw new TokenError({ ...init, status: 401, error: 'invalid_client' });
+      throw new BaasTokenError({ ...init, status: 401, error: 'invalid_client' });
     };
     expectTypeOf(failing).returns.resolves.toBeString();
     // @ts-expect-error not a TokenFailure
-    const wrong: TokenErrorInit = { failure: 'refused', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
+    const wrong: BaasTokenErrorInit = { failure: 'refused', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
     void wrong;
   });
 
@@ -124,10 +124,10 @@ describe('the names a consumer writes', () => {
       'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
     >();
     expectTypeOf<RawClient['GET']>().toEqualTypeOf<RawMethod<'get'>>();
-    expectTypeOf<RawOperation<typeof LIST, 'get'>>().toEqualTypeOf<operations['listPixKeys']>();
-    expectTypeOf<RawOperation<typeof UPDATE, 'put'>>().toEqualTypeOf<operations['updateNaturalPerson']>();
+    expectTypeOf<RawOperation<typeof LIST, 'get'>>().toEqualTypeOf<Contract.operations['listPixKeys']>();
+    expectTypeOf<RawOperation<typeof UPDATE, 'put'>>().toEqualTypeOf<Contract.operations['updateNaturalPerson']>();
     // The list call's User-Agent header is required, so its init is too.
-    expectTypeOf<RawInitArgs<operations['listPixKeys'], 'json'>['length']>().toEqualTypeOf<1>();
+    expectTypeOf<RawInitArgs<Contract.operations['listPixKeys'], 'json'>['length']>().toEqualTypeOf<1>();
   });
 
   it('names what every update result carries, on success and failure alike', () => {
