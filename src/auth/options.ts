@@ -7,12 +7,16 @@ import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { misspeltOptionProblem } from '../words.js';
 
+/** How the client authenticates at the token endpoint (RFC 6749 §2.3.1): HTTP Basic, or the two in the form body. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
+/** The options of `clientCredentials`. */
 export interface ClientCredentialsOptions {
   /** The token endpoint, e.g. `https://sandbox.openfinance.celcoin.dev/v5/token`. https, or http to loopback. */
   tokenUrl: string;
+  /** The client id the provider issued; masked on every surface. */
   clientId: string;
+  /** The client secret the provider issued; masked on every surface, never stored in an error or an event. */
   clientSecret: string;
   /** Scopes to ask for: a space-separated string or a list. Default none (the server's default). */
   scope?: string | readonly string[];

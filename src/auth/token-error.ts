@@ -1,4 +1,4 @@
-// The error a clientCredentials token source rejects with: an BaasAuthError (kind 'auth'), so every
+// The error a clientCredentials token source rejects with: a BaasAuthError (kind 'auth'), so every
 // token failure is one error kind, whether the client meets it or a program calls the source itself.
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
@@ -13,6 +13,7 @@ export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_respons
  * test double of a token source can build the same. Every text is redacted again by the constructor.
  */
 export interface BaasTokenErrorInit {
+  /** Why no token came. */
   failure: TokenFailure;
   /** The token endpoint; shown without its user name and password. */
   tokenUrl: string;
@@ -35,14 +36,25 @@ export interface BaasTokenErrorInit {
   secrets?: readonly string[] | undefined;
 }
 
+/**
+ * A token request of `clientCredentials` failed: a `BaasAuthError` (`kind: 'auth'`) saying why (`failure`) and
+ * what the endpoint said (RFC 6749 §5.2), every text masked. The client rejects a call with it as it comes.
+ */
 export class BaasTokenError extends BaasAuthError {
+  /** Why no token came: `rejected`, `network`, `timeout` or `invalid_response`. */
   readonly failure: TokenFailure;
+  /** The token endpoint, without user name and password. */
   readonly tokenUrl: string;
+  /** The HTTP status of the token endpoint's answer, when there was one. */
   readonly status: number | undefined;
+  /** RFC 6749 §5.2 `error` (`invalid_client`, `invalid_scope`, …), masked. */
   readonly error: string | undefined;
+  /** RFC 6749 §5.2 `error_description`, masked. */
   readonly errorDescription: string | undefined;
+  /** RFC 6749 §5.2 `error_uri`, masked. */
   readonly errorUri: string | undefined;
 
+  /** Every text of `init` is masked again here, with `init.secrets`: a test double builds the same error. */
   constructor(init: BaasTokenErrorInit) {
     const secrets = init.secrets ?? [];
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.

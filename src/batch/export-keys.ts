@@ -21,9 +21,11 @@ import { Pacing } from './pacing.js';
 
 /** What exportKeys needs of a client: `createBaasClient`'s does (any promise of a page will do). */
 export interface ExportClient {
+  /** One page of keys: `limit` and `cursor` as the client's `listPixKeys` takes them. */
   listPixKeys(input?: ListPixKeysInput): Promise<PixKeyList>;
 }
 
+/** The options of `exportKeys`: the page size, where to resume, the page hook, and the batch's pacing. */
 export interface ExportKeysOptions extends PacingOptions {
   /** Keys per page asked of the server (the contract's `limit` query parameter). Default: the server's. */
   limit?: number | undefined;
@@ -39,6 +41,7 @@ export interface ExportKeysOptions extends PacingOptions {
 
 /** One page of an export. */
 export interface KeyPage {
+  /** The page's keys, in the server's order. */
   keys: PixKey[];
   /** The cursor this page was asked with (undefined for the first page). */
   cursor: string | undefined;

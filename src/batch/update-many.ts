@@ -19,6 +19,7 @@ import { resultOf, type UpdateFailure, type UpdateItem, type UpdateManyResult } 
 
 /** What updateMany needs of a client: `createBaasClient`'s does (any promise of the result will do). */
 export interface BatchClient {
+  /** Updates one customer, as the client's `updateNaturalPerson` does. */
   updateNaturalPerson(input: UpdateNaturalPersonInput): Promise<UpdateResult | undefined>;
 }
 

@@ -25,19 +25,25 @@ import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 import { misspeltMembers } from '../words.js';
 
+/** The argument of `updateNaturalPerson`: who (`account`, `documentNumber`), what (`body`), and the per-call options. */
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
   account: string;
   /** `DocumentNumber` query parameter: the customer's CPF, 11 digits. */
   documentNumber: string;
+  /** The new values of the customer's data (the request body); checked against the contract before sending. */
   body: NaturalPersonUpdate;
 }
 
+/** The argument of `listPixKeys`: one page's size and cursor, and the per-call options. */
 export interface ListPixKeysInput extends CallOptions {
+  /** Keys on the page (the `limit` query parameter), within the contract's bounds. Default: the server's. */
   limit?: number;
+  /** The previous page's `cursor.next`, as received; omit it for the first page. */
   cursor?: string;
 }
 
+/** The typed client `createBaasClient` returns: the contract's operations, `pixKeys()`, `raw`, `on` and `close`. */
 export interface BaasClient {
   /**
    * Resolves with the parsed success body, or undefined for an empty 200 or a 204;
@@ -124,6 +130,10 @@ export function operationUrl(baseUrl: string, operation: Operation, params: Para
   return url;
 }
 
+/**
+ * The client of the contract: every call is checked before it is sent, sent with timeouts, retries, a byte
+ * limit and the token, and masked in everything it shows. Its options are checked here, naming the option.
+ */
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
   // The token source's own secrets (clientCredentials: the client secret and every token it issued

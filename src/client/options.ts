@@ -49,6 +49,7 @@ export const priorAttempts = (options: InternalCallOptions): number => {
   return Number.isSafeInteger(prior) && (prior as number) >= 0 ? (prior as number) : 0;
 };
 
+/** The options of `createBaasClient`: `baseUrl` and `token`, and how calls are sent, checked and observed. */
 export interface BaasClientOptions {
   /** Where the API lives, e.g. `https://sandbox.baas.example`. Plain http only to loopback unless `allowInsecureHttp`. */
   baseUrl: string;
@@ -98,6 +99,7 @@ export interface BaasClientOptions {
   onDrift?: (event: DriftEvent) => void;
 }
 
+/** What the client does with an answer that departs from the contract: nothing, a `drift` event, or a `BaasResponseError`. */
 export type ResponseValidation = 'off' | 'warn' | 'throw';
 
 export interface ResolvedOptions {

@@ -14,6 +14,7 @@ export const MAX_EMPTY_PAGES = 10;
 /** The cursors a walk remembers (the most recent), to refuse one sent again: memory stays bounded. */
 export const MAX_REMEMBERED_CURSORS = 1_000;
 
+/** The options of a walk over pages (`pixKeys()`): page size, a page limit, and each page's per-call options. */
 export interface PageOptions extends CallOptions {
   /** Page size asked of the server. */
   limit?: number;

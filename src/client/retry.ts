@@ -3,6 +3,7 @@
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { misspeltMembers } from '../words.js';
 
+/** The `retry` option: how many attempts, and how long to wait between them. */
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
   maxAttempts?: number;

@@ -1,5 +1,5 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
-// a usable token both become an BaasAuthError before anything is sent, naming the problem, never the value.
+// a usable token both become a BaasAuthError before anything is sent, naming the problem, never the value.
 import { BaasAuthError, type ErrorContext } from '../errors.js';
 import { redactedCause, redactText } from '../redact.js';
 import { headerValueProblem } from '../token-text.js';
@@ -10,8 +10,11 @@ import { headerValueProblem } from '../token-text.js';
  * one and repeats the call once; and `secrets`, values the client masks in everything it shows.
  */
 export type TokenSource = string | TokenFunction;
+/** A `token` given as a function: called before each attempt, with `invalidate` and `secrets` when it has them. */
 export type TokenFunction = (() => string | Promise<string>) & {
+  /** Drops `token`, which an API refused (401); the client then asks for a new one and repeats the call once. */
   invalidate?: (token?: string) => void;
+  /** Values the client masks in everything it shows (errors, events, logs, spans). */
   secrets?: () => string[];
 };
 
@@ -41,7 +44,7 @@ export async function resolveToken(
   try {
     value = typeof source === 'function' ? await source() : source;
   } catch (error) {
-    // An BaasAuthError (clientCredentials' BaasTokenError) is redacted already and keeps its fields as cause;
+    // A BaasAuthError (clientCredentials' BaasTokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
     if (error instanceof BaasAuthError)
       throw new BaasAuthError(

@@ -4,7 +4,9 @@
 /** Which part of the response broke the contract. */
 export type DriftPart = 'status' | 'content-type' | 'header' | 'body';
 
+/** One place where an answer left the contract, and the rule it broke; never the value. */
 export interface DriftProblem {
+  /** Which part of the answer: its status, content type, a header or the body. */
   part: DriftPart;
   /** JSON pointer inside the part: `/data/0/key` in the body, `/retry-after` among headers, `` for the whole part. */
   pointer: string;
@@ -43,13 +45,19 @@ export function describeProblem(problem: DriftProblem): string {
  * a `BaasResponseError` carries with `'throw'`. Problems never hold values.
  */
 export interface DriftEvent {
+  /** The event's kind, what `client.on('drift', …)` selects. */
   type: 'drift';
+  /** The operation whose answer drifted (`listPixKeys`). */
   operationId: string;
+  /** The HTTP status of the answer that drifted. */
   status: number;
+  /** Where the answer left the contract, each with its rule. */
   problems: DriftProblem[];
   /** From the client: method, redacted URL and X-Request-Id of the answer that drifted. */
   method?: string | undefined;
+  /** The request URL, masked. */
   url?: string | undefined;
+  /** The answer's `X-Request-Id`, when it sent one. */
   requestId?: string | undefined;
 }
 

@@ -4,6 +4,7 @@
 import { Random } from './random.js';
 import type { OperationName } from '../generated/operations.js';
 
+/** A failure the sandbox acts out (`sandbox.inject(fault)`): a status, a delay, a dropped connection, for some calls of an operation. */
 export interface Fault {
   /** The operation to disturb, or '*' for both. */
   operation: OperationName | '*';

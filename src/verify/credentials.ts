@@ -147,7 +147,7 @@ export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefi
 /**
  * The credential failure behind an error a command met, or undefined when it is not one: the client's
  * BaasAuthError (whose cause is clientCredentials' BaasTokenError), a BaasTokenError itself (verify's requests),
- * or the service's 401 or 403 (an BaasApiError).
+ * or the service's 401 or 403 (a BaasApiError).
  */
 export function credentialFailure(error: unknown): CredentialRefusal | undefined {
   if (error instanceof BaasApiError) {

@@ -142,6 +142,17 @@ describe('the names the API reports export', () => {
     expect(renamed.map(({ report, line }) => `${report}: ${line.trim()}`)).toEqual([]);
   });
 
+  it('document every item (api-extractor marks an item without a doc comment `(undocumented)`)', async () => {
+    const undocumented: string[] = [];
+    for (const report of new Set(reported.map(({ report }) => report))) {
+      const lines = (await readFile(join(repoRoot, 'api', report), 'utf8')).split('\n');
+      lines.forEach((line, at) => {
+        if (line.includes('(undocumented)')) undocumented.push(`${report}: ${lines[at + 1]?.trim()}`);
+      });
+    }
+    expect(undocumented).toEqual([]);
+  });
+
   it('include no empty type (`Record<string, never>`, `never`, `{}`)', async () => {
     const empty: string[] = [];
     for (const report of new Set(reported.map(({ report }) => report))) {

@@ -1,6 +1,6 @@
 // The client with clientCredentials against a real OAuth2 server (oauth2-mock-server) and a local
 // API server: a 401 drops the cached token, a new one is fetched and the call repeated once; a second
-// 401 is an BaasApiError; token failures are AuthErrors whose cause is the BaasTokenError.
+// 401 is a BaasApiError; token failures are AuthErrors whose cause is the BaasTokenError.
 import { inspect } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { OAuth2Server } from 'oauth2-mock-server';
@@ -69,7 +69,7 @@ describe('a 401 with a clientCredentials token', () => {
     ]);
   });
 
-  it('a second 401 is an BaasApiError, after exactly two sends and two token requests', async () => {
+  it('a second 401 is a BaasApiError, after exactly two sends and two token requests', async () => {
     api.handle((_req, res) =>
       json(res, 401, { type: 'about:blank', status: 401, title: 'Unauthorized' }, { 'x-request-id': 'r-again' }),
     );

@@ -51,7 +51,7 @@ describe('an observer with only some hooks', () => {
 });
 
 describe('edges', () => {
-  it("a token source's failure is an BaasAuthError with the call's context, before any attempt", async () => {
+  it("a token source's failure is a BaasAuthError with the call's context, before any attempt", async () => {
     const fetch: FetchLike = async () => new Response(null, { status: 200 });
     const source = async (): Promise<string> => {
       throw new Error('idp down');

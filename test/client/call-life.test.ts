@@ -57,7 +57,7 @@ describe('raw honours the call life', () => {
 });
 
 describe('the token source', () => {
-  it('a token function that throws is an BaasAuthError with the cause, redacted', async () => {
+  it('a token function that throws is a BaasAuthError with the cause, redacted', async () => {
     server.handle((_req, res) => json(res, 200, page));
     let calls = 0;
     // The first token works; the refresh fails with a message that echoes it.
@@ -179,7 +179,7 @@ describe('every error carries attempts and the last request id', () => {
     expect(error).toMatchObject({ attempts: 2, requestId: 'req-503' });
   });
 
-  it('an BaasApiError and a BaasResponseError', async () => {
+  it('a BaasApiError and a BaasResponseError', async () => {
     server.handle((_req, res) => json(res, 404, { type: 'about:blank', status: 404 }, { 'x-request-id': 'req-404' }));
     const api = await client()
       .listPixKeys()

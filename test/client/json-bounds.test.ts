@@ -47,7 +47,7 @@ describe('the depth bound', () => {
   });
 });
 
-describe('what an BaasApiError keeps of a huge problem', () => {
+describe('what a BaasApiError keeps of a huge problem', () => {
   it(`keeps ${MAX_KEPT_MEMBERS} members of a 422 with 300,000, and ${MAX_KEPT_ITEMS} of 100,000 violations`, async () => {
     const problem: Record<string, unknown> = { type: 'about:blank', status: 422, title: 'Invalid' };
     for (let i = 0; i < 300_000; i += 1) problem[`m${i}`] = i;

@@ -101,7 +101,7 @@ describe('resolveOptions', () => {
     // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
     [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
     [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],
-  ])('refuses token %j as an BaasAuthError: %s', (override, rule) => {
+  ])('refuses token %j as a BaasAuthError: %s', (override, rule) => {
     const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), BaasAuthError);
     expect(message).toMatch(/^createBaasClient: /);
     expect(message.slice('createBaasClient: '.length)).toMatch(rule);

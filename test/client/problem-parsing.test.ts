@@ -1,4 +1,4 @@
-// What an answer becomes, through the client with an injected fetch: data, an BaasApiError built from
+// What an answer becomes, through the client with an injected fetch: data, a BaasApiError built from
 // problem details, the upstream envelope or a text body, or a BaasResponseError for what is not the
 // contract (HTML, invalid JSON, a redirect not followed). Each error's toJSON() is pinned but for its
 // message, whose format test/client/errors.test.ts pins once: here a message is checked for what it
@@ -241,7 +241,7 @@ describe('answers that are not the contract: BaasResponseError', () => {
     });
   });
 
-  it('a blank error body with a JSON type is an BaasApiError, not a broken body', async () => {
+  it('a blank error body with a JSON type is a BaasApiError, not a broken body', async () => {
     for (const body of ['', ' \n']) {
       const error = await listError(answer(500, body, { 'content-type': 'application/json' }));
       expect(error.kind, JSON.stringify(body)).toBe('api');

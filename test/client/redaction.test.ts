@@ -41,7 +41,7 @@ const expectClean = (error: BaasError): void => {
 };
 
 describe('redaction', () => {
-  it('an BaasApiError whose problem echoes the token and the CPF', async () => {
+  it('a BaasApiError whose problem echoes the token and the CPF', async () => {
     server.handle((_req, res) =>
       json(res, 404, {
         title: 'Not found',
@@ -115,7 +115,7 @@ describe('redaction leaves prose alone', () => {
     expect(redactText(text)).toBe(expected);
   });
 
-  it("the mock's 401 detail reaches an BaasApiError unchanged", async () => {
+  it("the mock's 401 detail reaches a BaasApiError unchanged", async () => {
     server.handle((_req, res) =>
       json(res, 401, {
         type: 'about:blank',

@@ -1,5 +1,5 @@
 // What the client does with a token source's answer, word for word: a failure or an unusable value
-// is an BaasAuthError before anything is sent, naming the problem and never the value.
+// is a BaasAuthError before anything is sent, naming the problem and never the value.
 import { describe, expect, it, vi } from 'vitest';
 import { BaasAuthError } from '../../src/errors.js';
 import { redactedCause } from '../../src/redact.js';

@@ -324,7 +324,7 @@ describe('validators and mock agree on requests that break one rule', () => {
   });
 
   test.prop([brokenRequest], { ...RUNS, numRuns: 50 })(
-    'the client with pre-flight off gets the mock’s 422 as an BaasApiError',
+    'the client with pre-flight off gets the mock’s 422 as a BaasApiError',
     async ({ query, body }) => {
       // Same readers through the client: nothing is checked before sending, so the mock decides. The
       // client still sends identifiers as people write them in the contract's form, with pre-flight off

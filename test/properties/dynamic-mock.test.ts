@@ -1,6 +1,6 @@
 // Every response the mock generates in dynamic mode, for every documented status of every
 // operation (the shared list in test/support/operations.ts), conforms to the spec (status, media type, body schema, documented headers) and is
-// read by the client: a 2xx as the very data sent, an error status as an BaasApiError carrying the
+// read by the client: a 2xx as the very data sent, an error status as a BaasApiError carrying the
 // status, the problem, the request id and Retry-After.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

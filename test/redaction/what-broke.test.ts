@@ -241,7 +241,7 @@ describe('9. provider text bounded and cleaned', () => {
   it.each([
     ['arrays', (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
     ['objects', (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`],
-  ])('a title of %s nested 500,000 levels deep is the provider 400, as an BaasApiError', async (_what, nested) => {
+  ])('a title of %s nested 500,000 levels deep is the provider 400, as a BaasApiError', async (_what, nested) => {
     const error = (await failWith(`{"type":"about:blank","status":400,"title":${nested(500_000)}}`)) as BaasApiError;
     expect(error).toBeInstanceOf(BaasApiError);
     expect(error.status).toBe(400);

@@ -167,7 +167,7 @@ describe('bad input', () => {
     }
   });
 
-  it('a body over 64 KiB is a 413 that the client turns into an BaasApiError with its problem, like any documented error', async () => {
+  it('a body over 64 KiB is a 413 that the client turns into a BaasApiError with its problem, like any documented error', async () => {
     const client = createBaasClient({
       baseUrl: 'https://sandbox.baas.example',
       token,
@@ -181,7 +181,7 @@ describe('bad input', () => {
     });
     expect(response.status).toBe(413);
     expect(error).toMatchObject({ status: 413, title: 'Content too large' });
-    // The typed call, answered 413 (the documented example, served as a fault): an BaasApiError.
+    // The typed call, answered 413 (the documented example, served as a fault): a BaasApiError.
     sandbox.inject({ operation: 'updateNaturalPerson', status: 413 });
     const refused = await client
       .updateNaturalPerson({

@@ -68,7 +68,7 @@ test('a CPF with a wrong check digit is refused before anything is sent', async 
   expect(JSON.stringify(sandbox.snapshot())).toBe(before);
 });
 
-test('a 429 from the server is an BaasApiError with its status', async () => {
+test('a 429 from the server is a BaasApiError with its status', async () => {
   sandbox.inject({ operation: 'listPixKeys', status: 429, headers: { 'retry-after': '1' } });
   const error = await client({ retry: false })
     .listPixKeys()

@@ -37,7 +37,7 @@ export async function consume({ baseUrl, token, clientId, clientSecret, account,
   const firstPage = await baas.listPixKeys({ limit: 2 });
   const updated = await baas.updateNaturalPerson({ account, documentNumber, body: { socialName: 'Maria Runtime' } });
 
-  // Refused before sending (a CPF with a wrong check digit), and an BaasApiError from the sandbox (an unknown account).
+  // Refused before sending (a CPF with a wrong check digit), and a BaasApiError from the sandbox (an unknown account).
   const wrongDigit = documentNumber.slice(0, 10) + String((Number(documentNumber[10]) + 1) % 10);
   const invalid = await outcome(
     baas.updateNaturalPerson({ account, documentNumber: wrongDigit, body: { email: 'a@b.co' } }),
