@@ -4,9 +4,8 @@ import { BaasAuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
-import { operationPathProblem } from '../base-url.js';
+import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
 import { operations } from '../generated/operations.js';
-import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -137,33 +136,31 @@ const OPTION_NAMES = Object.keys({
   onDrift: true,
 } satisfies Record<keyof BaasClientOptions, true>);
 
+/** The client's words for each rule of a base URL (src/base-url.ts), after `baseUrl`. */
+const BASE_URL_WORDS: Readonly<Record<BaseUrlRule, (detail: string | undefined) => string>> = {
+  required: () => 'is required, e.g. "https://sandbox.baas.example"',
+  'no-scheme': () =>
+    'has no scheme: start it with https:// (or http:// for a server on this machine), e.g. "https://sandbox.baas.example"',
+  'not-absolute': () => 'must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
+  'not-http': (protocol) => `must use https (or http to loopback), not ${protocol}`,
+  credentials: () => 'must not carry credentials; use the token option',
+  'operation-path': (detail) => `${detail}`,
+};
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const unknown =
     typeof options === 'object' && options !== null
       ? misspeltOptionProblem('createBaasClient', options, OPTION_NAMES)
       : undefined;
   if (unknown !== undefined) throw new TypeError(unknown);
-  if (typeof options?.baseUrl !== 'string')
-    throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
-  let url: URL;
-  try {
-    url = new URL(options.baseUrl);
-  } catch {
-    throw new TypeError(
-      'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`createBaasClient: baseUrl must use https (or http to loopback), not ${url.protocol}`);
-  }
-  if (url.username || url.password)
-    throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
-  const onOperation = operationPathProblem(
-    url,
+  const checked = checkBaseUrl(
+    options?.baseUrl,
     Object.values(operations).map((operation) => operation.path),
   );
-  if (onOperation !== undefined) throw new TypeError(`createBaasClient: baseUrl ${onOperation}`);
-  if (isInsecureRemote(url) && !options.allowInsecureHttp) {
+  if ('rule' in checked)
+    throw new TypeError(`createBaasClient: baseUrl ${BASE_URL_WORDS[checked.rule](checked.detail)}`);
+  const { url } = checked;
+  if (checked.plainHttp && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );

@@ -12,7 +12,13 @@ import {
   type Exchange,
   type UnfollowedRedirect,
 } from './budget.js';
-import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
+import {
+  refusalMessage,
+  refusalSeen,
+  tokenEndpointRefusal,
+  troubleOf,
+  type CredentialRefusal,
+} from '../cli/connection/credentials.js';
 import { outputSecrets, type VerifyOptions } from './options.js';
 import type { CheckResult, WriteRefusal } from './report.js';
 import { type CheckedWrite, refusalText } from './write.js';

@@ -16,7 +16,8 @@ import {
   type Context,
 } from '../../src/verify/checks.js';
 import { BaasTokenError } from '../../src/auth/index.js';
-import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
+import { staticToken, type CredentialSource } from '../../src/cli/connection/credentials.js';
+import type { VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
 import { checkedWrite } from '../../src/verify/write.js';
 import { UsageError } from '../../src/usage-error.js';

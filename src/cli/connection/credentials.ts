@@ -1,17 +1,19 @@
-// verify's credentials, taken as the client takes them: a bearer token, or OAuth2 client
-// credentials (src/auth `clientCredentials`), and optionally a client certificate / private CA
-// (src/tls) for the API and the token endpoint. This file is the one seam between verify and those
-// modules. Secrets come from the environment by preference (never from shell history), are read
+// The credentials of every command that calls the API (verify, update-many, export-keys), taken as the
+// client takes them: a bearer token, or OAuth2 client credentials (src/auth `clientCredentials`), and
+// optionally a client certificate / private CA (src/tls) for the API and the token endpoint; what a
+// credential failure means for the user and its exit status. Part of the command line's connection
+// layer (src/cli/connection/): the one seam between the commands and those modules. Secrets come from the environment by preference (never from shell history), are read
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../auth/index.js';
-import type { TokenSource } from '../client/token.js';
-import { BaasApiError, BaasAuthError } from '../errors.js';
-import { hideQueryValues, redactUrl } from '../redact.js';
-import { isInsecureRemote } from '../loopback.js';
-import { lazyTlsFetch } from '../tls/lazy.js';
-import { headerValueProblem } from '../token-text.js';
-import type { TlsOptions } from '../tls/options.js';
+import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../../auth/index.js';
+import type { TokenSource } from '../../client/token.js';
+import { BaasApiError, BaasAuthError } from '../../errors.js';
+import { hideQueryValues, redactUrl } from '../../redact.js';
+import { isInsecureRemote } from '../../loopback.js';
+import { lazyTlsFetch } from '../../tls/lazy.js';
+import { headerValueProblem } from '../../token-text.js';
+import type { TlsOptions } from '../../tls/options.js';
+import { EXIT } from './exit-codes.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
 export type CredentialKind = 'token' | 'client credentials' | 'none';
@@ -130,7 +132,7 @@ export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
  * `failedRun` (the command's "the run failed") when the token endpoint was only unavailable.
  */
 export function exitOfTrouble(trouble: CredentialTrouble, failedRun: number): number {
-  return trouble === 'unavailable' ? failedRun : 2;
+  return trouble === 'unavailable' ? failedRun : EXIT.usage;
 }
 
 /** The refusal in a token endpoint's BaasTokenError, whatever its failure; undefined for anything else. */
