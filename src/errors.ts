@@ -4,7 +4,7 @@
 // util.inspect are all safe to log, whatever the provider sent. The masking rules are src/redact.ts's;
 // here, each piece of provider text is also bounded (redactBounded), and the message is one line
 // (its control characters escaped), so a provider's title cannot forge a log line.
-import type { DriftProblem } from './drift/problems.js';
+import type { DriftProblem } from './call-events.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';

@@ -16,7 +16,7 @@ export type { BaasClientOptions, CallOptions, ResponseValidation } from './clien
 export type { BaasPromise, ResponseMetadata, WithResponse } from './client/with-response.js';
 export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
-export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
+export type { DriftEvent, DriftProblem, DriftPart } from './call-events.js';
 export type { RetryOptions } from './client/retry.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export type { HttpMethod, RawClient, RawInitArgs, RawMethod, RawOperation, TokenSource } from './client/raw.js';

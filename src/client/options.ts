@@ -1,5 +1,5 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
-import type { DriftEvent } from '../drift/problems.js';
+import type { DriftEvent } from '../call-events.js';
 import { BaasAuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';

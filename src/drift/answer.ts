@@ -6,7 +6,8 @@ import { BaasResponseError } from '../errors.js';
 import { redactJson } from '../redact.js';
 import { ruleOf } from '../validation/rules.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf } from './check.js';
-import { describeProblems, type DriftEvent } from './problems.js';
+import type { DriftEvent } from '../call-events.js';
+import { describeProblems } from './problems.js';
 
 /** The body when the check had to parse it (JSON of a JSON media type), so the reader need not parse it again. */
 export type Parsed = { body: unknown } | undefined;

@@ -1,6 +1,6 @@
 // What the client reports about a call: one event per attempt sent, per response, per retry, per
 // error, and per token fetched or dropped. The same objects go to the logger and to listeners.
-import type { DriftEvent } from '../drift/problems.js';
+import type { DriftEvent } from '../call-events.js';
 import type { CallOperation } from '../errors.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import type { LogMethod } from './levels.js';
