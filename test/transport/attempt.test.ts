@@ -215,7 +215,7 @@ describe('what an attempt leaves behind', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(attempt.signal.reason).toBeInstanceOf(DOMException);
     expect(attempt.signal.reason).toMatchObject({
-      name: 'BaasTimeoutError',
+      name: 'TimeoutError',
       message: expect.stringMatching(/timed out/),
     });
     attempt.end();
@@ -239,7 +239,7 @@ describe('what an attempt leaves behind', () => {
     const never = new Promise<never>((_resolve, reject) => {
       fail = reject;
     });
-    await expect(attempt.whileAlive(never)).rejects.toMatchObject({ name: 'BaasTimeoutError' });
+    await expect(attempt.whileAlive(never)).rejects.toMatchObject({ name: 'TimeoutError' });
     // The work fails later: nobody awaits it any more, and it must not surface as an unhandled rejection.
     fail(new Error('late failure'));
     await vi.advanceTimersByTimeAsync(0);
