@@ -31,8 +31,7 @@ await redocly(['bundle', 'openapi/openapi.yaml', '--ext', 'json', '--output', jo
 const bundled = withCodeSamples(JSON.parse(await readFile(join(outDir, 'openapi.json'), 'utf8')));
 await writeFile(join(outDir, 'openapi.json'), `${JSON.stringify(bundled, null, 2)}\n`);
 await redocly(['bundle', join(outDir, 'openapi.json'), '--ext', 'yaml', '--output', join(outDir, 'openapi.yaml')]);
-// rootTypes: one named alias per component (`PixKey`, `ResponseNotFound`, …), the root's `Contract` namespace
-// (src/types.ts); documented, and without the empty types, by scripts/lib/schema-docs.mjs.
+// rootTypes: one named alias per component (`PixKey`, `ResponseNotFound`, …), re-exported by src/types.ts; documented, and without the empty types, by scripts/lib/schema-docs.mjs.
 const ast = await openapiTS(bundled, {
   alphabetize: false,
   exportType: false,

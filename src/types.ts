@@ -1,8 +1,6 @@
-// The contract's types, which the root entry exports as the namespace `Contract` (`Contract.PixKey`,
-// `Contract.ResponseNotFound`, `Contract.paths`): one named alias per component of the spec, from
-// openapi-typescript's `rootTypes` (schemas, responses, parameters, headers), and the per-operation query
-// types of the generated operation table. Nothing here restates a shape: change the spec and run
-// `npm run generate`. The root also exports, by name, the few of them its signatures use (src/index.ts).
+// Named aliases of the generated components come from openapi-typescript's `rootTypes` (one per
+// schema, response, parameter and header), and the per-operation query types from the generated
+// operation table. Nothing here restates a shape: change the spec and run `npm run generate`.
 export type * from './generated/schema.js';
 export type { UpdateNaturalPersonQuery, ListPixKeysQuery } from './generated/operations.js';
 

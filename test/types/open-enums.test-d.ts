@@ -2,10 +2,7 @@
 // `'cpf' | 'cnpj' | 'email' | 'phone' | 'evp' | (string & {})`, not a `string` that hides them. An editor
 // completes the known ones; any other string still compiles.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Contract, PixKey } from '../../src/index.js';
-
-type KnownPixKeyType = Contract.KnownPixKeyType;
-type PixKeyType = Contract.PixKeyType;
+import type { KnownPixKeyType, PixKey, PixKeyType } from '../../src/index.js';
 
 describe('PixKey key_type, an open enum', () => {
   it('is not plain string, and lists the five regulated types', () => {

@@ -11,7 +11,7 @@ import {
   type BaasEventListener,
   type CallEventFields,
   type CallOperation,
-  type Contract,
+  type operations,
   type ErrorContext,
   type BaasErrorEvent,
   type HttpMethod,
@@ -47,7 +47,7 @@ const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
 describe('the names a consumer writes', () => {
   it('OperationName is the spec operationIds, one name for one thing; CallOperation adds raw', () => {
     expectTypeOf<OperationName>().toEqualTypeOf<'updateNaturalPerson' | 'listPixKeys'>();
-    expectTypeOf<OperationName>().toEqualTypeOf<keyof Contract.operations>();
+    expectTypeOf<OperationName>().toEqualTypeOf<keyof operations>();
     expectTypeOf(operationNames).toEqualTypeOf<OperationName[]>();
     expectTypeOf<CallOperation>().toEqualTypeOf<OperationName | 'raw'>();
     expectTypeOf<BaasError['operation']>().toEqualTypeOf<CallOperation | undefined>();
@@ -124,10 +124,10 @@ describe('the names a consumer writes', () => {
       'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
     >();
     expectTypeOf<RawClient['GET']>().toEqualTypeOf<RawMethod<'get'>>();
-    expectTypeOf<RawOperation<typeof LIST, 'get'>>().toEqualTypeOf<Contract.operations['listPixKeys']>();
-    expectTypeOf<RawOperation<typeof UPDATE, 'put'>>().toEqualTypeOf<Contract.operations['updateNaturalPerson']>();
+    expectTypeOf<RawOperation<typeof LIST, 'get'>>().toEqualTypeOf<operations['listPixKeys']>();
+    expectTypeOf<RawOperation<typeof UPDATE, 'put'>>().toEqualTypeOf<operations['updateNaturalPerson']>();
     // The list call's User-Agent header is required, so its init is too.
-    expectTypeOf<RawInitArgs<Contract.operations['listPixKeys'], 'json'>['length']>().toEqualTypeOf<1>();
+    expectTypeOf<RawInitArgs<operations['listPixKeys'], 'json'>['length']>().toEqualTypeOf<1>();
   });
 
   it('names what every update result carries, on success and failure alike', () => {

@@ -3,7 +3,7 @@
 // and accepts it, openapi-ts/openapi-typescript#1769).
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Client, MethodResponse } from 'openapi-fetch';
-import { createBaasClient, type NaturalPersonUpdate, type UpdateResult, type Contract } from '../../src/index.js';
+import { createBaasClient, type NaturalPersonUpdate, type UpdateResult, type paths } from '../../src/index.js';
 import { createRawClient } from '../../src/client/raw.js';
 
 const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
@@ -60,7 +60,7 @@ describe('raw client types', () => {
     expectTypeOf(updated.data).toEqualTypeOf<UpdateResult | undefined>();
     const page = await raw.GET(LIST, { params: { header, query: { limit: 5, cursor: 'c' } } });
     // What openapi-fetch itself makes of the answer.
-    expectTypeOf(page.data).toEqualTypeOf<MethodResponse<Client<Contract.paths>, 'get', typeof LIST> | undefined>();
+    expectTypeOf(page.data).toEqualTypeOf<MethodResponse<Client<paths>, 'get', typeof LIST> | undefined>();
     expectTypeOf(page.data?.cursor.next).toEqualTypeOf<string | null | undefined>();
     const text = await raw.GET(LIST, { params: { header }, parseAs: 'text' });
     expectTypeOf(text.data).toEqualTypeOf<string | undefined>();
