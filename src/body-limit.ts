@@ -6,13 +6,25 @@
 /** The default of `maxResponseBytes`: 10 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
-/** An answer's body was larger than the limit; what was read of it is dropped. */
-export class BodyTooLargeError extends Error {
-  override readonly name = 'BodyTooLargeError';
-  constructor(readonly limitBytes: number) {
-    super(`the response body is larger than maxResponseBytes (${limitBytes} bytes)`);
+/**
+ * An answer's body went past the byte limit: the read stopped, the rest was cancelled, nothing of it is
+ * kept. The package's one "too large": thrown by the read here, passed on as it is by the transport's
+ * attempt, read by failure.ts (the client's BaasResponseError with `limitBytes`, the token request's
+ * BaasTokenError) and by verify, which names its own option in its report.
+ */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+  constructor(
+    readonly limitBytes: number,
+    readonly status: number,
+    readonly contentType: string | undefined,
+  ) {
+    super(`the response body (HTTP ${status}) is larger than the limit of ${limitBytes} bytes`);
   }
 }
+
+const tooLarge = (response: Response, limitBytes: number): ResponseTooLarge =>
+  new ResponseTooLarge(limitBytes, response.status, response.headers.get('content-type') ?? undefined);
 
 /** Why `value` cannot be a byte limit, or undefined when it can. */
 export function byteLimitProblem(value: unknown): string | undefined {
@@ -28,7 +40,7 @@ const declaredLength = (response: Response): number => {
 };
 
 /**
- * The body's bytes, read chunk by chunk; rejects with BodyTooLargeError (and cancels the stream) as
+ * The body's bytes, read chunk by chunk; rejects with ResponseTooLarge (and cancels the stream) as
  * soon as more than `limitBytes` have arrived, or at once when Content-Length already says so.
  */
 export async function readBytesWithin(response: Response, limitBytes: number): Promise<Uint8Array> {
@@ -36,7 +48,7 @@ export async function readBytesWithin(response: Response, limitBytes: number): P
   if (body === null) return new Uint8Array(0);
   if (declaredLength(response) > limitBytes) {
     await body.cancel().catch(() => undefined);
-    throw new BodyTooLargeError(limitBytes);
+    throw tooLarge(response, limitBytes);
   }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -47,7 +59,7 @@ export async function readBytesWithin(response: Response, limitBytes: number): P
     size += value.byteLength;
     if (size > limitBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new BodyTooLargeError(limitBytes);
+      throw tooLarge(response, limitBytes);
     }
     chunks.push(value);
   }

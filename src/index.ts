@@ -16,6 +16,7 @@ export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
 export type { DriftEvent, DriftProblem, DriftPart } from './call-events.js';
 export type { RetryOptions } from './client/retry.js';
+export type { AttemptContext, AttemptPolicy, Sleep, Tried } from './transport/pipeline.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export type { HttpMethod, RawClient, RawInitArgs, RawMethod, RawOperation, TokenSource } from './client/raw.js';
 export {
@@ -51,6 +52,7 @@ export {
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
 export { BaasTokenError, type BaasTokenErrorInit, type TokenFailure } from './auth/token-error.js';
+export { Secrets } from './redact.js';
 export type {
   TlsOptions,
   TlsMaterial,

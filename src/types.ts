@@ -5,5 +5,5 @@ export type * from './generated/schema.js';
 export type { UpdateNaturalPersonQuery, ListPixKeysQuery } from './generated/operations.js';
 
 import type { BeneficiaryEntity } from './generated/schema.js';
-/** `cpf` or `cnpj`: the kind of a key holder's document. The spec has one branch of `BeneficiaryEntity` per kind (it had a schema named `DocumentType` up to 0.2; the name is the DOM's). */
+/** `cpf` or `cnpj`: the kind of a key holder's document. The spec has one branch of `BeneficiaryEntity` per kind (it had a schema named `BeneficiaryDocumentType` up to 0.2; the name is the DOM's). */
 export type BeneficiaryDocumentType = BeneficiaryEntity['document_type'];

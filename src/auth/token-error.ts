@@ -3,7 +3,7 @@
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
 import { BaasAuthError } from '../errors.js';
-import { MAX_PROVIDER_TEXT, redactBounded, redactCredentials, redactUrl } from '../redact.js';
+import type { Secrets } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
@@ -30,10 +30,11 @@ export interface BaasTokenErrorInit {
   /** Already redacted. */
   cause?: unknown;
   /**
-   * What the error masks in every field, message included: the client secret, its Basic value, the
-   * tokens the source issued and the one this answer carried. Never stored.
+   * Through which every field is built, message included: the client secret and id, its Basic value,
+   * the tokens the source issued and the one this answer carried (`Secrets.of([...])` for a test
+   * double). Never stored.
    */
-  secrets?: readonly string[] | undefined;
+  secrets: Secrets;
 }
 
 /**
@@ -54,26 +55,24 @@ export class BaasTokenError extends BaasAuthError {
   /** RFC 6749 §5.2 `error_uri`, masked. */
   readonly errorUri: string | undefined;
 
-  /** Every text of `init` is masked again here, with `init.secrets`: a test double builds the same error. */
   constructor(init: BaasTokenErrorInit) {
-    const secrets = init.secrets ?? [];
+    const secrets = init.secrets;
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
-    const tokenUrl = redactUrl(init.tokenUrl, secrets);
+    const tokenUrl = secrets.url(init.tokenUrl);
     super(
       `token request to ${tokenUrl} failed: ${init.detail}`,
       { secrets },
       init.cause === undefined ? undefined : { cause: init.cause },
     );
-    // What the endpoint sent is redacted again here, whoever built the init, with the secrets: a hostile
+    // What the endpoint sent is quoted again here, whoever built the init, through the secrets: a hostile
     // endpoint may put a CPF, the client secret or the token in any of its fields, error_uri included.
-    const text = (value: string | undefined) =>
-      value === undefined ? undefined : redactBounded(value, secrets, MAX_PROVIDER_TEXT, redactCredentials);
+    const text = (value: string | undefined) => (value === undefined ? undefined : secrets.quote(value));
     this.failure = init.failure;
     this.tokenUrl = tokenUrl;
     this.status = init.status;
     this.error = text(init.error);
     this.errorDescription = text(init.errorDescription);
-    this.errorUri = init.errorUri === undefined ? undefined : text(redactUrl(init.errorUri, secrets));
+    this.errorUri = init.errorUri === undefined ? undefined : text(secrets.url(init.errorUri));
   }
 }
 

@@ -1,13 +1,11 @@
 // exportKeys and exportKeyPages: every PIX key of the account, page after page through the client's
-// own page walk, each page request paced like updateMany's (rate, discovered limit, limiter) and
-// retried here so retries are paced too. Pages carry their cursors, so a caller can resume.
+// own page walk, each page request paced like updateMany's (rate, discovered limit, limiter), retries
+// included: the pacing is a policy of the client's one retry loop (attempts.ts). Pages carry their cursors, so a caller can resume.
 import type { ListPixKeysInput } from '../client/baas-client.js';
 import { walkCursorPages } from '../client/pagination.js';
-import { BaasApiError } from '../errors.js';
-import { operations } from '../generated/operations.js';
 import type { PixKey, PixKeyList } from '../types.js';
 import { validateListPixKeysQuery } from '../validation/index.js';
-import { attemptUntilDone } from './attempts.js';
+import { sendPaced, statedRateLimit } from './attempts.js';
 import { AwaitableRun } from './awaitable-run.js';
 import {
   checkNames,
@@ -206,15 +204,12 @@ async function* pages(client: ExportClient, settings: ExportSettings, tally: Tal
   const pacing = new Pacing(settings);
   const stop = settings.signal ?? new AbortController().signal;
   const fetchPage = async (query: { limit?: number; cursor?: string }): Promise<PixKeyList> => {
-    const outcome = await attemptUntilDone((call) => client.listPixKeys({ ...query, ...call }), {
+    const outcome = await sendPaced((call) => client.listPixKeys({ ...query, ...call }), {
       pacing,
       retry: settings.retry,
-      method: operations.listPixKeys.method,
       stop,
       sending: () => 0,
-      answered: (_attempt, error) => {
-        if (error instanceof BaasApiError) pacing.learn(error.rateLimit);
-      },
+      answered: (_number, tried) => pacing.learn(statedRateLimit(tried)),
     });
     if (outcome === undefined) throw STOPPED;
     if (!outcome.ok) throw outcome.error;

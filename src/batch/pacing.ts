@@ -6,24 +6,29 @@
 // Written here rather than taken from p-queue or p-throttle: bundled into both builds, p-queue
 // (with eventemitter3 and p-timeout) measured 60 kB of the tarball's 900 kB budget; p-throttle
 // aborts a whole throttle, not one waiting request. Even spacing is a few lines.
-import { sleep } from '../client/retry.js';
 import { BaasResponseError } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
-import type { RequestLimiter } from './limiter.js';
+import type { Sleep as Wait } from '../transport/pipeline.js';
 import type { PacingSettings } from './options.js';
+import { Secrets } from '../redact.js';
+
+/** A limiter that waits with the retry loop's own wait (src/transport/pipeline.ts), given at each take. */
+interface SpacedLimiter {
+  take(signal: AbortSignal, wait: Wait): Promise<void>;
+}
 
 /**
  * A local limiter spacing requests at least `1000 / rate` ms apart, counted from when the previous one
  * actually went (a timer that fires late delays the rest, never bunches them): no window of a second,
  * fixed or sliding, ever holds more than `rate` requests. Takers go one at a time, in order.
  */
-export function spacedLimiter(rate: number): RequestLimiter {
+export function spacedLimiter(rate: number): SpacedLimiter {
   const gapMs = 1000 / rate;
   let lastAt = Number.NEGATIVE_INFINITY;
   let tail: Promise<void> = Promise.resolve();
   return {
-    async take(signal) {
-      signal?.throwIfAborted();
+    async take(signal, wait) {
+      signal.throwIfAborted();
       const previous = tail;
       let done = (): void => undefined;
       tail = new Promise<void>((resolve) => {
@@ -31,9 +36,9 @@ export function spacedLimiter(rate: number): RequestLimiter {
       });
       try {
         await previous;
-        signal?.throwIfAborted();
-        const wait = lastAt + gapMs - Date.now();
-        if (wait > 0) await sleep(wait, signal);
+        signal.throwIfAborted();
+        const left = lastAt + gapMs - Date.now();
+        if (left > 0) await wait(left, signal);
         lastAt = Date.now();
       } finally {
         done();
@@ -65,14 +70,16 @@ function policyRefused(info: RateLimitInfo): BaasResponseError {
       status: 429,
       problems: [{ part: 'header', pointer: '/ratelimit-policy', rule }],
     },
+    // Our words and the policy's two numbers: no provider text, no value of a call.
+    { secrets: Secrets.none },
   );
 }
 
 export class Pacing {
   /** The provider's limit in requests per second, once its header fields stated it. */
   discoveredLimit: number | undefined;
-  private readonly ceiling: RequestLimiter | undefined;
-  private discovered: RequestLimiter | undefined;
+  private readonly ceiling: SpacedLimiter | undefined;
+  private discovered: SpacedLimiter | undefined;
 
   constructor(private readonly settings: Pick<PacingSettings, 'rate' | 'limiter'>) {
     this.ceiling = settings.rate === undefined ? undefined : spacedLimiter(settings.rate);
@@ -83,11 +90,14 @@ export class Pacing {
     return this.ceiling === undefined && this.discovered === undefined && this.settings.limiter === undefined;
   }
 
-  /** Resolves when one more request may go; rejects with the signal's reason when it aborts first. */
-  async take(signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves when one more request may go; rejects with the signal's reason when it aborts first.
+   * Waits with `wait`, the retry loop's own (the pacing is a policy of that loop).
+   */
+  async take(signal: AbortSignal, wait: Wait): Promise<void> {
     signal.throwIfAborted();
-    await this.ceiling?.take(signal);
-    await this.discovered?.take(signal);
+    await this.ceiling?.take(signal, wait);
+    await this.discovered?.take(signal, wait);
     // The caller's limiter last, right before the request, so a shared token is not held while waiting.
     await this.settings.limiter?.take(signal);
     signal.throwIfAborted();

@@ -7,10 +7,9 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { UpdateNaturalPersonInput } from '../client/baas-client.js';
 import type { UpdateResult } from '../types.js';
-import { BaasApiError, type BaasError, BaasValidationError } from '../errors.js';
-import { operations } from '../generated/operations.js';
+import type { Tried } from '../transport/pipeline.js';
 import { AdaptiveConcurrency } from './adaptive.js';
-import { attemptUntilDone } from './attempts.js';
+import { sendPaced, statedRateLimit } from './attempts.js';
 import { AwaitableRun, type RunWork } from './awaitable-run.js';
 import { checkUpdateManyOptions, type UpdateManyOptions, type UpdateManySettings } from './options.js';
 import { Pacing } from './pacing.js';
@@ -325,7 +324,7 @@ class Run<I extends UpdateItem>
     if (this.stop.signal.aborted) own.stop.abort(this.stop.signal.reason);
     if (this.hard.signal.aborted) own.hard.abort(this.hard.signal.reason);
     this.running.add(own);
-    const outcome = await attemptUntilDone(
+    const outcome = await sendPaced(
       (call) =>
         // An identifier as people write it (`529.982.247-25`) is sent in the contract's form by the
         // client itself (src/validation/identifiers.ts).
@@ -338,11 +337,10 @@ class Run<I extends UpdateItem>
       {
         pacing: this.pacing,
         retry: this.settings.retry,
-        method: operations.updateNaturalPerson.method,
         stop: own.stop.signal,
         callSignal: own.hard.signal,
         sending: () => this.adaptive.send(),
-        answered: (attempt, error) => this.answered(attempt, error),
+        answered: (number, tried) => this.answered(number, tried),
       },
     ).finally(() => this.running.delete(own));
     if (outcome === undefined) {
@@ -359,20 +357,19 @@ class Run<I extends UpdateItem>
     this.report();
   }
 
-  private answered(attempt: number, error: BaasError | undefined): void {
-    // A BaasValidationError was raised before anything was sent.
-    if (error instanceof BaasValidationError) return;
+  /** What each attempt came to (the client's retry loop tells the batch's policy, retries included). */
+  private answered(number: number, tried: Tried): void {
     this.counts.request();
-    if (error instanceof BaasApiError) {
-      this.pacing.learn(error.rateLimit);
-      if (OVERLOADED.has(error.status)) {
-        this.counts.overloaded += 1;
-        this.adaptive.overloaded(attempt);
-        return;
-      }
-    }
+    const { response } = tried;
     // A timeout or a network failure says nothing either way about the load.
-    if (error === undefined || error instanceof BaasApiError) this.adaptive.answered();
+    if (response === undefined) return;
+    this.pacing.learn(statedRateLimit(tried));
+    if (OVERLOADED.has(response.status)) {
+      this.counts.overloaded += 1;
+      this.adaptive.overloaded(number);
+      return;
+    }
+    this.adaptive.answered();
   }
 
   /**

@@ -21,7 +21,7 @@ const DEFAULT_PORT = 4020;
 /** Accounts of client 1 the banner shows; `--list` prints every client and every account. */
 export const BANNER_ACCOUNTS = 3;
 /** The RSS measured for the largest sandbox (src/sandbox/limits.ts), as the help and the README say it. */
-export const LARGEST_RSS = '345 MB';
+export const LARGEST_RSS = '330 MB';
 
 export type BannerInfo = Pick<SandboxSettings, 'seed' | 'keysPerAccount' | 'tokenTtlSeconds'> &
   Partial<Pick<SandboxSettings, 'rateLimit' | 'faults'>> & {

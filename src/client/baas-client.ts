@@ -2,6 +2,7 @@
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { BaasResponseError, BaasValidationError } from '../errors.js';
+import { Secrets } from '../redact.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
@@ -11,14 +12,7 @@ import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
 import { clientEvents } from './events.js';
-import {
-  callSettings,
-  type InternalCallOptions,
-  priorAttempts,
-  resolveOptions,
-  type BaasClientOptions,
-  type CallOptions,
-} from './options.js';
+import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
@@ -68,6 +62,7 @@ export interface BaasClient {
 // Every member each operation's input takes, once: tsc fails here when an input gains or loses one.
 const CALL_OPTIONS = Object.keys({
   signal: true,
+  policies: true,
   timeoutMs: true,
   retry: true,
   maxResponseBytes: true,
@@ -96,12 +91,12 @@ const INPUT_NAMES = {
  * "Account is required". Other members are left alone: spreading a wider object (a sandbox account with
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
-function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object): void {
+function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secrets: Secrets): void {
   const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) => ({
     path: given,
     message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
   }));
-  if (issues.length > 0) throw new BaasValidationError(issues, { operation });
+  if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -140,14 +135,17 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   // that is still alive), asked at each use; and the tokens the client was given, the latest kept.
   const source = typeof settings.token === 'function' ? settings.token : undefined;
   const given: string[] = [];
+  // The client's one holder of its secrets: every error, event, log line, span text and
+  // `.withResponse()` field of this client is built through it (src/redact.ts's Secrets).
+  const secrets = Secrets.of(() => {
+    const own = source?.secrets?.();
+    return own === undefined || own.length === 0 ? given : [...own, ...given];
+  });
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
     authorization: typeof settings.token === 'string' ? `Bearer ${settings.token}` : undefined,
-    get secrets() {
-      const own = source?.secrets?.();
-      return own === undefined || own.length === 0 ? given : [...own, ...given];
-    },
+    secrets,
     // Spans and the duration metric when the application has @opentelemetry/api and an SDK.
     tracing: callTracing(),
     remember(token) {
@@ -167,7 +165,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   function send<T>(
     name: OperationName,
     params: Params,
-    callOptions: InternalCallOptions,
+    callOptions: CallOptions,
     read: Reader<T>,
   ): Promise<Answered<T>> {
     const operation = operations[name];
@@ -177,6 +175,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
         if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
           throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
             operation: name,
+            secrets,
           });
         }
         if (header.toLowerCase() !== 'authorization') headers[header] = value;
@@ -195,27 +194,19 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       headers,
       body,
     };
-    const call = new Call(
-      state,
-      request,
-      timeoutMs,
-      retry,
-      callOptions.signal,
-      maxResponseBytes,
-      priorAttempts(callOptions),
-    );
+    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes, callOptions.policies);
     return call.answer(read);
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
-    if (settings.validate && issues.length > 0) throw new BaasValidationError(issues, { operation });
+    if (settings.validate && issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
   }
 
   const client: BaasClient = {
     updateNaturalPerson(input) {
       return new CallPromise(
         (async () => {
-          misspeltInput('updateNaturalPerson', input);
+          misspeltInput('updateNaturalPerson', input, secrets);
           const { query, body, issues } = preflightUpdate(
             { Account: input.account, DocumentNumber: input.documentNumber },
             input.body,
@@ -229,7 +220,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     listPixKeys(input = {}) {
       return new CallPromise(
         (async () => {
-          misspeltInput('listPixKeys', input);
+          misspeltInput('listPixKeys', input, secrets);
           const query = { limit: input.limit, cursor: input.cursor };
           preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
           return send('listPixKeys', { query }, input, readList);

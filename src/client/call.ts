@@ -16,12 +16,13 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
 import { BaasError, type ErrorContext, type CallOperation } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
-import { redactBounded, redactJson, redactUrl } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
 import { Attempt } from '../transport/attempt.js';
 import { clientError, failureOf, systemCode } from '../transport/failure.js';
+import { type AttemptPolicy, type Retry, sendRequest, type Tried } from '../transport/pipeline.js';
 import { retryAfterOf } from '../transport/retry-after.js';
-import { shouldRetry, sleep, type RetrySettings } from './retry.js';
+import { shouldRetry, type RetrySettings } from './retry.js';
 import { resolveToken, type TokenSource } from './token.js';
 import type { Answered, ResponseMetadata } from './with-response.js';
 
@@ -31,8 +32,8 @@ export interface ClientState {
   token: TokenSource;
   /** `Bearer …`, built once when the token is a fixed string. */
   authorization: string | undefined;
-  /** The token source's secrets and the tokens seen, masked in every error; read at each use. */
-  readonly secrets: readonly string[];
+  /** The client's one holder of its secrets (the token source's, the tokens seen), through which every error and event is built. */
+  readonly secrets: Secrets;
   remember(token: string): void;
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;
@@ -74,6 +75,8 @@ export class Call {
   private sentToken: string | undefined;
   /** Whether the token was already renewed after a 401 (it is, once per call). */
   private renewed = false;
+  /** What a caller's policy refused an attempt with: the caller's own error, passed on as it is. */
+  private refusal: { error: unknown } | undefined;
   /** What the rate-limit header fields of a final 429 say. */
   rateLimit: RateLimitInfo | undefined;
   /** The numbers this call carries (its DocumentNumber): masked in any spelling in what it shows. */
@@ -88,10 +91,9 @@ export class Call {
     private readonly retry: RetrySettings | false,
     private readonly signal: AbortSignal | undefined,
     private readonly maxResponseBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
-    /** Attempts of this request a caller made before this call (PRIOR_ATTEMPTS): the count goes on from them. */
-    priorAttempts = 0,
+    /** The caller's hooks around each attempt (a batch's pacing), run by the one retry loop. */
+    private readonly policies: readonly AttemptPolicy[] = [],
   ) {
-    this.attempts = priorAttempts;
     this.url = request.url;
     this.carried = carriedNumbers(request.url);
   }
@@ -129,8 +131,8 @@ export class Call {
     // that mask alike) joined with ", " as HTTP joins them; Object.fromEntries keeps `__proto__` a member.
     const fields = new Map<string, string>();
     response.headers.forEach((value, name) => {
-      const shown = redactBounded(name, secrets);
-      const masked = redactBounded(value, secrets);
+      const shown = secrets.bounded(name);
+      const masked = secrets.bounded(value);
       const earlier = fields.get(shown);
       fields.set(shown, earlier === undefined ? masked : `${earlier}, ${masked}`);
     });
@@ -139,8 +141,8 @@ export class Call {
     const rateLimit = parseRateLimit(response.headers);
     return {
       response: { status: response.status, headers },
-      requestId: requestId === null ? undefined : redactBounded(requestId, secrets),
-      rateLimit: rateLimit === undefined ? undefined : redactJson(rateLimit, secrets),
+      requestId: requestId === null ? undefined : secrets.bounded(requestId),
+      rateLimit: rateLimit === undefined ? undefined : secrets.json(rateLimit),
       attempts: this.attempts,
     };
   }
@@ -150,7 +152,7 @@ export class Call {
     return {
       operation: this.request.operation,
       method: this.request.method,
-      url: redactUrl(this.url, this.secrets),
+      url: this.secrets.url(this.url),
       attempts: this.attempts,
       requestId: requestId ?? this.response?.headers.get(REQUEST_ID) ?? this.earlierRequestId,
       secrets: this.secrets,
@@ -158,8 +160,8 @@ export class Call {
   }
 
   /** The client's secrets (tokens, the client secret) and the numbers this call carries. */
-  get secrets(): readonly string[] {
-    return this.carried.length === 0 ? this.client.secrets : [...this.client.secrets, ...this.carried];
+  get secrets(): Secrets {
+    return this.client.secrets.with(this.carried);
   }
 
   /** The answer's body as UTF-8 text, read within `maxResponseBytes` (see readBytes). */
@@ -176,79 +178,100 @@ export class Call {
     return this.current!.readBytes(response);
   }
 
+  /**
+   * The call's attempts, through the package's one retry loop (src/transport/pipeline.ts): the loop
+   * owns the count, the waits and the end; the call gives it each attempt (token, Authorization, the
+   * attempt's event), the retry decision (`shouldRetry`, and the one 401 token refresh) and the
+   * caller's policies (a batch's pacing).
+   */
   private async attemptUntilAnswered(): Promise<Response> {
     const { method, headers, body } = this.request;
-    for (;;) {
-      this.signal?.throwIfAborted();
-      if (this.client.authorization !== undefined) headers.Authorization = this.client.authorization;
-      else {
-        this.sentToken = await this.token();
-        headers.Authorization = `Bearer ${this.sentToken}`;
-      }
-      // The caller may have given up while the token was fetched: no attempt's controller heard it.
-      this.signal?.throwIfAborted();
-      const attempt = this.attempt({ ...this.client.init, method, headers, body: body ?? null });
-      let response: Response;
-      try {
-        response = await attempt.send();
-      } catch (error) {
-        attempt.end();
-        if (this.signal?.aborted) throw this.signal.reason;
-        const failure = attempt.timedOut ? 'timeout' : 'network';
-        const wait = shouldRetry(
-          {
-            attempt: this.attempts,
-            method,
-            failure,
-            elapsedMs: Date.now() - this.started,
-            idempotencyKey: this.idempotencyKey(),
-          },
-          this.retry,
-        );
-        if (wait === undefined) throw error;
-        await this.retrying(wait, `${failure}${systemCode(error) ? ` ${systemCode(error)}` : ''}`);
-        continue;
-      }
-      this.answered(response);
-      // A 401 with a token the source can drop: drop it, get a new one, repeat the call once. A
-      // second 401 is the caller's BaasApiError.
-      const source = this.client.token;
-      if (response.status === 401 && !this.renewed && typeof source === 'function' && source.invalidate) {
-        this.renewed = true;
-        await this.discard(response);
-        source.invalidate(this.sentToken);
-        await this.retrying(0, 'token refused (401)', 401);
-        continue;
-      }
-      if (this.retry && !response.ok) {
-        const wait = shouldRetry(
-          {
-            attempt: this.attempts,
-            method,
-            status: response.status,
-            retryAfterMs: retryAfterOf(response),
-            elapsedMs: Date.now() - this.started,
-            idempotencyKey: this.idempotencyKey(),
-          },
-          this.retry,
-        );
-        if (wait !== undefined) {
-          await this.discard(response);
-          await this.retrying(wait, `HTTP ${response.status}`, response.status);
-          continue;
+    const policies = this.policies.map((policy) => this.guarded(policy));
+    const sent = await sendRequest({
+      signal: this.signal,
+      policies: [{ after: (tried) => this.tried(tried) }, ...policies],
+      open: async () => {
+        if (this.client.authorization !== undefined) headers.Authorization = this.client.authorization;
+        else {
+          this.sentToken = await this.token();
+          headers.Authorization = `Bearer ${this.sentToken}`;
         }
-      }
-      if (response.status === 429) this.rateLimit = parseRateLimit(response.headers);
-      this.response = response;
-      return response;
-    }
+        // The caller may have given up while the token was fetched: no attempt's controller heard it.
+        this.signal?.throwIfAborted();
+        return this.attempt({ ...this.client.init, method, headers, body: body ?? null });
+      },
+      retry: (tried, elapsedMs) => this.retryOf(tried, elapsedMs),
+      retrying: ({ waitMs, reason }, tried) =>
+        this.notify('retry', () => this.event({ waitMs, reason, status: tried.response?.status })),
+      dropped: (response) => {
+        this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
+      },
+    });
+    const { response } = sent;
+    this.current = sent.attempt;
+    if (response.status === 429) this.rateLimit = parseRateLimit(response.headers);
+    this.response = response;
+    return response;
   }
 
-  /** Ends an attempt whose answer is not kept: its timer, its body; its request id is remembered. */
-  private async discard(response: Response): Promise<void> {
-    this.current?.end();
-    this.earlierRequestId = response.headers.get(REQUEST_ID) ?? this.earlierRequestId;
-    await response.body?.cancel().catch(() => undefined);
+  /** The response event of each answer. */
+  private tried(tried: Tried): void {
+    if (tried.response !== undefined) this.answered(tried.response);
+  }
+
+  /**
+   * Whether to send the call again: once after a 401 whose token the source can drop (whatever the
+   * retry settings: a second 401 is the caller's BaasApiError), else as `shouldRetry` decides.
+   */
+  private retryOf(tried: Tried, elapsedMs: number): Retry | undefined {
+    const { method } = this.request;
+    const { response } = tried;
+    const source = this.client.token;
+    if (response?.status === 401 && !this.renewed && typeof source === 'function' && source.invalidate) {
+      this.renewed = true;
+      source.invalidate(this.sentToken);
+      return { waitMs: 0, reason: 'token refused (401)' };
+    }
+    if (response === undefined) {
+      const failure = this.current?.timedOut ? 'timeout' : 'network';
+      const waitMs = shouldRetry(
+        { attempt: tried.attempt, method, failure, elapsedMs, idempotencyKey: this.idempotencyKey() },
+        this.retry,
+      );
+      const code = systemCode(tried.error);
+      return waitMs === undefined ? undefined : { waitMs, reason: `${failure}${code ? ` ${code}` : ''}` };
+    }
+    if (!this.retry || response.ok) return undefined;
+    const waitMs = shouldRetry(
+      {
+        attempt: tried.attempt,
+        method,
+        status: response.status,
+        retryAfterMs: retryAfterOf(response),
+        elapsedMs,
+        idempotencyKey: this.idempotencyKey(),
+      },
+      this.retry,
+    );
+    return waitMs === undefined ? undefined : { waitMs, reason: `HTTP ${response.status}` };
+  }
+
+  /** A caller's policy whose refusal (a limiter's error, a stop) reaches the caller as it was thrown. */
+  private guarded(policy: AttemptPolicy): AttemptPolicy {
+    if (policy.before === undefined) return policy;
+    const before = policy.before.bind(policy);
+    return {
+      stop: policy.stop,
+      after: policy.after?.bind(policy),
+      before: async (attempt, context) => {
+        try {
+          await before(attempt, context);
+        } catch (error) {
+          this.refusal = { error };
+          throw error;
+        }
+      },
+    };
   }
 
   private token(): Promise<string> {
@@ -290,11 +313,6 @@ export class Call {
     );
   }
 
-  private async retrying(waitMs: number, reason: string, status?: number): Promise<void> {
-    this.notify('retry', () => this.event({ waitMs, reason, status }));
-    await sleep(waitMs, this.signal);
-  }
-
   /** Tells the client's observer and this call's own of an event, built only when one of them listens. */
   private notify(hook: Hook, build: () => CallEvent): void {
     const { observer } = this.client;
@@ -310,12 +328,12 @@ export class Call {
   private start(): CallStart {
     const { operation, method, headers } = this.request;
     const at = this.url;
-    const secrets = () => this.secrets;
+    const secrets = this.secrets;
     return {
       operation,
       method,
       get url() {
-        return redactUrl(at, secrets());
+        return secrets.url(at);
       },
       headers,
       secrets,
@@ -332,7 +350,7 @@ export class Call {
       operation,
       method,
       get url() {
-        shown ??= redactUrl(at, secrets);
+        shown ??= secrets.url(at);
         return shown;
       },
       attempt: this.attempts,
@@ -351,7 +369,9 @@ export class Call {
     // What the transport makes of it: the caller's abort reason, a BaasTimeoutError, a BaasResponseError over
     // the byte limit, or a BaasNetworkError.
     const outcome =
-      error instanceof BaasError ? error : clientError(failureOf(error, this.current, this.signal), this.context());
+      error instanceof BaasError || (this.refusal !== undefined && this.refusal.error === error)
+        ? error
+        : clientError(failureOf(error, this.current, this.signal), this.context());
     // The error event's duration runs from the call's start.
     this.notify('error', () =>
       this.event({

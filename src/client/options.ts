@@ -12,8 +12,10 @@ import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { misspeltOptionProblem } from '../words.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+import type { AttemptPolicy } from '../transport/pipeline.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
+import { Secrets } from '../redact.js';
 
 /** Options of one call, beside its parameters: `listPixKeys({ limit, signal, timeoutMs })`. */
 export interface CallOptions {
@@ -27,26 +29,13 @@ export interface CallOptions {
   maxResponseBytes?: number | undefined;
   /** Extra request headers for this call. They cannot replace `Authorization`. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Hooks the call's retry loop runs around each attempt, retries included: a wait before it goes
+   * (pacing), what it came to, a signal that stops the retries. `updateMany` and `exportKeys` pace
+   * their requests with one; most callers need none.
+   */
+  policies?: readonly AttemptPolicy[] | undefined;
 }
-
-/**
- * Attempts of the same request made before this call by a caller that sends each attempt itself, so as to
- * pace its retries (updateMany and exportKeys, src/batch/attempts.ts): the call's attempts, its events and
- * its error count on from them, so a BaasNetworkError after the batch's fifth attempt says "after 5 attempts".
- * A symbol, not an option of CallOptions: only the package's own batch sets it.
- */
-export const PRIOR_ATTEMPTS: unique symbol = Symbol('baas-pix-contract.priorAttempts');
-
-/** CallOptions with what only the package's own callers pass. */
-export interface InternalCallOptions extends CallOptions {
-  [PRIOR_ATTEMPTS]?: number | undefined;
-}
-
-/** The attempts made before a call: PRIOR_ATTEMPTS when it is a whole number of at least 0, else 0. */
-export const priorAttempts = (options: InternalCallOptions): number => {
-  const prior = options[PRIOR_ATTEMPTS];
-  return Number.isSafeInteger(prior) && (prior as number) >= 0 ? (prior as number) : 0;
-};
 
 /** The options of `createBaasClient`: `baseUrl` and `token`, and how calls are sent, checked and observed. */
 export interface BaasClientOptions {
@@ -165,13 +154,15 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
   }
+  // The client's Secrets are not built yet: what the options hold of a secret is the token itself.
+  const given = { secrets: Secrets.of(typeof options.token === 'string' ? [options.token] : []) };
   if (options.token === undefined || options.token === '')
-    throw new BaasAuthError('createBaasClient: token is required (a string or a function returning one)');
+    throw new BaasAuthError('createBaasClient: token is required (a string or a function returning one)', given);
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
-    if (problem) throw new BaasAuthError(`createBaasClient: ${problem}`);
+    if (problem) throw new BaasAuthError(`createBaasClient: ${problem}`, given);
   } else if (typeof options.token !== 'function') {
-    throw new BaasAuthError('createBaasClient: token must be a string or a function returning one');
+    throw new BaasAuthError('createBaasClient: token must be a string or a function returning one', given);
   }
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');

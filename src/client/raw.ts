@@ -1,11 +1,12 @@
-// openapi-fetch clients over the generated `paths`: `createRawClient` on its own, and
-// `createBaasClient`'s `raw`, whose requests are sent by the same call owner as the typed operations.
+// `createBaasClient`'s `raw`: openapi-fetch over the generated `paths` builds the request, and the same
+// call owner as the typed operations sends it, through the transport. There is no other raw client: an
+// openapi-fetch client of its own would be an HTTP path outside the transport (no timeout, retry loop,
+// redirect rule, byte limit or masking).
 import createClient, {
   type Client,
   type ClientPathsWithMethod,
   type FetchOptions,
   type FetchResponse,
-  type Middleware,
   type ParseAs,
 } from 'openapi-fetch';
 import type { paths } from '../generated/schema.js';
@@ -14,19 +15,6 @@ import type { RetrySettings } from './retry.js';
 import type { TokenSource } from './token.js';
 
 export type { TokenSource };
-
-export interface RawClientOptions {
-  baseUrl: string;
-  /** Bearer token, or a function called before each request so tokens can be refreshed. */
-  token?: TokenSource;
-  /** Sent as `User-Agent` on every request: the name of the calling application. */
-  userAgent?: string;
-  fetch?: (request: Request) => Promise<Response>;
-  /** Called with each token value the auth middleware sends. */
-  onToken?: (value: string) => void;
-  /** Extra middleware, run after auth and User-Agent. */
-  middleware?: Middleware[];
-}
 
 /** A method of the raw client, in lower case (`RawMethod<'get'>` is `raw.GET`): openapi-fetch's eight. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -62,45 +50,8 @@ export type RawClient = Omit<Client<paths>, Uppercase<HttpMethod>> & {
   [M in HttpMethod as Uppercase<M>]: RawMethod<M>;
 };
 
-/**
- * Sets `Authorization: Bearer …` and `User-Agent`; one middleware rather than two, as each step costs
- * every request. `onToken` learns each token value so errors can redact it.
- */
-export function headersMiddleware(
-  token: TokenSource | undefined,
-  userAgent: string | undefined,
-  onToken?: (value: string) => void,
-): Middleware {
-  return {
-    async onRequest({ request }) {
-      if (token !== undefined) {
-        const value = typeof token === 'function' ? await token() : token;
-        onToken?.(value);
-        request.headers.set('Authorization', `Bearer ${value}`);
-      }
-      if (userAgent !== undefined) request.headers.set('User-Agent', userAgent);
-      return request;
-    },
-  };
-}
-
 /** The Accept header of every call: errors come as application/problem+json. */
 export const ACCEPT = 'application/json, application/problem+json';
-
-/** A typed openapi-fetch client over the generated `paths`, with auth and User-Agent as middleware. */
-export function createRawClient(options: RawClientOptions): RawClient {
-  const client = createClient<paths>({
-    fetch: options.fetch ?? globalThis.fetch,
-    baseUrl: options.baseUrl,
-    // Errors come as application/problem+json; a bare application/json would make a strict server
-    // (and Prism) refuse to send them.
-    headers: { Accept: ACCEPT },
-  });
-  if (options.token !== undefined || options.userAgent !== undefined)
-    client.use(headersMiddleware(options.token, options.userAgent, options.onToken));
-  client.use(...(options.middleware ?? []));
-  return checked(client);
-}
 
 // The same object: only the declared parameters of its methods are narrowed (see RawMethod), which
 // TypeScript cannot relate to openapi-fetch's inferred ones by itself.

@@ -1,6 +1,7 @@
 // When and how long to wait before another attempt: one decision, `shouldRetry`, as Stainless'
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
 import { MAX_TIMER_MS } from '../transport/attempt.js';
+import { isTimerMs } from '../transport/sleep.js';
 import { misspeltMembers } from '../words.js';
 
 /** The `retry` option: how many attempts, and how long to wait between them. */
@@ -67,9 +68,6 @@ export function retrySettings(option: RetryOptions | boolean | undefined): Retry
 // The longest timer, the transport's (a longer one would fire at once).
 export { MAX_TIMER_MS };
 
-/** Whether `ms` is a delay a timer can be armed with as asked: a number from 0 to MAX_TIMER_MS. */
-export const isTimerMs = (ms: unknown): ms is number => typeof ms === 'number' && ms >= 0 && ms <= MAX_TIMER_MS;
-
 /** Methods a server must treat as idempotent (RFC 9110 §9.2.2): safe to send again after a failure. */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -122,23 +120,3 @@ export function backoffMs(attempt: number, settings: RetrySettings, random: () =
 
 // The one reading of Retry-After is the transport's, shared with the token request and verify.
 export { parseRetryAfter } from '../transport/retry-after.js';
-
-/**
- * setTimeout as a promise that a caller's signal can cut short. A wait no timer can hold (over
- * MAX_TIMER_MS, negative, not a number) is refused: Node would fire it at once instead.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!isTimerMs(ms)) return reject(new RangeError(`a wait of ${ms} ms is outside 0 to ${MAX_TIMER_MS} ms`));
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

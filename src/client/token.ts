@@ -1,7 +1,7 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
 // a usable token both become a BaasAuthError before anything is sent, naming the problem, never the value.
 import { BaasAuthError, type ErrorContext } from '../errors.js';
-import { redactedCause, redactText } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import { headerValueProblem } from '../token-text.js';
 
 /**
@@ -36,7 +36,7 @@ export function tokenProblem(value: unknown): string | undefined {
 /** Resolves the token for one attempt; `remember` learns it so errors can mask it. */
 export async function resolveToken(
   source: TokenSource,
-  secrets: Iterable<string>,
+  secrets: Secrets,
   remember: (token: string) => void,
   context: () => ErrorContext,
 ): Promise<string> {
@@ -47,13 +47,11 @@ export async function resolveToken(
     // A BaasAuthError (clientCredentials' BaasTokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
     if (error instanceof BaasAuthError)
-      throw new BaasAuthError(
-        `the token source failed (${redactText(error.message, secrets)}); nothing was sent`,
-        context(),
-        { cause: error },
-      );
+      throw new BaasAuthError(`the token source failed (${secrets.text(error.message)}); nothing was sent`, context(), {
+        cause: error,
+      });
     throw new BaasAuthError('the token source failed; nothing was sent', context(), {
-      cause: redactedCause(error, secrets),
+      cause: secrets.cause(error),
     });
   }
   const problem = tokenProblem(value);

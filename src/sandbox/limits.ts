@@ -2,7 +2,7 @@
 // command line. The bound is on memory: a sandbox keeps every key's JSON (about 370 bytes a key, in
 // one buffer per client) and every customer account's data (about 1.5 KB an account), so the totals
 // of keys and of accounts bound it. The largest allowed sandbox, 100,000 accounts with 2 keys each
-// (200,000 keys), measured 345 MB of RSS for the whole Node 20 process (90 MB of it Node and Faker
+// (200,000 keys), measured 330 MB of RSS for the whole Node 20 process (90 MB of it Node and Faker
 // before the sandbox; the sandbox's own heap and buffers 167 MB, `npm run bench`), and 50,000
 // accounts with 5 keys each (250,000 keys) 290 MB.
 

@@ -25,7 +25,7 @@ export interface SandboxOptions {
    *
    * The sizes are bounded so that a sandbox's memory is: at most 100,000 customer accounts in all
    * (clients × accountsPerClient) and 250,000 keys in all (clients × accountsPerClient ×
-   * keysPerAccount); the largest allowed sandbox, 100,000 accounts with 2 keys each, measured 345 MB of
+   * keysPerAccount); the largest allowed sandbox, 100,000 accounts with 2 keys each, measured 330 MB of
    * RSS for the whole Node 20 process (see `SANDBOX_LIMITS`).
    * Anything else throws a RangeError naming the option and its limit, before anything is built.
    */

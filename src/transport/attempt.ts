@@ -2,7 +2,7 @@
 // verify's Budget): its own abort controller, ONE timer that covers the request, the redirects the
 // rule follows (redirect.ts) and the body read, the caller's signal linked to it, and the body read
 // within a byte limit while it streams (src/body-limit.ts). What a failure of it means is failure.ts.
-import { BodyTooLargeError, readBytesWithin } from '../body-limit.js';
+import { readBytesWithin } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { fetchFollowingRedirects } from './redirect.js';
 
@@ -22,18 +22,6 @@ export interface AttemptOptions {
   signal?: AbortSignal | undefined;
   /** Told each URL before a request goes there (the first included); throwing stops the attempt there. */
   onHop?: ((url: string, hop: number) => void) | undefined;
-}
-
-/** An answer's body went past the byte limit: the read stopped, the rest was cancelled, nothing of it is kept. */
-export class ResponseTooLarge extends Error {
-  override readonly name = 'ResponseTooLarge';
-  constructor(
-    readonly limitBytes: number,
-    readonly status: number,
-    readonly contentType: string | undefined,
-  ) {
-    super(`the response body (HTTP ${status}) is larger than the limit of ${limitBytes} bytes`);
-  }
 }
 
 export class Attempt {
@@ -88,16 +76,11 @@ export class Attempt {
 
   /**
    * The answer's body, counted while it streams: past `maxResponseBytes` the read stops, the rest is
-   * cancelled, and it rejects with ResponseTooLarge. It races the attempt's abort, so the timer and the
-   * caller cut a slow body short.
+   * cancelled, and it rejects with ResponseTooLarge (src/body-limit.ts). It races the attempt's abort, so
+   * the timer and the caller cut a slow body short.
    */
-  async readBytes(response: Response): Promise<Uint8Array> {
-    try {
-      return await this.whileAlive(readBytesWithin(response, this.options.maxResponseBytes));
-    } catch (error) {
-      if (!(error instanceof BodyTooLargeError)) throw error;
-      throw new ResponseTooLarge(error.limitBytes, response.status, response.headers.get('content-type') ?? undefined);
-    }
+  readBytes(response: Response): Promise<Uint8Array> {
+    return this.whileAlive(readBytesWithin(response, this.options.maxResponseBytes));
   }
 
   /** The body as UTF-8 text (as `Response.text()` decodes it), read as readBytes reads it. */

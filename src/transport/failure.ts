@@ -3,7 +3,8 @@
 // code and, for TLS, the reason). `clientError` turns it into the client's errors (src/errors.ts); the
 // token request and verify turn the same reading into a BaasTokenError and a report row.
 import { BaasNetworkError, BaasResponseError, BaasTimeoutError, type BaasError, type ErrorContext } from '../errors.js';
-import { ResponseTooLarge, type Attempt } from './attempt.js';
+import { ResponseTooLarge } from '../body-limit.js';
+import type { Attempt } from './attempt.js';
 
 export type TransportFailure =
   /** The caller's signal aborted: `reason` is what it aborted with, and what the caller sees. */

@@ -1,14 +1,16 @@
-// Every request of a verify run goes through here. verify owns no transport: each request is one
-// attempt of the package's transport (src/transport/: its timer, the redirect rule the client follows,
-// the byte limit, the Retry-After reading), and the Budget wraps it to count every hop against the
-// request budget and the time budget, and to wait out Retry-After on 429/503 when the wait fits (reads
-// only: a write is never sent twice). It hands back the response with its body read and parsed.
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
+// Every request of a verify run goes through here. verify owns no transport and no retry loop: each
+// request goes through the package's one loop (src/transport/pipeline.ts) and its attempts through the
+// transport (its timer, the redirect rule the client follows, the byte limit, the Retry-After reading).
+// The Budget is the loop's policy for verify: it counts every hop against the request budget and the
+// time budget and refuses one past them, and its retry rule waits out Retry-After on 429/503 when the
+// wait fits (reads only: a write is never sent twice). It hands back the response, body read and parsed.
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../body-limit.js';
 import { isJsonMediaType, mediaTypeOf } from '../drift/check.js';
 import type { FetchLike } from '../fetch.js';
 import { Attempt } from '../transport/attempt.js';
 import { failureOf, type TransportFailure } from '../transport/failure.js';
 import { unfollowedRedirect, type UnfollowedRedirect } from '../transport/redirect.js';
+import { type Sent, sendRequest } from '../transport/pipeline.js';
 import { retryAfterOf } from '../transport/retry-after.js';
 
 export type { UnfollowedRedirect };
@@ -32,17 +34,6 @@ export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';
 }
 
-/** An answer's body went past --max-response-bytes; the read stopped there and nothing of it is kept. */
-export class ResponseTooLarge extends Error {
-  override readonly name = 'ResponseTooLarge';
-  constructor(
-    readonly status: number,
-    readonly limitBytes: number,
-  ) {
-    super(`the answer (${status}) is larger than --max-response-bytes (${limitBytes} bytes); reading stopped there`);
-  }
-}
-
 /**
  * Nothing answered: the transport's reading of why (src/transport/failure.ts, the one place a failure is
  * read), and for a timeout, the option that set the limit: --timeout-ms, or what --time-budget-ms had left.
@@ -60,7 +51,8 @@ export class NoAnswer extends Error {
 export interface BudgetDeps {
   fetch: FetchLike;
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
+  /** The wait between attempts, for a test's clock; the retry loop's own when not given. */
+  wait?: ((ms: number) => Promise<void>) | undefined;
 }
 
 export class Budget {
@@ -86,56 +78,87 @@ export class Budget {
     return this.timeBudgetMs - this.elapsedMs;
   }
 
-  /** Sends one request; reads (GET) may be sent again after a Retry-After wait, writes never. */
+  /**
+   * Sends one request through the package's one retry loop (src/transport/pipeline.ts), with the
+   * budget as its policy: it counts every hop and refuses one past a budget. The retry rule is
+   * verify's: a read (GET, never a write) answered 429 or 503 with a Retry-After that fits what the
+   * budgets leave is sent again after that wait.
+   */
   async send(url: string, init: Omit<RequestInit, 'signal' | 'redirect'> & { method: string }): Promise<Exchange> {
     const waitedOn: number[] = [];
-    for (;;) {
-      const remaining = this.checkBudgets();
-      const limitedBy = remaining < this.requestTimeoutMs ? '--time-budget-ms' : '--timeout-ms';
-      let first = true;
-      // One attempt of the transport: one timer for the request, the redirects it follows and the body.
-      const attempt = new Attempt({
-        fetch: this.deps.fetch,
-        url,
-        init,
-        timeoutMs: Math.min(this.requestTimeoutMs, remaining),
-        maxResponseBytes: this.maxResponseBytes,
-        // Every hop is a request sent: each counts, and none goes out past a budget.
-        onHop: () => {
-          if (!first) this.checkBudgets();
-          first = false;
-          this.requestsUsed += 1;
+    let limitedBy: NoAnswer['limitedBy'] = '--timeout-ms';
+    let current: Attempt | undefined;
+    let remaining = 0;
+    let sent: Sent;
+    try {
+      sent = await sendRequest({
+        now: this.deps.now,
+        wait: this.deps.wait,
+        // The budget as the loop's policy: no attempt goes out past either budget.
+        policies: [
+          {
+            before: () => {
+              remaining = this.checkBudgets();
+              limitedBy = remaining < this.requestTimeoutMs ? '--time-budget-ms' : '--timeout-ms';
+            },
+          },
+        ],
+        open: () => {
+          let first = true;
+          // One attempt of the transport: one timer for the request, the redirects it follows and the body.
+          current = new Attempt({
+            fetch: this.deps.fetch,
+            url,
+            init,
+            timeoutMs: Math.min(this.requestTimeoutMs, remaining),
+            maxResponseBytes: this.maxResponseBytes,
+            // Every hop is a request sent: each counts, and none goes out past a budget.
+            onHop: () => {
+              if (!first) this.checkBudgets();
+              first = false;
+              this.requestsUsed += 1;
+            },
+          });
+          return current;
+        },
+        retry: ({ response }) => {
+          const wait = response === undefined ? undefined : retryAfterOf(response);
+          const canWait =
+            init.method === 'GET' && (response?.status === 429 || response?.status === 503) && wait !== undefined;
+          // A wait that would use up the time budget leaves nothing to send the read again with.
+          if (!canWait || wait >= this.remainingMs() || this.requestsUsed >= this.maxRequests) return undefined;
+          return { waitMs: wait, reason: `HTTP ${response!.status}` };
+        },
+        retrying: (_retry, { response }) => {
+          waitedOn.push(response!.status);
+          this.retriesAfterWait += 1;
         },
       });
-      let response: Response;
-      let exchange: Exchange;
-      try {
-        response = await attempt.send();
-        const unfollowed = unfollowedRedirect(response, attempt.url, init.method);
-        if (unfollowed) {
-          await response.body?.cancel().catch(() => undefined);
-          return { ...described(response, undefined, false, waitedOn), redirect: unfollowed };
-        }
-        exchange = await read(response, waitedOn, attempt);
-      } catch (error) {
-        // A budget used up before a hop went out: verify's own, not the transport's.
-        if (error instanceof BudgetExhausted) throw error;
-        const failure = failureOf(error, attempt);
-        // The transport's limit, named by verify's own option.
-        if (failure.kind === 'too-large') throw new ResponseTooLarge(failure.status, failure.limitBytes);
-        throw new NoAnswer(failure, limitedBy);
-      } finally {
-        attempt.end();
-      }
-      const wait = retryAfterOf(response);
-      const canWait =
-        init.method === 'GET' && (response.status === 429 || response.status === 503) && wait !== undefined;
-      // A wait that would use up the time budget leaves nothing to send the read again with.
-      if (!canWait || wait >= this.remainingMs() || this.requestsUsed >= this.maxRequests) return exchange;
-      waitedOn.push(response.status);
-      this.retriesAfterWait += 1;
-      await this.deps.sleep(wait);
+    } catch (error) {
+      throw this.failure(error, current, limitedBy);
     }
+    const { response, attempt } = sent;
+    try {
+      const unfollowed = unfollowedRedirect(response, attempt.url, init.method);
+      if (unfollowed) {
+        await response.body?.cancel().catch(() => undefined);
+        return { ...described(response, undefined, false, waitedOn), redirect: unfollowed };
+      }
+      return await read(response, waitedOn, attempt);
+    } catch (error) {
+      throw this.failure(error, attempt, limitedBy);
+    } finally {
+      attempt.end();
+    }
+  }
+
+  /** What verify makes of a failure: its own budget's refusal, the byte limit, or no answer. */
+  private failure(error: unknown, attempt: Attempt | undefined, limitedBy: NoAnswer['limitedBy']): Error {
+    // A budget used up before a hop went out: verify's own, not the transport's.
+    if (error instanceof BudgetExhausted) return error;
+    // The package's one "too large" (src/body-limit.ts), passed on: the report names verify's option.
+    if (error instanceof ResponseTooLarge) return error;
+    return new NoAnswer(failureOf(error, attempt), limitedBy);
   }
 
   /** What is left of the time budget; throws BudgetExhausted when either budget is used up. */

@@ -1,17 +1,11 @@
 // The checks of a verify run, in order: walk list-keys pages, probe the documented errors, and
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
 import { type Page, walkCursorSteps } from '../client/pagination.js';
+import { ResponseTooLarge } from '../body-limit.js';
 import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import {
-  BudgetExhausted,
-  NoAnswer,
-  ResponseTooLarge,
-  type Budget,
-  type Exchange,
-  type UnfollowedRedirect,
-} from './budget.js';
+import { BudgetExhausted, NoAnswer, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
 import {
   refusalMessage,
   refusalSeen,
@@ -149,11 +143,14 @@ function noAnswer({ failure, limitedBy }: NoAnswer): string {
 function failed(check: string, expected: string, error: unknown): CheckResult {
   // Verify's own bounds (a budget, an answer over the byte limit) say themselves: the check could not run.
   const why =
-    error instanceof BudgetExhausted || error instanceof ResponseTooLarge
+    error instanceof BudgetExhausted
       ? error.message
-      : error instanceof NoAnswer
-        ? noAnswer(error)
-        : `no answer (${(error as Error).name}: ${(error as Error).message})`;
+      : error instanceof ResponseTooLarge
+        ? // The transport's limit, named by verify's own option.
+          `the answer (${error.status}) is larger than --max-response-bytes (${error.limitBytes} bytes); reading stopped there`
+        : error instanceof NoAnswer
+          ? noAnswer(error)
+          : `no answer (${(error as Error).name}: ${(error as Error).message})`;
   return { check, expected, seen: why, verdict: 'error', problems: [] };
 }
 

@@ -27,7 +27,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
     {
       fetch: deps.fetch ?? options.credentials.fetch ?? runtimeFetch,
       now: deps.now ?? (() => performance.now()),
-      sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      wait: deps.wait,
     },
     options.maxResponseBytes,
   );

@@ -9,6 +9,10 @@ import {
   BaasTokenError,
   type BaasTokenErrorInit,
 } from '../../src/index.js';
+import { Secrets } from '../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 describe('BaasTokenError', () => {
   it('is what a refused token request rejects with, and instanceof tells it apart', async () => {
@@ -25,7 +29,7 @@ describe('BaasTokenError', () => {
     expect(error).toBeInstanceOf(BaasAuthError);
     expect(error).toBeInstanceOf(BaasError);
     expect((error as BaasTokenError).failure).toBe('rejected');
-    expect(new BaasAuthError('no token')).not.toBeInstanceOf(BaasTokenError);
+    expect(new BaasAuthError('no token', NONE)).not.toBeInstanceOf(BaasTokenError);
   });
 
   it('built by hand (a test double of a token source), shows no credentials of the token URL anywhere', () => {
@@ -33,6 +37,7 @@ describe('BaasTokenError', () => {
       failure: 'rejected',
       tokenUrl: 'https://client-id:hand-built-secret@auth.example.test/token',
       detail: 'refused',
+      secrets: Secrets.none,
     };
     const error = new BaasTokenError(init);
     expect(error.tokenUrl).toBe('https://auth.example.test/token');

@@ -1,7 +1,7 @@
 // The bounded body read that the client, the token request and verify share: it stops at the first
 // chunk past the limit (or before the first, on a declared Content-Length over it) and cancels the rest.
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError, byteLimitProblem, readBytesWithin, readTextWithin } from '../../src/body-limit.js';
+import { ResponseTooLarge, byteLimitProblem, readBytesWithin, readTextWithin } from '../../src/body-limit.js';
 
 /** A body of `chunks` chunks of `size` bytes that records how far it was read and whether it was cancelled. */
 function streamed(chunks: number, size: number, headers: Record<string, string> = {}) {
@@ -35,15 +35,15 @@ describe('readBytesWithin', () => {
   it('stops at the first chunk past the limit and cancels the rest', async () => {
     const { response, seen } = streamed(1000, 1024);
     const error = await readBytesWithin(response, 4096).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BodyTooLargeError);
-    expect((error as BodyTooLargeError).limitBytes).toBe(4096);
+    expect(error).toBeInstanceOf(ResponseTooLarge);
+    expect((error as ResponseTooLarge).limitBytes).toBe(4096);
     expect(seen.pulled).toBe(5);
     expect(seen.cancelled).toBe(true);
   });
 
   it('refuses before reading when Content-Length is over the limit', async () => {
     const { response, seen } = streamed(10, 10, { 'content-length': '100' });
-    await expect(readBytesWithin(response, 99)).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(readBytesWithin(response, 99)).rejects.toBeInstanceOf(ResponseTooLarge);
     expect(seen.pulled).toBe(0);
     expect(seen.cancelled).toBe(true);
     // A Content-Length within the limit is read as usual.
@@ -61,8 +61,10 @@ describe('readBytesWithin', () => {
 
   it('names its error class', async () => {
     const error = await readBytesWithin(streamed(2, 4).response, 5).catch((e: unknown) => e);
-    expect((error as Error).name).toBe('BodyTooLargeError');
-    expect(String(error)).toMatch(/^BodyTooLargeError: /);
+    expect((error as Error).name).toBe('ResponseTooLarge');
+    expect(String(error)).toMatch(/^ResponseTooLarge: /);
+    // The answer's status and media type, for whoever turns it into its own error.
+    expect(error).toMatchObject({ limitBytes: 5, status: 200 });
   });
 });
 

@@ -12,6 +12,10 @@ import {
   type ErrorContext,
 } from '../../src/index.js';
 import { isBaasError } from '../../src/errors.js';
+import { Secrets } from '../../src/redact.js';
+
+/** The context of an error built where no secret is known yet: every rule of the masking still applies. */
+const none = { secrets: Secrets.none };
 
 const call: ErrorContext = {
   operation: 'listPixKeys',
@@ -19,6 +23,7 @@ const call: ErrorContext = {
   url: 'https://api.example.test/v2/api/pix/keys?limit=10',
   attempts: 2,
   requestId: 'req-7',
+  secrets: Secrets.none,
 };
 const where = {
   operation: 'listPixKeys',
@@ -36,18 +41,20 @@ describe('BaasError: the message names the operation and the request when the ca
   });
 
   it('no operation: no prefix', () => {
-    expect(new BaasAuthError('the token source failed', { method: 'GET', url: 'https://x.test/a' }).message).toBe(
-      'the token source failed (GET https://x.test/a)',
-    );
+    expect(
+      new BaasAuthError('the token source failed', { method: 'GET', url: 'https://x.test/a', ...none }).message,
+    ).toBe('the token source failed (GET https://x.test/a)');
   });
 
   it('a method without a URL, or a URL without a method: no request part', () => {
-    expect(new BaasAuthError('no token', { operation: 'raw', method: 'GET' }).message).toBe('raw: no token');
-    expect(new BaasAuthError('no token', { operation: 'raw', url: 'https://x.test/a' }).message).toBe('raw: no token');
+    expect(new BaasAuthError('no token', { operation: 'raw', method: 'GET', ...none }).message).toBe('raw: no token');
+    expect(new BaasAuthError('no token', { operation: 'raw', url: 'https://x.test/a', ...none }).message).toBe(
+      'raw: no token',
+    );
   });
 
-  it('no context at all: the bare message, 0 attempts, and only name and message in toJSON()', () => {
-    const error = new BaasAuthError('no token');
+  it('a context of the secrets alone: the bare message, 0 attempts, and only name and message in toJSON()', () => {
+    const error = new BaasAuthError('no token', none);
     expect(error.message).toBe('no token');
     expect(error.attempts).toBe(0);
     expect(error.toJSON()).toStrictEqual({ name: 'BaasAuthError', message: 'no token', kind: 'auth', attempts: 0 });
@@ -96,19 +103,19 @@ describe('BaasApiError', () => {
   });
 
   it('a title alone, a detail alone, neither', () => {
-    expect(new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }).message).toBe(
+    expect(new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }, none).message).toBe(
       'HTTP 404 Not Found',
     );
     expect(
-      new BaasApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }).message,
+      new BaasApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }, none).message,
     ).toBe('HTTP 400 Account is required');
-    expect(new BaasApiError({ status: 500, problem: { type: 'about:blank' } }).message).toBe('HTTP 500');
-    expect(new BaasApiError({ status: 500 }).message).toBe('HTTP 500');
+    expect(new BaasApiError({ status: 500, problem: { type: 'about:blank' } }, none).message).toBe('HTTP 500');
+    expect(new BaasApiError({ status: 500 }, none).message).toBe('HTTP 500');
   });
 
   it('the upstream code and the rate limit are fields of their own', () => {
     const rateLimit = { source: 'ietf' as const, remaining: 0, resetSeconds: 30 };
-    const error = new BaasApiError({ status: 429, code: 'CIE999', rateLimit }, {});
+    const error = new BaasApiError({ status: 429, code: 'CIE999', rateLimit }, none);
     expect(error.toJSON()).toStrictEqual({
       name: 'BaasApiError',
       message: 'HTTP 429',
@@ -145,7 +152,7 @@ describe('BaasValidationError', () => {
   });
 
   it('counts several problems and joins them', () => {
-    const error = new BaasValidationError([issue('a', 'first rule'), issue('b', 'second rule')]);
+    const error = new BaasValidationError([issue('a', 'first rule'), issue('b', 'second rule')], none);
     expect(error.message).toBe('invalid input, 2 problems, nothing was sent: first rule; second rule');
     expect(error.toJSON()).toStrictEqual({
       name: 'BaasValidationError',
@@ -173,7 +180,7 @@ describe('BaasTimeoutError', () => {
   });
 
   it('attempt 0 when the call knows none', () => {
-    expect(new BaasTimeoutError(10).message).toBe('no complete response within 10 ms (attempt 0)');
+    expect(new BaasTimeoutError(10, none).message).toBe('no complete response within 10 ms (attempt 0)');
   });
 });
 
@@ -193,11 +200,11 @@ describe('BaasNetworkError', () => {
   });
 
   it('one attempt, singular; no code; a reason in words', () => {
-    expect(new BaasNetworkError(undefined, { attempts: 1 }).message).toBe('network failure after 1 attempt');
-    expect(new BaasNetworkError(undefined).message).toBe('network failure after 0 attempts');
+    expect(new BaasNetworkError(undefined, { attempts: 1, ...none }).message).toBe('network failure after 1 attempt');
+    expect(new BaasNetworkError(undefined, none).message).toBe('network failure after 0 attempts');
     const tls = new BaasNetworkError(
       'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
-      { attempts: 1 },
+      { attempts: 1, ...none },
       'the server asked for a client certificate and none was sent',
     );
     expect(tls.message).toBe(
@@ -237,9 +244,9 @@ describe('BaasResponseError', () => {
 
   it('no content type: the status alone; problems as a field', () => {
     const problems = [{ part: 'body' as const, pointer: '/cursor/next', rule: 'must not repeat' }];
-    const error = new BaasResponseError('a repeated cursor', { status: 200, problems });
+    const error = new BaasResponseError('a repeated cursor', { status: 200, problems }, none);
     expect(error.message).toBe('a repeated cursor (HTTP 200)');
-    expect(new BaasResponseError('x', { status: 502, contentType: '' }).message).toBe('x (HTTP 502)');
+    expect(new BaasResponseError('x', { status: 502, contentType: '' }, none).message).toBe('x (HTTP 502)');
     expect(error.toJSON()).toStrictEqual({
       name: 'BaasResponseError',
       message: error.message,
@@ -248,5 +255,30 @@ describe('BaasResponseError', () => {
       problems,
       attempts: 0,
     });
+  });
+});
+
+describe('no error is built without the secrets of the client at hand', () => {
+  const SECRET = 's3cret-value-123';
+
+  it('every field is built through them: a value they hold is masked wherever the provider put it', () => {
+    const error = new BaasApiError(
+      {
+        status: 400,
+        problem: { type: 'about:blank', title: `echo ${SECRET}`, [SECRET]: SECRET } as never,
+        code: SECRET,
+      },
+      { method: 'GET', url: `https://x.test/${SECRET}`, requestId: SECRET, secrets: Secrets.of([SECRET]) },
+    );
+    const forms = [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(error.toJSON())];
+    for (const form of forms) expect(form).not.toContain(SECRET);
+    expect(error.message).toBe('HTTP 400 echo [REDACTED] (GET https://x.test/[REDACTED])');
+  });
+
+  it('a context without them is refused by the type, and by the constructor', () => {
+    // @ts-expect-error: ErrorContext.secrets is required
+    expect(() => new BaasAuthError('no token', {})).toThrow(TypeError);
+    // @ts-expect-error: the context is required
+    expect(() => new BaasTimeoutError(10)).toThrow(TypeError);
   });
 });

@@ -1,10 +1,8 @@
-// `client.raw` (openapi-fetch building the request, the call owner sending it) and `createRawClient`
-// (openapi-fetch with auth and User-Agent as middleware), with an injected fetch: what is sent and what
-// comes back for each kind of answer.
+// `client.raw` (openapi-fetch building the request, the call owner sending it through the transport),
+// with an injected fetch: what is sent and what comes back for each kind of answer.
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/fetch.js';
-import { createRawClient } from '../../src/client/raw.js';
 import { BaasNetworkError, createBaasClient } from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 
@@ -109,70 +107,6 @@ describe('client.raw: what comes back', () => {
     expect((error as BaasNetworkError).message).toBe(
       `raw: network failure (ECONNREFUSED) after 1 attempt (GET ${BASE}${LIST})`,
     );
-  });
-});
-
-describe('createRawClient', () => {
-  const recorder = () => {
-    const requests: Request[] = [];
-    const fetch = async (request: Request) => {
-      requests.push(request);
-      return Response.json(PAGE);
-    };
-    return { requests, fetch };
-  };
-
-  it('without a token nor a User-Agent sends neither (only Accept)', async () => {
-    const { requests, fetch } = recorder();
-    await createRawClient({ baseUrl: BASE, fetch }).GET(LIST, UA);
-    expect(requests[0]?.headers.get('authorization')).toBeNull();
-    expect(requests[0]?.headers.get('accept')).toBe('application/json, application/problem+json');
-  });
-
-  it('a User-Agent alone: no Authorization', async () => {
-    const { requests, fetch } = recorder();
-    await createRawClient({ baseUrl: BASE, fetch, userAgent: 'only-ua/1' }).GET(LIST, UA);
-    expect(requests[0]?.headers.get('authorization')).toBeNull();
-    expect(requests[0]?.headers.get('user-agent')).toBe('only-ua/1');
-  });
-
-  it('a token alone, without onToken: the bearer token and no User-Agent of ours', async () => {
-    const { requests, fetch } = recorder();
-    await createRawClient({ baseUrl: BASE, fetch, token: 'tok-alone-1' }).GET(LIST, UA);
-    expect(requests[0]?.headers.get('authorization')).toBe('Bearer tok-alone-1');
-    expect(requests[0]?.headers.get('user-agent')).toBe('x/1');
-  });
-
-  it('a token function is awaited for each request and onToken learns each value', async () => {
-    const { requests, fetch } = recorder();
-    let n = 0;
-    const seen: string[] = [];
-    const client = createRawClient({
-      baseUrl: BASE,
-      fetch,
-      token: async () => `tok-${++n}`,
-      onToken: (value) => seen.push(value),
-    });
-    await client.GET(LIST, UA);
-    await client.GET(LIST, UA);
-    expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
-    expect(seen).toEqual(['tok-1', 'tok-2']);
-  });
-
-  it('runs auth and User-Agent first, then the option middleware, then what is `use`d, in order', async () => {
-    const { requests, fetch } = recorder();
-    const seen: string[] = [];
-    const client = createRawClient({
-      baseUrl: BASE,
-      token: 't0k',
-      userAgent: 'app/1',
-      fetch,
-      middleware: [trail('option', seen)],
-    });
-    client.use(trail('first', seen), trail('second', seen));
-    await client.GET(LIST, UA);
-    expect(requests[0]?.headers.get('x-trail')).toBe('option,first,second');
-    expect(seen).toEqual(['option:Bearer t0k', 'first:Bearer t0k', 'second:Bearer t0k']);
   });
 });
 

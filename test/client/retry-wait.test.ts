@@ -4,7 +4,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BaasApiError, createBaasClient } from '../../src/index.js';
-import { sleep } from '../../src/client/retry.js';
+import { sleep } from '../../src/transport/sleep.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -7,9 +7,9 @@ import {
   parseRetryAfter,
   retrySettings,
   shouldRetry,
-  sleep,
   type RetryQuestion,
 } from '../../src/client/retry.js';
+import { sleep } from '../../src/transport/sleep.js';
 
 const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
 const ask = (question: Partial<RetryQuestion>) =>

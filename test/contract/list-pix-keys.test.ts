@@ -1,7 +1,6 @@
 // GET /v2/api/pix/keys/list-keys against the mock.
 import { describe, expect, it } from 'vitest';
 import { TEST_TOKEN, TEST_USER_AGENT, mockClient, mockUrl, violatedFields } from '../support/mock.js';
-import { createRawClient } from '../../src/client/raw.js';
 
 const USER_AGENT = { 'User-Agent': TEST_USER_AGENT };
 import { preferHeaders } from '../../src/testing/prefer.js';
@@ -65,10 +64,9 @@ describe('listPixKeys', () => {
   });
 
   it('answers 401 without a bearer token', async () => {
-    const { response, error } = await createRawClient({ baseUrl: mockUrl() }).GET(PATH, {
-      params: { header: USER_AGENT },
-    });
+    // The package's client always sends its token: a plain fetch sends none.
+    const response = await fetch(mockUrl() + PATH, { headers: USER_AGENT });
     expect(response.status).toBe(401);
-    expect(error?.title).toBe('Unauthorized');
+    expect(((await response.json()) as { title?: string }).title).toBe('Unauthorized');
   });
 });

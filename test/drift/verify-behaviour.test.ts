@@ -64,7 +64,7 @@ describe('verify', () => {
       async (url) => {
         const waits: number[] = [];
         const report = await runVerify(parseVerifyArgs(['--base-url', url, '--token', TOKEN]), {
-          sleep: async (ms) => void waits.push(ms),
+          wait: async (ms) => void waits.push(ms),
         });
         expect(waits).toEqual([1000]);
         expect(listCalls).toBe(2);
@@ -146,7 +146,7 @@ describe('verify', () => {
         const report = await runVerify(
           parseVerifyArgs(['--base-url', url, '--token', TOKEN, '--time-budget-ms', '60000']),
           {
-            sleep: async (ms) => void waits.push(ms),
+            wait: async (ms) => void waits.push(ms),
           },
         );
         expect(waits).toEqual([]);

@@ -19,7 +19,7 @@ function scripted(answers: (() => Response)[], clock = { t: 0 }) {
       return next();
     },
     now: () => clock.t,
-    sleep: async (ms) => {
+    wait: async (ms) => {
       sleeps.push(ms);
       clock.t += ms;
     },

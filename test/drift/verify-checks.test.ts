@@ -16,6 +16,7 @@ import {
   type Context,
 } from '../../src/verify/checks.js';
 import { BaasTokenError } from '../../src/auth/index.js';
+import { Secrets } from '../../src/redact.js';
 import { staticToken, type CredentialSource } from '../../src/cli/connection/credentials.js';
 import type { VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
@@ -58,7 +59,7 @@ async function context(
   const budget = new Budget(opts.maxRequests, opts.timeBudgetMs, opts.requestTimeoutMs, {
     fetch: fetch ?? service.fetch,
     now: () => 0,
-    sleep: async () => undefined,
+    wait: async () => undefined,
   });
   const ctx: Context = { options: opts, budget, checker: await loadDriftChecker(), seen: [] };
   return { ctx, requests: service.requests };
@@ -329,6 +330,7 @@ describe('walkPages', () => {
         tokenUrl: 'https://auth.example/token',
         ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}),
         detail: 'x',
+        secrets: Secrets.none,
       });
     const refusing = (failure: 'rejected' | 'network'): CredentialSource => ({
       kind: 'client credentials',
@@ -355,6 +357,7 @@ describe('walkPages', () => {
             status: 400,
             error: 'call 555-0100 \x1b[2J',
             detail: 'x',
+            secrets: Secrets.none,
           }),
         ),
     };

@@ -127,7 +127,7 @@ describe('runVerify', () => {
     expect(global.requests).toHaveLength(4);
   });
 
-  it('waits out Retry-After on the real clock when no sleep is injected', async () => {
+  it('waits out Retry-After on the real clock when no wait is injected', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     let first = true;
     const service = fakeService((kind) => {
@@ -184,7 +184,7 @@ describe("runVerify's wait on Retry-After (the transport's one reading)", () => 
       kind === 'page1' && index === 0 ? problemReply(429, 'RateLimited', { 'retry-after': '1.5' }) : undefined,
     );
     const running = runVerify(options(), { fetch: service.fetch });
-    // The run's own sleep (no injected one) arms the wait the answer asked for.
+    // The retry loop's own wait (no injected one) arms the wait the answer asked for.
     await settle(() => armed.mock.calls.some(([, ms]) => ms === 1_500));
     expect(service.requests).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1_499);

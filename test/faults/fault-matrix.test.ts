@@ -84,8 +84,8 @@ const arrivals: number[] = [];
 /** The waits of a Retry-After the client asked its timers for in the current case (ms). */
 const waits: number[] = [];
 /**
- * The test's clock for the Retry-After cases: a timer the client's `sleep` (src/client/retry.ts, its
- * waits between attempts) sets for at least MIN_WAIT_MS is recorded and fired at once, so the case
+ * The test's clock for the Retry-After cases: a timer the package's one `sleep` (src/transport/sleep.ts,
+ * the retry loop's waits between attempts) sets for at least MIN_WAIT_MS is recorded and fired at once, so the case
  * shows the wait the client chose without sleeping through it. Every other timer (the attempt's, the
  * deadline's ticks, undici's own) runs in real time.
  */
@@ -93,7 +93,7 @@ const MIN_WAIT_MS = 500;
 function skippingWaits(): () => void {
   const real = globalThis.setTimeout;
   const skipping = ((handler: () => void, ms?: number, ...args: unknown[]) => {
-    const wait = ms !== undefined && ms >= MIN_WAIT_MS && /client[\\/]retry\.ts/.test(new Error().stack ?? '');
+    const wait = ms !== undefined && ms >= MIN_WAIT_MS && /transport[\\/]sleep\.ts/.test(new Error().stack ?? '');
     if (wait) waits.push(ms);
     return real(handler, wait ? 0 : ms, ...args);
   }) as typeof setTimeout;

@@ -1,14 +1,23 @@
 import { inject } from 'vitest';
-import { createRawClient, type RawClientOptions } from '../../src/client/raw.js';
+import { type BaasClientOptions, createBaasClient } from '../../src/index.js';
 
 export const TEST_TOKEN = 'test-token-7f3a9c';
 export const TEST_USER_AGENT = 'baas-pix-contract-tests/1.0';
 
 export const mockUrl = (): string => inject('mockUrl');
 
-/** A raw typed client pointed at the run's mock, with a token and a User-Agent unless overridden. */
-export function mockClient(overrides: Partial<RawClientOptions> = {}) {
-  return createRawClient({ baseUrl: mockUrl(), token: TEST_TOKEN, userAgent: TEST_USER_AGENT, ...overrides });
+/**
+ * The raw client (`createBaasClient(...).raw`, through the transport) pointed at the run's mock, with a
+ * token and a User-Agent unless overridden; each request sent once, so a test sees the mock's answer.
+ */
+export function mockClient(overrides: Partial<BaasClientOptions> = {}) {
+  return createBaasClient({
+    baseUrl: mockUrl(),
+    token: TEST_TOKEN,
+    userAgent: TEST_USER_AGENT,
+    retry: false,
+    ...overrides,
+  }).raw;
 }
 
 export interface SlViolation {

@@ -10,10 +10,10 @@ import type {
   PixKey,
   PixKeyList,
   UpdateNaturalPersonQuery,
-} from '../../src/index.js';
-import { createRawClient } from '../../src/client/raw.js';
+} from '../../src/types.js';
+import { createBaasClient } from '../../src/index.js';
 
-const client = createRawClient({ baseUrl: 'http://127.0.0.1:4010' });
+const client = createBaasClient({ baseUrl: 'http://127.0.0.1:4010', token: 't' }).raw;
 const address: Address = {
   postalCode: '01310100',
   street: 'Avenida Paulista',

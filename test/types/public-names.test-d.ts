@@ -5,6 +5,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createBaasClient,
   operationNames,
+  Secrets,
   BaasTokenError,
   type BaasClient,
   type BaasError,
@@ -109,7 +110,12 @@ describe('the names a consumer writes', () => {
   });
 
   it('builds a BaasTokenError for a test double of a failing token source', () => {
-    const init: BaasTokenErrorInit = { failure: 'rejected', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
+    const init: BaasTokenErrorInit = {
+      failure: 'rejected',
+      tokenUrl: 'https://auth.example.test/token',
+      detail: 'no',
+      secrets: Secrets.of([]),
+    };
     const failing = async (): Promise<string> => {
       throw new BaasTokenError({ ...init, status: 401, error: 'invalid_client' });
     };

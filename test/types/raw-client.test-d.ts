@@ -4,10 +4,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Client, MethodResponse } from 'openapi-fetch';
 import { createBaasClient, type NaturalPersonUpdate, type UpdateResult, type paths } from '../../src/index.js';
-import { createRawClient } from '../../src/client/raw.js';
 
 const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
-const raw = createRawClient({ baseUrl: 'https://api.baas.example', token: 't' });
+const raw = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't', retry: false }).raw;
 const UPDATE = '/v2/api/baas-onboarding/account/natural-person';
 const LIST = '/v2/api/pix/keys/list-keys';
 const query = { Account: '300541976902', DocumentNumber: '52998224725' };
@@ -28,7 +27,7 @@ describe('raw client types', () => {
     });
   });
 
-  it('rejects it alone, and in createRawClient', () => {
+  it('rejects it alone, and in a raw client of other options', () => {
     // @ts-expect-error phoneNumber, not phoneNumbr
     void baas.raw.PUT(UPDATE, { params: { query }, body: { phoneNumbr: '+5511987654321' } });
     // @ts-expect-error phoneNumber, not phoneNumbr
