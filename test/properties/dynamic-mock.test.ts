@@ -1,10 +1,10 @@
 // Every response the mock generates in dynamic mode, for every documented status of every
 // operation (the shared list in test/support/operations.ts), conforms to the spec (status, media type, body schema, documented headers) and is
-// read by the client: a 2xx as the very data sent, an error status as an ApiError carrying the
+// read by the client: a 2xx as the very data sent, an error status as a BaasApiError carrying the
 // status, the problem, the request id and Retry-After.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createBaasClient, type BaasClient } from '../../src/index.js';
+import { BaasApiError, createBaasClient, type BaasClient } from '../../src/index.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
 import type { RunningMock } from '../../src/testing/mock.js';
 import { schemaErrors } from '../support/ajv.js';
@@ -125,8 +125,8 @@ describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, stat
         continue;
       }
       const error = 'error' in outcome ? outcome.error : outcome;
-      expect(error, where).toBeInstanceOf(ApiError);
-      const apiError = error as ApiError;
+      expect(error, where).toBeInstanceOf(BaasApiError);
+      const apiError = error as BaasApiError;
       const problem = body as { status?: number; correlationId?: string };
       expect(apiError.status).toBe(Number(status));
       expect(apiError.problem, where).toBeTypeOf('object');
