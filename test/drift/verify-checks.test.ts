@@ -7,11 +7,9 @@ import { Budget } from '../../src/verify/budget.js';
 import { MAX_EMPTY_PAGES } from '../../src/client/pagination.js';
 import {
   assumptions,
-  operation,
   probeLimitOutOfRange,
   probeWithoutToken,
   sendUpdate,
-  urlFor,
   walkPages,
   type Context,
 } from '../../src/verify/checks.js';
@@ -83,24 +81,6 @@ const page = (next: string | null, data: unknown[] = []): Reply => ({
   status: 200,
   headers: { 'content-type': 'application/json' },
   body: { cursor: { next }, data },
-});
-
-describe('operation and urlFor', () => {
-  it('reads method and path from the bundled spec, and names an operation it does not have', () => {
-    expect(operation('listPixKeys')).toEqual({ method: 'GET', path: '/v2/api/pix/keys/list-keys' });
-    expect(operation('updateNaturalPerson')).toEqual({
-      method: 'PUT',
-      path: '/v2/api/baas-onboarding/account/natural-person',
-    });
-    expect(() => operation('deletePixKey')).toThrow(/deletePixKey/);
-  });
-
-  it('keeps a gateway prefix (trailing slashes dropped) and sets the query', () => {
-    expect(urlFor('https://gw.example/baas//', '/v2/x', { limit: '5', cursor: 'a b' })).toBe(
-      'https://gw.example/baas/v2/x?limit=5&cursor=a+b',
-    );
-    expect(urlFor('https://gw.example', '/v2/x')).toBe('https://gw.example/v2/x');
-  });
 });
 
 describe('walkPages', () => {
