@@ -9,7 +9,10 @@
 // tests. It is set after the merge: mergeConfig appends arrays, so merging it would keep the whole suite.
 // One project, isolated per file, rather than npm test's three (vitest.config.ts): StrykerJS's runner
 // selects files itself; the Prism of the `prism` project's files is started by the same global setup.
+import { matchesGlob } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { testProjects } from './scripts/lib/test-kinds.mjs';
 import base, { CHECK_TESTS, MATRIX_TESTS } from './vitest.config.js';
 
 export const MUTATION_EXCLUDE = [
@@ -47,6 +50,12 @@ const config = mergeConfig(
 delete config.test!.projects;
 config.test!.include = ['test/**/*.test.ts'];
 const include = narrowedInclude();
-if (include) config.test!.include = include;
+if (include) {
+  config.test!.include = include;
+  // Prism only when a file that reads it is among them: its start is seconds of CPU, paid again each
+  // time StrykerJS replaces a test worker (after every mutant that timed out).
+  const { prism } = testProjects(fileURLToPath(new URL('.', import.meta.url)), (name) => name.endsWith('.test.ts'));
+  if (!prism.some((file: string) => include.some((glob) => matchesGlob(file, glob)))) delete config.test!.globalSetup;
+}
 
 export default config;

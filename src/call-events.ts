@@ -3,6 +3,7 @@
 // leaf of types, so neither side imports the other's internals.
 import type { DriftEvent } from './drift/problems.js';
 import type { CallOperation } from './errors.js';
+import type { Secrets } from './redact.js';
 
 /** What a log line or an event may show of a call: nothing secret (the URL is redacted). */
 export interface CallEvent {
@@ -37,8 +38,8 @@ export interface CallObserver {
 /** What an observer is attached to: one client's calls, the secrets they mask, and their token source. */
 export interface Observed {
   observer?: CallObserver | undefined;
-  /** Tokens and secrets the client knows, masked in every event. */
-  readonly secrets: readonly string[];
+  /** The client's one holder of its tokens and secrets, through which every event is built. */
+  readonly secrets: Secrets;
   /** The client's token source: a string, or a function that may tell of its tokens (`observe`). */
   readonly token: unknown;
 }
@@ -53,8 +54,8 @@ export interface CallStart {
   /** Redacted, as in every CallEvent. */
   url: string;
   headers: Record<string, string>;
-  /** Every secret the call knows at the time asked (tokens come and go), to mask what is shown. */
-  secrets(): readonly string[];
+  /** Every secret the call knows (read at each use: tokens come and go), through which what is shown is built. */
+  secrets: Secrets;
 }
 
 /**

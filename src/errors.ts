@@ -1,14 +1,15 @@
 // The error family every client call rejects with. Every field is redacted here, in the constructors,
 // whoever builds the error: message (and so the stack), URL, request id, problem details (member names
 // too), codes, content type, drift pointers. So message, toString(), JSON.stringify, toJSON and
-// util.inspect are all safe to log, whatever the provider sent. The masking rules are src/redact.ts's;
-// here, each piece of provider text is also bounded (redactBounded), and the message is one line
-// (its control characters escaped), so a provider's title cannot forge a log line.
+// util.inspect are all safe to log, whatever the provider sent. No error is built without the
+// `Secrets` of the client at hand (`ErrorContext.secrets` is required): the masking rules are
+// src/redact.ts's and go through that one object; each piece of provider text is also bounded, and the
+// message is one line (its control characters escaped), so a provider's title cannot forge a log line.
 import type { DriftProblem } from './drift/problems.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
-import { escapeControls, MAX_PROVIDER_TEXT, redactBounded, redactJson, redactUrl } from './redact.js';
+import { MAX_PROVIDER_TEXT, type Secrets } from './redact.js';
 import { boundedCopy } from './json-bounds.js';
 
 import type { OperationName } from './generated/operations.js';
@@ -31,12 +32,15 @@ export interface ErrorContext {
   attempts?: number | undefined;
   /** The last `X-Request-Id` (or problem correlationId) the server sent during the call. */
   requestId?: string | undefined;
-  /** Values masked in every field of the error (tokens, the call's DocumentNumber); never stored. */
-  secrets?: readonly string[] | undefined;
+  /**
+   * The client's secrets (tokens, the client secret and id, the call's DocumentNumber), through which
+   * every field of the error is built; never stored. `Secrets.none` where none is known yet.
+   */
+  secrets: Secrets;
 }
 
-const redactOptional = (value: string | undefined, secrets: readonly string[]): string | undefined =>
-  value === undefined ? undefined : redactBounded(value, secrets);
+const redactOptional = (value: string | undefined, secrets: Secrets): string | undefined =>
+  value === undefined ? undefined : secrets.bounded(value);
 
 // A message holds our words, the URL and at most a few pieces of provider text, each bounded.
 const MAX_MESSAGE = 4 * MAX_PROVIDER_TEXT;
@@ -52,12 +56,12 @@ export abstract class BaasError extends Error {
   /** The last request id the server sent during the call (`X-Request-Id`, or a problem's correlationId). */
   readonly requestId: string | undefined;
 
-  constructor(message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
-    const secrets = context.secrets ?? [];
-    const url = context.url === undefined ? undefined : redactUrl(context.url, secrets);
+  constructor(message: string, context: ErrorContext, options?: { cause?: unknown }) {
+    const secrets = context.secrets;
+    const url = context.url === undefined ? undefined : secrets.url(context.url);
     const where = context.method && url ? ` (${context.method} ${url})` : '';
     const text = `${context.operation ? `${context.operation}: ` : ''}${message}${where}`;
-    super(escapeControls(redactBounded(text, secrets, MAX_MESSAGE)), options);
+    super(secrets.line(text, MAX_MESSAGE), options);
     // Set as an own property, so the class name survives a bundler renaming the class.
     this.name = new.target.name;
     this.operation = context.operation;
@@ -96,21 +100,21 @@ export class ApiError extends BaasError {
       retryAfterMs?: number | undefined;
       rateLimit?: RateLimitInfo | undefined;
     },
-    context: ErrorContext = {},
+    context: ErrorContext,
   ) {
     // Only text is shown: a title that is an object or an array nested without end is not joined.
-    const secrets = context.secrets ?? [];
+    const secrets = context.secrets;
     const summary = [init.problem?.title, init.problem?.detail]
       .filter((part): part is string => typeof part === 'string' && part !== '')
-      .map((part) => redactBounded(part, secrets))
+      .map((part) => secrets.bounded(part))
       .join(': ');
     super(`HTTP ${init.status}${summary ? ` ${summary}` : ''}`, context);
     this.status = init.status;
     // Bounded before it is masked: a 422 of 300,000 members keeps its first MAX_KEPT_MEMBERS (src/json-bounds.ts).
-    this.problem = init.problem === undefined ? undefined : redactJson(boundedCopy(init.problem), secrets);
+    this.problem = init.problem === undefined ? undefined : secrets.json(boundedCopy(init.problem));
     this.code = redactOptional(init.code, secrets);
     this.retryAfterMs = init.retryAfterMs;
-    this.rateLimit = init.rateLimit === undefined ? undefined : redactJson(init.rateLimit, secrets);
+    this.rateLimit = init.rateLimit === undefined ? undefined : secrets.json(init.rateLimit);
   }
 }
 
@@ -119,7 +123,7 @@ export class ValidationError extends BaasError {
   readonly kind = 'validation' as const;
   readonly issues: ValidationIssue[];
 
-  constructor(issues: ValidationIssue[], context: ErrorContext = {}) {
+  constructor(issues: ValidationIssue[], context: ErrorContext) {
     const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
     super(`invalid input, ${count}, nothing was sent: ${issues.map((i) => i.message).join('; ')}`, {
       operation: context.operation,
@@ -127,7 +131,7 @@ export class ValidationError extends BaasError {
       secrets: context.secrets,
     });
     // A path names a member of the caller's input, and a member name may be a CPF.
-    this.issues = redactJson(issues, context.secrets ?? []);
+    this.issues = context.secrets.json(issues);
   }
 }
 
@@ -136,7 +140,7 @@ export class TimeoutError extends BaasError {
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
 
-  constructor(timeoutMs: number, context: ErrorContext = {}) {
+  constructor(timeoutMs: number, context: ErrorContext) {
     super(`no complete response within ${timeoutMs} ms (attempt ${context.attempts ?? 0})`, context);
     this.timeoutMs = timeoutMs;
   }
@@ -150,13 +154,13 @@ export class NetworkError extends BaasError {
   /** What failed, in words, when the failure names itself (a TLS failure: no, an unknown or an expired client certificate). */
   readonly reason: string | undefined;
 
-  constructor(code: string | undefined, context: ErrorContext = {}, reason?: string) {
+  constructor(code: string | undefined, context: ErrorContext, reason?: string) {
     const attempts = context.attempts ?? 0;
     super(
       `network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
       context,
     );
-    const secrets = context.secrets ?? [];
+    const secrets = context.secrets;
     this.code = redactOptional(code, secrets);
     this.reason = redactOptional(reason, secrets);
   }
@@ -183,14 +187,14 @@ export class ResponseError extends BaasError {
       problems?: readonly DriftProblem[] | undefined;
       limitBytes?: number | undefined;
     },
-    context: ErrorContext = {},
+    context: ErrorContext,
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
-    const secrets = context.secrets ?? [];
+    const secrets = context.secrets;
     this.status = init.status;
     this.contentType = redactOptional(init.contentType, secrets);
     this.bodySnippet = redactOptional(init.bodySnippet, secrets);
-    this.problems = init.problems === undefined ? undefined : redactJson(init.problems, secrets);
+    this.problems = init.problems === undefined ? undefined : secrets.json(init.problems);
     this.limitBytes = init.limitBytes;
   }
 }

@@ -49,6 +49,7 @@ export {
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
 export { TokenError, type TokenErrorInit, type TokenFailure } from './auth/token-error.js';
+export { Secrets } from './redact.js';
 export type {
   TlsOptions,
   TlsMaterial,

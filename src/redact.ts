@@ -812,3 +812,99 @@ export function redactedCause(error: unknown, secrets: Iterable<string>): Error 
   copy.stack = redactText(error.stack ?? '', list);
   return copy;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The one holder of a client's secrets
+
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
+/**
+ * The values one client must never show (its token and every token its source issued that is still
+ * alive, the client secret and its Basic value, the client id, a call's DocumentNumber), and the one
+ * way the text that client shows is built: every error (`ErrorContext.secrets`, required), event, log
+ * line, span text and `.withResponse()` field of the client is made through the methods here, which
+ * apply this module's rules with these values. The values are read at each use (a token source
+ * issues tokens as it goes) and are never shown: not by `JSON.stringify`, `String` or `util.inspect`.
+ */
+export class Secrets {
+  /** Holds no value: for what is built before any secret is known (a client's options being checked); every rule still applies. */
+  static readonly none: Secrets = new Secrets(() => NO_VALUES);
+
+  readonly #read: () => Iterable<string>;
+
+  private constructor(read: () => Iterable<string>) {
+    this.#read = read;
+  }
+
+  /** Secrets of `values`, or of what `values()` returns at each use. */
+  static of(values: Iterable<string> | (() => Iterable<string>)): Secrets {
+    if (typeof values === 'function') return new Secrets(values);
+    const fixed = [...values];
+    return new Secrets(() => fixed);
+  }
+
+  /** These secrets and `more` (the numbers a call carries). */
+  with(more: readonly string[]): Secrets {
+    return more.length === 0 ? this : new Secrets(() => [...this.#read(), ...more]);
+  }
+
+  /** These secrets with their values as they are now, read once (for one event or one answer's many fields). */
+  now(): Secrets {
+    const values = [...this.values()];
+    return new Secrets(() => values);
+  }
+
+  /** The values as they are now. */
+  values(): readonly string[] {
+    const values = this.#read();
+    return Array.isArray(values) ? (values as readonly string[]) : [...values];
+  }
+
+  /** Free text masked (redactText). */
+  text(text: string): string {
+    return redactText(text, this.values());
+  }
+
+  /** One piece of provider text masked and bounded (redactBounded). */
+  bounded(text: string, max = MAX_PROVIDER_TEXT): string {
+    return redactBounded(text, this.values(), max);
+  }
+
+  /** Text for one line of a log or a terminal: masked, bounded, its control characters escaped. */
+  line(text: string, max = MAX_PROVIDER_TEXT): string {
+    return escapeControls(this.bounded(text, max));
+  }
+
+  /**
+   * A value the provider sent, quoted where it is shown (a `token_type`, an `error_uri`, an OAuth
+   * `error`): masked with these values as credentials known exactly (from 4 characters), and bounded.
+   */
+  quote(value: string, max = MAX_PROVIDER_TEXT): string {
+    return redactBounded(value, this.values(), max, redactCredentials);
+  }
+
+  /** A URL as it may be shown (redactUrl). */
+  url(url: string): string {
+    return redactUrl(url, this.values());
+  }
+
+  /** A deep copy of a structure with every string masked and bounded, member names too (redactJson). */
+  json<T>(value: T): T {
+    return redactJson(value, this.values());
+  }
+
+  /** Header values by name (redactHeaders). */
+  headers(headers: Record<string, unknown>): Record<string, string> {
+    return redactHeaders(headers, this.values());
+  }
+
+  /** A copy of an error that is safe to keep as `cause` (redactedCause). */
+  cause(error: unknown): Error {
+    return redactedCause(error, this.values());
+  }
+
+  /** What JSON shows of it: no value. */
+  toJSON(): string {
+    return MASK;
+  }
+}

@@ -18,7 +18,7 @@ export interface ClientCredentialsTokenSource {
    * still the cached one: of many calls refused with the same old token, only the first refetches.
    */
   invalidate(token?: string): void;
-  /** Every token and secret this source knows, for the client's redaction. */
+  /** Every token and secret this source knows (the client secret and id, the Basic value, each token alive), for the client's redaction. */
   secrets(): string[];
   /**
    * Hears each token fetched, dropped or failed (the client forwards them to its log and event
@@ -38,8 +38,10 @@ const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().e
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentialsTokenSource {
   const settings = resolveClientCredentials(options);
   const basic = base64(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);
-  // The tokens issued so far are masked too; the cache (made below) keeps them.
-  const secrets = (): string[] => [settings.clientSecret, basic, ...cache.issued];
+  // The tokens issued so far are masked too; the cache (made below) keeps them. The client id is a
+  // secret as well (SECURITY.md): half of the Basic credential, and what a provider's logs key a
+  // client by; it is masked by value like the client secret.
+  const secrets = (): string[] => [settings.clientSecret, settings.clientId, basic, ...cache.issued];
 
   // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
   const tlsFetch = settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : undefined;

@@ -2,7 +2,7 @@
 // attempt of the package's transport (src/transport/: its timer, its redirect rule, its byte limit, its
 // reading of a failure), its answer checked; every failure a TokenError naming the token URL.
 import type { FetchLike } from '../fetch.js';
-import { redactBounded, redactCredentials, redactedCause } from '../redact.js';
+import { Secrets } from '../redact.js';
 import { Attempt } from '../transport/attempt.js';
 import { failureOf } from '../transport/failure.js';
 import { NO_RETRY, sendRequest } from '../transport/pipeline.js';
@@ -41,13 +41,13 @@ export async function requestToken(
   // The cause (a network or timeout error) is kept as a redacted copy.
   // The access_token of the answer at hand is not issued yet, and is masked all the same.
   let answered: string[] = [];
-  const known = () => [...secrets(), ...answered];
-  const fail = (init: Omit<TokenErrorInit, 'tokenUrl'>) =>
+  const known = Secrets.of(() => [...secrets(), ...answered]);
+  const fail = (init: Omit<TokenErrorInit, 'tokenUrl' | 'secrets'>) =>
     new TokenError({
       ...init,
       tokenUrl: settings.shownUrl,
-      secrets: known(),
-      ...(init.cause === undefined ? {} : { cause: redactedCause(init.cause, known()) }),
+      secrets: known,
+      ...(init.cause === undefined ? {} : { cause: known.cause(init.cause) }),
     });
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
@@ -106,7 +106,7 @@ export async function requestToken(
       throw fail({ failure: 'timeout', detail: `no answer within ${failure.timeoutMs} ms`, cause: error });
     }
     // Network errors name hosts and codes, not request contents; the message is masked all the same.
-    const reason = redactCredentials(failure.kind === 'network' ? failure.message : String(error), known());
+    const reason = known.quote(failure.kind === 'network' ? failure.message : String(error));
     throw fail({ failure: 'network', detail: reason, cause: error });
   } finally {
     attempt.end();
@@ -129,10 +129,10 @@ export async function requestToken(
   if (!response.ok) {
     const error = str(fields.error);
     const description = str(fields.error_description);
-    const shown = description === undefined ? undefined : redactBounded(description, known(), 500, redactCredentials);
+    const shown = description === undefined ? undefined : known.quote(description, 500);
     // Bounded and masked with the secrets by TokenError, as a URL.
     const errorUri = str(fields.error_uri);
-    const code = error ? redactBounded(error, known(), 100, redactCredentials) : undefined;
+    const code = error ? known.quote(error, 100) : undefined;
     throw fail({
       failure: 'rejected',
       status: response.status,
@@ -172,7 +172,7 @@ export async function requestToken(
       failure: 'invalid_response',
       status: response.status,
       // Quoted through the masking: an endpoint may answer with the token (or the secret) as its type.
-      detail: `token_type is ${typeof type === 'string' ? JSON.stringify(redactBounded(type, known(), 30, redactCredentials)) : typeof type}, not Bearer`,
+      detail: `token_type is ${typeof type === 'string' ? JSON.stringify(known.quote(type, 30)) : typeof type}, not Bearer`,
     });
   }
   // Absent (or null): the default lifetime. Sent: a positive number, or a numeric string (some servers

@@ -3,7 +3,7 @@
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
 import { AuthError } from '../errors.js';
-import { MAX_PROVIDER_TEXT, redactBounded, redactCredentials, redactUrl } from '../redact.js';
+import type { Secrets } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
@@ -29,10 +29,11 @@ export interface TokenErrorInit {
   /** Already redacted. */
   cause?: unknown;
   /**
-   * What the error masks in every field, message included: the client secret, its Basic value, the
-   * tokens the source issued and the one this answer carried. Never stored.
+   * Through which every field is built, message included: the client secret and id, its Basic value,
+   * the tokens the source issued and the one this answer carried (`Secrets.of([...])` for a test
+   * double). Never stored.
    */
-  secrets?: readonly string[] | undefined;
+  secrets: Secrets;
 }
 
 export class TokenError extends AuthError {
@@ -44,24 +45,23 @@ export class TokenError extends AuthError {
   readonly errorUri: string | undefined;
 
   constructor(init: TokenErrorInit) {
-    const secrets = init.secrets ?? [];
+    const secrets = init.secrets;
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
-    const tokenUrl = redactUrl(init.tokenUrl, secrets);
+    const tokenUrl = secrets.url(init.tokenUrl);
     super(
       `token request to ${tokenUrl} failed: ${init.detail}`,
       { secrets },
       init.cause === undefined ? undefined : { cause: init.cause },
     );
-    // What the endpoint sent is redacted again here, whoever built the init, with the secrets: a hostile
+    // What the endpoint sent is quoted again here, whoever built the init, through the secrets: a hostile
     // endpoint may put a CPF, the client secret or the token in any of its fields, error_uri included.
-    const text = (value: string | undefined) =>
-      value === undefined ? undefined : redactBounded(value, secrets, MAX_PROVIDER_TEXT, redactCredentials);
+    const text = (value: string | undefined) => (value === undefined ? undefined : secrets.quote(value));
     this.failure = init.failure;
     this.tokenUrl = tokenUrl;
     this.status = init.status;
     this.error = text(init.error);
     this.errorDescription = text(init.errorDescription);
-    this.errorUri = init.errorUri === undefined ? undefined : text(redactUrl(init.errorUri, secrets));
+    this.errorUri = init.errorUri === undefined ? undefined : text(secrets.url(init.errorUri));
   }
 }
 

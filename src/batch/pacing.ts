@@ -10,6 +10,7 @@ import { ResponseError } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import type { Sleep as Wait } from '../transport/pipeline.js';
 import type { PacingSettings } from './options.js';
+import { Secrets } from '../redact.js';
 
 /** A limiter that waits with the retry loop's own wait (src/transport/pipeline.ts), given at each take. */
 interface SpacedLimiter {
@@ -69,6 +70,8 @@ function policyRefused(info: RateLimitInfo): ResponseError {
       status: 429,
       problems: [{ part: 'header', pointer: '/ratelimit-policy', rule }],
     },
+    // Our words and the policy's two numbers: no provider text, no value of a call.
+    { secrets: Secrets.none },
   );
 }
 

@@ -2,6 +2,7 @@
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { ResponseError, ValidationError } from '../errors.js';
+import { Secrets } from '../redact.js';
 import type { OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
@@ -85,12 +86,12 @@ const INPUT_NAMES = {
  * "Account is required". Other members are left alone: spreading a wider object (a sandbox account with
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
-function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object): void {
+function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secrets: Secrets): void {
   const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) => ({
     path: given,
     message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
   }));
-  if (issues.length > 0) throw new ValidationError(issues, { operation });
+  if (issues.length > 0) throw new ValidationError(issues, { operation, secrets });
 }
 
 // Tokens the source gave, so errors can mask them even if a server echoes one back long after: a
@@ -106,14 +107,17 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   // that is still alive), asked at each use; and the tokens the client was given, the latest kept.
   const source = typeof settings.token === 'function' ? settings.token : undefined;
   const given: string[] = [];
+  // The client's one holder of its secrets: every error, event, log line, span text and
+  // `.withResponse()` field of this client is built through it (src/redact.ts's Secrets).
+  const secrets = Secrets.of(() => {
+    const own = source?.secrets?.();
+    return own === undefined || own.length === 0 ? given : [...own, ...given];
+  });
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
     authorization: typeof settings.token === 'string' ? `Bearer ${settings.token}` : undefined,
-    get secrets() {
-      const own = source?.secrets?.();
-      return own === undefined || own.length === 0 ? given : [...own, ...given];
-    },
+    secrets,
     // Spans and the duration metric when the application has @opentelemetry/api and an SDK.
     tracing: callTracing(),
     remember(token) {
@@ -142,6 +146,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       baseUrl: settings.baseUrl,
       ...params,
       headers: { ...baseHeaders, ...callOptions.headers },
+      secrets,
     });
     for (const header of Object.keys(built.headers))
       if (header.toLowerCase() === 'authorization') delete built.headers[header];
@@ -152,14 +157,14 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
-    if (settings.validate && issues.length > 0) throw new ValidationError(issues, { operation });
+    if (settings.validate && issues.length > 0) throw new ValidationError(issues, { operation, secrets });
   }
 
   const client: BaasClient = {
     updateNaturalPerson(input) {
       return new CallPromise(
         (async () => {
-          misspeltInput('updateNaturalPerson', input);
+          misspeltInput('updateNaturalPerson', input, secrets);
           const { query, body, issues } = preflightUpdate(
             { Account: input.account, DocumentNumber: input.documentNumber },
             input.body,
@@ -173,7 +178,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     listPixKeys(input = {}) {
       return new CallPromise(
         (async () => {
-          misspeltInput('listPixKeys', input);
+          misspeltInput('listPixKeys', input, secrets);
           const query = { limit: input.limit, cursor: input.cursor };
           preflight('listPixKeys', validateListPixKeysQuery(withoutUndefined(query)));
           return send('listPixKeys', { query }, input, readList);

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
 import { BaasError, type ErrorContext, type CallOperation } from '../errors.js';
 import { parseRateLimit, type RateLimitInfo } from '../logging/rate-limit.js';
-import { redactBounded, redactJson, redactUrl } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import type { FetchLike } from '../fetch.js';
 import { Attempt } from '../transport/attempt.js';
 import { clientError, failureOf, systemCode } from '../transport/failure.js';
@@ -32,8 +32,8 @@ export interface ClientState {
   token: TokenSource;
   /** `Bearer …`, built once when the token is a fixed string. */
   authorization: string | undefined;
-  /** The token source's secrets and the tokens seen, masked in every error; read at each use. */
-  readonly secrets: readonly string[];
+  /** The client's one holder of its secrets (the token source's, the tokens seen), through which every error and event is built. */
+  readonly secrets: Secrets;
   remember(token: string): void;
   /** Extra fetch init for every attempt (e.g. `{ dispatcher }` for client certificates). */
   init?: Record<string, unknown> | undefined;
@@ -131,8 +131,8 @@ export class Call {
     // that mask alike) joined with ", " as HTTP joins them; Object.fromEntries keeps `__proto__` a member.
     const fields = new Map<string, string>();
     response.headers.forEach((value, name) => {
-      const shown = redactBounded(name, secrets);
-      const masked = redactBounded(value, secrets);
+      const shown = secrets.bounded(name);
+      const masked = secrets.bounded(value);
       const earlier = fields.get(shown);
       fields.set(shown, earlier === undefined ? masked : `${earlier}, ${masked}`);
     });
@@ -141,8 +141,8 @@ export class Call {
     const rateLimit = parseRateLimit(response.headers);
     return {
       response: { status: response.status, headers },
-      requestId: requestId === null ? undefined : redactBounded(requestId, secrets),
-      rateLimit: rateLimit === undefined ? undefined : redactJson(rateLimit, secrets),
+      requestId: requestId === null ? undefined : secrets.bounded(requestId),
+      rateLimit: rateLimit === undefined ? undefined : secrets.json(rateLimit),
       attempts: this.attempts,
     };
   }
@@ -152,7 +152,7 @@ export class Call {
     return {
       operation: this.request.operation,
       method: this.request.method,
-      url: redactUrl(this.url, this.secrets),
+      url: this.secrets.url(this.url),
       attempts: this.attempts,
       requestId: requestId ?? this.response?.headers.get(REQUEST_ID) ?? this.earlierRequestId,
       secrets: this.secrets,
@@ -160,8 +160,8 @@ export class Call {
   }
 
   /** The client's secrets (tokens, the client secret) and the numbers this call carries. */
-  get secrets(): readonly string[] {
-    return this.carried.length === 0 ? this.client.secrets : [...this.client.secrets, ...this.carried];
+  get secrets(): Secrets {
+    return this.client.secrets.with(this.carried);
   }
 
   /** The answer's body as UTF-8 text, read within `maxResponseBytes` (see readBytes). */
@@ -328,12 +328,12 @@ export class Call {
   private start(): CallStart {
     const { operation, method, headers } = this.request;
     const at = this.url;
-    const secrets = () => this.secrets;
+    const secrets = this.secrets;
     return {
       operation,
       method,
       get url() {
-        return redactUrl(at, secrets());
+        return secrets.url(at);
       },
       headers,
       secrets,
@@ -350,7 +350,7 @@ export class Call {
       operation,
       method,
       get url() {
-        shown ??= redactUrl(at, secrets);
+        shown ??= secrets.url(at);
         return shown;
       },
       attempt: this.attempts,

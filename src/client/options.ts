@@ -16,6 +16,7 @@ import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { AttemptPolicy } from '../transport/pipeline.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import { tokenProblem, type TokenSource } from './token.js';
+import { Secrets } from '../redact.js';
 
 /** Options of one call, beside its parameters: `listPixKeys({ limit, signal, timeoutMs })`. */
 export interface CallOptions {
@@ -154,13 +155,15 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
   }
+  // The client's Secrets are not built yet: what the options hold of a secret is the token itself.
+  const given = { secrets: Secrets.of(typeof options.token === 'string' ? [options.token] : []) };
   if (options.token === undefined || options.token === '')
-    throw new AuthError('createBaasClient: token is required (a string or a function returning one)');
+    throw new AuthError('createBaasClient: token is required (a string or a function returning one)', given);
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
-    if (problem) throw new AuthError(`createBaasClient: ${problem}`);
+    if (problem) throw new AuthError(`createBaasClient: ${problem}`, given);
   } else if (typeof options.token !== 'function') {
-    throw new AuthError('createBaasClient: token must be a string or a function returning one');
+    throw new AuthError('createBaasClient: token must be a string or a function returning one', given);
   }
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');

@@ -8,6 +8,7 @@
 import { ResponseError } from '../errors.js';
 import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from '../generated/bounds.js';
 import type { CallOptions } from './options.js';
+import { Secrets } from '../redact.js';
 
 /** Pages in a row that bring no key (each with a next cursor) before a walk ends with a ResponseError. */
 export const MAX_EMPTY_PAGES = 10;
@@ -110,7 +111,8 @@ function breachError(breach: CursorBreach, pagesRead: number): ResponseError {
   return new ResponseError(
     `page ${pagesRead} broke a rule of the page walk: ${breach.pointer === '/data' ? 'its data' : 'cursor.next'} ${breach.rule}; ${breach.why}`,
     { status: 200, problems: [{ part: 'body', pointer: breach.pointer, rule: breach.rule }] },
-    { operation: 'listPixKeys' },
+    // Our words: the rule and the page's number, no provider text, no value of a call.
+    { operation: 'listPixKeys', secrets: Secrets.none },
   );
 }
 

@@ -1,7 +1,6 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
 import { ApiError, ResponseError, type BaasError } from '../errors.js';
 import { boundedCopy, MAX_JSON_DEPTH, tooDeepAt } from '../json-bounds.js';
-import { redactBounded } from '../redact.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
 import { retryAfterOf } from '../transport/retry-after.js';
@@ -28,7 +27,7 @@ export function responseMeta(response: Response): { requestId: string | undefine
 export function parseSuccessBody(response: Response, text: string, call: Call): unknown {
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
-  const snippet = (): string => redactBounded(text, call.secrets, SNIPPET_CHARACTERS);
+  const snippet = (): string => call.secrets.bounded(text, SNIPPET_CHARACTERS);
   if (!isJsonType(type))
     throw new ResponseError(
       'expected a JSON body',
@@ -88,8 +87,8 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   const type = response.headers.get('content-type') ?? '';
   const body = errorBody(rawText);
   const text = typeof body === 'string' ? body : undefined;
-  // Masked before it is cut, so that no CPF is cut in half and left unmasked (redactBounded).
-  const snippet = text === undefined ? undefined : redactBounded(text, secrets, SNIPPET_CHARACTERS);
+  // Masked before it is cut, so that no CPF is cut in half and left unmasked (Secrets.bounded).
+  const snippet = text === undefined ? undefined : secrets.bounded(text, SNIPPET_CHARACTERS);
   const meta = responseMeta(response);
 
   if (status < 400) {

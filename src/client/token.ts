@@ -1,7 +1,7 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
 // a usable token both become an AuthError before anything is sent, naming the problem, never the value.
 import { AuthError, type ErrorContext } from '../errors.js';
-import { redactedCause, redactText } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import { headerValueProblem } from '../token-text.js';
 
 /**
@@ -33,7 +33,7 @@ export function tokenProblem(value: unknown): string | undefined {
 /** Resolves the token for one attempt; `remember` learns it so errors can mask it. */
 export async function resolveToken(
   source: TokenSource,
-  secrets: Iterable<string>,
+  secrets: Secrets,
   remember: (token: string) => void,
   context: () => ErrorContext,
 ): Promise<string> {
@@ -44,13 +44,11 @@ export async function resolveToken(
     // An AuthError (clientCredentials' TokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
     if (error instanceof AuthError)
-      throw new AuthError(
-        `the token source failed (${redactText(error.message, secrets)}); nothing was sent`,
-        context(),
-        { cause: error },
-      );
+      throw new AuthError(`the token source failed (${secrets.text(error.message)}); nothing was sent`, context(), {
+        cause: error,
+      });
     throw new AuthError('the token source failed; nothing was sent', context(), {
-      cause: redactedCause(error, secrets),
+      cause: secrets.cause(error),
     });
   }
   const problem = tokenProblem(value);

@@ -3,7 +3,6 @@
 // (~70 kB) load by dynamic import on the first answer checked, so clients that leave it off load none.
 import type { Call, ClientState } from '../client/call.js';
 import { ResponseError } from '../errors.js';
-import { redactJson } from '../redact.js';
 import { ruleOf } from '../validation/rules.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf } from './check.js';
 import { describeProblems, type DriftEvent } from './problems.js';
@@ -51,18 +50,15 @@ export async function checkAnswer(
   });
   if (problems.length === 0) return parsed;
   // Masked before anyone hears it: a pointer names a member of the answer, which a provider may name by a CPF.
-  const event: DriftEvent = redactJson(
-    {
-      type: 'drift',
-      operationId,
-      status: response.status,
-      problems,
-      method: context.method,
-      url: context.url,
-      requestId: context.requestId,
-    },
-    call.secrets,
-  );
+  const event: DriftEvent = call.secrets.json({
+    type: 'drift',
+    operationId,
+    status: response.status,
+    problems,
+    method: context.method,
+    url: context.url,
+    requestId: context.requestId,
+  });
   if (mode === 'throw') {
     // No body snippet: the values are what must not leak; pointers and rules say what is wrong.
     throw new ResponseError(

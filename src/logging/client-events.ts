@@ -25,7 +25,7 @@ const plain = (headers: Headers): Record<string, string> => {
 
 /** Sets the client's observer (and the token source's, when it has one); returns the event log. */
 export function attachEvents(state: Observed, logging: ResolvedLogging | undefined): EventLog {
-  const log = eventLog(logging, () => state.secrets);
+  const log = eventLog(logging, state.secrets);
   state.observer = {
     attempt(e, carried) {
       if (log.wants('request')) log.emit({ type: 'request', ...fields(e), headers: e.headers }, carried);

@@ -1,6 +1,6 @@
 // One place where events are redacted, logged at their level, and handed to listeners. The client
 // asks `wants(type)` before building an event, so a client with logging off pays one check.
-import { escapeControls, redactBounded, redactHeaders, redactJson, redactUrl } from '../redact.js';
+import { escapeControls, redactJson, Secrets } from '../redact.js';
 import { levelOf, messageOf, type BaasEvent, type BaasEventType } from './events.js';
 import { resolveLogging, type LoggingOptions, type LogLevel, type LogMethod, type ResolvedLogging } from './levels.js';
 
@@ -50,20 +50,20 @@ const MOST_SEVERE: Record<BaasEventType, LogMethod> = {
  * A deep copy with every string and member name redacted (src/redact.ts holds the rules): URLs by
  * redactUrl, headers by name, the rest as bounded text.
  */
-export function redactEvent<T extends BaasEvent>(event: T, secrets: string[]): T {
-  return redactJson(event, secrets, {
+export function redactEvent<T extends BaasEvent>(event: T, secrets: Secrets): T {
+  const known = secrets.now();
+  return redactJson(event, known.values(), {
     maxDepth: MAX_DEPTH,
     tooDeep: undefined,
     dropNull: true,
-    text: (text, key) =>
-      key === 'url' || key === 'tokenUrl' ? redactUrl(text, secrets) : redactBounded(text, secrets),
+    text: (text, key) => (key === 'url' || key === 'tokenUrl' ? known.url(text) : known.bounded(text)),
     node: (node, key) =>
-      key === 'headers' && !Array.isArray(node) ? redactHeaders(node as Record<string, unknown>, secrets) : undefined,
+      key === 'headers' && !Array.isArray(node) ? known.headers(node as Record<string, unknown>) : undefined,
   });
 }
 
-/** The event log over checked options (see resolveLogging; undefined: listeners only), masking `secrets()`. */
-export function eventLog(logging: ResolvedLogging | undefined, secrets: () => Iterable<string>): EventLog {
+/** The event log over checked options (see resolveLogging; undefined: listeners only), built through `secrets`. */
+export function eventLog(logging: ResolvedLogging | undefined, secrets: Secrets): EventLog {
   const listeners = new Map<BaasEventType, Set<(event: BaasEvent) => void>>();
   const logger = logging?.logger;
 
@@ -80,7 +80,7 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
       if (!toLog && !set?.size) return;
       let safe: BaasEvent;
       try {
-        safe = redactEvent(event, [...secrets(), ...also]);
+        safe = redactEvent(event, secrets.with(also));
       } catch {
         return;
       }
@@ -111,5 +111,5 @@ export function eventLog(logging: ResolvedLogging | undefined, secrets: () => It
 
 /** The event log for use outside the client (tests, tools): its options checked, naming `where`. */
 export function createEventLog(options: EventLogOptions = {}): EventLog {
-  return eventLog(resolveLogging(options, options.where), options.secrets ?? (() => []));
+  return eventLog(resolveLogging(options, options.where), Secrets.of(options.secrets ?? (() => [])));
 }

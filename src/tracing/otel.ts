@@ -10,7 +10,7 @@
 // functions of attributes.ts: never a token, a CPF or a query value.
 import type * as Otel from '@opentelemetry/api';
 import type { CallEvent, CallObserver, CallStart, CallTracing } from '../call-events.js';
-import { hideQueryValuesIn, redactBounded } from '../redact.js';
+import { hideQueryValuesIn } from '../redact.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { errorType, fullUrl, parseUrl, routeOf, serverOf } from './attributes.js';
 
@@ -152,7 +152,7 @@ function observeCall(api: Api, start: CallStart): Required<Omit<CallObserver, 'd
   let status: number | undefined;
   // What a span says in words: masked, and no query value of any URL in it (an error's message names
   // the request's URL, whose query holds the account and the cursor).
-  const shown = (text: string) => redactBounded(hideQueryValuesIn(text), start.secrets());
+  const shown = (text: string) => start.secrets.bounded(hideQueryValuesIn(text));
 
   const end = (event: CallEvent, error?: unknown) => {
     const failed = error !== undefined || (status ?? 0) >= 400;

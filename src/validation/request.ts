@@ -5,6 +5,7 @@
 // test/transport/one-loop.test.ts fails when another module of src/ builds a request URL by hand.
 import { ValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
+import type { Secrets } from '../redact.js';
 
 /** A value of a query or path parameter, as the caller has it; `undefined` leaves the parameter out. */
 type ParamValue = string | number | undefined;
@@ -32,6 +33,8 @@ export interface RequestInput<N extends OperationName = OperationName> {
    * the client's typed methods, whose pre-flight keeps values within the contract.
    */
   outOfContractQuery?: Record<string, string> | undefined;
+  /** The sender's secrets, through which the error for a header that is not valid HTTP is masked. */
+  secrets: Secrets;
 }
 
 /** An operation the builder builds: an operationId of the table. */
@@ -98,6 +101,7 @@ export function buildRequest<N extends OperationName>(name: N, input: RequestInp
     if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value))
       throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
         operation: name,
+        secrets: input.secrets,
       });
     headers[header] = value;
   }

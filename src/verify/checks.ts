@@ -2,6 +2,7 @@
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
 import { type Page, walkCursorSteps } from '../client/pagination.js';
 import { ResponseTooLarge } from '../body-limit.js';
+import { Secrets } from '../redact.js';
 import { buildRequest, type RequestInput, type RequestName } from '../validation/request.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
@@ -47,7 +48,7 @@ async function request(
   ctx: Context,
   name: RequestName,
   withToken: boolean,
-  input: Omit<RequestInput, 'baseUrl' | 'headers'> = {},
+  input: Omit<RequestInput, 'baseUrl' | 'headers' | 'secrets'> = {},
 ): Promise<[string, { method: string; headers: Record<string, string>; body?: string }]> {
   const headers: Record<string, string> = {
     'user-agent': USER_AGENT,
@@ -55,7 +56,8 @@ async function request(
   };
   const authorization = withToken ? await ctx.options.credentials.authorization() : undefined;
   if (authorization) headers.authorization = authorization;
-  const built = buildRequest(name, { ...input, baseUrl: ctx.options.baseUrl, headers });
+  const secrets = Secrets.of(() => outputSecrets(ctx.options));
+  const built = buildRequest(name, { ...input, baseUrl: ctx.options.baseUrl, headers, secrets });
   return [
     built.url,
     { method: built.method, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) },

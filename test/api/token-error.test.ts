@@ -3,6 +3,10 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AuthError, BaasError, clientCredentials, TokenError, type TokenErrorInit } from '../../src/index.js';
+import { Secrets } from '../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 describe('TokenError', () => {
   it('is what a refused token request rejects with, and instanceof tells it apart', async () => {
@@ -19,7 +23,7 @@ describe('TokenError', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toBeInstanceOf(BaasError);
     expect((error as TokenError).failure).toBe('rejected');
-    expect(new AuthError('no token')).not.toBeInstanceOf(TokenError);
+    expect(new AuthError('no token', NONE)).not.toBeInstanceOf(TokenError);
   });
 
   it('built by hand (a test double of a token source), shows no credentials of the token URL anywhere', () => {
@@ -27,6 +31,7 @@ describe('TokenError', () => {
       failure: 'rejected',
       tokenUrl: 'https://client-id:hand-built-secret@auth.example.test/token',
       detail: 'refused',
+      secrets: Secrets.none,
     };
     const error = new TokenError(init);
     expect(error.tokenUrl).toBe('https://auth.example.test/token');

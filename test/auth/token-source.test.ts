@@ -6,16 +6,17 @@ import type { TokenEvent } from '../../src/logging/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
 
-const BASIC = Buffer.from(`acme-payments:${SECRET}`).toString('base64');
+const CLIENT_ID = 'acme-payments';
+const BASIC = Buffer.from(`${CLIENT_ID}:${SECRET}`).toString('base64');
 
 describe('secrets(): what the client masks', () => {
-  it('the client secret and its Basic form before any token, then every token issued', async () => {
+  it('the client secret, the client id and their Basic form before any token, then every token issued', async () => {
     const source = clientCredentials(fakeOptions(fakeEndpoint()));
-    expect(source.secrets()).toEqual([SECRET, BASIC]);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC]);
     await source();
     source.invalidate();
     await source();
-    expect(source.secrets()).toEqual([SECRET, BASIC, 'token-1', 'token-2']);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC, 'token-1', 'token-2']);
   });
 
   it('keeps every token issued while it is alive, however many came since (issue 34), and drops it once dead', async () => {
@@ -26,12 +27,12 @@ describe('secrets(): what the client masks', () => {
       await source();
       source.invalidate();
     }
-    expect(source.secrets()).toEqual([SECRET, BASIC, ...tokens]);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC, ...tokens]);
     // Each lives 3,600 s from when it was asked for.
     clock.advance(3_599_000);
-    expect(source.secrets()).toEqual([SECRET, BASIC, ...tokens]);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC, ...tokens]);
     clock.advance(1_000);
-    expect(source.secrets()).toEqual([SECRET, BASIC]);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC]);
   });
 
   it('keeps at most the latest 64 alive', async () => {
@@ -40,13 +41,18 @@ describe('secrets(): what the client masks', () => {
       await source();
       source.invalidate();
     }
-    expect(source.secrets()).toEqual([SECRET, BASIC, ...Array.from({ length: 64 }, (_, i) => `token-${i + 2}`)]);
+    expect(source.secrets()).toEqual([
+      SECRET,
+      CLIENT_ID,
+      BASIC,
+      ...Array.from({ length: 64 }, (_, i) => `token-${i + 2}`),
+    ]);
   });
 
   it('a failed request adds nothing', async () => {
     const source = clientCredentials(fakeOptions(fakeEndpoint(() => tokenAnswer({ error: 'invalid_client' }, 401))));
     await source().catch(() => undefined);
-    expect(source.secrets()).toEqual([SECRET, BASIC]);
+    expect(source.secrets()).toEqual([SECRET, CLIENT_ID, BASIC]);
   });
 });
 

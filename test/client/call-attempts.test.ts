@@ -9,6 +9,10 @@ import type { FetchLike } from '../../src/fetch.js';
 import type { RetrySettings } from '../../src/client/retry.js';
 import type { TokenSource } from '../../src/client/token.js';
 import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
+import { Secrets } from '../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys';
 const FAST: RetrySettings = {
@@ -43,7 +47,7 @@ function stateOf(fetch: FetchLike, token: TokenSource = 'fixed-token-123', extra
     fetch,
     token,
     authorization: typeof token === 'string' ? `Bearer ${token}` : undefined,
-    secrets,
+    secrets: Secrets.of(() => secrets),
     remember: (value) => {
       if (!secrets.includes(value)) secrets.push(value);
     },
@@ -463,7 +467,7 @@ describe('failures', () => {
   it('an error the reader throws as a BaasError is the outcome, and the error event carries its request id', async () => {
     const server = scripted(status(500, { 'x-request-id': 'req-5' }));
     const { state, events } = stateOf(server.fetch);
-    const thrown = new ApiError({ status: 500 }, { operation: 'listPixKeys', requestId: 'req-5' });
+    const thrown = new ApiError({ status: 500 }, { ...NONE, operation: 'listPixKeys', requestId: 'req-5' });
     const call = new Call(state, request(), 5_000, false, undefined);
     await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
     expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);

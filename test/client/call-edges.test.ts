@@ -7,6 +7,7 @@ import { Call, type ClientState } from '../../src/client/call.js';
 import type { FetchLike } from '../../src/fetch.js';
 import type { TokenSource } from '../../src/client/token.js';
 import { AuthError, NetworkError } from '../../src/index.js';
+import { Secrets } from '../../src/redact.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=52998224725';
 const SHOWN = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=*********25';
@@ -23,7 +24,7 @@ const stateOf = (fetch: FetchLike, observer?: CallObserver, token: TokenSource =
   fetch,
   token,
   authorization: typeof token === 'string' ? `Bearer ${token}` : undefined,
-  secrets: [],
+  secrets: Secrets.none,
   remember: () => undefined,
   observer,
 });

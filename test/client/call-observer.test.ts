@@ -5,6 +5,7 @@ import type { CallEvent } from '../../src/call-events.js';
 import { Call, type ClientState } from '../../src/client/call.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF } from '../support/fixtures.js';
+import { Secrets } from '../../src/redact.js';
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ describe('call observer', () => {
       json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-1', 'retry-after': '0' }),
     );
     const events: [string, CallEvent][] = [];
-    const secrets: string[] = [SECRET_TOKEN];
+    const secrets = Secrets.of([SECRET_TOKEN]);
     const state: ClientState = {
       fetch: (url, init) => fetch(url, init),
       token: SECRET_TOKEN,

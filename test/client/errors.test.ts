@@ -12,6 +12,10 @@ import {
   type ErrorContext,
 } from '../../src/index.js';
 import { isBaasError } from '../../src/errors.js';
+import { Secrets } from '../../src/redact.js';
+
+/** The context of an error built where no secret is known yet: every rule of the masking still applies. */
+const none = { secrets: Secrets.none };
 
 const call: ErrorContext = {
   operation: 'listPixKeys',
@@ -19,6 +23,7 @@ const call: ErrorContext = {
   url: 'https://api.example.test/v2/api/pix/keys?limit=10',
   attempts: 2,
   requestId: 'req-7',
+  secrets: Secrets.none,
 };
 const where = {
   operation: 'listPixKeys',
@@ -36,18 +41,20 @@ describe('BaasError: the message names the operation and the request when the ca
   });
 
   it('no operation: no prefix', () => {
-    expect(new AuthError('the token source failed', { method: 'GET', url: 'https://x.test/a' }).message).toBe(
+    expect(new AuthError('the token source failed', { method: 'GET', url: 'https://x.test/a', ...none }).message).toBe(
       'the token source failed (GET https://x.test/a)',
     );
   });
 
   it('a method without a URL, or a URL without a method: no request part', () => {
-    expect(new AuthError('no token', { operation: 'raw', method: 'GET' }).message).toBe('raw: no token');
-    expect(new AuthError('no token', { operation: 'raw', url: 'https://x.test/a' }).message).toBe('raw: no token');
+    expect(new AuthError('no token', { operation: 'raw', method: 'GET', ...none }).message).toBe('raw: no token');
+    expect(new AuthError('no token', { operation: 'raw', url: 'https://x.test/a', ...none }).message).toBe(
+      'raw: no token',
+    );
   });
 
-  it('no context at all: the bare message, 0 attempts, and only name and message in toJSON()', () => {
-    const error = new AuthError('no token');
+  it('a context of the secrets alone: the bare message, 0 attempts, and only name and message in toJSON()', () => {
+    const error = new AuthError('no token', none);
     expect(error.message).toBe('no token');
     expect(error.attempts).toBe(0);
     expect(error.toJSON()).toStrictEqual({ name: 'AuthError', message: 'no token', kind: 'auth', attempts: 0 });
@@ -96,19 +103,19 @@ describe('ApiError', () => {
   });
 
   it('a title alone, a detail alone, neither', () => {
-    expect(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }).message).toBe(
+    expect(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }, none).message).toBe(
       'HTTP 404 Not Found',
     );
-    expect(new ApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }).message).toBe(
-      'HTTP 400 Account is required',
-    );
-    expect(new ApiError({ status: 500, problem: { type: 'about:blank' } }).message).toBe('HTTP 500');
-    expect(new ApiError({ status: 500 }).message).toBe('HTTP 500');
+    expect(
+      new ApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }, none).message,
+    ).toBe('HTTP 400 Account is required');
+    expect(new ApiError({ status: 500, problem: { type: 'about:blank' } }, none).message).toBe('HTTP 500');
+    expect(new ApiError({ status: 500 }, none).message).toBe('HTTP 500');
   });
 
   it('the upstream code and the rate limit are fields of their own', () => {
     const rateLimit = { source: 'ietf' as const, remaining: 0, resetSeconds: 30 };
-    const error = new ApiError({ status: 429, code: 'CIE999', rateLimit }, {});
+    const error = new ApiError({ status: 429, code: 'CIE999', rateLimit }, none);
     expect(error.toJSON()).toStrictEqual({
       name: 'ApiError',
       message: 'HTTP 429',
@@ -145,7 +152,7 @@ describe('ValidationError', () => {
   });
 
   it('counts several problems and joins them', () => {
-    const error = new ValidationError([issue('a', 'first rule'), issue('b', 'second rule')]);
+    const error = new ValidationError([issue('a', 'first rule'), issue('b', 'second rule')], none);
     expect(error.message).toBe('invalid input, 2 problems, nothing was sent: first rule; second rule');
     expect(error.toJSON()).toStrictEqual({
       name: 'ValidationError',
@@ -173,7 +180,7 @@ describe('TimeoutError', () => {
   });
 
   it('attempt 0 when the call knows none', () => {
-    expect(new TimeoutError(10).message).toBe('no complete response within 10 ms (attempt 0)');
+    expect(new TimeoutError(10, none).message).toBe('no complete response within 10 ms (attempt 0)');
   });
 });
 
@@ -193,11 +200,11 @@ describe('NetworkError', () => {
   });
 
   it('one attempt, singular; no code; a reason in words', () => {
-    expect(new NetworkError(undefined, { attempts: 1 }).message).toBe('network failure after 1 attempt');
-    expect(new NetworkError(undefined).message).toBe('network failure after 0 attempts');
+    expect(new NetworkError(undefined, { attempts: 1, ...none }).message).toBe('network failure after 1 attempt');
+    expect(new NetworkError(undefined, none).message).toBe('network failure after 0 attempts');
     const tls = new NetworkError(
       'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
-      { attempts: 1 },
+      { attempts: 1, ...none },
       'the server asked for a client certificate and none was sent',
     );
     expect(tls.message).toBe(
@@ -237,9 +244,9 @@ describe('ResponseError', () => {
 
   it('no content type: the status alone; problems as a field', () => {
     const problems = [{ part: 'body' as const, pointer: '/cursor/next', rule: 'must not repeat' }];
-    const error = new ResponseError('a repeated cursor', { status: 200, problems });
+    const error = new ResponseError('a repeated cursor', { status: 200, problems }, none);
     expect(error.message).toBe('a repeated cursor (HTTP 200)');
-    expect(new ResponseError('x', { status: 502, contentType: '' }).message).toBe('x (HTTP 502)');
+    expect(new ResponseError('x', { status: 502, contentType: '' }, none).message).toBe('x (HTTP 502)');
     expect(error.toJSON()).toStrictEqual({
       name: 'ResponseError',
       message: error.message,
@@ -248,5 +255,30 @@ describe('ResponseError', () => {
       problems,
       attempts: 0,
     });
+  });
+});
+
+describe('no error is built without the secrets of the client at hand', () => {
+  const SECRET = 's3cret-value-123';
+
+  it('every field is built through them: a value they hold is masked wherever the provider put it', () => {
+    const error = new ApiError(
+      {
+        status: 400,
+        problem: { type: 'about:blank', title: `echo ${SECRET}`, [SECRET]: SECRET } as never,
+        code: SECRET,
+      },
+      { method: 'GET', url: `https://x.test/${SECRET}`, requestId: SECRET, secrets: Secrets.of([SECRET]) },
+    );
+    const forms = [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(error.toJSON())];
+    for (const form of forms) expect(form).not.toContain(SECRET);
+    expect(error.message).toBe('HTTP 400 echo [REDACTED] (GET https://x.test/[REDACTED])');
+  });
+
+  it('a context without them is refused by the type, and by the constructor', () => {
+    // @ts-expect-error: ErrorContext.secrets is required
+    expect(() => new AuthError('no token', {})).toThrow(TypeError);
+    // @ts-expect-error: the context is required
+    expect(() => new TimeoutError(10)).toThrow(TypeError);
   });
 });

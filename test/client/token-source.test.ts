@@ -4,6 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { AuthError } from '../../src/errors.js';
 import { redactedCause } from '../../src/redact.js';
 import { resolveToken, tokenProblem } from '../../src/client/token.js';
+import { Secrets } from '../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 describe('tokenProblem', () => {
   it.each([
@@ -49,12 +53,14 @@ describe('redactedCause', () => {
 });
 
 describe('resolveToken', () => {
-  const context = () => ({ operation: 'listPixKeys' as const, attempts: 0 });
+  const context = () => ({ operation: 'listPixKeys' as const, attempts: 0, ...NONE });
 
   it('returns a string token and lets the client remember it', async () => {
     const remember = vi.fn();
-    await expect(resolveToken('fixed-token-1', [], remember, context)).resolves.toBe('fixed-token-1');
-    await expect(resolveToken(async () => 'fresh-token-2', [], remember, context)).resolves.toBe('fresh-token-2');
+    await expect(resolveToken('fixed-token-1', Secrets.none, remember, context)).resolves.toBe('fixed-token-1');
+    await expect(resolveToken(async () => 'fresh-token-2', Secrets.none, remember, context)).resolves.toBe(
+      'fresh-token-2',
+    );
     expect(remember.mock.calls).toEqual([['fixed-token-1'], ['fresh-token-2']]);
   });
 
@@ -63,7 +69,7 @@ describe('resolveToken', () => {
       async () => {
         throw new Error('idp down, secret-token-1');
       },
-      ['secret-token-1'],
+      Secrets.of(['secret-token-1']),
       vi.fn(),
       context,
     ).catch((e: unknown) => e);
@@ -73,12 +79,12 @@ describe('resolveToken', () => {
   });
 
   it("a source's own AuthError: its message inside, redacted, and the error itself as cause", async () => {
-    const own = new AuthError('token endpoint answered invalid_client for secret-token-1');
+    const own = new AuthError('token endpoint answered invalid_client for secret-token-1', NONE);
     const error = await resolveToken(
       async () => {
         throw own;
       },
-      ['secret-token-1'],
+      Secrets.of(['secret-token-1']),
       vi.fn(),
       context,
     ).catch((e: unknown) => e);
@@ -89,7 +95,7 @@ describe('resolveToken', () => {
 
   it('an unusable value: AuthError naming the problem, nothing remembered', async () => {
     const remember = vi.fn();
-    const error = await resolveToken(async () => '  ', [], remember, context).catch((e: unknown) => e);
+    const error = await resolveToken(async () => '  ', Secrets.none, remember, context).catch((e: unknown) => e);
     expect((error as AuthError).message).toMatch(/^listPixKeys: .*empty token.*was sent$/);
     expect(remember).not.toHaveBeenCalled();
   });

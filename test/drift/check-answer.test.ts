@@ -6,6 +6,7 @@ import type { Call } from '../../src/client/call.js';
 import { checkAnswer, type DriftListeners } from '../../src/drift/answer.js';
 import type { DriftEvent } from '../../src/drift/index.js';
 import { ResponseError } from '../../src/errors.js';
+import { Secrets } from '../../src/redact.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
 const context = {
@@ -14,8 +15,9 @@ const context = {
   url: 'https://api.baas.example/keys?limit=5',
   attempts: 1,
   requestId: 'req-42',
+  secrets: Secrets.none,
 };
-const call = { context: () => context, secrets: [] } as unknown as Call;
+const call = { context: () => context, secrets: Secrets.none } as unknown as Call;
 const page = () => ({ data: firstPageKeys(), cursor: { next: null } });
 // The body as bytes, so that Response adds no content type of its own.
 const answer = (text: string, contentType: string | null, status = 200) =>

@@ -14,6 +14,7 @@ import {
   type Context,
 } from '../../src/verify/checks.js';
 import { TokenError } from '../../src/auth/index.js';
+import { Secrets } from '../../src/redact.js';
 import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
 import { checkedWrite } from '../../src/verify/write.js';
@@ -308,6 +309,7 @@ describe('walkPages', () => {
         tokenUrl: 'https://auth.example/token',
         ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}),
         detail: 'x',
+        secrets: Secrets.none,
       });
     const refusing = (failure: 'rejected' | 'network'): CredentialSource => ({
       kind: 'client credentials',
@@ -334,6 +336,7 @@ describe('walkPages', () => {
             status: 400,
             error: 'call 555-0100 \x1b[2J',
             detail: 'x',
+            secrets: Secrets.none,
           }),
         ),
     };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent, Observed } from '../../src/call-events.js';
 import { attachEvents } from '../../src/logging/client-events.js';
 import type { BaasEvent, Logger, TokenEvent } from '../../src/logging/index.js';
+import { Secrets } from '../../src/redact.js';
 
 const TOKEN = 'tok-0123456789abcdef';
 const base: CallEvent = {
@@ -15,8 +16,9 @@ const base: CallEvent = {
   durationMs: 12,
 };
 
-function state(token: unknown = TOKEN): Observed & { secrets: string[] } {
-  return { token, secrets: [] };
+function state(token: unknown = TOKEN): Observed & { held: string[] } {
+  const held: string[] = [];
+  return { token, secrets: Secrets.of(() => held), held };
 }
 
 function recorder() {
@@ -193,7 +195,7 @@ describe('attachEvents', () => {
 
   it('masks the secrets the client holds when the event is emitted, not when it attached', () => {
     const { s, observer, entries } = attached();
-    s.secrets.push(TOKEN);
+    s.held.push(TOKEN);
     observer.retry!({ ...base, reason: `token ${TOKEN} refused` });
     expect(entries[0]!.message).toContain('failed (token [REDACTED] refused)');
   });

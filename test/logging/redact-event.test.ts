@@ -3,6 +3,7 @@
 // as text, undefined fields dropped, and the copy bounded in depth.
 import { describe, expect, it } from 'vitest';
 import { createEventLog, redactEvent, type BaasEvent, type Logger } from '../../src/logging/index.js';
+import { Secrets } from '../../src/redact.js';
 
 const CPF = '52998224725';
 const TOKEN = 'tok-0123456789abcdef';
@@ -22,7 +23,7 @@ describe('redactEvent: headers', () => {
         'X-Client-Secret': 's3cr3t',
         'X-Trace': 'trace-1',
       }),
-      [],
+      Secrets.none,
     ) as Extract<BaasEvent, { type: 'request' }>;
     expect(safe.headers).toStrictEqual({
       authorization: 'Basic [REDACTED]',
@@ -36,15 +37,15 @@ describe('redactEvent: headers', () => {
   });
 
   it('keeps only a scheme that opens the value and is followed by a space', () => {
-    const safe = redactEvent(request({ authorization: 'Token Bearer abc', 'x-api-key': 'Bearerabc' }), []) as Extract<
-      BaasEvent,
-      { type: 'request' }
-    >;
+    const safe = redactEvent(
+      request({ authorization: 'Token Bearer abc', 'x-api-key': 'Bearerabc' }),
+      Secrets.none,
+    ) as Extract<BaasEvent, { type: 'request' }>;
     expect(safe.headers).toStrictEqual({ authorization: '[REDACTED]', 'x-api-key': '[REDACTED]' });
   });
 
   it('masks known secrets and CPFs in any other header', () => {
-    const safe = redactEvent(request({ 'X-Echo': `${TOKEN} for ${CPF}` }), [TOKEN]) as Extract<
+    const safe = redactEvent(request({ 'X-Echo': `${TOKEN} for ${CPF}` }), Secrets.of([TOKEN])) as Extract<
       BaasEvent,
       { type: 'request' }
     >;
@@ -52,7 +53,7 @@ describe('redactEvent: headers', () => {
   });
 
   it('shows a header value that is not a string as text', () => {
-    const safe = redactEvent(request({ 'Content-Length': 42 as unknown as string }), []) as Extract<
+    const safe = redactEvent(request({ 'Content-Length': 42 as unknown as string }), Secrets.none) as Extract<
       BaasEvent,
       { type: 'request' }
     >;
@@ -61,7 +62,7 @@ describe('redactEvent: headers', () => {
 
   it('a list under headers is a list of header records', () => {
     const event = { ...request({}), headers: [{ Cookie: 'a=1', Accept: 'application/json' }] } as unknown as BaasEvent;
-    expect((redactEvent(event, []) as unknown as { headers: unknown }).headers).toStrictEqual([
+    expect((redactEvent(event, Secrets.none) as unknown as { headers: unknown }).headers).toStrictEqual([
       { cookie: '[REDACTED]', accept: 'application/json' },
     ]);
   });
@@ -71,7 +72,7 @@ describe('redactEvent: URLs and text', () => {
   it('url and tokenUrl lose their userinfo and the DocumentNumber, wherever they are', () => {
     const token = redactEvent(
       { type: 'token', action: 'fetched', tokenUrl: 'https://acme:pa55word@auth.example/token' },
-      [],
+      Secrets.none,
     );
     expect(token).toStrictEqual({ type: 'token', action: 'fetched', tokenUrl: 'https://auth.example/token' });
     const response = redactEvent(
@@ -82,13 +83,13 @@ describe('redactEvent: URLs and text', () => {
         status: 200,
         durationMs: 1,
       },
-      [],
+      Secrets.none,
     );
     expect(response.url).toBe('https://api.baas.example/x?DocumentNumber=*********25');
     // Any other field is text: the userinfo of a URL in a message stays, its CPF does not.
     const failed = redactEvent(
       { type: 'token', action: 'failed', message: `https://acme:pa55word@auth.example/token?DocumentNumber=${CPF}` },
-      [],
+      Secrets.none,
     );
     expect(failed.message).toBe('https://acme:pa55word@auth.example/token?DocumentNumber=*********25');
   });
@@ -105,7 +106,7 @@ describe('redactEvent: URLs and text', () => {
         { part: 'body', pointer: `/data/${CPF}`, rule: 'is required', extra: { ok: true, count: 0, gone: undefined } },
       ],
     } as unknown as BaasEvent;
-    expect(redactEvent(event, [])).toStrictEqual({
+    expect(redactEvent(event, Secrets.none)).toStrictEqual({
       type: 'drift',
       operationId: 'listPixKeys',
       status: 200,
@@ -118,15 +119,19 @@ describe('redactEvent: URLs and text', () => {
   it('copies six levels of nesting and cuts what lies deeper, so a cyclic object cannot hang a log', () => {
     const deep = { l2: { l3: { l4: { l5: { l6: { l7: { l8: 'x' } }, text: 'kept' } } } } };
     const event = { type: 'token', action: 'fetched', deep } as unknown as BaasEvent;
-    expect((redactEvent(event, []) as unknown as { deep: unknown }).deep).toStrictEqual({
+    expect((redactEvent(event, Secrets.none) as unknown as { deep: unknown }).deep).toStrictEqual({
       l2: { l3: { l4: { l5: { l6: { l7: undefined }, text: 'kept' } } } },
     });
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
-    expect(() => redactEvent({ type: 'token', action: 'fetched', cyclic } as unknown as BaasEvent, [])).not.toThrow();
+    expect(() =>
+      redactEvent({ type: 'token', action: 'fetched', cyclic } as unknown as BaasEvent, Secrets.none),
+    ).not.toThrow();
     const list: unknown[] = ['loop'];
     list.push(list);
-    expect(() => redactEvent({ type: 'token', action: 'fetched', list } as unknown as BaasEvent, [])).not.toThrow();
+    expect(() =>
+      redactEvent({ type: 'token', action: 'fetched', list } as unknown as BaasEvent, Secrets.none),
+    ).not.toThrow();
   });
 });
 

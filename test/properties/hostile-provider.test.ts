@@ -268,6 +268,9 @@ describe('a hostile provider, seen through the client', () => {
       // The property is not vacuous: the answer did reach the surfaces.
       expect(logged.length).toBeGreaterThan(0);
     },
+    // 150 runs through the client took 16.5 s in a run of this file alone and 37 s inside npm test at a load of 18
+    // (beside a mutation run): a backstop, not an estimate, so that the outcome never depends on the load.
+    120_000,
   );
 });
 

@@ -9,6 +9,10 @@ import { ResponseTooLarge } from '../../src/body-limit.js';
 import { Attempt, MAX_TIMER_MS } from '../../src/transport/attempt.js';
 import { BLOCKED_PORT_REASON, clientError, failureOf } from '../../src/transport/failure.js';
 import { endlessBody } from '../support/endless-body.js';
+import { Secrets } from '../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 const URL_ = 'https://api.example/v2/items';
 
@@ -96,7 +100,7 @@ describe("the caller's signal", () => {
     caller.abort(reason);
     expect(await outcome).toBe(reason);
     expect(failureOf(await outcome, attempt, caller.signal)).toEqual({ kind: 'aborted', reason });
-    expect(clientError({ kind: 'aborted', reason }, {})).toBe(reason);
+    expect(clientError({ kind: 'aborted', reason }, { ...NONE })).toBe(reason);
     attempt.end();
   });
 
@@ -161,7 +165,7 @@ describe('the byte limit', () => {
     expect(endless.seen.bytes).toBeLessThanOrEqual(1_000 + 256);
     const failure = failureOf(error, attempt);
     expect(failure).toEqual({ kind: 'too-large', limitBytes: 1_000, status: 502, contentType: 'text/html' });
-    const shown = clientError(failure, { operation: 'raw', method: 'GET', url: URL_, attempts: 1 });
+    const shown = clientError(failure, { ...NONE, operation: 'raw', method: 'GET', url: URL_, attempts: 1 });
     expect(shown).toBeInstanceOf(ResponseError);
     expect(shown).toMatchObject({ status: 502, contentType: 'text/html', limitBytes: 1_000 });
   });
@@ -181,7 +185,7 @@ describe('what a failure means', () => {
       reason: 'no client certificate',
       message: 'fetch failed: alert certificate required (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED)',
     });
-    const shown = clientError(failure, { attempts: 2 });
+    const shown = clientError(failure, { ...NONE, attempts: 2 });
     expect(shown).toBeInstanceOf(NetworkError);
     expect(shown).toMatchObject({ code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', reason: 'no client certificate' });
   });
@@ -195,7 +199,7 @@ describe('what a failure means', () => {
     );
     const failure = failureOf(error, undefined);
     expect(failure).toMatchObject({ kind: 'network', code: undefined, reason: BLOCKED_PORT_REASON });
-    const shown = clientError(failure, { attempts: 3 }) as NetworkError;
+    const shown = clientError(failure, { ...NONE, attempts: 3 }) as NetworkError;
     expect(shown.message).toContain(BLOCKED_PORT_REASON);
     expect(failureOf(new TypeError('fetch failed', { cause: new Error('other words') }), undefined)).toMatchObject({
       reason: undefined,
@@ -203,7 +207,7 @@ describe('what a failure means', () => {
   });
 
   it('a timeout is a TimeoutError naming the attempt’s limit', () => {
-    const shown = clientError({ kind: 'timeout', timeoutMs: 250 }, { attempts: 1 });
+    const shown = clientError({ kind: 'timeout', timeoutMs: 250 }, { ...NONE, attempts: 1 });
     expect(shown).toBeInstanceOf(TimeoutError);
     expect(shown).toMatchObject({ timeoutMs: 250, attempts: 1 });
   });

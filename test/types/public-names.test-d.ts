@@ -5,6 +5,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createBaasClient,
   operationNames,
+  Secrets,
   TokenError,
   type BaasClient,
   type BaasError,
@@ -109,7 +110,12 @@ describe('the names a consumer writes', () => {
   });
 
   it('builds a TokenError for a test double of a failing token source', () => {
-    const init: TokenErrorInit = { failure: 'rejected', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
+    const init: TokenErrorInit = {
+      failure: 'rejected',
+      tokenUrl: 'https://auth.example.test/token',
+      detail: 'no',
+      secrets: Secrets.of([]),
+    };
     const failing = async (): Promise<string> => {
       throw new TokenError({ ...init, status: 401, error: 'invalid_client' });
     };

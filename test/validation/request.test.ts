@@ -3,14 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { operations, type Operation } from '../../src/generated/operations.js';
+import { Secrets } from '../../src/redact.js';
 import { buildRequest, operationUrl } from '../../src/validation/request.js';
 
 const BASE = 'https://api.example.test';
 const UA = { 'User-Agent': 'acme/1' };
+const secrets = Secrets.none;
 
 describe('buildRequest', () => {
   it('takes method and path from the operation table, the query in the spec order', () => {
-    const built = buildRequest('listPixKeys', { baseUrl: BASE, query: { cursor: 'c1', limit: 5 }, headers: UA });
+    const built = buildRequest('listPixKeys', {
+      secrets,
+      baseUrl: BASE,
+      query: { cursor: 'c1', limit: 5 },
+      headers: UA,
+    });
     expect(built).toEqual({
       operation: 'listPixKeys',
       method: operations.listPixKeys.method,
@@ -22,18 +29,20 @@ describe('buildRequest', () => {
 
   it('keeps a gateway prefix (trailing slashes dropped) and leaves out undefined parameters', () => {
     const built = buildRequest('listPixKeys', {
+      secrets,
       baseUrl: 'https://gw.example/baas//',
       query: { limit: undefined, cursor: 'a b' },
       headers: UA,
     });
     expect(built.url).toBe('https://gw.example/baas/v2/api/pix/keys/list-keys?cursor=a%20b');
-    expect(buildRequest('listPixKeys', { baseUrl: 'https://gw.example', headers: UA }).url).toBe(
+    expect(buildRequest('listPixKeys', { secrets, baseUrl: 'https://gw.example', headers: UA }).url).toBe(
       'https://gw.example/v2/api/pix/keys/list-keys',
     );
   });
 
   it("encodes every character outside RFC 3986's unreserved set, as form expansion does", () => {
     const { url } = buildRequest('listPixKeys', {
+      secrets,
       baseUrl: BASE,
       query: { cursor: "a+b/c=d&e!'()*~._-" },
       headers: UA,
@@ -44,6 +53,7 @@ describe('buildRequest', () => {
 
   it('writes the body as JSON with the media type of the table; an operation without a body sends none', () => {
     const built = buildRequest('updateNaturalPerson', {
+      secrets,
       baseUrl: BASE,
       query: { Account: '123', DocumentNumber: '52998224725' },
       headers: UA,
@@ -52,28 +62,34 @@ describe('buildRequest', () => {
     expect(built.method).toBe('PUT');
     expect(built.headers['Content-Type']).toBe(operations.updateNaturalPerson.body);
     expect(built.body).toBe('{"email":"maria@example.com"}');
-    expect(buildRequest('listPixKeys', { baseUrl: BASE, headers: UA, body: { x: 1 } }).body).toBeUndefined();
+    expect(buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: UA, body: { x: 1 } }).body).toBeUndefined();
   });
 
   it('refuses a header that is not valid HTTP, and a query parameter the operation has not', () => {
     for (const headers of [{ 'Bad Name': 'x' }, { 'X-Ok': 'line\nbreak' }, { 'X-Ok': 5 as unknown as string }])
-      expect(() => buildRequest('listPixKeys', { baseUrl: BASE, headers: { ...UA, ...headers } })).toThrow(
+      expect(() => buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: { ...UA, ...headers } })).toThrow(
         ValidationError,
       );
     expect(() =>
-      buildRequest('listPixKeys', { baseUrl: BASE, headers: UA, query: { Limit: 5 } as unknown as { limit: number } }),
+      buildRequest('listPixKeys', {
+        secrets,
+        baseUrl: BASE,
+        headers: UA,
+        query: { Limit: 5 } as unknown as { limit: number },
+      }),
     ).toThrow(/no query parameter "Limit"/);
   });
 
   it("checks the header parameters the operation requires are given, whatever their letters' case", () => {
-    expect(() => buildRequest('listPixKeys', { baseUrl: BASE })).toThrow(/requires the User-Agent header/);
-    expect(buildRequest('listPixKeys', { baseUrl: BASE, headers: { 'user-agent': 'x/1' } }).headers).toEqual({
+    expect(() => buildRequest('listPixKeys', { secrets, baseUrl: BASE })).toThrow(/requires the User-Agent header/);
+    expect(buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: { 'user-agent': 'x/1' } }).headers).toEqual({
       'user-agent': 'x/1',
     });
   });
 
   it('sends an out-of-contract query only when asked, over the typed one', () => {
     const { url } = buildRequest('listPixKeys', {
+      secrets,
       baseUrl: BASE,
       headers: UA,
       query: { limit: 10, cursor: 'c' },

@@ -8,6 +8,7 @@ import { NO_ANSWER_LINES, NoAnswerStreak } from '../../../src/cli/batch/no-answe
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { ApiError, NetworkError, TimeoutError } from '../../../src/errors.js';
+import { Secrets } from '../../../src/redact.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
 import { capture } from '../in-process.js';
 import { tempDir, updateLine } from './harness.js';
@@ -67,7 +68,13 @@ describe('update-many against a service that never answers', () => {
 });
 
 describe('NoAnswerStreak', () => {
-  const context = { operation: 'updateNaturalPerson' as const, method: 'PUT', url: 'https://api.test/x', attempts: 3 };
+  const context = {
+    operation: 'updateNaturalPerson' as const,
+    method: 'PUT',
+    url: 'https://api.test/x',
+    attempts: 3,
+    secrets: Secrets.none,
+  };
   const network = new NetworkError('ECONNREFUSED', context);
   const answered = new ApiError({ status: 404 }, context);
 

@@ -11,6 +11,10 @@ import { createSandbox } from '../../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/sandbox.js';
 import { capture } from '../in-process.js';
 import { tempDir, updateLine } from './harness.js';
+import { Secrets } from '../../../src/redact.js';
+
+/** An error's context where no secret is known: every rule of the masking still applies. */
+const NONE = { secrets: Secrets.none };
 
 const sandbox = createSandbox({ clients: 1, accountsPerClient: 2, keysPerAccount: 1 });
 const [known] = sandbox.clients[0]!.accounts;
@@ -133,19 +137,23 @@ describe('failureText', () => {
       { property: '/email', reason: 'x' },
     ];
     const text = failureText(
-      new ApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }),
+      new ApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }, NONE),
       [],
     );
     expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
     expect(text).not.toContain('52998224725');
     expect(
-      failureText(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }), []),
+      failureText(
+        new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }, NONE),
+        [],
+      ),
     ).toBe('404 Customer not found');
     expect(
-      failureText(new ApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }), []).length,
+      failureText(new ApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }, NONE), [])
+        .length,
     ).toBeLessThan(200);
-    expect(failureText(new NetworkError('ECONNREFUSED'), [])).toBe('network (ECONNREFUSED)');
-    expect(failureText(new TimeoutError(5000), [])).toContain('5000 ms');
+    expect(failureText(new NetworkError('ECONNREFUSED', NONE), [])).toBe('network (ECONNREFUSED)');
+    expect(failureText(new TimeoutError(5000, NONE), [])).toContain('5000 ms');
   });
 
   const problem = (extra: object) => ({ type: 'about:blank', title: 'Invalid', ...extra });
@@ -153,7 +161,7 @@ describe('failureText', () => {
   it('one violation: no count of more; a violation without a text property or reason: the title instead', () => {
     expect(
       failureText(
-        new ApiError({ status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) }),
+        new ApiError({ status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) }, NONE),
         [],
       ),
     ).toBe('422 /email: x');
@@ -163,25 +171,25 @@ describe('failureText', () => {
       { property: 7, reason: 'x' },
       { property: '/email', reason: {} },
     ])
-      expect(failureText(new ApiError({ status: 422, problem: problem({ violations: [first] }) }), [])).toBe(
+      expect(failureText(new ApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), [])).toBe(
         '422 Invalid',
       );
   });
 
   it('an answer without problem details, or with neither violations nor a title: the status alone', () => {
-    expect(failureText(new ApiError({ status: 502 }), [])).toBe('502');
-    expect(failureText(new ApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }), [])).toBe(
-      '500',
-    );
+    expect(failureText(new ApiError({ status: 502 }, NONE), [])).toBe('502');
+    expect(
+      failureText(new ApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE), []),
+    ).toBe('500');
   });
 
   it('a network failure without a code: the kind alone', () => {
-    expect(failureText(new NetworkError(undefined), [])).toBe('network');
+    expect(failureText(new NetworkError(undefined, NONE), [])).toBe('network');
   });
 
   it("another error of the client: its status and kind, or its kind; an abort; anything else is 'error'", () => {
-    expect(failureText(new ResponseError('not JSON', { status: 200 }), [])).toBe('200 (response)');
-    expect(failureText(new AuthError('no token'), [])).toBe('auth');
+    expect(failureText(new ResponseError('not JSON', { status: 200 }, NONE), [])).toBe('200 (response)');
+    expect(failureText(new AuthError('no token', NONE), [])).toBe('auth');
     expect(failureText(new DOMException('stopped', 'AbortError'), [])).toBe('aborted');
     expect(failureText(new Error('boom'), [])).toBe('error');
     expect(failureText('boom', [])).toBe('error');
