@@ -3,7 +3,7 @@
 // here, beside the pre-flight checks, because this is the part of the contract both the client and
 // verify may import (ARCHITECTURE.md); it sends nothing: the caller hands the request to the transport.
 // test/transport/one-loop.test.ts fails when another module of src/ builds a request URL by hand.
-import { ValidationError } from '../errors.js';
+import { BaasValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import type { Secrets } from '../redact.js';
 
@@ -92,14 +92,14 @@ export function operationUrl(
 /**
  * The request of operation `name`: its method and URL from the table, the sender's headers checked as
  * HTTP, the header parameters the operation requires checked present, and the body as JSON with the
- * operation's media type. Throws a ValidationError (nothing sent) for a header that is not valid HTTP.
+ * operation's media type. Throws a BaasValidationError (nothing sent) for a header that is not valid HTTP.
  */
 export function buildRequest<N extends OperationName>(name: N, input: RequestInput<N>): BuiltRequest {
   const operation: Operation = operations[name];
   const headers: Record<string, string> = {};
   for (const [header, value] of Object.entries(input.headers ?? {})) {
     if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value))
-      throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
+      throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
         operation: name,
         secrets: input.secrets,
       });

@@ -1,7 +1,7 @@
 // The one request builder (src/validation/request.ts): method, URL and headers of an operation from
 // the generated table, as the client and verify send them.
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/errors.js';
+import { BaasValidationError } from '../../src/errors.js';
 import { operations, type Operation } from '../../src/generated/operations.js';
 import { Secrets } from '../../src/redact.js';
 import { buildRequest, operationUrl } from '../../src/validation/request.js';
@@ -68,7 +68,7 @@ describe('buildRequest', () => {
   it('refuses a header that is not valid HTTP, and a query parameter the operation has not', () => {
     for (const headers of [{ 'Bad Name': 'x' }, { 'X-Ok': 'line\nbreak' }, { 'X-Ok': 5 as unknown as string }])
       expect(() => buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: { ...UA, ...headers } })).toThrow(
-        ValidationError,
+        BaasValidationError,
       );
     expect(() =>
       buildRequest('listPixKeys', {
