@@ -3,10 +3,11 @@
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { BaasResponseError, BaasValidationError } from '../errors.js';
 import { Secrets } from '../redact.js';
-import { operations, type Operation, type OperationName } from '../generated/operations.js';
+import type { OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
+import { buildRequest, type RequestInput } from '../validation/request.js';
 import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
@@ -99,31 +100,12 @@ function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secre
   if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
 }
 
-// RFC 9110 field names (tokens), and values without control characters other than tab.
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
-
 // Tokens the source gave, so errors can mask them even if a server echoes one back long after: a
 // rotating source's older tokens may still be alive. A source that knows its tokens' lives
 // (clientCredentials) also tells them through `secrets()`, read at each use.
 const TOKENS_REMEMBERED = 64;
 
-type Params = { query?: Record<string, string | number | undefined>; path?: Record<string, string>; body?: unknown };
-
-/** The URL of an operation: its path (path parameters filled in) and its query, in the spec's parameter order. */
-export function operationUrl(baseUrl: string, operation: Operation, params: Params): string {
-  let url = baseUrl + operation.path;
-  if (operation.pathParams.length > 0)
-    url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
-  let separator = '?';
-  for (const { name } of operation.query) {
-    const value = params.query?.[name];
-    if (value === undefined) continue;
-    url += `${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
-    separator = '&';
-  }
-  return url;
-}
+type Params = Pick<RequestInput, 'query' | 'body'>;
 
 /**
  * The client of the contract: every call is checked before it is sent, sent with timeouts, retries, a byte
@@ -168,32 +150,18 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     callOptions: CallOptions,
     read: Reader<T>,
   ): Promise<Answered<T>> {
-    const operation = operations[name];
-    const headers = { ...baseHeaders };
-    if (callOptions.headers) {
-      for (const [header, value] of Object.entries(callOptions.headers)) {
-        if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
-          throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
-            operation: name,
-            secrets,
-          });
-        }
-        if (header.toLowerCase() !== 'authorization') headers[header] = value;
-      }
-    }
-    let body: string | undefined;
-    if (operation.body !== undefined && params.body !== undefined) {
-      headers['Content-Type'] = operation.body;
-      body = JSON.stringify(params.body);
-    }
+    // The caller's header fields over the client's own, all checked as HTTP by the builder; the token is
+    // the Call's to set, so a caller's Authorization is dropped.
+    const built = buildRequest(name, {
+      baseUrl: settings.baseUrl,
+      ...params,
+      headers: { ...baseHeaders, ...callOptions.headers },
+      secrets,
+    });
+    for (const header of Object.keys(built.headers))
+      if (header.toLowerCase() === 'authorization') delete built.headers[header];
     const { timeoutMs, retry, maxResponseBytes } = callSettings(settings, callOptions);
-    const request = {
-      operation: name,
-      method: operation.method,
-      url: operationUrl(settings.baseUrl, operation, params),
-      headers,
-      body,
-    };
+    const request = { operation: name, method: built.method, url: built.url, headers: built.headers, body: built.body };
     const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes, callOptions.policies);
     return call.answer(read);
   }

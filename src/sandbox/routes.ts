@@ -1,11 +1,11 @@
 // Which operation of the contract a request is for, from its path and method; a 404 or a 405 otherwise.
 import { problem } from './problems.js';
-import type { OperationName } from '../generated/operations.js';
+import { operationNames, operations, type OperationName } from '../generated/operations.js';
 
-const ROUTES: Record<string, { method: string; operation: OperationName }> = {
-  '/v2/api/baas-onboarding/account/natural-person': { method: 'PUT', operation: 'updateNaturalPerson' },
-  '/v2/api/pix/keys/list-keys': { method: 'GET', operation: 'listPixKeys' },
-};
+// Path → method and operation, from the generated operation table (the one the request builder reads).
+const ROUTES: Record<string, { method: string; operation: OperationName }> = Object.fromEntries(
+  operationNames.map((operation) => [operations[operation].path, { method: operations[operation].method, operation }]),
+);
 
 export type Route = { operation: OperationName } | { refused: Response };
 

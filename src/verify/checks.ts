@@ -2,7 +2,8 @@
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
 import { type Page, walkCursorSteps } from '../client/pagination.js';
 import { ResponseTooLarge } from '../body-limit.js';
-import { readBundledSpec } from '../shipped-files.js';
+import { Secrets } from '../redact.js';
+import { buildRequest, type RequestInput, type RequestName } from '../validation/request.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, NoAnswer, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
@@ -16,21 +17,6 @@ import {
 import { outputSecrets, type VerifyOptions } from './options.js';
 import type { CheckResult, WriteRefusal } from './report.js';
 import { type CheckedWrite, refusalText } from './write.js';
-
-interface Operation {
-  method: string;
-  path: string;
-}
-
-/** Method and path of an operation, read from the bundled spec (never kept by hand). */
-export function operation(operationId: string): Operation {
-  const spec = readBundledSpec() as { paths: Record<string, Record<string, { operationId?: string }>> };
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(item))
-      if (op.operationId === operationId) return { method: method.toUpperCase(), path };
-  }
-  throw new Error(`no operation ${operationId} in the spec`);
-}
 
 const USER_AGENT = `${PACKAGE_NAME}-verify/${PACKAGE_VERSION}`;
 const RATE_LIMIT_HEADERS = [
@@ -59,27 +45,29 @@ export interface Context {
   writeRefused?: WriteRefusal;
 }
 
-export function urlFor(baseUrl: string, path: string, query: Record<string, string> = {}): string {
-  const url = new URL(baseUrl);
-  // A gateway's prefix stays in front of the contract's path.
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  return url.toString();
-}
-
-async function headers(
+/**
+ * The request of an operation from the one request builder (src/validation/request.ts): verify's own
+ * User-Agent and Accept, and the token when `withToken`. A probe that must break the contract says so
+ * through `outOfContractQuery`.
+ */
+async function request(
   ctx: Context,
+  name: RequestName,
   withToken: boolean,
-  extra: Record<string, string> = {},
-): Promise<Record<string, string>> {
-  const out: Record<string, string> = {
+  input: Omit<RequestInput, 'baseUrl' | 'headers' | 'secrets'> = {},
+): Promise<[string, { method: string; headers: Record<string, string>; body?: string }]> {
+  const headers: Record<string, string> = {
     'user-agent': USER_AGENT,
     accept: 'application/json, application/problem+json',
-    ...extra,
   };
   const authorization = withToken ? await ctx.options.credentials.authorization() : undefined;
-  if (authorization) out.authorization = authorization;
-  return out;
+  if (authorization) headers.authorization = authorization;
+  const secrets = Secrets.of(() => outputSecrets(ctx.options));
+  const built = buildRequest(name, { ...input, baseUrl: ctx.options.baseUrl, headers, secrets });
+  return [
+    built.url,
+    { method: built.method, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) },
+  ];
 }
 
 const seenOf = (x: Exchange): string => `${x.status} ${x.contentType?.split(';')[0] ?? '(no content type)'}`;
@@ -193,7 +181,6 @@ export function notRun(ctx: Context, check: string, expected: string): CheckResu
  */
 export async function walkPages(ctx: Context): Promise<CheckResult[]> {
   const rows: CheckResult[] = [];
-  const { path } = operation('listPixKeys');
   let reachedEnd = false;
   let pagesRead = 0;
   // Why the walk stopped before reading `pages` pages, if it did.
@@ -207,12 +194,9 @@ export async function walkPages(ctx: Context): Promise<CheckResult[]> {
     const expected = '200 application/json PixKeyList';
     let x: Exchange;
     try {
-      const params: Record<string, string> = { limit: String(ctx.options.limit) };
-      if (query.cursor !== undefined) params.cursor = query.cursor;
-      x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, params), {
-        method: 'GET',
-        headers: await headers(ctx, true),
-      });
+      x = await ctx.budget.send(
+        ...(await request(ctx, 'listPixKeys', true, { query: { limit: ctx.options.limit, cursor: query.cursor } })),
+      );
     } catch (error) {
       const refusal = page === 1 ? tokenEndpointRefusal(error) : undefined;
       // A token endpoint only unavailable (5xx, 429, no answer) refused nothing: the page could not be
@@ -311,10 +295,7 @@ export async function probeWithoutToken(ctx: Context): Promise<CheckResult> {
   const check = 'list-keys without a token';
   const expected = '401 application/problem+json';
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path), {
-      method: 'GET',
-      headers: await headers(ctx, false),
-    });
+    const x = await ctx.budget.send(...(await request(ctx, 'listPixKeys', false)));
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
     if (x.status !== 401 && !problems.some((p) => p.part === 'status'))
@@ -333,10 +314,10 @@ export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
   const skipped = notRun(ctx, check, expected);
   if (skipped) return skipped;
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, operation('listPixKeys').path, { limit: '201' }), {
-      method: 'GET',
-      headers: await headers(ctx, true),
-    });
+    // Out of the contract on purpose: the limit is one past its maximum.
+    const x = await ctx.budget.send(
+      ...(await request(ctx, 'listPixKeys', true, { outOfContractQuery: { limit: '201' } })),
+    );
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'listPixKeys', x);
     if (x.status !== 422 && x.status !== 400 && !problems.some((p) => p.part === 'status'))
@@ -355,15 +336,12 @@ export async function probeLimitOutOfRange(ctx: Context): Promise<CheckResult> {
 export async function sendUpdate(ctx: Context, write: CheckedWrite): Promise<CheckResult> {
   const check = 'update natural person (write)';
   const expected = '200 application/json UpdateResult';
-  const { method, path } = operation('updateNaturalPerson');
   const skipped = notRun(ctx, check, expected);
   if (skipped) return skipped;
   try {
-    const x = await ctx.budget.send(urlFor(ctx.options.baseUrl, path, write.query), {
-      method,
-      headers: await headers(ctx, true, { 'content-type': 'application/json' }),
-      body: write.body,
-    });
+    const x = await ctx.budget.send(
+      ...(await request(ctx, 'updateNaturalPerson', true, { query: write.query, body: write.body })),
+    );
     if (x.redirect) return redirectRow(ctx, check, expected, x, x.redirect);
     const problems = inspect(ctx, 'updateNaturalPerson', x);
     if (x.status >= 200 && x.status < 300) return row(check, expected, x, problems);

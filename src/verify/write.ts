@@ -7,10 +7,10 @@ import { UsageError } from '../usage-error.js';
 import { preflightUpdate, type ValidationIssue } from '../validation/index.js';
 import type { WriteOptions } from './options.js';
 
-/** The update as it is sent: its query parameters and its body, as JSON. */
+/** The update as it is sent: its query parameters and its body (the request builder writes it as JSON). */
 export interface CheckedWrite {
   query: { Account: string; DocumentNumber: string };
-  body: string;
+  body: unknown;
 }
 
 // The flag each query parameter of the update comes from.
@@ -48,7 +48,7 @@ export function checkedWrite(write: WriteOptions, bodyText: string): CheckedWrit
       ].join('\n'),
     );
   }
-  return { query, body: JSON.stringify(body) };
+  return { query, body };
 }
 
 // A problem's title or detail is the provider's text: shown bounded, and masked where it is printed.

@@ -1,10 +1,8 @@
 // createBaasClient, the rest of its surface with an injected fetch: pixKeys across pages and its
-// repeated-cursor error, the URL of an operation with path parameters, the token source's own
+// repeated-cursor error, the token source's own
 // secrets, the exact headers of a GET, pre-flight naming the operation, and `validateResponses`.
 import { describe, expect, it } from 'vitest';
-import { operationUrl } from '../../src/client/baas-client.js';
 import type { FetchLike } from '../../src/fetch.js';
-import type { Operation } from '../../src/generated/operations.js';
 import {
   type BaasApiError,
   BaasResponseError,
@@ -59,31 +57,6 @@ describe('pixKeys', () => {
       problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
       operation: 'listPixKeys',
     });
-  });
-});
-
-describe('the URL of an operation', () => {
-  // No operation of the contract has path parameters yet; one that has (GET /v2/api/pix/keys/{key_id}) fills them in, encoded.
-  const byId = {
-    method: 'GET',
-    path: '/v2/api/pix/keys/{key_id}/{part}',
-    query: [{ name: 'expand', required: false }],
-    header: [],
-    pathParams: ['key_id', 'part'],
-    body: undefined,
-  } as unknown as Operation;
-
-  it('path parameters are filled in, encoded; a missing one is empty', () => {
-    expect(operationUrl(BASE, byId, { path: { key_id: 'a/b c', part: 'x' }, query: { expand: 'y' } })).toBe(
-      `${BASE}/v2/api/pix/keys/a%2Fb%20c/x?expand=y`,
-    );
-    expect(operationUrl(BASE, byId, { path: { part: 'x' } })).toBe(`${BASE}/v2/api/pix/keys//x`);
-    expect(operationUrl(BASE, byId, {})).toBe(`${BASE}/v2/api/pix/keys//`);
-  });
-
-  it('braces in a path without path parameters stay', () => {
-    const literal = { ...byId, path: '/v2/{literal}', pathParams: [] } as unknown as Operation;
-    expect(operationUrl(BASE, literal, { path: { literal: 'x' } })).toBe(`${BASE}/v2/{literal}`);
   });
 });
 

@@ -7,11 +7,9 @@ import { Budget } from '../../src/verify/budget.js';
 import { MAX_EMPTY_PAGES } from '../../src/client/pagination.js';
 import {
   assumptions,
-  operation,
   probeLimitOutOfRange,
   probeWithoutToken,
   sendUpdate,
-  urlFor,
   walkPages,
   type Context,
 } from '../../src/verify/checks.js';
@@ -85,24 +83,6 @@ const page = (next: string | null, data: unknown[] = []): Reply => ({
   status: 200,
   headers: { 'content-type': 'application/json' },
   body: { cursor: { next }, data },
-});
-
-describe('operation and urlFor', () => {
-  it('reads method and path from the bundled spec, and names an operation it does not have', () => {
-    expect(operation('listPixKeys')).toEqual({ method: 'GET', path: '/v2/api/pix/keys/list-keys' });
-    expect(operation('updateNaturalPerson')).toEqual({
-      method: 'PUT',
-      path: '/v2/api/baas-onboarding/account/natural-person',
-    });
-    expect(() => operation('deletePixKey')).toThrow(/deletePixKey/);
-  });
-
-  it('keeps a gateway prefix (trailing slashes dropped) and sets the query', () => {
-    expect(urlFor('https://gw.example/baas//', '/v2/x', { limit: '5', cursor: 'a b' })).toBe(
-      'https://gw.example/baas/v2/x?limit=5&cursor=a+b',
-    );
-    expect(urlFor('https://gw.example', '/v2/x')).toBe('https://gw.example/v2/x');
-  });
 });
 
 describe('walkPages', () => {
@@ -733,7 +713,7 @@ describe('checkedWrite: the client’s pre-flight rule for the write', () => {
   it('gives the query and the body as the client would send them', () => {
     expect(checkedWrite(write, '{ "email": "maria@example.com" }\n')).toEqual({
       query: { Account: '300541976902', DocumentNumber: '52998224725' },
-      body: '{"email":"maria@example.com"}',
+      body: { email: 'maria@example.com' },
     });
   });
 });
