@@ -42,6 +42,20 @@ export interface ErrorContext {
   secrets: Secrets;
 }
 
+/**
+ * The context's secrets, or a TypeError that says what is missing: a JavaScript caller or a test double
+ * may build an error without them, and it should read why rather than fail on `undefined`. Duck-typed,
+ * since an ES-module and a CommonJS copy of this package each have their own `Secrets` class.
+ */
+export function secretsOf(holder: { secrets?: Secrets } | undefined, built: string): Secrets {
+  const secrets = holder?.secrets;
+  if (typeof secrets?.bounded === 'function') return secrets;
+  throw new TypeError(
+    `${built}: \`secrets\` is required (the Secrets of the client at hand, through which every field is masked): ` +
+      "pass the client's, or Secrets.none where none is known yet, e.g. { operation: 'listPixKeys', attempts: 1, secrets: Secrets.none }",
+  );
+}
+
 const redactOptional = (value: string | undefined, secrets: Secrets): string | undefined =>
   value === undefined ? undefined : secrets.bounded(value);
 
@@ -68,7 +82,7 @@ export abstract class BaasError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, context: ErrorContext, options?: { cause?: unknown }) {
-    const secrets = context.secrets;
+    const secrets = secretsOf(context, new.target.name);
     const url = context.url === undefined ? undefined : secrets.url(context.url);
     const where = context.method && url ? ` (${context.method} ${url})` : '';
     const text = `${context.operation ? `${context.operation}: ` : ''}${message}${where}`;
@@ -117,7 +131,7 @@ export class BaasApiError extends BaasError {
     context: ErrorContext,
   ) {
     // Only text is shown: a title that is an object or an array nested without end is not joined.
-    const secrets = context.secrets;
+    const secrets = secretsOf(context, new.target.name);
     const summary = [init.problem?.title, init.problem?.detail]
       .filter((part): part is string => typeof part === 'string' && part !== '')
       .map((part) => secrets.bounded(part))
@@ -144,10 +158,10 @@ export class BaasValidationError extends BaasError {
     super(`invalid input, ${count}, nothing was sent: ${issues.map((i) => i.message).join('; ')}`, {
       operation: context.operation,
       attempts: 0,
-      secrets: context.secrets,
+      secrets: secretsOf(context, new.target.name),
     });
     // A path names a member of the caller's input, and a member name may be a CPF.
-    this.issues = context.secrets.json(issues);
+    this.issues = secretsOf(context, new.target.name).json(issues);
   }
 }
 
@@ -179,7 +193,7 @@ export class BaasNetworkError extends BaasError {
       `network failure${code ? ` (${code})` : ''}${reason ? `: ${reason},` : ''} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
       context,
     );
-    const secrets = context.secrets;
+    const secrets = secretsOf(context, new.target.name);
     this.code = redactOptional(code, secrets);
     this.reason = redactOptional(reason, secrets);
   }
@@ -212,7 +226,7 @@ export class BaasResponseError extends BaasError {
     context: ErrorContext,
   ) {
     super(`${reason} (HTTP ${init.status}${init.contentType ? `, ${init.contentType}` : ''})`, context);
-    const secrets = context.secrets;
+    const secrets = secretsOf(context, new.target.name);
     this.status = init.status;
     this.contentType = redactOptional(init.contentType, secrets);
     this.bodySnippet = redactOptional(init.bodySnippet, secrets);

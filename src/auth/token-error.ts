@@ -2,7 +2,7 @@
 // token failure is one error kind, whether the client meets it or a program calls the source itself.
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
-import { BaasAuthError } from '../errors.js';
+import { BaasAuthError, secretsOf } from '../errors.js';
 import type { Secrets } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
@@ -56,7 +56,7 @@ export class BaasTokenError extends BaasAuthError {
   readonly errorUri: string | undefined;
 
   constructor(init: BaasTokenErrorInit) {
-    const secrets = init.secrets;
+    const secrets = secretsOf(init, new.target.name);
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
     const tokenUrl = secrets.url(init.tokenUrl);
     super(

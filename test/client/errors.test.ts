@@ -8,6 +8,7 @@ import {
   BaasNetworkError,
   BaasResponseError,
   BaasTimeoutError,
+  BaasTokenError,
   BaasValidationError,
   type ErrorContext,
 } from '../../src/index.js';
@@ -280,5 +281,28 @@ describe('no error is built without the secrets of the client at hand', () => {
     expect(() => new BaasAuthError('no token', {})).toThrow(TypeError);
     // @ts-expect-error: the context is required
     expect(() => new BaasTimeoutError(10)).toThrow(TypeError);
+  });
+
+  it('the refusal names the class, what is missing and how to pass it, for every error class', () => {
+    const builds: Array<[string, () => unknown]> = [
+      // @ts-expect-error: a JavaScript caller's context without secrets
+      ['BaasApiError', () => new BaasApiError({ status: 422 }, { operation: 'listPixKeys', attempts: 1 })],
+      // @ts-expect-error: as above
+      ['BaasValidationError', () => new BaasValidationError([], { operation: 'listPixKeys' })],
+      // @ts-expect-error: as above
+      ['BaasTimeoutError', () => new BaasTimeoutError(10, { attempts: 1 })],
+      // @ts-expect-error: as above
+      ['BaasNetworkError', () => new BaasNetworkError('ECONNRESET', { attempts: 1 })],
+      // @ts-expect-error: as above
+      ['BaasResponseError', () => new BaasResponseError('not JSON', { status: 200 }, { attempts: 1 })],
+      // @ts-expect-error: as above
+      ['BaasAuthError', () => new BaasAuthError('no token', { attempts: 1 })],
+      // @ts-expect-error: as above
+      ['BaasTokenError', () => new BaasTokenError({ tokenUrl: 'https://auth.test/token', status: 401 })],
+    ];
+    for (const [name, build] of builds) {
+      expect(build, name).toThrow(TypeError);
+      expect(build, name).toThrow(new RegExp(`^${name}: \`secrets\` is required .*Secrets\\.none`));
+    }
   });
 });

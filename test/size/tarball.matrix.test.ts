@@ -49,7 +49,7 @@ describe('the tarball', () => {
 const NAMES_SCRIPT = `
 const m = LOAD;
 const fail = () => Promise.resolve(new Response(JSON.stringify({ error: 'invalid_client' }), { status: 401, headers: { 'content-type': 'application/json' } }));
-const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.test/v2/api/pix/keys', attempts: 1 };
+const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.test/v2/api/pix/keys', attempts: 1, secrets: m.Secrets.none };
 (async () => {
   const tokenError = await m.clientCredentials({ tokenUrl: 'https://auth.test/token', clientId: 'id', clientSecret: 's3cret', fetch: fail })().catch((e) => e);
   const errors = {
