@@ -487,7 +487,7 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
   const readings = readingsOf(text);
   // As written (and in a reading that has not undone them yet), the digits of an escape (%2E,
   // \u002e, ~1) are not digits: the next reading sees what they stand for.
-  findingsIn(asRead(text), found, findings, digitsOf(readings.length === 0 ? text : text.replace(ESCAPES, blank)));
+  findingsIn(asRead(text), found, findings, digitsOf(text.replace(ESCAPES, blank)));
   for (const reading of readings) findingsIn(reading, found, findings, digitsOf(reading.text.replace(ESCAPES, blank)));
   const out = applyFindings(text, findings, (written, secret) => (secret ? MASK : shownCpf(written)));
   return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
@@ -495,8 +495,9 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
 
 /** The text with each place found written as `shown` makes it; places that overlap are one place, a secret when one of them is. */
 function applyFindings(text: string, findings: Finding[], shown: (written: string, secret: boolean) => string): string {
-  if (findings.length === 0) return text;
-  findings.sort((a, b) => a.start - b.start || b.end - a.end);
+  // By start only: places that start together are one place whatever their order (its end is the
+  // furthest of theirs).
+  findings.sort((a, b) => a.start - b.start);
   const parts: string[] = [];
   let at = 0;
   for (let index = 0; index < findings.length; ) {
