@@ -107,12 +107,14 @@ function digitOf(char: string): string | undefined {
 /** A character outside ASCII as the masking reads it: a digit as its ASCII digit, else its NFKC form when that is one ASCII character. */
 function plainChar(char: string): string {
   let plain = plainOf.get(char);
+  // Stryker disable next-line ConditionalExpression: a cache; a character read again reads the same.
   if (plain === undefined) {
     const nfkc = char.normalize('NFKC');
     // A character that is neither letter nor number stays one (Ⓚ is a symbol, though NFKC makes it K).
     const kept =
       nfkc.length !== 1 || NOT_ASCII.test(nfkc) || (/[A-Za-z0-9]/.test(nfkc) && !LETTER_OR_NUMBER.test(char));
     plain = digitOf(char) ?? (kept ? char : nfkc);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the cache's bound (memory only).
     if (plainOf.size < MAX_REMEMBERED) plainOf.set(char, plain);
   }
   return plain;
@@ -125,6 +127,7 @@ function plainChar(char: string): string {
  * letters), and text that is all ASCII is returned untouched.
  */
 export function normalizeDigits(text: string): string {
+  // Stryker disable next-line ConditionalExpression: speed only; the replace below finds nothing in ASCII text.
   if (!NOT_ASCII.test(text)) return text;
   return text.replace(NOT_ASCII_ALL, plainChar);
 }
@@ -255,12 +258,14 @@ function unescapeRound(text: string, plus: boolean): Reading {
 
 /** A reading's text with digits of any script read as ASCII digits, each unit still mapped. */
 function normalized(reading: Reading): Reading {
+  // Stryker disable next-line ConditionalExpression: speed only; an ASCII reading is rebuilt unit for unit the same.
   if (!NOT_ASCII.test(reading.text)) return reading;
   const out = new ReadingBuilder();
   let index = 0;
   for (const char of reading.text) {
     const start = fromOf(reading, index);
     const end = toOf(reading, index + char.length - 1);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only; plainChar returns an ASCII character (and U+0080) unchanged.
     out.put(char.length === 1 && char.charCodeAt(0) < 0x80 ? char : plainChar(char), start, end);
     index += char.length;
   }
@@ -385,7 +390,9 @@ function matchers(secrets: readonly string[], minLength: number): SecretMatchers
             ),
       values: values.size === 0 ? undefined : new RegExp(alternatives(values, escapeRegExp), 'g'),
     };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the cache's bound (memory only).
     if (matchersOf.size >= MAX_MATCHER_LISTS) matchersOf.delete(matchersOf.keys().next().value!);
+    // Stryker disable next-line CallExpression: a cache; a list's matchers are built again the same.
     matchersOf.set(key, found);
   }
   return found;
