@@ -3,7 +3,16 @@
 // expected text is the rule applied by hand, so each test fails when the stretch found, the merge of
 // two stretches or the re-encoding of what was found changes.
 import { describe, expect, it } from 'vitest';
-import { redactJson, redactPath, redactText, redactUrl } from '../../src/redact.js';
+import {
+  escapeControls,
+  hideQueryValues,
+  percentDecode,
+  redactBounded,
+  redactJson,
+  redactPath,
+  redactText,
+  redactUrl,
+} from '../../src/redact.js';
 
 describe('the stretch a reading finds is masked where it stood in the text as written', () => {
   it('a CPF whose last digit stands just before a percent run ends at that digit', () => {
@@ -13,6 +22,10 @@ describe('the stretch a reading finds is masked where it stood in the text as wr
 
   it('a carried number inside a longer run of digits is masked from its first digit to its last', () => {
     expect(redactText('1152998224725', ['52998224725'])).toBe('11*********25');
+  });
+
+  it('a carried number given with its separators is still found in any spelling inside a longer run', () => {
+    expect(redactText('1152998224725', ['529.982.247-25'])).toBe('11*********25');
   });
 
   it('a secret followed at once by a CPF: two places, each masked by its own rule', () => {
@@ -39,6 +52,15 @@ describe('an encoded CPF is shown as it was read, masked and encoded again', () 
     expect(redactText('529+982+247%2D25')).toBe('***+***+***-25');
   });
 
+  it('a lone `%` between the digits of a pointer-escaped CPF leaves it pointer-escaped', () => {
+    expect(redactText('529~1982~24%7-25')).toBe('***~1***~0**%*-25');
+  });
+
+  it('a control character between the digits is encoded again with two hex digits (%09, U+0080 as %C2%80)', () => {
+    expect(redactText('529%09982%09247%0925')).toBe('***%09***%09***%0925');
+    expect(redactText('529%C2%80982%C2%80247%C2%8025')).toBe('***%C2%80***%C2%80***%C2%8025');
+  });
+
   it('a `+` that percent-decoding yields stays a `+`', () => {
     expect(redactText('529%2B982%2B247-25')).toBe('***+***+***-25');
   });
@@ -55,6 +77,23 @@ describe('redactPath reads a path through at most four rounds of decoding', () =
   });
 });
 
+describe('percent-decoding stops after four rounds (a bound against a hostile text)', () => {
+  it('a five-fold encoding is read four times', () => {
+    expect(percentDecode('%2525252541')).toBe('%41');
+  });
+
+  it('a secret encoded five times over is not read as the secret', () => {
+    expect(redactText('%2525252541bcdefg', ['Abcdefg'])).toBe('%2525252541bcdefg');
+    expect(redactText('%25252541bcdefg', ['Abcdefg'])).toBe('[REDACTED]');
+  });
+});
+
+describe('redactPath shows a plain run as written, an encoded one decoded and encoded again', () => {
+  it('a raw space between the digits stays a space', () => {
+    expect(redactPath('/529 982 247 25')).toBe('/*** *** *** **');
+  });
+});
+
 describe('redactUrl reads each part as its own text and rewrites only what it masked', () => {
   it('a path segment holding a CPF is masked, though the next segment makes the whole a CNPJ', () => {
     expect(redactUrl('https://h.example/customers/11222333000/181')).toBe(
@@ -66,8 +105,31 @@ describe('redactUrl reads each part as its own text and rewrites only what it ma
     expect(redactUrl('https://h.example/a%41b?q=%41')).toBe('https://h.example/a%41b?q=%41');
   });
 
+  it('a fragment holding a CPF is masked, though the path before it makes the whole a CNPJ', () => {
+    expect(redactUrl('https://h.example/x/112#22333000181')).toBe('https://h.example/x/112#*********81');
+  });
+
+  it('an empty fragment keeps its #', () => {
+    expect(redactUrl('https://h.example/x#')).toBe('https://h.example/x#');
+  });
+
   it('a DocumentNumber of any length is masked but its last two digits', () => {
     expect(redactUrl('https://h.example/x?DocumentNumber=12345')).toBe('https://h.example/x?DocumentNumber=***45');
+  });
+});
+
+describe('the bounds of what is shown', () => {
+  it('text cut before masking says how much more there was, however short the masked cut', () => {
+    const secret = 's'.repeat(80);
+    expect(redactBounded(`${secret}x`, [secret], 10)).toBe('[REDACTED]… (71 more characters)');
+  });
+
+  it('a format character past U+00FF is escaped with four hex digits', () => {
+    expect(escapeControls('a\u061cb')).toBe('a\\u061cb');
+  });
+
+  it('hideQueryValues of a URL given as text keeps each query name', () => {
+    expect(hideQueryValues('https://h.example/a?x=1&y=2#f')).toBe('https://h.example/a?x=REDACTED&y=REDACTED');
   });
 });
 
