@@ -2,6 +2,7 @@
 // of src/redact.ts that a mutation run found no test for (TESTING.md, "Surviving mutants"). Every
 // expected text is the rule applied by hand, so each test fails when the stretch found, the merge of
 // two stretches or the re-encoding of what was found changes.
+import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   escapeControls,
@@ -22,6 +23,12 @@ describe('the stretch a reading finds is masked where it stood in the text as wr
 
   it('a carried number inside a longer run of digits is masked from its first digit to its last', () => {
     expect(redactText('1152998224725', ['52998224725'])).toBe('11*********25');
+  });
+
+  it('a carried number never seen before is found inside a longer run too', () => {
+    // A number no other test names: its matcher is built here, not taken from the module's cache.
+    const number = String(randomInt(10_000_000_000, 100_000_000_000));
+    expect(redactText(`11${number}`, [number])).toBe(`11*********${number.slice(-2)}`);
   });
 
   it('a carried number given with its separators is still found in any spelling inside a longer run', () => {
@@ -103,6 +110,10 @@ describe('redactUrl reads each part as its own text and rewrites only what it ma
 
   it('a path segment and a query value with nothing to mask keep their encoding', () => {
     expect(redactUrl('https://h.example/a%41b?q=%41')).toBe('https://h.example/a%41b?q=%41');
+  });
+
+  it('a query name holding a CPF is masked, though the value before it makes the whole a CNPJ', () => {
+    expect(redactUrl('https://h.example/p?x=112&22333000181=y')).toBe('https://h.example/p?x=112&*********81=y');
   });
 
   it('a fragment holding a CPF is masked, though the path before it makes the whole a CNPJ', () => {
