@@ -692,8 +692,8 @@ export function redactPath(url: string | undefined): string {
   const path = normalizeDigits((url ?? '/').split('?')[0]!);
   const readings = readingsOf(path);
   const findings: Finding[] = [];
+  // A DIGIT_RUN holds a CPF's 11 digits or more: a log of our servers masks each whole.
   for (const reading of readings.length === 0 ? [asRead(path)] : readings)
-    // A DIGIT_RUN holds a CPF's 11 digits or more: a log of our servers masks each whole.
     for (const match of reading.text.matchAll(DIGIT_RUN))
       findings.push({
         start: fromOf(reading, match.index),
