@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.matrix.test.ts'],
     exclude: ['**/node_modules/**'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/cli-setup.ts'],
     maxWorkers: availableParallelism() + 1,
     // Packing, installs and other programs: minutes under load, never a guess of the machine's speed.
     testTimeout: 300_000,

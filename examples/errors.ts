@@ -1,5 +1,5 @@
 // Each error kind, provoked for real. One base class, BaasError; tell them apart with instanceof or `kind`.
-import { ApiError, AuthError, BaasError, NetworkError, ResponseError, TimeoutError, ValidationError, createBaasClient } from 'baas-pix-contract';
+import { BaasApiError, BaasAuthError, BaasError, BaasNetworkError, BaasResponseError, BaasTimeoutError, BaasValidationError, createBaasClient } from 'baas-pix-contract';
 import { createSandbox } from 'baas-pix-contract/sandbox';
 import { firstCustomer, serviceFromEnv } from './support/service.js';
 
@@ -9,12 +9,12 @@ const baas = createBaasClient({ ...service.client, userAgent: 'examples/1.0' });
 
 /** What each kind carries; every BaasError also has `operation`, `attempts` (0: nothing was sent) and `requestId`. */
 function explain(error: unknown): string {
-  if (error instanceof ValidationError) return `ValidationError: ${error.issues.map((issue) => issue.path).join(', ')} (nothing sent)`;
-  if (error instanceof AuthError) return `AuthError: ${error.message}`;
-  if (error instanceof ApiError) return `ApiError: HTTP ${error.status} ${error.problem?.title ?? ''} (request id ${error.requestId ?? 'none'})`;
-  if (error instanceof TimeoutError) return `TimeoutError: no answer within ${error.timeoutMs} ms, ${error.attempts} attempt(s)`;
-  if (error instanceof NetworkError) return `NetworkError: ${error.code ?? error.reason}`;
-  if (error instanceof ResponseError) return `ResponseError: HTTP ${error.status}, not the contract (${error.contentType ?? 'no content type'})`;
+  if (error instanceof BaasValidationError) return `BaasValidationError: ${error.issues.map((issue) => issue.path).join(', ')} (nothing sent)`;
+  if (error instanceof BaasAuthError) return `BaasAuthError: ${error.message}`;
+  if (error instanceof BaasApiError) return `BaasApiError: HTTP ${error.status} ${error.problem?.title ?? ''} (request id ${error.requestId ?? 'none'})`;
+  if (error instanceof BaasTimeoutError) return `BaasTimeoutError: no answer within ${error.timeoutMs} ms, ${error.attempts} attempt(s)`;
+  if (error instanceof BaasNetworkError) return `BaasNetworkError: ${error.code ?? error.reason}`;
+  if (error instanceof BaasResponseError) return `BaasResponseError: HTTP ${error.status}, not the contract (${error.contentType ?? 'no content type'})`;
   throw error; // not ours: e.g. your own AbortSignal's reason
 }
 

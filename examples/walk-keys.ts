@@ -7,7 +7,7 @@ console.error(`Calling ${service.description}`);
 const baas = createBaasClient({ ...service.client, userAgent: 'examples/1.0' });
 
 const byType = new Map<string, number>();
-// pixKeys() follows cursor.next until it is null, and stops with a ResponseError on a repeated cursor
+// pixKeys() follows cursor.next until it is null, and stops with a BaasResponseError on a repeated cursor
 // rather than looping; maxPages bounds the walk.
 for await (const key of baas.pixKeys({ limit: 200, maxPages: 50 })) {
   byType.set(key.key_type, (byType.get(key.key_type) ?? 0) + 1);

@@ -4,7 +4,8 @@
 // in review as a change of those files. `--check` writes nothing: it compares, and fails naming the
 // entries whose surface changed (test/api/report.check.test.ts, in `npm run check`, runs it).
 // Both modes fail on any `ae-*` message api-extractor raises (below): a public signature naming a type
-// the entry does not export (`ae-forgotten-export`: a user could not write that type), a broken `{@link}`.
+// the entry does not export (`ae-forgotten-export`: a user could not write that type), a broken `{@link}`,
+// an item without a doc comment (`ae-undocumented`).
 // The declarations come from `tsc` over src/ (tsconfig.build.json) into a folder of its own under
 // .artifacts/, so that their `import 'openapi-fetch'` resolves to the repository's node_modules.
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -63,8 +64,8 @@ try {
             default: { logLevel: 'error', addToApiReportFile: false },
             // Release tags (@public, @beta) are not this package's convention: every export is public.
             'ae-missing-release-tag': { logLevel: 'none', addToApiReportFile: false },
-            // Doc comments are reviewed as code; listing each missing one (with its line) would churn the report.
-            'ae-undocumented': { logLevel: 'none', addToApiReportFile: false },
+            // Every public item has a doc comment (an export, a member, a namespace member): an undocumented one
+            // is an error like the others, named with the file it is declared in.
           },
           tsdocMessageReporting: { default: { logLevel: 'none', addToApiReportFile: false } },
           compilerMessageReporting: { default: { logLevel: 'error' } },

@@ -15,6 +15,7 @@ import { sandboxSpecSource } from './lib/sandbox-spec.mjs';
 import { boundsSource } from './lib/bounds.mjs';
 import { openEnums } from './lib/open-enums.mjs';
 import { withCodeSamples } from './lib/code-samples.mjs';
+import { documentedSchema } from './lib/schema-docs.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -30,7 +31,7 @@ await redocly(['bundle', 'openapi/openapi.yaml', '--ext', 'json', '--output', jo
 const bundled = withCodeSamples(JSON.parse(await readFile(join(outDir, 'openapi.json'), 'utf8')));
 await writeFile(join(outDir, 'openapi.json'), `${JSON.stringify(bundled, null, 2)}\n`);
 await redocly(['bundle', join(outDir, 'openapi.json'), '--ext', 'yaml', '--output', join(outDir, 'openapi.yaml')]);
-// rootTypes: one named alias per component (`PixKey`, `ResponseNotFound`, …), re-exported by src/types.ts.
+// rootTypes: one named alias per component (`PixKey`, `ResponseNotFound`, …), re-exported by src/types.ts; documented, and without the empty types, by scripts/lib/schema-docs.mjs.
 const ast = await openapiTS(bundled, {
   alphabetize: false,
   exportType: false,
@@ -39,7 +40,7 @@ const ast = await openapiTS(bundled, {
   // `'cpf' | 'cnpj' | … | (string & {})` for an open enum, not `… | string` (plain string).
   transform: openEnums(bundled),
 });
-await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(ast));
+await writeFile(join(outDir, 'schema.ts'), HEADER + astToString(documentedSchema(ast, bundled)));
 
 await writeFile(join(outDir, 'validators.js'), HEADER + (await validatorSource(bundled)));
 await writeFile(join(outDir, 'validators.d.ts'), HEADER + validatorTypes(bundled));

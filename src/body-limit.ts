@@ -9,8 +9,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /**
  * An answer's body went past the byte limit: the read stopped, the rest was cancelled, nothing of it is
  * kept. The package's one "too large": thrown by the read here, passed on as it is by the transport's
- * attempt, read by failure.ts (the client's ResponseError with `limitBytes`, the token request's
- * TokenError) and by verify, which names its own option in its report.
+ * attempt, read by failure.ts (the client's BaasResponseError with `limitBytes`, the token request's
+ * BaasTokenError) and by verify, which names its own option in its report.
  */
 export class ResponseTooLarge extends Error {
   override readonly name = 'ResponseTooLarge';

@@ -1,7 +1,6 @@
 // What a call reports to whoever observes it (the client's logging, `client.on`, response checking):
 // the seam between the client, which fills it in, and src/logging/, which turns it into events. A
 // leaf of types, so neither side imports the other's internals.
-import type { DriftEvent } from './drift/problems.js';
 import type { CallOperation } from './errors.js';
 import type { Secrets } from './redact.js';
 
@@ -63,3 +62,37 @@ export interface CallStart {
  * when nothing does. A promise only while what it needs is still loading (the first calls).
  */
 export type CallTracing = (start: CallStart) => CallObserver | undefined | Promise<CallObserver | undefined>;
+
+/** Which part of the response broke the contract. */
+export type DriftPart = 'status' | 'content-type' | 'header' | 'body';
+
+/** One place where an answer left the contract, and the rule it broke; never the value. */
+export interface DriftProblem {
+  /** Which part of the answer: its status, content type, a header or the body. */
+  part: DriftPart;
+  /** JSON pointer inside the part: `/data/0/key` in the body, `/retry-after` among headers, `` for the whole part. */
+  pointer: string;
+  /** The rule broken, in words (`must match the pattern ^[0-9]{11}$`). Never the value. */
+  rule: string;
+}
+
+/**
+ * What the client emits with `validateResponses: 'warn'` (to its observers and `onDrift`), and what
+ * a `BaasResponseError` carries with `'throw'`. Problems never hold values.
+ */
+export interface DriftEvent {
+  /** The event's kind, what `client.on('drift', …)` selects. */
+  type: 'drift';
+  /** The operation whose answer drifted (`listPixKeys`). */
+  operationId: string;
+  /** The HTTP status of the answer that drifted. */
+  status: number;
+  /** Where the answer left the contract, each with its rule. */
+  problems: DriftProblem[];
+  /** From the client: method, redacted URL and X-Request-Id of the answer that drifted. */
+  method?: string | undefined;
+  /** The request URL, masked. */
+  url?: string | undefined;
+  /** The answer's `X-Request-Id`, when it sent one. */
+  requestId?: string | undefined;
+}

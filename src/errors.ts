@@ -5,7 +5,7 @@
 // `Secrets` of the client at hand (`ErrorContext.secrets` is required): the masking rules are
 // src/redact.ts's and go through that one object; each piece of provider text is also bounded, and the
 // message is one line (its control characters escaped), so a provider's title cannot forge a log line.
-import type { DriftProblem } from './drift/problems.js';
+import type { DriftProblem } from './call-events.js';
 import type { RateLimitInfo } from './logging/rate-limit.js';
 import type { Problem } from './types.js';
 import type { ValidationIssue } from './validation/index.js';
@@ -14,6 +14,7 @@ import { boundedCopy } from './json-bounds.js';
 
 import type { OperationName } from './generated/operations.js';
 
+/** A `BaasError`'s `kind`, one per class: a `switch` over it needs no `instanceof`. */
 export type BaasErrorKind = 'api' | 'validation' | 'timeout' | 'network' | 'response' | 'auth';
 
 /**
@@ -24,7 +25,9 @@ export type CallOperation = OperationName | 'raw';
 
 /** What every error knows about the call it ends; built in one place, the call (src/client/call.ts). */
 export interface ErrorContext {
+  /** The operation the call was for (`listPixKeys`, or `raw`). */
   operation?: CallOperation | undefined;
+  /** The HTTP method of the call. */
   method?: string | undefined;
   /** Already redacted. */
   url?: string | undefined;
@@ -45,9 +48,17 @@ const redactOptional = (value: string | undefined, secrets: Secrets): string | u
 // A message holds our words, the URL and at most a few pieces of provider text, each bounded.
 const MAX_MESSAGE = 4 * MAX_PROVIDER_TEXT;
 
+/**
+ * The base of every error a call of the package rejects with (`instanceof BaasError`). Every field is masked
+ * (tokens, CPFs, the call's secrets), so message, `String`, `JSON.stringify`, `toJSON` and `util.inspect` are
+ * safe to log. `name` is the class's own (`'BaasTimeoutError'`), never a `DOMException` name.
+ */
 export abstract class BaasError extends Error {
+  /** Which failure this is, one per class (`api`, `validation`, `timeout`, `network`, `response`, `auth`). */
   abstract readonly kind: BaasErrorKind;
+  /** The operation the call was for, when it was one (`listPixKeys`, or `raw`). */
   readonly operation: CallOperation | undefined;
+  /** The HTTP method of the call, when a request was built. */
   readonly method: string | undefined;
   /** The request URL with DocumentNumber masked. */
   readonly url: string | undefined;
@@ -71,6 +82,7 @@ export abstract class BaasError extends Error {
     this.requestId = redactOptional(context.requestId, secrets);
   }
 
+  /** Every field that is set, with `name` and `message`: what `JSON.stringify` writes, masked. */
   toJSON(): Record<string, unknown> {
     const fields: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) if (value !== undefined) fields[key] = value;
@@ -79,8 +91,10 @@ export abstract class BaasError extends Error {
 }
 
 /** The server answered with an HTTP error status. */
-export class ApiError extends BaasError {
+export class BaasApiError extends BaasError {
+  /** Always `api`. */
   readonly kind = 'api' as const;
+  /** The HTTP status the server answered with. */
   readonly status: number;
   /** The parsed problem details (also built from the upstream `{status:"ERROR",error:{…}}` envelope or a text body). */
   readonly problem: Problem | undefined;
@@ -119,8 +133,10 @@ export class ApiError extends BaasError {
 }
 
 /** Input broke the contract; nothing was sent. */
-export class ValidationError extends BaasError {
+export class BaasValidationError extends BaasError {
+  /** Always `validation`. */
   readonly kind = 'validation' as const;
+  /** Each field that broke a rule, with the rule and an example of the right form (never the value). */
   readonly issues: ValidationIssue[];
 
   constructor(issues: ValidationIssue[], context: ErrorContext) {
@@ -136,8 +152,10 @@ export class ValidationError extends BaasError {
 }
 
 /** No complete answer within `timeoutMs`, on the last attempt. */
-export class TimeoutError extends BaasError {
+export class BaasTimeoutError extends BaasError {
+  /** Always `timeout`. */
   readonly kind = 'timeout' as const;
+  /** The `timeoutMs` the last attempt went past. */
   readonly timeoutMs: number;
 
   constructor(timeoutMs: number, context: ErrorContext) {
@@ -147,7 +165,8 @@ export class TimeoutError extends BaasError {
 }
 
 /** The connection failed: refused, reset, DNS, TLS. */
-export class NetworkError extends BaasError {
+export class BaasNetworkError extends BaasError {
+  /** Always `network`. */
   readonly kind = 'network' as const;
   /** The system error code, e.g. ECONNREFUSED, ECONNRESET, ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, when there is one. */
   readonly code: string | undefined;
@@ -167,9 +186,12 @@ export class NetworkError extends BaasError {
 }
 
 /** The server answered, but not as the contract says: invalid JSON, an HTML page, a redirect elsewhere. */
-export class ResponseError extends BaasError {
+export class BaasResponseError extends BaasError {
+  /** Always `response`. */
   readonly kind = 'response' as const;
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** The answer's `Content-Type`, when it sent one. */
   readonly contentType: string | undefined;
   /** The start of the body, redacted and truncated. */
   readonly bodySnippet: string | undefined;
@@ -201,10 +223,11 @@ export class ResponseError extends BaasError {
 
 /**
  * The token source failed (it threw or rejected: `cause` is its error, redacted; for clientCredentials
- * a TokenError, itself an AuthError, with the RFC 6749 `error`) or gave something that is not a usable
+ * a BaasTokenError, itself a BaasAuthError, with the RFC 6749 `error`) or gave something that is not a usable
  * token (empty, not a string, control characters). Nothing was sent with it.
  */
-export class AuthError extends BaasError {
+export class BaasAuthError extends BaasError {
+  /** Always `auth`. */
   readonly kind = 'auth' as const;
 }
 

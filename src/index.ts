@@ -1,5 +1,8 @@
 // The public entry (`.`). Each export, and why a user needs it: docs/api-surface.md. The recorded
 // surface is api/baas-pix-contract.api.md (`npm run api:report` updates it; test/api/ compares).
+// Every named type of the spec (aliases of the generated components, without the empty ones). A namespace
+// of their own (`Contract.PixKey`) is not possible yet: tsup's declaration bundler writes a namespace over
+// types of a shared chunk as `declare const X: typeof X` (docs/api-surface.md).
 export * from './types.js';
 export {
   createBaasClient,
@@ -11,24 +14,24 @@ export type { BaasClientOptions, CallOptions, ResponseValidation } from './clien
 export type { BaasPromise, ResponseMetadata, WithResponse } from './client/with-response.js';
 export type { FetchLike } from './fetch.js';
 export type { TokenFunction } from './client/token.js';
-export type { DriftEvent, DriftProblem, DriftPart } from './drift/problems.js';
+export type { DriftEvent, DriftProblem, DriftPart } from './call-events.js';
 export type { RetryOptions } from './client/retry.js';
 export type { AttemptContext, AttemptPolicy, Sleep, Tried } from './transport/pipeline.js';
 export type { PixKeysOptions, PageOptions } from './client/pagination.js';
 export type { HttpMethod, RawClient, RawInitArgs, RawMethod, RawOperation, TokenSource } from './client/raw.js';
 export {
   BaasError,
-  ApiError,
-  ValidationError,
-  TimeoutError,
-  NetworkError,
-  ResponseError,
-  AuthError,
+  BaasApiError,
+  BaasValidationError,
+  BaasTimeoutError,
+  BaasNetworkError,
+  BaasResponseError,
+  BaasAuthError,
   type BaasErrorKind,
   type CallOperation,
   type ErrorContext,
 } from './errors.js';
-export { operationNames } from './generated/operations.js';
+export { operationNames, type OperationName } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
@@ -48,7 +51,7 @@ export {
   type ClientCredentialsOptions,
   type ClientAuthMethod,
 } from './auth/client-credentials.js';
-export { TokenError, type TokenErrorInit, type TokenFailure } from './auth/token-error.js';
+export { BaasTokenError, type BaasTokenErrorInit, type TokenFailure } from './auth/token-error.js';
 export { Secrets } from './redact.js';
 export type {
   TlsOptions,
@@ -64,7 +67,7 @@ export type {
   RequestEvent,
   ResponseEvent,
   RetryEvent,
-  ErrorEvent,
+  BaasErrorEvent,
   TokenEvent,
   CallEventFields,
 } from './logging/events.js';

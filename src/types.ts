@@ -2,8 +2,8 @@
 // schema, response, parameter and header), and the per-operation query types from the generated
 // operation table. Nothing here restates a shape: change the spec and run `npm run generate`.
 export type * from './generated/schema.js';
-export type { UpdateNaturalPersonQuery, ListPixKeysQuery, OperationName } from './generated/operations.js';
+export type { UpdateNaturalPersonQuery, ListPixKeysQuery } from './generated/operations.js';
 
 import type { BeneficiaryEntity } from './generated/schema.js';
-/** `cpf` or `cnpj`: the kind of a key holder's document. The spec has one branch of `BeneficiaryEntity` per kind (it had a schema of this name up to 0.2). */
-export type DocumentType = BeneficiaryEntity['document_type'];
+/** `cpf` or `cnpj`: the kind of a key holder's document. The spec has one branch of `BeneficiaryEntity` per kind (it had a schema named `BeneficiaryDocumentType` up to 0.2; the name is the DOM's). */
+export type BeneficiaryDocumentType = BeneficiaryEntity['document_type'];

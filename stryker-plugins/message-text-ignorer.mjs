@@ -18,7 +18,7 @@ export const PINNED_IN = {
   'src/drift/': 'test/drift/check-answer.test.ts',
   'src/logging/': 'test/logging/messages.test.ts',
   'src/sandbox/': 'test/sandbox/answers.test.ts',
-  'src/testing/': 'test/testing/mock.test.ts',
+  'src/testing/': 'test/testing/mock.matrix.test.ts',
   'src/tls/': 'test/tls/options.test.ts',
   'src/verify/': 'test/drift/verify-options.test.ts',
 };

@@ -4,7 +4,7 @@
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { ApiError, createBaasClient, type BaasClient } from 'baas-pix-contract';
+import { BaasApiError, createBaasClient, type BaasClient } from 'baas-pix-contract';
 import { createMswHandlers, createSandbox } from 'baas-pix-contract/sandbox';
 
 const baseUrl = 'https://api.baas.example';
@@ -37,9 +37,9 @@ it('keeps an update', async () => {
   expect(sandbox.snapshot().clients[0]!.accounts[0]!.data.email).toBe('maria@exemplo.com.br');
 });
 
-it('turns an injected 503 into an ApiError', async () => {
+it('turns an injected 503 into an BaasApiError', async () => {
   sandbox.inject({ operation: 'listPixKeys', status: 503, times: 1 });
   const error = await baas.listPixKeys().catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).status).toBe(503);
+  expect(error).toBeInstanceOf(BaasApiError);
+  expect((error as BaasApiError).status).toBe(503);
 });

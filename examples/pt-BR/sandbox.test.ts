@@ -1,6 +1,6 @@
 // sandbox.test.ts
 import { beforeEach, expect, it } from 'vitest';
-import { ApiError, createBaasClient } from 'baas-pix-contract';
+import { BaasApiError, createBaasClient } from 'baas-pix-contract';
 import { createSandbox } from 'baas-pix-contract/sandbox';
 
 // Um cliente (token) com 2 contas de clientes de 617 chaves cada; os mesmos dados para o mesmo seed.
@@ -25,6 +25,6 @@ it('keeps an update', async () => {
 it('answers 503 when a fault is injected', async () => {
   sandbox.inject({ operation: 'listPixKeys', status: 503, times: 1 });
   const error = await baas.listPixKeys().catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).status).toBe(503);
+  expect(error).toBeInstanceOf(BaasApiError);
+  expect((error as BaasApiError).status).toBe(503);
 });

@@ -7,7 +7,7 @@ console.error(`Calling ${service.description}`);
 const baas = createBaasClient({ ...service.client, userAgent: 'examples/1.0' });
 
 const byType = new Map<string, number>();
-// pixKeys() segue cursor.next até ele ser null, e para com um ResponseError num cursor repetido
+// pixKeys() segue cursor.next até ele ser null, e para com um BaasResponseError num cursor repetido
 // em vez de entrar em laço; maxPages limita o percurso.
 for await (const key of baas.pixKeys({ limit: 200, maxPages: 50 })) {
   byType.set(key.key_type, (byType.get(key.key_type) ?? 0) + 1);

@@ -44,7 +44,7 @@ export async function buildCode({ outDir, dts = true }) {
     dts: dts && { entry },
   });
   // keepNames: tsup turns the ESM chunks into CommonJS with sucrase, which rewrites a class with fields
-  // into an anonymous `_class` expression, so `ApiError.name` (and `error.name`, `String(error)`, the
+  // into an anonymous `_class` expression, so `BaasApiError.name` (and `error.name`, `String(error)`, the
   // stack) would read `_class`. esbuild names each function and class explicitly instead.
   await build({ ...common, entry, format: ['cjs'], dts, keepNames: true });
 }

@@ -125,6 +125,7 @@ ${list.map((op) => `  ${op.operationId}: [${op.statuses.join(', ')}],`).join('\n
  */
 export type OperationName = keyof Operations;
 export type Operation = (typeof operations)[OperationName];
+/** The operationIds of the contract, in the spec's order: for code over every operation (a metrics label set, a test matrix). */
 export const operationNames = Object.keys(operations) as OperationName[];
 
 ${types.join('\n')}

@@ -4,8 +4,14 @@
 // - **prism**: something it loads reads the run's Prism mock (vitest's inject of "mockUrl", as test/support/mock.ts
 //   does). Those files get the one Prism of the run, started by that project's global setup, and only
 //   when at least one of them runs.
+// - **isolated**: something it loads mocks a module or resets the module registry (`vi.mock`,
+//   `vi.doMock`, `vi.resetModules`), or a test-side file of it (under test/) starts a real Prism with
+//   `startMock(`, which installs its exit hooks in the calling process on the first start (by design:
+//   test/testing/mock-hooks.test.ts): it needs a process and a module graph of its own, each file in a
+//   fresh fork.
 // - **process**: something it loads names one of Node's modules for child processes, threads or sockets
-//   (PROCESS_MODULES). Isolated: each file in a fresh fork.
+//   (PROCESS_MODULES). Forks that share one module graph per fork, like pure's threads; the project's
+//   setup file (test/support/process-setup.ts) fails a file that leaves global state behind.
 // - **pure**: everything else. Threads sharing one module graph, no per-file isolation; the project's
 //   setup file (test/support/pure-setup.ts) makes starting a process or listening on a socket throw,
 //   and fails a file that leaves global state behind.
@@ -34,8 +40,10 @@ export const PROCESS_MODULES = [
 const PROCESS_MODULE = new RegExp(`^(node:)?(${PROCESS_MODULES.join('|')})$`);
 /** The one way a test reads the run's Prism mock. */
 const READS_PRISM = /\binject\(\s*['"]mockUrl['"]\s*\)/;
-/** A module mock needs a module graph of its own. */
-const MOCKS_MODULE = /\bvi\.(do)?[mM]ock\(/;
+/** A module mock, or a fresh module registry, needs a module graph of its own. */
+const MOCKS_MODULE = /\bvi\.((do)?[mM]ock|resetModules)\(/;
+/** startMock installs process-wide exit hooks on its first start: a test that starts one needs a process of its own. */
+const STARTS_MOCK = /\bstartMock\(/;
 /** The runner itself: every test imports it, and it starts the workers. */
 const RUNNER = new Set(['vitest']);
 const BUILTIN = new Set(builtinModules);
@@ -188,7 +196,8 @@ export function createClassifier(root) {
     const text = readFileSync(file, 'utf8');
     const here = relative(root, file);
     found = {
-      process: MOCKS_MODULE.test(text) ? `${here} mocks a module (vi.mock)` : undefined,
+      process: undefined,
+      isolated: MOCKS_MODULE.exec(text)?.[0] ?? (here.startsWith('test/') ? STARTS_MOCK.exec(text)?.[0] : undefined),
       prism: READS_PRISM.test(text) ? here : undefined,
       files: [],
       packages: [],
@@ -209,14 +218,15 @@ export function createClassifier(root) {
 
   /** The reasons of a file and of everything it loads. */
   function reasonsOf(start) {
-    const reasons = { process: undefined, prism: undefined };
+    const reasons = { process: undefined, isolated: undefined, prism: undefined };
     const seen = new Set([start]);
     const queue = [start];
-    while (queue.length > 0 && !(reasons.process && reasons.prism)) {
+    while (queue.length > 0 && !(reasons.process && reasons.isolated && reasons.prism)) {
       const file = queue.shift();
       const found = facts(file);
       reasons.prism ??= found.prism;
       reasons.process ??= found.process;
+      if (found.isolated) reasons.isolated ??= `${relative(root, file)} calls ${found.isolated.slice(0, -1)}()`;
       for (const specifier of found.packages) {
         if (reasons.process) break;
         const entry = resolvePackage(file, specifier);
@@ -232,6 +242,7 @@ export function createClassifier(root) {
   return function classify(file) {
     const reasons = reasonsOf(resolve(root, file));
     if (reasons.prism) return { project: 'prism', reason: `${reasons.prism} reads the run's Prism mock` };
+    if (reasons.isolated) return { project: 'isolated', reason: reasons.isolated };
     if (reasons.process) return { project: 'process', reason: reasons.process };
     return { project: 'pure', reason: 'loads no process, thread or socket module and no Prism' };
   };
@@ -240,7 +251,7 @@ export function createClassifier(root) {
 /** Every test file of `npm test` under root/test, relative to root, sorted, by project. */
 export function testProjects(root, isTest = (name) => name.endsWith('.test.ts') && !name.endsWith('.matrix.test.ts')) {
   const classify = createClassifier(root);
-  const projects = { pure: [], process: [], prism: [] };
+  const projects = { pure: [], process: [], isolated: [], prism: [] };
   const names = readdirSync(join(root, 'test'), { recursive: true })
     .map((name) => `test/${String(name).split(sep).join('/')}`)
     .filter((name) => isTest(name) && !name.includes('/node_modules/'))

@@ -12,6 +12,7 @@ export type { ClientCredentialsOptions, ClientAuthMethod } from './options.js';
 
 /** Callable as the client's `token` option; also lets the client drop a refused token. */
 export interface ClientCredentialsTokenSource {
+  /** A valid access token: the cached one, or a new one fetched (one request however many callers wait). */
   (): Promise<string>;
   /**
    * Drops the cached token so the next call fetches a new one. With `token`, drops it only if it is
@@ -35,6 +36,11 @@ const formEncode = (value: string) => new URLSearchParams({ v: value }).toString
 /** btoa for any UTF-8 text (form encoding already made it ASCII, but stay safe). */
 const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
+/**
+ * A token source for OAuth2 client credentials (RFC 6749 §4.4), given to `createBaasClient` as `token`: fetches a
+ * token, caches it until shortly before it expires, fetches again when the client hears a 401. Its options are
+ * checked here, naming the option and never its value; a failed token request rejects with a `BaasTokenError`.
+ */
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentialsTokenSource {
   const settings = resolveClientCredentials(options);
   const basic = base64(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);

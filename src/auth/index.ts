@@ -4,4 +4,4 @@ export {
   type ClientCredentialsOptions,
   type ClientAuthMethod,
 } from './client-credentials.js';
-export { TokenError, isTokenError, type TokenFailure, type TokenErrorInit } from './token-error.js';
+export { BaasTokenError, isTokenError, type TokenFailure, type BaasTokenErrorInit } from './token-error.js';

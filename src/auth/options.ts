@@ -7,12 +7,16 @@ import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { misspeltOptionProblem } from '../words.js';
 
+/** How the client authenticates at the token endpoint (RFC 6749 §2.3.1): HTTP Basic, or the two in the form body. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
+/** The options of `clientCredentials`. */
 export interface ClientCredentialsOptions {
   /** The token endpoint, e.g. `https://sandbox.openfinance.celcoin.dev/v5/token`. https, or http to loopback. */
   tokenUrl: string;
+  /** The client id the provider issued; masked on every surface. */
   clientId: string;
+  /** The client secret the provider issued; masked on every surface, never stored in an error or an event. */
   clientSecret: string;
   /** Scopes to ask for: a space-separated string or a list. Default none (the server's default). */
   scope?: string | readonly string[];
@@ -23,7 +27,7 @@ export interface ClientCredentialsOptions {
   /**
    * Lifetime assumed when the endpoint sends no `expires_in`. Default 300 seconds, at most 86 400.
    * An `expires_in` that is sent must be a positive number of seconds: 0, a negative number or one
-   * that is not finite is refused (a TokenError, `invalid_response`; the token is neither cached nor
+   * that is not finite is refused (a BaasTokenError, `invalid_response`; the token is neither cached nor
    * used). One over 86 400 (24 h) is kept for 86 400 seconds.
    */
   defaultExpiresInSeconds?: number;
@@ -31,7 +35,7 @@ export interface ClientCredentialsOptions {
   timeoutMs?: number;
   /**
    * The largest token endpoint answer read, in bytes, counted while it streams; past it the request
-   * fails with a TokenError (`invalid_response`) naming the limit. Default 10 MiB (10 485 760).
+   * fails with a BaasTokenError (`invalid_response`) naming the limit. Default 10 MiB (10 485 760).
    */
   maxResponseBytes?: number;
   /** A client certificate and/or private CA for the token endpoint (needs the optional peer `undici`). */

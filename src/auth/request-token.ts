@@ -1,6 +1,6 @@
 // The token request itself (RFC 6749 §4.4.2, §5.1, §5.2): one POST to the token endpoint, sent as one
 // attempt of the package's transport (src/transport/: its timer, its redirect rule, its byte limit, its
-// reading of a failure), its answer checked; every failure a TokenError naming the token URL.
+// reading of a failure), its answer checked; every failure a BaasTokenError naming the token URL.
 import type { FetchLike } from '../fetch.js';
 import { Secrets } from '../redact.js';
 import { Attempt } from '../transport/attempt.js';
@@ -8,7 +8,7 @@ import { failureOf } from '../transport/failure.js';
 import { NO_RETRY, sendRequest } from '../transport/pipeline.js';
 import { isRedirect } from '../transport/redirect.js';
 import type { ResolvedClientCredentials } from './options.js';
-import { TokenError, type TokenErrorInit } from './token-error.js';
+import { BaasTokenError, type BaasTokenErrorInit } from './token-error.js';
 
 // A 404 or 405 with no RFC 6749 body: nothing answers as a token endpoint at tokenUrl. The usual slip is
 // the service's root (or the API's own path) given as tokenUrl, so the message says where a sandbox's is.
@@ -42,8 +42,8 @@ export async function requestToken(
   // The access_token of the answer at hand is not issued yet, and is masked all the same.
   let answered: string[] = [];
   const known = Secrets.of(() => [...secrets(), ...answered]);
-  const fail = (init: Omit<TokenErrorInit, 'tokenUrl' | 'secrets'>) =>
-    new TokenError({
+  const fail = (init: Omit<BaasTokenErrorInit, 'tokenUrl' | 'secrets'>) =>
+    new BaasTokenError({
       ...init,
       tokenUrl: settings.shownUrl,
       secrets: known,
@@ -92,7 +92,7 @@ export async function requestToken(
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
     text = await attempt.readText(response);
   } catch (error) {
-    if (error instanceof TokenError) throw error;
+    if (error instanceof BaasTokenError) throw error;
     // What the transport makes of the failure; the token request has no caller's signal to abort it.
     const failure = failureOf(error, attempt);
     if (failure.kind === 'too-large') {
@@ -130,7 +130,7 @@ export async function requestToken(
     const error = str(fields.error);
     const description = str(fields.error_description);
     const shown = description === undefined ? undefined : known.quote(description, 500);
-    // Bounded and masked with the secrets by TokenError, as a URL.
+    // Bounded and masked with the secrets by BaasTokenError, as a URL.
     const errorUri = str(fields.error_uri);
     const code = error ? known.quote(error, 100) : undefined;
     throw fail({

@@ -5,7 +5,7 @@ import type { FetchLike } from '../fetch.js';
 import type { TokenEvent } from '../logging/events.js';
 import type { ResolvedClientCredentials } from './options.js';
 import { requestToken, type CachedToken } from './request-token.js';
-import type { TokenError } from './token-error.js';
+import type { BaasTokenError } from './token-error.js';
 
 export interface TokenCache {
   get(): Promise<string>;
@@ -71,7 +71,7 @@ export function tokenCache({ settings, send, secrets, basic, observers }: TokenC
           },
           (error: unknown) => {
             inflight = undefined;
-            const e = error as TokenError;
+            const e = error as BaasTokenError;
             tell({ type: 'token', action: 'failed', tokenUrl, error: e.error ?? e.failure, message: e.message });
             throw error;
           },

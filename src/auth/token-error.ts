@@ -1,18 +1,19 @@
-// The error a clientCredentials token source rejects with: an AuthError (kind 'auth'), so every
+// The error a clientCredentials token source rejects with: a BaasAuthError (kind 'auth'), so every
 // token failure is one error kind, whether the client meets it or a program calls the source itself.
 // Every text in it is redacted when it is built: the client secret and tokens never appear, and its
 // `cause` (a network or timeout error) is a redacted copy.
-import { AuthError } from '../errors.js';
+import { BaasAuthError } from '../errors.js';
 import type { Secrets } from '../redact.js';
 
 /** Why no token came: the endpoint said no, could not be reached, took too long, or answered nonsense. */
 export type TokenFailure = 'rejected' | 'network' | 'timeout' | 'invalid_response';
 
 /**
- * What a TokenError is built from: `clientCredentials` builds one for each failed token request, and a
+ * What a BaasTokenError is built from: `clientCredentials` builds one for each failed token request, and a
  * test double of a token source can build the same. Every text is redacted again by the constructor.
  */
-export interface TokenErrorInit {
+export interface BaasTokenErrorInit {
+  /** Why no token came. */
   failure: TokenFailure;
   /** The token endpoint; shown without its user name and password. */
   tokenUrl: string;
@@ -36,15 +37,25 @@ export interface TokenErrorInit {
   secrets: Secrets;
 }
 
-export class TokenError extends AuthError {
+/**
+ * A token request of `clientCredentials` failed: a `BaasAuthError` (`kind: 'auth'`) saying why (`failure`) and
+ * what the endpoint said (RFC 6749 §5.2), every text masked. The client rejects a call with it as it comes.
+ */
+export class BaasTokenError extends BaasAuthError {
+  /** Why no token came: `rejected`, `network`, `timeout` or `invalid_response`. */
   readonly failure: TokenFailure;
+  /** The token endpoint, without user name and password. */
   readonly tokenUrl: string;
+  /** The HTTP status of the token endpoint's answer, when there was one. */
   readonly status: number | undefined;
+  /** RFC 6749 §5.2 `error` (`invalid_client`, `invalid_scope`, …), masked. */
   readonly error: string | undefined;
+  /** RFC 6749 §5.2 `error_description`, masked. */
   readonly errorDescription: string | undefined;
+  /** RFC 6749 §5.2 `error_uri`, masked. */
   readonly errorUri: string | undefined;
 
-  constructor(init: TokenErrorInit) {
+  constructor(init: BaasTokenErrorInit) {
     const secrets = init.secrets;
     // The constructor is public (a test double builds one): a URL given with credentials loses them here.
     const tokenUrl = secrets.url(init.tokenUrl);
@@ -65,4 +76,4 @@ export class TokenError extends AuthError {
   }
 }
 
-export const isTokenError = (value: unknown): value is TokenError => value instanceof TokenError;
+export const isTokenError = (value: unknown): value is BaasTokenError => value instanceof BaasTokenError;

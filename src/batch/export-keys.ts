@@ -19,9 +19,11 @@ import { Pacing } from './pacing.js';
 
 /** What exportKeys needs of a client: `createBaasClient`'s does (any promise of a page will do). */
 export interface ExportClient {
+  /** One page of keys: `limit` and `cursor` as the client's `listPixKeys` takes them. */
   listPixKeys(input?: ListPixKeysInput): Promise<PixKeyList>;
 }
 
+/** The options of `exportKeys`: the page size, where to resume, the page hook, and the batch's pacing. */
 export interface ExportKeysOptions extends PacingOptions {
   /** Keys per page asked of the server (the contract's `limit` query parameter). Default: the server's. */
   limit?: number | undefined;
@@ -37,6 +39,7 @@ export interface ExportKeysOptions extends PacingOptions {
 
 /** One page of an export. */
 export interface KeyPage {
+  /** The page's keys, in the server's order. */
   keys: PixKey[];
   /** The cursor this page was asked with (undefined for the first page). */
   cursor: string | undefined;
@@ -104,7 +107,7 @@ function checkExportOptions(options: ExportKeysOptions | undefined, where: strin
  * its `nextCursor`, and pass that as `after` to resume where you stopped (no key is read twice). Each
  * page request is paced by `rate`, the provider's stated limit and `limiter`, and retried (paced too).
  * Aborting `signal` ends the walk quietly before the next page. A page that fails after its retries
- * ends it with the BaasError; so does a server that repeats a cursor (a ResponseError).
+ * ends it with the BaasError; so does a server that repeats a cursor (a BaasResponseError).
  */
 export function exportKeyPages(client: ExportClient, options?: ExportKeysOptions): ExportKeysRun<KeyPage> {
   if (typeof client?.listPixKeys !== 'function')

@@ -7,5 +7,6 @@
  * workers of one API client keeps all of them, together, under the provider's per-client limit.
  */
 export interface RequestLimiter {
+  /** Resolves when one more request may be sent; rejects with `signal`'s reason when it aborts first. */
   take(signal?: AbortSignal): Promise<void>;
 }

@@ -26,6 +26,7 @@ export interface PacingOptions {
   retry?: RetryOptions | false | undefined;
 }
 
+/** The options of `updateMany`: concurrency, the signal that stops it, and the batch's pacing. */
 export interface UpdateManyOptions extends PacingOptions {
   /** The most items in flight at once: a whole number from 1 to 256. Default 8. */
   concurrency?: number | undefined;

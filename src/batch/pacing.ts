@@ -6,7 +6,7 @@
 // Written here rather than taken from p-queue or p-throttle: bundled into both builds, p-queue
 // (with eventemitter3 and p-timeout) measured 60 kB of the tarball's 900 kB budget; p-throttle
 // aborts a whole throttle, not one waiting request. Even spacing is a few lines.
-import { ResponseError } from '../errors.js';
+import { BaasResponseError } from '../errors.js';
 import type { RateLimitInfo } from '../logging/rate-limit.js';
 import type { Sleep as Wait } from '../transport/pipeline.js';
 import type { PacingSettings } from './options.js';
@@ -61,10 +61,10 @@ export function limitPerSecond(info: RateLimitInfo | undefined): number | undefi
  */
 export const MAX_PACING_GAP_MS = 60_000;
 
-/** The ResponseError a policy past the ceiling ends the batch with: the rule, never a timer's error. */
-function policyRefused(info: RateLimitInfo): ResponseError {
+/** The BaasResponseError a policy past the ceiling ends the batch with: the rule, never a timer's error. */
+function policyRefused(info: RateLimitInfo): BaasResponseError {
   const rule = `must allow at least one request per ${MAX_PACING_GAP_MS / 1000} s (the package's ceiling MAX_PACING_GAP_MS)`;
-  return new ResponseError(
+  return new BaasResponseError(
     `the provider's rate-limit policy allows ${info.limit} request(s) per ${info.windowSeconds} s, past the package's ceiling of one request per ${MAX_PACING_GAP_MS / 1000} s (MAX_PACING_GAP_MS); the batch stopped rather than wait. Ask the provider for its real limit; rerun later (a journal goes on where it stopped)`,
     {
       status: 429,
@@ -105,7 +105,7 @@ export class Pacing {
 
   /**
    * Reads a policy off an answer's rate-limit fields: a new limit, when below `rate`, paces what follows.
-   * A policy spacing requests more than MAX_PACING_GAP_MS apart is thrown as a ResponseError (only
+   * A policy spacing requests more than MAX_PACING_GAP_MS apart is thrown as a BaasResponseError (only
    * `RateLimit-Policy` states a window, so only it can).
    */
   learn(info: RateLimitInfo | undefined): void {

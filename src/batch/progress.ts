@@ -7,7 +7,9 @@ export interface BatchProgress {
   started: number;
   /** Items with a result: `ok + failed`. */
   done: number;
+  /** Items updated. */
   ok: number;
+  /** Items that failed after their retries (`UpdateFailure`). */
   failed: number;
   /** Items started and not done. */
   inFlight: number;

@@ -11,12 +11,15 @@ export interface UpdateItem {
   account: string;
   /** The customer's CPF, 11 digits. */
   documentNumber: string;
+  /** The new values of the customer's data: the request body. */
   body: NaturalPersonUpdate;
 }
 
 // `index` and `item` are written out in both results rather than in a shared base, so that every type
 // a result's declaration names is one a program can import.
+/** An item updated: what the server answered. */
 export interface UpdateSuccess<I = UpdateItem> {
+  /** Always `true`: tells a success from a failure. */
   ok: true;
   /** The item's position in the input, from 0. */
   index: number;
@@ -26,19 +29,22 @@ export interface UpdateSuccess<I = UpdateItem> {
   result: UpdateResult | undefined;
 }
 
+/** An item that failed after its retries, and why. */
 export interface UpdateFailure<I = UpdateItem> {
+  /** Always `false`: tells a failure from a success. */
   ok: false;
   /** The item's position in the input, from 0. */
   index: number;
   /** The item as given. Not a property of the result: JSON.stringify and util.inspect (showHidden too) of a result leave it out. */
   readonly item: I;
   /**
-   * Why it failed, after its retries: a ValidationError (nothing was sent), an ApiError, a
-   * TimeoutError, a NetworkError, a ResponseError or an AuthError. Redacted like every BaasError.
+   * Why it failed, after its retries: a BaasValidationError (nothing was sent), a BaasApiError, a
+   * BaasTimeoutError, a BaasNetworkError, a BaasResponseError or a BaasAuthError. Redacted like every BaasError.
    */
   error: BaasError;
 }
 
+/** One result of `updateMany`, in completion order: `ok` tells which. */
 export type UpdateManyResult<I = UpdateItem> = UpdateSuccess<I> | UpdateFailure<I>;
 
 export function resultOf<I>(

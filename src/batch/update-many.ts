@@ -18,6 +18,7 @@ import { resultOf, type UpdateFailure, type UpdateItem, type UpdateManyResult } 
 
 /** What updateMany needs of a client: `createBaasClient`'s does (any promise of the result will do). */
 export interface BatchClient {
+  /** Updates one customer, as the client's `updateNaturalPerson` does. */
   updateNaturalPerson(input: UpdateNaturalPersonInput): Promise<UpdateResult | undefined>;
 }
 
@@ -68,7 +69,7 @@ const OVERLOADED = new Set([429, 503]);
  * - `items`: any iterable or async iterable (an array, a generator reading a file). It is pulled
  *   lazily: at most `concurrency` items are in flight, plus one waiting for a slot, plus results not
  *   yet read (at most `concurrency`); memory does not grow with the input.
- * - Each item is checked by the client before it is sent: a bad one yields a ValidationError and
+ * - Each item is checked by the client before it is sent: a bad one yields a BaasValidationError and
  *   sends nothing.
  * - Every request waits for its turn: `rate`, the provider's own limit once a 429's `RateLimit-Policy`
  *   header field states one, and `limiter`. Retries are made here, not by the client, so they are
@@ -317,7 +318,7 @@ class Run<I extends UpdateItem>
   }
 
   private async runItem(index: number, item: I): Promise<void> {
-    // A malformed item (null, a missing field) is the client's ValidationError, like any bad value.
+    // A malformed item (null, a missing field) is the client's BaasValidationError, like any bad value.
     const { account, documentNumber, body } = (item ?? {}) as Partial<UpdateItem>;
     const own = { stop: new AbortController(), hard: new AbortController() };
     if (this.stop.signal.aborted) own.stop.abort(this.stop.signal.reason);

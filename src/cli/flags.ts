@@ -2,7 +2,7 @@
 // (verify, update-many, export-keys), the safety switch, the report, the pace and the page size. A
 // command spreads the ones it takes into its own `options`; the help shows them under one heading each.
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MAX_RATE, MIN_RATE } from '../batch/options.js';
-import { ENV } from '../verify/credentials.js';
+import { ENV } from './connection/credentials.js';
 import { MAX_LIMIT } from '../verify/options.js';
 import type { Flag } from './command.js';
 import { n } from '../words.js';

@@ -7,7 +7,8 @@ import { type Command, type CommandContext, UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { commandHelp, usageLine } from './help.js';
 import { closestFlag, parseFlags } from './parse.js';
-import { EXIT_OUTPUT_CLOSED, terminal } from './output.js';
+import { EXIT_OUTPUT_CLOSED } from './connection/exit-codes.js';
+import { terminal } from './output.js';
 
 export { commandHelp };
 

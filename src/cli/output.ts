@@ -14,9 +14,6 @@
 import { escapeControls, redactMessage } from '../redact.js';
 import type { CommandContext } from './command.js';
 
-/** The exit status when standard output or error was closed under the command: 128 + SIGPIPE, as a shell says it. */
-export const EXIT_OUTPUT_CLOSED = 141;
-
 /** A file name, or any text from outside, as it may be shown on one terminal line: masked, controls escaped. */
 export const shownPath = (path: string): string => redactMessage(path);
 

@@ -1,6 +1,6 @@
 // The `sandbox` command's flags as createSandbox's options, each checked before the sandbox's code is
 // loaded: a bad value is a usage error naming the flag and its rule (exit 2), and nothing is built.
-import type { Fault } from '../sandbox/faults.js';
+import { faultProblem, type Fault } from '../sandbox/faults.js';
 // The limits alone (no Faker, no server).
 import {
   SANDBOX_LIMITS,
@@ -88,25 +88,23 @@ function fault(item: string): Fault {
     throw new UsageError(
       `--faults must be a comma-separated list of ${FAULTS_GRAMMAR}, e.g. 503:0.05:retry-after-seconds=0, got "${item}"`,
     );
-  const status = Number(parts[1]);
-  const share = Number(parts[2]);
-  if (status < 100 || status > 599)
-    throw new UsageError(`--faults "${item}": the status must be an HTTP status from 100 to 599`);
-  if (!(share > 0 && share <= 1))
-    throw new UsageError(`--faults "${item}": the share must be a number greater than 0 and at most 1, such as 0.05`);
-  const out: Fault = { operation: '*', status, share };
-  if (parts[3] !== undefined) {
-    const seconds = Number(parts[3]);
-    if (status !== 429 && status !== 503)
-      throw new UsageError(`--faults "${item}": retry-after-seconds needs a status of 429 or 503`);
-    if (seconds > 86_400)
-      throw new UsageError(
-        `--faults "${item}": retry-after-seconds must be a whole number of seconds from 0 to 86,400`,
-      );
-    out.retryAfterSeconds = seconds;
-  }
+  const out: Fault = { operation: '*', status: Number(parts[1]), share: Number(parts[2]) };
+  if (parts[3] !== undefined) out.retryAfterSeconds = Number(parts[3]);
+  // The rules of a fault are the sandbox's own (faultProblem), said here with the flag's words for its fields.
+  const problem = faultProblem(out);
+  if (problem !== undefined)
+    throw new UsageError(
+      `--faults "${item}": ${problem.replace(/^\w+/, (field) => FAULT_FIELD_WORDS[field] ?? field)}`,
+    );
   return out;
 }
+
+/** How `--faults` names the fields of a fault (`503:0.05:retry-after-seconds=0`). */
+const FAULT_FIELD_WORDS: Readonly<Record<string, string>> = {
+  status: 'the status',
+  share: 'the share',
+  retryAfterSeconds: 'retry-after-seconds',
+};
 
 export function sandboxSettings(values: SandboxFlags): SandboxSettings {
   const settings: SandboxSettings = {

@@ -2,7 +2,7 @@
 // bound to the client's mode and drift listeners. The generated response validators load on the first
 // answer checked (see answer.ts).
 import { checkAnswer, type Parsed } from '../drift/answer.js';
-import type { DriftEvent } from '../drift/problems.js';
+import type { DriftEvent } from '../call-events.js';
 import type { Call, ClientState } from './call.js';
 import type { ResponseValidation } from './options.js';
 

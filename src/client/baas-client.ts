@@ -1,7 +1,7 @@
 // The client most users import: one method per operation of the spec, each a thin layer over the
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
-import { ResponseError, ValidationError } from '../errors.js';
+import { BaasResponseError, BaasValidationError } from '../errors.js';
 import { Secrets } from '../redact.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
@@ -19,19 +19,25 @@ import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 import { misspeltMembers } from '../words.js';
 
+/** The argument of `updateNaturalPerson`: who (`account`, `documentNumber`), what (`body`), and the per-call options. */
 export interface UpdateNaturalPersonInput extends CallOptions {
   /** `Account` query parameter: the customer account number, digits. */
   account: string;
   /** `DocumentNumber` query parameter: the customer's CPF, 11 digits. */
   documentNumber: string;
+  /** The new values of the customer's data (the request body); checked against the contract before sending. */
   body: NaturalPersonUpdate;
 }
 
+/** The argument of `listPixKeys`: one page's size and cursor, and the per-call options. */
 export interface ListPixKeysInput extends CallOptions {
+  /** Keys on the page (the `limit` query parameter), within the contract's bounds. Default: the server's. */
   limit?: number;
+  /** The previous page's `cursor.next`, as received; omit it for the first page. */
   cursor?: string;
 }
 
+/** The typed client `createBaasClient` returns: the contract's operations, `pixKeys()`, `raw`, `on` and `close`. */
 export interface BaasClient {
   /**
    * Resolves with the parsed success body, or undefined for an empty 200 or a 204;
@@ -90,7 +96,7 @@ function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secre
     path: given,
     message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
   }));
-  if (issues.length > 0) throw new ValidationError(issues, { operation, secrets });
+  if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
 }
 
 // RFC 9110 field names (tokens), and values without control characters other than tab.
@@ -119,6 +125,10 @@ export function operationUrl(baseUrl: string, operation: Operation, params: Para
   return url;
 }
 
+/**
+ * The client of the contract: every call is checked before it is sent, sent with timeouts, retries, a byte
+ * limit and the token, and masked in everything it shows. Its options are checked here, naming the option.
+ */
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
   // The token source's own secrets (clientCredentials: the client secret and every token it issued
@@ -163,7 +173,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     if (callOptions.headers) {
       for (const [header, value] of Object.entries(callOptions.headers)) {
         if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value)) {
-          throw new ValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
+          throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
             operation: name,
             secrets,
           });
@@ -189,7 +199,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
-    if (settings.validate && issues.length > 0) throw new ValidationError(issues, { operation, secrets });
+    if (settings.validate && issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
   }
 
   const client: BaasClient = {
@@ -249,7 +259,7 @@ async function readJson(response: Response, call: Call, check?: AnswerCheck): Pr
 async function readPixKeyList(response: Response, call: Call, check?: AnswerCheck): Promise<PixKeyList> {
   const parsed = await readJson(response, call, check);
   if (!isPixKeyList(parsed)) {
-    throw new ResponseError(
+    throw new BaasResponseError(
       'a key list without a `data` array',
       { status: response.status, contentType: response.headers.get('content-type') ?? undefined },
       call.context(),

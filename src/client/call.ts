@@ -171,7 +171,7 @@ export class Call {
 
   /**
    * The answer's body, counted while it streams (the transport's read): past `maxResponseBytes` the
-   * read stops, the rest is cancelled, and the call ends with a ResponseError naming the limit. Readers
+   * read stops, the rest is cancelled, and the call ends with a BaasResponseError naming the limit. Readers
    * call it while the attempt lives, so its timer and abort still cut a slow body short.
    */
   async readBytes(response: Response): Promise<Uint8Array> {
@@ -221,7 +221,7 @@ export class Call {
 
   /**
    * Whether to send the call again: once after a 401 whose token the source can drop (whatever the
-   * retry settings: a second 401 is the caller's ApiError), else as `shouldRetry` decides.
+   * retry settings: a second 401 is the caller's BaasApiError), else as `shouldRetry` decides.
    */
   private retryOf(tried: Tried, elapsedMs: number): Retry | undefined {
     const { method } = this.request;
@@ -366,8 +366,8 @@ export class Call {
 
   /** The single place where a failure becomes what the caller sees. */
   private fail(error: unknown): unknown {
-    // What the transport makes of it: the caller's abort reason, a TimeoutError, a ResponseError over
-    // the byte limit, or a NetworkError.
+    // What the transport makes of it: the caller's abort reason, a BaasTimeoutError, a BaasResponseError over
+    // the byte limit, or a BaasNetworkError.
     const outcome =
       error instanceof BaasError || (this.refusal !== undefined && this.refusal.error === error)
         ? error

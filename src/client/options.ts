@@ -1,12 +1,11 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
-import type { DriftEvent } from '../drift/problems.js';
-import { AuthError } from '../errors.js';
+import type { DriftEvent } from '../call-events.js';
+import { BaasAuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
-import { operationPathProblem } from '../base-url.js';
+import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
 import { operations } from '../generated/operations.js';
-import { isInsecureRemote } from '../loopback.js';
 import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
@@ -22,7 +21,7 @@ import { Secrets } from '../redact.js';
 export interface CallOptions {
   /** Aborting it rejects the call with the signal's reason (an `AbortSignal.timeout()` too: a DOMException named TimeoutError). */
   signal?: AbortSignal | undefined;
-  /** Time for each attempt of this call, headers and body; a TimeoutError when it runs out. Default: the client's. */
+  /** Time for each attempt of this call, headers and body; a BaasTimeoutError when it runs out. Default: the client's. */
   timeoutMs?: number | undefined;
   /** Retry settings for this call, merged over the client's; `false` sends it once. */
   retry?: RetryOptions | false | undefined;
@@ -38,6 +37,7 @@ export interface CallOptions {
   policies?: readonly AttemptPolicy[] | undefined;
 }
 
+/** The options of `createBaasClient`: `baseUrl` and `token`, and how calls are sent, checked and observed. */
 export interface BaasClientOptions {
   /** Where the API lives, e.g. `https://sandbox.baas.example`. Plain http only to loopback unless `allowInsecureHttp`. */
   baseUrl: string;
@@ -51,7 +51,7 @@ export interface BaasClientOptions {
   timeoutMs?: number;
   /**
    * The largest answer body read, in bytes, for every call (typed and `raw`), success or error. Counted
-   * while the body streams: past it the read stops and the call rejects with a `ResponseError` naming
+   * while the body streams: past it the read stops and the call rejects with a `BaasResponseError` naming
    * the limit (`limitBytes`), not retried. Default 10 MiB (10 485 760).
    */
   maxResponseBytes?: number;
@@ -74,7 +74,7 @@ export interface BaasClientOptions {
   /**
    * Check every answer of a typed operation against the contract (its documented statuses, media
    * types, required headers and schemas). `'throw'`: an answer that departs from it is a
-   * `ResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
+   * `BaasResponseError` whose `problems` list each JSON pointer and rule (never the value). `'warn'`:
    * the call goes on as usual and a drift event goes to the client's observers and `onDrift`.
    * Default `'off'`, which loads and costs nothing; the validators load on the first answer checked.
    */
@@ -87,6 +87,7 @@ export interface BaasClientOptions {
   onDrift?: (event: DriftEvent) => void;
 }
 
+/** What the client does with an answer that departs from the contract: nothing, a `drift` event, or a `BaasResponseError`. */
 export type ResponseValidation = 'off' | 'warn' | 'throw';
 
 export interface ResolvedOptions {
@@ -124,33 +125,31 @@ const OPTION_NAMES = Object.keys({
   onDrift: true,
 } satisfies Record<keyof BaasClientOptions, true>);
 
+/** The client's words for each rule of a base URL (src/base-url.ts), after `baseUrl`. */
+const BASE_URL_WORDS: Readonly<Record<BaseUrlRule, (detail: string | undefined) => string>> = {
+  required: () => 'is required, e.g. "https://sandbox.baas.example"',
+  'no-scheme': () =>
+    'has no scheme: start it with https:// (or http:// for a server on this machine), e.g. "https://sandbox.baas.example"',
+  'not-absolute': () => 'must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
+  'not-http': (protocol) => `must use https (or http to loopback), not ${protocol}`,
+  credentials: () => 'must not carry credentials; use the token option',
+  'operation-path': (detail) => `${detail}`,
+};
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   const unknown =
     typeof options === 'object' && options !== null
       ? misspeltOptionProblem('createBaasClient', options, OPTION_NAMES)
       : undefined;
   if (unknown !== undefined) throw new TypeError(unknown);
-  if (typeof options?.baseUrl !== 'string')
-    throw new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"');
-  let url: URL;
-  try {
-    url = new URL(options.baseUrl);
-  } catch {
-    throw new TypeError(
-      'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`createBaasClient: baseUrl must use https (or http to loopback), not ${url.protocol}`);
-  }
-  if (url.username || url.password)
-    throw new TypeError('createBaasClient: baseUrl must not carry credentials; use the token option');
-  const onOperation = operationPathProblem(
-    url,
+  const checked = checkBaseUrl(
+    options?.baseUrl,
     Object.values(operations).map((operation) => operation.path),
   );
-  if (onOperation !== undefined) throw new TypeError(`createBaasClient: baseUrl ${onOperation}`);
-  if (isInsecureRemote(url) && !options.allowInsecureHttp) {
+  if ('rule' in checked)
+    throw new TypeError(`createBaasClient: baseUrl ${BASE_URL_WORDS[checked.rule](checked.detail)}`);
+  const { url } = checked;
+  if (checked.plainHttp && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
@@ -158,12 +157,12 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   // The client's Secrets are not built yet: what the options hold of a secret is the token itself.
   const given = { secrets: Secrets.of(typeof options.token === 'string' ? [options.token] : []) };
   if (options.token === undefined || options.token === '')
-    throw new AuthError('createBaasClient: token is required (a string or a function returning one)', given);
+    throw new BaasAuthError('createBaasClient: token is required (a string or a function returning one)', given);
   if (typeof options.token === 'string') {
     const problem = tokenProblem(options.token);
-    if (problem) throw new AuthError(`createBaasClient: ${problem}`, given);
+    if (problem) throw new BaasAuthError(`createBaasClient: ${problem}`, given);
   } else if (typeof options.token !== 'function') {
-    throw new AuthError('createBaasClient: token must be a string or a function returning one', given);
+    throw new BaasAuthError('createBaasClient: token must be a string or a function returning one', given);
   }
   const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
   const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');

@@ -5,16 +5,17 @@
 // - a cursor the walk already saw (among the last MAX_REMEMBERED_CURSORS) ends it: a looping server;
 // - MAX_EMPTY_PAGES pages in a row that bring no key, each with a fresh cursor, end it too.
 // Generic over the item: any operation whose page is `{ data: Item[], cursor: { next } }`.
-import { ResponseError } from '../errors.js';
+import { BaasResponseError } from '../errors.js';
 import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from '../generated/bounds.js';
 import type { CallOptions } from './options.js';
 import { Secrets } from '../redact.js';
 
-/** Pages in a row that bring no key (each with a next cursor) before a walk ends with a ResponseError. */
+/** Pages in a row that bring no key (each with a next cursor) before a walk ends with a BaasResponseError. */
 export const MAX_EMPTY_PAGES = 10;
 /** The cursors a walk remembers (the most recent), to refuse one sent again: memory stays bounded. */
 export const MAX_REMEMBERED_CURSORS = 1_000;
 
+/** The options of a walk over pages (`pixKeys()`): page size, a page limit, and each page's per-call options. */
 export interface PageOptions extends CallOptions {
   /** Page size asked of the server. */
   limit?: number;
@@ -106,9 +107,9 @@ class CursorRules {
   }
 }
 
-/** The ResponseError a breach ends a client's walk with: it names the rule and the page. */
-function breachError(breach: CursorBreach, pagesRead: number): ResponseError {
-  return new ResponseError(
+/** The BaasResponseError a breach ends a client's walk with: it names the rule and the page. */
+function breachError(breach: CursorBreach, pagesRead: number): BaasResponseError {
+  return new BaasResponseError(
     `page ${pagesRead} broke a rule of the page walk: ${breach.pointer === '/data' ? 'its data' : 'cursor.next'} ${breach.rule}; ${breach.why}`,
     { status: 200, problems: [{ part: 'body', pointer: breach.pointer, rule: breach.rule }] },
     // Our words: the rule and the page's number, no provider text, no value of a call.
@@ -118,7 +119,7 @@ function breachError(breach: CursorBreach, pagesRead: number): ResponseError {
 
 /**
  * The pages `fetchPage` returns, one at a time, from `cursor` (or the first page) to the last, under
- * every cursor rule of this module: a page that breaks one ends the walk with a ResponseError before
+ * every cursor rule of this module: a page that breaks one ends the walk with a BaasResponseError before
  * it is yielded. For a caller that records where it is, page by page, to resume.
  */
 export async function* walkCursorPages<Item>(
@@ -138,7 +139,7 @@ export async function* walkCursorPages<Item>(
 export async function* walkCursorSteps<Item>(
   fetchPage: FetchPage<Item>,
   options: PageOptions & { cursor?: string | undefined },
-): AsyncGenerator<CursorPage<Item> | { breach: CursorBreach; error: ResponseError }, void, undefined> {
+): AsyncGenerator<CursorPage<Item> | { breach: CursorBreach; error: BaasResponseError }, void, undefined> {
   const { maxPages, cursor: start, ...query } = options;
   let cursor = start === '' ? undefined : start;
   const rules = new CursorRules(cursor);

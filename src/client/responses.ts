@@ -1,5 +1,5 @@
 // Turns what the server sent into data or into the right error class, tolerantly.
-import { ApiError, ResponseError, type BaasError } from '../errors.js';
+import { BaasApiError, BaasResponseError, type BaasError } from '../errors.js';
 import { boundedCopy, MAX_JSON_DEPTH, tooDeepAt } from '../json-bounds.js';
 import type { Problem } from '../types.js';
 import type { Call } from './call.js';
@@ -23,13 +23,13 @@ export function responseMeta(response: Response): { requestId: string | undefine
   };
 }
 
-/** A success body: undefined when empty, parsed JSON otherwise, ResponseError when it is not JSON. */
+/** A success body: undefined when empty, parsed JSON otherwise, BaasResponseError when it is not JSON. */
 export function parseSuccessBody(response: Response, text: string, call: Call): unknown {
   if (text.trim() === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
   const snippet = (): string => call.secrets.bounded(text, SNIPPET_CHARACTERS);
   if (!isJsonType(type))
-    throw new ResponseError(
+    throw new BaasResponseError(
       'expected a JSON body',
       { status: response.status, contentType: type, bodySnippet: snippet() },
       call.context(),
@@ -38,7 +38,7 @@ export function parseSuccessBody(response: Response, text: string, call: Call): 
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    throw new ResponseError(
+    throw new BaasResponseError(
       'the body is not valid JSON',
       { status: response.status, contentType: type, bodySnippet: snippet() },
       call.context(),
@@ -47,7 +47,7 @@ export function parseSuccessBody(response: Response, text: string, call: Call): 
   // Refused here, once, so nothing downstream (validation, masking, a file's JSON.stringify) meets it.
   const deep = tooDeepAt(body);
   if (deep !== undefined)
-    throw new ResponseError(
+    throw new BaasResponseError(
       `the body nests deeper than ${MAX_JSON_DEPTH} levels (the package's bound MAX_JSON_DEPTH); nothing of it was used. The contract's bodies nest a few levels: ask the provider what it sent`,
       {
         status: response.status,
@@ -99,11 +99,11 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
         : response.headers.get('location')
           ? 'a redirect to another origin or for a non-GET request, not followed'
           : 'an unexpected status';
-    return new ResponseError(where, { status, contentType: type, bodySnippet: snippet }, call.context());
+    return new BaasResponseError(where, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
   if (text !== undefined && text.trim() !== '' && (isHtml(type, text) || /json/i.test(type))) {
     const reason = isHtml(type, text) ? 'an HTML page instead of an API error' : 'an error body that is not valid JSON';
-    return new ResponseError(reason, { status, contentType: type, bodySnippet: snippet }, call.context());
+    return new BaasResponseError(reason, { status, contentType: type, bodySnippet: snippet }, call.context());
   }
 
   let problem: Problem | undefined;
@@ -113,7 +113,7 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
     const message = typeof body.error.message === 'string' ? body.error.message : undefined;
     problem = { type: 'about:blank', status, title: code ?? 'Upstream error', ...(message ? { detail: message } : {}) };
   } else if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    // RFC 9457: an absent type means about:blank. ApiError redacts the problem, member names too.
+    // RFC 9457: an absent type means about:blank. BaasApiError redacts the problem, member names too.
     // A bounded copy first (src/json-bounds.ts): spreading a 300,000-member body cost seconds.
     const parsed = boundedCopy(body) as Partial<Problem>;
     problem = { ...parsed, type: typeof parsed.type === 'string' ? parsed.type : 'about:blank' };
@@ -122,7 +122,7 @@ export function errorFromResponse(response: Response, rawText: string, call: Cal
   }
 
   const requestId = meta.requestId ?? (typeof problem?.correlationId === 'string' ? problem.correlationId : undefined);
-  return new ApiError(
+  return new BaasApiError(
     { status, problem, code, retryAfterMs: meta.retryAfterMs, rateLimit: call.rateLimit },
     call.context(requestId),
   );

@@ -4,6 +4,7 @@ import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { isTimerMs } from '../transport/sleep.js';
 import { misspeltMembers } from '../words.js';
 
+/** The `retry` option: how many attempts, and how long to wait between them. */
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
   maxAttempts?: number;
@@ -16,7 +17,7 @@ export interface RetryOptions {
   /**
    * The longest single wait a server's `Retry-After` may ask for. Default 60 000 ms. A `Retry-After`
    * longer than this, or longer than the time `maxElapsedMs` leaves, ends the retries: the call
-   * rejects with the `ApiError`, whose `retryAfterMs` says what the server asked.
+   * rejects with the `BaasApiError`, whose `retryAfterMs` says what the server asked.
    */
   maxRetryAfterMs?: number;
   /** Statuses worth another attempt. Default 429, 502, 503, 504. */

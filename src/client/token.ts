@@ -1,6 +1,6 @@
 // The token source's answer, made safe to send: a failure of the source and a value that is not
-// a usable token both become an AuthError before anything is sent, naming the problem, never the value.
-import { AuthError, type ErrorContext } from '../errors.js';
+// a usable token both become a BaasAuthError before anything is sent, naming the problem, never the value.
+import { BaasAuthError, type ErrorContext } from '../errors.js';
 import type { Secrets } from '../redact.js';
 import { headerValueProblem } from '../token-text.js';
 
@@ -10,8 +10,11 @@ import { headerValueProblem } from '../token-text.js';
  * one and repeats the call once; and `secrets`, values the client masks in everything it shows.
  */
 export type TokenSource = string | TokenFunction;
+/** A `token` given as a function: called before each attempt, with `invalidate` and `secrets` when it has them. */
 export type TokenFunction = (() => string | Promise<string>) & {
+  /** Drops `token`, which an API refused (401); the client then asks for a new one and repeats the call once. */
   invalidate?: (token?: string) => void;
+  /** Values the client masks in everything it shows (errors, events, logs, spans). */
   secrets?: () => string[];
 };
 
@@ -41,18 +44,18 @@ export async function resolveToken(
   try {
     value = typeof source === 'function' ? await source() : source;
   } catch (error) {
-    // An AuthError (clientCredentials' TokenError) is redacted already and keeps its fields as cause;
+    // A BaasAuthError (clientCredentials' BaasTokenError) is redacted already and keeps its fields as cause;
     // its message says what the token endpoint answered.
-    if (error instanceof AuthError)
-      throw new AuthError(`the token source failed (${secrets.text(error.message)}); nothing was sent`, context(), {
+    if (error instanceof BaasAuthError)
+      throw new BaasAuthError(`the token source failed (${secrets.text(error.message)}); nothing was sent`, context(), {
         cause: error,
       });
-    throw new AuthError('the token source failed; nothing was sent', context(), {
+    throw new BaasAuthError('the token source failed; nothing was sent', context(), {
       cause: secrets.cause(error),
     });
   }
   const problem = tokenProblem(value);
-  if (problem) throw new AuthError(`${problem}; nothing was sent`, context());
+  if (problem) throw new BaasAuthError(`${problem}; nothing was sent`, context());
   remember(value as string);
   return value as string;
 }

@@ -20,6 +20,7 @@ export interface ResponseMetadata {
 
 /** `.withResponse()`'s answer: the data the call resolves with, and its metadata. */
 export interface WithResponse<T> extends ResponseMetadata {
+  /** What the call itself resolves with. */
   data: T;
 }
 

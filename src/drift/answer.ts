@@ -2,10 +2,11 @@
 // operation and either throws (`'throw'`) or reports (`'warn'`). The generated response validators
 // (~70 kB) load by dynamic import on the first answer checked, so clients that leave it off load none.
 import type { Call, ClientState } from '../client/call.js';
-import { ResponseError } from '../errors.js';
+import { BaasResponseError } from '../errors.js';
 import { ruleOf } from '../validation/rules.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf } from './check.js';
-import { describeProblems, type DriftEvent } from './problems.js';
+import type { DriftEvent } from '../call-events.js';
+import { describeProblems } from './problems.js';
 
 /** The body when the check had to parse it (JSON of a JSON media type), so the reader need not parse it again. */
 export type Parsed = { body: unknown } | undefined;
@@ -61,7 +62,7 @@ export async function checkAnswer(
   });
   if (mode === 'throw') {
     // No body snippet: the values are what must not leak; pointers and rules say what is wrong.
-    throw new ResponseError(
+    throw new BaasResponseError(
       `the answer drifted from the contract: ${describeProblems(problems)}`,
       { status: response.status, contentType: contentType ?? undefined, problems },
       context,

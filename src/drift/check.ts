@@ -5,7 +5,8 @@ import type { DocumentedResponse } from '../generated/response-validators.js';
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
 import { collapseAnyOf } from './anyof.js';
 import { documentProblems } from './documents.js';
-import type { DriftPart, DriftProblem, ObservedResponse } from './problems.js';
+import type { DriftPart, DriftProblem } from '../call-events.js';
+import type { ObservedResponse } from './problems.js';
 
 export type ResponseContract = Readonly<Record<string, Readonly<Record<string, DocumentedResponse>>>>;
 

@@ -7,7 +7,7 @@
 // shape is the schema's problem already, and is not reported twice.
 import { cnpjProblem } from '../cnpj.js';
 import { cpfProblem } from '../validation/cpf.js';
-import type { DriftProblem } from './problems.js';
+import type { DriftProblem } from '../call-events.js';
 
 const CHECKS: Readonly<Record<string, { what: string; broken: (value: string) => boolean }>> = {
   cpf: { what: 'a CPF', broken: (value) => cpfProblem(value) !== undefined && /^[0-9]{11}$/.test(value) },

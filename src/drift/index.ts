@@ -2,11 +2,13 @@
 // only when `loadDriftChecker()` is first called, by dynamic import.
 import { ruleOf } from '../validation/rules.js';
 import { checkResponse, type CheckOptions } from './check.js';
-import type { DriftProblem, ObservedResponse } from './problems.js';
+import type { DriftProblem } from '../call-events.js';
+import type { ObservedResponse } from './problems.js';
 
 export type { CheckOptions } from './check.js';
 
-export type { DriftEvent, DriftPart, DriftProblem, ObservedResponse } from './problems.js';
+export type { ObservedResponse } from './problems.js';
+export type { DriftEvent, DriftPart, DriftProblem } from '../call-events.js';
 export { describeProblem, driftMessage } from './problems.js';
 
 export interface DriftChecker {

@@ -1,16 +1,7 @@
 // What a drift check reports: where the response left the contract and which rule it broke, never
-// the value (a body may hold CPFs, names, account numbers).
-
-/** Which part of the response broke the contract. */
-export type DriftPart = 'status' | 'content-type' | 'header' | 'body';
-
-export interface DriftProblem {
-  part: DriftPart;
-  /** JSON pointer inside the part: `/data/0/key` in the body, `/retry-after` among headers, `` for the whole part. */
-  pointer: string;
-  /** The rule broken, in words (`must match the pattern ^[0-9]{11}$`). Never the value. */
-  rule: string;
-}
+// the value (a body may hold CPFs, names, account numbers). The types of what it reports (`DriftProblem`,
+// `DriftEvent`) are what a call reports to its observers: src/call-events.ts, a leaf.
+import type { DriftEvent, DriftProblem } from '../call-events.js';
 
 /** One response as the caller saw it. */
 export interface ObservedResponse {
@@ -36,21 +27,6 @@ export function describeProblem(problem: DriftProblem): string {
         ? `header ${problem.pointer.slice(1)}`
         : problem.part;
   return `${where} ${problem.rule}`;
-}
-
-/**
- * What the client emits with `validateResponses: 'warn'` (to its observers and `onDrift`), and what
- * a `ResponseError` carries with `'throw'`. Problems never hold values.
- */
-export interface DriftEvent {
-  type: 'drift';
-  operationId: string;
-  status: number;
-  problems: DriftProblem[];
-  /** From the client: method, redacted URL and X-Request-Id of the answer that drifted. */
-  method?: string | undefined;
-  url?: string | undefined;
-  requestId?: string | undefined;
 }
 
 /** One line for a log or an error message: `listPixKeys 200 drifted from the contract: body/data/0/key must …; …`. */

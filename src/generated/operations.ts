@@ -33,6 +33,7 @@ export const operationStatuses = {
  */
 export type OperationName = keyof Operations;
 export type Operation = (typeof operations)[OperationName];
+/** The operationIds of the contract, in the spec's order: for code over every operation (a metrics label set, a test matrix). */
 export const operationNames = Object.keys(operations) as OperationName[];
 
 /** The query parameters of updateNaturalPerson, as one object. */

@@ -15,7 +15,7 @@ export {
   type RequestEvent,
   type ResponseEvent,
   type RetryEvent,
-  type ErrorEvent,
+  type BaasErrorEvent,
   type TokenEvent,
 } from './events.js';
 export {

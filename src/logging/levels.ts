@@ -2,13 +2,19 @@
 // warn and error methods taking (message, object). console and winston fit as they are; pino takes
 // (object, message), so wrap it: `{ info: (m, o) => pino.info(o, m), … }`.
 
+/** The `logLevel` option: the least severe entry written, or `off`. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 export type LogMethod = Exclude<LogLevel, 'off'>;
 
+/** The `logger` option: `console`, winston or any object with these four methods; `fields` is the event, masked. */
 export interface Logger {
+  /** Attempts sent and answered, tokens fetched. */
   debug(message: string, fields: object): void;
+  /** Retries. */
   info(message: string, fields: object): void;
+  /** Drift from the contract, a token that could not be fetched. */
   warn(message: string, fields: object): void;
+  /** A call that failed. */
   error(message: string, fields: object): void;
 }
 

@@ -4,6 +4,7 @@
 // `X-RateLimit-Limit/-Remaining/-Reset` (and the draft's older `RateLimit-Limit/-Remaining/-Reset`)
 // are read too.
 
+/** What an answer's rate-limit header fields say: the quota, what is left, when it resets. */
 export interface RateLimitInfo {
   /** Which header fields it came from. */
   source: 'ietf' | 'separate-fields';

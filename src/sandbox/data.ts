@@ -21,11 +21,13 @@ export interface SandboxAccount {
  * endpoint, `POST /oauth/token`), all synthetic, and its customer accounts.
  */
 export interface SandboxClient {
+  /** Its static bearer token, accepted as `token` by `createBaasClient`; synthetic. */
   token: string;
   /** The `client_id` of the client credentials grant. */
   clientId: string;
   /** The `client_secret` of the client credentials grant: a sandbox's test credential, never shown by `snapshot()`. */
   clientSecret: string;
+  /** Its customer accounts, each with the `Account` and `DocumentNumber` an update names. */
   accounts: SandboxAccount[];
 }
 

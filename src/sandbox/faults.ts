@@ -4,6 +4,7 @@
 import { Random } from './random.js';
 import type { OperationName } from '../generated/operations.js';
 
+/** A failure the sandbox acts out (`sandbox.inject(fault)`): a status, a delay, a dropped connection, for some calls of an operation. */
 export interface Fault {
   /** The operation to disturb, or '*' for both. */
   operation: OperationName | '*';
@@ -58,7 +59,7 @@ export function faultProblem(fault: Fault): string | undefined {
   if (times !== undefined && share !== undefined)
     return 'times and share cannot both be given: times counts the next calls, share draws each call';
   if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599))
-    return 'status must be an HTTP status (100-599)';
+    return 'status must be an HTTP status from 100 to 599';
   if (retryAfterSeconds !== undefined) {
     if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0 || retryAfterSeconds > MAX_RETRY_AFTER_SECONDS)
       return 'retryAfterSeconds must be a whole number of seconds from 0 to 86,400';

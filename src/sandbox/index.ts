@@ -16,4 +16,5 @@ export { createMswHandlers, type MswHandlerOptions, type MswHttp } from './msw.j
 // The contract's types the declarations above name (`CustomerData`, `SnapshotAccount.keys`,
 // `Fault.operation`) and what they are aliases of: the root entry's own types, so a test that
 // imports only this entry can name them too.
-export type { components, NaturalPersonUpdate, OperationName, operations, PixKey } from '../types.js';
+export type { components, NaturalPersonUpdate, operations, PixKey } from '../types.js';
+export type { OperationName } from '../generated/operations.js';

@@ -8,9 +8,11 @@ import { misspeltOptionProblem } from '../words.js';
 
 /** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
 export interface MswHttp<Handler> {
+  /** A handler for every method at `path` (msw's `http.all`). */
   all(path: string, resolver: (info: { request: Request }) => Promise<Response>): Handler;
 }
 
+/** The options of `createMswHandlers`: the base URL the handlers answer for, and msw's `http`. */
 export interface MswHandlerOptions<Handler = unknown> {
   /** The base URL your client calls, e.g. `https://sandbox.baas.example`. */
   baseUrl: string;

@@ -6,6 +6,7 @@
 import { problem } from './problems.js';
 import { n, plural } from '../words.js';
 
+/** The sandbox's rate limit per client: how many requests per window, and what a refusal says. */
 export interface RateLimitOptions {
   /**
    * Requests allowed per window and client (its static token and the tokens issued to it share them):

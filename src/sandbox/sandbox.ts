@@ -16,6 +16,7 @@ import { hashSeed } from './random.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type SandboxSnapshot, snapshotOf } from './snapshot.js';
 
+/** The options of `createSandbox`: the seed, the sizes of its data, its rate limit and Faker. */
 export interface SandboxOptions {
   /** Same seed, same data, byte for byte (for a given version of this package and of Faker). Default 'baas-pix-contract'. */
   seed?: string | number;
@@ -58,6 +59,7 @@ export interface SandboxOptions {
   faker?: { readonly rawDefinitions: object };
 }
 
+/** A sandbox: the service's behaviour in process, as a fetch handler or served on 127.0.0.1, with seeded data and faults. */
 export interface Sandbox {
   /** A web-standard fetch handler: pass it as the client's `fetch` option. */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
@@ -77,8 +79,11 @@ export interface Sandbox {
   snapshot(): SandboxSnapshot;
 }
 
+/** The options of `sandbox.listen()`: where, what to log, and the bounds of a connection. */
 export interface ListenOptions {
+  /** Port to listen on. Default: a free port the system chooses. */
   port?: number;
+  /** Interface to listen on: this machine only. Default `127.0.0.1`. */
   host?: '127.0.0.1' | 'localhost';
   /** Called with one line per request; tokens never appear and CPFs are masked. */
   log?: (line: string) => void;
@@ -91,14 +96,17 @@ export interface ListenOptions {
   maxConnections?: number;
 }
 
+/** A sandbox served over HTTP by `listen()`. */
 export interface RunningSandbox {
   /** e.g. `http://127.0.0.1:41234`, without a trailing slash. */
   url: string;
+  /** The port it listens on. */
   port: number;
   /** Closes the server and its connections. Safe to call more than once. */
   stop(): Promise<void>;
 }
 
+/** A sandbox of the service, seeded from `options.seed`; every option is checked before anything is built. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // Every option is checked before anything is built: an oversized or ill-formed sandbox allocates nothing.
   const settings = settle(options);

@@ -4,17 +4,25 @@ import { maskDigits, redactJson, redactText } from '../redact.js';
 import type { PixKey } from '../types.js';
 import type { CustomerData, SeededAccount, World } from './data.js';
 
+/** One customer account in a snapshot: its identifiers, its current data and its keys. */
 export interface SnapshotAccount {
+  /** The `account_id` its keys carry. */
   accountId: string;
+  /** The `Account` query parameter of an update. */
   account: string;
   /** The CPF, masked: `*********25`. */
   documentNumber: string;
+  /** The customer's name (synthetic). */
   name: string;
+  /** The customer's registration data as it is now (after the updates the sandbox took). */
   data: CustomerData;
+  /** The account's PIX keys. */
   keys: PixKey[];
 }
 
+/** `sandbox.snapshot()`: the state as plain JSON, for assertions (CPFs masked, no tokens, no client secrets). */
 export interface SandboxSnapshot {
+  /** Each seeded client's accounts, in the order of `sandbox.clients`. */
   clients: { accounts: SnapshotAccount[] }[];
 }
 

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { misspeltOptionProblem } from '../words.js';
 
+/** The options of `startMock`: the spec, where to listen, and how Prism answers. */
 export interface StartMockOptions {
   /** Path of the OpenAPI document to serve. Defaults to the bundled spec shipped with this package. */
   spec?: string;
@@ -24,9 +25,11 @@ export interface StartMockOptions {
   readyTimeoutMs?: number;
 }
 
+/** A Prism mock `startMock` started; `stop()` ends it. */
 export interface RunningMock {
   /** Base URL of the mock, e.g. `http://127.0.0.1:41234`, without a trailing slash. */
   url: string;
+  /** The port it listens on. */
   port: number;
   /** Stops the mock and waits for it to exit. Safe to call more than once. */
   stop(): Promise<void>;
@@ -57,6 +60,7 @@ function findBundledSpec(): string {
     if (dirname(dir) === dir) return join(here, '..', 'generated', 'openapi.yaml');
   }
 }
+/** The path of the bundled spec (`openapi.yaml`) shipped with the package: what `startMock` serves by default. */
 export const bundledSpecPath = findBundledSpec();
 
 // Loaded into Prism's process before Prism itself: when the IPC channel to the parent closes (the

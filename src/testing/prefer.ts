@@ -15,6 +15,7 @@ export interface MockPreference {
 // would silently ask for something else.
 const EXAMPLE_NAME = /^[^\s,=]+$/;
 
+/** The value of a `Prefer` header asking Prism for a status, an example or a content type. */
 export function preferHeader(preference: MockPreference): string {
   const parts: string[] = [];
   if (preference.code !== undefined) {
@@ -36,6 +37,7 @@ export function preferHeader(preference: MockPreference): string {
   return parts.join(', ');
 }
 
+/** `{ Prefer: preferHeader(preference) }`, to spread into a call's `headers`. */
 export function preferHeaders(preference: MockPreference): { Prefer: string } {
   return { Prefer: preferHeader(preference) };
 }

@@ -12,7 +12,7 @@ export async function createTlsFetch(tls: TlsOptions, options: TlsFetchOptions =
 /**
  * A TLS option that could not be used (a malformed shape, a wrong passphrase, a key of another
  * certificate, undici missing). Its message names the field, never a value; `code` and `reason`
- * let the client's NetworkError say it.
+ * let the client's BaasNetworkError say it.
  */
 const unusable = (error: unknown): Error => {
   const message = error instanceof Error ? error.message : String(error);

@@ -4,7 +4,7 @@
 // material (agent.ts: a wrong passphrase, a key of another certificate) on the first request, when the
 // TLS fetch is built on undici (an optional peer, loaded then). Creating a client is synchronous and
 // undici loads asynchronously, hence the wait for the first request. Unusable material then fails that
-// request, and every one after it, with a NetworkError naming the field and the rule (`unusable` in fetch.ts).
+// request, and every one after it, with a BaasNetworkError naming the field and the rule (`unusable` in fetch.ts).
 import type { TlsFetch } from './agent.js';
 import { requireTlsSupport } from './capability.js';
 import { usableTlsFetch } from './fetch.js';

@@ -10,7 +10,9 @@ export type TlsMaterial = string | Uint8Array;
 // Each shape of `tls` has a name a program can write (a config helper returning a PEM pair, say).
 /** A client certificate and its private key, in PEM. */
 export interface PemClientCertificate {
+  /** The client certificate (and its chain), PEM. */
   cert: TlsMaterial;
+  /** Its private key, PEM; masked like a secret. */
   key: TlsMaterial;
   /** Decrypts an encrypted `key`. */
   passphrase?: string;
@@ -20,7 +22,9 @@ export interface PemClientCertificate {
 
 /** A client certificate and key in one PKCS#12 (.p12/.pfx) file. */
 export interface PfxClientCertificate {
+  /** The PKCS#12 file's bytes (or base64 text). */
   pfx: TlsMaterial;
+  /** Decrypts `pfx`. */
   passphrase?: string;
   /** Authorities to trust for the server's certificate, in place of the default roots. */
   ca?: TlsMaterial | readonly TlsMaterial[];
@@ -28,6 +32,7 @@ export interface PfxClientCertificate {
 
 /** Only a private authority to trust for the server's certificate, no client certificate. */
 export interface PrivateCaOnly {
+  /** Authorities to trust for the server's certificate, in place of the default roots. */
   ca: TlsMaterial | readonly TlsMaterial[];
 }
 

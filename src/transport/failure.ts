@@ -1,8 +1,8 @@
 // What a failed attempt means, read in one place for every part that sends: the caller gave up, the
 // attempt's timer ran out, the body went past the byte limit, or the network failed (with the system
 // code and, for TLS, the reason). `clientError` turns it into the client's errors (src/errors.ts); the
-// token request and verify turn the same reading into a TokenError and a report row.
-import { NetworkError, ResponseError, TimeoutError, type BaasError, type ErrorContext } from '../errors.js';
+// token request and verify turn the same reading into a BaasTokenError and a report row.
+import { BaasNetworkError, BaasResponseError, BaasTimeoutError, type BaasError, type ErrorContext } from '../errors.js';
 import { ResponseTooLarge } from '../body-limit.js';
 import type { Attempt } from './attempt.js';
 
@@ -39,15 +39,15 @@ export function clientError(failure: TransportFailure, context: ErrorContext): B
     case 'aborted':
       return failure.reason;
     case 'timeout':
-      return new TimeoutError(failure.timeoutMs, context);
+      return new BaasTimeoutError(failure.timeoutMs, context);
     case 'too-large':
-      return new ResponseError(
+      return new BaasResponseError(
         `the response body is larger than maxResponseBytes (${failure.limitBytes} bytes)`,
         { status: failure.status, contentType: failure.contentType, limitBytes: failure.limitBytes },
         context,
       );
     case 'network':
-      return new NetworkError(failure.code, context, failure.reason);
+      return new BaasNetworkError(failure.code, context, failure.reason);
   }
 }
 

@@ -1,5 +1,5 @@
 // The one reading of `Retry-After` (RFC 9110 §10.2.3) for every part that sends: the client's retry
-// decision, its ApiError, and verify's wait. It lives here so no part grows its own reading again:
+// decision, its BaasApiError, and verify's wait. It lives here so no part grows its own reading again:
 // verify's copy read "1.5" with a bare Date.parse (a date in 2001) and so retried at once.
 
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;

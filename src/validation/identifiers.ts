@@ -41,7 +41,9 @@ export type IdentifierProblemCode =
 export interface IdentifierProblem {
   /** The field as the caller names it (`DocumentNumber`, `address.postalCode`), or the kind when none was given. */
   field: string;
+  /** Which identifier the value was meant to be. */
   kind: IdentifierKind;
+  /** The rule broken, as a code a program can switch on. */
   code: IdentifierProblemCode;
   /** The rule broken, in words, without the field's name: `must be a CPF: 11 digits, … ; it has 10 digits`. */
   rule: string;

@@ -3,6 +3,7 @@
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
 import { ruleOf } from './rules.js';
 
+/** One field or parameter that broke a rule of the contract: where, which rule, and what to send instead. Never the value. */
 export interface ValidationIssue {
   /** JSON pointer of a body field (`/address/state`, `` for the body) or the name of a query parameter (`DocumentNumber`). */
   path: string;

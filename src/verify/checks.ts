@@ -6,7 +6,13 @@ import { readBundledSpec } from '../shipped-files.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, NoAnswer, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
-import { refusalMessage, refusalSeen, tokenEndpointRefusal, troubleOf, type CredentialRefusal } from './credentials.js';
+import {
+  refusalMessage,
+  refusalSeen,
+  tokenEndpointRefusal,
+  troubleOf,
+  type CredentialRefusal,
+} from '../cli/connection/credentials.js';
 import { outputSecrets, type VerifyOptions } from './options.js';
 import type { CheckResult, WriteRefusal } from './report.js';
 import { type CheckedWrite, refusalText } from './write.js';

@@ -4,7 +4,8 @@
 // update the contract refuses), the credentials refused, a write the service refused (it could not be
 // verified), or a check that could not run (budget, network).
 import { redactText } from '../redact.js';
-import { insecureHttpWarnings, outputSecrets, type VerifyValues, verifyOptions } from './options.js';
+import { insecureHttpWarnings } from '../cli/connection/base-url.js';
+import { outputSecrets, type VerifyValues, verifyOptions } from './options.js';
 import { redactUrl } from '../redact.js';
 import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';

@@ -1,21 +1,18 @@
 // The options of `verify`, checked from the values of its flags (src/cli/verify.ts declares and parses
-// them). Credentials come through one seam (credentials.ts): a token, or client credentials and a client certificate as the client takes them.
+// them). Credentials, the base URL and plain http come from the command line's connection layer
+// (src/cli/connection/), shared with the batch commands: a token, or client credentials and a client certificate.
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../generated/bounds.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
-import { operationPathProblem } from '../base-url.js';
 import { isInsecureRemote } from '../loopback.js';
-import { readBundledSpec } from '../shipped-files.js';
 import { UsageError } from '../usage-error.js';
 import {
   CredentialError,
   credentialsFrom,
-  ENV,
   MISSING_CREDENTIALS,
   type CredentialFlags,
   type CredentialSource,
-} from './credentials.js';
-
-export { staticToken, type CredentialSource } from './credentials.js';
+} from '../cli/connection/credentials.js';
+import { baseUrlFlag } from '../cli/connection/base-url.js';
 
 export interface WriteOptions {
   account: string;
@@ -100,48 +97,13 @@ export function limitFrom(raw: string | undefined, fallback: number): number {
   return Number(raw);
 }
 
-const NOT_HTTP_URL =
-  '--base-url must be an absolute http(s) URL, e.g. https://api.provider.example or http://127.0.0.1:4020';
-
-/**
- * Checks `--base-url` (shared with the batch commands): required, absolute http(s), no credentials in
- * it, and plain http only to loopback unless `allowInsecureHttp`. `insecure` when it is plain http let
- * through by that flag (to be said on every output).
- */
-export function checkBaseUrl(
-  baseUrl: string | undefined,
-  allowInsecureHttp: boolean,
-): { baseUrl: string; insecure: boolean } {
-  if (!baseUrl) throw new UsageError('--base-url is required');
-  // `127.0.0.1:4020` or `api.provider.example` (the scheme left out) is the usual slip: say what to add.
-  if (!baseUrl.includes('://') && !/^https?:/i.test(baseUrl))
-    throw new UsageError(
-      '--base-url has no scheme: start it with https:// (or http:// for a sandbox on this machine, e.g. http://127.0.0.1:4020)',
-    );
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    throw new UsageError(NOT_HTTP_URL);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(NOT_HTTP_URL);
-  // fetch refuses such URLs, and a secret in a URL ends up in shell history and proxy logs.
-  if (parsed.username || parsed.password)
-    throw new UsageError(`--base-url must not carry credentials (user:password@); use --token or ${ENV.token}`);
-  const onOperation = operationPathProblem(parsed, Object.keys((readBundledSpec() as { paths: object }).paths));
-  if (onOperation !== undefined) throw new UsageError(`--base-url ${onOperation}`);
-  if (!isInsecureRemote(parsed)) return { baseUrl, insecure: false };
-  if (!allowInsecureHttp) throw new UsageError(insecureHttpMessage('--base-url'));
-  return { baseUrl, insecure: true };
-}
-
 /** verify's options from its flags' values; a UsageError naming the flag for any misuse, before anything is sent. */
 export function verifyOptions(
   values: VerifyValues,
   env: Readonly<Record<string, string | undefined>> = {},
 ): VerifyOptions {
   const allowInsecureHttp = values['allow-insecure-http'] === true;
-  const { baseUrl, insecure } = checkBaseUrl(values['base-url'], allowInsecureHttp);
+  const { baseUrl, insecure } = baseUrlFlag(values['base-url'], allowInsecureHttp);
   const insecureHttp: string[] = insecure ? ['--base-url'] : [];
   const maxResponseBytes = positiveInt('max-response-bytes', values['max-response-bytes'], DEFAULTS.maxResponseBytes);
   // A limit past 2^53 is no limit a count of bytes can be compared with.
@@ -187,19 +149,6 @@ export function verifyOptions(
   if (values.report) options.reportFile = values.report;
   if (write) options.write = write;
   return options;
-}
-
-/** The refusal of plain http to a host that is not loopback, naming the flag (never the URL). */
-export function insecureHttpMessage(flag: string): string {
-  return `${flag} uses plain http to a host that is not loopback, which would send credentials in clear; use https, or pass --allow-insecure-http`;
-}
-
-/** The lines that say a run was let through on plain http (stderr, the table and the report). */
-export function insecureHttpWarnings(options: Pick<VerifyOptions, 'insecureHttp'>): string[] {
-  return (options.insecureHttp ?? []).map(
-    (flag) =>
-      `warning: --allow-insecure-http: ${flag} is plain http to a host that is not loopback; credentials travel in clear`,
-  );
 }
 
 /**

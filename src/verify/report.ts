@@ -10,7 +10,7 @@ import {
   type CredentialKind,
   type CredentialRefusal,
   type CredentialSource,
-} from './credentials.js';
+} from '../cli/connection/credentials.js';
 
 /**
  * ok: as the contract says. drift: the service departs from the contract.

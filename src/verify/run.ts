@@ -8,8 +8,9 @@ import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
 import { assumptions, probeLimitOutOfRange, probeWithoutToken, sendUpdate, walkPages, type Context } from './checks.js';
-import { MISSING_CREDENTIALS, troubleOf } from './credentials.js';
-import { insecureHttpMessage, insecureHttpWarnings, outputSecrets, UsageError, type VerifyOptions } from './options.js';
+import { MISSING_CREDENTIALS, troubleOf } from '../cli/connection/credentials.js';
+import { insecureHttpMessage, insecureHttpWarnings } from '../cli/connection/base-url.js';
+import { outputSecrets, UsageError, type VerifyOptions } from './options.js';
 import { checkedWrite } from './write.js';
 import { refusedSummary, type CheckResult, type Verdict, type VerifyReport } from './report.js';
 

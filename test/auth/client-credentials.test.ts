@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, BaasTokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
@@ -80,13 +80,13 @@ function nextAnswer(edit: (response: { statusCode: number; body: any }) => void)
   server.service.once('beforeResponse', (response) => edit(response as { statusCode: number; body: any }));
 }
 
-async function rejection(promise: Promise<unknown>): Promise<TokenError> {
+async function rejection(promise: Promise<unknown>): Promise<BaasTokenError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(TokenError);
-  return error as TokenError;
+  expect(error).toBeInstanceOf(BaasTokenError);
+  return error as BaasTokenError;
 }
 
 /** The client secret, its Basic form and the given tokens appear nowhere in an error. */
@@ -210,7 +210,7 @@ describe('a token from the token endpoint', () => {
 });
 
 describe('failures', () => {
-  it('an RFC 6749 error becomes a TokenError with its code and description, without the secret', async () => {
+  it('an RFC 6749 error becomes a BaasTokenError with its code and description, without the secret', async () => {
     const source = clientCredentials(options({ clientSecret: 'wrong-secret-value' }));
     nextAnswer((r) => (r.body.error_description = 'Client authentication failed for secret wrong-secret-value'));
     const error = await rejection(source());
@@ -230,7 +230,7 @@ describe('failures', () => {
     const failed = await Promise.allSettled(Array.from({ length: 50 }, () => source()));
     expect(seen).toHaveLength(1);
     expect(
-      failed.every((r) => r.status === 'rejected' && (r.reason as TokenError).error === 'temporarily_unavailable'),
+      failed.every((r) => r.status === 'rejected' && (r.reason as BaasTokenError).error === 'temporarily_unavailable'),
     ).toBe(true);
     const token = await source();
     expect(seen).toHaveLength(2);

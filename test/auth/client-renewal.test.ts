@@ -1,18 +1,18 @@
 // The client with clientCredentials against a real OAuth2 server (oauth2-mock-server) and a local
 // API server: a 401 drops the cached token, a new one is fetched and the call repeated once; a second
-// 401 is an ApiError; token failures are AuthErrors whose cause is the TokenError.
+// 401 is a BaasApiError; token failures are AuthErrors whose cause is the BaasTokenError.
 import { inspect } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ApiError,
-  AuthError,
+  BaasApiError,
+  BaasAuthError,
   clientCredentials,
   createBaasClient,
   type ClientCredentialsTokenSource,
 } from '../../src/index.js';
-import { TokenError } from '../../src/auth/index.js';
+import { BaasTokenError } from '../../src/auth/index.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 
 const CLIENT_SECRET = 'cl13nt-s3cr3t-value-xyz';
@@ -69,13 +69,13 @@ describe('a 401 with a clientCredentials token', () => {
     ]);
   });
 
-  it('a second 401 is an ApiError, after exactly two sends and two token requests', async () => {
+  it('a second 401 is a BaasApiError, after exactly two sends and two token requests', async () => {
     api.handle((_req, res) =>
       json(res, 401, { type: 'about:blank', status: 401, title: 'Unauthorized' }, { 'x-request-id': 'r-again' }),
     );
     const client = createBaasClient({ baseUrl: api.url, token: source() });
     const error = await client.listPixKeys().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error).toMatchObject({ status: 401, attempts: 2, requestId: 'r-again' });
     expect(api.requests).toHaveLength(2);
     expect(tokenRequests).toBe(2);
@@ -95,19 +95,19 @@ describe('a 401 with a clientCredentials token', () => {
 });
 
 describe('token failures through the client', () => {
-  it('are AuthErrors whose cause is the TokenError with the RFC 6749 code, the secret nowhere; nothing is sent', async () => {
+  it('are AuthErrors whose cause is the BaasTokenError with the RFC 6749 code, the secret nowhere; nothing is sent', async () => {
     oauth.service.once('beforeResponse', (response) => {
       response.statusCode = 401;
       response.body = { error: 'invalid_client', error_description: `no client with secret ${CLIENT_SECRET}` };
     });
     api.handle((_req, res) => json(res, 200, page));
     const client = createBaasClient({ baseUrl: api.url, token: source() });
-    const error = (await client.listPixKeys().catch((e: unknown) => e)) as AuthError;
-    expect(error).toBeInstanceOf(AuthError);
+    const error = (await client.listPixKeys().catch((e: unknown) => e)) as BaasAuthError;
+    expect(error).toBeInstanceOf(BaasAuthError);
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/invalid_client/);
-    expect(error.cause).toBeInstanceOf(TokenError);
-    expect(error.cause).toBeInstanceOf(AuthError);
+    expect(error.cause).toBeInstanceOf(BaasTokenError);
+    expect(error.cause).toBeInstanceOf(BaasAuthError);
     expect(error.cause).toMatchObject({ kind: 'auth', failure: 'rejected', error: 'invalid_client', status: 401 });
     expect(api.requests).toHaveLength(0);
     for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), String(error.cause)])

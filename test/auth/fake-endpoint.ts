@@ -2,7 +2,7 @@
 // each test tells it to, so a test sees the request and the answer word for word, with no server.
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { clientCredentials, TokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, BaasTokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
 import type { FetchLike } from '../../src/fetch.js';
 
 export interface SentTokenRequest {
@@ -65,17 +65,17 @@ export const fakeOptions = (
   ...extra,
 });
 
-/** The TokenError the first token of a source with these options rejects with. */
+/** The BaasTokenError the first token of a source with these options rejects with. */
 export async function failure(
   endpoint: FakeEndpoint,
   extra: Partial<ClientCredentialsOptions> = {},
-): Promise<TokenError> {
+): Promise<BaasTokenError> {
   const error = await clientCredentials(fakeOptions(endpoint, extra))().then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(TokenError);
-  return error as TokenError;
+  expect(error).toBeInstanceOf(BaasTokenError);
+  return error as BaasTokenError;
 }
 
 /** Every form of the error (text, JSON, inspect, stack): none may hold one of `secrets`. */

@@ -1,12 +1,12 @@
-// No client secret, Basic credentials or issued token in a TokenError: each text the token endpoint
+// No client secret, Basic credentials or issued token in a BaasTokenError: each text the token endpoint
 // or the network hands back is masked before it becomes the error's code, description, message or
 // cause. (Its own file: the first test here is the first to load the token request, so a mutation run
 // counts it among the tests that cover the mask itself.)
 import { describe, expect, it } from 'vitest';
-import { clientCredentials, type TokenError } from '../../src/auth/index.js';
+import { clientCredentials, type BaasTokenError } from '../../src/auth/index.js';
 import { expectClean, failure, fakeEndpoint as answering, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 
-describe('secrets masked in a TokenError', () => {
+describe('secrets masked in a BaasTokenError', () => {
   it('the client secret, its Basic form and an issued token are masked in the code and the description', async () => {
     let basic = '';
     let call = 0;
@@ -22,7 +22,7 @@ describe('secrets masked in a TokenError', () => {
     const source = clientCredentials(fakeOptions(endpoint));
     expect(await source()).toBe('issued-token-1');
     source.invalidate();
-    const error = (await source().catch((e: unknown) => e)) as TokenError;
+    const error = (await source().catch((e: unknown) => e)) as BaasTokenError;
     expect(error.error).toBe('bad_[REDACTED]');
     const masked = 'got [REDACTED] and [REDACTED], secret [REDACTED]';
     expect(error.errorDescription).toBe(masked);

@@ -3,9 +3,9 @@
 // token), a huge one is kept for at most 24 h, and an answer larger than maxResponseBytes is cut off
 // while it streams.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, TokenError } from '../../src/auth/index.js';
+import { clientCredentials, BaasTokenError } from '../../src/auth/index.js';
 import { MAX_ACCESS_TOKEN_CHARS } from '../../src/auth/request-token.js';
-import { AuthError, createBaasClient } from '../../src/index.js';
+import { BaasAuthError, createBaasClient } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';
 import { expectClean, failure, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
@@ -35,15 +35,15 @@ describe('an expires_in that is sent must be a positive, finite number of second
     ['a boolean', true],
     ['a list', [120]],
     ['an object', { seconds: 120 }],
-  ])('%s is refused with a TokenError naming expires_in; nothing is cached', async (_name, expiresIn) => {
+  ])('%s is refused with a BaasTokenError naming expires_in; nothing is cached', async (_name, expiresIn) => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: TOKEN, expires_in: expiresIn }));
     const source = clientCredentials(fakeOptions(endpoint));
     const error = await source().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TokenError);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as TokenError).failure).toBe('invalid_response');
-    expect((error as TokenError).status).toBe(200);
-    expect((error as TokenError).message).toContain('expires_in must be a positive, finite number of seconds');
+    expect(error).toBeInstanceOf(BaasTokenError);
+    expect(error).toBeInstanceOf(BaasAuthError);
+    expect((error as BaasTokenError).failure).toBe('invalid_response');
+    expect((error as BaasTokenError).status).toBe(200);
+    expect((error as BaasTokenError).message).toContain('expires_in must be a positive, finite number of seconds');
     expectClean(error, [TOKEN]);
     // Not cached: the next call asks the endpoint again.
     await source().catch(() => undefined);
@@ -53,9 +53,9 @@ describe('an expires_in that is sent must be a positive, finite number of second
   it('no API call is sent with a token whose expires_in is refused', async () => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: TOKEN, expires_in: 0 }));
     const { api, error } = await listThrough(endpoint);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).cause).toBeInstanceOf(TokenError);
-    expect((error as AuthError).attempts).toBe(0);
+    expect(error).toBeInstanceOf(BaasAuthError);
+    expect((error as BaasAuthError).cause).toBeInstanceOf(BaasTokenError);
+    expect((error as BaasAuthError).attempts).toBe(0);
     expect(api).not.toHaveBeenCalled();
     expectClean(error, [TOKEN]);
   });
@@ -82,7 +82,7 @@ describe('a huge expires_in', () => {
 
 describe('maxResponseBytes of the token endpoint', () => {
   it.each([200, 400])(
-    'an endless answer (HTTP %s) stops at the limit: a TokenError naming it, the stream cancelled',
+    'an endless answer (HTTP %s) stops at the limit: a BaasTokenError naming it, the stream cancelled',
     async (status) => {
       const endless = endlessBody(256);
       const endpoint = fakeEndpoint(
@@ -121,14 +121,14 @@ describe('maxResponseBytes of the token endpoint', () => {
 });
 
 describe('the length of an access_token', () => {
-  it('a 9 MB access_token is a TokenError naming the field and its limit; no API call is sent with it', async () => {
+  it('a 9 MB access_token is a BaasTokenError naming the field and its limit; no API call is sent with it', async () => {
     const huge = 'A'.repeat(9 * 1024 * 1024);
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: huge }));
     const { api, error } = await listThrough(endpoint);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).attempts).toBe(0);
-    const cause = (error as AuthError).cause as TokenError;
-    expect(cause).toBeInstanceOf(TokenError);
+    expect(error).toBeInstanceOf(BaasAuthError);
+    expect((error as BaasAuthError).attempts).toBe(0);
+    const cause = (error as BaasAuthError).cause as BaasTokenError;
+    expect(cause).toBeInstanceOf(BaasTokenError);
     expect(cause).toMatchObject({ failure: 'invalid_response', status: 200 });
     expect(cause.message).toContain(`access_token is longer than ${MAX_ACCESS_TOKEN_CHARS} characters`);
     expect(api).not.toHaveBeenCalled();
@@ -145,8 +145,8 @@ describe('the length of an access_token', () => {
     const endpoint = fakeEndpoint(() => tokenAnswer({ access_token: `${atLimit}b` }));
     const source = clientCredentials(fakeOptions(endpoint));
     const error = await source().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TokenError);
-    expect((error as TokenError).failure).toBe('invalid_response');
+    expect(error).toBeInstanceOf(BaasTokenError);
+    expect((error as BaasTokenError).failure).toBe('invalid_response');
     await source().catch(() => undefined);
     expect(endpoint.sent).toHaveLength(2);
   });

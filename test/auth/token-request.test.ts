@@ -1,5 +1,5 @@
 // The token request and what its answer becomes, with the token endpoint as an injected fetch: the
-// exact request (RFC 6749 §4.4.2, §2.3.1), each RFC 6749 §5.1 field's effect, and the TokenError of
+// exact request (RFC 6749 §4.4.2, §2.3.1), each RFC 6749 §5.1 field's effect, and the BaasTokenError of
 // every failure (§5.2 errors, network, timeout, a 200 without a usable token): its fields, and what its
 // message names. The message's format is pinned once, in 'error, error_description and error_uri …'.
 // The masking of secrets in those errors is in masking.test.ts.
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { clientCredentials, isTokenError } from '../../src/auth/index.js';
-import { AuthError, isBaasError } from '../../src/errors.js';
+import { BaasAuthError, isBaasError } from '../../src/errors.js';
 import type { TokenEvent } from '../../src/logging/index.js';
 import {
   expectClean,
@@ -26,7 +26,7 @@ import { fakeClock } from '../support/clock.js';
 const answering = (answer: TokenAnswer) => fakeEndpoint(answer);
 const DESCRIPTION = 'scope pix.admin is not allowed';
 
-/** What a TokenError's message says after its fixed start, `token request to <url> failed: `. */
+/** What a BaasTokenError's message says after its fixed start, `token request to <url> failed: `. */
 function detailOf(error: Error): string {
   const start = `token request to ${FAKE_URL} failed: `;
   expect(error.message.startsWith(start), error.message).toBe(true);
@@ -200,11 +200,11 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
         ),
       ),
     );
-    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toBeInstanceOf(BaasAuthError);
     expect(isTokenError(error)).toBe(true);
     expect(isBaasError(error)).toBe(true);
     expect(error).toMatchObject({
-      name: 'TokenError',
+      name: 'BaasTokenError',
       kind: 'auth',
       failure: 'rejected',
       status: 400,
@@ -221,7 +221,7 @@ describe('an error answer (RFC 6749 §5.2): rejected', () => {
       `token request to ${FAKE_URL} failed: HTTP 400 invalid_scope: scope pix.admin is not allowed`,
     );
     expect(error.toJSON()).toEqual({
-      name: 'TokenError',
+      name: 'BaasTokenError',
       message: error.message,
       attempts: 0,
       kind: 'auth',
@@ -295,7 +295,7 @@ function opaqueRedirect(): Response {
 // fetch is asked for redirect: 'manual' (workerd has no 'error'); the request refuses the redirect itself.
 describe('a redirect', () => {
   it.each([301, 302, 303, 307, 308])(
-    'a %i is a network TokenError naming the status; its target is never asked',
+    'a %i is a network BaasTokenError naming the status; its target is never asked',
     async (status) => {
       const target = 'https://elsewhere.example/steal?cpf=1';
       const endpoint = answering(
@@ -309,7 +309,7 @@ describe('a redirect', () => {
     },
   );
 
-  it('an opaque redirect (status 0) is the same network TokenError, without a status', async () => {
+  it('an opaque redirect (status 0) is the same network BaasTokenError, without a status', async () => {
     const error = await failure(answering(() => opaqueRedirect()));
     expect(error).toMatchObject({ failure: 'network', status: undefined });
     expect(detailOf(error)).toContain('redirect');

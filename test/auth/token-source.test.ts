@@ -1,7 +1,7 @@
 // The clientCredentials token source itself, with the endpoint as an injected fetch: its cache and
 // single flight, invalidate, the secrets it hands the client for redaction, its events, and close.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, type TokenError } from '../../src/auth/index.js';
+import { clientCredentials, type BaasTokenError } from '../../src/auth/index.js';
 import type { TokenEvent } from '../../src/logging/index.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
@@ -66,7 +66,7 @@ describe('the cache', () => {
     release(tokenAnswer({ error: 'temporarily_unavailable' }, 503));
     const results = await waiting;
     expect(endpoint.sent).toHaveLength(1);
-    expect(results.map((r) => r.status === 'rejected' && (r.reason as TokenError).error)).toEqual([
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as BaasTokenError).error)).toEqual([
       'temporarily_unavailable',
       'temporarily_unavailable',
       'temporarily_unavailable',

@@ -1,8 +1,8 @@
 // The batch sends each attempt itself (to pace its retries), yet its errors and the client's events
-// count every attempt of the request: a NetworkError after the fifth says "after 5 attempts", and the
+// count every attempt of the request: a BaasNetworkError after the fifth says "after 5 attempts", and the
 // retry events number the attempts 1 to 4, as a single client call with retries would.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, exportKeys, NetworkError, TimeoutError, updateMany } from '../../src/index.js';
+import { createBaasClient, exportKeys, BaasNetworkError, BaasTimeoutError, updateMany } from '../../src/index.js';
 import { BASE_URL, sandboxClient } from './support.js';
 
 const refused = async (): Promise<Response> => {
@@ -34,8 +34,8 @@ describe('the attempts of a batch request', () => {
     expect(numbered).toEqual([1, 2, 3, 4, 5]);
     const [result] = results;
     expect(result?.ok).toBe(false);
-    const error = (result as { error: unknown }).error as NetworkError;
-    expect(error).toBeInstanceOf(NetworkError);
+    const error = (result as { error: unknown }).error as BaasNetworkError;
+    expect(error).toBeInstanceOf(BaasNetworkError);
     expect(error.attempts).toBe(5);
     expect(error.message).toContain('after 5 attempts');
   });
@@ -45,8 +45,8 @@ describe('the attempts of a batch request', () => {
     const error = await (async () => {
       for await (const _key of exportKeys(client, { retry: { maxAttempts: 3, baseDelayMs: 0 } }));
     })().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).attempts).toBe(3);
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).attempts).toBe(3);
   });
 
   it('a timed-out attempt names its number', async () => {
@@ -60,8 +60,8 @@ describe('the attempts of a batch request', () => {
     const results = [];
     for await (const result of updateMany(client, items, { retry: { maxAttempts: 2, baseDelayMs: 0 } }))
       results.push(result);
-    const error = (results[0] as { error: unknown }).error as TimeoutError;
-    expect(error).toBeInstanceOf(TimeoutError);
+    const error = (results[0] as { error: unknown }).error as BaasTimeoutError;
+    expect(error).toBeInstanceOf(BaasTimeoutError);
     expect(error.attempts).toBe(2);
     expect(error.message).toContain('(attempt 2)');
   });

@@ -3,7 +3,7 @@
 // that says what to write; peakConcurrency is how many items actually ran at once.
 import { describe, expect, it } from 'vitest';
 import { exportKeyPages } from '../../src/batch/export-keys.js';
-import { createBaasClient, exportKeys, updateMany, ValidationError } from '../../src/index.js';
+import { createBaasClient, exportKeys, updateMany, BaasValidationError } from '../../src/index.js';
 import { BASE_URL, heldFetch, manyItems, sandboxClient, settle, until } from './support.js';
 
 /** A client of a fresh sandbox whose requests are counted (`sent()`). */
@@ -30,7 +30,7 @@ describe('await updateMany(...)', () => {
     expect(summary).toMatchObject({ started: 20, done: 20, ok: 19, failed: 1, requests: 19, inFlight: 0 });
     expect(summary.failures).toHaveLength(1);
     expect(summary.failures[0]).toMatchObject({ ok: false, index: 19 });
-    expect(summary.failures[0]!.error).toBeInstanceOf(ValidationError);
+    expect(summary.failures[0]!.error).toBeInstanceOf(BaasValidationError);
     expect(summary.failures[0]!.item).toBe(input[19]);
   });
 

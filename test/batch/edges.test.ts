@@ -2,7 +2,7 @@
 // answer does to the adaptive concurrency, an input closed on a stop, a run stopped with results
 // unread, the progress counts' rate and clock, and a page that fails after its retries.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type BatchProgress, createBaasClient, type UpdateItem, updateMany } from '../../src/index.js';
+import { BaasApiError, type BatchProgress, createBaasClient, type UpdateItem, updateMany } from '../../src/index.js';
 import { exportKeyPages } from '../../src/batch/export-keys.js';
 import { BASE_URL, heldFetch, manyItems, overloaded, sandboxClient, settle, success, until } from './support.js';
 
@@ -44,8 +44,8 @@ describe('updateMany: retries and concurrency by default', () => {
       expect(wire.sent).toBe(attempts);
       const result = results[0]!;
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.error).toBeInstanceOf(ApiError);
-      expect(!result.ok && (result.error as ApiError).status).toBe(503);
+      expect(!result.ok && result.error).toBeInstanceOf(BaasApiError);
+      expect(!result.ok && (result.error as BaasApiError).status).toBe(503);
     });
   }
 
@@ -208,7 +208,7 @@ describe('updateMany: stopping', () => {
     controller.abort();
     held.held[0]!.release(overloaded(503, { 'retry-after': '20' }));
     const result = (await results)[0]!;
-    expect(!result.ok && (result.error as ApiError).status).toBe(503);
+    expect(!result.ok && (result.error as BaasApiError).status).toBe(503);
     expect(held.sent).toBe(1);
   });
 
@@ -395,7 +395,7 @@ describe('updateMany: pacing edges', () => {
 });
 
 describe('exportKeyPages: failures', () => {
-  it('a page that fails after its retries ends the walk with its ApiError', async () => {
+  it('a page that fails after its retries ends the walk with its BaasApiError', async () => {
     const { sandbox, token } = sandboxClient({ accountsPerClient: 10, keysPerAccount: 2 });
     let calls = 0;
     const fetch = (input: string | URL | Request, init?: RequestInit) => {
@@ -407,7 +407,7 @@ describe('exportKeyPages: failures', () => {
     const walk = (async () => {
       for await (const page of exportKeyPages(client, { limit: 5, retry: { maxAttempts: 2 } })) pages.push(page);
     })();
-    await expect(walk).rejects.toBeInstanceOf(ApiError);
+    await expect(walk).rejects.toBeInstanceOf(BaasApiError);
     await expect(walk).rejects.toMatchObject({ status: 503 });
     expect(pages).toHaveLength(1);
     expect(calls).toBe(3);

@@ -3,7 +3,13 @@
 import { format, inspect } from 'node:util';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { type BatchProgress, createBaasClient, type UpdateItem, updateMany, ValidationError } from '../../src/index.js';
+import {
+  type BatchProgress,
+  createBaasClient,
+  type UpdateItem,
+  updateMany,
+  BaasValidationError,
+} from '../../src/index.js';
 import { BASE_URL, heldFetch, sandboxClient, settle } from './support.js';
 
 const collect = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
@@ -87,7 +93,7 @@ describe('updateMany', () => {
     await run.return();
   });
 
-  it('answers a bad item with a ValidationError and sends nothing for it', async () => {
+  it('answers a bad item with a BaasValidationError and sends nothing for it', async () => {
     const { sandbox, items, token } = sandboxClient();
     const held = heldFetch(sandbox.fetch);
     const client = createBaasClient({ baseUrl: BASE_URL, token, fetch: held.fetch });
@@ -99,26 +105,26 @@ describe('updateMany', () => {
     const byIndex = new Map((await results).map((r) => [r.index, r]));
     const failure = byIndex.get(1)!;
     expect(failure.ok).toBe(false);
-    expect(!failure.ok && failure.error).toBeInstanceOf(ValidationError);
+    expect(!failure.ok && failure.error).toBeInstanceOf(BaasValidationError);
     expect(!failure.ok && failure.error.kind).toBe('validation');
     expect(held.sent).toBe(2);
     expect(held.held.map((r) => r.url.searchParams.get('DocumentNumber'))).not.toContain(bad.documentNumber);
     expect(run.progress()).toMatchObject({ requests: 2, ok: 2, failed: 1 });
   });
 
-  it('a malformed item (null, missing fields) is a ValidationError too, not a crash', async () => {
+  it('a malformed item (null, missing fields) is a BaasValidationError too, not a crash', async () => {
     const { client, items } = sandboxClient();
     const results = await collect(updateMany(client, [null, {}, items[0]] as unknown as UpdateItem[]));
     const failed = results.filter((r) => !r.ok).map((r) => r.index);
     expect(failed.sort()).toEqual([0, 1]);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error instanceof ValidationError)).toBe(true);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error instanceof BaasValidationError)).toBe(true);
   });
 
   it('shows no CPF and no token in a result, as JSON or through util.inspect (showHidden too) or %o', async () => {
     const { client, items, token } = sandboxClient({ faults: [{ operation: 'updateNaturalPerson', status: 404 }] });
     const bad = { ...items[1]!, body: {} };
     const results = await collect(updateMany(client, [items[0]!, bad, items[2]!], { retry: false }));
-    expect(results.some((r) => !r.ok && r.error instanceof ValidationError)).toBe(true);
+    expect(results.some((r) => !r.ok && r.error instanceof BaasValidationError)).toBe(true);
     for (const result of results) {
       for (const shown of [
         JSON.stringify(result),

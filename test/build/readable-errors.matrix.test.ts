@@ -43,7 +43,7 @@ function runNode(file: string): Promise<{ code: number | null; output: string }>
 const CASES = [
   {
     what: 'the root entry, a closed port',
-    name: 'NetworkError',
+    name: 'BaasNetworkError',
     esm: (port: number) =>
       `import { createBaasClient } from 'baas-pix-contract';\nawait createBaasClient({ baseUrl: 'http://127.0.0.1:${port}', token: 'tok' }).listPixKeys();\n`,
     cjs: (port: number) =>

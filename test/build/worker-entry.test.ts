@@ -11,7 +11,7 @@ import { buildFreshCode } from './built-code.js';
 let built: Awaited<ReturnType<typeof buildFreshCode>>;
 beforeAll(async () => {
   built = await buildFreshCode();
-}, 120_000);
+});
 afterAll(() => built?.remove());
 
 /** Whether `path` names a Node built-in module: `node:` and anything, or a bare name such as `stream`, exactly

@@ -30,4 +30,4 @@ it('writes the page readable by all (a web server serves it), and replaces its o
   const page = join(out, 'index.html');
   expect((await readFile(page, 'utf8')).startsWith('<!DOCTYPE html>\n')).toBe(true);
   expect((await stat(page)).mode & 0o777).toBe(0o644);
-}, 60_000);
+});

@@ -3,7 +3,8 @@
 // pipes into `head`: test/cli/batch/world.test.ts.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { EXIT_OUTPUT_CLOSED, shownPath, terminal } from '../../src/cli/output.js';
+import { EXIT_OUTPUT_CLOSED } from '../../src/cli/connection/exit-codes.js';
+import { shownPath, terminal } from '../../src/cli/output.js';
 import { main } from '../../src/cli/main.js';
 import { defineCommand } from '../../src/cli/command.js';
 

@@ -6,9 +6,9 @@ import { operationUrl } from '../../src/client/baas-client.js';
 import type { FetchLike } from '../../src/fetch.js';
 import type { Operation } from '../../src/generated/operations.js';
 import {
-  type ApiError,
-  ResponseError,
-  ValidationError,
+  type BaasApiError,
+  BaasResponseError,
+  BaasValidationError,
   createBaasClient,
   type BaasClientOptions,
 } from '../../src/index.js';
@@ -42,7 +42,7 @@ describe('pixKeys', () => {
     expect(server.calls.map((c) => c.url)).toEqual([`${LIST}?limit=2`, `${LIST}?limit=2&cursor=p2`]);
   });
 
-  it('a repeated cursor is a ResponseError of listPixKeys naming the rule, not the cursor', async () => {
+  it('a repeated cursor is a BaasResponseError of listPixKeys naming the rule, not the cursor', async () => {
     const server = recording(() => Response.json({ cursor: { next: 'same-cursor' }, data: [] }));
     let error: unknown;
     try {
@@ -50,8 +50,8 @@ describe('pixKeys', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ResponseError);
-    const { message, status, problems, operation } = error as ResponseError;
+    expect(error).toBeInstanceOf(BaasResponseError);
+    const { message, status, problems, operation } = error as BaasResponseError;
     expect({ message, status, problems, operation }).toEqual({
       message:
         'listPixKeys: page 2 broke a rule of the page walk: cursor.next must not repeat an earlier cursor; stopped to avoid an endless loop (HTTP 200)',
@@ -97,7 +97,7 @@ describe('what the client masks and sends', () => {
     );
     const baas = client(server.fetch, { token: source });
     for (let call = 0; call < 6; call += 1) {
-      const error = (await baas.listPixKeys().catch((e: unknown) => e)) as ApiError;
+      const error = (await baas.listPixKeys().catch((e: unknown) => e)) as BaasApiError;
       expect(error.problem?.detail).toBe('bad secret [REDACTED]');
     }
   });
@@ -113,17 +113,17 @@ describe('what the client masks and sends', () => {
     const error = await client(server.fetch)
       .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: '123', body: {} })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).operation).toBe('updateNaturalPerson');
+    expect(error).toBeInstanceOf(BaasValidationError);
+    expect((error as BaasValidationError).operation).toBe('updateNaturalPerson');
     expect(server.calls).toEqual([]);
   });
 
-  it("validateResponses: 'throw' turns an answer that left the contract into a ResponseError", async () => {
+  it("validateResponses: 'throw' turns an answer that left the contract into a BaasResponseError", async () => {
     const server = recording(() => Response.json({ cursor: { next: null }, data: [{ unexpected: true }] }));
     const error = await client(server.fetch, { validateResponses: 'throw' })
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).message).toMatch(/^listPixKeys: the answer drifted from the contract: /);
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).message).toMatch(/^listPixKeys: the answer drifted from the contract: /);
   });
 });

@@ -2,7 +2,13 @@
 // fetch: per-call headers (checked, Authorization never taken from them), the body and its
 // Content-Type, the URL and its query, the tokens it remembers to mask, and the readers' errors.
 import { describe, expect, it } from 'vitest';
-import { ApiError, ResponseError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  BaasApiError,
+  BaasResponseError,
+  BaasValidationError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
@@ -64,19 +70,21 @@ describe('per-call headers', () => {
     ['a value with a unit separator', { 'X-Note': 'a\u001fb' }],
     ['a value with DEL', { 'X-Note': 'a\u007fb' }],
     ['a value that is not a string', { 'X-Note': 42 as unknown as string }],
-  ])('%s is a ValidationError and nothing is sent', async (_what, headers) => {
+  ])('%s is a BaasValidationError and nothing is sent', async (_what, headers) => {
     const server = recording();
     for (const call of [
       () => client(server.fetch).listPixKeys({ headers }),
       () => client(server.fetch).updateNaturalPerson({ ...update, headers }),
     ]) {
       const error = await call().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues).toEqual([
+      expect(error).toBeInstanceOf(BaasValidationError);
+      expect((error as BaasValidationError).issues).toEqual([
         { path: 'headers', message: expect.stringContaining('not valid HTTP') },
       ]);
-      expect((error as ValidationError).message).toMatch(/^(listPixKeys|updateNaturalPerson): /);
-      expect((error as ValidationError).message.endsWith((error as ValidationError).issues[0]!.message)).toBe(true);
+      expect((error as BaasValidationError).message).toMatch(/^(listPixKeys|updateNaturalPerson): /);
+      expect((error as BaasValidationError).message.endsWith((error as BaasValidationError).issues[0]!.message)).toBe(
+        true,
+      );
     }
     expect(server.calls).toEqual([]);
   });
@@ -131,8 +139,8 @@ describe('the request of each operation', () => {
       const error = await client(server.fetch)
         .listPixKeys(input)
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).operation).toBe('listPixKeys');
+      expect(error).toBeInstanceOf(BaasValidationError);
+      expect((error as BaasValidationError).operation).toBe('listPixKeys');
     }
     expect(server.calls).toEqual([]);
   });
@@ -142,7 +150,7 @@ describe('the request of each operation', () => {
     const error = await client(server.fetch, { validate: false })
       .listPixKeys({ limit: 0 })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(server.calls.map((call) => call.url)).toEqual([`${LIST}?limit=0`]);
   });
 
@@ -186,25 +194,25 @@ describe('the answer', () => {
     ['null', null],
     ['an array', []],
     ['a string', 'keys'],
-  ])('a list answered with %s is a ResponseError naming the problem and the content type', async (_what, body) => {
+  ])('a list answered with %s is a BaasResponseError naming the problem and the content type', async (_what, body) => {
     const server = recording(() => Response.json(body));
     const error = await client(server.fetch)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).message).toMatch(/^listPixKeys: .*`data`/);
-    expect((error as ResponseError).message).toContain('(HTTP 200, application/json)');
-    expect((error as ResponseError).contentType).toBe('application/json');
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).message).toMatch(/^listPixKeys: .*`data`/);
+    expect((error as BaasResponseError).message).toContain('(HTTP 200, application/json)');
+    expect((error as BaasResponseError).contentType).toBe('application/json');
   });
 
-  it('an empty 200 to a list is a ResponseError without a content type', async () => {
+  it('an empty 200 to a list is a BaasResponseError without a content type', async () => {
     const error = await client(recording(() => new Response(null, { status: 200 })).fetch)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).contentType).toBeUndefined();
-    expect((error as ResponseError).message).toMatch(/^listPixKeys: .*`data`/);
-    expect((error as ResponseError).message).toContain('(HTTP 200) (GET');
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).contentType).toBeUndefined();
+    expect((error as BaasResponseError).message).toMatch(/^listPixKeys: .*`data`/);
+    expect((error as BaasResponseError).message).toContain('(HTTP 200) (GET');
   });
 });
 
@@ -225,7 +233,7 @@ describe('tokens the client masks', () => {
     /** Runs one call (using the next token) whose error echoes `token`; returns the error's detail. */
     const detail = async (token: string) => {
       echo = token;
-      const error = (await baas.listPixKeys().catch((e: unknown) => e)) as ApiError;
+      const error = (await baas.listPixKeys().catch((e: unknown) => e)) as BaasApiError;
       return error.problem?.detail;
     };
     return detail;
@@ -236,7 +244,7 @@ describe('tokens the client masks', () => {
       Response.json({ title: 'Refused', status: 403, detail: `token ${SECRET_TOKEN} refused` }, { status: 403 });
     const error = (await client(fetch)
       .listPixKeys()
-      .catch((e: unknown) => e)) as ApiError;
+      .catch((e: unknown) => e)) as BaasApiError;
     expect(error.problem?.detail).toBe('token [REDACTED] refused');
   });
 

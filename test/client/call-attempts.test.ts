@@ -8,7 +8,7 @@ import { Call, type CallRequest, type ClientState } from '../../src/client/call.
 import type { FetchLike } from '../../src/fetch.js';
 import type { RetrySettings } from '../../src/client/retry.js';
 import type { TokenSource } from '../../src/client/token.js';
-import { ApiError, NetworkError, TimeoutError } from '../../src/index.js';
+import { BaasApiError, BaasNetworkError, BaasTimeoutError } from '../../src/index.js';
 import { Secrets } from '../../src/redact.js';
 
 /** An error's context where no secret is known: every rule of the masking still applies. */
@@ -295,7 +295,7 @@ describe('answers tried again', () => {
 });
 
 describe('failures', () => {
-  it('a network failure is tried again, the retry event naming its code; the last one is a NetworkError', async () => {
+  it('a network failure is tried again, the retry event naming its code; the last one is a BaasNetworkError', async () => {
     const server = scripted(
       failing({ code: 'ECONNRESET' }),
       failing(new Error('no code')),
@@ -303,8 +303,8 @@ describe('failures', () => {
     );
     const { state, events } = stateOf(server.fetch);
     const error = await run(state).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toBe(
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).message).toBe(
       `listPixKeys: network failure (ECONNREFUSED) after 3 attempts (GET ${URL_})`,
     );
     expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual([
@@ -318,8 +318,8 @@ describe('failures', () => {
   it('a network failure of a POST is not tried again', async () => {
     const server = scripted(failing({ code: 'ECONNRESET' }), status(200));
     const error = await run(stateOf(server.fetch).state, { method: 'POST' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).attempts).toBe(1);
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).attempts).toBe(1);
   });
 
   it('the code and reason of a failure are found down its causes, up to five levels', async () => {
@@ -336,13 +336,13 @@ describe('failures', () => {
       (e: unknown) => e,
     );
     expect(found).toMatchObject({ code: tls.code, reason: tls.reason });
-    expect((found as NetworkError).message).toBe(
+    expect((found as BaasNetworkError).message).toBe(
       `listPixKeys: network failure (${tls.code}): ${tls.reason}, after 1 attempt (GET ${URL_})`,
     );
     const deeper = await run(stateOf(scripted(() => Promise.reject(chain(5, tls))).fetch).state, {}, false).catch(
       (e: unknown) => e,
     );
-    expect(deeper).toBeInstanceOf(NetworkError);
+    expect(deeper).toBeInstanceOf(BaasNetworkError);
     expect(deeper).toMatchObject({ code: undefined, reason: undefined });
   });
 
@@ -361,7 +361,7 @@ describe('failures', () => {
     expect(looped).toMatchObject({ code: undefined, reason: undefined, attempts: 1 });
   });
 
-  it('an attempt that outlives timeoutMs is aborted and tried again; the last is a TimeoutError', async () => {
+  it('an attempt that outlives timeoutMs is aborted and tried again; the last is a BaasTimeoutError', async () => {
     const hanging = (init: RequestInit) =>
       new Promise<Response>((_resolve, reject) =>
         init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
@@ -369,20 +369,20 @@ describe('failures', () => {
     const server = scripted(hanging, hanging);
     const { state, events } = stateOf(server.fetch);
     const error = await run(state, {}, { ...FAST, maxAttempts: 2 }, undefined, 5).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).message).toBe(
+    expect(error).toBeInstanceOf(BaasTimeoutError);
+    expect((error as BaasTimeoutError).message).toBe(
       `listPixKeys: no complete response within 5 ms (attempt 2) (GET ${URL_})`,
     );
     expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['timeout']);
     expect((server.calls[0]?.init.signal?.reason as DOMException | undefined)?.name).toBe('TimeoutError');
   });
 
-  it('a reader still reading when the attempt times out gets a TimeoutError; its own later failure is ignored', async () => {
+  it('a reader still reading when the attempt times out gets a BaasTimeoutError; its own later failure is ignored', async () => {
     const { state } = stateOf(scripted(status(200)).fetch);
     const call = new Call(state, request(), 5, false, undefined);
     let fail!: (error: Error) => void;
     const error = await call.run(() => new Promise((_resolve, reject) => (fail = reject))).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(BaasTimeoutError);
     fail(new Error('late'));
   });
 
@@ -467,7 +467,7 @@ describe('failures', () => {
   it('an error the reader throws as a BaasError is the outcome, and the error event carries its request id', async () => {
     const server = scripted(status(500, { 'x-request-id': 'req-5' }));
     const { state, events } = stateOf(server.fetch);
-    const thrown = new ApiError({ status: 500 }, { ...NONE, operation: 'listPixKeys', requestId: 'req-5' });
+    const thrown = new BaasApiError({ status: 500 }, { ...NONE, operation: 'listPixKeys', requestId: 'req-5' });
     const call = new Call(state, request(), 5_000, false, undefined);
     await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
     expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);
@@ -491,8 +491,8 @@ describe('failures', () => {
     );
     await vi.advanceTimersByTimeAsync(300);
     const error = await outcome;
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).code).toBe('ECONNREFUSED');
   });
 
   it('a success is never tried again, even with its status in the retry list', async () => {

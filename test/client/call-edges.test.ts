@@ -6,7 +6,7 @@ import type { CallEvent, CallObserver } from '../../src/call-events.js';
 import { Call, type ClientState } from '../../src/client/call.js';
 import type { FetchLike } from '../../src/fetch.js';
 import type { TokenSource } from '../../src/client/token.js';
-import { AuthError, NetworkError } from '../../src/index.js';
+import { BaasAuthError, BaasNetworkError } from '../../src/index.js';
 import { Secrets } from '../../src/redact.js';
 
 const URL_ = 'https://api.example.test/v2/api/pix/keys/list-keys?DocumentNumber=52998224725';
@@ -46,20 +46,20 @@ describe('an observer with only some hooks', () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
     };
     const error = await call(stateOf(fetch, observer)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).attempts).toBe(3);
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).attempts).toBe(3);
   });
 });
 
 describe('edges', () => {
-  it("a token source's failure is an AuthError with the call's context, before any attempt", async () => {
+  it("a token source's failure is a BaasAuthError with the call's context, before any attempt", async () => {
     const fetch: FetchLike = async () => new Response(null, { status: 200 });
     const source = async (): Promise<string> => {
       throw new Error('idp down');
     };
     const error = await call(stateOf(fetch, undefined, source)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthError);
-    const { operation, method, url, attempts } = error as AuthError;
+    expect(error).toBeInstanceOf(BaasAuthError);
+    const { operation, method, url, attempts } = error as BaasAuthError;
     expect({ operation, method, url, attempts }).toEqual({
       operation: 'listPixKeys',
       method: 'GET',
@@ -109,7 +109,7 @@ describe('edges', () => {
       throw new TypeError('fetch failed', { cause: { reason: 'words without a code' } });
     };
     const error = await call(stateOf(fetch)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).reason).toBeUndefined();
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).reason).toBeUndefined();
   });
 });

@@ -2,10 +2,10 @@
 // options, for the typed operations and for `raw` alike. Each case here was a reproduced bug.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError,
-  AuthError,
+  BaasApiError,
+  BaasAuthError,
   BaasError,
-  TimeoutError,
+  BaasTimeoutError,
   createBaasClient,
   type BaasClientOptions,
 } from '../../src/index.js';
@@ -27,7 +27,7 @@ const client = (options: Partial<BaasClientOptions> = {}) =>
 const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 
 describe('raw honours the call life', () => {
-  it("rejects with the caller's abort reason, not a TimeoutError after timeoutMs", async () => {
+  it("rejects with the caller's abort reason, not a BaasTimeoutError after timeoutMs", async () => {
     server.handle(() => undefined);
     const controller = new AbortController();
     const reason = new Error('caller gave up');
@@ -57,7 +57,7 @@ describe('raw honours the call life', () => {
 });
 
 describe('the token source', () => {
-  it('a token function that throws is an AuthError with the cause, redacted', async () => {
+  it('a token function that throws is a BaasAuthError with the cause, redacted', async () => {
     server.handle((_req, res) => json(res, 200, page));
     let calls = 0;
     // The first token works; the refresh fails with a message that echoes it.
@@ -69,10 +69,10 @@ describe('the token source', () => {
     const baas = client({ token: refreshing });
     await baas.listPixKeys();
     const error = await baas.listPixKeys().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toBeInstanceOf(BaasAuthError);
     expect(error).toBeInstanceOf(BaasError);
-    expect((error as AuthError).message).toMatch(/token source failed/);
-    const cause = (error as AuthError).cause as Error;
+    expect((error as BaasAuthError).message).toMatch(/token source failed/);
+    const cause = (error as BaasAuthError).cause as Error;
     expect(cause.message).toContain('idp down');
     for (const form of [cause.message, cause.stack ?? '', JSON.stringify(error), String(error)])
       expect(form).not.toContain(SECRET_TOKEN);
@@ -92,8 +92,8 @@ describe('the token source', () => {
       const error = await client({ token: async () => value as string })
         .listPixKeys()
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(AuthError);
-      expect((error as AuthError).message).toMatch(problem);
+      expect(error).toBeInstanceOf(BaasAuthError);
+      expect((error as BaasAuthError).message).toMatch(problem);
       expect(JSON.stringify(error)).not.toContain(SECRET_TOKEN);
       expect(server.requests).toHaveLength(0);
     },
@@ -104,19 +104,19 @@ describe('the token source', () => {
     const error = await client({ token: () => '' })
       .raw.GET(LIST, { params: { header: { 'User-Agent': 'x/1' } } })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toBeInstanceOf(BaasAuthError);
     expect(server.requests).toHaveLength(0);
   });
 });
 
 describe('per-call options', () => {
-  it('timeoutMs per call is a TimeoutError, like the client option', async () => {
+  it('timeoutMs per call is a BaasTimeoutError, like the client option', async () => {
     server.handle(() => undefined);
     const error = await client({ timeoutMs: 60_000 })
       .listPixKeys({ timeoutMs: 100 })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).timeoutMs).toBe(100);
+    expect(error).toBeInstanceOf(BaasTimeoutError);
+    expect((error as BaasTimeoutError).timeoutMs).toBe(100);
   });
 
   it("a caller's AbortSignal.timeout() keeps its own reason (a DOMException named TimeoutError)", async () => {
@@ -149,7 +149,7 @@ describe('per-call options', () => {
 });
 
 describe('per-call headers that are not HTTP', () => {
-  it('a CR/LF in a value or a bad name is a ValidationError, nothing sent, the value not shown', async () => {
+  it('a CR/LF in a value or a bad name is a BaasValidationError, nothing sent, the value not shown', async () => {
     server.handle((_req, res) => json(res, 200, page));
     const injected = `abc\r\nX-Injected: ${SECRET_TOKEN}`;
     await expect(client().listPixKeys({ headers: { 'X-Trace': injected } })).rejects.toMatchObject({
@@ -166,7 +166,7 @@ describe('per-call headers that are not HTTP', () => {
 });
 
 describe('every error carries attempts and the last request id', () => {
-  it('a TimeoutError after a 503 with a request id', async () => {
+  it('a BaasTimeoutError after a 503 with a request id', async () => {
     server.handle((_req, res) =>
       server.requests.length === 1
         ? json(res, 503, { type: 'about:blank', status: 503 }, { 'x-request-id': 'req-503' })
@@ -175,16 +175,16 @@ describe('every error carries attempts and the last request id', () => {
     const error = await client({ timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(BaasTimeoutError);
     expect(error).toMatchObject({ attempts: 2, requestId: 'req-503' });
   });
 
-  it('an ApiError and a ResponseError', async () => {
+  it('a BaasApiError and a BaasResponseError', async () => {
     server.handle((_req, res) => json(res, 404, { type: 'about:blank', status: 404 }, { 'x-request-id': 'req-404' }));
     const api = await client()
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(api).toBeInstanceOf(ApiError);
+    expect(api).toBeInstanceOf(BaasApiError);
     expect(api).toMatchObject({ attempts: 1, requestId: 'req-404' });
     server.handle((_req, res) =>
       res.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' }).end('<html></html>'),
@@ -196,7 +196,7 @@ describe('every error carries attempts and the last request id', () => {
     });
   });
 
-  it('a ValidationError: nothing sent, 0 attempts', async () => {
+  it('a BaasValidationError: nothing sent, 0 attempts', async () => {
     await expect(client().listPixKeys({ limit: 0 })).rejects.toMatchObject({ kind: 'validation', attempts: 0 });
   });
 });

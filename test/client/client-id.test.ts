@@ -62,7 +62,7 @@ describe('the client id, masked like a secret', () => {
     expect(events.length).toBeGreaterThan(0);
   });
 
-  it('echoed by the token endpoint as its token_type, its error_uri and its description: masked in the TokenError and its cause', async () => {
+  it('echoed by the token endpoint as its token_type, its error_uri and its description: masked in the BaasTokenError and its cause', async () => {
     const { client, logged, events } = clientWith(
       () => json({ access_token: 'issued-token-0002', token_type: CLIENT_ID }),
       () => json({ data: [], cursor: { next: null } }),

@@ -2,13 +2,13 @@
 // (what JSON.stringify and a logger show), with fields the call did not know left out.
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError,
-  AuthError,
+  BaasApiError,
+  BaasAuthError,
   BaasError,
-  NetworkError,
-  ResponseError,
-  TimeoutError,
-  ValidationError,
+  BaasNetworkError,
+  BaasResponseError,
+  BaasTimeoutError,
+  BaasValidationError,
   type ErrorContext,
 } from '../../src/index.js';
 import { isBaasError } from '../../src/errors.js';
@@ -35,41 +35,41 @@ const where = {
 
 describe('BaasError: the message names the operation and the request when the call knows them', () => {
   it('operation, method and URL', () => {
-    expect(new AuthError('the token source failed', call).message).toBe(
+    expect(new BaasAuthError('the token source failed', call).message).toBe(
       'listPixKeys: the token source failed (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
   });
 
   it('no operation: no prefix', () => {
-    expect(new AuthError('the token source failed', { method: 'GET', url: 'https://x.test/a', ...none }).message).toBe(
-      'the token source failed (GET https://x.test/a)',
-    );
+    expect(
+      new BaasAuthError('the token source failed', { method: 'GET', url: 'https://x.test/a', ...none }).message,
+    ).toBe('the token source failed (GET https://x.test/a)');
   });
 
   it('a method without a URL, or a URL without a method: no request part', () => {
-    expect(new AuthError('no token', { operation: 'raw', method: 'GET', ...none }).message).toBe('raw: no token');
-    expect(new AuthError('no token', { operation: 'raw', url: 'https://x.test/a', ...none }).message).toBe(
+    expect(new BaasAuthError('no token', { operation: 'raw', method: 'GET', ...none }).message).toBe('raw: no token');
+    expect(new BaasAuthError('no token', { operation: 'raw', url: 'https://x.test/a', ...none }).message).toBe(
       'raw: no token',
     );
   });
 
   it('a context of the secrets alone: the bare message, 0 attempts, and only name and message in toJSON()', () => {
-    const error = new AuthError('no token', none);
+    const error = new BaasAuthError('no token', none);
     expect(error.message).toBe('no token');
     expect(error.attempts).toBe(0);
-    expect(error.toJSON()).toStrictEqual({ name: 'AuthError', message: 'no token', kind: 'auth', attempts: 0 });
+    expect(error.toJSON()).toStrictEqual({ name: 'BaasAuthError', message: 'no token', kind: 'auth', attempts: 0 });
   });
 
   it('is an Error named after its class, with its cause, and told apart by kind or isBaasError', () => {
     const cause = new Error('boom');
-    const error = new AuthError('the token source failed', call, { cause });
+    const error = new BaasAuthError('the token source failed', call, { cause });
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(BaasError);
-    expect(error.name).toBe('AuthError');
+    expect(error.name).toBe('BaasAuthError');
     expect(error.kind).toBe('auth');
     expect(error.cause).toBe(cause);
     expect(String(error)).toBe(
-      'AuthError: listPixKeys: the token source failed (GET https://api.example.test/v2/api/pix/keys?limit=10)',
+      'BaasAuthError: listPixKeys: the token source failed (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
     expect(isBaasError(error)).toBe(true);
     expect(isBaasError(cause)).toBe(false);
@@ -78,21 +78,21 @@ describe('BaasError: the message names the operation and the request when the ca
   });
 
   it('toJSON() holds the context, not the cause or the stack', () => {
-    const error = new AuthError('the token source failed', call, { cause: new Error('boom') });
-    expect(error.toJSON()).toStrictEqual({ name: 'AuthError', message: error.message, kind: 'auth', ...where });
+    const error = new BaasAuthError('the token source failed', call, { cause: new Error('boom') });
+    expect(error.toJSON()).toStrictEqual({ name: 'BaasAuthError', message: error.message, kind: 'auth', ...where });
     expect(JSON.parse(JSON.stringify(error))).toStrictEqual(error.toJSON());
   });
 });
 
-describe('ApiError', () => {
+describe('BaasApiError', () => {
   it('HTTP status, problem title and detail', () => {
     const problem = { type: 'about:blank', status: 503, title: 'Service Unavailable', detail: 'try later' };
-    const error = new ApiError({ status: 503, problem, retryAfterMs: 2_000 }, call);
+    const error = new BaasApiError({ status: 503, problem, retryAfterMs: 2_000 }, call);
     expect(error.message).toBe(
       'listPixKeys: HTTP 503 Service Unavailable: try later (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
     expect(error.toJSON()).toStrictEqual({
-      name: 'ApiError',
+      name: 'BaasApiError',
       message: error.message,
       kind: 'api',
       status: 503,
@@ -103,21 +103,21 @@ describe('ApiError', () => {
   });
 
   it('a title alone, a detail alone, neither', () => {
-    expect(new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }, none).message).toBe(
+    expect(new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Not Found' } }, none).message).toBe(
       'HTTP 404 Not Found',
     );
     expect(
-      new ApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }, none).message,
+      new BaasApiError({ status: 400, problem: { type: 'about:blank', detail: 'Account is required' } }, none).message,
     ).toBe('HTTP 400 Account is required');
-    expect(new ApiError({ status: 500, problem: { type: 'about:blank' } }, none).message).toBe('HTTP 500');
-    expect(new ApiError({ status: 500 }, none).message).toBe('HTTP 500');
+    expect(new BaasApiError({ status: 500, problem: { type: 'about:blank' } }, none).message).toBe('HTTP 500');
+    expect(new BaasApiError({ status: 500 }, none).message).toBe('HTTP 500');
   });
 
   it('the upstream code and the rate limit are fields of their own', () => {
     const rateLimit = { source: 'ietf' as const, remaining: 0, resetSeconds: 30 };
-    const error = new ApiError({ status: 429, code: 'CIE999', rateLimit }, none);
+    const error = new BaasApiError({ status: 429, code: 'CIE999', rateLimit }, none);
     expect(error.toJSON()).toStrictEqual({
-      name: 'ApiError',
+      name: 'BaasApiError',
       message: 'HTTP 429',
       kind: 'api',
       status: 429,
@@ -130,17 +130,17 @@ describe('ApiError', () => {
   });
 });
 
-describe('ValidationError', () => {
+describe('BaasValidationError', () => {
   const issue = (path: string, message: string) => ({ path, message });
 
   it('counts one problem, lists it, and never names a request (nothing was sent)', () => {
     const issues = [issue('/address/state', 'address.state must be 2 letters')];
-    const error = new ValidationError(issues, call);
+    const error = new BaasValidationError(issues, call);
     expect(error.message).toBe(
       'listPixKeys: invalid input, 1 problem, nothing was sent: address.state must be 2 letters',
     );
     expect(error.toJSON()).toStrictEqual({
-      name: 'ValidationError',
+      name: 'BaasValidationError',
       message: error.message,
       kind: 'validation',
       operation: 'listPixKeys',
@@ -152,10 +152,10 @@ describe('ValidationError', () => {
   });
 
   it('counts several problems and joins them', () => {
-    const error = new ValidationError([issue('a', 'first rule'), issue('b', 'second rule')], none);
+    const error = new BaasValidationError([issue('a', 'first rule'), issue('b', 'second rule')], none);
     expect(error.message).toBe('invalid input, 2 problems, nothing was sent: first rule; second rule');
     expect(error.toJSON()).toStrictEqual({
-      name: 'ValidationError',
+      name: 'BaasValidationError',
       message: error.message,
       kind: 'validation',
       attempts: 0,
@@ -164,14 +164,14 @@ describe('ValidationError', () => {
   });
 });
 
-describe('TimeoutError', () => {
+describe('BaasTimeoutError', () => {
   it('the per-attempt limit and the attempt it ended', () => {
-    const error = new TimeoutError(1_500, call);
+    const error = new BaasTimeoutError(1_500, call);
     expect(error.message).toBe(
       'listPixKeys: no complete response within 1500 ms (attempt 2) (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
     expect(error.toJSON()).toStrictEqual({
-      name: 'TimeoutError',
+      name: 'BaasTimeoutError',
       message: error.message,
       kind: 'timeout',
       timeoutMs: 1_500,
@@ -180,18 +180,18 @@ describe('TimeoutError', () => {
   });
 
   it('attempt 0 when the call knows none', () => {
-    expect(new TimeoutError(10, none).message).toBe('no complete response within 10 ms (attempt 0)');
+    expect(new BaasTimeoutError(10, none).message).toBe('no complete response within 10 ms (attempt 0)');
   });
 });
 
-describe('NetworkError', () => {
+describe('BaasNetworkError', () => {
   it('the system code and the attempts, plural', () => {
-    const error = new NetworkError('ECONNREFUSED', call);
+    const error = new BaasNetworkError('ECONNREFUSED', call);
     expect(error.message).toBe(
       'listPixKeys: network failure (ECONNREFUSED) after 2 attempts (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
     expect(error.toJSON()).toStrictEqual({
-      name: 'NetworkError',
+      name: 'BaasNetworkError',
       message: error.message,
       kind: 'network',
       code: 'ECONNREFUSED',
@@ -200,9 +200,9 @@ describe('NetworkError', () => {
   });
 
   it('one attempt, singular; no code; a reason in words', () => {
-    expect(new NetworkError(undefined, { attempts: 1, ...none }).message).toBe('network failure after 1 attempt');
-    expect(new NetworkError(undefined, none).message).toBe('network failure after 0 attempts');
-    const tls = new NetworkError(
+    expect(new BaasNetworkError(undefined, { attempts: 1, ...none }).message).toBe('network failure after 1 attempt');
+    expect(new BaasNetworkError(undefined, none).message).toBe('network failure after 0 attempts');
+    const tls = new BaasNetworkError(
       'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
       { attempts: 1, ...none },
       'the server asked for a client certificate and none was sent',
@@ -211,7 +211,7 @@ describe('NetworkError', () => {
       'network failure (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED): the server asked for a client certificate and none was sent, after 1 attempt',
     );
     expect(tls.toJSON()).toStrictEqual({
-      name: 'NetworkError',
+      name: 'BaasNetworkError',
       message: tls.message,
       kind: 'network',
       code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
@@ -221,9 +221,9 @@ describe('NetworkError', () => {
   });
 });
 
-describe('ResponseError', () => {
+describe('BaasResponseError', () => {
   it('the reason, the status and the content type', () => {
-    const error = new ResponseError(
+    const error = new BaasResponseError(
       'the body is not valid JSON',
       { status: 200, contentType: 'application/json', bodySnippet: '{"data":' },
       call,
@@ -232,7 +232,7 @@ describe('ResponseError', () => {
       'listPixKeys: the body is not valid JSON (HTTP 200, application/json) (GET https://api.example.test/v2/api/pix/keys?limit=10)',
     );
     expect(error.toJSON()).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       message: error.message,
       kind: 'response',
       status: 200,
@@ -244,11 +244,11 @@ describe('ResponseError', () => {
 
   it('no content type: the status alone; problems as a field', () => {
     const problems = [{ part: 'body' as const, pointer: '/cursor/next', rule: 'must not repeat' }];
-    const error = new ResponseError('a repeated cursor', { status: 200, problems }, none);
+    const error = new BaasResponseError('a repeated cursor', { status: 200, problems }, none);
     expect(error.message).toBe('a repeated cursor (HTTP 200)');
-    expect(new ResponseError('x', { status: 502, contentType: '' }, none).message).toBe('x (HTTP 502)');
+    expect(new BaasResponseError('x', { status: 502, contentType: '' }, none).message).toBe('x (HTTP 502)');
     expect(error.toJSON()).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       message: error.message,
       kind: 'response',
       status: 200,
@@ -262,7 +262,7 @@ describe('no error is built without the secrets of the client at hand', () => {
   const SECRET = 's3cret-value-123';
 
   it('every field is built through them: a value they hold is masked wherever the provider put it', () => {
-    const error = new ApiError(
+    const error = new BaasApiError(
       {
         status: 400,
         problem: { type: 'about:blank', title: `echo ${SECRET}`, [SECRET]: SECRET } as never,
@@ -277,8 +277,8 @@ describe('no error is built without the secrets of the client at hand', () => {
 
   it('a context without them is refused by the type, and by the constructor', () => {
     // @ts-expect-error: ErrorContext.secrets is required
-    expect(() => new AuthError('no token', {})).toThrow(TypeError);
+    expect(() => new BaasAuthError('no token', {})).toThrow(TypeError);
     // @ts-expect-error: the context is required
-    expect(() => new TimeoutError(10)).toThrow(TypeError);
+    expect(() => new BaasTimeoutError(10)).toThrow(TypeError);
   });
 });

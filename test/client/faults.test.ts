@@ -1,7 +1,13 @@
 // createBaasClient against a local fault server: retries, aborts, error bodies, pagination, headers.
 // Network and body faults are in test/faults/fault-matrix.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError, ResponseError, TimeoutError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  BaasApiError,
+  BaasResponseError,
+  BaasTimeoutError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
@@ -34,26 +40,26 @@ describe('faults', () => {
     };
     const error = (await client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 }, fetch: counting })
       .listPixKeys()
-      .catch((e: unknown) => e)) as TimeoutError;
-    expect(error).toBeInstanceOf(TimeoutError);
+      .catch((e: unknown) => e)) as BaasTimeoutError;
+    expect(error).toBeInstanceOf(BaasTimeoutError);
     expect(error.attempts).toBe(2);
     expect(sent).toBe(2);
   });
 
-  it('reports an HTML 502 as ResponseError, after retrying it', async () => {
+  it('reports an HTML 502 as BaasResponseError, after retrying it', async () => {
     server.handle((_req, res) =>
       res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
     );
     const error = (await client()
       .listPixKeys()
-      .catch((e: unknown) => e)) as ResponseError;
-    expect(error).toBeInstanceOf(ResponseError);
+      .catch((e: unknown) => e)) as BaasResponseError;
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(error.status).toBe(502);
     expect(error.bodySnippet).toContain('502 Bad Gateway');
     expect(server.requests).toHaveLength(3);
   });
 
-  it('reads the upstream provider envelope into ApiError', async () => {
+  it('reads the upstream provider envelope into BaasApiError', async () => {
     server.handle((_req, res) =>
       json(
         res,
@@ -64,18 +70,18 @@ describe('faults', () => {
     );
     const error = (await client()
       .listPixKeys()
-      .catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+      .catch((e: unknown) => e)) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.code).toBe('CIE999');
     expect(error.problem?.detail).toBe('Conta não encontrada');
   });
 
-  it('reads a plain-text error into ApiError, truncated', async () => {
+  it('reads a plain-text error into BaasApiError, truncated', async () => {
     server.handle((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found '.repeat(200)));
     const error = (await client()
       .listPixKeys()
-      .catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+      .catch((e: unknown) => e)) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.problem?.detail?.length).toBeLessThan(600);
   });
 
@@ -138,8 +144,8 @@ describe('faults', () => {
     await expect(walk()).rejects.toThrow(/must not repeat an earlier cursor.*endless loop/);
     expect(server.requests).toHaveLength(2);
     const error = await walk().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).operation).toBe('listPixKeys');
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).operation).toBe('listPixKeys');
   });
 
   it('an iterator closed before its first page (the walker not loaded yet) fetches nothing, then or later', async () => {

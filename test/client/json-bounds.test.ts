@@ -1,8 +1,8 @@
 // What the client keeps and walks of a provider's JSON (src/json-bounds.ts): a success body nested
-// deeper than MAX_JSON_DEPTH is refused as a ResponseError (not a stack overflow downstream), and an
-// ApiError keeps a bounded copy of a huge problem. Through the public entry with an injected fetch.
+// deeper than MAX_JSON_DEPTH is refused as a BaasResponseError (not a stack overflow downstream), and an
+// BaasApiError keeps a bounded copy of a huge problem. Through the public entry with an injected fetch.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, exportKeys, ApiError, ResponseError } from '../../src/index.js';
+import { createBaasClient, exportKeys, BaasApiError, BaasResponseError } from '../../src/index.js';
 import { boundedCopy, MAX_JSON_DEPTH, MAX_KEPT_ITEMS, MAX_KEPT_MEMBERS, tooDeepAt } from '../../src/json-bounds.js';
 
 const answering = (status: number, body: string, type = 'application/json') =>
@@ -23,9 +23,9 @@ describe('the depth bound', () => {
     const error = await answering(200, body)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect((error as Error).message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
-    expect((error as ResponseError).problems).toEqual([
+    expect((error as BaasResponseError).problems).toEqual([
       {
         part: 'body',
         pointer: expect.stringMatching(/^\/data\/0\/key\//),
@@ -35,7 +35,7 @@ describe('the depth bound', () => {
     const exported = await (async () => {
       for await (const _ of exportKeys(answering(200, body))) expect.unreachable();
     })().catch((e: unknown) => e);
-    expect(exported).toBeInstanceOf(ResponseError);
+    expect(exported).toBeInstanceOf(BaasResponseError);
   });
 
   it(`takes ${MAX_JSON_DEPTH} levels and refuses one more`, () => {
@@ -47,21 +47,21 @@ describe('the depth bound', () => {
   });
 });
 
-describe('what an ApiError keeps of a huge problem', () => {
+describe('what a BaasApiError keeps of a huge problem', () => {
   it(`keeps ${MAX_KEPT_MEMBERS} members of a 422 with 300,000, and ${MAX_KEPT_ITEMS} of 100,000 violations`, async () => {
     const problem: Record<string, unknown> = { type: 'about:blank', status: 422, title: 'Invalid' };
     for (let i = 0; i < 300_000; i += 1) problem[`m${i}`] = i;
     const members = await answering(422, JSON.stringify(problem), 'application/problem+json')
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(members).toBeInstanceOf(ApiError);
-    expect(Object.keys((members as ApiError).problem!)).toHaveLength(MAX_KEPT_MEMBERS);
-    expect((members as ApiError).problem).toMatchObject({ type: 'about:blank', status: 422, title: 'Invalid' });
+    expect(members).toBeInstanceOf(BaasApiError);
+    expect(Object.keys((members as BaasApiError).problem!)).toHaveLength(MAX_KEPT_MEMBERS);
+    expect((members as BaasApiError).problem).toMatchObject({ type: 'about:blank', status: 422, title: 'Invalid' });
     const violations = Array.from({ length: 100_000 }, (_, i) => ({ property: `/f${i}`, reason: 'bad' }));
     const listed = await answering(422, JSON.stringify({ title: 'Invalid', violations }), 'application/problem+json')
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect((listed as ApiError).problem!.violations).toHaveLength(MAX_KEPT_ITEMS);
+    expect((listed as BaasApiError).problem!.violations).toHaveLength(MAX_KEPT_ITEMS);
   });
 
   it('copies without the call stack, drops what nests past the bound, and keeps __proto__ a plain member', () => {

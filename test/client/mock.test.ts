@@ -1,6 +1,6 @@
 // createBaasClient against the Prism mock: every public method, and every documented error.
 import { describe, expect, it } from 'vitest';
-import { ApiError, createBaasClient } from '../../src/index.js';
+import { BaasApiError, createBaasClient } from '../../src/index.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
 import { mockUrl } from '../support/mock.js';
 import { spec } from '../support/spec.js';
@@ -74,13 +74,13 @@ describe('createBaasClient against the mock', () => {
       .filter((s) => s >= 400);
 
   it.each(statuses('/v2/api/baas-onboarding/account/natural-person', 'put'))(
-    'update %i becomes ApiError with the problem',
+    'update %i becomes BaasApiError with the problem',
     async (status) => {
       const error = await preferring(status)
         .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      const apiError = error as ApiError;
+      expect(error).toBeInstanceOf(BaasApiError);
+      const apiError = error as BaasApiError;
       expect(apiError.kind).toBe('api');
       expect(apiError.status).toBe(status);
       expect(apiError.problem?.status).toBe(status);
@@ -93,12 +93,12 @@ describe('createBaasClient against the mock', () => {
   );
 
   it.each(statuses('/v2/api/pix/keys/list-keys', 'get'))(
-    'list %i becomes ApiError with the problem',
+    'list %i becomes BaasApiError with the problem',
     async (status) => {
       const error = (await preferring(status)
         .listPixKeys()
-        .catch((e: unknown) => e)) as ApiError;
-      expect(error).toBeInstanceOf(ApiError);
+        .catch((e: unknown) => e)) as BaasApiError;
+      expect(error).toBeInstanceOf(BaasApiError);
       expect(error.status).toBe(status);
       expect(error.problem?.status).toBe(status);
     },

@@ -5,7 +5,7 @@ import { rootCertificates } from 'node:tls';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { callSettings, DEFAULT_TIMEOUT_MS, resolveOptions } from '../../src/client/options.js';
-import { AuthError } from '../../src/errors.js';
+import { BaasAuthError } from '../../src/errors.js';
 
 const base = { baseUrl: 'https://api.baas.example', token: 't0ken-abcdef' };
 
@@ -101,8 +101,8 @@ describe('resolveOptions', () => {
     // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
     [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
     [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],
-  ])('refuses token %j as an AuthError: %s', (override, rule) => {
-    const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), AuthError);
+  ])('refuses token %j as a BaasAuthError: %s', (override, rule) => {
+    const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), BaasAuthError);
     expect(message).toMatch(/^createBaasClient: /);
     expect(message.slice('createBaasClient: '.length)).toMatch(rule);
   });

@@ -1,10 +1,10 @@
 // The bounds of the one page walker (src/client/pagination.ts), through the public entry with an
 // injected fetch: pixKeys() and exportKeys/exportKeyPages walk the same rules. A hostile provider sends
 // a cursor past the contract's 512 characters, pages without a key but with a fresh cursor forever, or
-// a cursor it already sent; each walk ends with a ResponseError naming the rule, and the page that
+// a cursor it already sent; each walk ends with a BaasResponseError naming the rule, and the page that
 // broke it is never handed out (so the export never journals its cursor).
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, exportKeys, ResponseError } from '../../src/index.js';
+import { createBaasClient, exportKeys, BaasResponseError } from '../../src/index.js';
 // exportKeyPages is what the command line's export-keys walks (it journals each page's nextCursor).
 import { exportKeyPages } from '../../src/batch/export-keys.js';
 import { MAX_EMPTY_PAGES, MAX_REMEMBERED_CURSORS, walkPages, type Page } from '../../src/client/pagination.js';
@@ -48,8 +48,8 @@ describe.each(Object.entries(walks))('%s under the page walker bounds', (_name, 
     const { items, error } = await drain(walk(client));
     expect(items).toEqual([]);
     expect(requests()).toBe(MAX_EMPTY_PAGES);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).problems).toEqual([
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).problems).toEqual([
       { part: 'body', pointer: '/data', rule: expect.stringContaining(`within ${MAX_EMPTY_PAGES} pages in a row`) },
     ]);
     expect((error as Error).message).toContain('MAX_EMPTY_PAGES');
@@ -72,7 +72,7 @@ describe.each(Object.entries(walks))('%s under the page walker bounds', (_name, 
     const { items, error } = await drain(walk(client));
     expect(items).toEqual([]);
     expect(requests()).toBe(1);
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect((error as Error).message).toContain(`at most ${CURSOR_MAX_LENGTH} characters`);
     // The cursor itself is in no field of the error.
     expect(JSON.stringify(error)).not.toContain('aaaaaaaaaa');
@@ -92,7 +92,7 @@ describe.each(Object.entries(walks))('%s under the page walker bounds', (_name, 
   it('refuses a cursor with a character outside the contract pattern (a newline)', async () => {
     const { client, requests } = provider((n) => ({ next: n === 1 ? 'ab\ncd' : null, keys: 1 }));
     const { error } = await drain(walk(client));
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(requests()).toBe(1);
   });
 });
@@ -113,7 +113,7 @@ describe('the cursors a walk remembers', () => {
         {},
       ),
     );
-    expect(caught.error).toBeInstanceOf(ResponseError);
+    expect(caught.error).toBeInstanceOf(BaasResponseError);
     expect(caught.items).toHaveLength(last);
     // c1 … cN+1, then c1: the oldest of N + 1 cursors, forgotten; what the walk keeps is bounded.
     const forgotten = await drain(
@@ -140,14 +140,14 @@ describe('exportKeyPages', () => {
       })(),
     );
     expect(cursors).toEqual(['ok1']);
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
   });
 
   it('resumes with `after` remembered: the provider sending it back is refused', async () => {
     const { client, requests } = provider(() => ({ next: 'start', keys: 1 }));
     const { items, error } = await drain(exportKeyPages(client, { after: 'start' }));
     expect(items).toEqual([]);
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(requests()).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 // stops, what a repeated cursor does.
 import { describe, expect, it, vi } from 'vitest';
 import { walkPages, type Page, type PageOptions } from '../../src/client/pagination.js';
-import { ResponseError } from '../../src/errors.js';
+import { BaasResponseError } from '../../src/errors.js';
 
 type Query = PageOptions & { cursor?: string };
 
@@ -79,7 +79,7 @@ describe('walkPages', () => {
     expect(none.fetchPage).not.toHaveBeenCalled();
   });
 
-  it('a cursor sent again, even pages later, is a ResponseError naming the page; then the walk is over', async () => {
+  it('a cursor sent again, even pages later, is a BaasResponseError naming the page; then the walk is over', async () => {
     const { fetchPage } = pageSource([
       { data: ['a'], cursor: { next: 'A' } },
       { data: ['b'], cursor: { next: 'B' } },
@@ -89,13 +89,13 @@ describe('walkPages', () => {
     await expect(walk.next()).resolves.toStrictEqual({ value: 'a', done: false });
     await expect(walk.next()).resolves.toStrictEqual({ value: 'b', done: false });
     const error = await walk.next().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(error).toMatchObject({
       operation: 'listPixKeys',
       status: 200,
       problems: [{ part: 'body', pointer: '/cursor/next', rule: 'must not repeat an earlier cursor' }],
     });
-    expect((error as ResponseError).message).toContain('page 3 broke a rule of the page walk');
+    expect((error as BaasResponseError).message).toContain('page 3 broke a rule of the page walk');
     // The page that carried the repeated cursor is not handed out, and nothing more is fetched.
     await expect(walk.next()).resolves.toStrictEqual({ value: undefined, done: true });
     expect(fetchPage).toHaveBeenCalledTimes(3);

@@ -45,8 +45,9 @@ describe('baseUrl', () => {
     [undefined, 'createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'],
     [
       'api.baas.example',
-      'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"',
+      'createBaasClient: baseUrl has no scheme: start it with https:// (or http:// for a server on this machine), e.g. "https://sandbox.baas.example"',
     ],
+    ['https://', 'createBaasClient: baseUrl must be an absolute http(s) URL, e.g. "https://sandbox.baas.example"'],
     ['ftp://api.baas.example', 'createBaasClient: baseUrl must use https (or http to loopback), not ftp:'],
     ['https://user:pw@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],
     ['https://user@api.baas.example', 'createBaasClient: baseUrl must not carry credentials; use the token option'],

@@ -1,6 +1,6 @@
-// Bad input never leaves the process: the client throws ValidationError and fetch is never called.
+// Bad input never leaves the process: the client throws BaasValidationError and fetch is never called.
 import { describe, expect, it, vi } from 'vitest';
-import { ValidationError, createBaasClient, type NaturalPersonUpdate } from '../../src/index.js';
+import { BaasValidationError, createBaasClient, type NaturalPersonUpdate } from '../../src/index.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
 function clientWithSpy(validate = true) {
@@ -34,8 +34,8 @@ describe('pre-flight validation', () => {
     const error = await client
       .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: body as NaturalPersonUpdate })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues.map((i) => i.path)).toContain(path);
+    expect(error).toBeInstanceOf(BaasValidationError);
+    expect((error as BaasValidationError).issues.map((i) => i.path)).toContain(path);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
@@ -49,8 +49,8 @@ describe('pre-flight validation', () => {
     const { client, fetchSpy } = clientWithSpy();
     const error = (await client
       .updateNaturalPerson({ account, documentNumber, body: fullUpdate() })
-      .catch((e: unknown) => e)) as ValidationError;
-    expect(error).toBeInstanceOf(ValidationError);
+      .catch((e: unknown) => e)) as BaasValidationError;
+    expect(error).toBeInstanceOf(BaasValidationError);
     expect(error.kind).toBe('validation');
     expect(error.issues.map((i) => i.path)).toContain(path);
     expect(fetchSpy).not.toHaveBeenCalled();
@@ -61,7 +61,7 @@ describe('pre-flight validation', () => {
     const body = { ...withAddress({ state: 'XX', postalCode: '1' }), phoneNumber: '0' };
     const error = (await client
       .updateNaturalPerson({ account: 'x', documentNumber: '1', body })
-      .catch((e: unknown) => e)) as ValidationError;
+      .catch((e: unknown) => e)) as BaasValidationError;
     const paths = new Set(error.issues.map((i) => i.path));
     expect([...paths]).toEqual(
       expect.arrayContaining(['Account', 'DocumentNumber', '/address/state', '/address/postalCode', '/phoneNumber']),
@@ -74,7 +74,7 @@ describe('pre-flight validation', () => {
     ['cursor with spaces', { cursor: 'a b' }, 'cursor'],
   ])('rejects listPixKeys with %s', async (_rule, query, path) => {
     const { client, fetchSpy } = clientWithSpy();
-    const error = (await client.listPixKeys(query).catch((e: unknown) => e)) as ValidationError;
+    const error = (await client.listPixKeys(query).catch((e: unknown) => e)) as BaasValidationError;
     expect(error.issues.map((i) => i.path)).toContain(path);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
@@ -118,12 +118,12 @@ describe('an input member named in other letters', () => {
     ['Limit', (client) => client.listPixKeys({ Limit: 5 } as never), 'Limit', 'did you mean limit?'],
     ['TimeoutMs', (client) => client.listPixKeys({ TimeoutMs: 1000 } as never), 'TimeoutMs', 'did you mean timeoutMs?'],
   ])(
-    '%s: a ValidationError naming it and the member meant, nothing sent, validate on or off',
+    '%s: a BaasValidationError naming it and the member meant, nothing sent, validate on or off',
     async (_what, call, name, hint) => {
       for (const validate of [true, false]) {
         const { client, fetchSpy } = clientWithSpy(validate);
-        const error = (await call(client).catch((e: unknown) => e)) as ValidationError;
-        expect(error).toBeInstanceOf(ValidationError);
+        const error = (await call(client).catch((e: unknown) => e)) as BaasValidationError;
+        expect(error).toBeInstanceOf(BaasValidationError);
         expect(error.issues[0]).toMatchObject({ path: name });
         expect(error.message).toContain(`"${name}"`);
         expect(error.message).toContain(hint);

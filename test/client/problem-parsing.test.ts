@@ -1,10 +1,10 @@
-// What an answer becomes, through the client with an injected fetch: data, an ApiError built from
-// problem details, the upstream envelope or a text body, or a ResponseError for what is not the
+// What an answer becomes, through the client with an injected fetch: data, a BaasApiError built from
+// problem details, the upstream envelope or a text body, or a BaasResponseError for what is not the
 // contract (HTML, invalid JSON, a redirect not followed). Each error's toJSON() is pinned but for its
 // message, whose format test/client/errors.test.ts pins once: here a message is checked for what it
 // names (the operation, the status, what went wrong) and for what it hides.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, type ApiError, type BaasError, type ResponseError } from '../../src/index.js';
+import { createBaasClient, type BaasApiError, type BaasError, type BaasResponseError } from '../../src/index.js';
 import { VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';
@@ -55,7 +55,7 @@ function fields(error: BaasError): Record<string, unknown> {
 }
 
 describe('problem details', () => {
-  it('become ApiError.problem, redacted, with the status, title and detail in the message', async () => {
+  it('become BaasApiError.problem, redacted, with the status, title and detail in the message', async () => {
     const problem = {
       type: 'https://errors.example.test/rate',
       status: 429,
@@ -74,7 +74,7 @@ describe('problem details', () => {
     expect(error.message).toContain(`${problem.title}: ${redacted.detail}`);
     expect(error.message).not.toContain(TOKEN);
     expect(fields(error)).toStrictEqual({
-      name: 'ApiError',
+      name: 'BaasApiError',
       kind: 'api',
       status: 429,
       problem: redacted,
@@ -87,11 +87,11 @@ describe('problem details', () => {
   it('without a type (or with one that is not a string) have type about:blank (RFC 9457)', async () => {
     const noType = (await listError(
       answer(400, '{"title":"Bad Request","status":400}', { 'content-type': 'application/problem+json' }),
-    )) as ApiError;
+    )) as BaasApiError;
     expect(noType.problem).toStrictEqual({ type: 'about:blank', title: 'Bad Request', status: 400 });
     const numericType = (await listError(
       answer(400, '{"type":7,"title":"Bad Request"}', { 'content-type': 'application/json' }),
-    )) as ApiError;
+    )) as BaasApiError;
     expect(numericType.problem).toStrictEqual({ type: 'about:blank', title: 'Bad Request' });
   });
 
@@ -112,13 +112,15 @@ describe('problem details', () => {
   });
 
   it('read as JSON whatever the content type says, when it parses', async () => {
-    const error = (await listError(answer(403, '{"title":"Forbidden"}', { 'content-type': 'text/plain' }))) as ApiError;
+    const error = (await listError(
+      answer(403, '{"title":"Forbidden"}', { 'content-type': 'text/plain' }),
+    )) as BaasApiError;
     expect(error.problem).toStrictEqual({ type: 'about:blank', title: 'Forbidden' });
   });
 });
 
 describe("the upstream provider's envelope", () => {
-  it('gives ApiError.code, the code as the title and the message (redacted) as the detail', async () => {
+  it('gives BaasApiError.code, the code as the title and the message (redacted) as the detail', async () => {
     const body = JSON.stringify({
       status: 'ERROR',
       error: { errorCode: 'CIE999', message: `Conta ${VALID_CPF} não encontrada` },
@@ -127,7 +129,7 @@ describe("the upstream provider's envelope", () => {
     expect(error.message).toContain('HTTP 404 CIE999:');
     expect(error.message).toContain('Conta *********25');
     expect(fields(error)).toStrictEqual({
-      name: 'ApiError',
+      name: 'BaasApiError',
       kind: 'api',
       status: 404,
       code: 'CIE999',
@@ -137,7 +139,7 @@ describe("the upstream provider's envelope", () => {
   });
 
   it('without a code (or a code that is not a string) is titled "Upstream error"; without a message it has no detail', async () => {
-    const noCode = (await listError(answer(500, '{"status":"ERROR","error":{"message":"falha"}}'))) as ApiError;
+    const noCode = (await listError(answer(500, '{"status":"ERROR","error":{"message":"falha"}}'))) as BaasApiError;
     expect(noCode.code).toBeUndefined();
     expect(noCode.problem).toStrictEqual({
       type: 'about:blank',
@@ -147,12 +149,12 @@ describe("the upstream provider's envelope", () => {
     });
     const numericCode = (await listError(
       answer(500, '{"status":"ERROR","error":{"errorCode":12,"message":7}}'),
-    )) as ApiError;
+    )) as BaasApiError;
     expect(numericCode.code).toBeUndefined();
     expect(numericCode.problem).toStrictEqual({ type: 'about:blank', status: 500, title: 'Upstream error' });
     const emptyMessage = (await listError(
       answer(500, '{"status":"ERROR","error":{"errorCode":"E1","message":""}}'),
-    )) as ApiError;
+    )) as BaasApiError;
     expect(emptyMessage.problem).toStrictEqual({ type: 'about:blank', status: 500, title: 'E1' });
     expect(emptyMessage.message).toMatch(/HTTP 500 E1 \(GET/);
   });
@@ -163,7 +165,7 @@ describe("the upstream provider's envelope", () => {
       { status: 'ERROR', error: 'boom' },
       { status: 'FAIL', error: { errorCode: 'X' } },
     ]) {
-      const error = (await listError(answer(500, JSON.stringify(body)))) as ApiError;
+      const error = (await listError(answer(500, JSON.stringify(body)))) as BaasApiError;
       expect(error.code, JSON.stringify(body)).toBeUndefined();
       expect(error.problem, JSON.stringify(body)).toStrictEqual({ ...body, type: 'about:blank' });
     }
@@ -173,12 +175,12 @@ describe("the upstream provider's envelope", () => {
 describe('a text body', () => {
   it('is the detail of an about:blank problem, redacted and truncated', async () => {
     const text = `upstream down for ${TOKEN} ${'x'.repeat(600)}`;
-    const error = (await listError(answer(503, text, { 'content-type': 'text/plain' }))) as ApiError;
+    const error = (await listError(answer(503, text, { 'content-type': 'text/plain' }))) as BaasApiError;
     const shown = `upstream down for [REDACTED] ${'x'.repeat(600)}`;
     const detail = `${shown.slice(0, 500)}… (${shown.length - 500} more characters)`;
     expect(error.message).toContain(`HTTP 503 ${detail} (GET`);
     expect(fields(error)).toStrictEqual({
-      name: 'ApiError',
+      name: 'BaasApiError',
       kind: 'api',
       status: 503,
       problem: { type: 'about:blank', status: 503, detail },
@@ -187,7 +189,9 @@ describe('a text body', () => {
   });
 
   it('that mentions <html> later on is still text', async () => {
-    const error = (await listError(answer(500, 'error near <html> tag', { 'content-type': 'text/plain' }))) as ApiError;
+    const error = (await listError(
+      answer(500, 'error near <html> tag', { 'content-type': 'text/plain' }),
+    )) as BaasApiError;
     expect(error.problem).toStrictEqual({ type: 'about:blank', status: 500, detail: 'error near <html> tag' });
   });
 
@@ -195,19 +199,19 @@ describe('a text body', () => {
     for (const body of ['', 'null', '[1,2]', '42']) {
       const error = await listError(answer(500, body));
       expect(error.message, body).toMatch(/HTTP 500 \(GET/);
-      expect(fields(error), body).toStrictEqual({ name: 'ApiError', kind: 'api', status: 500, ...listContext });
+      expect(fields(error), body).toStrictEqual({ name: 'BaasApiError', kind: 'api', status: 500, ...listContext });
     }
   });
 });
 
-describe('answers that are not the contract: ResponseError', () => {
+describe('answers that are not the contract: BaasResponseError', () => {
   it('an HTML page, by its content type or by its first tag', async () => {
     const page = '<html><body>502 Bad Gateway</body></html>';
     const error = await listError(answer(502, page, { 'content-type': 'TEXT/HTML; charset=utf-8' }));
     expect(error.message).toContain('HTML page');
     expect(error.message).toContain('(HTTP 502, TEXT/HTML; charset=utf-8)');
     expect(fields(error)).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       kind: 'response',
       status: 502,
       contentType: 'TEXT/HTML; charset=utf-8',
@@ -215,7 +219,7 @@ describe('answers that are not the contract: ResponseError', () => {
       ...listContext,
     });
     for (const text of ['\n  <!DOCTYPE html><p>down</p>', '<HTML>down</HTML>']) {
-      const untyped = (await listError(answer(500, text, { 'content-type': 'text/plain' }))) as ResponseError;
+      const untyped = (await listError(answer(500, text, { 'content-type': 'text/plain' }))) as BaasResponseError;
       expect([untyped.kind, untyped.contentType], text).toEqual(['response', 'text/plain']);
       expect(untyped.message, text).toMatch(/HTML page.*500, text.plain/);
     }
@@ -228,7 +232,7 @@ describe('answers that are not the contract: ResponseError', () => {
     expect(error.message).toMatch(/not valid JSON.*500/);
     expect(error.message).not.toContain(TOKEN);
     expect(fields(error)).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       kind: 'response',
       status: 500,
       contentType: 'Application/Problem+JSON',
@@ -237,7 +241,7 @@ describe('answers that are not the contract: ResponseError', () => {
     });
   });
 
-  it('a blank error body with a JSON type is an ApiError, not a broken body', async () => {
+  it('a blank error body with a JSON type is a BaasApiError, not a broken body', async () => {
     for (const body of ['', ' \n']) {
       const error = await listError(answer(500, body, { 'content-type': 'application/json' }));
       expect(error.kind, JSON.stringify(body)).toBe('api');
@@ -249,7 +253,7 @@ describe('answers that are not the contract: ResponseError', () => {
     const redirected = await updateError(answer(307, 'moved', { location: 'https://elsewhere.test/x' }));
     expect(redirected.message).toMatch(/^updateNaturalPerson: .*redirect.*followed.*307/);
     expect(fields(redirected)).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       kind: 'response',
       status: 307,
       contentType: '',
@@ -291,7 +295,7 @@ describe('a success body', () => {
       const error = await updateError(answer(200, `{"ok":true,"token":"${TOKEN}"}`, { 'content-type': type }));
       expect(error.message).toContain(`body (HTTP 200, ${type})`);
       expect(fields(error)).toStrictEqual({
-        name: 'ResponseError',
+        name: 'BaasResponseError',
         kind: 'response',
         status: 200,
         contentType: type,
@@ -308,7 +312,7 @@ describe('a success body', () => {
     const error = await updateError(answer(200, 'not json'));
     expect(error.message).toMatch(/not valid JSON.*200/);
     expect(fields(error)).toStrictEqual({
-      name: 'ResponseError',
+      name: 'BaasResponseError',
       kind: 'response',
       status: 200,
       contentType: '',
@@ -324,6 +328,6 @@ describe('a success body', () => {
 it('a final 429 carries what its rate-limit header fields say', async () => {
   const error = (await listError(
     answer(429, '', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' }),
-  )) as ApiError;
+  )) as BaasApiError;
   expect(error.rateLimit).toStrictEqual({ source: 'separate-fields', limit: 100, remaining: 0, resetSeconds: 30 });
 });

@@ -3,7 +3,7 @@
 import type { Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/fetch.js';
-import { NetworkError, createBaasClient } from '../../src/index.js';
+import { BaasNetworkError, createBaasClient } from '../../src/index.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 
 const BASE = 'https://api.example.test';
@@ -96,15 +96,15 @@ describe('client.raw: what comes back', () => {
     expect([response.status, response.statusText]).toEqual([400, 'Bad Request']);
   });
 
-  it('a network failure is a NetworkError of the raw operation, naming the URL', async () => {
+  it('a network failure is a BaasNetworkError of the raw operation, naming the URL', async () => {
     const fetch: FetchLike = async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     };
     const error = await baas(fetch)
       .raw.GET(LIST, UA)
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toBe(
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).message).toBe(
       `raw: network failure (ECONNREFUSED) after 1 attempt (GET ${BASE}${LIST})`,
     );
   });

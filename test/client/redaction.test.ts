@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-// Answers come at once: a timeout no load reaches, so only the TimeoutError case (200 ms) meets its timer.
+// Answers come at once: a timeout no load reaches, so only the BaasTimeoutError case (200 ms) meets its timer.
 const client = (timeoutMs = 5_000) =>
   createBaasClient({ baseUrl: server.url, token: SECRET_TOKEN, timeoutMs, retry: false });
 const update = (body: NaturalPersonUpdate = fullUpdate(), timeoutMs?: number): Promise<BaasError> =>
@@ -41,7 +41,7 @@ const expectClean = (error: BaasError): void => {
 };
 
 describe('redaction', () => {
-  it('an ApiError whose problem echoes the token and the CPF', async () => {
+  it('a BaasApiError whose problem echoes the token and the CPF', async () => {
     server.handle((_req, res) =>
       json(res, 404, {
         title: 'Not found',
@@ -57,7 +57,7 @@ describe('redaction', () => {
     expect(error.message).toContain('*********25');
   });
 
-  it('a ResponseError with an HTML page that echoes them', async () => {
+  it('a BaasResponseError with an HTML page that echoes them', async () => {
     server.handle((_req, res) =>
       res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${VALID_CPF} ${SECRET_TOKEN}</html>`),
     );
@@ -66,21 +66,21 @@ describe('redaction', () => {
     expectClean(error);
   });
 
-  it('a TimeoutError', async () => {
+  it('a BaasTimeoutError', async () => {
     server.handle(() => undefined);
     const error = await update(fullUpdate(), 200);
     expect(error.kind).toBe('timeout');
     expectClean(error);
   });
 
-  it('a NetworkError', async () => {
+  it('a BaasNetworkError', async () => {
     server.handle((req) => req.socket.destroy());
     const error = await update();
     expect(error.kind).toBe('network');
     expectClean(error);
   });
 
-  it('a ValidationError', async () => {
+  it('a BaasValidationError', async () => {
     const error = (await client()
       .updateNaturalPerson({
         account: VALID_ACCOUNT,
@@ -115,7 +115,7 @@ describe('redaction leaves prose alone', () => {
     expect(redactText(text)).toBe(expected);
   });
 
-  it("the mock's 401 detail reaches an ApiError unchanged", async () => {
+  it("the mock's 401 detail reaches a BaasApiError unchanged", async () => {
     server.handle((_req, res) =>
       json(res, 401, {
         type: 'about:blank',

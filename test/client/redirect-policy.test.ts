@@ -2,7 +2,13 @@
 // the bearer token goes. A 3xx is followed only for GET and HEAD, only to the same origin (scheme,
 // host and port), at most 5 times; anything else comes back as the 3xx itself.
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError, ResponseError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import {
+  BaasApiError,
+  BaasNetworkError,
+  BaasResponseError,
+  createBaasClient,
+  type BaasClientOptions,
+} from '../../src/index.js';
 import { fetchFollowingRedirects } from '../../src/transport/redirect.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
@@ -211,14 +217,14 @@ describe('through the client: the token, and the URL errors name', () => {
     const error = await client(server.fetch)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    const { url, attempts, status } = error as ApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
+    const { url, attempts, status } = error as BaasApiError;
     expect({ url, attempts, status }).toEqual({
       url: 'https://api.example.test/elsewhere?DocumentNumber=*********25',
       attempts: 1,
       status: 500,
     });
-    expect((error as ApiError).message).toContain(
+    expect((error as BaasApiError).message).toContain(
       '(GET https://api.example.test/elsewhere?DocumentNumber=*********25)',
     );
     expect(JSON.stringify(error)).not.toContain(VALID_CPF);
@@ -231,23 +237,23 @@ describe('through the client: the token, and the URL errors name', () => {
     const error = await client(server.fetch)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).url).toBe('https://api.example.test/down');
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).url).toBe('https://api.example.test/down');
   });
 
-  it('a redirect to another origin is a ResponseError naming the URL asked, and the token never leaves', async () => {
+  it('a redirect to another origin is a BaasResponseError naming the URL asked, and the token never leaves', async () => {
     const server = scripted(redirect(307, 'https://evil.example.test/steal'));
     const error = await client(server.fetch)
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).message).toBe(
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).message).toBe(
       'listPixKeys: a redirect to another origin or for a non-GET request, not followed (HTTP 307) (GET https://api.example.test/v2/api/pix/keys/list-keys)',
     );
     expect(server.urls()).toEqual(['https://api.example.test/v2/api/pix/keys/list-keys']);
   });
 
-  it('an opaque redirect (a browser-like fetch, status 0) is a ResponseError about a redirect, not followed', async () => {
+  it('an opaque redirect (a browser-like fetch, status 0) is a BaasResponseError about a redirect, not followed', async () => {
     const opaque = () => {
       const response = new Response(null, { status: 200 });
       Object.defineProperty(response, 'status', { value: 0 });
@@ -259,8 +265,8 @@ describe('through the client: the token, and the URL errors name', () => {
     const error = await client(server.fetch)
       .listPixKeys({ retry: false })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).message).toMatch(/redirect .*opaque.*not followed/);
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).message).toMatch(/redirect .*opaque.*not followed/);
     expect(server.calls).toHaveLength(1);
   });
 
@@ -269,8 +275,8 @@ describe('through the client: the token, and the URL errors name', () => {
     const error = await client(server.fetch)
       .updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: { socialName: 'Maria' } })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).status).toBe(303);
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).status).toBe(303);
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]?.init.method).toBe('PUT');
   });

@@ -1,10 +1,10 @@
 // maxResponseBytes: every answer the client reads (typed operations and `raw`, success and error) is
 // counted while it streams; past the limit the read stops, the source is cancelled and the call ends
-// with a ResponseError naming the operation and the limit, not retried. Sources count what they
+// with a BaasResponseError naming the operation and the limit, not retried. Sources count what they
 // gave, so nothing here measures memory or time.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FetchLike } from '../../src/fetch.js';
-import { createBaasClient, ResponseError, TimeoutError, type BaasClientOptions } from '../../src/index.js';
+import { createBaasClient, BaasResponseError, BaasTimeoutError, type BaasClientOptions } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';
 import { startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN } from '../support/fixtures.js';
@@ -27,19 +27,19 @@ function endlessFetch(status = 200, headers: Record<string, string> = { 'content
 const client = (fetch: FetchLike, options: Partial<BaasClientOptions> = {}) =>
   createBaasClient({ baseUrl: BASE, token: SECRET_TOKEN, fetch, ...options });
 
-/** The ResponseError a rejected call ends with, checked for what every size refusal says. */
+/** The BaasResponseError a rejected call ends with, checked for what every size refusal says. */
 async function sizeError(
   call: Promise<unknown>,
   operation: string,
   limit: number,
   status: number,
-): Promise<ResponseError> {
+): Promise<BaasResponseError> {
   const error = await call.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ResponseError);
-  const refused = error as ResponseError;
+  expect(error).toBeInstanceOf(BaasResponseError);
+  const refused = error as BaasResponseError;
   expect(refused.kind).toBe('response');
   expect(refused.operation).toBe(operation);
   expect(refused.limitBytes).toBe(limit);
@@ -49,7 +49,7 @@ async function sizeError(
 }
 
 describe('typed operations', () => {
-  it('an endless 200 stops at the limit: ResponseError, one attempt, the source cancelled', async () => {
+  it('an endless 200 stops at the limit: BaasResponseError, one attempt, the source cancelled', async () => {
     const server = endlessFetch();
     const error = await sizeError(
       client(server.fetch, { maxResponseBytes: 4_096 }).listPixKeys(),
@@ -63,7 +63,7 @@ describe('typed operations', () => {
     expect(server.sources[0]!.cancelled).toBe(true);
   });
 
-  it('an endless error body (422) is bounded the same way, the ResponseError keeping the status', async () => {
+  it('an endless error body (422) is bounded the same way, the BaasResponseError keeping the status', async () => {
     const server = endlessFetch(422, { 'content-type': 'application/problem+json' });
     const error = await sizeError(
       client(server.fetch, { maxResponseBytes: 2_048 }).updateNaturalPerson({
@@ -146,12 +146,12 @@ describe('typed operations', () => {
     const error = await client(fetch, { maxResponseBytes: 1_000, timeoutMs: 20, retry: false })
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(BaasTimeoutError);
   });
 });
 
 describe('raw', () => {
-  it('an endless answer to client.raw stops at the limit: ResponseError of operation raw, the source cancelled', async () => {
+  it('an endless answer to client.raw stops at the limit: BaasResponseError of operation raw, the source cancelled', async () => {
     const server = endlessFetch();
     const baas = client(server.fetch, { maxResponseBytes: 3_000 });
     const error = await sizeError(

@@ -3,7 +3,7 @@
 // no listener on the caller's signal (which may live for the whole process).
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createBaasClient } from '../../src/index.js';
+import { BaasApiError, createBaasClient } from '../../src/index.js';
 import { sleep } from '../../src/transport/sleep.js';
 
 afterEach(() => vi.useRealTimers());
@@ -50,7 +50,7 @@ describe('sleep', () => {
 });
 
 describe('a Retry-After no wait should honour', () => {
-  it('ten years with maxElapsedMs Infinity: one attempt, the ApiError with retryAfterMs, no timer overflow', async () => {
+  it('ten years with maxElapsedMs Infinity: one attempt, the BaasApiError with retryAfterMs, no timer overflow', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error): void => {
       warnings.push(warning);
@@ -65,10 +65,10 @@ describe('a Retry-After no wait should honour', () => {
         retry: { maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY },
       });
       const error = await client.listPixKeys().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).status).toBe(429);
-      expect((error as ApiError).retryAfterMs).toBe(315_360_000_000);
-      expect((error as ApiError).attempts).toBe(1);
+      expect(error).toBeInstanceOf(BaasApiError);
+      expect((error as BaasApiError).status).toBe(429);
+      expect((error as BaasApiError).retryAfterMs).toBe(315_360_000_000);
+      expect((error as BaasApiError).attempts).toBe(1);
       expect(fetch).toHaveBeenCalledTimes(1);
       // Node emits a TimeoutOverflowWarning on a later tick: give it one.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 // What the client does with a token source's answer, word for word: a failure or an unusable value
-// is an AuthError before anything is sent, naming the problem and never the value.
+// is a BaasAuthError before anything is sent, naming the problem and never the value.
 import { describe, expect, it, vi } from 'vitest';
-import { AuthError } from '../../src/errors.js';
+import { BaasAuthError } from '../../src/errors.js';
 import { redactedCause } from '../../src/redact.js';
 import { resolveToken, tokenProblem } from '../../src/client/token.js';
 import { Secrets } from '../../src/redact.js';
@@ -64,7 +64,7 @@ describe('resolveToken', () => {
     expect(remember.mock.calls).toEqual([['fixed-token-1'], ['fresh-token-2']]);
   });
 
-  it('a source that throws: AuthError "the token source failed; nothing was sent", the cause redacted', async () => {
+  it('a source that throws: BaasAuthError "the token source failed; nothing was sent", the cause redacted', async () => {
     const error = await resolveToken(
       async () => {
         throw new Error('idp down, secret-token-1');
@@ -73,13 +73,13 @@ describe('resolveToken', () => {
       vi.fn(),
       context,
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).message).toMatch(/^listPixKeys: .*failed.*nothing was sent$/);
-    expect(((error as AuthError).cause as Error).message).toBe('idp down, [REDACTED]');
+    expect(error).toBeInstanceOf(BaasAuthError);
+    expect((error as BaasAuthError).message).toMatch(/^listPixKeys: .*failed.*nothing was sent$/);
+    expect(((error as BaasAuthError).cause as Error).message).toBe('idp down, [REDACTED]');
   });
 
-  it("a source's own AuthError: its message inside, redacted, and the error itself as cause", async () => {
-    const own = new AuthError('token endpoint answered invalid_client for secret-token-1', NONE);
+  it("a source's own BaasAuthError: its message inside, redacted, and the error itself as cause", async () => {
+    const own = new BaasAuthError('token endpoint answered invalid_client for secret-token-1', NONE);
     const error = await resolveToken(
       async () => {
         throw own;
@@ -88,15 +88,15 @@ describe('resolveToken', () => {
       vi.fn(),
       context,
     ).catch((e: unknown) => e);
-    expect((error as AuthError).message).toMatch(/^listPixKeys: /);
-    expect((error as AuthError).message).toContain('invalid_client for [REDACTED]');
-    expect((error as AuthError).cause).toBe(own);
+    expect((error as BaasAuthError).message).toMatch(/^listPixKeys: /);
+    expect((error as BaasAuthError).message).toContain('invalid_client for [REDACTED]');
+    expect((error as BaasAuthError).cause).toBe(own);
   });
 
-  it('an unusable value: AuthError naming the problem, nothing remembered', async () => {
+  it('an unusable value: BaasAuthError naming the problem, nothing remembered', async () => {
     const remember = vi.fn();
     const error = await resolveToken(async () => '  ', Secrets.none, remember, context).catch((e: unknown) => e);
-    expect((error as AuthError).message).toMatch(/^listPixKeys: .*empty token.*was sent$/);
+    expect((error as BaasAuthError).message).toMatch(/^listPixKeys: .*empty token.*was sent$/);
     expect(remember).not.toHaveBeenCalled();
   });
 });

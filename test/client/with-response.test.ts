@@ -3,7 +3,7 @@
 // and attempts — masked like an error's fields — while awaiting the method alone still gives the data.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
+import { BaasApiError, BaasValidationError, createBaasClient, type BaasClientOptions } from '../../src/index.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
 
@@ -132,17 +132,17 @@ describe('withResponse on a successful call', () => {
 });
 
 describe('withResponse on a failed call', () => {
-  it('rejects with the error the call rejects with: ValidationError before sending, ApiError after', async () => {
+  it('rejects with the error the call rejects with: BaasValidationError before sending, BaasApiError after', async () => {
     const server = answering(() => Response.json({ title: 'Not Found', status: 404 }, { status: 404 }));
     const baas = client(server.fetch);
-    await expect(baas.listPixKeys({ limit: 0 }).withResponse()).rejects.toBeInstanceOf(ValidationError);
+    await expect(baas.listPixKeys({ limit: 0 }).withResponse()).rejects.toBeInstanceOf(BaasValidationError);
     expect(server.sent()).toBe(0);
     const failure = await baas
       .listPixKeys()
       .withResponse()
       .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).status).toBe(404);
+    expect(failure).toBeInstanceOf(BaasApiError);
+    expect((failure as BaasApiError).status).toBe(404);
   });
 
   it('leaves no unhandled rejection when only withResponse is followed', async () => {
@@ -151,7 +151,7 @@ describe('withResponse on a failed call', () => {
     process.on('unhandledRejection', listen);
     try {
       const server = answering(() => new Response('gone', { status: 410 }));
-      await expect(client(server.fetch).listPixKeys().withResponse()).rejects.toBeInstanceOf(ApiError);
+      await expect(client(server.fetch).listPixKeys().withResponse()).rejects.toBeInstanceOf(BaasApiError);
       // Unhandled rejections are reported after the microtask queue drains: give it a macrotask.
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
@@ -180,7 +180,7 @@ describe('the promise a typed method returns', () => {
       })
       .catch((error: unknown) => error);
     expect(settled).toBe(true);
-    expect(caught).toBeInstanceOf(ApiError);
+    expect(caught).toBeInstanceOf(BaasApiError);
   });
 
   it('sends the call once whether it is awaited, asked withResponse, or both', async () => {

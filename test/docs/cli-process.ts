@@ -1,10 +1,10 @@
-// A command of the command line run as a user runs it (`npx baas-pix-contract …`, here the source through
-// tsx), in a child process tied to this one: its output lines kept, a wait for the line that says it is
+// A command of the command line run as a user runs it (`npx baas-pix-contract …`, here the sources'
+// bundle, test/support/cli.ts), in a child process tied to this one: its output lines kept, a wait for the line that says it is
 // ready, and a stop (SIGTERM, then the exit awaited) that always runs.
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { baseEnv } from '../examples/run-example.js';
+import { cliCommand } from '../support/cli.js';
 import { spawnTied } from '../support/tied-spawn.js';
 
 export interface CliProcess {
@@ -15,15 +15,11 @@ export interface CliProcess {
 }
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child: ChildProcess = spawnTied(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'src/cli/index.ts'), ...args],
-    {
-      cwd: repoRoot,
-      env: { ...baseEnv(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawnTied(...cliCommand(args), {
+    cwd: repoRoot,
+    env: { ...baseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let buffered = '';
   const watchers = new Set<() => void>();

@@ -1,11 +1,11 @@
 // The client's side of validateResponses (src/drift/answer.ts), given answers directly: what it
-// parses and hands back, what counts as a body, the ResponseError of 'throw' word for word, and the
+// parses and hands back, what counts as a body, the BaasResponseError of 'throw' word for word, and the
 // drift event of 'warn' with the call's method, redacted URL and request id.
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/client/call.js';
 import { checkAnswer, type DriftListeners } from '../../src/drift/answer.js';
 import type { DriftEvent } from '../../src/drift/index.js';
-import { ResponseError } from '../../src/errors.js';
+import { BaasResponseError } from '../../src/errors.js';
 import { Secrets } from '../../src/redact.js';
 import { firstPageKeys } from '../support/fixtures.js';
 
@@ -81,13 +81,13 @@ describe('checkAnswer', () => {
     ).resolves.toEqual({ body: {} });
   });
 
-  it("'throw': a ResponseError naming the problems, the status and the content type, with the call's context", async () => {
+  it("'throw': a BaasResponseError naming the problems, the status and the content type, with the call's context", async () => {
     const { k, observed } = kit();
     const text = JSON.stringify({ data: 'none' });
     const error = (await checkAnswer('throw', k, answer(text, 'application/json'), text, call).catch(
       (e: unknown) => e,
-    )) as ResponseError;
-    expect(error).toBeInstanceOf(ResponseError);
+    )) as BaasResponseError;
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(error.message).toBe(
       'listPixKeys: the answer drifted from the contract: body/cursor is required; body/data must be an array (HTTP 200, application/json) (GET https://api.baas.example/keys?limit=5)',
     );
@@ -110,7 +110,7 @@ describe('checkAnswer', () => {
   it("'throw' for an answer without a content type: the error names none", async () => {
     const error = (await checkAnswer('throw', kit().k, answer('{}', null), '{}', call).catch(
       (e: unknown) => e,
-    )) as ResponseError;
+    )) as BaasResponseError;
     expect(error.message).toBe(
       'listPixKeys: the answer drifted from the contract: content-type must be application/json (HTTP 200) (GET https://api.baas.example/keys?limit=5)',
     );

@@ -1,9 +1,9 @@
 // validateResponses as the client entry handles it (src/client/answer-check.ts), with an injected
 // fetch answering a key list that breaks the contract: 'off' (and no option) reads it as always,
-// 'warn' reads it and reports the drift, 'throw' makes it a ResponseError; any other mode is refused
+// 'warn' reads it and reports the drift, 'throw' makes it a BaasResponseError; any other mode is refused
 // when the client is made.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, ResponseError, type BaasClientOptions, type DriftEvent } from '../../src/index.js';
+import { createBaasClient, BaasResponseError, type BaasClientOptions, type DriftEvent } from '../../src/index.js';
 
 // `data[0]` is not a PIX key: it lacks every required member.
 const drifting = { cursor: { next: null }, data: [{ id: 'k1' }] };
@@ -37,10 +37,10 @@ describe('validateResponses', () => {
     expect(drift[0]!.problems.map((p) => `${p.part} ${p.pointer}`)).toContain('body /data/0/key');
   });
 
-  it("'throw': a ResponseError listing where the answer left the contract", async () => {
+  it("'throw': a BaasResponseError listing where the answer left the contract", async () => {
     const { c, drift } = client({ validateResponses: 'throw' });
-    const error = (await c.listPixKeys().catch((e: unknown) => e)) as ResponseError;
-    expect(error).toBeInstanceOf(ResponseError);
+    const error = (await c.listPixKeys().catch((e: unknown) => e)) as BaasResponseError;
+    expect(error).toBeInstanceOf(BaasResponseError);
     expect(error.status).toBe(200);
     expect(error.problems?.map((p) => `${p.part} ${p.pointer}`)).toContain('body /data/0/key');
     expect(drift).toEqual([]);
@@ -56,8 +56,8 @@ describe('validateResponses', () => {
         fetch: async () => new Response(null, { status }),
       }).updateNaturalPerson({ account: '1234', documentNumber: '52998224725', body: { socialName: 'Bia' } });
     await expect(update(204)).resolves.toBeUndefined();
-    const undocumented = (await update(202).catch((e: unknown) => e)) as ResponseError;
-    expect(undocumented).toBeInstanceOf(ResponseError);
+    const undocumented = (await update(202).catch((e: unknown) => e)) as BaasResponseError;
+    expect(undocumented).toBeInstanceOf(BaasResponseError);
     expect(undocumented.problems?.map((p) => p.part)).toEqual(['status']);
   });
 

@@ -1,9 +1,9 @@
 // The client's `validateResponses`, case by case with verify on the drift matrix: with 'throw',
-// each break is a ResponseError whose problems are the pointers verify flags; each control is
+// each break is a BaasResponseError whose problems are the pointers verify flags; each control is
 // answered as usual. With 'warn', the same calls go on as they would with 'off', and the drift
 // goes to onDrift and the client's observer. 'off' flags nothing. Values never show.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, ResponseError, type BaasClientOptions } from '../../src/index.js';
+import { createBaasClient, BaasResponseError, type BaasClientOptions } from '../../src/index.js';
 import type { DriftEvent } from '../../src/drift/index.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
 import { BREAKS, CONTROLS, type DriftCase } from './cases.js';
@@ -55,13 +55,13 @@ const pointers = (problems: readonly { part: string; pointer: string }[] | undef
 
 describe("validateResponses: 'throw' agrees with verify on the drift matrix", () => {
   for (const c of BREAKS) {
-    it(`"${c.name}" is a ResponseError at ${c.expected.map((e) => `${e.part} ${e.pointer || '(whole)'}`).join(', ')}`, async () => {
+    it(`"${c.name}" is a BaasResponseError at ${c.expected.map((e) => `${e.part} ${e.pointer || '(whole)'}`).join(', ')}`, async () => {
       const { error } = await call(c, { validateResponses: 'throw' });
-      expect(error).toBeInstanceOf(ResponseError);
-      expect(pointers((error as ResponseError).problems)).toEqual(c.expected);
-      for (const p of (error as ResponseError).problems!) expect(p.rule).toMatch(/^must |^is /);
+      expect(error).toBeInstanceOf(BaasResponseError);
+      expect(pointers((error as BaasResponseError).problems)).toEqual(c.expected);
+      for (const p of (error as BaasResponseError).problems!) expect(p.rule).toMatch(/^must |^is /);
       // Pointers and rules, never the values: no body snippet, no token.
-      expect((error as ResponseError).bodySnippet).toBeUndefined();
+      expect((error as BaasResponseError).bodySnippet).toBeUndefined();
       expect(JSON.stringify(error)).not.toContain(TOKEN);
       expect((error as Error).message).not.toMatch(/11987654321|home phone/);
     });

@@ -5,7 +5,7 @@
 // document). An upper-case e-mail key, a 78-character key and an upper-case random key are drift.
 import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
-import { createBaasClient, ResponseError } from '../../src/index.js';
+import { createBaasClient, BaasResponseError } from '../../src/index.js';
 import type { PixKey, PixKeyList } from '../../src/types.js';
 import { runVerify } from '../../src/verify/run.js';
 import { exampleValue } from '../support/fixtures.js';
@@ -99,8 +99,10 @@ describe("the client's validateResponses: 'throw'", () => {
     const error = await client(cnpjKey('12ABC34501DE53'))
       .listPixKeys()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect(String((error as ResponseError).message)).toContain('/data/0/key must be a CNPJ whose check digits match');
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect(String((error as BaasResponseError).message)).toContain(
+      '/data/0/key must be a CNPJ whose check digits match',
+    );
   });
 });
 

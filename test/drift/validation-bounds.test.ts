@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDriftChecker } from '../../src/drift/index.js';
 import { MAX_DRIFT_PROBLEMS, MAX_ITEMS_CHECKED } from '../../src/drift/check.js';
 import { ARRAY_ITEMS_MAX } from '../../src/generated/bounds.js';
-import { createBaasClient, ResponseError } from '../../src/index.js';
+import { createBaasClient, BaasResponseError } from '../../src/index.js';
 import { exampleValue } from '../support/fixtures.js';
 
 const KEY = exampleValue<{ data: Record<string, unknown>[] }>('FirstPage').data[0]!;
@@ -65,7 +65,7 @@ describe('response validation bounds', () => {
     });
   });
 
-  it("a client with validateResponses: 'throw' ends a 30,000 bad-key page with a bounded ResponseError", async () => {
+  it("a client with validateResponses: 'throw' ends a 30,000 bad-key page with a bounded BaasResponseError", async () => {
     const body = JSON.stringify({ cursor: { next: null }, data: Array.from({ length: 30_000 }, () => BAD_KEY) });
     const client = createBaasClient({
       baseUrl: 'https://provider.test',
@@ -74,7 +74,7 @@ describe('response validation bounds', () => {
       fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
     });
     const error = await client.listPixKeys().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ResponseError);
-    expect((error as ResponseError).problems!.length).toBeLessThanOrEqual(MAX_DRIFT_PROBLEMS + 1);
+    expect(error).toBeInstanceOf(BaasResponseError);
+    expect((error as BaasResponseError).problems!.length).toBeLessThanOrEqual(MAX_DRIFT_PROBLEMS + 1);
   });
 });

@@ -15,9 +15,10 @@ import {
   walkPages,
   type Context,
 } from '../../src/verify/checks.js';
-import { TokenError } from '../../src/auth/index.js';
+import { BaasTokenError } from '../../src/auth/index.js';
 import { Secrets } from '../../src/redact.js';
-import { staticToken, type CredentialSource, type VerifyOptions } from '../../src/verify/options.js';
+import { staticToken, type CredentialSource } from '../../src/cli/connection/credentials.js';
+import type { VerifyOptions } from '../../src/verify/options.js';
 import type { CheckResult } from '../../src/verify/report.js';
 import { checkedWrite } from '../../src/verify/write.js';
 import { UsageError } from '../../src/usage-error.js';
@@ -324,7 +325,7 @@ describe('walkPages', () => {
 
   it('client credentials the token endpoint refuses: refused credentials; a token endpoint out of reach is no refusal', async () => {
     const tokenError = (failure: 'rejected' | 'network') =>
-      new TokenError({
+      new BaasTokenError({
         failure,
         tokenUrl: 'https://auth.example/token',
         ...(failure === 'rejected' ? { status: 401, error: 'invalid_client' } : {}),
@@ -350,7 +351,7 @@ describe('walkPages', () => {
       ...refusing('rejected'),
       authorization: () =>
         Promise.reject(
-          new TokenError({
+          new BaasTokenError({
             failure: 'rejected',
             tokenUrl: 'https://auth.example/token',
             status: 400,

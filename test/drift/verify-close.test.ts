@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsFrom } from '../../src/verify/credentials.js';
+import { credentialsFrom } from '../../src/cli/connection/credentials.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { main } from './verify-cli.js';
 

@@ -11,7 +11,7 @@ import {
   staticToken,
   tlsFrom,
   type CredentialFlags,
-} from '../../src/verify/credentials.js';
+} from '../../src/cli/connection/credentials.js';
 
 const TOKEN_URL = 'http://127.0.0.1:9/oauth/token';
 const SECRET = 'client-secret-0815-never-shown';

@@ -2,7 +2,7 @@
 // for each outcome, problems under the table, and secrets and CPFs masked in both; and the words of a
 // credential failure, which verify, update-many and export-keys all print (pinned here only).
 import { describe, expect, it } from 'vitest';
-import { type CredentialRefusal, refusalMessage, refusalSeen } from '../../src/verify/credentials.js';
+import { type CredentialRefusal, refusalMessage, refusalSeen } from '../../src/cli/connection/credentials.js';
 import { formatJson, formatTable, type CheckResult, type VerifyReport } from '../../src/verify/report.js';
 
 const SECRET = 'tok-abcdef-123456';

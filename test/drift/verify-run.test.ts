@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { usageLine } from '../../src/cli/help.js';
 import { verify } from '../../src/cli/verify.js';
-import { staticToken } from '../../src/verify/options.js';
+import { staticToken } from '../../src/cli/connection/credentials.js';
 import { runVerify } from '../../src/verify/run.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK, summaryOf } from './check-names.js';

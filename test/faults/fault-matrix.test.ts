@@ -5,11 +5,11 @@
 // error, and no TCP handle left open. The matrix is printed at the end: fault, expected, observed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError,
+  BaasApiError,
   BaasError,
-  NetworkError,
-  ResponseError,
-  TimeoutError,
+  BaasNetworkError,
+  BaasResponseError,
+  BaasTimeoutError,
   createBaasClient,
   type BaasClientOptions,
 } from '../../src/index.js';
@@ -27,7 +27,7 @@ import {
 } from '../support/reliability.js';
 
 type Operation = CallName;
-type ErrorClass = typeof TimeoutError | typeof NetworkError | typeof ResponseError | typeof ApiError;
+type ErrorClass = typeof BaasTimeoutError | typeof BaasNetworkError | typeof BaasResponseError | typeof BaasApiError;
 /** One outcome, or any of several where the platform hides which one happened. */
 type Expected = ErrorClass | 'data' | readonly ErrorClass[];
 
@@ -137,19 +137,19 @@ const bigPage = (): string => {
 const faults: Fault[] = [
   {
     fault: 'refused connection',
-    expected: NetworkError,
+    expected: BaasNetworkError,
     baseUrl: async () => `http://127.0.0.1:${await freePort()}`,
-    check: ({ error }) => expect((error as NetworkError).attempts).toBe(ATTEMPTS),
+    check: ({ error }) => expect((error as BaasNetworkError).attempts).toBe(ATTEMPTS),
   },
   {
     fault: 'reset before the headers',
-    expected: NetworkError,
+    expected: BaasNetworkError,
     handler: (req) => void req.socket.destroy(),
     check: () => expect(server.requests).toHaveLength(ATTEMPTS),
   },
   {
     fault: 'reset mid-body',
-    expected: NetworkError,
+    expected: BaasNetworkError,
     handler: (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
       res.write('{"cursor":{"next":null},"data":[');
@@ -159,10 +159,10 @@ const faults: Fault[] = [
   {
     fault: 'server never answers',
     timed: true,
-    expected: TimeoutError,
+    expected: BaasTimeoutError,
     handler: () => undefined,
     check: ({ error }) => {
-      expect((error as TimeoutError).attempts).toBe(ATTEMPTS);
+      expect((error as BaasTimeoutError).attempts).toBe(ATTEMPTS);
       // Each attempt was handed to the network. The server, in this same process, may not read the
       // last one before its timer ends it: under load the client's 150 ms can pass between its
       // connect and its first write, so the server's count is a bound, never an equality.
@@ -173,7 +173,7 @@ const faults: Fault[] = [
   {
     fault: 'headers, then the body stalls',
     timed: true,
-    expected: TimeoutError,
+    expected: BaasTimeoutError,
     handler: (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"cursor":');
@@ -182,7 +182,7 @@ const faults: Fault[] = [
   {
     fault: 'slow body (a byte every 40 ms)',
     timed: true,
-    expected: TimeoutError,
+    expected: BaasTimeoutError,
     handler: (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const text = JSON.stringify(page);
@@ -197,7 +197,7 @@ const faults: Fault[] = [
   {
     fault: 'Content-Length larger than the body',
     timed: true,
-    expected: TimeoutError,
+    expected: BaasTimeoutError,
     handler: (_req, res) => {
       const text = JSON.stringify(page);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length + 100) });
@@ -206,31 +206,31 @@ const faults: Fault[] = [
   },
   {
     fault: 'invalid JSON',
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(errorBodies('{"cursor": nope}')),
   },
   {
     fault: 'truncated JSON',
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page).slice(0, 40)),
   },
   {
     fault: 'HTML error page (502, retried)',
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) =>
       res
         .writeHead(502, { 'content-type': 'text/html' })
         .end(`<html><body>${errorBodies('Bad gateway')}</body></html>`),
     check: ({ error }) => {
-      expect((error as ResponseError).status).toBe(502);
+      expect((error as BaasResponseError).status).toBe(502);
       expect(server.requests).toHaveLength(ATTEMPTS);
     },
   },
   {
     fault: 'HTML page as a 200',
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) =>
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -238,7 +238,7 @@ const faults: Fault[] = [
   },
   {
     fault: 'empty 200',
-    expected: { byOperation: (operation) => (OPERATIONS[operation].success === 'page' ? ResponseError : 'data') },
+    expected: { byOperation: (operation) => (OPERATIONS[operation].success === 'page' ? BaasResponseError : 'data') },
     handler: (_req, res) => res.writeHead(200).end(),
     check: ({ operation, value }) => {
       if (operation !== 'raw' && OPERATIONS[operation].success !== 'page') expect(value).toBeUndefined();
@@ -246,16 +246,16 @@ const faults: Fault[] = [
   },
   {
     fault: '200, JSON text as text/plain',
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(JSON.stringify(page)),
   },
   {
     fault: '401 problem echoing the token and CPF',
-    expected: ApiError,
+    expected: BaasApiError,
     handler: (_req, res) => json(res, 401, { ...problem(401, 'Unauthorized'), detail: errorBodies('Rejected') }),
     check: ({ error }) => {
       expect(server.requests).toHaveLength(1);
-      expect((error as ApiError).status).toBe(401);
+      expect((error as BaasApiError).status).toBe(401);
     },
   },
   {
@@ -294,7 +294,7 @@ const faults: Fault[] = [
   },
   {
     fault: '429, Retry-After: 1 every time',
-    expected: ApiError,
+    expected: BaasApiError,
     operations: ['updateNaturalPerson'],
     waitsMs: 1_000,
     options: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 5_000 } },
@@ -307,7 +307,7 @@ const faults: Fault[] = [
   },
   {
     fault: '429, Retry-After beyond the time budget',
-    expected: ApiError,
+    expected: BaasApiError,
     handler: (_req, res) => json(res, 429, problem(429, 'Too many requests'), { 'retry-after': '3600' }),
     check: ({ error }) => {
       expect(server.requests).toHaveLength(1);
@@ -316,17 +316,17 @@ const faults: Fault[] = [
   },
   {
     fault: '503 until the retry bound',
-    expected: ApiError,
+    expected: BaasApiError,
     handler: (_req, res) => json(res, 503, problem(503, 'Service unavailable')),
     check: ({ error }) => {
       expect(server.requests).toHaveLength(ATTEMPTS);
-      expect((error as ApiError).status).toBe(503);
+      expect((error as BaasApiError).status).toBe(503);
     },
   },
   {
     fault: 'redirect to another origin',
     checksServersOnly: true,
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (_req, res) => res.writeHead(307, { location: `${elsewhere.url}/v2/api/pix/keys/list-keys` }).end(),
     check: () => {
       // The token must not follow; the client does not follow at all.
@@ -336,7 +336,7 @@ const faults: Fault[] = [
   {
     fault: 'redirect to the same origin',
     checksServersOnly: true,
-    expected: { byOperation: (operation) => (OPERATIONS[operation].method === 'GET' ? 'data' : ResponseError) },
+    expected: { byOperation: (operation) => (OPERATIONS[operation].method === 'GET' ? 'data' : BaasResponseError) },
     handler: (req, res) =>
       req.url?.startsWith('/moved') ? json(res, 200, page) : res.writeHead(307, { location: '/moved' }).end(),
     check: ({ operation }) => {
@@ -349,7 +349,7 @@ const faults: Fault[] = [
   {
     fault: 'redirect loop on the same origin',
     checksServersOnly: true,
-    expected: ResponseError,
+    expected: BaasResponseError,
     handler: (req, res) => res.writeHead(302, { location: req.url === '/a' ? '/b' : '/a' }).end(),
     check: () => expect(server.requests.length).toBeLessThanOrEqual(6 * ATTEMPTS),
   },
@@ -365,7 +365,7 @@ const faults: Fault[] = [
   {
     // 64 MiB stands for "without end": a client that ignored the limit would still finish.
     fault: 'a body past maxResponseBytes',
-    expected: ResponseError,
+    expected: BaasResponseError,
     callDecides: true,
     options: { maxResponseBytes: 64 * 1024 },
     handler: (_req, res) => {
@@ -382,16 +382,16 @@ const faults: Fault[] = [
       write();
     },
     check: ({ error }) => {
-      expect((error as ResponseError).limitBytes).toBe(64 * 1024);
-      expect((error as ResponseError).attempts).toBe(1);
+      expect((error as BaasResponseError).limitBytes).toBe(64 * 1024);
+      expect((error as BaasResponseError).attempts).toBe(1);
     },
   },
   {
     fault: 'a 5 MB plain-text error',
-    expected: ApiError,
+    expected: BaasApiError,
     handler: (_req, res) =>
       res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(5_000_000))),
-    check: ({ error }) => expect((error as ApiError).problem?.detail?.length ?? 0).toBeLessThan(1_000),
+    check: ({ error }) => expect((error as BaasApiError).problem?.detail?.length ?? 0).toBeLessThan(1_000),
   },
   {
     // Node's fetch (undici) sends a request again on a new connection after a 421; when that
@@ -399,7 +399,7 @@ const faults: Fault[] = [
     // see the reset then, only that no complete answer came in time.
     fault: '421, then the body is cut',
     timed: true,
-    expected: [NetworkError, TimeoutError],
+    expected: [BaasNetworkError, BaasTimeoutError],
     handler: (_req, res) => {
       res.writeHead(421, { 'content-type': 'application/problem+json', 'content-length': '200' });
       res.write('{"type":"about:blank","title":"Misdirected');
@@ -412,7 +412,7 @@ const faults: Fault[] = [
     // error is swallowed the client can only time out.
     fault: 'Content-Encoding: gzip, body not gzip',
     timed: true,
-    expected: [NetworkError, TimeoutError],
+    expected: [BaasNetworkError, BaasTimeoutError],
     repeat: 5,
     handler: (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
@@ -432,7 +432,7 @@ const expectedNames = (expected: Expected): string[] =>
 
 /** A fault the transport itself must turn into an error, whoever reads the answer. */
 const transportOnly = (expected: Expected): boolean =>
-  expectedNames(expected).every((name) => name === TimeoutError.name || name === NetworkError.name);
+  expectedNames(expected).every((name) => name === BaasTimeoutError.name || name === BaasNetworkError.name);
 
 /**
  * `raw` hands any answer back to openapi-fetch (which may fail to parse it), so it must match the

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { createBaasClient } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { refusalMessage } from '../../src/verify/credentials.js';
+import { refusalMessage } from '../../src/cli/connection/credentials.js';
 
 const PAGES = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');

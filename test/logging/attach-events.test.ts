@@ -125,7 +125,7 @@ describe('attachEvents', () => {
   it("an error carries the error's name, kind, message, status, code and rate limit", () => {
     const { observer, fields } = attached();
     const error = Object.assign(new Error('HTTP 429 slow down'), {
-      name: 'ApiError',
+      name: 'BaasApiError',
       kind: 'api',
       status: 429,
       code: 'RATE',
@@ -139,7 +139,7 @@ describe('attachEvents', () => {
         method: 'GET',
         url: 'https://api.baas.example/keys?limit=5',
         attempt: 2,
-        errorName: 'ApiError',
+        errorName: 'BaasApiError',
         errorKind: 'api',
         message: 'HTTP 429 slow down',
         status: 429,

@@ -7,7 +7,7 @@ import { inspect } from 'node:util';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError,
+  BaasApiError,
   clientCredentials,
   createBaasClient,
   type BaasEvent,
@@ -81,7 +81,7 @@ describe('logger and logLevel', () => {
     });
     await expect(
       client.updateNaturalPerson({ account: VALID_ACCOUNT, documentNumber: VALID_CPF, body: fullUpdate() }),
-    ).rejects.toBeInstanceOf(ApiError);
+    ).rejects.toBeInstanceOf(BaasApiError);
     expect(entries.map((e) => `${e.level} ${e.fields.type}`)).toEqual([
       'debug request',
       'debug response',
@@ -113,7 +113,7 @@ describe('logger and logLevel', () => {
     expect(entries[5]!.fields).toMatchObject({
       ...common,
       attempt: 2,
-      errorName: 'ApiError',
+      errorName: 'BaasApiError',
       errorKind: 'api',
       status: 503,
       requestId: 'req-2',
@@ -179,7 +179,7 @@ describe('client.on', () => {
     expect(seen.map((e) => e.type)).toEqual(['request', 'response', 'request']);
   });
 
-  it('a 429 ApiError carries the rate-limit fields, and so does its error event', async () => {
+  it('a 429 BaasApiError carries the rate-limit fields, and so does its error event', async () => {
     api.handle((_req, res) =>
       json(
         res,
@@ -191,8 +191,8 @@ describe('client.on', () => {
     const client = createBaasClient({ baseUrl: api.url, token: SECRET_TOKEN, retry: false });
     const errors: BaasEvent[] = [];
     client.on('error', (e) => errors.push(e));
-    const error = (await client.listPixKeys().catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+    const error = (await client.listPixKeys().catch((e: unknown) => e)) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.rateLimit).toEqual({ source: 'ietf', policy: 'burst', remaining: 0, resetSeconds: 30 });
     expect(error.retryAfterMs).toBe(30_000);
     expect(errors[0]).toMatchObject({ type: 'error', status: 429, rateLimit: { remaining: 0, resetSeconds: 30 } });
@@ -315,5 +315,5 @@ describe('no token, client secret or full CPF in any event or error', () => {
     // And what was masked really was there to mask: the server echoed it.
     expect(texts.join('\n')).toMatch(/\[REDACTED\]/);
     expect(texts.join('\n')).toContain('*********25');
-  }, 30_000);
+  });
 });

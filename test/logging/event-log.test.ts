@@ -64,7 +64,7 @@ const EVENTS: [string, BaasEvent, Exclude<LogLevel, 'off'>][] = [
     {
       type: 'error',
       ...call,
-      errorName: 'ApiError',
+      errorName: 'BaasApiError',
       errorKind: 'api',
       message: `HTTP 401 ${leaky}`,
       status: 401,

@@ -44,15 +44,15 @@ const LINES: [string, BaasEvent, string, string][] = [
   ],
   [
     'an error after one attempt',
-    { type: 'error', ...call, errorName: 'ApiError', message: 'HTTP 404 Not Found', durationMs: 10 },
+    { type: 'error', ...call, errorName: 'BaasApiError', message: 'HTTP 404 Not Found', durationMs: 10 },
     'error',
-    'baas: listPixKeys GET https://api.baas.example/v2/api/pix/keys/list-keys?limit=5 failed after 1 attempt: ApiError: HTTP 404 Not Found',
+    'baas: listPixKeys GET https://api.baas.example/v2/api/pix/keys/list-keys?limit=5 failed after 1 attempt: BaasApiError: HTTP 404 Not Found',
   ],
   [
     'an error after three',
-    { type: 'error', ...raw, errorName: 'TimeoutError', message: 'timed out', durationMs: 10 },
+    { type: 'error', ...raw, errorName: 'BaasTimeoutError', message: 'timed out', durationMs: 10 },
     'error',
-    'baas: raw POST https://api.baas.example/v2/other failed after 3 attempts: TimeoutError: timed out',
+    'baas: raw POST https://api.baas.example/v2/other failed after 3 attempts: BaasTimeoutError: timed out',
   ],
   [
     'a token fetched',

@@ -265,7 +265,7 @@ describe('logging options', () => {
       },
       logLevel: 'off',
     });
-    log.emit({ type: 'error', ...call, errorName: 'ApiError', message: 'HTTP 500', durationMs: 1 });
+    log.emit({ type: 'error', ...call, errorName: 'BaasApiError', message: 'HTTP 500', durationMs: 1 });
     expect(lines).toEqual([]);
   });
 });

@@ -79,7 +79,7 @@ describe('the message-text ignorer', () => {
         'export function check(name: string, value: number) {',
         '  if (value < 0) throw new RangeError(`createSandbox: ${name} must be at least 0, got ${value}`);',
         "  if (value > 9) throw new UsageError('the value is too large');",
-        "  return new TokenError('the token request failed', { name });",
+        "  return new BaasTokenError('the token request failed', { name });",
         '}',
       ].join('\n'),
       '/repo/src/sandbox/options.ts',

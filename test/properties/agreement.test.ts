@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError,
+  BaasApiError,
   createBaasClient,
   isValidCpf,
   validateListPixKeysQuery,
@@ -324,7 +324,7 @@ describe('validators and mock agree on requests that break one rule', () => {
   });
 
   test.prop([brokenRequest], { ...RUNS, numRuns: 50 })(
-    'the client with pre-flight off gets the mock’s 422 as an ApiError',
+    'the client with pre-flight off gets the mock’s 422 as a BaasApiError',
     async ({ query, body }) => {
       // Same readers through the client: nothing is checked before sending, so the mock decides. The
       // client still sends identifiers as people write them in the contract's form, with pre-flight off
@@ -344,8 +344,8 @@ describe('validators and mock agree on requests that break one rule', () => {
         expect(outcome).not.toBeInstanceOf(Error);
         return;
       }
-      expect(outcome).toBeInstanceOf(ApiError);
-      expect((outcome as ApiError).status).toBe(422);
+      expect(outcome).toBeInstanceOf(BaasApiError);
+      expect((outcome as BaasApiError).status).toBe(422);
     },
   );
 });

@@ -14,7 +14,7 @@ import { inspect } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
 import { clientCredentials } from '../../src/auth/index.js';
-import { ApiError, createBaasClient, type BaasEventType } from '../../src/index.js';
+import { BaasApiError, createBaasClient, type BaasEventType } from '../../src/index.js';
 import { MAX_GAP, redactJson, redactMessage, redactPath, redactText, redactUrl } from '../../src/redact.js';
 import { cpf } from '../support/arbitraries.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
@@ -186,8 +186,8 @@ describe('a CPF in any digits, anything but letters and numbers between them', (
         surfaces.withResponse = `${JSON.stringify(answer)} ${inspect(answer, { depth: null, showHidden: true })}`;
       } else {
         const error = await client.listPixKeys({ limit: 5 }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(ApiError);
-        const api = error as ApiError;
+        expect(error).toBeInstanceOf(BaasApiError);
+        const api = error as BaasApiError;
         Object.assign(surfaces, {
           message: api.message,
           String: String(api),
@@ -293,7 +293,7 @@ describe('secrets with spaces, +, /, & and non-ASCII characters, echoed in every
       });
       const clientError = await client.listPixKeys({ limit: 5 }).catch((e: unknown) => e);
       const surfaces = {
-        ...errorSurfaces('TokenError', tokenError),
+        ...errorSurfaces('BaasTokenError', tokenError),
         ...errorSurfaces('client error', clientError),
         events: events.join('\n'),
       };
@@ -322,7 +322,7 @@ describe('secrets with spaces, +, /, & and non-ASCII characters, echoed in every
           fetch: async () => Response.json({ access_token: token, token_type: echo, expires_in: 60 }),
         });
         const error = await source().catch((e: unknown) => e);
-        expect(secretLeaks(errorSurfaces('TokenError', error), token, token)).toEqual([]);
+        expect(secretLeaks(errorSurfaces('BaasTokenError', error), token, token)).toEqual([]);
         return;
       }
       const client = createBaasClient({

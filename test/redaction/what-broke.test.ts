@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createBaasClient, type BaasError } from '../../src/index.js';
+import { BaasApiError, createBaasClient, type BaasError } from '../../src/index.js';
 import { killChildren, runCli, tempDir } from '../cli/batch/harness.js';
 import { listeningSandbox } from '../support/listening-sandbox.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
@@ -88,7 +88,7 @@ describe('6. percent-encoded secrets after a same-origin redirect', () => {
         : problemAnswer('{"title":"Gone","status":404}', 404),
     );
     const error = (await client.listPixKeys({ limit: 5 }).catch((e: unknown) => e)) as BaasError;
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BaasApiError);
     // The redirect was followed: the error names the path it ended on, masked.
     expect(error.url).toContain('/v2/echo/');
     const spans = serialized(exporter.getFinishedSpans());
@@ -118,7 +118,7 @@ describe('7. a CPF written in other digits or with other separators', () => {
       ),
     );
     const error = (await client.listPixKeys({ limit: 5 }).catch((e: unknown) => e)) as BaasError;
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.message).toContain('Customer ');
     const spans = serialized(exporter.getFinishedSpans());
     for (const [surface, text] of [
@@ -231,8 +231,8 @@ describe('9. provider text bounded and cleaned', () => {
   });
 
   it('a 5 MB title gives a message of a few thousand characters, and a bounded problem', async () => {
-    const error = (await failWith(JSON.stringify({ title: 't'.repeat(5_000_000), status: 400 }))) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+    const error = (await failWith(JSON.stringify({ title: 't'.repeat(5_000_000), status: 400 }))) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.message.length).toBeLessThan(5_000);
     expect(String(error.problem?.title).length).toBeLessThan(2_000);
     expect(JSON.stringify(error).length).toBeLessThan(20_000);
@@ -241,9 +241,9 @@ describe('9. provider text bounded and cleaned', () => {
   it.each([
     ['arrays', (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
     ['objects', (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`],
-  ])('a title of %s nested 500,000 levels deep is the provider 400, as an ApiError', async (_what, nested) => {
-    const error = (await failWith(`{"type":"about:blank","status":400,"title":${nested(500_000)}}`)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+  ])('a title of %s nested 500,000 levels deep is the provider 400, as a BaasApiError', async (_what, nested) => {
+    const error = (await failWith(`{"type":"about:blank","status":400,"title":${nested(500_000)}}`)) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     expect(error.status).toBe(400);
     // What was too deep is cut, not walked; every surface can still be shown.
     expect(() => inspect(error, { depth: null }) + JSON.stringify(error)).not.toThrow();

@@ -2,7 +2,7 @@
 // package supports: Node 20, 22 and 24, Bun, Deno and Cloudflare's workerd (as a Worker bundled the
 // way wrangler bundles one). Each run gets its own sandbox served over HTTP on 127.0.0.1 by this
 // process, with one 503 armed for listPixKeys, and must: retry past it, update a customer, get a
-// ValidationError before sending and an ApiError (404) from the server, fetch a token from the
+// BaasValidationError before sending and a BaasApiError (404) from the server, fetch a token from the
 // sandbox's POST /oauth/token with clientCredentials, and walk every key of its client with pixKeys.
 // `tls` is created where the runtime can present a client certificate and refused at creation where
 // it cannot (workerd, Bun). The runtimes' binaries come from their npm packages in the tool cache (binaries.ts).
@@ -98,13 +98,13 @@ const expected = (tls: { client: TlsAtCreation; clientCredentials: TlsAtCreation
   firstPage: { keys: 2, hasNext: true },
   updated: { version: '1.0.0', status: 'SUCCESS' },
   invalid: {
-    name: 'ValidationError',
+    name: 'BaasValidationError',
     kind: 'validation',
     isApiError: false,
     isValidationError: true,
     paths: ['DocumentNumber'],
   },
-  notFound: { name: 'ApiError', kind: 'api', status: 404, isApiError: true, isValidationError: false },
+  notFound: { name: 'BaasApiError', kind: 'api', status: 404, isApiError: true, isValidationError: false },
   walk: { keys: ACCOUNTS * KEYS_PER_ACCOUNT, distinct: ACCOUNTS * KEYS_PER_ACCOUNT },
   tls,
 });
@@ -137,7 +137,7 @@ const asProgram = (binary: string, args: string[], what: string) => async (setup
 
 describe('the same consumer, from the packed tarball, against a sandbox over HTTP', () => {
   describe.each(NODE_MAJORS)('on Node %i', (major) => {
-    it('both operations, a retry, a ValidationError and an ApiError, clientCredentials, the whole key walk', async () => {
+    it('both operations, a retry, a BaasValidationError and a BaasApiError, clientCredentials, the whole key walk', async () => {
       const node = await nodeBinary(major);
       const outcome = await againstSandbox(asProgram(node, ['main.mjs'], `The consumer on Node ${major}`));
       checkRun(outcome);

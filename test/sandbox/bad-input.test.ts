@@ -1,6 +1,6 @@
 // Bad input: a clear problem answer each time, and the state afterwards equals the state before.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, ApiError } from '../../src/index.js';
+import { createBaasClient, BaasApiError } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 
 const sandbox = createSandbox({ seed: 'bad-input', keysPerAccount: 12 });
@@ -167,7 +167,7 @@ describe('bad input', () => {
     }
   });
 
-  it('a body over 64 KiB is a 413 that the client turns into an ApiError with its problem, like any documented error', async () => {
+  it('a body over 64 KiB is a 413 that the client turns into a BaasApiError with its problem, like any documented error', async () => {
     const client = createBaasClient({
       baseUrl: 'https://sandbox.baas.example',
       token,
@@ -181,7 +181,7 @@ describe('bad input', () => {
     });
     expect(response.status).toBe(413);
     expect(error).toMatchObject({ status: 413, title: 'Content too large' });
-    // The typed call, answered 413 (the documented example, served as a fault): an ApiError.
+    // The typed call, answered 413 (the documented example, served as a fault): a BaasApiError.
     sandbox.inject({ operation: 'updateNaturalPerson', status: 413 });
     const refused = await client
       .updateNaturalPerson({
@@ -190,8 +190,11 @@ describe('bad input', () => {
         body: { email: 'a@b.com' },
       })
       .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ApiError);
-    expect([(refused as ApiError).status, (refused as ApiError).problem?.title]).toEqual([413, 'Content too large']);
+    expect(refused).toBeInstanceOf(BaasApiError);
+    expect([(refused as BaasApiError).status, (refused as BaasApiError).problem?.title]).toEqual([
+      413,
+      'Content too large',
+    ]);
   });
 
   it("answers 403 for another client's customer and 404 for an unknown pair", async () => {
@@ -206,11 +209,11 @@ describe('bad input', () => {
     const forbidden = await baas
       .updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } })
       .catch((e: unknown) => e);
-    expect(forbidden).toBeInstanceOf(ApiError);
-    expect((forbidden as ApiError).status).toBe(403);
+    expect(forbidden).toBeInstanceOf(BaasApiError);
+    expect((forbidden as BaasApiError).status).toBe(403);
     const missing = await baas
       .updateNaturalPerson({ account: '1', documentNumber: '52998224725', body: { email: 'a@b.com' } })
       .catch((e: unknown) => e);
-    expect((missing as ApiError).status).toBe(404);
+    expect((missing as BaasApiError).status).toBe(404);
   });
 });

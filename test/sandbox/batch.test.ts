@@ -3,7 +3,7 @@
 // client pacing itself at the limit never hits, announced by the RateLimit fields the client reads.
 // The scale case (100,000 accounts) is in batch-scale.matrix.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ApiError, createBaasClient } from '../../src/index.js';
+import { type BaasApiError, createBaasClient } from '../../src/index.js';
 import { parseRateLimit } from '../../src/logging/index.js';
 import { createSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
 import { answerOf, LIST, list, update } from './in-process.js';
@@ -123,7 +123,7 @@ describe('the Retry-After of an injected 503 or 429', () => {
     });
     const retryAfterOf = async (fault: Omit<Fault, 'operation'>) => {
       sandbox.inject({ operation: 'listPixKeys', ...fault });
-      const error = (await client.listPixKeys().catch((e: unknown) => e)) as ApiError;
+      const error = (await client.listPixKeys().catch((e: unknown) => e)) as BaasApiError;
       return [error.status, error.retryAfterMs];
     };
     expect(await retryAfterOf({ status: 503, retryAfterSeconds: 0 })).toEqual([503, 0]);

@@ -2,7 +2,7 @@
 import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ApiError, NetworkError, createBaasClient } from '../../src/index.js';
+import { type BaasApiError, BaasNetworkError, createBaasClient } from '../../src/index.js';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { startPrismProxy } from './prism-proxy.js';
 
@@ -52,11 +52,11 @@ describe('over HTTP', () => {
     }
   });
 
-  it('drops the connection when told to: the client sees a NetworkError', async () => {
+  it('drops the connection when told to: the client sees a BaasNetworkError', async () => {
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     const baas = createBaasClient({ baseUrl: running.url, token, retry: false });
     const dropped = await baas.listPixKeys().catch((e: unknown) => e);
-    expect(dropped, String(dropped)).toBeInstanceOf(NetworkError);
+    expect(dropped, String(dropped)).toBeInstanceOf(BaasNetworkError);
     await expect(baas.listPixKeys()).resolves.toMatchObject({ data: expect.any(Array) });
   });
 });
@@ -65,7 +65,7 @@ describe('behind Prism in proxy mode (--errors)', () => {
   let proxy: Awaited<ReturnType<typeof startPrismProxy>>;
   beforeAll(async () => {
     proxy = await startPrismProxy(running.url);
-  }, 60_000);
+  });
   afterAll(() => proxy?.stop());
 
   it('Prism finds nothing wrong with the requests or the responses of a walk, an update and errors', async () => {
@@ -84,7 +84,7 @@ describe('behind Prism in proxy mode (--errors)', () => {
     const forbidden = await baas
       .updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } })
       .catch((e: unknown) => e);
-    expect((forbidden as ApiError).status).toBe(403);
+    expect((forbidden as BaasApiError).status).toBe(403);
     const raw = await fetch(`${proxy.url}/v2/api/pix/keys/list-keys?cursor=0.abc`, {
       headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
     });
@@ -130,7 +130,7 @@ describe('rate limit, faults and Prefer (in process)', () => {
     });
     faulty.inject({ operation: 'listPixKeys', status: 503, times: 2 });
     for (let i = 0; i < 2; i += 1) {
-      const error = (await client.listPixKeys().catch((e: unknown) => e)) as ApiError;
+      const error = (await client.listPixKeys().catch((e: unknown) => e)) as BaasApiError;
       expect(error.status).toBe(503);
       expect(error.retryAfterMs).toBe(30_000);
     }
@@ -178,6 +178,6 @@ describe('through MSW', () => {
     expect((await baas.listPixKeys({ limit: 2 })).data).toHaveLength(2);
     other.inject({ operation: 'listPixKeys', drop: true });
     const dropped = await baas.listPixKeys().catch((e: unknown) => e);
-    expect(dropped, String(dropped)).toBeInstanceOf(NetworkError);
+    expect(dropped, String(dropped)).toBeInstanceOf(BaasNetworkError);
   });
 });

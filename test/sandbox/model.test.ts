@@ -309,5 +309,5 @@ describe('the sandbox against a plain model', () => {
     expect([...seen].sort()).toEqual(
       [...STATUSES.map((status) => `status ${status}`), ...HOLDER_KINDS.map((kind) => `holder ${kind}`)].sort(),
     );
-  }, 120_000);
+  });
 });

@@ -4,7 +4,7 @@
 // without waiting.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { clientCredentials, TokenError, type ClientAuthMethod } from '../../src/auth/index.js';
+import { clientCredentials, BaasTokenError, type ClientAuthMethod } from '../../src/auth/index.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/events.js';
 import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -98,7 +98,7 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
     expect(await source()).not.toBe(first);
   });
 
-  it('a wrong secret: the source rejects with a TokenError naming invalid_client, never the secret; the call fails as auth', async () => {
+  it('a wrong secret: the source rejects with a BaasTokenError naming invalid_client, never the secret; the call fails as auth', async () => {
     for (const authMethod of ['client_secret_basic', 'client_secret_post'] as const) {
       const { sandbox } = setup();
       const secret = `${sandbox.clients[1]!.clientSecret}`;
@@ -109,8 +109,8 @@ describe('in process: clientCredentials({ fetch: sandbox.fetch }) with createBaa
         authMethod,
         fetch: sandbox.fetch,
       });
-      const error = (await source().catch((e: unknown) => e)) as TokenError;
-      expect(error).toBeInstanceOf(TokenError);
+      const error = (await source().catch((e: unknown) => e)) as BaasTokenError;
+      expect(error).toBeInstanceOf(BaasTokenError);
       expect([error.failure, error.status, error.error]).toEqual(['rejected', 401, 'invalid_client']);
       expect(JSON.stringify(error) + String(error) + error.message).not.toContain(secret);
       const baas = createBaasClient({ baseUrl: BASE, token: source, fetch: sandbox.fetch, retry: false });

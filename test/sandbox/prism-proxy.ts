@@ -5,6 +5,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { bundledSpecPath, freePort } from '../../src/testing/mock.js';
 
+/** Below the run's hook limit (vitest.config.ts), as startMock's readyTimeoutMs in the tests. */
+const READY_MS = 240_000;
+
 export async function startPrismProxy(upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
   const entry = join(
     dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
@@ -42,7 +45,11 @@ export async function startPrismProxy(upstream: string): Promise<{ url: string; 
   let output = '';
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Prism proxy did not start within 30 s:\n${output}`)), 30_000);
+      // Prism's start is seconds of CPU: on a loaded machine minutes, never a failure (30 s failed at load 14-18).
+      const timer = setTimeout(
+        () => reject(new Error(`Prism proxy did not start within ${READY_MS / 1000} s:\n${output}`)),
+        READY_MS,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const ready = /Prism is listening on (http:\/\/\S+)/.exec(output);

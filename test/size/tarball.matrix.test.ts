@@ -44,7 +44,7 @@ describe('the tarball', () => {
   });
 });
 
-// Each exported error class (TokenError too, which clientCredentials rejects with) built as a consumer
+// Each exported error class (BaasTokenError too, which clientCredentials rejects with) built as a consumer
 // meets it, in a process of its own: `require` of the CommonJS build, `import` of the ESM one.
 const NAMES_SCRIPT = `
 const m = LOAD;
@@ -53,13 +53,13 @@ const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.tes
 (async () => {
   const tokenError = await m.clientCredentials({ tokenUrl: 'https://auth.test/token', clientId: 'id', clientSecret: 's3cret', fetch: fail })().catch((e) => e);
   const errors = {
-    ApiError: new m.ApiError({ status: 422, problem: { title: 'Bad' } }, context),
-    ValidationError: new m.ValidationError([], context),
-    TimeoutError: new m.TimeoutError(100, context),
-    NetworkError: new m.NetworkError('ECONNRESET', context),
-    ResponseError: new m.ResponseError('not JSON', { status: 200 }, context),
-    AuthError: new m.AuthError('no token', context),
-    TokenError: tokenError,
+    BaasApiError: new m.BaasApiError({ status: 422, problem: { title: 'Bad' } }, context),
+    BaasValidationError: new m.BaasValidationError([], context),
+    BaasTimeoutError: new m.BaasTimeoutError(100, context),
+    BaasNetworkError: new m.BaasNetworkError('ECONNRESET', context),
+    BaasResponseError: new m.BaasResponseError('not JSON', { status: 200 }, context),
+    BaasAuthError: new m.BaasAuthError('no token', context),
+    BaasTokenError: tokenError,
   };
   const out = { classes: { BaasError: m.BaasError.name }, errors: {} };
   for (const [expected, error] of Object.entries(errors)) {
@@ -71,13 +71,13 @@ const context = { operation: 'listPixKeys', method: 'GET', url: 'https://api.tes
 `;
 
 const ERROR_CLASSES = [
-  'ApiError',
-  'ValidationError',
-  'TimeoutError',
-  'NetworkError',
-  'ResponseError',
-  'AuthError',
-  'TokenError',
+  'BaasApiError',
+  'BaasValidationError',
+  'BaasTimeoutError',
+  'BaasNetworkError',
+  'BaasResponseError',
+  'BaasAuthError',
+  'BaasTokenError',
 ];
 
 describe.each([
@@ -101,8 +101,8 @@ describe.each([
       expect(error.stack.startsWith(`${name}: `), `${name}: ${error.stack}`).toBe(true);
       expect(error.baas, name).toBe(true);
     }
-    // The operation comes right after the name, as the issue's `ApiError: listPixKeys: HTTP 422 …`.
-    expect(out.errors.ApiError!.string.startsWith('ApiError: listPixKeys: HTTP 422')).toBe(true);
+    // The operation comes right after the name, as the issue's `BaasApiError: listPixKeys: HTTP 422 …`.
+    expect(out.errors.BaasApiError!.string.startsWith('BaasApiError: listPixKeys: HTTP 422')).toBe(true);
   });
 });
 

@@ -15,7 +15,8 @@ export async function startRepeatableDynamicMock(seed: string): Promise<RunningM
   process.env.NODE_OPTIONS = `${saved.NODE_OPTIONS ?? ''} --require "${preload}"`.trim();
   process.env.BAAS_RANDOM_SEED = seed;
   try {
-    return await startMock({ dynamic: true });
+    // Prism's start is seconds of CPU: minutes on a loaded machine, never a failure.
+    return await startMock({ dynamic: true, readyTimeoutMs: 240_000 });
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];

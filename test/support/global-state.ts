@@ -1,12 +1,13 @@
-// What a test file changed of the process's global state, for the pure project's rule
-// (test/support/pure-setup.ts): a module of its own, naming no process module, so that a pure test can
-// check the check (test/support/pure-rule.test.ts).
-import { vi } from 'vitest';
+// What a test file changed of the process's global state, for the rule of the projects whose files share
+// one module graph per worker (test/support/pure-setup.ts, test/support/process-setup.ts): a module of
+// its own, naming no process module, so that a pure test can check the check (test/support/pure-rule.test.ts).
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 
 export interface Globals {
   globals: Map<PropertyKey, unknown>;
   env: Record<string, string | undefined>;
   listeners: Map<string, number>;
+  cwd: string;
 }
 
 const EVENTS = [
@@ -29,6 +30,7 @@ export function snapshot(): Globals {
     globals: new Map(Reflect.ownKeys(globalThis).map((key) => [key, Reflect.get(globalThis, key)])),
     env: { ...process.env },
     listeners: new Map(EVENTS.map((event) => [event, process.listenerCount(event)])),
+    cwd: process.cwd(),
   };
 }
 
@@ -52,5 +54,25 @@ export function leftBehind(before: Globals): string[] {
   for (const [event, count] of now.listeners)
     if (count > before.listeners.get(event)!)
       found.push(`${count - before.listeners.get(event)!} '${event}' listener(s) added to process`);
+  if (now.cwd !== before.cwd) found.push(`the working directory changed (process.chdir) to ${now.cwd}`);
   return found;
+}
+
+/**
+ * Registers the check for the test file being run (from a project's setup file, which runs before each
+ * file): a snapshot before its first test, and in its afterAll a failure naming what it left behind for
+ * the files after it in the same worker, `rule` saying why that matters there.
+ */
+export function failOnLeftBehind(rule: string): void {
+  let before: Globals;
+  beforeAll(() => {
+    before = snapshot();
+  });
+  afterAll(() => {
+    const found = leftBehind(before);
+    // Put back what can be, so that one file's leak fails that file and not every file after it.
+    vi.useRealTimers();
+    if (process.cwd() !== before.cwd) process.chdir(before.cwd);
+    expect(found, `this file leaves global state behind for the files after it ${rule}`).toEqual([]);
+  });
 }

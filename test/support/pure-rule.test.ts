@@ -19,6 +19,21 @@ describe('the pure project', () => {
     expect(createClassifier(repoRoot)('test/support/fault-server.test.ts').project).toBe('process');
   });
 
+  it('leaves to the isolated project a file that mocks a module, resets the registry or starts a real Prism', () => {
+    // Patterns, not the calls' text, which would put this file in the isolated project too.
+    const classify = createClassifier(repoRoot);
+    expect(classify('test/testing/mock-hooks.test.ts').project).toBe('isolated');
+    expect(classify('test/testing/mock-hooks.test.ts').reason).toMatch(
+      /^test\/testing\/mock-hooks.test.ts calls vi\.mock\(\)$/,
+    );
+    expect(classify('test/cli/help.test.ts').reason).toMatch(/^test\/cli\/help.test.ts calls vi\.resetModules\(\)$/);
+    expect(classify('test/testing/mock.matrix.test.ts').reason).toMatch(
+      /^test\/testing\/mock.matrix.test.ts calls startMock\(\)$/,
+    );
+    // src/ calling startMock (the mock command) makes no in-process command-line test isolated.
+    expect(classify('test/cli/docs-page.test.ts').project).toBe('process');
+  });
+
   it('refuses a child process and a listening socket, naming the rule', () => {
     const childProcess = builtin<typeof import('node:child_process')>('node:child_process');
     const net = builtin<typeof import('node:net')>('node:net');

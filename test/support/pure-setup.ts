@@ -11,8 +11,7 @@ import dgram from 'node:dgram';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import workerThreads from 'node:worker_threads';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { type Globals, leftBehind, snapshot } from './global-state.js';
+import { failOnLeftBehind } from './global-state.js';
 
 const RULE =
   'in the pure project (vitest.config.ts): a test file that starts processes, threads or servers ' +
@@ -39,16 +38,4 @@ if (!guarded[GUARDED]) {
   syncBuiltinESMExports();
 }
 
-let before: Globals;
-beforeAll(() => {
-  before = snapshot();
-});
-afterAll(() => {
-  const found = leftBehind(before);
-  // Put back what can be, so that one file's leak fails that file and not every file after it.
-  vi.useRealTimers();
-  expect(
-    found,
-    `this file leaves global state behind for the files after it ${RULE.replace(/ a test file .*/, '')}`,
-  ).toEqual([]);
-});
+failOnLeftBehind(RULE.replace(/ a test file .*/, ''));

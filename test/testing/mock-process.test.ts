@@ -1,7 +1,7 @@
 // startMock against a fake Prism process (fake-prism.ts): the command it runs, when it counts as
 // ready, each way it fails and the words it fails with, the port retries, stop() and its SIGKILL
 // safety net, and the exit hooks that take running mocks down with this process. Milliseconds per
-// test; the real Prism is started in mock.test.ts.
+// test; the real Prism is started in mock.matrix.test.ts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

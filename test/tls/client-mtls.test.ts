@@ -1,9 +1,9 @@
 // The client's `tls` option end to end: createBaasClient against a local HTTPS server that requires
 // a client certificate (CA and certificates made by openssl for this run). The right certificate
-// works; none, one from an unknown CA and an expired one each end as a NetworkError naming the TLS
+// works; none, one from an unknown CA and an expired one each end as a BaasNetworkError naming the TLS
 // failure, never a hang; `tls` with `fetch` is refused at creation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBaasClient, NetworkError, type BaasClient, type TlsOptions } from '../../src/index.js';
+import { createBaasClient, BaasNetworkError, type BaasClient, type TlsOptions } from '../../src/index.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { fullUpdate, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
@@ -55,13 +55,13 @@ describe('createBaasClient({ tls })', () => {
       /refused the client certificate|does not trust the authority/,
     ],
     ['an expired certificate', () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }), /expired/],
-  ])('%s: a NetworkError naming the TLS failure', async (_name, tls, reason) => {
+  ])('%s: a BaasNetworkError naming the TLS failure', async (_name, tls, reason) => {
     const error = await update(client(tls() as TlsOptions)).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(NetworkError);
-    const failure = error as NetworkError;
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    const failure = error as BaasNetworkError;
     expect(failure.reason).toMatch(reason);
     expect(failure.message).toMatch(reason);
     expect(failure.code).toBeTruthy();
@@ -75,8 +75,8 @@ describe('createBaasClient({ tls })', () => {
     const error = await update(
       client({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it', ca: certs.ca }),
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
+    expect(error).toBeInstanceOf(BaasNetworkError);
+    expect((error as BaasNetworkError).message).toMatch(/tls\.passphrase could not be used/);
   });
 
   it('tls together with fetch, or a tls that is not an object, is refused at creation', () => {
@@ -102,7 +102,7 @@ describe('createBaasClient({ tls })', () => {
     );
   });
 
-  it('unusable material (a wrong passphrase) fails each call as a NetworkError naming the field', async () => {
+  it('unusable material (a wrong passphrase) fails each call as a BaasNetworkError naming the field', async () => {
     const c = createBaasClient({
       baseUrl: mtls.url,
       token: 't0k3n-abc',
@@ -111,8 +111,8 @@ describe('createBaasClient({ tls })', () => {
     });
     for (let i = 0; i < 2; i += 1) {
       const error = await update(c).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).message).toMatch(/tls\.passphrase could not be used/);
+      expect(error).toBeInstanceOf(BaasNetworkError);
+      expect((error as BaasNetworkError).message).toMatch(/tls\.passphrase could not be used/);
     }
   });
 

@@ -38,7 +38,7 @@ async function tlsFetch(tls: TlsOptions, fetch?: UrlInitFetch): Promise<TlsFetch
   return f;
 }
 
-// A bounded wait: a hang would surface as a TimeoutError, which no expectation below accepts.
+// A bounded wait: a hang would surface as a BaasTimeoutError, which no expectation below accepts.
 // Called as the client calls a fetch: fetch(url, init).
 const get = (url: string, init: RequestInit = {}): [string, RequestInit] => [
   url,

@@ -15,7 +15,7 @@ const tls = { ca: rootCertificates[0]! };
 const page = { cursor: { next: null }, data: [] };
 
 it('loads on the first call that sends with tls, not before', async () => {
-  const { createBaasClient, clientCredentials, NetworkError } = await import('../../src/index.js');
+  const { createBaasClient, clientCredentials, BaasNetworkError } = await import('../../src/index.js');
   const plain = createBaasClient({
     baseUrl: 'https://api.example.test',
     token: 'plain-token-1234',
@@ -32,7 +32,7 @@ it('loads on the first call that sends with tls, not before', async () => {
   });
   expect(loads.undici).toBe(0);
   try {
-    await expect(withTls.listPixKeys()).rejects.toBeInstanceOf(NetworkError);
+    await expect(withTls.listPixKeys()).rejects.toBeInstanceOf(BaasNetworkError);
     expect(loads.undici).toBe(1);
   } finally {
     await withTls.close();

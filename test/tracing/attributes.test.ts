@@ -68,7 +68,7 @@ describe('errorType', () => {
     expect(errorType({ kind: 'api', status: 404 }, 404)).toBe('404');
     expect(errorType({ kind: 'api' }, undefined)).toBe('api');
     expect(errorType({ kind: 'response', status: 200 }, 200)).toBe('response');
-    expect(errorType({ kind: 'timeout', name: 'TimeoutError' }, 503)).toBe('timeout');
+    expect(errorType({ kind: 'timeout', name: 'BaasTimeoutError' }, 503)).toBe('timeout');
   });
 
   it('is an error answer’s status when there is no error or no kind', () => {

@@ -3,7 +3,7 @@
 // trace context; a provider registered later is used from then on.
 import { trace } from '@opentelemetry/api';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/index.js';
+import { BaasApiError } from '../../src/index.js';
 import { loadApiWith } from '../../src/tracing/otel.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
 
@@ -62,7 +62,7 @@ describe('providers changing', () => {
     const { baas, sandbox } = sandboxClient();
     expect((await baas.listPixKeys({ limit: 1 })).data).toHaveLength(1);
     sandbox.inject({ operation: 'listPixKeys', status: 403 });
-    await expect(baas.listPixKeys()).rejects.toBeInstanceOf(ApiError);
+    await expect(baas.listPixKeys()).rejects.toBeInstanceOf(BaasApiError);
     stopOtel();
     // An SDK whose spans cannot even start.
     trace.setGlobalTracerProvider({ getTracer: () => ({ startSpan: fails, startActiveSpan: fails }) } as never);

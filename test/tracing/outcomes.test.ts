@@ -5,7 +5,7 @@ import { metrics, SpanStatusCode, type SpanStatus, trace } from '@opentelemetry/
 import { type HistogramMetricData, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/index.js';
+import { BaasApiError } from '../../src/index.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
 
 class CollectOnDemand extends MetricReader {
@@ -37,10 +37,10 @@ describe('a failed call’s span', () => {
   it('shows the package error’s redacted message in its exception event and its status', async () => {
     const { baas, sandbox } = sandboxClient();
     sandbox.inject({ operation: 'listPixKeys', status: 403 });
-    const error = (await baas.listPixKeys().catch((caught: unknown) => caught)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
+    const error = (await baas.listPixKeys().catch((caught: unknown) => caught)) as BaasApiError;
+    expect(error).toBeInstanceOf(BaasApiError);
     const span = only();
-    expect(exceptionOf(span)).toStrictEqual({ 'exception.type': 'ApiError', 'exception.message': error.message });
+    expect(exceptionOf(span)).toStrictEqual({ 'exception.type': 'BaasApiError', 'exception.message': error.message });
     expect(span.status).toStrictEqual({ code: SpanStatusCode.ERROR, message: error.message });
   });
 

@@ -3,7 +3,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../../src/index.js';
+import { BaasApiError, BaasNetworkError } from '../../src/index.js';
 import { sandboxClient, startOtel, stopOtel } from './otel-setup.js';
 
 const { exporter } = startOtel();
@@ -69,20 +69,20 @@ describe('a call with a tracer provider registered', () => {
     const { baas, sandbox } = sandboxClient();
     sandbox.inject({ operation: 'listPixKeys', status: 403 });
     const error = await baas.listPixKeys().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BaasApiError);
     const span = only();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBe('403');
     expect(span.attributes['http.response.status_code']).toBe(403);
     expect(span.attributes['http.request.resend_count']).toBeUndefined();
     const exception = span.events.find((event) => event.name === 'exception');
-    expect(exception?.attributes?.['exception.type']).toBe('ApiError');
+    expect(exception?.attributes?.['exception.type']).toBe('BaasApiError');
   });
 
   it('marks a failure with no answer by the error kind, and no status code', async () => {
     const { baas, sandbox } = sandboxClient();
     sandbox.inject({ operation: 'listPixKeys', drop: true });
-    await expect(baas.listPixKeys({ retry: false })).rejects.toBeInstanceOf(NetworkError);
+    await expect(baas.listPixKeys({ retry: false })).rejects.toBeInstanceOf(BaasNetworkError);
     const span = only();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBe('network');

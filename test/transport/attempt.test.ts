@@ -3,7 +3,7 @@
 // body; the caller's signal; a hop refused by its caller; the byte limit; what each failure means.
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NetworkError, ResponseError, TimeoutError } from '../../src/errors.js';
+import { BaasNetworkError, BaasResponseError, BaasTimeoutError } from '../../src/errors.js';
 import type { FetchLike } from '../../src/fetch.js';
 import { ResponseTooLarge } from '../../src/body-limit.js';
 import { Attempt, MAX_TIMER_MS } from '../../src/transport/attempt.js';
@@ -166,7 +166,7 @@ describe('the byte limit', () => {
     const failure = failureOf(error, attempt);
     expect(failure).toEqual({ kind: 'too-large', limitBytes: 1_000, status: 502, contentType: 'text/html' });
     const shown = clientError(failure, { ...NONE, operation: 'raw', method: 'GET', url: URL_, attempts: 1 });
-    expect(shown).toBeInstanceOf(ResponseError);
+    expect(shown).toBeInstanceOf(BaasResponseError);
     expect(shown).toMatchObject({ status: 502, contentType: 'text/html', limitBytes: 1_000 });
   });
 });
@@ -186,7 +186,7 @@ describe('what a failure means', () => {
       message: 'fetch failed: alert certificate required (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED)',
     });
     const shown = clientError(failure, { ...NONE, attempts: 2 });
-    expect(shown).toBeInstanceOf(NetworkError);
+    expect(shown).toBeInstanceOf(BaasNetworkError);
     expect(shown).toMatchObject({ code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', reason: 'no client certificate' });
   });
 
@@ -199,16 +199,16 @@ describe('what a failure means', () => {
     );
     const failure = failureOf(error, undefined);
     expect(failure).toMatchObject({ kind: 'network', code: undefined, reason: BLOCKED_PORT_REASON });
-    const shown = clientError(failure, { ...NONE, attempts: 3 }) as NetworkError;
+    const shown = clientError(failure, { ...NONE, attempts: 3 }) as BaasNetworkError;
     expect(shown.message).toContain(BLOCKED_PORT_REASON);
     expect(failureOf(new TypeError('fetch failed', { cause: new Error('other words') }), undefined)).toMatchObject({
       reason: undefined,
     });
   });
 
-  it('a timeout is a TimeoutError naming the attempt’s limit', () => {
+  it('a timeout is a BaasTimeoutError naming the attempt’s limit', () => {
     const shown = clientError({ kind: 'timeout', timeoutMs: 250 }, { ...NONE, attempts: 1 });
-    expect(shown).toBeInstanceOf(TimeoutError);
+    expect(shown).toBeInstanceOf(BaasTimeoutError);
     expect(shown).toMatchObject({ timeoutMs: 250, attempts: 1 });
   });
 });
@@ -219,7 +219,10 @@ describe('what an attempt leaves behind', () => {
     const attempt = attemptOf(async () => new Response('ok'));
     await vi.advanceTimersByTimeAsync(100);
     expect(attempt.signal.reason).toBeInstanceOf(DOMException);
-    expect(attempt.signal.reason).toMatchObject({ name: 'TimeoutError', message: expect.stringMatching(/timed out/) });
+    expect(attempt.signal.reason).toMatchObject({
+      name: 'TimeoutError',
+      message: expect.stringMatching(/timed out/),
+    });
     attempt.end();
   });
 

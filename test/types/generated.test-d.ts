@@ -1,10 +1,11 @@
 // The generated types reject wrong shapes at compile time (vitest typecheck).
 import { describe, expectTypeOf, it } from 'vitest';
+import type * as Root from '../../src/index.js';
 import type {
   Address,
+  BeneficiaryDocumentType,
   BeneficiaryEntity,
   BrazilianState,
-  DocumentType,
   NaturalPersonUpdate,
   PixKey,
   PixKeyList,
@@ -90,7 +91,7 @@ describe('generated types', () => {
     expectTypeOf<PixKeyList['data']>().toEqualTypeOf<PixKey[]>();
     expectTypeOf<PixKeyList['cursor']['next']>().toEqualTypeOf<string | null>();
     expectTypeOf<PixKey['beneficiary_entity']['document_type']>().toEqualTypeOf<'cpf' | 'cnpj'>();
-    expectTypeOf<DocumentType>().toEqualTypeOf<'cpf' | 'cnpj'>();
+    expectTypeOf<BeneficiaryDocumentType>().toEqualTypeOf<'cpf' | 'cnpj'>();
   });
 
   it('types a holder as one of two kinds, told apart by document_type', () => {
@@ -100,5 +101,17 @@ describe('generated types', () => {
     // @ts-expect-error A third kind of holder is not in the contract.
     const rg: BeneficiaryEntity = { name: 'Maria', document_type: 'rg', document: '123' };
     expectTypeOf(rg).not.toBeAny();
+  });
+
+  it('are aliases of the generated components, and the empty ones are not exported', () => {
+    expectTypeOf<Root.PixKey>().toEqualTypeOf<Root.components['schemas']['PixKey']>();
+    expectTypeOf<Root.ResponseNotFound>().toEqualTypeOf<Root.components['responses']['NotFound']>();
+    expectTypeOf<Root.ParameterLimit>().toEqualTypeOf<Root.components['parameters']['Limit']>();
+    expectTypeOf<Root.HeaderRetryAfter>().toEqualTypeOf<Root.components['headers']['RetryAfter']>();
+    // @ts-expect-error The spec has no webhooks: openapi-typescript's empty `webhooks` type is not exported.
+    type NoWebhooks = Root.webhooks;
+    // @ts-expect-error Nor its empty `$defs`.
+    type NoDefs = Root.$defs;
+    expectTypeOf<NoWebhooks | NoDefs>().toBeAny();
   });
 });

@@ -6,16 +6,16 @@ import {
   createBaasClient,
   operationNames,
   Secrets,
-  TokenError,
+  BaasTokenError,
   type BaasClient,
   type BaasError,
   type BaasEventListener,
   type CallEventFields,
   type CallOperation,
-  type ErrorContext,
-  type ErrorEvent,
-  type HttpMethod,
   type operations,
+  type ErrorContext,
+  type BaasErrorEvent,
+  type HttpMethod,
   type OperationName,
   type PemClientCertificate,
   type PfxClientCertificate,
@@ -29,7 +29,7 @@ import {
   type ResponseEvent,
   type RetryEvent,
   type TlsOptions,
-  type TokenErrorInit,
+  type BaasTokenErrorInit,
   type UpdateFailure,
   type UpdateManyResult,
   type UpdateSuccess,
@@ -89,7 +89,7 @@ describe('the names a consumer writes', () => {
     expectTypeOf(where).toBeCallableWith({} as RequestEvent);
     expectTypeOf(where).toBeCallableWith({} as ResponseEvent);
     expectTypeOf(where).toBeCallableWith({} as RetryEvent);
-    expectTypeOf(where).toBeCallableWith({} as ErrorEvent);
+    expectTypeOf(where).toBeCallableWith({} as BaasErrorEvent);
   });
 
   it('names each shape of the tls option, for a config helper that returns one', () => {
@@ -109,19 +109,19 @@ describe('the names a consumer writes', () => {
     void [noKey, noCa];
   });
 
-  it('builds a TokenError for a test double of a failing token source', () => {
-    const init: TokenErrorInit = {
+  it('builds a BaasTokenError for a test double of a failing token source', () => {
+    const init: BaasTokenErrorInit = {
       failure: 'rejected',
       tokenUrl: 'https://auth.example.test/token',
       detail: 'no',
       secrets: Secrets.of([]),
     };
     const failing = async (): Promise<string> => {
-      throw new TokenError({ ...init, status: 401, error: 'invalid_client' });
+      throw new BaasTokenError({ ...init, status: 401, error: 'invalid_client' });
     };
     expectTypeOf(failing).returns.resolves.toBeString();
     // @ts-expect-error not a TokenFailure
-    const wrong: TokenErrorInit = { failure: 'refused', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
+    const wrong: BaasTokenErrorInit = { failure: 'refused', tokenUrl: 'https://auth.example.test/token', detail: 'no' };
     void wrong;
   });
 

@@ -1,4 +1,4 @@
-// The words of every rule a user can read in a ValidationError, keyword by keyword. They are built
+// The words of every rule a user can read in a BaasValidationError, keyword by keyword. They are built
 // from the schema's side of the error only: the rejected value never appears.
 import { describe, expect, it } from 'vitest';
 import type { GeneratedValidatorError } from '../../src/generated/validators.js';

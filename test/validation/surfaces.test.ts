@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readInput } from '../../src/cli/batch/input.js';
-import { createBaasClient, updateMany, ValidationError } from '../../src/index.js';
+import { createBaasClient, updateMany, BaasValidationError } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { runVerify } from '../../src/verify/run.js';
 import { countingSandbox, type CountingSandbox, killChildren, runCli, tempDir } from '../cli/batch/harness.js';
@@ -167,8 +167,8 @@ describe('every surface refuses the same CPF with the same words, sending nothin
     const item = { account: account.account, documentNumber: BAD_CPF, body: { phoneNumber: PHONE } };
 
     const error = await client.updateNaturalPerson(item).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([
+    expect(error).toBeInstanceOf(BaasValidationError);
+    expect((error as BaasValidationError).issues).toEqual([
       { path: 'DocumentNumber', message: expect.stringContaining(`DocumentNumber ${BAD_CPF_RULE}`) },
     ]);
 

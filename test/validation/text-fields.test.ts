@@ -1,7 +1,7 @@
 // Every text field of the update body refuses control characters (Unicode's Cc: U+0000–U+001F and
-// U+007F–U+009F): the client's ValidationError, with nothing sent, and the sandbox's 422.
+// U+007F–U+009F): the client's BaasValidationError, with nothing sent, and the sandbox's 422.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, ValidationError } from '../../src/index.js';
+import { createBaasClient, BaasValidationError } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 
 const ADDRESS = {
@@ -26,7 +26,7 @@ const FIELDS: Array<[string, (text: string) => Record<string, unknown>]> = [
 const CONTROLS = ['\u0000', '\t', '\n', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f'];
 
 describe('text fields refuse control characters', () => {
-  it.each(FIELDS)('%s: a ValidationError naming the field and the rule, nothing sent', async (pointer, body) => {
+  it.each(FIELDS)('%s: a BaasValidationError naming the field and the rule, nothing sent', async (pointer, body) => {
     let sent = 0;
     const client = createBaasClient({
       baseUrl: 'https://provider.test',
@@ -44,8 +44,8 @@ describe('text fields refuse control characters', () => {
           body: body(`Ma${control}ria`) as never,
         })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues).toContainEqual(
+      expect(error).toBeInstanceOf(BaasValidationError);
+      expect((error as BaasValidationError).issues).toContainEqual(
         expect.objectContaining({
           path: pointer,
           message: expect.stringContaining('must not hold a control character'),

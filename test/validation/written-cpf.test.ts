@@ -1,9 +1,9 @@
 // Identifiers as people write them (`529.982.247-25`, `+55 (11) 98765-4321`, `01310-100`) given to the
-// typed client: sent in the contract's form. One that cannot be made canonical is a ValidationError
+// typed client: sent in the contract's form. One that cannot be made canonical is a BaasValidationError
 // before anything is sent, naming the field and the rule with an example, never showing the value in
 // any of its spellings. Other issues of the same call are still reported beside it.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, ValidationError } from '../../src/index.js';
+import { createBaasClient, BaasValidationError } from '../../src/index.js';
 
 const WRITTEN = '529.982.247-25';
 
@@ -52,8 +52,8 @@ describe('updateNaturalPerson with identifiers as people write them', () => {
       .updateNaturalPerson({ account: '300541976902', documentNumber: bad, body: { email: 'not an e-mail' } })
       .catch((e: unknown) => e);
     expect(sent).toHaveLength(0);
-    expect(error).toBeInstanceOf(ValidationError);
-    const { issues, message } = error as ValidationError;
+    expect(error).toBeInstanceOf(BaasValidationError);
+    const { issues, message } = error as BaasValidationError;
     expect(issues.map((issue) => issue.path).sort()).toEqual(['/email', 'DocumentNumber']);
     const documentIssue = issues.find((issue) => issue.path === 'DocumentNumber')!;
     // The form in words; the masking hides the example's digits, as every CPF-shaped number in a message.

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
-import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../../verify/credentials.js';
+import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../connection/credentials.js';
 import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { n, plural } from '../../words.js';
@@ -38,7 +38,8 @@ import { connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from './options.js';
 import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
 import { exportKeyPages } from '../../batch/export-keys.js';
-import { EXIT_ON, Stopper } from './stop.js';
+import { EXIT_ON } from '../connection/exit-codes.js';
+import { Stopper } from './stop.js';
 import type { RunIo } from './update-many-run.js';
 
 /** One journal line of export-keys: the page written, the file after it (`OutputRecord`), where to go on. */

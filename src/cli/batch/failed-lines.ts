@@ -1,7 +1,7 @@
 // The lines of an update-many run that were not done (failed, or invalid and skipped), as the
 // terminal shows them after the summary: the first few by line number, each with its status and rule,
 // then how many more and where they are all listed. The report keeps every one; this keeps a handful.
-import { ApiError, isBaasError, NetworkError, TimeoutError } from '../../errors.js';
+import { BaasApiError, isBaasError, BaasNetworkError, BaasTimeoutError } from '../../errors.js';
 import { redactBounded, redactMessage } from '../../redact.js';
 import { plural } from '../../words.js';
 
@@ -18,7 +18,7 @@ const PROVIDER_TEXT = 100;
  * value of the line.
  */
 export function failureText(error: unknown, secrets: readonly string[]): string {
-  if (error instanceof ApiError) {
+  if (error instanceof BaasApiError) {
     const violations = error.problem?.violations;
     const first = Array.isArray(violations) ? violations[0] : undefined;
     const words =
@@ -30,8 +30,8 @@ export function failureText(error: unknown, secrets: readonly string[]): string 
     return `${error.status}${words ? ` ${redactBounded(words, secrets, PROVIDER_TEXT)}` : ''}`;
   }
   // The system's code (ECONNREFUSED, ENOTFOUND) says where to look; it was masked when the error was made.
-  if (error instanceof NetworkError) return error.code ? `network (${error.code})` : 'network';
-  if (error instanceof TimeoutError) return `timeout (no complete answer within ${error.timeoutMs} ms)`;
+  if (error instanceof BaasNetworkError) return error.code ? `network (${error.code})` : 'network';
+  if (error instanceof BaasTimeoutError) return `timeout (no complete answer within ${error.timeoutMs} ms)`;
   if (isBaasError(error)) {
     const status = (error as { status?: unknown }).status;
     return typeof status === 'number' ? `${status} (${error.kind})` : error.kind;

@@ -2,7 +2,7 @@
 // every line alike, each after the client's retries. update-many stops sending once so many lines in a
 // row got no answer, rather than working through the whole input against a closed port; one line that
 // is answered, even with an error status, starts the count again.
-import { NetworkError, TimeoutError } from '../../errors.js';
+import { BaasNetworkError, BaasTimeoutError } from '../../errors.js';
 
 /** Lines in a row without any answer after which the run stops sending. */
 export const NO_ANSWER_LINES = 10;
@@ -10,11 +10,11 @@ export const NO_ANSWER_LINES = 10;
 export class NoAnswerStreak {
   private streak = 0;
   /** The last failure of the streak that stopped the run, once it has. */
-  stoppedBy: NetworkError | TimeoutError | undefined;
+  stoppedBy: BaasNetworkError | BaasTimeoutError | undefined;
 
   /** Counts one finished line; true once the run should stop sending. */
   add(error: unknown): boolean {
-    if (error instanceof NetworkError || error instanceof TimeoutError) {
+    if (error instanceof BaasNetworkError || error instanceof BaasTimeoutError) {
       this.streak += 1;
       if (this.streak >= NO_ANSWER_LINES) this.stoppedBy ??= error;
     } else {
@@ -27,7 +27,7 @@ export class NoAnswerStreak {
   message(baseUrl: string): string {
     const error = this.stoppedBy!;
     const why =
-      error instanceof NetworkError
+      error instanceof BaasNetworkError
         ? error.code
           ? ` (${error.code})`
           : ''

@@ -6,8 +6,8 @@ import {
   CredentialError,
   credentialsFrom,
   MISSING_CREDENTIALS,
-} from '../../verify/credentials.js';
-import { checkBaseUrl } from '../../verify/options.js';
+} from '../connection/credentials.js';
+import { baseUrlFlag } from '../connection/base-url.js';
 import { UsageError, type Values } from '../command.js';
 import { n } from '../../words.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from '../flags.js';
@@ -36,7 +36,7 @@ export function connectionFrom(
 ): Connection {
   const allowInsecureHttp = values['allow-insecure-http'] === true;
   try {
-    const { baseUrl, insecure } = checkBaseUrl(values['base-url'], allowInsecureHttp);
+    const { baseUrl, insecure } = baseUrlFlag(values['base-url'], allowInsecureHttp);
     const credentials = credentialsFrom({ ...values, 'allow-insecure-http': allowInsecureHttp }, env);
     if (credentials.kind === 'none') throw new UsageError(MISSING_CREDENTIALS);
     return { baseUrl, credentials, insecureHttp: insecure };

@@ -6,9 +6,6 @@
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number] | 'SIGPIPE';
 
-/** The exit code of a run stopped by `signal`: 128 + its number, as a shell reports it. */
-export const EXIT_ON: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
-
 export class Stopper {
   /** The first signal received, if any. */
   signal: StopSignal | undefined;

@@ -11,7 +11,7 @@ import {
   exitOfTrouble,
   refusalMessage,
   troubleOf,
-} from '../../verify/credentials.js';
+} from '../connection/credentials.js';
 import { UsageError, type CommandContext } from '../command.js';
 import type { UpdateManyValues } from '../update-many.js';
 import type { UpdateItem } from '../../batch/results.js';
@@ -33,7 +33,8 @@ import { type Connection, connectionFrom, INSECURE_HTTP_WARNING, paceFrom } from
 import { Progress, type ProgressOutput } from './progress.js';
 import { ReportWriter } from './report.js';
 import { updateMany } from '../../batch/update-many.js';
-import { EXIT_ON, Stopper } from './stop.js';
+import { EXIT_ON } from '../connection/exit-codes.js';
+import { Stopper } from './stop.js';
 import { failureOf, type LineResult, summaryLines, Tally } from './summary.js';
 import { DoneLines } from './update-journal.js';
 import { encodingNamed, encodingNames, type InputEncoding } from './formats/encoding.js';

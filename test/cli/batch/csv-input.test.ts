@@ -143,7 +143,7 @@ Apto 42",,,`,
     expect(third!.data.socialName).not.toBe('Carla');
     expect(JSON.stringify(third!.data)).not.toContain('Apto 42');
     expect(fourth!.data.socialName).not.toBe('Caio');
-  }, 60_000);
+  });
 
   it('reads the same lines as the reader numbers them (the header is line 1)', async () => {
     const input = dir.file('lines.csv');

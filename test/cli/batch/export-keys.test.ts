@@ -64,7 +64,7 @@ describe('export-keys', () => {
     expect((await runCli(args, env())).code).toBe(0);
     expect(sandbox.requests.length).toBe(requests);
     expect(await jsonlIds(out)).toEqual(ids);
-  }, 120_000);
+  });
 
   it('writes CSV with a header row, one row a key', async () => {
     const out = dir.file('keys.csv');
@@ -80,5 +80,5 @@ describe('export-keys', () => {
         .sort(),
     ).toEqual(ids);
     expect(records.slice(1).every((fields) => fields.length === KEY_COLUMNS.length)).toBe(true);
-  }, 60_000);
+  });
 });

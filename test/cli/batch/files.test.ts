@@ -210,7 +210,7 @@ describe('one run per journal', () => {
     expect([...new Set(entries.map((entry) => entry.line))].sort((a, b) => Number(a) - Number(b))).toEqual(
       Array.from({ length: lines }, (_, i) => i + 1),
     );
-  }, 120_000);
+  });
 
   it('takes over a lock whose lease ran out (its run is gone), whatever process id it names', async () => {
     const at = await folder();

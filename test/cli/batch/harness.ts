@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/paths.mjs';
 import { createSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { listen } from '../../../src/sandbox/listen.js';
+import { cliCommand } from '../../support/cli.js';
 import { alive } from '../processes.js';
 
 export interface CountingSandbox {
@@ -98,9 +99,9 @@ export interface Running {
 
 const children = new Set<ChildProcess>();
 
-/** Starts `baas-pix-contract ...args` (the TypeScript sources, as `npm run` does) with `env` added. */
+/** Starts `baas-pix-contract ...args` (the sources' bundle, test/support/cli.ts) with `env` added. */
 export function startCli(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const child = spawn(...cliCommand(args), {
     cwd: repoRoot,
     env: { ...process.env, BAAS_TOKEN: '', BAAS_CLIENT_SECRET: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

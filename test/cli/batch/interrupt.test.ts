@@ -61,7 +61,7 @@ describe('update-many stopped with SIGINT', () => {
     );
     expect([...ok].sort((a, b) => a - b)).toEqual(applied);
     expect(new Set(ok).size).toBe(ok.length);
-  }, 60_000);
+  });
 });
 
 describe('update-many given up with a second SIGINT', () => {
@@ -93,7 +93,7 @@ describe('update-many given up with a second SIGINT', () => {
     } finally {
       sandbox.release();
     }
-  }, 60_000);
+  });
 });
 
 describe('export-keys stopped with SIGINT', () => {
@@ -122,5 +122,5 @@ describe('export-keys stopped with SIGINT', () => {
     expect(finished.code, finished.stdout + finished.stderr).toBe(130);
     expect(finished.stdout).toMatch(/^Stopped: /m);
     expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal.* page \d+/);
-  }, 60_000);
+  });
 });

@@ -4,7 +4,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailedLines, failureText, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
-import { ApiError, AuthError, NetworkError, ResponseError, TimeoutError } from '../../../src/errors.js';
+import {
+  BaasApiError,
+  BaasAuthError,
+  BaasNetworkError,
+  BaasResponseError,
+  BaasTimeoutError,
+} from '../../../src/errors.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
@@ -137,23 +143,25 @@ describe('failureText', () => {
       { property: '/email', reason: 'x' },
     ];
     const text = failureText(
-      new ApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }, NONE),
+      new BaasApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }, NONE),
       [],
     );
     expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
     expect(text).not.toContain('52998224725');
     expect(
       failureText(
-        new ApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }, NONE),
+        new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }, NONE),
         [],
       ),
     ).toBe('404 Customer not found');
     expect(
-      failureText(new ApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }, NONE), [])
-        .length,
+      failureText(
+        new BaasApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }, NONE),
+        [],
+      ).length,
     ).toBeLessThan(200);
-    expect(failureText(new NetworkError('ECONNREFUSED', NONE), [])).toBe('network (ECONNREFUSED)');
-    expect(failureText(new TimeoutError(5000, NONE), [])).toContain('5000 ms');
+    expect(failureText(new BaasNetworkError('ECONNREFUSED', NONE), [])).toBe('network (ECONNREFUSED)');
+    expect(failureText(new BaasTimeoutError(5000, NONE), [])).toContain('5000 ms');
   });
 
   const problem = (extra: object) => ({ type: 'about:blank', title: 'Invalid', ...extra });
@@ -161,7 +169,10 @@ describe('failureText', () => {
   it('one violation: no count of more; a violation without a text property or reason: the title instead', () => {
     expect(
       failureText(
-        new ApiError({ status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) }, NONE),
+        new BaasApiError(
+          { status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) },
+          NONE,
+        ),
         [],
       ),
     ).toBe('422 /email: x');
@@ -171,25 +182,25 @@ describe('failureText', () => {
       { property: 7, reason: 'x' },
       { property: '/email', reason: {} },
     ])
-      expect(failureText(new ApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), [])).toBe(
+      expect(failureText(new BaasApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), [])).toBe(
         '422 Invalid',
       );
   });
 
   it('an answer without problem details, or with neither violations nor a title: the status alone', () => {
-    expect(failureText(new ApiError({ status: 502 }, NONE), [])).toBe('502');
+    expect(failureText(new BaasApiError({ status: 502 }, NONE), [])).toBe('502');
     expect(
-      failureText(new ApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE), []),
+      failureText(new BaasApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE), []),
     ).toBe('500');
   });
 
   it('a network failure without a code: the kind alone', () => {
-    expect(failureText(new NetworkError(undefined, NONE), [])).toBe('network');
+    expect(failureText(new BaasNetworkError(undefined, NONE), [])).toBe('network');
   });
 
   it("another error of the client: its status and kind, or its kind; an abort; anything else is 'error'", () => {
-    expect(failureText(new ResponseError('not JSON', { status: 200 }, NONE), [])).toBe('200 (response)');
-    expect(failureText(new AuthError('no token', NONE), [])).toBe('auth');
+    expect(failureText(new BaasResponseError('not JSON', { status: 200 }, NONE), [])).toBe('200 (response)');
+    expect(failureText(new BaasAuthError('no token', NONE), [])).toBe('auth');
     expect(failureText(new DOMException('stopped', 'AbortError'), [])).toBe('aborted');
     expect(failureText(new Error('boom'), [])).toBe('error');
     expect(failureText('boom', [])).toBe('error');

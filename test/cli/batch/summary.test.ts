@@ -2,7 +2,7 @@
 // lines"), so a run of a thousand lines does not say "sent 1000" under "1,000 lines".
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureOf, type Summary, summaryLines, Tally } from '../../../src/cli/batch/summary.js';
-import { ApiError, TimeoutError } from '../../../src/errors.js';
+import { BaasApiError, BaasTimeoutError } from '../../../src/errors.js';
 import { Secrets } from '../../../src/redact.js';
 
 /** An error's context where no secret is known: every rule of the masking still applies. */
@@ -99,8 +99,8 @@ describe('Tally', () => {
 
 describe('failureOf', () => {
   it('the status and kind of an answer, the kind of a failure without one, an abort, anything else', () => {
-    expect(failureOf(new ApiError({ status: 404 }, NONE))).toEqual({ status: 404, kind: 'api' });
-    expect(failureOf(new TimeoutError(100, NONE))).toStrictEqual({ kind: 'timeout' });
+    expect(failureOf(new BaasApiError({ status: 404 }, NONE))).toEqual({ status: 404, kind: 'api' });
+    expect(failureOf(new BaasTimeoutError(100, NONE))).toStrictEqual({ kind: 'timeout' });
     expect(failureOf(new DOMException('stopped', 'AbortError'))).toEqual({ kind: 'aborted' });
     expect(failureOf(new Error('boom'))).toEqual({ kind: 'error' });
     expect(failureOf('boom')).toEqual({ kind: 'error' });

@@ -86,5 +86,5 @@ describe('update-many against a rate-limited sandbox with 5 % of 503s', () => {
         expect(text).not.toContain(`"${account.account}"`);
       }
     }
-  }, 120_000);
+  });
 });

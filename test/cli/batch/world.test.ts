@@ -20,6 +20,7 @@ import {
   updateLine,
 } from './harness.js';
 import { SHOWN_PROBLEMS } from '../../../src/cli/batch/update-many-run.js';
+import { cliCommand } from '../../support/cli.js';
 
 const LINES = 400;
 let sandbox: CountingSandbox;
@@ -40,13 +41,14 @@ async function tmpfs(size: string): Promise<string> {
   return at;
 }
 
-/** `node --import tsx src/cli/index.ts ...args` after `prefix` (unshare), its output collected. */
+/** `baas-pix-contract ...args` (test/support/cli.ts) after `prefix` (unshare), its output collected. */
 function startUnder(prefix: string[], args: string[], env: Record<string, string>) {
-  const child = spawn(
-    prefix[0]!,
-    [...prefix.slice(1), process.execPath, '--import', 'tsx', 'src/cli/index.ts', ...args],
-    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const [node, cliArgs] = cliCommand(args);
+  const child = spawn(prefix[0]!, [...prefix.slice(1), node, ...cliArgs], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -81,7 +83,7 @@ function piped(command: string[], reader: string): Promise<{ status: number; std
   });
 }
 
-const cli = ['node', '--import', 'tsx', 'src/cli/index.ts'];
+const cli = cliCommand([]).flat();
 /** What a stack trace or Node's own error report looks like. */
 const CRASH = /\n\s+at |Unhandled|node:internal|EPIPE|ERR_/;
 
@@ -127,7 +129,7 @@ describe('two containers on one volume (separate PID namespaces)', () => {
     const other = await runs[1 - first.index]!.finished;
     expect(other.stderr).not.toMatch(CRASH);
     expect(sentTwice()).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('a full disk under --journal', () => {
@@ -175,7 +177,7 @@ describe('a full disk under --journal', () => {
     } finally {
       await big.stop();
     }
-  }, 180_000);
+  });
 });
 
 describe('a read-only folder', () => {
@@ -190,7 +192,7 @@ describe('a read-only folder', () => {
     expect(refused.stderr).not.toMatch(/\.tmp|EROFS/);
     expect(sandbox.requests.length).toBe(before);
     expect(await readdir(ro)).toEqual([]);
-  }, 60_000);
+  });
 
   it('docs --out in it names the cause (read-only), not ENOENT', async () => {
     const ro = await tmpfs('1m');
@@ -199,7 +201,7 @@ describe('a read-only folder', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('read-only file system');
     expect(refused.stderr).not.toMatch(/ENOENT|EROFS/);
-  }, 60_000);
+  });
 });
 
 describe('a second export to an output another run is writing', () => {
@@ -222,7 +224,7 @@ describe('a second export to an output another run is writing', () => {
     first.child.kill('SIGTERM');
     await first.finished;
     sandbox.release();
-  }, 60_000);
+  });
 });
 
 describe('a closed pipe (`| head`)', () => {
@@ -231,7 +233,7 @@ describe('a closed pipe (`| head`)', () => {
     expect(result.read).toMatch(/^Seed /);
     expect(result.stderr).not.toMatch(CRASH);
     expect(result.status).toBe(141);
-  }, 60_000);
+  });
 
   it('update-many --dry-run: 4,000 bad lines give the first problems and a count, never a line each', async () => {
     const bad = dir.file('bad.jsonl');
@@ -242,5 +244,5 @@ describe('a closed pipe (`| head`)', () => {
     const lines = result.read.trim().split('\n');
     expect(lines.length).toBeLessThanOrEqual(SHOWN_PROBLEMS + 2);
     expect(result.read).toMatch(/… and [\d,]+ more problems; run with --report FILE to list them all/);
-  }, 60_000);
+  });
 });

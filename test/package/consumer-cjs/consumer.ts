@@ -1,7 +1,7 @@
 // A CommonJS consumer as NestJS sets one up: "module": "commonjs" and TypeScript's default
 // resolution (node10, which ignores `exports`). Compiled with strict tsc against the installed
 // tarball, then run with `require` against the mock the package starts.
-import { ValidationError, createBaasClient, isValidCpf, type PixKey } from 'baas-pix-contract';
+import { BaasValidationError, createBaasClient, isValidCpf, type PixKey } from 'baas-pix-contract';
 import { startMock, type RunningMock } from 'baas-pix-contract/testing';
 // The sandbox, in process: this project has @faker-js/faker but neither msw nor @hono/node-server,
 // and compiles with skipLibCheck off, so the sandbox's declarations must not need them.
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         loadedAs: require.resolve('baas-pix-contract').replace(/^.*\//, ''),
         keyTypes: keys.map((k) => k.key_type),
-        invalidIsValidationError: invalid instanceof ValidationError,
+        invalidIsValidationError: invalid instanceof BaasValidationError,
         cpfCheck: isValidCpf('52998224725'),
         specVersion: spec.info.version,
         sandboxKeys: sandboxKeys.size,

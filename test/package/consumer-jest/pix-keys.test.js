@@ -3,8 +3,8 @@
 // over HTTP, which loads its optional peer @hono/node-server from CommonJS.
 const {
   createBaasClient,
-  ApiError,
-  ValidationError,
+  BaasApiError,
+  BaasValidationError,
   validateNaturalPersonUpdate,
   isValidCpf,
 } = require('baas-pix-contract');
@@ -56,7 +56,7 @@ test("an update is kept by the sandbox; another client's customer is 403", async
       body: { email: 'x@example.com' },
     })
     .catch((e) => e);
-  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toBeInstanceOf(BaasApiError);
   expect(error.status).toBe(403);
 });
 
@@ -64,16 +64,16 @@ test('a CPF with a wrong check digit is refused before anything is sent', async 
   const before = JSON.stringify(sandbox.snapshot());
   await expect(
     client().updateNaturalPerson({ account: '300541976902', documentNumber: '52998224724', body: { email: 'a@b.co' } }),
-  ).rejects.toBeInstanceOf(ValidationError);
+  ).rejects.toBeInstanceOf(BaasValidationError);
   expect(JSON.stringify(sandbox.snapshot())).toBe(before);
 });
 
-test('a 429 from the server is an ApiError with its status', async () => {
+test('a 429 from the server is a BaasApiError with its status', async () => {
   sandbox.inject({ operation: 'listPixKeys', status: 429, headers: { 'retry-after': '1' } });
   const error = await client({ retry: false })
     .listPixKeys()
     .catch((e) => e);
-  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toBeInstanceOf(BaasApiError);
   expect(error.status).toBe(429);
 });
 

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
-  ApiError,
-  ValidationError,
+  BaasApiError,
+  BaasValidationError,
   createBaasClient,
   validateNaturalPersonUpdate,
   type NaturalPersonUpdate,
@@ -55,8 +55,8 @@ try {
       updated,
       keyTypes: keys.map((k) => k.key_type),
       validatorIssues: issues.map((i) => i.path),
-      invalidIsValidationError: invalid instanceof ValidationError,
-      limitedStatus: limited instanceof ApiError ? limited.status : null,
+      invalidIsValidationError: invalid instanceof BaasValidationError,
+      limitedStatus: limited instanceof BaasApiError ? limited.status : null,
       specVersions: [bundledJson.info.version, /^ {2}version: (\S+)$/m.exec(yamlSpec)?.[1]],
       sandbox: { overHttp },
     }),

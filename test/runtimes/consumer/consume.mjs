@@ -2,7 +2,7 @@
 // from the packed tarball, against a sandbox served over HTTP by the test. Plain JavaScript with only
 // web-standard globals, so every runtime runs this very file (workerd through one bundled Worker).
 // It returns what it saw; the test compares it with the sandbox's own numbers.
-import { ApiError, ValidationError, clientCredentials, createBaasClient } from 'baas-pix-contract';
+import { BaasApiError, BaasValidationError, clientCredentials, createBaasClient } from 'baas-pix-contract';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
@@ -24,8 +24,8 @@ const outcome = (promise) =>
       name: error.name,
       kind: error.kind,
       status: error.status,
-      isApiError: error instanceof ApiError,
-      isValidationError: error instanceof ValidationError,
+      isApiError: error instanceof BaasApiError,
+      isValidationError: error instanceof BaasValidationError,
       paths: error.issues?.map((issue) => issue.path),
     }),
   );
@@ -37,7 +37,7 @@ export async function consume({ baseUrl, token, clientId, clientSecret, account,
   const firstPage = await baas.listPixKeys({ limit: 2 });
   const updated = await baas.updateNaturalPerson({ account, documentNumber, body: { socialName: 'Maria Runtime' } });
 
-  // Refused before sending (a CPF with a wrong check digit), and an ApiError from the sandbox (an unknown account).
+  // Refused before sending (a CPF with a wrong check digit), and a BaasApiError from the sandbox (an unknown account).
   const wrongDigit = documentNumber.slice(0, 10) + String((Number(documentNumber[10]) + 1) % 10);
   const invalid = await outcome(
     baas.updateNaturalPerson({ account, documentNumber: wrongDigit, body: { email: 'a@b.co' } }),

@@ -1,17 +1,19 @@
-// verify's credentials, taken as the client takes them: a bearer token, or OAuth2 client
-// credentials (src/auth `clientCredentials`), and optionally a client certificate / private CA
-// (src/tls) for the API and the token endpoint. This file is the one seam between verify and those
-// modules. Secrets come from the environment by preference (never from shell history), are read
+// The credentials of every command that calls the API (verify, update-many, export-keys), taken as the
+// client takes them: a bearer token, or OAuth2 client credentials (src/auth `clientCredentials`), and
+// optionally a client certificate / private CA (src/tls) for the API and the token endpoint; what a
+// credential failure means for the user and its exit status. Part of the command line's connection
+// layer (src/cli/connection/): the one seam between the commands and those modules. Secrets come from the environment by preference (never from shell history), are read
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../auth/index.js';
-import type { TokenSource } from '../client/token.js';
-import { ApiError, AuthError } from '../errors.js';
-import { hideQueryValues, redactUrl } from '../redact.js';
-import { isInsecureRemote } from '../loopback.js';
-import { lazyTlsFetch } from '../tls/lazy.js';
-import { headerValueProblem } from '../token-text.js';
-import type { TlsOptions } from '../tls/options.js';
+import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../../auth/index.js';
+import type { TokenSource } from '../../client/token.js';
+import { BaasApiError, BaasAuthError } from '../../errors.js';
+import { hideQueryValues, redactUrl } from '../../redact.js';
+import { isInsecureRemote } from '../../loopback.js';
+import { lazyTlsFetch } from '../../tls/lazy.js';
+import { headerValueProblem } from '../../token-text.js';
+import type { TlsOptions } from '../../tls/options.js';
+import { EXIT } from './exit-codes.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
 export type CredentialKind = 'token' | 'client credentials' | 'none';
@@ -98,7 +100,7 @@ export interface CredentialRefusal {
   status: number | undefined;
   /** RFC 6749 §5.2 `error` of a token endpoint's refusal, when it is a plain code (`invalid_client`). */
   code?: string;
-  /** How the token request failed (a TokenError's `failure`): absent for the service's 401 or 403. */
+  /** How the token request failed (a BaasTokenError's `failure`): absent for the service's 401 or 403. */
   failure?: TokenFailure;
 }
 
@@ -130,10 +132,10 @@ export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
  * `failedRun` (the command's "the run failed") when the token endpoint was only unavailable.
  */
 export function exitOfTrouble(trouble: CredentialTrouble, failedRun: number): number {
-  return trouble === 'unavailable' ? failedRun : 2;
+  return trouble === 'unavailable' ? failedRun : EXIT.usage;
 }
 
-/** The refusal in a token endpoint's TokenError, whatever its failure; undefined for anything else. */
+/** The refusal in a token endpoint's BaasTokenError, whatever its failure; undefined for anything else. */
 export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefined {
   if (!isTokenError(error)) return undefined;
   // Only a code as RFC 6749 spells them: the endpoint is not trusted to put words in the summary.
@@ -146,15 +148,15 @@ export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefi
 
 /**
  * The credential failure behind an error a command met, or undefined when it is not one: the client's
- * AuthError (whose cause is clientCredentials' TokenError), a TokenError itself (verify's requests),
- * or the service's 401 or 403 (an ApiError).
+ * BaasAuthError (whose cause is clientCredentials' BaasTokenError), a BaasTokenError itself (verify's requests),
+ * or the service's 401 or 403 (a BaasApiError).
  */
 export function credentialFailure(error: unknown): CredentialRefusal | undefined {
-  if (error instanceof ApiError) {
+  if (error instanceof BaasApiError) {
     return error.status === 401 || error.status === 403 ? { by: 'service', status: error.status } : undefined;
   }
   if (isTokenError(error)) return tokenEndpointRefusal(error);
-  if (error instanceof AuthError) {
+  if (error instanceof BaasAuthError) {
     const refusal = tokenEndpointRefusal(error.cause);
     // A token source of the user's own that failed: nothing says more than that the credentials were not usable.
     return refusal ?? { by: 'token endpoint', status: undefined };

@@ -27,6 +27,10 @@ paths:
               example: { n: not a number }
 `;
 
+// Prism's start is seconds of CPU: on a loaded machine a minute and more, never a failure (startMock's
+// default of 30 s failed this file at a load average of 17). Below the run's test timeout (vitest.config.ts).
+const READY_MS = 240_000;
+
 let dir: string;
 let seeded: RunningMock | undefined;
 let strict: RunningMock | undefined;
@@ -37,13 +41,13 @@ beforeAll(async () => {
   await writeFile(join(dir, 'broken.yaml'), 'openapi: 3.1.0\ninfo: [unclosed\n');
   // Started together to save time; whichever started is stopped in afterAll even if another failed.
   const started = await Promise.allSettled([
-    startMock({ dynamic: true, seed: 'seed-a' }),
-    startMock({ spec: join(dir, 'bad-example.yaml'), errors: true }),
+    startMock({ dynamic: true, seed: 'seed-a', readyTimeoutMs: READY_MS }),
+    startMock({ spec: join(dir, 'bad-example.yaml'), errors: true, readyTimeoutMs: READY_MS }),
   ]);
   [seeded, strict] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([seeded?.stop(), strict?.stop()]);
@@ -102,21 +106,21 @@ describe('startMock', () => {
 // Independent failures, run side by side to save time.
 describe.concurrent('startMock rejects with a plain reason', () => {
   it('rejects naming EADDRINUSE when the port it was given is taken', async ({ expect }) => {
-    await expect(startMock({ port: seeded!.port })).rejects.toThrow(
+    await expect(startMock({ port: seeded!.port, readyTimeoutMs: READY_MS })).rejects.toThrow(
       /^startMock: Prism could not serve .*: .*EADDRINUSE/,
     );
   });
 
   it('rejects at once, naming the file, when the spec path does not exist', async ({ expect }) => {
     const missing = join(dir, 'no-such-spec.yaml');
-    await expect(startMock({ spec: missing })).rejects.toThrow(
+    await expect(startMock({ spec: missing, readyTimeoutMs: READY_MS })).rejects.toThrow(
       `startMock: cannot read the OpenAPI document ${missing} (ENOENT)`,
     );
   });
 
   it("rejects with Prism's reason first when the spec does not parse", async ({ expect }) => {
     const broken = join(dir, 'broken.yaml');
-    await expect(startMock({ spec: broken })).rejects.toThrow(
+    await expect(startMock({ spec: broken, readyTimeoutMs: READY_MS })).rejects.toThrow(
       new RegExp(`^startMock: Prism could not serve ${broken}: Error parsing`),
     );
   });

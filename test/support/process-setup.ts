@@ -1,0 +1,13 @@
+// The rule of the `process` project (vitest.config.ts; TESTING.md, "Two projects"): its files start
+// processes and servers; for them to share one module graph per fork (a module imported once per
+// worker, not once per file; today each file still gets a fork of its own), none may leave global
+// state behind for the next file of its fork. This setup
+// file, run before each of them, fails the file in its afterAll when it leaves fake timers on, a global
+// changed, an environment variable changed, a process listener added or the working directory changed.
+// A file that mocks a module or resets the registry runs in the `isolated` project instead.
+import { failOnLeftBehind } from './global-state.js';
+
+failOnLeftBehind(
+  'in the process project (vitest.config.ts): its files share a module graph per fork; ' +
+    'a file that needs a fresh one mocks the module it replaces (vi.mock) and so runs in the isolated project',
+);
