@@ -107,12 +107,14 @@ function digitOf(char: string): string | undefined {
 /** A character outside ASCII as the masking reads it: a digit as its ASCII digit, else its NFKC form when that is one ASCII character. */
 function plainChar(char: string): string {
   let plain = plainOf.get(char);
+  // Stryker disable next-line ConditionalExpression: a cache; a character read again reads the same.
   if (plain === undefined) {
     const nfkc = char.normalize('NFKC');
     // A character that is neither letter nor number stays one (Ⓚ is a symbol, though NFKC makes it K).
     const kept =
       nfkc.length !== 1 || NOT_ASCII.test(nfkc) || (/[A-Za-z0-9]/.test(nfkc) && !LETTER_OR_NUMBER.test(char));
     plain = digitOf(char) ?? (kept ? char : nfkc);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the cache's bound (memory only).
     if (plainOf.size < MAX_REMEMBERED) plainOf.set(char, plain);
   }
   return plain;
@@ -125,6 +127,7 @@ function plainChar(char: string): string {
  * letters), and text that is all ASCII is returned untouched.
  */
 export function normalizeDigits(text: string): string {
+  // Stryker disable next-line ConditionalExpression: speed only; the replace below finds nothing in ASCII text.
   if (!NOT_ASCII.test(text)) return text;
   return text.replace(NOT_ASCII_ALL, plainChar);
 }
@@ -192,9 +195,10 @@ function percentRound(text: string): Reading {
       const start = match.index + offset;
       let decoded: string | undefined;
       try {
-        decoded = offset + length <= run.length ? decodeURIComponent(run.slice(offset, offset + length)) : undefined;
+        // A sequence cut short by the run's end is not UTF-8 either: decodeURIComponent refuses it.
+        decoded = decodeURIComponent(run.slice(offset, offset + length));
       } catch {
-        decoded = undefined;
+        // Not UTF-8: it stays as written.
       }
       if (decoded === undefined) {
         out.put(run.slice(offset, offset + 3), start, start + 3);
@@ -255,12 +259,14 @@ function unescapeRound(text: string, plus: boolean): Reading {
 
 /** A reading's text with digits of any script read as ASCII digits, each unit still mapped. */
 function normalized(reading: Reading): Reading {
+  // Stryker disable next-line ConditionalExpression: speed only; an ASCII reading is rebuilt unit for unit the same.
   if (!NOT_ASCII.test(reading.text)) return reading;
   const out = new ReadingBuilder();
   let index = 0;
   for (const char of reading.text) {
     const start = fromOf(reading, index);
     const end = toOf(reading, index + char.length - 1);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only; plainChar returns an ASCII character (and U+0080) unchanged.
     out.put(char.length === 1 && char.charCodeAt(0) < 0x80 ? char : plainChar(char), start, end);
     index += char.length;
   }
@@ -284,6 +290,7 @@ const ADDRESS = new RegExp(
 );
 /** The text a CPF is looked for in: what names a server blanked, each place kept. */
 const digitsOf = (text: string): string =>
+  // Stryker disable next-line ConditionalExpression,StringLiteral: speed only; ADDRESS matches nothing without a colon.
   text.includes(':')
     ? text.replace(ADDRESS, (address, scheme: string | undefined, host: string | undefined) =>
         scheme === undefined ? blank(address) : scheme + blank(host!),
@@ -385,7 +392,9 @@ function matchers(secrets: readonly string[], minLength: number): SecretMatchers
             ),
       values: values.size === 0 ? undefined : new RegExp(alternatives(values, escapeRegExp), 'g'),
     };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the cache's bound (memory only).
     if (matchersOf.size >= MAX_MATCHER_LISTS) matchersOf.delete(matchersOf.keys().next().value!);
+    // Stryker disable next-line CallExpression: a cache; a list's matchers are built again the same.
     matchersOf.set(key, found);
   }
   return found;
@@ -487,7 +496,7 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
   const readings = readingsOf(text);
   // As written (and in a reading that has not undone them yet), the digits of an escape (%2E,
   // \u002e, ~1) are not digits: the next reading sees what they stand for.
-  findingsIn(asRead(text), found, findings, digitsOf(readings.length === 0 ? text : text.replace(ESCAPES, blank)));
+  findingsIn(asRead(text), found, findings, digitsOf(text.replace(ESCAPES, blank)));
   for (const reading of readings) findingsIn(reading, found, findings, digitsOf(reading.text.replace(ESCAPES, blank)));
   const out = applyFindings(text, findings, (written, secret) => (secret ? MASK : shownCpf(written)));
   return out.replace(AUTHORIZATION, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
@@ -495,8 +504,9 @@ function maskPlain(text: string, secrets: readonly string[], minLength = MIN_SEC
 
 /** The text with each place found written as `shown` makes it; places that overlap are one place, a secret when one of them is. */
 function applyFindings(text: string, findings: Finding[], shown: (written: string, secret: boolean) => string): string {
-  if (findings.length === 0) return text;
-  findings.sort((a, b) => a.start - b.start || b.end - a.end);
+  // By start only: places that start together are one place whatever their order (its end is the
+  // furthest of theirs).
+  findings.sort((a, b) => a.start - b.start);
   const parts: string[] = [];
   let at = 0;
   for (let index = 0; index < findings.length; ) {
@@ -569,7 +579,7 @@ export function redactBounded(
   max = MAX_PROVIDER_TEXT,
   mask: (text: string, secrets: readonly string[]) => string = redactText,
 ): string {
-  const cut = text.length > max * CUT_FACTOR ? text.slice(0, max * CUT_FACTOR) : text;
+  const cut = text.slice(0, max * CUT_FACTOR);
   const masked = mask(cut, [...secrets]);
   if (masked.length <= max && cut === text) return masked;
   const more = cut === text ? masked.length - max : text.length - max;
@@ -669,8 +679,6 @@ export function hideQueryValuesIn(text: string): string {
 
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.
 const PATH_BEARER = /(bearer(?:[ +]|%20|%09)+)[^/]+/gi;
-/** The fewest digits of a run that a log of our servers masks whole: a CPF's, and any longer run. */
-const PATH_RUN_DIGITS = CPF_DIGITS;
 const everyDigit = (text: string): string => text.replace(/[0-9]/g, '*');
 
 /**
@@ -684,14 +692,14 @@ export function redactPath(url: string | undefined): string {
   const path = normalizeDigits((url ?? '/').split('?')[0]!);
   const readings = readingsOf(path);
   const findings: Finding[] = [];
+  // A DIGIT_RUN holds a CPF's 11 digits or more: a log of our servers masks each whole.
   for (const reading of readings.length === 0 ? [asRead(path)] : readings)
     for (const match of reading.text.matchAll(DIGIT_RUN))
-      if (match[0].replace(/[^0-9]/g, '').length >= PATH_RUN_DIGITS)
-        findings.push({
-          start: fromOf(reading, match.index),
-          end: toOf(reading, match.index + match[0].length - 1),
-          secret: false,
-        });
+      findings.push({
+        start: fromOf(reading, match.index),
+        end: toOf(reading, match.index + match[0].length - 1),
+        secret: false,
+      });
   const shown = applyFindings(path, findings, (written) =>
     ENCODED_ANYHOW.test(written) || written.includes('+')
       ? encodeUnsafe(everyDigit(decoded(written, true)))
