@@ -13,6 +13,7 @@ import {
   type ErrorContext,
 } from '../../src/index.js';
 import { isBaasError } from '../../src/errors.js';
+import * as publicEntry from '../../src/index.js';
 import { Secrets } from '../../src/redact.js';
 
 /** The context of an error built where no secret is known yet: every rule of the masking still applies. */
@@ -300,6 +301,11 @@ describe('no error is built without the secrets of the client at hand', () => {
       // @ts-expect-error: as above
       ['BaasTokenError', () => new BaasTokenError({ tokenUrl: 'https://auth.test/token', status: 401 })],
     ];
+    // Every error class the package exports is in the list above, so a new one cannot skip the check.
+    const exported = Object.entries(publicEntry)
+      .filter(([, value]) => typeof value === 'function' && value.prototype instanceof BaasError)
+      .map(([name]) => name);
+    expect(builds.map(([name]) => name).sort()).toEqual(exported.sort());
     for (const [name, build] of builds) {
       expect(build, name).toThrow(TypeError);
       expect(build, name).toThrow(new RegExp(`^${name}: \`secrets\` is required .*Secrets\\.none`));
