@@ -16,7 +16,7 @@ export interface TypecheckResult {
 
 const CONSUMER = `import * as client from '../../../src/index.js';
 import * as testing from '../../../src/testing/index.js';
-import type { NaturalPersonUpdate, PixKey, PixKeyList, Problem, paths, components, operations } from '../../../src/index.js';
+import type { NaturalPersonUpdate, PixKey, PixKeyList, Problem, paths, components, operations } from '../../../src/types.js';
 const body: NaturalPersonUpdate = { email: 'a@b.com' };
 const c = client.createBaasClient({ baseUrl: 'https://api.example', token: 't' });
 export const uses: unknown[] = [body, c, testing.preferHeaders, {} as PixKey, {} as PixKeyList, {} as Problem, {} as paths, {} as components, {} as operations];

@@ -1,5 +1,6 @@
 // Update a customer's contact and address: pre-flight validation, then one PUT.
-import { createBaasClient, type NaturalPersonUpdate } from 'baas-pix-contract';
+import { createBaasClient } from 'baas-pix-contract';
+import type { NaturalPersonUpdate } from 'baas-pix-contract/types';
 import { firstCustomer, serviceFromEnv } from './support/service.js';
 
 const service = serviceFromEnv();

@@ -1,9 +1,5 @@
 // The public entry (`.`). Each export, and why a user needs it: docs/api-surface.md. The recorded
 // surface is api/baas-pix-contract.api.md (`npm run api:report` updates it; test/api/ compares).
-// Every named type of the spec (aliases of the generated components, without the empty ones). A namespace
-// of their own (`Contract.PixKey`) is not possible yet: tsup's declaration bundler writes a namespace over
-// types of a shared chunk as `declare const X: typeof X` (docs/api-surface.md).
-export * from './types.js';
 export {
   createBaasClient,
   type BaasClient,

@@ -1,5 +1,6 @@
 // Atualiza o contato e o endereço de um cliente: validação antes do envio, depois um PUT.
-import { createBaasClient, type NaturalPersonUpdate } from 'baas-pix-contract';
+import { createBaasClient } from 'baas-pix-contract';
+import type { NaturalPersonUpdate } from 'baas-pix-contract/types';
 import { firstCustomer, serviceFromEnv } from './support/service.js';
 
 const service = serviceFromEnv();

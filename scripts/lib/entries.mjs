@@ -6,7 +6,11 @@ export const ENTRIES = {
   '.': 'src/index.ts',
   './testing': 'src/testing/index.ts',
   './sandbox': 'src/sandbox/index.ts',
+  './types': 'src/types.ts',
 };
+
+/** The entry of the contract's named types (aliases of the generated ones): `baas-pix-contract/types`. */
+export const TYPES_ENTRY = './types';
 
 /** Files of the spec shipped as they are, each its own export (read as files, not imported as code). */
 export const SPEC_FILES = ['openapi.yaml', 'openapi.json'];

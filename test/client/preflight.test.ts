@@ -1,6 +1,7 @@
 // Bad input never leaves the process: the client throws BaasValidationError and fetch is never called.
 import { describe, expect, it, vi } from 'vitest';
-import { BaasValidationError, createBaasClient, type NaturalPersonUpdate } from '../../src/index.js';
+import { BaasValidationError, createBaasClient } from '../../src/index.js';
+import type { NaturalPersonUpdate } from '../../src/types.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
 function clientWithSpy(validate = true) {

@@ -1,7 +1,8 @@
 // The bearer token and the CPF never appear in any form of an error.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBaasClient, type BaasError, type NaturalPersonUpdate } from '../../src/index.js';
+import { createBaasClient, type BaasError } from '../../src/index.js';
+import type { NaturalPersonUpdate } from '../../src/types.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedTool, toolBin } from '../../scripts/lib/tool-cache.mjs';
 import { createSandbox } from '../../src/sandbox/index.js';
-import type { PixKeyList } from '../../src/index.js';
+import type { PixKeyList } from '../../src/types.js';
 import { bundledSpecFile } from '../support/spec.js';
 import { spawnTied } from '../support/tied-spawn.js';
 

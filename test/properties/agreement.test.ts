@@ -12,8 +12,8 @@ import {
   validateListPixKeysQuery,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
-  type NaturalPersonUpdate,
 } from '../../src/index.js';
+import type { NaturalPersonUpdate } from '../../src/types.js';
 import {
   ADDRESS_PROPERTIES,
   BODY_PROPERTIES,

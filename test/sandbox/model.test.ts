@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactJson } from '../../src/redact.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { NaturalPersonUpdate } from '../../src/index.js';
+import type { NaturalPersonUpdate } from '../../src/types.js';
 import { cpf, naturalPersonUpdate } from '../support/arbitraries.js';
 import { conforming } from './conformance.js';
 import { holderKinds, spec } from '../support/spec.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { buildWorld, keyAt, keyJson } from '../../src/sandbox/data.js';
-import type { PixKey } from '../../src/index.js';
+import type { PixKey } from '../../src/types.js';
 import { isValidCpf } from '../../src/validation/index.js';
 import { schemaErrors } from '../support/ajv.js';
 import { BRAZILIAN_STATES } from '../support/arbitraries.js';

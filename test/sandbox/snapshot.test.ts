@@ -1,7 +1,7 @@
 // snapshot(): the state as a test asserts on it. The keys are the ones served, CPFs masked to their
 // last two digits, and the snapshot is a copy: changing it changes nothing in the sandbox.
 import { describe, expect, it } from 'vitest';
-import type { PixKey } from '../../src/index.js';
+import type { PixKey } from '../../src/types.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { maskCpf } from '../../src/sandbox/snapshot.js';
 import { answerOf, list } from './in-process.js';

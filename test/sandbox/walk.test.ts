@@ -1,6 +1,7 @@
 // The README's key-walking loop against the sandbox, in process: real pages, every key once.
 import { describe, expect, it } from 'vitest';
-import { createBaasClient, type PixKey } from '../../src/index.js';
+import { createBaasClient } from '../../src/index.js';
+import type { PixKey } from '../../src/types.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 
 describe('walking the keys', () => {

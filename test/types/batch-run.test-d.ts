@@ -6,12 +6,12 @@ import {
   exportKeys,
   updateMany,
   type ExportSummary,
-  type PixKey,
   type UpdateFailure,
   type UpdateItem,
   type UpdateManyResult,
   type UpdateManySummary,
 } from '../../src/index.js';
+import type { PixKey } from '../../src/types.js';
 
 const client = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 const items: UpdateItem[] = [];

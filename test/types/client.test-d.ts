@@ -1,6 +1,7 @@
 // The client's types: wrong shapes fail to compile, results carry the named types.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createBaasClient, type PixKey, type PixKeyList, type UpdateResult } from '../../src/index.js';
+import { createBaasClient } from '../../src/index.js';
+import type { PixKey, PixKeyList, UpdateResult } from '../../src/types.js';
 
 const client = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 const address = {

@@ -1,6 +1,7 @@
 // The generated types reject wrong shapes at compile time (vitest typecheck).
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as Root from '../../src/index.js';
+import type * as Contract from '../../src/types.js';
 import type {
   Address,
   BeneficiaryDocumentType,
@@ -104,14 +105,20 @@ describe('generated types', () => {
   });
 
   it('are aliases of the generated components, and the empty ones are not exported', () => {
-    expectTypeOf<Root.PixKey>().toEqualTypeOf<Root.components['schemas']['PixKey']>();
-    expectTypeOf<Root.ResponseNotFound>().toEqualTypeOf<Root.components['responses']['NotFound']>();
-    expectTypeOf<Root.ParameterLimit>().toEqualTypeOf<Root.components['parameters']['Limit']>();
-    expectTypeOf<Root.HeaderRetryAfter>().toEqualTypeOf<Root.components['headers']['RetryAfter']>();
+    expectTypeOf<Contract.PixKey>().toEqualTypeOf<Contract.components['schemas']['PixKey']>();
+    expectTypeOf<Contract.ResponseNotFound>().toEqualTypeOf<Contract.components['responses']['NotFound']>();
+    expectTypeOf<Contract.ParameterLimit>().toEqualTypeOf<Contract.components['parameters']['Limit']>();
+    expectTypeOf<Contract.HeaderRetryAfter>().toEqualTypeOf<Contract.components['headers']['RetryAfter']>();
     // @ts-expect-error The spec has no webhooks: openapi-typescript's empty `webhooks` type is not exported.
-    type NoWebhooks = Root.webhooks;
+    type NoWebhooks = Contract.webhooks;
     // @ts-expect-error Nor its empty `$defs`.
-    type NoDefs = Root.$defs;
+    type NoDefs = Contract.$defs;
     expectTypeOf<NoWebhooks | NoDefs>().toBeAny();
+    // They live in baas-pix-contract/types, not in the root entry as well.
+    // @ts-expect-error The root entry does not export the contract's aliases.
+    type NotAtRoot = Root.PixKey;
+    // @ts-expect-error Nor what they are aliases of.
+    type NoComponentsAtRoot = Root.components;
+    expectTypeOf<NotAtRoot | NoComponentsAtRoot>().toBeAny();
   });
 });

@@ -2,7 +2,7 @@
 // `'cpf' | 'cnpj' | 'email' | 'phone' | 'evp' | (string & {})`, not a `string` that hides them. An editor
 // completes the known ones; any other string still compiles.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { KnownPixKeyType, PixKey, PixKeyType } from '../../src/index.js';
+import type { KnownPixKeyType, PixKey, PixKeyType } from '../../src/types.js';
 
 describe('PixKey key_type, an open enum', () => {
   it('is not plain string, and lists the five regulated types', () => {

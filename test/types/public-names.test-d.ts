@@ -12,14 +12,12 @@ import {
   type BaasEventListener,
   type CallEventFields,
   type CallOperation,
-  type operations,
   type ErrorContext,
   type BaasErrorEvent,
   type HttpMethod,
   type OperationName,
   type PemClientCertificate,
   type PfxClientCertificate,
-  type PixKey,
   type PrivateCaOnly,
   type RawClient,
   type RawInitArgs,
@@ -34,6 +32,7 @@ import {
   type UpdateManyResult,
   type UpdateSuccess,
 } from '../../src/index.js';
+import type { operations, PixKey } from '../../src/types.js';
 import type {
   Fault,
   NaturalPersonUpdate as SandboxNaturalPersonUpdate,

@@ -3,7 +3,8 @@
 // and accepts it, openapi-ts/openapi-typescript#1769).
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Client, MethodResponse } from 'openapi-fetch';
-import { createBaasClient, type NaturalPersonUpdate, type UpdateResult, type paths } from '../../src/index.js';
+import { createBaasClient } from '../../src/index.js';
+import type { NaturalPersonUpdate, UpdateResult, paths } from '../../src/types.js';
 
 const baas = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 const raw = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't', retry: false }).raw;

@@ -5,11 +5,10 @@ import {
   createBaasClient,
   updateMany,
   type BatchClient,
-  type PixKeyList,
   type RateLimitInfo,
-  type UpdateResult,
   type WithResponse,
 } from '../../src/index.js';
+import type { PixKeyList, UpdateResult } from '../../src/types.js';
 
 const client = createBaasClient({ baseUrl: 'https://api.baas.example', token: 't' });
 

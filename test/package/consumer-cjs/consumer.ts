@@ -1,7 +1,8 @@
 // A CommonJS consumer as NestJS sets one up: "module": "commonjs" and TypeScript's default
 // resolution (node10, which ignores `exports`). Compiled with strict tsc against the installed
 // tarball, then run with `require` against the mock the package starts.
-import { BaasValidationError, createBaasClient, isValidCpf, type PixKey } from 'baas-pix-contract';
+import { BaasValidationError, createBaasClient, isValidCpf } from 'baas-pix-contract';
+import type { PixKey } from 'baas-pix-contract/types';
 import { startMock, type RunningMock } from 'baas-pix-contract/testing';
 // The sandbox, in process: this project has @faker-js/faker but neither msw nor @hono/node-server,
 // and compiles with skipLibCheck off, so the sandbox's declarations must not need them.

@@ -7,10 +7,9 @@ import {
   BaasValidationError,
   createBaasClient,
   validateNaturalPersonUpdate,
-  type NaturalPersonUpdate,
-  type PixKey,
   type ValidationIssue,
 } from 'baas-pix-contract';
+import type { NaturalPersonUpdate, PixKey } from 'baas-pix-contract/types';
 import { preferHeaders, startMock } from 'baas-pix-contract/testing';
 import { createSandbox } from 'baas-pix-contract/sandbox';
 import bundledJson from 'baas-pix-contract/openapi.json' with { type: 'json' };
