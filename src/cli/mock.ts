@@ -1,6 +1,7 @@
 // `baas-pix-contract mock`: Prism serving the packaged spec, behind the request log.
 import { startMock } from '../testing/mock.js';
 import { defineCommand } from './command.js';
+import { tryCurl } from './curl.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 
 const DEFAULT_PORT = 4010;
@@ -36,7 +37,7 @@ export const mock = defineCommand({
       prism,
       address,
       context,
-      (url) => [`  try: curl -H 'Authorization: Bearer test' -H 'User-Agent: demo/1' ${url}/v2/api/pix/keys/list-keys`],
+      (url) => [`  try: ${tryCurl('listPixKeys', url, 'test')}`],
       undefined,
       true,
     );

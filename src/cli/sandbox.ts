@@ -3,6 +3,7 @@
 import type { Sandbox } from '../sandbox/index.js';
 import { SANDBOX_LIMITS, SANDBOX_TOKENS } from '../sandbox/limits.js';
 import { defineCommand } from './command.js';
+import { tryCurl } from './curl.js';
 import {
   DEFAULT_FAULT_RETRY_AFTER,
   DEFAULT_SEED,
@@ -91,7 +92,7 @@ export function sandboxBanner(sandbox: Sandbox, url: string, info: BannerInfo): 
   const first = sandbox.clients[0]!;
   const ready = [
     `  token: curl -u '${first.clientId}:${first.clientSecret}' -d grant_type=client_credentials '${tokenUrl}'`,
-    `  try: curl -H 'Authorization: Bearer ${first.token}' -H 'User-Agent: demo/1' '${url}/v2/api/pix/keys/list-keys?limit=2'`,
+    `  try: ${tryCurl('listPixKeys', url, first.token, { limit: 2 })}`,
   ];
   const shown = info.list ? perClient : BANNER_ACCOUNTS;
   lines.push(...clientLines(first, 0, shown, ready));

@@ -28,8 +28,9 @@ async function matching(files: string[], pattern: RegExp): Promise<string[]> {
   return found;
 }
 
-// The parts that send requests (ARCHITECTURE.md): the client, the token request, verify, the batch, the transport.
-const SENDING_PARTS = ['src/client', 'src/auth', 'src/verify', 'src/batch', 'src/transport'];
+// The parts that send requests (ARCHITECTURE.md): the client, the token request, verify, the batch, the
+// transport; and the command line, whose mock and sandbox print a ready curl line of an operation.
+const SENDING_PARTS = ['src/client', 'src/auth', 'src/verify', 'src/batch', 'src/transport', 'src/cli'];
 
 describe('one request builder', () => {
   it("only the builder sets a URL's path or query (masking rewrites a URL it is shown, for display)", async () => {
@@ -39,10 +40,11 @@ describe('one request builder', () => {
     expect(await matching(all, setsPathOrQuery)).toEqual(['src/redact.ts', BUILDER]);
   });
 
-  it('no part that sends writes an operation path or joins text onto a base URL', async () => {
+  it('no part that sends (nor the command line, which prints curl lines) writes an operation path or joins text onto a base URL', async () => {
     const files: string[] = [];
     for (const dir of SENDING_PARTS) files.push(...(await sourceFiles(dir)));
     expect(files).toContain('src/verify/checks.ts');
+    expect(files).toContain('src/cli/sandbox.ts');
     const paths = operationNames.map((name) => operations[name].path);
     // An operation's path, or any leading segment of one ('/v2/api/'), as text of the code.
     const segments = new Set(
@@ -62,8 +64,9 @@ describe('one request builder', () => {
     expect(await matching(files, joinsBaseUrl)).toEqual([]);
   });
 
-  it('the client and verify send what the builder built', async () => {
+  it('the client and verify send what the builder built, and the curl lines the command line prints are its requests', async () => {
     expect(await matching(await sourceFiles('src'), /\bbuildRequest\(/)).toEqual([
+      'src/cli/curl.ts',
       'src/client/baas-client.ts',
       'src/verify/checks.ts',
     ]);
