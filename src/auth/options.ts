@@ -5,7 +5,7 @@ import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
-import { misspeltOptionProblem } from '../words.js';
+import { AS_GIVEN, checkOptions, isFunction, must, type OptionRule, type OptionRules } from '../option-rules.js';
 
 /** How the client authenticates at the token endpoint (RFC 6749 §2.3.1): HTTP Basic, or the two in the form body. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -70,105 +70,103 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-const fail = (message: string): never => {
-  throw new TypeError(`clientCredentials: ${message}`);
-};
-
 /** The longest a token is kept (24 h), however long the endpoint's `expires_in` says it lives. */
 export const MAX_EXPIRES_IN_SECONDS = 86_400;
 
-const positive = (
-  value: number | undefined,
-  name: string,
-  fallback: number,
-  allowZero: boolean,
-  max = Infinity,
-): number => {
-  if (value === undefined) return fallback;
-  // Number.isFinite is false for anything that is not a number (a string from a config file, say).
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0) || value > max) {
-    fail(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number${max === Infinity ? '' : `, at most ${max}`}`,
-    );
-  }
-  return value;
-};
+/** A number of at least 0 (or more than 0), at most `max`; Number.isFinite refuses any other type (a config file's string). */
+const bounded = (allowZero: boolean, max = Infinity): OptionRule =>
+  must(
+    (value) =>
+      Number.isFinite(value) && (value as number) >= 0 && (allowZero || value !== 0) && (value as number) <= max,
+    `must be a ${allowZero ? 'non-negative' : 'positive'} number${max === Infinity ? '' : `, at most ${max}`}`,
+  );
 
-// Every option's name, once: tsc fails here when ClientCredentialsOptions gains or loses one.
-const OPTION_NAMES = Object.keys({
-  tokenUrl: true,
-  clientId: true,
-  clientSecret: true,
-  scope: true,
-  authMethod: true,
-  refreshMarginSeconds: true,
-  defaultExpiresInSeconds: true,
-  timeoutMs: true,
-  maxResponseBytes: true,
-  tls: true,
-  fetch: true,
-  allowInsecureHttp: true,
-} satisfies Record<keyof ClientCredentialsOptions, true>);
-
-export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
-  if (!options || typeof options !== 'object') fail('options are required: { tokenUrl, clientId, clientSecret }');
-  const unknown = misspeltOptionProblem('clientCredentials', options, OPTION_NAMES);
-  if (unknown !== undefined) throw new TypeError(unknown);
-  // An empty string is what an unset environment variable with a `= ''` default gives: missing, not malformed.
-  if (typeof options.tokenUrl !== 'string' || options.tokenUrl === '')
-    fail('tokenUrl is required, e.g. "https://auth.example/oauth/token"');
+/** The token URL, or the words of the rule it breaks. An empty string is what an unset variable gives: missing. */
+function tokenUrlProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return 'is required, e.g. "https://auth.example/oauth/token"';
   let url: URL;
   try {
-    url = new URL(options.tokenUrl);
+    url = new URL(value);
   } catch {
-    return fail('tokenUrl must be an absolute https URL, e.g. "https://auth.example/oauth/token"');
+    return 'must be an absolute https URL, e.g. "https://auth.example/oauth/token"';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`tokenUrl must use https, not ${url.protocol}`);
-  if (url.username || url.password) fail('tokenUrl must not carry credentials; use clientId and clientSecret');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must use https, not ${url.protocol}`;
+  if (url.username || url.password) return 'must not carry credentials; use clientId and clientSecret';
+  return undefined;
+}
+
+/** A client id or secret (RFC 6749 appendix A): a non-empty string of visible characters. */
+const credential: OptionRule = {
+  check: (value) =>
+    typeof value !== 'string' || value.length === 0
+      ? 'is required (a non-empty string)'
+      : CONTROL.test(value)
+        ? 'must not contain control characters'
+        : undefined,
+  error: TypeError,
+  required: true,
+};
+
+const SCOPE_RULE = 'must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3';
+
+// Each option's rule, once: tsc fails here when ClientCredentialsOptions gains or loses one.
+const RULES: OptionRules<ClientCredentialsOptions> = {
+  tokenUrl: { check: tokenUrlProblem, error: TypeError, required: true },
+  clientId: credential,
+  clientSecret: credential,
+  scope: {
+    check: (scope) => {
+      if (typeof scope === 'string')
+        return scope.split(' ').every((item) => item === '' || SCOPE_TOKEN.test(item)) ? undefined : SCOPE_RULE;
+      const wrong = [...(scope as readonly unknown[])].findIndex(
+        (item) => typeof item !== 'string' || !SCOPE_TOKEN.test(item),
+      );
+      return wrong < 0 ? undefined : `[${wrong}] ${SCOPE_RULE}`;
+    },
+    error: TypeError,
+  },
+  authMethod: must(
+    (method) => method === 'client_secret_basic' || method === 'client_secret_post',
+    'must be "client_secret_basic" or "client_secret_post"',
+  ),
+  refreshMarginSeconds: bounded(true),
+  defaultExpiresInSeconds: bounded(false, MAX_EXPIRES_IN_SECONDS),
+  timeoutMs: bounded(false, MAX_TIMER_MS),
+  maxResponseBytes: { check: byteLimitProblem, error: TypeError },
+  // Checked with fetch, below: not both.
+  tls: AS_GIVEN,
+  fetch: must(isFunction, 'must be a function (url, init)'),
+  allowInsecureHttp: AS_GIVEN,
+};
+
+export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
+  if (!options || typeof options !== 'object')
+    throw new TypeError('clientCredentials: options are required: { tokenUrl, clientId, clientSecret }');
+  checkOptions('clientCredentials', options, RULES);
+  const url = new URL(options.tokenUrl);
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
-    fail(
-      `tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`,
+    throw new TypeError(
+      `clientCredentials: tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`,
     );
   }
-  for (const name of ['clientId', 'clientSecret'] as const) {
-    const value = options[name];
-    if (typeof value !== 'string' || value.length === 0) fail(`${name} is required (a non-empty string)`);
-    if (CONTROL.test(value)) fail(`${name} must not contain control characters`);
-  }
-  let scope: string | undefined;
-  if (options.scope !== undefined) {
-    const list = typeof options.scope === 'string' ? options.scope.split(' ').filter(Boolean) : [...options.scope];
-    list.forEach((item, i) => {
-      if (typeof item !== 'string' || !SCOPE_TOKEN.test(item))
-        fail(
-          `scope${typeof options.scope === 'string' ? '' : `[${i}]`} must be scope tokens (visible characters, no quote or backslash), RFC 6749 §3.3`,
-        );
-    });
-    scope = list.length ? list.join(' ') : undefined;
-  }
-  const authMethod = options.authMethod ?? 'client_secret_basic';
-  if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post')
-    fail('authMethod must be "client_secret_basic" or "client_secret_post"');
   if (options.tls !== undefined && options.fetch !== undefined)
-    fail('give either tls or fetch, not both (tls builds its own fetch)');
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function (url, init)');
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const sizeProblem = byteLimitProblem(maxResponseBytes);
-  if (sizeProblem) fail(`maxResponseBytes ${sizeProblem}`);
+    throw new TypeError('clientCredentials: give either tls or fetch, not both (tls builds its own fetch)');
+  const list =
+    typeof options.scope === 'string' ? options.scope.split(' ').filter(Boolean) : [...(options.scope ?? [])];
+  const second = (seconds: number | undefined, fallback: number) => (seconds ?? fallback) * 1000;
 
   return {
     tokenUrl: url.toString(),
     shownUrl: `${url.origin}${url.pathname}`,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
-    scope,
-    authMethod,
-    refreshMarginMs: positive(options.refreshMarginSeconds, 'refreshMarginSeconds', 60, true) * 1000,
-    defaultExpiresInMs:
-      positive(options.defaultExpiresInSeconds, 'defaultExpiresInSeconds', 300, false, MAX_EXPIRES_IN_SECONDS) * 1000,
+    scope: list.length ? list.join(' ') : undefined,
+    authMethod: options.authMethod ?? 'client_secret_basic',
+    refreshMarginMs: second(options.refreshMarginSeconds, 60),
+    defaultExpiresInMs: second(options.defaultExpiresInSeconds, 300),
     maxExpiresInMs: MAX_EXPIRES_IN_SECONDS * 1000,
-    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 10_000, false, MAX_TIMER_MS),
-    maxResponseBytes,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     tls: options.tls,
     fetch: options.fetch,
   };

@@ -8,13 +8,14 @@ import { validateListPixKeysQuery } from '../validation/index.js';
 import { sendPaced, statedRateLimit } from './attempts.js';
 import { AwaitableRun } from './awaitable-run.js';
 import {
-  checkNames,
+  checkBatchOptions,
   checkObject,
-  checkPacing,
-  PACING_NAMES,
+  PACING_RULES,
+  pacingSettings,
   type PacingOptions,
   type PacingSettings,
 } from './options.js';
+import { isFunction, must, type OptionRules } from '../option-rules.js';
 import { Pacing } from './pacing.js';
 
 /** What exportKeys needs of a client: `createBaasClient`'s does (any promise of a page will do). */
@@ -79,27 +80,26 @@ interface ExportSettings extends PacingSettings {
   onPage: ((page: KeyPage) => void) | undefined;
 }
 
-// Every option's name, once: tsc fails here when ExportKeysOptions gains or loses one.
-const EXPORT_NAMES = [
-  ...PACING_NAMES,
-  ...Object.keys({ limit: true, after: true, onPage: true } satisfies Record<
-    Exclude<keyof ExportKeysOptions, keyof PacingOptions>,
-    true
-  >),
-];
+// Each option's rule, once (tsc fails here when ExportKeysOptions gains or loses one); `limit` is the
+// contract's own rule for the query parameter.
+const EXPORT_RULES: OptionRules<ExportKeysOptions> = {
+  ...PACING_RULES,
+  limit: {
+    check: (limit) =>
+      typeof limit === 'number' ? validateListPixKeysQuery({ limit })[0]?.message : 'must be a number',
+    error: RangeError,
+  },
+  after: must(
+    (after) => typeof after === 'string' && after !== '',
+    "must be a non-empty cursor string (a page's nextCursor)",
+  ),
+  onPage: must(isFunction, 'must be a function'),
+};
 
 function checkExportOptions(options: ExportKeysOptions | undefined, where: string): ExportSettings {
   const given = checkObject(options, where) as ExportKeysOptions;
-  checkNames(given, where, EXPORT_NAMES);
-  const { limit, after, onPage } = given;
-  if (limit !== undefined) {
-    const issue = typeof limit === 'number' ? validateListPixKeysQuery({ limit })[0] : { message: 'must be a number' };
-    if (issue !== undefined) throw new RangeError(`${where}: limit ${issue.message}`);
-  }
-  if (after !== undefined && !(typeof after === 'string' && after !== ''))
-    throw new TypeError(`${where}: after must be a non-empty cursor string (a page's nextCursor)`);
-  if (onPage !== undefined && typeof onPage !== 'function') throw new TypeError(`${where}: onPage must be a function`);
-  return { ...checkPacing(given, where), limit, after, onPage };
+  checkBatchOptions(given, where, EXPORT_RULES);
+  return { ...pacingSettings(given, where), limit: given.limit, after: given.after, onPage: given.onPage };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RetryOptions } from '../client/retry.js';
 import { retrySettings, type RetrySettings } from '../client/retry.js';
 import type { RequestLimiter } from './limiter.js';
 import type { BatchProgress } from './progress.js';
-import { misspeltOptionProblem } from '../words.js';
+import { checkOptions, isFunction, must, type OptionRules, within } from '../option-rules.js';
 
 /** Options shared by `updateMany` and `exportKeys`: how fast, and when to stop. */
 export interface PacingOptions {
@@ -67,38 +67,47 @@ function checkObject(options: unknown, where: string): Record<string, unknown> {
   return options as Record<string, unknown>;
 }
 
-// Every option's name, once: tsc fails here when the options gain or lose one.
-const PACING_NAMES = Object.keys({ rate: true, limiter: true, signal: true, retry: true } satisfies Record<
-  keyof PacingOptions,
-  true
->);
-const UPDATE_MANY_NAMES = [
-  ...PACING_NAMES,
-  ...Object.keys({ concurrency: true, inFlight: true, onProgress: true } satisfies Record<
-    Exclude<keyof UpdateManyOptions, keyof PacingOptions>,
-    true
-  >),
-];
+// Each option's rule, once: its name is what "did you mean" offers, and tsc fails here when the options
+// gain or lose one. `retry`'s own settings are checked by retrySettings (src/client/retry.ts).
+export const PACING_RULES: OptionRules<PacingOptions> = {
+  rate: within(
+    (rate) => typeof rate === 'number' && rate >= MIN_RATE && rate <= MAX_RATE,
+    `must be a number of requests per second from ${MIN_RATE} to ${MAX_RATE}`,
+  ),
+  limiter: must(
+    (limiter) => isFunction((limiter as Partial<RequestLimiter> | null)?.take),
+    'must be an object with a take(signal) method returning a promise',
+  ),
+  signal: must((signal) => signal instanceof AbortSignal, 'must be an AbortSignal'),
+  retry: must(
+    (retry) => retry === false || (typeof retry === 'object' && retry !== null),
+    'must be retry settings (an object) or false',
+  ),
+};
+
+const UPDATE_MANY_RULES: OptionRules<UpdateManyOptions> = {
+  ...PACING_RULES,
+  concurrency: within(
+    (concurrency) =>
+      Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY,
+    `must be a whole number from 1 to ${MAX_CONCURRENCY}`,
+  ),
+  inFlight: within((inFlight) => inFlight === 'finish' || inFlight === 'abort', "must be 'finish' or 'abort'"),
+  onProgress: must(isFunction, 'must be a function'),
+};
+
 /** Names a caller may bring from elsewhere: a rate limiter's word, the command line's and 0.2's page size. */
 const BATCH_ALIASES = { rateLimit: 'rate', requestsPerSecond: 'rate', pageSize: 'limit' };
 
-/** A misspelt option (`concurency`, `pageSize`) refused with the one meant; other members are left alone. */
-export function checkNames(options: object, where: string, known: readonly string[]): void {
-  const aliases = Object.fromEntries(Object.entries(BATCH_ALIASES).filter(([, meant]) => known.includes(meant)));
-  const misspelt = misspeltOptionProblem(where, options, known, aliases);
-  if (misspelt !== undefined) throw new TypeError(misspelt);
+/** `options` checked against `rules` (a misspelt name refused with the one meant; other members are left alone). */
+export function checkBatchOptions<X extends object>(options: X, where: string, rules: OptionRules<X>): void {
+  const aliases = Object.fromEntries(Object.entries(BATCH_ALIASES).filter(([, meant]) => Object.hasOwn(rules, meant)));
+  checkOptions(where, options, rules, aliases);
 }
 
-export function checkPacing(options: PacingOptions, where: string): PacingSettings {
+/** The pacing settings of options already checked against rules that hold PACING_RULES. */
+export function pacingSettings(options: PacingOptions, where: string): PacingSettings {
   const { rate, limiter, signal, retry } = options;
-  if (rate !== undefined && !(typeof rate === 'number' && rate >= MIN_RATE && rate <= MAX_RATE))
-    throw new RangeError(`${where}: rate must be a number of requests per second from ${MIN_RATE} to ${MAX_RATE}`);
-  if (limiter !== undefined && typeof (limiter as Partial<RequestLimiter> | null)?.take !== 'function')
-    throw new TypeError(`${where}: limiter must be an object with a take(signal) method returning a promise`);
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
-  if (retry !== undefined && retry !== false && (typeof retry !== 'object' || retry === null))
-    throw new TypeError(`${where}: retry must be retry settings (an object) or false`);
   let settings: RetrySettings | false;
   try {
     settings = retrySettings(retry === false ? false : { ...BATCH_RETRY, ...retry });
@@ -111,16 +120,13 @@ export function checkPacing(options: PacingOptions, where: string): PacingSettin
 export function checkUpdateManyOptions(options: UpdateManyOptions | undefined): UpdateManySettings {
   const where = 'updateMany';
   const given = checkObject(options, where) as UpdateManyOptions;
-  checkNames(given, where, UPDATE_MANY_NAMES);
-  const concurrency = given.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= MAX_CONCURRENCY))
-    throw new RangeError(`${where}: concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
-  const inFlight = given.inFlight ?? 'finish';
-  if (inFlight !== 'finish' && inFlight !== 'abort')
-    throw new RangeError(`${where}: inFlight must be 'finish' or 'abort'`);
-  if (given.onProgress !== undefined && typeof given.onProgress !== 'function')
-    throw new TypeError(`${where}: onProgress must be a function`);
-  return { ...checkPacing(given, where), concurrency, inFlight, onProgress: given.onProgress };
+  checkBatchOptions(given, where, UPDATE_MANY_RULES);
+  return {
+    ...pacingSettings(given, where),
+    concurrency: given.concurrency ?? DEFAULT_CONCURRENCY,
+    inFlight: given.inFlight ?? 'finish',
+    onProgress: given.onProgress,
+  };
 }
 
-export { checkObject, PACING_NAMES };
+export { checkObject };

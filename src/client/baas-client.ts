@@ -13,7 +13,13 @@ import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
 import { clientEvents } from './events.js';
-import { callSettings, resolveOptions, type BaasClientOptions, type CallOptions } from './options.js';
+import {
+  CALL_OPTION_RULES,
+  callSettings,
+  resolveOptions,
+  type BaasClientOptions,
+  type CallOptions,
+} from './options.js';
 import { walkPages, type PixKeysOptions } from './pagination.js';
 import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
@@ -60,15 +66,9 @@ export interface BaasClient {
   close(): Promise<void>;
 }
 
-// Every member each operation's input takes, once: tsc fails here when an input gains or loses one.
-const CALL_OPTIONS = Object.keys({
-  signal: true,
-  policies: true,
-  timeoutMs: true,
-  retry: true,
-  maxResponseBytes: true,
-  headers: true,
-} satisfies Record<keyof CallOptions, true>);
+// Every member each operation's input takes, once: tsc fails here when an input gains or loses one (the
+// call options' names are their declaration's, options.ts).
+const CALL_OPTIONS = Object.keys(CALL_OPTION_RULES);
 const INPUT_NAMES = {
   updateNaturalPerson: [
     ...Object.keys({ account: true, documentNumber: true, body: true } satisfies Record<

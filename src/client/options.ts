@@ -10,7 +10,7 @@ import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { misspeltOptionProblem } from '../words.js';
+import { AS_GIVEN, checkOptions, checkOptionValues, must, type OptionRule, type OptionRules } from '../option-rules.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { AttemptPolicy } from '../transport/pipeline.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
@@ -107,24 +107,6 @@ export interface ResolvedOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-// Every option's name, once: tsc fails here when BaasClientOptions gains or loses one.
-const OPTION_NAMES = Object.keys({
-  baseUrl: true,
-  token: true,
-  userAgent: true,
-  fetch: true,
-  timeoutMs: true,
-  maxResponseBytes: true,
-  retry: true,
-  validate: true,
-  allowInsecureHttp: true,
-  tls: true,
-  logger: true,
-  logLevel: true,
-  validateResponses: true,
-  onDrift: true,
-} satisfies Record<keyof BaasClientOptions, true>);
-
 /** The client's words for each rule of a base URL (src/base-url.ts), after `baseUrl`. */
 const BASE_URL_WORDS: Readonly<Record<BaseUrlRule, (detail: string | undefined) => string>> = {
   required: () => 'is required, e.g. "https://sandbox.baas.example"',
@@ -136,20 +118,73 @@ const BASE_URL_WORDS: Readonly<Record<BaseUrlRule, (detail: string | undefined) 
   'operation-path': (detail) => `${detail}`,
 };
 
+const OPERATION_PATHS = Object.values(operations).map((operation) => operation.path);
+const baseUrlOf = (value: unknown) => checkBaseUrl(value, OPERATION_PATHS);
+
+// A timer armed for longer than MAX_TIMER_MS fires at once (Node warns), so no timeout may ask for it.
+const TIMEOUT_RULE = must(
+  (ms) => typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS,
+  `must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
+);
+const BYTE_LIMIT_RULE: OptionRule = { check: byteLimitProblem, error: TypeError };
+
+/** Each call option's rule, once: tsc fails here when CallOptions gains or loses one. */
+export const CALL_OPTION_RULES: OptionRules<CallOptions> = {
+  signal: AS_GIVEN,
+  timeoutMs: TIMEOUT_RULE,
+  // Its settings' own rules: retrySettings (retry.ts).
+  retry: AS_GIVEN,
+  maxResponseBytes: BYTE_LIMIT_RULE,
+  headers: AS_GIVEN,
+  policies: AS_GIVEN,
+};
+
+// Each option's rule, once: tsc fails here when BaasClientOptions gains or loses one. Where an option's
+// rule involves another option, or has a module of its own, the declaration says where it is.
+const RULES: OptionRules<BaasClientOptions> = {
+  baseUrl: {
+    check: (value) => {
+      const checked = baseUrlOf(value);
+      return 'rule' in checked ? BASE_URL_WORDS[checked.rule](checked.detail) : undefined;
+    },
+    error: TypeError,
+    required: true,
+  },
+  // Below: a BaasAuthError, masked through the token itself.
+  token: AS_GIVEN,
+  // The contract's rule for the header (its pattern and length, from the spec): checked here, once, so that
+  // a wrong one is a clear error at creation instead of a 422 on every listPixKeys call.
+  userAgent: {
+    check: (value) =>
+      typeof value !== 'string' || !value.trim()
+        ? 'must not be empty'
+        : listPixKeysHeaders({ 'User-Agent': value })
+          ? undefined
+          : "must be printable ASCII (space to '~', not starting with a space), at most 256 characters, as the contract's User-Agent header requires; remove tabs, line breaks and accented letters",
+    error: TypeError,
+  },
+  // Below, with tls: not both.
+  fetch: AS_GIVEN,
+  timeoutMs: TIMEOUT_RULE,
+  maxResponseBytes: BYTE_LIMIT_RULE,
+  retry: AS_GIVEN,
+  validate: AS_GIVEN,
+  // Below, with baseUrl.
+  allowInsecureHttp: AS_GIVEN,
+  // Its own rules: lazyTlsFetch (src/tls/).
+  tls: AS_GIVEN,
+  // Their own rules: resolveLogging (src/logging/levels.ts).
+  logger: AS_GIVEN,
+  logLevel: AS_GIVEN,
+  // Its own rule: answerCheck (answer-check.ts).
+  validateResponses: AS_GIVEN,
+  onDrift: AS_GIVEN,
+};
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
-  const unknown =
-    typeof options === 'object' && options !== null
-      ? misspeltOptionProblem('createBaasClient', options, OPTION_NAMES)
-      : undefined;
-  if (unknown !== undefined) throw new TypeError(unknown);
-  const checked = checkBaseUrl(
-    options?.baseUrl,
-    Object.values(operations).map((operation) => operation.path),
-  );
-  if ('rule' in checked)
-    throw new TypeError(`createBaasClient: baseUrl ${BASE_URL_WORDS[checked.rule](checked.detail)}`);
-  const { url } = checked;
-  if (checked.plainHttp && !options.allowInsecureHttp) {
+  checkOptions('createBaasClient', typeof options === 'object' && options !== null ? options : ({} as never), RULES);
+  const { url, plainHttp } = baseUrlOf(options.baseUrl) as { url: URL; plainHttp: boolean };
+  if (plainHttp && !options.allowInsecureHttp) {
     throw new TypeError(
       `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     );
@@ -164,16 +199,6 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   } else if (typeof options.token !== 'function') {
     throw new BaasAuthError('createBaasClient: token must be a string or a function returning one', given);
   }
-  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createBaasClient');
-  const maxResponseBytes = checkByteLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'createBaasClient');
-  const userAgent = options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
-  if (!userAgent.trim()) throw new TypeError('createBaasClient: userAgent must not be empty');
-  // The contract's rule for the header (its pattern and length, from the spec): checked here, once, so that
-  // a wrong one is a clear error at creation instead of a 422 on every listPixKeys call.
-  if (!listPixKeysHeaders({ 'User-Agent': userAgent }))
-    throw new TypeError(
-      "createBaasClient: userAgent must be printable ASCII (space to '~', not starting with a space), at most 256 characters, as the contract's User-Agent header requires; remove tabs, line breaks and accented letters",
-    );
   if (options.tls !== undefined && options.fetch !== undefined) {
     throw new TypeError(
       'createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',
@@ -185,28 +210,15 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
     token: options.token,
-    userAgent,
+    userAgent: options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`,
     fetch: tlsFetch ?? options.fetch ?? runtimeFetch,
-    timeoutMs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry: retrySettings(options.retry),
-    maxResponseBytes,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     validate: options.validate ?? true,
     logging,
     close: async () => tlsFetch?.close(),
   };
-}
-
-// A timer armed for longer than MAX_TIMER_MS fires at once (Node warns), so no timeout may ask for it.
-function checkTimeout(timeoutMs: number, where: string): number {
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
-    throw new TypeError(`${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`);
-  return timeoutMs;
-}
-
-function checkByteLimit(limit: number, where: string): number {
-  const problem = byteLimitProblem(limit);
-  if (problem) throw new TypeError(`${where}: maxResponseBytes ${problem}`);
-  return limit;
 }
 
 /** The timeout, retry and body-size settings of one call: its own options over the client's. */
@@ -214,17 +226,16 @@ export function callSettings(
   settings: ResolvedOptions,
   options: CallOptions,
 ): { timeoutMs: number; retry: RetrySettings | false; maxResponseBytes: number } {
-  const timeoutMs =
-    options.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(options.timeoutMs, 'call options');
+  checkOptionValues('call options', options, CALL_OPTION_RULES);
   const retry =
     options.retry === undefined
       ? settings.retry
       : options.retry === false
         ? false
         : retrySettings({ ...(settings.retry || {}), ...options.retry });
-  const maxResponseBytes =
-    options.maxResponseBytes === undefined
-      ? settings.maxResponseBytes
-      : checkByteLimit(options.maxResponseBytes, 'call options');
-  return { timeoutMs, retry, maxResponseBytes };
+  return {
+    timeoutMs: options.timeoutMs ?? settings.timeoutMs,
+    retry,
+    maxResponseBytes: options.maxResponseBytes ?? settings.maxResponseBytes,
+  };
 }
