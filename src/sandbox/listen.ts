@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ListenOptions, RunningSandbox } from './sandbox.js';
 import { DroppedConnection } from './faults.js';
 import { escapeControls, maskDigits, redactPath, redactText } from '../redact.js';
-import { misspeltOptionProblem } from '../words.js';
+import { AS_GIVEN, checkOptions, type OptionRules, within } from '../option-rules.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -39,21 +39,32 @@ async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
   }
 }
 
-// Every option's name, once: tsc fails here when ListenOptions gains or loses one.
-const OPTION_NAMES = Object.keys({
-  port: true,
-  host: true,
-  log: true,
-  headersTimeoutMs: true,
-  maxConnections: true,
-} satisfies Record<keyof ListenOptions, true>);
-
 /** How long a connection may take to send a request head (idle ones too), by default. */
 export const SANDBOX_HEADERS_TIMEOUT_MS = 10_000;
 /** Connections the sandbox holds at once, by default. */
 export const SANDBOX_MAX_CONNECTIONS = 256;
 // Node's own bounds (http.createServer), checked in one place: a timer must fit, a cap must be a count.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+// Each option's rule, once: tsc fails here when ListenOptions gains or loses one.
+const RULES: OptionRules<ListenOptions> = {
+  port: within(
+    (port) => Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65_535,
+    'must be a whole number from 0 to 65535 (0, the default, picks a free one)',
+  ),
+  // Below, after the adapter: an Error of its own words.
+  host: AS_GIVEN,
+  log: AS_GIVEN,
+  // Node checks the head timeout's double and triple, so a third of the longest timer is the most.
+  headersTimeoutMs: within(
+    (ms) => Number.isInteger(ms) && (ms as number) >= 1 && (ms as number) * 3 <= MAX_TIMER_MS,
+    `must be a whole number of milliseconds from 1 to ${Math.floor(MAX_TIMER_MS / 3)} (default ${SANDBOX_HEADERS_TIMEOUT_MS})`,
+  ),
+  maxConnections: within(
+    (count) => Number.isInteger(count) && (count as number) >= 1,
+    `must be a whole number of at least 1 (default ${SANDBOX_MAX_CONNECTIONS})`,
+  ),
+};
 
 /**
  * Node's own words for a port that cannot be had ("listen EADDRINUSE: address already in use") name no
@@ -72,26 +83,13 @@ function portTaken(error: unknown, port: number): unknown {
 }
 
 export async function listen(handle: Handler, options: ListenOptions): Promise<RunningSandbox> {
-  const misspelt = misspeltOptionProblem('sandbox.listen()', options, OPTION_NAMES);
-  if (misspelt !== undefined) throw new TypeError(misspelt);
+  checkOptions('sandbox.listen()', options, RULES);
   const { port: asked = 0 } = options;
-  if (!Number.isInteger(asked) || asked < 0 || asked > 65_535)
-    throw new RangeError(
-      'sandbox.listen(): port must be a whole number from 0 to 65535 (0, the default, picks a free one)',
-    );
   const { createAdaptorServer } = await loadAdapter();
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1' && host !== 'localhost')
     throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
   const { headersTimeoutMs = SANDBOX_HEADERS_TIMEOUT_MS, maxConnections = SANDBOX_MAX_CONNECTIONS } = options;
-  if (!Number.isInteger(headersTimeoutMs) || headersTimeoutMs < 1 || headersTimeoutMs * 3 > MAX_TIMER_MS)
-    throw new RangeError(
-      `sandbox.listen(): headersTimeoutMs must be a whole number of milliseconds from 1 to ${Math.floor(MAX_TIMER_MS / 3)} (default ${SANDBOX_HEADERS_TIMEOUT_MS})`,
-    );
-  if (!Number.isInteger(maxConnections) || maxConnections < 1)
-    throw new RangeError(
-      `sandbox.listen(): maxConnections must be a whole number of at least 1 (default ${SANDBOX_MAX_CONNECTIONS})`,
-    );
   const log = options.log;
   const server = createAdaptorServer({
     // A hostile client holding connections open (idle, or trickling a head or a body) cannot keep

@@ -4,7 +4,7 @@
 // consumer passes (`http`), or is left open when msw is loaded here.
 import { SANDBOX_TOKENS } from './limits.js';
 import type { Sandbox } from './sandbox.js';
-import { misspeltOptionProblem } from '../words.js';
+import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
 
 /** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
 export interface MswHttp<Handler> {
@@ -56,8 +56,18 @@ export async function createMswHandlers<Handler = any>(
   return [http.all(`${base}/v2/api/*`, route), http.all(`${base}${SANDBOX_TOKENS.path}`, route)];
 }
 
-// Every option's name, once: tsc fails here when MswHandlerOptions gains or loses one.
-const OPTION_NAMES = Object.keys({ baseUrl: true, http: true } satisfies Record<keyof MswHandlerOptions, true>);
+// Each option's rule, once: tsc fails here when MswHandlerOptions gains or loses one.
+const RULES: OptionRules<MswHandlerOptions> = {
+  baseUrl: {
+    check: (url) =>
+      /^https?:$/.test(protocolOf(url))
+        ? undefined
+        : 'must be the absolute http(s) URL your client calls, e.g. "https://sandbox.baas.example"',
+    error: TypeError,
+    required: true,
+  },
+  http: AS_GIVEN,
+};
 
 /** The arguments a JavaScript caller can get wrong, said before msw is loaded (not "cannot read 'replace'"). */
 function checkArguments(sandbox: unknown, options: unknown): void {
@@ -67,13 +77,7 @@ function checkArguments(sandbox: unknown, options: unknown): void {
     throw new TypeError(
       'createMswHandlers: options are required: { baseUrl }, the base URL your client calls, e.g. { baseUrl: "https://sandbox.baas.example" }',
     );
-  const misspelt = misspeltOptionProblem('createMswHandlers', options, OPTION_NAMES);
-  if (misspelt !== undefined) throw new TypeError(misspelt);
-  const { baseUrl } = options as Partial<MswHandlerOptions>;
-  if (!/^https?:$/.test(protocolOf(baseUrl)))
-    throw new TypeError(
-      'createMswHandlers: baseUrl must be the absolute http(s) URL your client calls, e.g. "https://sandbox.baas.example"',
-    );
+  checkOptions('createMswHandlers', options as MswHandlerOptions, RULES);
 }
 
 function protocolOf(url: unknown): string {

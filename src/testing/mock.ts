@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { misspeltOptionProblem } from '../words.js';
+import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
 
 /** The options of `startMock`: the spec, where to listen, and how Prism answers. */
 export interface StartMockOptions {
@@ -210,22 +210,21 @@ async function startOnce(args: string[], spec: string, port: number, timeoutMs: 
   }
 }
 
-// Every option's name, once: tsc fails here when StartMockOptions gains or loses one.
-const OPTION_NAMES = Object.keys({
-  spec: true,
-  port: true,
-  host: true,
-  dynamic: true,
-  seed: true,
-  errors: true,
-  readyTimeoutMs: true,
-} satisfies Record<keyof StartMockOptions, true>);
+// Each option, once (tsc fails here when StartMockOptions gains or loses one): Prism checks their values.
+const RULES: OptionRules<StartMockOptions> = {
+  spec: AS_GIVEN,
+  port: AS_GIVEN,
+  host: AS_GIVEN,
+  dynamic: AS_GIVEN,
+  seed: AS_GIVEN,
+  errors: AS_GIVEN,
+  readyTimeoutMs: AS_GIVEN,
+};
 
 /** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   // Before anything else, Prism's presence included: a misspelt option is the caller's to fix first.
-  const misspelt = misspeltOptionProblem('startMock', options, OPTION_NAMES, { timeoutMs: 'readyTimeoutMs' });
-  if (misspelt !== undefined) throw new TypeError(misspelt);
+  checkOptions('startMock', options, RULES, { timeoutMs: 'readyTimeoutMs' });
   const spec = resolve(options.spec ?? bundledSpecPath);
   // Prism's own message for a missing file is buried in its log; say it plainly, before spawning.
   await access(spec, constants.R_OK).catch((error: NodeJS.ErrnoException) => {
