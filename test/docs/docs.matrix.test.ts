@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectAssumptions } from '../../src/cli/assumptions.js';
 import { redoclyCli } from '../../src/cli/docs.js';
+import { operationNames, operations, type OperationName } from '../../src/generated/operations.js';
 import { buildDocs, DOCS_TITLE } from '../../src/cli/docs-page.js';
 import { CHROMIUM_FLAGS, ensureChromium } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
@@ -19,22 +20,19 @@ const ARTIFACTS = join(repoRoot, '.artifacts');
 // Markdown as Redoc shows it: no backticks, single spaces.
 const plain = (markdown: string) => markdown.replace(/`/g, '').replace(/\s+/g, ' ').trim();
 
-const OPERATIONS = [
-  {
-    hash: '#/customers/updatenaturalperson',
-    path: '/v2/api/baas-onboarding/account/natural-person',
-    method: 'put',
-    shotStatus: '422',
-    shot: 'docs-update',
-  },
-  {
-    hash: '#/pixkeys/listpixkeys',
-    path: '/v2/api/pix/keys/list-keys',
-    method: 'get',
-    shotStatus: '429',
-    shot: 'docs-list',
-  },
-] as const;
+// Every operation of the spec, from the generated table: Redoc's route (its first tag and the
+// operationId, lower-cased), the path and the method. Only the screenshot each takes is written here,
+// one per operation (a new operation without one is a type error).
+const SHOTS: Record<OperationName, { shotStatus: string; shot: string }> = {
+  updateNaturalPerson: { shotStatus: '422', shot: 'docs-update' },
+  listPixKeys: { shotStatus: '429', shot: 'docs-list' },
+};
+const OPERATIONS = operationNames.map((name) => {
+  const { path } = operations[name];
+  const method = operations[name].method.toLowerCase();
+  const tag = (spec.paths[path]![method].tags as string[])[0]!;
+  return { hash: `#/${tag.toLowerCase()}/${name.toLowerCase()}`, path, method, ...SHOTS[name] };
+});
 const summaryOf = (path: string, method: string) => spec.paths[path]![method].summary as string;
 
 let executablePath: string;

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SANDBOX_LIMITS } from '../../src/sandbox/index.js';
 import { countProblem, totalProblem } from '../../src/sandbox/limits.js';
 import { spec } from '../support/spec.js';
+
+/** The key types the contract names (KnownPixKeyType), in the spec's order: an account of 5 keys has one of each. */
+const KEY_TYPES = spec.components.schemas!.KnownPixKeyType!.enum as string[];
 import { answerOf, LIST, list, problemBody, update, UPDATE } from './in-process.js';
 
 const example = (name: string) => spec.components.examples![name]!.value as Record<string, unknown>;
@@ -42,8 +45,8 @@ describe('createSandbox options', () => {
     expect(sandbox.clients).toHaveLength(1);
     expect(sandbox.clients[0]!.accounts).toHaveLength(2);
     expect(snapshot.clients[0]!.accounts.map((account) => account.keys.map((key) => key.key_type))).toEqual([
-      ['cpf', 'cnpj', 'email', 'phone', 'evp'],
-      ['cpf', 'cnpj', 'email', 'phone', 'evp'],
+      KEY_TYPES,
+      KEY_TYPES,
     ]);
     expect(createSandbox({ seed: 'baas-pix-contract' }).snapshot()).toEqual(snapshot);
     expect(createSandbox({ seed: 'other' }).snapshot()).not.toEqual(snapshot);
