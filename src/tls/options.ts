@@ -48,7 +48,13 @@ export interface ConnectOptions {
   ca?: TlsMaterial | TlsMaterial[];
 }
 
-const KNOWN = new Set(['cert', 'key', 'pfx', 'passphrase', 'ca']);
+// Every member of the three shapes, once: tsc fails here when one of them gains or loses one.
+const KNOWN = new Set(
+  Object.keys({ cert: true, key: true, pfx: true, passphrase: true, ca: true } satisfies Record<
+    keyof (PemClientCertificate & PfxClientCertificate & PrivateCaOnly),
+    true
+  >),
+);
 
 const isMaterial = (value: unknown): value is TlsMaterial =>
   (typeof value === 'string' && value.trim().length > 0) || (value instanceof Uint8Array && value.byteLength > 0);
@@ -63,7 +69,7 @@ export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
     if (!KNOWN.has(name) && given[name] !== undefined) {
       const meant = closestName(name, [...KNOWN]);
       throw new TypeError(
-        `${where}.${name} is not a tls option${meant ? `; did you mean ${meant}?` : ''} (known: cert, key, pfx, passphrase, ca)`,
+        `${where}.${name} is not a tls option${meant ? `; did you mean ${meant}?` : ''} (known: ${[...KNOWN].join(', ')})`,
       );
     }
   }
