@@ -2,9 +2,19 @@
 // The declarations never name msw: a consumer without msw, compiling with skipLibCheck off, would
 // otherwise fail on `import('msw')` in our .d.ts (TS2307). The handler type comes from the msw the
 // consumer passes (`http`), or is left open when msw is loaded here.
+import { operations } from '../generated/operations.js';
 import { SANDBOX_TOKENS } from './limits.js';
 import type { Sandbox } from './sandbox.js';
 import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
+
+/** The folder every operation's path is under (`/v2/api/`), from the generated operation table. */
+const API_ROOT = Object.values(operations)
+  .map((operation) => operation.path)
+  .reduce((root, path) => {
+    // The folder of `root` one level up, until `path` is under it.
+    while (!path.startsWith(root)) root = root.slice(0, root.lastIndexOf('/', root.length - 2) + 1);
+    return root;
+  });
 
 /** The part of msw's `http` namespace used here (msw 2.x), described by its shape. */
 export interface MswHttp<Handler> {
@@ -24,8 +34,8 @@ export interface MswHandlerOptions<Handler = unknown> {
 }
 
 /**
- * Handlers for `setupServer(...)` or `server.use(...)` that answer every `/v2/api/*` call, and the
- * token endpoint (`<baseUrl>/oauth/token`, for `clientCredentials`), from the sandbox.
+ * Handlers for `setupServer(...)` or `server.use(...)` that answer every call under the contract's
+ * paths (`/v2/api/*`: a path the contract does not have gets the sandbox's own 404), and the token endpoint (`<baseUrl>/oauth/token`, for `clientCredentials`), from the sandbox.
  */
 // `any` only when msw's own `http` is not passed: the type of msw's handler cannot be named here.
 // biome-ignore lint/suspicious/noExplicitAny: msw is an optional peer, so its handler type cannot be named here
@@ -53,7 +63,7 @@ export async function createMswHandlers<Handler = any>(
       return Response.error();
     }
   };
-  return [http.all(`${base}/v2/api/*`, route), http.all(`${base}${SANDBOX_TOKENS.path}`, route)];
+  return [http.all(`${base}${API_ROOT}*`, route), http.all(`${base}${SANDBOX_TOKENS.path}`, route)];
 }
 
 // Each option's rule, once: tsc fails here when MswHandlerOptions gains or loses one.
