@@ -9,7 +9,7 @@ import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
 
 /** The folder every operation's path is under (`/v2/api/`), from the generated operation table. */
 const API_ROOT = Object.values(operations)
-  .map((operation) => operation.path)
+  .map((operation): string => operation.path)
   .reduce((root, path) => {
     // The folder of `root` one level up, until `path` is under it.
     while (!path.startsWith(root)) root = root.slice(0, root.lastIndexOf('/', root.length - 2) + 1);
