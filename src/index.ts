@@ -1,5 +1,7 @@
 // The public entry (`.`). Each export, and why a user needs it: docs/api-surface.md. The recorded
 // surface is api/baas-pix-contract.api.md (`npm run api:report` updates it; test/api/ compares).
+// The contract's named types (`PixKey`, `NaturalPersonUpdate`, `paths`, …) are not here: they are the
+// entry `baas-pix-contract/types` (src/types.ts), so this root holds the client's own names.
 export {
   createBaasClient,
   type BaasClient,

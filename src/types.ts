@@ -1,3 +1,5 @@
+// `baas-pix-contract/types`: the contract's named types, an entry of their own (types only; its
+// JavaScript is empty). A namespace at the root (`Contract.PixKey`) broke tsup's declaration bundle.
 // Named aliases of the generated components come from openapi-typescript's `rootTypes` (one per
 // schema, response, parameter and header), and the per-operation query types from the generated
 // operation table. Nothing here restates a shape: change the spec and run `npm run generate`.
