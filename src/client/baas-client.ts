@@ -4,11 +4,11 @@
 import { BaasResponseError, BaasValidationError } from '../errors.js';
 import { Secrets } from '../redact.js';
 import type { OperationName } from '../generated/operations.js';
+import { answerCheck, type AnswerCheck } from '../drift/answer.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { buildRequest, type RequestInput } from '../validation/request.js';
-import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
