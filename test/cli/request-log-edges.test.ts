@@ -3,13 +3,7 @@
 // problem body, the line's exact form, a server behind that dies mid-answer, and the stop.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  faultyFields,
-  formatLine,
-  reachableUrl,
-  startRequestLog,
-  type RequestLog,
-} from '../../src/cli/request-log.js';
+import { faultyFields, formatLine, reachableUrl, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
 import { redactPath } from '../../src/redact.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { VALID_CPF } from '../support/fixtures.js';
