@@ -160,10 +160,9 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     });
     for (const header of Object.keys(built.headers))
       if (header.toLowerCase() === 'authorization') delete built.headers[header];
-    const { timeoutMs, retry, maxResponseBytes } = callSettings(settings, callOptions);
     const request = { operation: name, method: built.method, url: built.url, headers: built.headers, body: built.body };
-    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes, callOptions.policies);
-    return call.answer(read);
+    const { signal, policies } = callOptions;
+    return new Call({ client: state, request, ...callSettings(settings, callOptions), signal, policies }).answer(read);
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {

@@ -78,7 +78,7 @@ const run = (
   signal?: AbortSignal,
   timeoutMs = 5_000,
 ) => {
-  const call = new Call(state, request(over), timeoutMs, retry, signal);
+  const call = new Call({ client: state, request: request(over), timeoutMs, retry, signal });
   return call.run(async (response, c) => ({ status: response.status, context: c.context(), rateLimit: c.rateLimit }));
 };
 
@@ -379,7 +379,7 @@ describe('failures', () => {
 
   it('a reader still reading when the attempt times out gets a BaasTimeoutError; its own later failure is ignored', async () => {
     const { state } = stateOf(scripted(status(200)).fetch);
-    const call = new Call(state, request(), 5, false, undefined);
+    const call = new Call({ client: state, request: request(), timeoutMs: 5, retry: false });
     let fail!: (error: Error) => void;
     const error = await call.run(() => new Promise((_resolve, reject) => (fail = reject))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasTimeoutError);
@@ -453,7 +453,13 @@ describe('failures', () => {
   ])("the caller's abort while the reader %s: its reason", async (_what, read) => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
-    const call = new Call(stateOf(scripted(status(200)).fetch).state, request(), 5_000, false, controller.signal);
+    const call = new Call({
+      client: stateOf(scripted(status(200)).fetch).state,
+      request: request(),
+      timeoutMs: 5_000,
+      retry: false,
+      signal: controller.signal,
+    });
     const error = await call
       .run(() => {
         controller.abort(reason);
@@ -468,7 +474,7 @@ describe('failures', () => {
     const server = scripted(status(500, { 'x-request-id': 'req-5' }));
     const { state, events } = stateOf(server.fetch);
     const thrown = new BaasApiError({ status: 500 }, { ...NONE, operation: 'listPixKeys', requestId: 'req-5' });
-    const call = new Call(state, request(), 5_000, false, undefined);
+    const call = new Call({ client: state, request: request(), timeoutMs: 5_000, retry: false });
     await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
     expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);
   });
@@ -504,9 +510,14 @@ describe('failures', () => {
   it('the attempt timer is cleared once the call ends, whatever the outcome', async () => {
     vi.useFakeTimers();
     const { state } = stateOf(scripted(status(200)).fetch);
-    await new Call(state, request(), 60_000, false, undefined).run(async () => 'done');
+    await new Call({ client: state, request: request(), timeoutMs: 60_000, retry: false }).run(async () => 'done');
     expect(vi.getTimerCount()).toBe(0);
-    await new Call(stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state, request(), 60_000, false, undefined)
+    await new Call({
+      client: stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state,
+      request: request(),
+      timeoutMs: 60_000,
+      retry: false,
+    })
       .run(async () => 'done')
       .catch(() => undefined);
     expect(vi.getTimerCount()).toBe(0);
