@@ -129,7 +129,7 @@ class ExportKeysCliRun {
   /** The last page the journal records; undefined for a new export. */
   private last: ExportJournalEntry | undefined;
   /** The SHA-256 of the file's content so far, which each journal line records. */
-  private hash: Hash = createHash('sha256');
+  private contentHash: Hash = createHash('sha256');
   private journalId: string | null = null;
   private journal: JournalWriter | undefined;
   /** The descriptor every write goes through (checked against the journal when resuming). */
@@ -246,7 +246,7 @@ class ExportKeysCliRun {
         const file = await openOwn(outFile);
         this.file = file;
         disposals.add(() => file.close());
-        this.hash = await checkRecordedOutput(
+        this.contentHash = await checkRecordedOutput(
           file,
           outFile,
           shape.recorded,
@@ -298,7 +298,7 @@ class ExportKeysCliRun {
     } catch (error) {
       throw fileProblem(this.outFile, error);
     }
-    this.hash.update(text);
+    this.contentHash.update(text);
     this.position.bytes += Buffer.byteLength(text);
   }
 
@@ -367,7 +367,7 @@ class ExportKeysCliRun {
         position.page += 1;
         const entry: ExportJournalEntry = {
           ...position,
-          sha256: this.hash.copy().digest('hex'),
+          sha256: this.contentHash.copy().digest('hex'),
           out: place,
           format: shape.recorded,
           nextCursor: result.nextCursor ?? null,
