@@ -176,7 +176,7 @@ const RULES: OptionRules<BaasClientOptions> = {
   // Their own rules: resolveLogging (src/logging/levels.ts).
   logger: AS_GIVEN,
   logLevel: AS_GIVEN,
-  // Its own rule: answerCheck (answer-check.ts).
+  // Its own rule: answerCheck (src/drift/answer.ts).
   validateResponses: AS_GIVEN,
   onDrift: AS_GIVEN,
 };
