@@ -3,9 +3,8 @@
 // TESTING.md, "Two projects"), never a list of names:
 // - pure: threads sharing one module graph (no per-file isolation); test/support/pure-setup.ts makes
 //   a process, a thread or a socket throw and fails a file that leaves global state behind;
-// - process: what starts processes, threads or servers, or opens sockets: one fresh fork per file;
-//   test/support/process-setup.ts already fails a file that leaves global state behind, for the day
-//   these files share their forks;
+// - process: what starts processes, threads or servers, or opens sockets: forks sharing one module
+//   graph per fork; test/support/process-setup.ts fails a file that leaves global state behind;
 // - isolated: what mocks a module or resets the registry (vi.mock, vi.doMock, vi.resetModules): one
 //   fresh fork per file;
 // - prism: the files that read the run's Prism mock, which that project's global setup starts only
@@ -57,12 +56,11 @@ export default defineConfig({
           name: 'process',
           include: only(kinds.process),
           pool: 'forks',
-          // One fresh fork per file. Sharing a module graph per fork (isolate: false) cut this project's
-          // CPU by about a third (a fork and a graph for each file cost 0.3–1.0 s), and every file passes
-          // its guard below, but in one full run of three a default client's call to a closed port in
-          // test/guides/troubleshooting.test.ts never settled (300 s) in a shared fork, and passes alone:
-          // until that is explained the files stay isolated (TESTING.md, "Two projects").
-          isolate: true,
+          // Forks that share one module graph per fork (a fork and a graph for each file cost 0.3–1.0 s
+          // of CPU; sharing them cut this project from 217 s to 137 s of CPU). Its setup file fails a
+          // file that leaves global state behind for the next file of its fork, spies vitest restores
+          // after the file included (test/support/global-state.ts).
+          isolate: false,
           setupFiles: ['test/support/process-setup.ts'],
           // The command line the tests start, bundled once for the run (test/support/cli.ts).
           globalSetup: ['test/support/cli-setup.ts'],
