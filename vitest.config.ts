@@ -27,6 +27,14 @@ const kinds = testProjects(
 // A project with no file would be one vitest refuses to start; `[]` never happens in this repository.
 const only = (files: string[]) => (files.length > 0 ? files : ['test/support/none']);
 
+// Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
+// 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
+// (test/tracing/secrets.test.ts, test/testing/mock.test.ts, now a matrix file, failed so).
+// Each project states them itself rather than `extends: true`, with which vitest loaded this file
+// again for every project (bundled and run five times a run, the classification of every test file
+// with it: 4–6 s of CPU of the main process).
+const limits = { testTimeout: 300_000, hookTimeout: 600_000 };
+
 export default defineConfig({
   test: {
     // vitest's default is one worker per core but one, so a 2-core machine ran the files one at a
@@ -34,15 +42,11 @@ export default defineConfig({
     // keeps both cores busy; every test is written so that its outcome does not depend on the load
     // this adds (TESTING.md, "Time and load").
     maxWorkers: availableParallelism() + 1,
-    // Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
-    // 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
-    // (test/tracing/secrets.test.ts, test/testing/mock.test.ts, now a matrix file, failed so).
-    testTimeout: 300_000,
-    hookTimeout: 600_000,
+    ...limits,
     projects: [
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'pure',
           include: only(kinds.pure),
           pool: 'threads',
@@ -51,8 +55,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'process',
           include: only(kinds.process),
           pool: 'forks',
@@ -67,8 +71,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'isolated',
           include: only(kinds.isolated),
           pool: 'forks',
@@ -76,8 +80,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'prism',
           include: only(kinds.prism),
           pool: 'forks',
