@@ -42,14 +42,18 @@ const PUBLIC_BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith
  * by now (by the time a file's first hook runs, everything it imports statically is), with the
  * prototypes of the classes each exports. Named as a message would name them.
  */
+let sharedCache: { modules: number; objects: Map<object, string> } | undefined;
+
 function sharedObjects(): Map<object, string> {
+  const runtime = process as unknown as { moduleLoadList: string[]; getBuiltinModule(name: string): unknown };
+  // The list only grows as modules load: the same length is the same objects.
+  if (sharedCache?.modules === runtime.moduleLoadList.length) return sharedCache.objects;
   const objects = new Map<object, string>([
     [process, 'process'],
     [process.stdout, 'process.stdout'],
     [process.stderr, 'process.stderr'],
     [console, 'console'],
   ]);
-  const runtime = process as unknown as { moduleLoadList: string[]; getBuiltinModule(name: string): unknown };
   const loaded = runtime.moduleLoadList.flatMap((entry) => {
     const name = /^NativeModule (.+)$/.exec(entry)?.[1];
     return name !== undefined && PUBLIC_BUILTINS.has(name) ? [name] : [];
@@ -58,13 +62,15 @@ function sharedObjects(): Map<object, string> {
     if (!objects.has(target)) objects.set(target, name);
   };
   for (const name of loaded) {
-    const exports = runtime.getBuiltinModule(name) as Record<string, unknown> | undefined;
+    const exports = runtime.getBuiltinModule(name) as object | undefined;
     if ((typeof exports !== 'object' && typeof exports !== 'function') || exports === null) continue;
     add(exports, `node:${name}`);
+    // Read as a program would, lazy getters included (fs.ReadStream is one).
     for (const [key, value] of Object.entries(exports))
       if (typeof value === 'function' && typeof value.prototype === 'object' && value.prototype !== null)
         add(value.prototype, `node:${name}.${key}.prototype`);
   }
+  sharedCache = { modules: runtime.moduleLoadList.length, objects };
   return objects;
 }
 
@@ -96,8 +102,15 @@ function changedFunctions({ target, functions }: Shared): { key: PropertyKey; ch
 
 export function snapshot(): Globals {
   return {
-    globals: new Map(Reflect.ownKeys(globalThis).map((key) => [key, Reflect.get(globalThis, key)])),
+    ...snapshotOfProcess(),
     shared: [...sharedObjects()].map(([target, name]) => ({ name, target, functions: functionsOf(target) })),
+  };
+}
+
+/** All of the snapshot but the shared objects' functions, which leftBehind compares one by one. */
+function snapshotOfProcess(): Omit<Globals, 'shared'> {
+  return {
+    globals: new Map(Reflect.ownKeys(globalThis).map((key) => [key, Reflect.get(globalThis, key)])),
     env: { ...process.env },
     listeners: new Map(EVENTS.map((event) => [event, process.listenerCount(event)])),
     cwd: process.cwd(),
@@ -106,7 +119,7 @@ export function snapshot(): Globals {
 
 /** What a file changed of the process's global state since `before`, in words. */
 export function leftBehind(before: Globals): string[] {
-  const now = snapshot();
+  const now = snapshotOfProcess();
   const found: string[] = [];
   if (vi.isFakeTimers()) found.push('fake timers still on (call vi.useRealTimers() in afterEach/afterAll)');
   for (const [key, value] of now.globals) {
