@@ -5,7 +5,7 @@
 // changed, a function of process, console or a Node module replaced, an environment variable changed,
 // or a process listener added (test/support/global-state.ts).
 // A file that needs a process or a socket imports the Node module that makes one (PROCESS_MODULES of
-// scripts/lib/test-kinds.mjs) and so runs in the isolated `process` project instead.
+// scripts/lib/test-kinds.mjs) and so runs in the `process` project instead.
 import childProcess from 'node:child_process';
 import cluster from 'node:cluster';
 import dgram from 'node:dgram';
