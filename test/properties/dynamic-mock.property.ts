@@ -17,10 +17,11 @@ import type { Depth } from './depth.js';
 // In the full run, 10 responses for each documented status (11 for the PUT, 8 for the GET): each
 // status's generated bodies vary enough to meet every schema branch, and Prism's generation is most
 // of this file's CPU (a flat 120 per operation gave the GET's statuses 15 each, 40 requests more than
-// needed). The quick run asks for 2 of each: every status, from the same seeded sequence.
+// needed). The quick run asks for 2 of each.
 const PER_STATUS = { full: 10, quick: 2 } as const satisfies Record<Depth, number>;
 const SEED = 'baas-dynamic-20261122';
-let mock: RunningMock | undefined;
+/** Where the responses come from, and whether each request asks for a generated one (`Prefer: dynamic=true`). */
+let source: { url: string; preferDynamic: boolean } | undefined;
 
 interface Seen {
   status: number;
@@ -30,13 +31,16 @@ interface Seen {
 
 function clientPreferring(status: number, seen: Seen[]): BaasClient {
   return createBaasClient({
-    baseUrl: mock!.url,
+    baseUrl: source!.url,
     token: SECRET_TOKEN,
     retry: false,
     fetch: async (url, init) => {
       const response = await fetch(url, {
         ...init,
-        headers: { ...(init.headers as Record<string, string>), ...preferHeaders({ code: status }) },
+        headers: {
+          ...(init.headers as Record<string, string>),
+          ...preferHeaders(source!.preferDynamic ? { code: status, dynamic: true } : { code: status }),
+        },
       });
       // A copy, so the test checks the very body the client read.
       seen.push({ status: response.status, headers: response.headers, body: await response.clone().text() });
@@ -75,14 +79,22 @@ function headerErrors(headerPointer: string, name: string, value: string | null)
 }
 
 /**
- * The property, at `depth`: dynamic-mock.test.ts quick, dynamic-mock.matrix.test.ts full. Each file
- * starts its own seeded dynamic mock (npm test's shared one serves examples, not generated bodies).
+ * The property, at `depth`. Quick (dynamic-mock.test.ts): against npm test's shared Prism at
+ * `sharedMockUrl()`, each request asking for a generated response (`Prefer: dynamic=true`); npm test
+ * starts no Prism of a file's own, so these bodies are not the same on every run. Full
+ * (dynamic-mock.matrix.test.ts): a dynamic mock of the file's own whose generator is seeded, so the
+ * sequence of bodies repeats run after run.
  */
-export function dynamicMockResponses(depth: Depth): void {
+export function dynamicMockResponses(depth: Depth, sharedMockUrl?: () => string): void {
+  let own: RunningMock | undefined;
   beforeAll(async () => {
-    mock = await startRepeatableDynamicMock(SEED);
+    if (sharedMockUrl) source = { url: sharedMockUrl(), preferDynamic: true };
+    else {
+      own = await startRepeatableDynamicMock(SEED);
+      source = { url: own.url, preferDynamic: false };
+    }
   });
-  afterAll(() => mock?.stop());
+  afterAll(() => own?.stop());
 
   describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, statuses: documented }) => {
     const operationPointer = `/paths/${escapePointer(path)}/${method.toLowerCase()}`;
