@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBaasClient, exportKeys, BaasApiError, BaasResponseError } from '../../src/index.js';
 import { boundedCopy, MAX_JSON_DEPTH, MAX_KEPT_ITEMS, MAX_KEPT_MEMBERS, tooDeepAt } from '../../src/json-bounds.js';
+import { PAST_THE_STACK } from '../support/past-the-stack.js';
 
 const answering = (status: number, body: string, type = 'application/json') =>
   createBaasClient({
@@ -13,24 +14,6 @@ const answering = (status: number, body: string, type = 'application/json') =>
     fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
   });
 
-/**
- * Deeper than any recursive walk can go on this runtime's stack: twice the depth at which a recursion
- * of the smallest frame overflows it (about 11,000 on Node 20). A walker that recursed over a body this
- * deep would throw a RangeError, not the bound's error; deeper costs CPU and pins nothing more.
- */
-const PAST_THE_STACK = (() => {
-  let depth = 0;
-  const down = (): void => {
-    depth += 1;
-    down();
-  };
-  try {
-    down();
-  } catch {
-    // The stack's end: `depth` is how far a recursion got.
-  }
-  return 2 * depth;
-})();
 /** Members and items far past what an error keeps of a problem: a hundred times the bound. */
 const HUGE = 100;
 
