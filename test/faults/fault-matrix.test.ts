@@ -14,6 +14,7 @@ import {
   type BaasClientOptions,
 } from '../../src/index.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/body-limit.js';
+import { MAX_PROVIDER_TEXT } from '../../src/redact.js';
 import { freePort } from '../../src/testing/mock.js';
 import { json, startFaultServer, type FaultServer, type Handler } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
@@ -394,10 +395,11 @@ const faults: Fault[] = [
     },
   },
   {
-    fault: 'a 5 MB plain-text error',
+    // A thousand times the provider text an error keeps (src/redact.ts).
+    fault: 'a plain-text error of 1000 x MAX_PROVIDER_TEXT',
     expected: BaasApiError,
     handler: (_req, res) =>
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(5_000_000))),
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(1000 * MAX_PROVIDER_TEXT))),
     check: ({ error }) => expect((error as BaasApiError).problem?.detail?.length ?? 0).toBeLessThan(1_000),
   },
   {
