@@ -5,7 +5,8 @@
 // layer (src/cli/connection/): the one seam between the commands and those modules. Secrets come from the environment by preference (never from shell history), are read
 // once, and are listed in `secrets` so every output masks them; file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../../auth/index.js';
+import { clientCredentials, type ClientAuthMethod } from '../../auth/client-credentials.js';
+import { isTokenError, type TokenFailure } from '../../auth/token-error.js';
 import type { TokenSource } from '../../client/token.js';
 import { BaasApiError, BaasAuthError } from '../../errors.js';
 import { hideQueryValues, redactUrl } from '../../redact.js';
