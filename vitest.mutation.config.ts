@@ -44,6 +44,8 @@ const config = mergeConfig(
       exclude: [...MUTATION_EXCLUDE, MATRIX_TESTS, CHECK_TESTS],
       globalSetup: ['test/support/prism-setup.ts'],
       typecheck: { enabled: false },
+      // Every property at its full run count (test/properties/depth.ts): the mutation score is the matrix's depth.
+      env: { PROPERTY_DEPTH: 'full' },
     },
   }),
 );

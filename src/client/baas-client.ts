@@ -7,7 +7,7 @@ import type { OperationName } from '../generated/operations.js';
 import { answerCheck, type AnswerCheck } from '../drift/answer.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
-import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
+import { issueAt, preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { buildRequest, type RequestInput } from '../validation/request.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
@@ -93,10 +93,9 @@ const INPUT_NAMES = {
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
 function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secrets: Secrets): void {
-  const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) => ({
-    path: given,
-    message: `"${given}" is not an input of ${operation}; did you mean ${meant}?`,
-  }));
+  const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) =>
+    issueAt(given, `is not an input of ${operation}; did you mean ${meant}?`, `"${given}"`),
+  );
   if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
 }
 

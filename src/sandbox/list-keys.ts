@@ -1,5 +1,5 @@
 // listPixKeys: a page of the calling client's PIX keys, after its query, cursor and User-Agent are checked.
-import { validateListPixKeysQuery } from '../validation/index.js';
+import { issueAt, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { BytesResponse } from './bytes-response.js';
 import type { KeyPages } from './key-pages.js';
 import { invalid, problem } from './problems.js';
@@ -22,7 +22,7 @@ export async function listPixKeys(
   if (cursor !== null) query.cursor = cursor;
   const issues = [...repeated(url, 'listPixKeys'), ...validateListPixKeysQuery(query)];
   const userAgentIssue = userAgentRule(request.headers.get('user-agent'));
-  if (userAgentIssue) issues.push({ path: USER_AGENT.name, message: userAgentIssue });
+  if (userAgentIssue) issues.push(userAgentIssue);
   if (issues.length > 0) return invalid(violationsOf(issues), requestId);
   let offset = 0;
   if (cursor !== null) {
@@ -52,11 +52,14 @@ export async function listPixKeys(
 }
 
 /** The rule of the contract a `User-Agent` breaks, in words (never its value), or undefined when it keeps them all. */
-function userAgentRule(value: string | null): string | undefined {
+function userAgentRule(value: string | null): ValidationIssue | undefined {
   const { name, maxLength, pattern } = USER_AGENT;
-  if (!value) return `${name} is required: the name of the calling application`;
-  if (value.length > maxLength) return `${name} must be at most ${maxLength} characters`;
+  if (!value) return issueAt(name, 'is required: the name of the calling application');
+  if (value.length > maxLength) return issueAt(name, `must be at most ${maxLength} characters`);
   if (!pattern.test(value))
-    return `${name} must be printable ASCII: no tab, other control character or character outside ASCII, and no space first`;
+    return issueAt(
+      name,
+      'must be printable ASCII: no tab, other control character or character outside ASCII, and no space first',
+    );
   return undefined;
 }

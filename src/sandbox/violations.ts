@@ -1,7 +1,7 @@
 // A request's broken rules as the contract's violations: the validators' issues, and query
 // parameters of one value sent more than once.
 import type { Violation } from '../types.js';
-import type { ValidationIssue } from '../validation/index.js';
+import { issueAt, type ValidationIssue } from '../validation/index.js';
 import type { OperationName } from '../generated/operations.js';
 import { SINGLE_VALUED_QUERY } from './spec.js';
 
@@ -13,4 +13,4 @@ export const violationsOf = (issues: ValidationIssue[]): Violation[] =>
 export const repeated = (url: URL, operation: OperationName): ValidationIssue[] =>
   SINGLE_VALUED_QUERY[operation]
     .filter((name) => url.searchParams.getAll(name).length > 1)
-    .map((name) => ({ path: name, message: `${name} must be sent once: it takes one value` }));
+    .map((name) => issueAt(name, 'must be sent once: it takes one value'));

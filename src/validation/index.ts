@@ -3,7 +3,7 @@
 // CPF's check digits, and a rule in words with an example where the schema would show a pattern.
 import { listPixKeysQuery, updateNaturalPersonBody, updateNaturalPersonQuery } from '../generated/validators.js';
 import { canonicalIdentifier, canonicalUpdate, IDENTIFIER_FORMS, UPDATE_IDENTIFIERS } from './identifiers.js';
-import { runValidator, type Target, type ValidationIssue } from './issues.js';
+import { issueAt, runValidator, type Target, type ValidationIssue } from './issues.js';
 
 export {
   canonicalIdentifier,
@@ -17,6 +17,7 @@ export {
   type IdentifierProblemCode,
 } from './identifiers.js';
 export type { ValidationIssue };
+export { issueAt };
 
 const fieldAt = (root: unknown, path: readonly string[]): unknown =>
   path.reduce<unknown>(
@@ -40,17 +41,17 @@ function withIdentifierRules(target: Target, data: unknown, issues: ValidationIs
     if (typeof value !== 'string') continue;
     const { issuePath: path } = identifier;
     const canonical = canonicalIdentifier(identifier.kind, value, path);
-    let message: string | undefined;
-    if (canonical.problem) message = canonical.problem.message;
+    let rule: string | undefined;
+    if (canonical.problem) rule = canonical.problem.rule;
     else if (canonical.value !== value) {
       // Written as people write it: the client sends it canonical, but this check is of the contract's form.
       const form = IDENTIFIER_FORMS[identifier.kind];
-      message = `${path} must be sent in the contract's form, without separators, e.g. ${form.canonical} (the client, updateMany and the command line send ${form.written} that way)`;
+      rule = `must be sent in the contract's form, without separators, e.g. ${form.canonical} (the client, updateMany and the command line send ${form.written} that way)`;
     }
-    if (message === undefined) continue;
+    if (rule === undefined) continue;
     const kept = out.filter((issue) => issue.path !== path);
     out.length = 0;
-    out.push(...kept, { path, message });
+    out.push(...kept, issueAt(path, rule));
   }
   return out;
 }

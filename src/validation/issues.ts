@@ -7,8 +7,18 @@ import { ruleOf } from './rules.js';
 export interface ValidationIssue {
   /** JSON pointer of a body field (`/address/state`, `` for the body) or the name of a query parameter (`DocumentNumber`). */
   path: string;
-  /** The field and the rule it broke, in words. Never the value. */
+  /** The rule the value broke, in words, without the field (`must be a string`). Never the value. */
+  rule: string;
+  /** The field and its rule in one sentence (`/address/state must be a string`), as messages show it. */
   message: string;
+}
+
+/**
+ * The one way an issue is made: its message is always the field, then the rule, so a reader that
+ * names fields its own way (the command line's columns and flags) takes `rule` and never parses `message`.
+ */
+export function issueAt(path: string, rule: string, field: string = path): ValidationIssue {
+  return { path, rule, message: `${field} ${rule}` };
 }
 
 /** What was validated: a request body, or the query parameters as one object. */
@@ -39,8 +49,8 @@ export function runValidator(validate: GeneratedValidator, data: unknown, target
   const issues = new Map<string, ValidationIssue>();
   for (const error of validate.errors ?? []) {
     const path = pathOf(error, target);
-    const message = `${path === '' ? `the ${target}` : path} ${ruleOf(error)}`;
-    issues.set(`${path}\n${message}`, { path, message });
+    const issue = issueAt(path, ruleOf(error), path === '' ? `the ${target}` : path);
+    issues.set(`${issue.path}\n${issue.rule}`, issue);
   }
   return [...issues.values()];
 }

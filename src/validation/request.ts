@@ -6,6 +6,7 @@
 import { BaasValidationError } from '../errors.js';
 import { operations, type Operation, type OperationName } from '../generated/operations.js';
 import type { Secrets } from '../redact.js';
+import { issueAt } from './issues.js';
 
 /** A value of a query or path parameter, as the caller has it; `undefined` leaves the parameter out. */
 type ParamValue = string | number | undefined;
@@ -99,7 +100,7 @@ export function buildRequest<N extends OperationName>(name: N, input: RequestInp
   const headers: Record<string, string> = {};
   for (const [header, value] of Object.entries(input.headers ?? {})) {
     if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_VALUE_FORBIDDEN.test(value))
-      throw new BaasValidationError([{ path: 'headers', message: 'a header is not valid HTTP (name or value)' }], {
+      throw new BaasValidationError([issueAt('headers', 'is not valid HTTP (name or value)', 'a header')], {
         operation: name,
         secrets: input.secrets,
       });

@@ -4,7 +4,7 @@
 // counts it among the tests that cover the mask itself.)
 import { describe, expect, it } from 'vitest';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
-import { type BaasTokenError } from '../../src/auth/token-error.js';
+import type { BaasTokenError } from '../../src/auth/token-error.js';
 import { expectClean, failure, fakeEndpoint as answering, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 
 describe('secrets masked in a BaasTokenError', () => {

@@ -79,7 +79,11 @@ describe('per-call headers', () => {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BaasValidationError);
       expect((error as BaasValidationError).issues).toEqual([
-        { path: 'headers', message: expect.stringContaining('not valid HTTP') },
+        {
+          path: 'headers',
+          rule: 'is not valid HTTP (name or value)',
+          message: expect.stringContaining('not valid HTTP'),
+        },
       ]);
       expect((error as BaasValidationError).message).toMatch(/^(listPixKeys|updateNaturalPerson): /);
       expect((error as BaasValidationError).message.endsWith((error as BaasValidationError).issues[0]!.message)).toBe(

@@ -133,7 +133,7 @@ describe('BaasApiError', () => {
 });
 
 describe('BaasValidationError', () => {
-  const issue = (path: string, message: string) => ({ path, message });
+  const issue = (path: string, message: string) => ({ path, rule: message, message });
 
   it('counts one problem, lists it, and never names a request (nothing was sent)', () => {
     const issues = [issue('/address/state', 'address.state must be 2 letters')];

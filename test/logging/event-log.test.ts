@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../../src/logging/event-log.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from '../../src/logging/levels.js';
-import { type BaasEvent } from '../../src/logging/events.js';
+import type { BaasEvent } from '../../src/logging/events.js';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhY21lIn0.c2lnbmF0dXJlLXZhbHVl';
 const SECRET = 'cl13nt-s3cr3t-value';

@@ -3,8 +3,8 @@
 // as text, undefined fields dropped, and the copy bounded in depth.
 import { describe, expect, it } from 'vitest';
 import { createEventLog, redactEvent } from '../../src/logging/event-log.js';
-import { type BaasEvent } from '../../src/logging/events.js';
-import { type Logger } from '../../src/logging/levels.js';
+import type { BaasEvent } from '../../src/logging/events.js';
+import type { Logger } from '../../src/logging/levels.js';
 import { Secrets } from '../../src/redact.js';
 
 const CPF = '52998224725';

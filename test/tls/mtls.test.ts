@@ -7,7 +7,7 @@ import { createTlsFetch, type TlsFetch } from '../../src/tls/fetch.js';
 import { fromUrlInitFetch, type UrlInitFetch } from '../../src/tls/adapt.js';
 import { lazyTlsFetch } from '../../src/tls/lazy.js';
 import { tlsFailure, TlsConnectionError } from '../../src/tls/failure.js';
-import { type TlsOptions } from '../../src/tls/options.js';
+import type { TlsOptions } from '../../src/tls/options.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 

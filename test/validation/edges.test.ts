@@ -17,15 +17,21 @@ describe('JSON pointers of unknown body fields', () => {
 
 describe('a query that is not an object', () => {
   it('is named as the query, with the rule', () => {
-    expect(validateListPixKeysQuery(42)).toEqual([{ path: '', message: 'the query must be an object' }]);
-    expect(validateUpdateNaturalPersonQuery('x')).toEqual([{ path: '', message: 'the query must be an object' }]);
+    expect(validateListPixKeysQuery(42)).toEqual([
+      { path: '', rule: 'must be an object', message: 'the query must be an object' },
+    ]);
+    expect(validateUpdateNaturalPersonQuery('x')).toEqual([
+      { path: '', rule: 'must be an object', message: 'the query must be an object' },
+    ]);
   });
 });
 
 describe('DocumentNumber that is not a string', () => {
   it('gets the type issue only, never a check-digit verdict on a number', () => {
     const issues = validateUpdateNaturalPersonQuery({ Account: '1234567', DocumentNumber: 52998224724 });
-    expect(issues).toEqual([{ path: 'DocumentNumber', message: 'DocumentNumber must be a string' }]);
+    expect(issues).toEqual([
+      { path: 'DocumentNumber', rule: 'must be a string', message: 'DocumentNumber must be a string' },
+    ]);
   });
 });
 
@@ -53,8 +59,23 @@ describe('a query parameter whose name needs escaping', () => {
     ];
     const validate = Object.assign(() => false, { errors });
     expect(runValidator(validate, {}, 'query')).toEqual([
-      { path: 'a/b~c', message: 'a/b~c is required' },
-      { path: 'x/y~z', message: 'x/y~z must be a string' },
+      { path: 'a/b~c', rule: 'is required', message: 'a/b~c is required' },
+      { path: 'x/y~z', rule: 'must be a string', message: 'x/y~z must be a string' },
     ]);
+  });
+});
+
+describe('an issue as data', () => {
+  it('carries its rule apart from its field, and its message is the field then the rule, for every issue', () => {
+    const issues = [
+      ...validateUpdateNaturalPersonQuery({ Account: 'x', DocumentNumber: '529.982.247-24' }),
+      ...validateListPixKeysQuery({ limit: 0, cursor: '', extra: 1 }),
+      ...validateUpdateNaturalPersonQuery(7),
+    ];
+    expect(issues.length).toBeGreaterThanOrEqual(5);
+    for (const issue of issues) {
+      expect(issue.rule).not.toBe('');
+      expect(issue.message).toBe(`${issue.path === '' ? 'the query' : issue.path} ${issue.rule}`);
+    }
   });
 });

@@ -19,7 +19,7 @@ describe('validateUpdateNaturalPersonQuery', () => {
       .map((p) => p.name);
     expect(required).toEqual(['Account', 'DocumentNumber']);
     expect(validateUpdateNaturalPersonQuery({})).toEqual(
-      required.map((name) => ({ path: name, message: `${name} is required` })),
+      required.map((name) => ({ path: name, rule: 'is required', message: `${name} is required` })),
     );
   });
 
@@ -86,7 +86,9 @@ describe('validateUpdateNaturalPersonQuery', () => {
   });
 
   it('rejects a query that is not an object, at the root', () => {
-    expect(validateUpdateNaturalPersonQuery(null)).toEqual([{ path: '', message: 'the query must be an object' }]);
+    expect(validateUpdateNaturalPersonQuery(null)).toEqual([
+      { path: '', rule: 'must be an object', message: 'the query must be an object' },
+    ]);
   });
 });
 
@@ -106,7 +108,7 @@ describe('validateListPixKeysQuery', () => {
     ['a cursor with spaces', { cursor: 'a b' }, 'cursor', 'cursor must match the pattern ^[A-Za-z0-9._~=-]+$'],
     ['an empty cursor', { cursor: '' }, 'cursor', 'cursor must have at least 1 character'],
   ])('rejects %s', (_case, query, path, message) => {
-    expect(validateListPixKeysQuery(query)).toContainEqual({ path, message });
+    expect(validateListPixKeysQuery(query)).toContainEqual({ path, rule: message.slice(path.length + 1), message });
     expect(paths(validateListPixKeysQuery(query))).toEqual([path]);
   });
 });

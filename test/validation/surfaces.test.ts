@@ -169,7 +169,11 @@ describe('every surface refuses the same CPF with the same words, sending nothin
     const error = await client.updateNaturalPerson(item).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasValidationError);
     expect((error as BaasValidationError).issues).toEqual([
-      { path: 'DocumentNumber', message: expect.stringContaining(`DocumentNumber ${BAD_CPF_RULE}`) },
+      {
+        path: 'DocumentNumber',
+        rule: expect.stringContaining(BAD_CPF_RULE),
+        message: expect.stringContaining(`DocumentNumber ${BAD_CPF_RULE}`),
+      },
     ]);
 
     for await (const result of updateMany(client, [item])) {

@@ -7,7 +7,6 @@ import { createReadStream } from 'node:fs';
 import type { UpdateItem } from '../../batch/results.js';
 import {
   canonicalUpdate,
-  type ValidationIssue,
   validateNaturalPersonUpdate,
   validateUpdateNaturalPersonQuery,
 } from '../../validation/index.js';
@@ -79,16 +78,8 @@ export const lineHash = (item: UpdateItem): string =>
 
 // A body issue's path is a JSON pointer (/address/city); the input names fields its own way.
 function bodyIssues(body: unknown, name: (pointer: string) => string): LineIssue[] {
-  return validateNaturalPersonUpdate(body).map((issue) => ({ field: name(issue.path), rule: ruleOf(issue) }));
+  return validateNaturalPersonUpdate(body).map((issue) => ({ field: name(issue.path), rule: issue.rule }));
 }
-
-/** The rule alone: a ValidationIssue's message starts with the field it names. */
-function ruleOf(issue: ValidationIssue): string {
-  const prefix = issue.path === '' ? /^the (body|query) / : new RegExp(`^${escapeRegExp(issue.path)} `);
-  return issue.message.replace(prefix, '');
-}
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Checks one update as the client would before sending it; the fields named as the input names them. */
 function checked(
@@ -108,7 +99,7 @@ function checked(
       issue.path === 'Account' ? names.account : issue.path === 'DocumentNumber' ? names.documentNumber : '';
     // A field already refused in the input's own words (a CPF that lost its zeros) is not refused twice.
     if (field !== '' && earlier.some((said) => said.field === field)) continue;
-    issues.push({ field, rule: issue.path === '' ? issue.message : ruleOf(issue) });
+    issues.push({ field, rule: issue.path === '' ? issue.message : issue.rule });
   }
   issues.push(...bodyIssues(canonical.body, names.body));
   if (issues.length > 0) return { line, issues };
