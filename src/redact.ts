@@ -878,6 +878,11 @@ export class Secrets {
     return redactBounded(text, this.values(), max);
   }
 
+  /** A message of ours on one line of a terminal (redactMessage): masked, its control characters escaped. */
+  message(text: string): string {
+    return redactMessage(text, this.values());
+  }
+
   /** Text for one line of a log or a terminal: masked, bounded, its control characters escaped. */
   line(text: string, max = MAX_PROVIDER_TEXT): string {
     return escapeControls(this.bounded(text, max));

@@ -11,7 +11,6 @@ import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../connection/credentials.js';
-import { redactMessage, redactText } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { n, plural } from '../../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
@@ -121,6 +120,8 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
     ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
     ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
   });
+  // The one holder of the run's secrets: the client's own, through which the report and every line are built.
+  const secrets = credentials.secretsOf(client);
   try {
     // Every file checked before any is written: distinct, no links, the report replaceable.
     await distinctFiles([
@@ -196,7 +197,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
       ? await ReportWriter.open(values.report, journalId, (error) => onTrouble(error), {
           command: 'export-keys',
           out,
-          baseUrl: redactText(connection.baseUrl, credentials.secrets),
+          baseUrl: secrets.text(connection.baseUrl),
           credentials: credentials.kind,
           rate: rate ?? null,
           journal: values.journal ?? null,
@@ -330,7 +331,7 @@ export async function runExportKeys(values: ExportKeysValues, io: RunIo): Promis
         : fault instanceof Error
           ? fault.message
           : String(fault);
-      io.err(redactMessage(`export-keys: ${said}`, credentials.secrets));
+      io.err(secrets.message(`export-keys: ${said}`));
       if (values.journal) io.err(`export-keys: run the same command again to go on from page ${page + 1}`);
       // A file that could not be written is a file error (exit 2), found before or during the run alike.
       return refusal ? exitOfTrouble(troubleOf(refusal), 1) : fault instanceof FileError ? 2 : 1;

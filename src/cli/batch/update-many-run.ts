@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { n, plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactJson, redactMessage, redactText } from '../../redact.js';
+import { redactMessage } from '../../redact.js';
 import {
   type CredentialRefusal,
   credentialFailure,
@@ -199,7 +199,16 @@ async function send(
   }: { input: InputIdentity; journalId: string | null; encoding: InputEncoding },
 ): Promise<number> {
   const { credentials } = connection;
-  const secrets = () => credentials.secrets;
+  const client = createBaasClient({
+    baseUrl: connection.baseUrl,
+    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+    token: credentials.token!,
+    ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
+    ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
+  });
+  // The one holder of the run's secrets: the client's own (every token its source issued that is still
+  // alive), through which every line, the report and the failure list are built.
+  const secrets = credentials.secretsOf(client);
   if (connection.insecureHttp) io.err(INSECURE_HTTP_WARNING);
   let stopped = false;
   // A file that cannot be written (the journal's disk full, a lock whose lease was lost) stops the
@@ -224,7 +233,7 @@ async function send(
     ? await ReportWriter.open(values.report, journalId, troubled, {
         command: 'update-many',
         input,
-        baseUrl: redactText(connection.baseUrl, credentials.secrets),
+        baseUrl: secrets.text(connection.baseUrl),
         credentials: credentials.kind,
         concurrency: pace.concurrency,
         rate: pace.rate ?? null,
@@ -241,18 +250,11 @@ async function send(
   let unanswered = false;
   // Ends the lines waiting to retry against a service that answers nothing: they end with their last failure.
   const giveUp = new AbortController();
-  const client = createBaasClient({
-    baseUrl: connection.baseUrl,
-    // The library's own token source (the token held, or clientCredentials with its cache and refresh).
-    token: credentials.token!,
-    ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
-    ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
-  });
 
   const record = (result: LineResult, hash?: string) => {
     tally.add(result);
     // Issues name fields as the input names them, and a CSV header can hold anything.
-    report?.line(result.issues ? redactJson(result, secrets()) : result);
+    report?.line(result.issues ? secrets.json(result) : result);
     if (result.outcome === 'skipped') return;
     journal?.append({
       line: result.line,
@@ -356,7 +358,7 @@ async function send(
       }
       const entry: LineResult = { line: meta.line, outcome: 'failed', ...failureOf(result.error) };
       record(entry, meta.hash);
-      notDone.add(meta.line, failureText(result.error, secrets()));
+      notDone.add(meta.line, failureText(result.error, secrets));
       credentialsFailed ??= credentialFailure(result.error);
       if (noAnswer.add(result.error) && !unanswered) {
         unanswered = true;
@@ -375,16 +377,16 @@ async function send(
   // A file that could not be written is a file error (exit 2), found before or during the run alike.
   if (fileTrouble) return 2;
   if (fault !== undefined) {
-    io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets()));
+    io.err(secrets.message(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`));
     return 1;
   }
   if (credentialsFailed) {
-    io.err(redactMessage(`update-many: ${refusalMessage(credentials, credentialsFailed)}`, secrets()));
+    io.err(secrets.message(`update-many: ${refusalMessage(credentials, credentialsFailed)}`));
     return exitOfTrouble(troubleOf(credentialsFailed), 1);
   }
   if (stopper.signal) return EXIT_ON[stopper.signal];
   if (unanswered) {
-    io.err(redactMessage(`update-many: ${noAnswer.message(redactText(connection.baseUrl, secrets()))}`, secrets()));
+    io.err(secrets.message(`update-many: ${noAnswer.message(secrets.text(connection.baseUrl))}`));
     return 1;
   }
   return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;
