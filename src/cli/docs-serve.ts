@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createBaasClient } from '../client/baas-client.js';
 import { operations, type OperationName } from '../generated/operations.js';
-import { redactCredentials, redactUrl } from '../redact.js';
+import { redactUrl } from '../redact.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
 import { type CommandContext, UsageError } from './command.js';
@@ -320,12 +320,12 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         // The answer as the page shows it: the credentials (and CPFs) masked, as on every other surface.
-        headers[name] = redactCredentials(value, secrets.values());
+        headers[name] = secrets.credentials(value);
       });
       // openapi-fetch hands an error's body over parsed when it is JSON, as text otherwise.
       const answer = response.ok ? data : error;
       const text = answer === undefined ? '' : typeof answer === 'string' ? answer : JSON.stringify(answer);
-      return { status: response.status, headers, body: redactCredentials(text, secrets.values()) };
+      return { status: response.status, headers, body: secrets.credentials(text) };
     },
   });
   context.out(`Docs with a try-it panel, calling ${redactUrl(baseUrl)} through this process (${credentials.kind}):`);

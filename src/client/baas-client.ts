@@ -2,8 +2,7 @@
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { BaasResponseError, BaasValidationError } from '../errors.js';
-import type { Secrets } from '../redact.js';
-import { heldSecrets, holdClientSecrets } from './client-secrets.js';
+import { heldSecrets, holdClientSecrets, type Secrets } from '../redact.js';
 import type { OperationName } from '../generated/operations.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
@@ -111,7 +110,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
   // The client's one holder of its secrets: every error, event, log line, span text and
   // `.withResponse()` field of this client is built through it (src/redact.ts's Secrets), and so is
-  // every line the command line prints of its work (clientSecrets, ./client-secrets.ts).
+  // every line the command line prints of its work (clientSecrets).
   const { secrets, remember } = heldSecrets(settings.token);
   const state: ClientState = {
     fetch: settings.fetch,

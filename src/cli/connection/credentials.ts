@@ -8,10 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../../auth/index.js';
 import type { BaasClient } from '../../client/baas-client.js';
-import { clientSecrets, heldSecrets } from '../../client/client-secrets.js';
 import type { TokenSource } from '../../client/token.js';
 import { BaasApiError, BaasAuthError } from '../../errors.js';
-import { hideQueryValues, type Secrets } from '../../redact.js';
+import { clientSecrets, heldSecrets, hideQueryValues, type Secrets } from '../../redact.js';
 import { isInsecureRemote } from '../../loopback.js';
 import { lazyTlsFetch } from '../../tls/lazy.js';
 import { headerValueProblem } from '../../token-text.js';
