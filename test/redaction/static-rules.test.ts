@@ -32,4 +32,17 @@ describe('the rules built at load', () => {
     expect(redactPath('/x/Bearer%20%20abcdefgh/y')).toBe('/x/Bearer%20%20***/y');
     expect(redactPath('/x/Bearer  abcdefgh/y')).toBe('/x/Bearer  ***/y');
   });
+
+  it('a \\uXXXX escape inside percent-encoding is read back; a CPF written in \\u escapes alone is found', () => {
+    expect(redactText('said abc%5Cu002edefghij here', ['abc.defghij'])).toBe('said [REDACTED] here');
+    expect(redactText('cpf 529\\u0039822472\\u0035')).toBe('cpf *********25');
+    expect(redactText('said abc~1defghij', ['abc/defghij'])).toBe('said [REDACTED]');
+  });
+
+  it('only a whole escape (%XX, ~0, ~1) is blanked as written: a lone % or ~ between digits is a separator', () => {
+    expect(redactText('id 52998224%7-25')).toBe('id ********%*-25');
+    expect(redactText('id 52998224~725')).toBe('id ********~*25');
+    // A whole escape is no separator: these runs are not 11 digits joined.
+    for (const text of ['ref 1234567%2012 x', 'ref 1234~1567890']) expect(redactText(text)).toBe(text);
+  });
 });

@@ -154,4 +154,21 @@ describe('sendRequest: edges', () => {
     const sent = await sendRequest({ open: (n) => asAttempt(fakeAttempt(answers[n - 1]!)), retry: rule, wait: noWait });
     expect([sent.attempts, sent.response.status]).toEqual([2, 200]);
   });
+
+  it("the caller's abort during the wait after a failed attempt rejects with its reason", async () => {
+    const caller = new AbortController();
+    const reason = new Error('the caller stopped');
+    const wait: Sleep = async () => {
+      caller.abort(reason);
+      throw reason;
+    };
+    await expect(
+      sendRequest({
+        open: () => asAttempt(fakeAttempt(new TypeError('fetch failed'))),
+        retry: always,
+        signal: caller.signal,
+        wait,
+      }),
+    ).rejects.toBe(reason);
+  });
 });
