@@ -936,7 +936,10 @@ export class Secrets {
 export const TOKENS_REMEMBERED = 64;
 
 /** What a token source may tell of its secrets (the client's `TokenSource`, clientCredentials' source). */
-export type SecretsSource = string | { secrets?: (() => readonly string[]) | undefined } | undefined;
+export type SecretsSource =
+  | string
+  | (((...args: never[]) => unknown) & { secrets?: (() => readonly string[]) | undefined })
+  | undefined;
 
 /** One holder of secrets for one token source, and how it learns each token the source gives. */
 export interface SecretsHolder {

@@ -29,7 +29,7 @@ export async function buildCode({ outDir, dts = true }) {
     removeNodeProtocol: false,
     silent: true,
     esbuildPlugins: [sharedGenerated],
-    // The sandbox's SHA-256 and HMAC (src/sandbox/digests.ts): bundled, only the modules it imports, so
+    // The sandbox's SHA-256 and HMAC (src/sandbox/cursor.ts, oauth.ts): bundled, only the modules it imports, so
     // the package gains no runtime dependency and its CommonJS build gets them as CommonJS (@noble/hashes 2
     // is ES modules only). p-limit (updateMany's concurrency gate) and its yocto-queue likewise.
     noExternal: ['@noble/hashes', 'p-limit', 'yocto-queue'],

@@ -18,13 +18,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createBaasClient } from '../client/baas-client.js';
 import { operations, type OperationName } from '../generated/operations.js';
-import { redactUrl } from '../redact.js';
+import { redactPath, redactUrl } from '../redact.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
 import { type CommandContext, UsageError } from './command.js';
 import { redoclyCli } from './docs.js';
 import { renderDocs } from './docs-page.js';
-import { loggedPath } from './log-text.js';
 import { formatLine, reachableUrl } from './request-log.js';
 import { listenProblem, stopRequested } from './server.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
@@ -164,7 +163,7 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
         ...(status === 413 ? { connection: 'close' } : {}),
       });
       res.end(method === 'HEAD' ? undefined : body);
-      options.log(`docs --serve: ${formatLine(method, loggedPath(rest), status, Date.now() - started, [])}`);
+      options.log(`docs --serve: ${formatLine(method, redactPath(rest), status, Date.now() - started, [])}`);
     };
     const refuse = (status: number, message: string) =>
       answer(status, 'application/json', JSON.stringify({ error: message }));

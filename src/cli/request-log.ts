@@ -2,13 +2,13 @@
 // method, path, status, time, and for a 422 the fields at fault. It never logs a query string, a
 // header or a body value, so tokens and CPF numbers cannot reach the log; a field at fault is named
 // only when the contract defines it (./contract-fields.ts), and every part of a line has its control
-// characters escaped (./log-text.ts), since all of it comes from a client. A request its client
+// characters escaped (escapeControls of src/redact.ts), since all of it comes from a client. A request its client
 // abandons is cancelled behind at once and gets its own line.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { bodyField, parameterField, UNKNOWN_FIELD } from './contract-fields.js';
-import { escapeControls, loggedPath } from './log-text.js';
+import { escapeControls, redactPath } from '../redact.js';
 
 export interface RequestLog {
   url: string;
@@ -31,8 +31,6 @@ export interface RequestLogOptions {
 
 // A 422 body larger than this is not read for its fields (the response itself passes untouched).
 const MAX_PROBLEM_BYTES = 64 * 1024;
-
-export { loggedPath };
 
 /** A field at fault as Prism names it in `sl-violations`: `location` is `['request', where, ...path]`. */
 function prismField(location: unknown, message: unknown): string {
@@ -87,7 +85,7 @@ export function faultyFields(headers: IncomingMessage['headers'], body: string):
   }
 }
 
-/** One line for an answer that ended; `path` is already as loggedPath shows it. */
+/** One line for an answer that ended; `path` is already as redactPath shows it. */
 export function formatLine(method: string, path: string, status: number, ms: number, fields: string[]): string {
   const fault =
     status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
@@ -100,7 +98,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
   const rendered = new Map<string, Promise<string>>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
-    const path = loggedPath(req.url);
+    const path = redactPath(req.url);
     // A request a server received always has a method, and an answer always has a status.
     const method = req.method!;
     const pathname = new URL(req.url ?? '/', 'http://front.invalid').pathname;

@@ -4,11 +4,11 @@
 import { BaasResponseError, BaasValidationError } from '../errors.js';
 import { heldSecrets, holdClientSecrets, type Secrets } from '../redact.js';
 import type { OperationName } from '../generated/operations.js';
+import { answerCheck, type AnswerCheck } from '../drift/answer.js';
 import { callTracing } from '../tracing/otel.js';
 import type { NaturalPersonUpdate, PixKey, PixKeyList, UpdateResult } from '../types.js';
 import { preflightUpdate, validateListPixKeysQuery, type ValidationIssue } from '../validation/index.js';
 import { buildRequest, type RequestInput } from '../validation/request.js';
-import { answerCheck, type AnswerCheck } from './answer-check.js';
 import { Call, type ClientState, type Reader } from './call.js';
 import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
@@ -144,10 +144,9 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     });
     for (const header of Object.keys(built.headers))
       if (header.toLowerCase() === 'authorization') delete built.headers[header];
-    const { timeoutMs, retry, maxResponseBytes } = callSettings(settings, callOptions);
     const request = { operation: name, method: built.method, url: built.url, headers: built.headers, body: built.body };
-    const call = new Call(state, request, timeoutMs, retry, callOptions.signal, maxResponseBytes, callOptions.policies);
-    return call.answer(read);
+    const { signal, policies } = callOptions;
+    return new Call({ client: state, request, ...callSettings(settings, callOptions), signal, policies }).answer(read);
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {

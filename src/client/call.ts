@@ -57,6 +57,22 @@ export interface CallRequest {
 /** Reads the final response while its attempt is still alive (timer armed, abortable). */
 export type Reader<T> = (response: Response, call: Call) => Promise<T>;
 
+/** Everything one `Call` is made of: the client's shared state, the request, and how to send it. */
+export interface CallInit {
+  client: ClientState;
+  request: CallRequest;
+  /** Each attempt's time limit, in milliseconds. */
+  timeoutMs: number;
+  /** When to try again, or `false` for one attempt only. */
+  retry: RetrySettings | false;
+  /** The caller's signal: aborting it ends the call with its reason. */
+  signal?: AbortSignal | undefined;
+  /** The most bytes any answer's body may have; default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number | undefined;
+  /** The caller's hooks around each attempt (a batch's pacing), run by the one retry loop. */
+  policies?: readonly AttemptPolicy[] | undefined;
+}
+
 const REQUEST_ID = 'x-request-id';
 
 export class Call {
@@ -84,18 +100,24 @@ export class Call {
   /** This call's own observer (its span), when the client traces. */
   private traced: CallObserver | undefined;
 
-  constructor(
-    private readonly client: ClientState,
-    private readonly request: CallRequest,
-    private readonly timeoutMs: number,
-    private readonly retry: RetrySettings | false,
-    private readonly signal: AbortSignal | undefined,
-    private readonly maxResponseBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
-    /** The caller's hooks around each attempt (a batch's pacing), run by the one retry loop. */
-    private readonly policies: readonly AttemptPolicy[] = [],
-  ) {
-    this.url = request.url;
-    this.carried = carriedNumbers(request.url);
+  private readonly client: ClientState;
+  private readonly request: CallRequest;
+  private readonly timeoutMs: number;
+  private readonly retry: RetrySettings | false;
+  private readonly signal: AbortSignal | undefined;
+  private readonly maxResponseBytes: number;
+  private readonly policies: readonly AttemptPolicy[];
+
+  constructor(init: CallInit) {
+    this.client = init.client;
+    this.request = init.request;
+    this.timeoutMs = init.timeoutMs;
+    this.retry = init.retry;
+    this.signal = init.signal;
+    this.maxResponseBytes = init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.policies = init.policies ?? [];
+    this.url = init.request.url;
+    this.carried = carriedNumbers(init.request.url);
   }
 
   /** Runs the call to its end: data from `read`, or a BaasError (a caller's abort keeps its reason). */

@@ -82,14 +82,14 @@ export function createCallingRawClient(
           if (name !== 'authorization') headers[name] = value;
         });
         const body = request.body === null ? undefined : await request.arrayBuffer();
-        const call = new Call(
-          state,
-          { operation: 'raw', method: request.method, url: request.url, headers, body },
-          settings.timeoutMs,
-          settings.retry,
-          request.signal,
-          settings.maxResponseBytes,
-        );
+        const call = new Call({
+          client: state,
+          request: { operation: 'raw', method: request.method, url: request.url, headers, body },
+          timeoutMs: settings.timeoutMs,
+          retry: settings.retry,
+          signal: request.signal,
+          maxResponseBytes: settings.maxResponseBytes,
+        });
         return call.run(async (response, running) => {
           // Within maxResponseBytes: openapi-fetch would read any amount.
           const buffered = NULL_BODY.has(response.status)

@@ -1,11 +1,13 @@
-// The client's side of `validateResponses` (src/client/answer-check.ts): checks one answer of a typed
-// operation and either throws (`'throw'`) or reports (`'warn'`). The generated response validators
+// The client's side of `validateResponses`: `answerCheck` binds the check to the client's mode and drift
+// listeners (undefined when off); `checkAnswer` checks one answer of a typed operation and either throws
+// (`'throw'`) or reports (`'warn'`). The generated response validators
 // (~70 kB) load by dynamic import on the first answer checked, so clients that leave it off load none.
 import type { Call, ClientState } from '../client/call.js';
 import { BaasResponseError } from '../errors.js';
 import { ruleOf } from '../validation/rules.js';
 import { checkResponse, isJsonMediaType, mediaTypeOf } from './check.js';
 import type { DriftEvent } from '../call-events.js';
+import type { ResponseValidation } from '../client/options.js';
 import { describeProblems } from './problems.js';
 
 /** The body when the check had to parse it (JSON of a JSON media type), so the reader need not parse it again. */
@@ -15,6 +17,22 @@ export type Parsed = { body: unknown } | undefined;
 export interface DriftListeners {
   onDrift: ((event: DriftEvent) => void) | undefined;
   state: Pick<ClientState, 'observer'>;
+}
+
+/** Checks one answer; resolves with the parsed body when it parsed one, throws in `'throw'` mode. */
+export type AnswerCheck = (response: Response, text: string, call: Call) => Promise<Parsed>;
+
+/** Undefined when off (the default), so readers skip it at no cost. Checks the option at creation. */
+export function answerCheck(
+  mode: ResponseValidation | undefined,
+  onDrift: ((event: DriftEvent) => void) | undefined,
+  state: ClientState,
+): AnswerCheck | undefined {
+  if (!mode || mode === 'off') return undefined;
+  if (mode !== 'warn' && mode !== 'throw')
+    throw new TypeError('createBaasClient: validateResponses must be off, warn or throw');
+  const listeners = { onDrift, state };
+  return (response, text, call) => checkAnswer(mode, listeners, response, text, call);
 }
 
 let contract: Promise<typeof import('../generated/response-validators.js')> | undefined;

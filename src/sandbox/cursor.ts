@@ -1,7 +1,12 @@
 // Opaque page cursors: the position in the client's key list, signed so that a tampered cursor, or
 // one issued to another client or by a sandbox with other data, is refused instead of trusted.
+// SHA-256 and HMAC from @noble/hashes: audited, synchronous (a cursor is signed while a page is built)
+// and without node:crypto, which a Worker may lack. The build bundles them (noExternal in
+// scripts/lib/build-code.mjs), so the package gains no dependency and its CommonJS build gets them as
+// CommonJS (@noble/hashes 2 is ESM only).
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from './bytes.js';
-import { hmac, sha256 } from './digests.js';
 
 const encoder = new TextEncoder();
 

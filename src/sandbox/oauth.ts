@@ -3,9 +3,10 @@
 // authenticate with HTTP Basic (client_secret_basic, §2.3.1) or with client_id and client_secret in
 // the form (client_secret_post); errors are §5.2's JSON. Nothing a request sends is echoed back, the
 // form is read up to a small bound, and a secret is compared in constant time.
+// SHA-256 from @noble/hashes, bundled (see cursor.ts).
+import { sha256 } from '@noble/hashes/sha2.js';
 import { equalBytes } from './bytes.js';
 import type { SandboxClient } from './data.js';
-import { sha256 } from './digests.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import { SANDBOX_TOKENS } from './limits.js';
 import { readBytes, type SandboxRequest } from './request.js';

@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { clientCredentials, BaasTokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/client-credentials.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import { createBaasClient } from '../../src/index.js';
-import type { TokenEvent } from '../../src/logging/index.js';
+import type { TokenEvent } from '../../src/logging/events.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { fakeClock } from '../support/clock.js';
 

@@ -12,7 +12,7 @@ import {
   createBaasClient,
   type ClientCredentialsTokenSource,
 } from '../../src/index.js';
-import { BaasTokenError } from '../../src/auth/index.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 
 const CLIENT_SECRET = 'cl13nt-s3cr3t-value-xyz';

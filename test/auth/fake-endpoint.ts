@@ -2,7 +2,8 @@
 // each test tells it to, so a test sees the request and the answer word for word, with no server.
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { clientCredentials, BaasTokenError, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/client-credentials.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import type { FetchLike } from '../../src/fetch.js';
 
 export interface SentTokenRequest {

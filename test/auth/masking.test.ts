@@ -3,7 +3,8 @@
 // cause. (Its own file: the first test here is the first to load the token request, so a mutation run
 // counts it among the tests that cover the mask itself.)
 import { describe, expect, it } from 'vitest';
-import { clientCredentials, type BaasTokenError } from '../../src/auth/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
+import { type BaasTokenError } from '../../src/auth/token-error.js';
 import { expectClean, failure, fakeEndpoint as answering, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 
 describe('secrets masked in a BaasTokenError', () => {

@@ -2,7 +2,7 @@
 // rule broken, never the value (the message's format is pinned once, in the first test); each option's effect is seen in what the token endpoint (an injected
 // fetch) receives, and when.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/index.js';
+import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth/client-credentials.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
 

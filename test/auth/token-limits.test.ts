@@ -3,7 +3,8 @@
 // token), a huge one is kept for at most 24 h, and an answer larger than maxResponseBytes is cut off
 // while it streams.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, BaasTokenError } from '../../src/auth/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import { MAX_ACCESS_TOKEN_CHARS } from '../../src/auth/request-token.js';
 import { BaasAuthError, createBaasClient } from '../../src/index.js';
 import { endlessBody } from '../support/endless-body.js';

@@ -7,9 +7,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { clientCredentials, isTokenError } from '../../src/auth/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
+import { isTokenError } from '../../src/auth/token-error.js';
 import { BaasAuthError, isBaasError } from '../../src/errors.js';
-import type { TokenEvent } from '../../src/logging/index.js';
+import type { TokenEvent } from '../../src/logging/events.js';
 import {
   expectClean,
   failure,

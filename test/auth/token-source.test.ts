@@ -1,8 +1,9 @@
 // The clientCredentials token source itself, with the endpoint as an injected fetch: its cache and
 // single flight, invalidate, the secrets it hands the client for redaction, its events, and close.
 import { describe, expect, it, vi } from 'vitest';
-import { clientCredentials, type BaasTokenError } from '../../src/auth/index.js';
-import type { TokenEvent } from '../../src/logging/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
+import { type BaasTokenError } from '../../src/auth/token-error.js';
+import type { TokenEvent } from '../../src/logging/events.js';
 import { FAKE_URL, fakeEndpoint, fakeOptions, SECRET, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
 

@@ -3,14 +3,8 @@
 // problem body, the line's exact form, a server behind that dies mid-answer, and the stop.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  faultyFields,
-  formatLine,
-  loggedPath,
-  reachableUrl,
-  startRequestLog,
-  type RequestLog,
-} from '../../src/cli/request-log.js';
+import { faultyFields, formatLine, reachableUrl, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
+import { redactPath } from '../../src/redact.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { VALID_CPF } from '../support/fixtures.js';
 import { portIsFree } from './processes.js';
@@ -287,10 +281,10 @@ describe('the line', () => {
     expect(formatLine('PUT', '/a', 422, 7, [])).toBe('PUT /a 422 fields: (not named) (7 ms)');
   });
 
-  it('loggedPath: no query, every run of 11 digits or more masked digit for digit, shorter runs kept', () => {
-    expect(loggedPath(undefined)).toBe('/');
-    expect(loggedPath('/a?b=1?c')).toBe('/a');
-    expect(loggedPath(`/c/${VALID_CPF}/k/${VALID_CPF}123/n/1234567890`)).toBe(
+  it('redactPath: no query, every run of 11 digits or more masked digit for digit, shorter runs kept', () => {
+    expect(redactPath(undefined)).toBe('/');
+    expect(redactPath('/a?b=1?c')).toBe('/a');
+    expect(redactPath(`/c/${VALID_CPF}/k/${VALID_CPF}123/n/1234567890`)).toBe(
       '/c/***********/k/**************/n/1234567890',
     );
   });

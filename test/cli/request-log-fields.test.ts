@@ -3,8 +3,8 @@
 // the sandbox's; control characters escaped; CPF spellings and bearer credentials masked in the path.
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_FIELD } from '../../src/cli/contract-fields.js';
-import { escapeControls } from '../../src/cli/log-text.js';
-import { faultyFields, formatLine, loggedPath } from '../../src/cli/request-log.js';
+import { faultyFields, formatLine } from '../../src/cli/request-log.js';
+import { escapeControls, redactPath } from '../../src/redact.js';
 import { deref, spec } from '../support/spec.js';
 import { VALID_CPF } from '../support/fixtures.js';
 
@@ -131,7 +131,7 @@ describe('control characters are escaped in every part of a line', () => {
   });
 
   it('in the method, the path and the fields', () => {
-    const line = formatLine('GE\u001bT', loggedPath('/a\nGET /injected 200 (1 ms)'), 422, 1, ['/x\u001b[31m']);
+    const line = formatLine('GE\u001bT', redactPath('/a\nGET /injected 200 (1 ms)'), 422, 1, ['/x\u001b[31m']);
     expect(line).toBe('GE\\x1bT /a\\nGET /injected 200 (1 ms) 422 fields: /x\\x1b[31m (1 ms)');
     expect(line).not.toMatch(/[\p{Cc}]/u);
   });
@@ -150,24 +150,24 @@ describe('the path', () => {
     ['encoded dot and dash', '529%2E982%2E247%2D25', '***.***.***-**'],
     ['encoded digits', '%35%32%39982247-25', '*********-**'],
   ])('masks a CPF written %s', (_how, written, shown) => {
-    expect(loggedPath(`/customers/${written}/keys?x=1`)).toBe(`/customers/${shown}/keys`);
+    expect(redactPath(`/customers/${written}/keys?x=1`)).toBe(`/customers/${shown}/keys`);
   });
 
   it('keeps shorter digit runs, and runs split by a letter', () => {
-    expect(loggedPath('/v2/api/1234567890/k/2026-11-24/a/123/4567/b/8901/12345a678901')).toBe(
+    expect(redactPath('/v2/api/1234567890/k/2026-11-24/a/123/4567/b/8901/12345a678901')).toBe(
       '/v2/api/1234567890/k/2026-11-24/a/123/4567/b/8901/12345a678901',
     );
   });
 
   it('masks a run of eleven digits or more joined across path segments (a slash is a gap like any other)', () => {
     // Issue 34: anything neither a letter nor a number may stand between two digits, '/' included.
-    expect(loggedPath('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901')).toBe(
+    expect(redactPath('/v2/api/1234567890/2026-11-24/123/4567/8901/12345a678901')).toBe(
       '/v2/api/**********/****-**-**/***/****/****/*****a678901',
     );
   });
 
   it('masks a bearer credential up to the next segment', () => {
-    expect(loggedPath('/x/Bearer%20sbx_secret-value/y')).toBe('/x/Bearer%20***/y');
-    expect(loggedPath('/x/bearer+sbx_secret')).toBe('/x/bearer+***');
+    expect(redactPath('/x/Bearer%20sbx_secret-value/y')).toBe('/x/Bearer%20***/y');
+    expect(redactPath('/x/bearer+sbx_secret')).toBe('/x/bearer+***');
   });
 });

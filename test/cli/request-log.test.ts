@@ -4,7 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultyFields, loggedPath, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
+import { faultyFields, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
+import { redactPath } from '../../src/redact.js';
 import { until } from './in-process.js';
 
 const TOKEN = 'tok-SECRET-abcdef123456';
@@ -108,10 +109,10 @@ describe('the request log', () => {
   });
 
   it('never logs a token or a CPF, whatever the request carried', async () => {
-    const all = lines.join('\n') + loggedPath(`/customers/${CPF}?token=${TOKEN}`);
+    const all = lines.join('\n') + redactPath(`/customers/${CPF}?token=${TOKEN}`);
     expect(all).not.toContain(TOKEN);
     expect(all).not.toContain(CPF);
-    expect(loggedPath(`/customers/${CPF}`)).toBe('/customers/***********');
+    expect(redactPath(`/customers/${CPF}`)).toBe('/customers/***********');
   });
 
   it('answers 502 and logs it when the server behind is gone', async () => {

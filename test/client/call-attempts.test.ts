@@ -1,6 +1,10 @@
 // The call owner (src/client/call.ts) attempt by attempt, with an injected fetch: what each attempt
 // sends, the one-time 401 token renewal, which answers and failures are tried again and what the
-// retry event says, the request id and URL errors carry, and what a failure becomes.
+// retry event says, the request id and URL errors carry, and what a failure becomes. Through the
+// public entry (`createBaasClient` with an injected fetch, `client.on`, `.withResponse()`), as
+// openapi-fetch's and openai-node's tests do, wherever a user can make the case; the Call itself
+// (`run`) only where no public option reaches: a POST (the contract has none), the client's extra
+// fetch init, the observer seam's own fields and times, and a reader of the caller's own.
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallEvent } from '../../src/call-events.js';
@@ -8,7 +12,14 @@ import { Call, type CallRequest, type ClientState } from '../../src/client/call.
 import type { FetchLike } from '../../src/fetch.js';
 import type { RetrySettings } from '../../src/client/retry.js';
 import type { TokenSource } from '../../src/client/token.js';
-import { BaasApiError, BaasNetworkError, BaasTimeoutError } from '../../src/index.js';
+import {
+  BaasApiError,
+  type BaasClientOptions,
+  type BaasEvent,
+  BaasNetworkError,
+  BaasTimeoutError,
+  createBaasClient,
+} from '../../src/index.js';
 import { Secrets } from '../../src/redact.js';
 
 /** An error's context where no secret is known: every rule of the masking still applies. */
@@ -78,7 +89,7 @@ const run = (
   signal?: AbortSignal,
   timeoutMs = 5_000,
 ) => {
-  const call = new Call(state, request(over), timeoutMs, retry, signal);
+  const call = new Call({ client: state, request: request(over), timeoutMs, retry, signal });
   return call.run(async (response, c) => ({ status: response.status, context: c.context(), rateLimit: c.rateLimit }));
 };
 
@@ -86,6 +97,36 @@ const status =
   (code: number, headers: Record<string, string> = {}, body: BodyInit | null = null) =>
   () =>
     new Response(body, { status: code, headers });
+/** A page of keys (an empty one): what a successful listPixKeys answers. */
+const page =
+  (headers: Record<string, string> = {}) =>
+  () =>
+    new Response('{"data":[],"cursor":{"next":null}}', {
+      status: 200,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+
+/** The client a user makes around `fetch`, with FAST retries unless told, recording its events. */
+function clientOf(fetch: FetchLike, token: TokenSource = 'fixed-token-123', options: Partial<BaasClientOptions> = {}) {
+  const client = createBaasClient({ baseUrl: 'https://api.example.test', token, fetch, retry: FAST, ...options });
+  const events: BaasEvent[] = [];
+  for (const type of ['request', 'response', 'retry', 'error'] as const) client.on(type, (e) => events.push(e));
+  return { client, events, kinds: () => events.map((e) => e.type) };
+}
+
+/** What a list of keys ended with, answer or API error alike: its status, attempts, request id, rate limit. */
+async function listed(client: ReturnType<typeof clientOf>['client'], signal?: AbortSignal) {
+  try {
+    const { response, attempts, requestId, rateLimit } = await client
+      .listPixKeys(signal ? { signal } : {})
+      .withResponse();
+    return { status: response.status, attempts, requestId, rateLimit };
+  } catch (error) {
+    if (!(error instanceof BaasApiError)) throw error;
+    const { status, attempts, requestId, rateLimit } = error;
+    return { status, attempts, requestId, rateLimit };
+  }
+}
 const failing = (cause: unknown) => () => {
   throw new TypeError('fetch failed', { cause });
 };
@@ -112,10 +153,9 @@ describe('what an attempt sends', () => {
   });
 
   it('a token function is asked before each attempt', async () => {
-    const server = scripted(status(503), status(200));
+    const server = scripted(status(503), page());
     let n = 0;
-    const { state } = stateOf(server.fetch, async () => `token-number-${++n}`);
-    await run(state);
+    await listed(clientOf(server.fetch, async () => `token-number-${++n}`).client);
     expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
   });
 
@@ -169,48 +209,52 @@ describe('a 401 and the token', () => {
           headers: { 'x-request-id': 'req-401' },
         },
       );
-    const server = scripted(refused, status(200));
+    const server = scripted(refused, page());
     let n = 0;
     const invalidate = vi.fn();
     const source = Object.assign(async () => `token-number-${++n}`, { invalidate });
-    const { state, events } = stateOf(server.fetch, source);
-    const outcome = await run(state, {}, false);
-    expect(outcome).toMatchObject({ status: 200, context: { attempts: 2, requestId: 'req-401' } });
+    const { client, events } = clientOf(server.fetch, source, { retry: false });
+    const outcome = await listed(client);
+    // A success's metadata is its own answer's (this one has no request id).
+    expect(outcome).toMatchObject({ status: 200, attempts: 2, requestId: undefined });
     expect(invalidate.mock.calls).toEqual([['token-number-1']]);
     expect(server.calls.map((c) => c.authorization)).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
     expect(cancelled).toBe(true);
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.waitMs, e.reason, e.status])).toEqual([
+    expect(events.flatMap((e) => (e.type === 'retry' ? [[e.waitMs, e.reason, e.status]] : []))).toEqual([
       [0, 'token refused (401)', 401],
     ]);
+    // An error after the renewal, from an answer without an id, carries the refused answer's: the call's last.
+    const renewed = Object.assign(async () => 'token-renewed-1', { invalidate: vi.fn() });
+    const failed = await listed(clientOf(scripted(refused, status(500)).fetch, renewed, { retry: false }).client);
+    expect(failed).toMatchObject({ status: 500, attempts: 2, requestId: 'req-401' });
   });
 
   it('a second 401 is the answer: the token is dropped once per call', async () => {
     const server = scripted(status(401));
     const invalidate = vi.fn();
-    const { state } = stateOf(
+    const { client } = clientOf(
       server.fetch,
       Object.assign(async () => 'token-always-1', { invalidate }),
     );
-    await expect(run(state)).resolves.toMatchObject({ status: 401, context: { attempts: 2 } });
+    await expect(listed(client)).resolves.toMatchObject({ status: 401, attempts: 2 });
     expect(invalidate).toHaveBeenCalledTimes(1);
   });
 
   it('a token function without invalidate, or a fixed token: a 401 is the answer at once', async () => {
     for (const token of [async () => 'token-always-1', 'fixed-token-123'] as TokenSource[]) {
       const server = scripted(status(401));
-      const { state } = stateOf(server.fetch, token);
-      await expect(run(state)).resolves.toMatchObject({ status: 401, context: { attempts: 1 } });
+      await expect(listed(clientOf(server.fetch, token).client)).resolves.toMatchObject({ status: 401, attempts: 1 });
     }
   });
 
   it('with invalidate, only a 401 is renewed (a 403 is the answer)', async () => {
     const server = scripted(status(403));
     const invalidate = vi.fn();
-    const { state } = stateOf(
+    const { client } = clientOf(
       server.fetch,
       Object.assign(async () => 'token-always-1', { invalidate }),
     );
-    await expect(run(state)).resolves.toMatchObject({ status: 403, context: { attempts: 1 } });
+    await expect(listed(client)).resolves.toMatchObject({ status: 403, attempts: 1 });
     expect(invalidate).not.toHaveBeenCalled();
   });
 });
@@ -227,23 +271,23 @@ describe('answers tried again', () => {
         }),
         { status: 503 },
       );
-    const server = scripted(busy, busy, status(200));
-    const { state, events } = stateOf(server.fetch);
-    await expect(run(state)).resolves.toMatchObject({ status: 200, context: { attempts: 3 } });
+    const server = scripted(busy, busy, page());
+    const { client, events } = clientOf(server.fetch);
+    await expect(listed(client)).resolves.toMatchObject({ status: 200, attempts: 3 });
     expect(cancelled).toBe(2);
-    expect(
-      events.filter(([kind]) => kind === 'retry').map(([, e]) => [e.attempt, e.reason, e.status, e.waitMs]),
-    ).toEqual([
+    expect(events.flatMap((e) => (e.type === 'retry' ? [[e.attempt, e.reason, e.status, e.waitMs]] : []))).toEqual([
       [1, 'HTTP 503', 503, 0],
       [2, 'HTTP 503', 503, 0],
     ]);
   });
 
   it('Retry-After is the wait', async () => {
-    const server = scripted(status(503, { 'retry-after': '0' }), status(200));
-    const { state, events } = stateOf(server.fetch);
-    await run(state, {}, { ...FAST, baseDelayMs: 10_000, maxDelayMs: 10_000 });
-    expect(events.find(([kind]) => kind === 'retry')?.[1].waitMs).toBe(0);
+    const server = scripted(status(503, { 'retry-after': '0' }), page());
+    const { client, events } = clientOf(server.fetch, undefined, {
+      retry: { ...FAST, baseDelayMs: 10_000, maxDelayMs: 10_000 },
+    });
+    await listed(client);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ waitMs: 0 });
   });
 
   it('with retry off, or for a status not in the list, the first answer is the answer', async () => {
@@ -251,9 +295,9 @@ describe('answers tried again', () => {
       [503, false],
       [500, FAST],
     ] as const) {
-      const server = scripted(status(code), status(200));
-      const { state } = stateOf(server.fetch);
-      await expect(run(state, {}, retry)).resolves.toMatchObject({ status: code, context: { attempts: 1 } });
+      const server = scripted(status(code), page());
+      const { client } = clientOf(server.fetch, undefined, { retry });
+      await expect(listed(client)).resolves.toMatchObject({ status: code, attempts: 1 });
     }
   });
 
@@ -279,17 +323,16 @@ describe('answers tried again', () => {
       [[status(500)], undefined],
     ];
     for (const [answers, requestId] of cases) {
-      const { state } = stateOf(scripted(...answers).fetch);
-      const outcome = await run(state);
-      expect(outcome.context.requestId).toBe(requestId);
+      const outcome = await listed(clientOf(scripted(...answers).fetch).client);
+      expect(outcome.requestId).toBe(requestId);
     }
   });
 
   it('a final 429 carries its rate-limit fields; another status does not read them', async () => {
     const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' };
-    const limited = await run(stateOf(scripted(status(429, headers)).fetch).state, {}, false);
+    const limited = await listed(clientOf(scripted(status(429, headers)).fetch, undefined, { retry: false }).client);
     expect(limited.rateLimit).toEqual({ source: 'separate-fields', limit: 100, remaining: 0, resetSeconds: 30 });
-    const other = await run(stateOf(scripted(status(503, headers)).fetch).state, {}, false);
+    const other = await listed(clientOf(scripted(status(503, headers)).fetch, undefined, { retry: false }).client);
     expect(other.rateLimit).toBeUndefined();
   });
 });
@@ -301,18 +344,18 @@ describe('failures', () => {
       failing(new Error('no code')),
       failing({ code: 'ECONNREFUSED' }),
     );
-    const { state, events } = stateOf(server.fetch);
-    const error = await run(state).catch((e: unknown) => e);
+    const { client, events } = clientOf(server.fetch);
+    const error = await listed(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasNetworkError);
     expect((error as BaasNetworkError).message).toBe(
       `listPixKeys: network failure (ECONNREFUSED) after 3 attempts (GET ${URL_})`,
     );
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual([
-      'network ECONNRESET',
-      'network',
-    ]);
-    expect(events.at(-1)?.[0]).toBe('error');
-    expect(events.at(-1)?.[1].error).toBe(error);
+    expect(events.flatMap((e) => (e.type === 'retry' ? [e.reason] : []))).toEqual(['network ECONNRESET', 'network']);
+    expect(events.at(-1)).toMatchObject({
+      type: 'error',
+      errorName: 'BaasNetworkError',
+      message: (error as Error).message,
+    });
   });
 
   it('a network failure of a POST is not tried again', async () => {
@@ -332,32 +375,24 @@ describe('failures', () => {
       code: 'ERR_TLS_CERT_ALTNAME_INVALID',
       reason: "Host: api.example.test. is not in the cert's altnames",
     };
-    const found = await run(stateOf(scripted(() => Promise.reject(chain(4, tls))).fetch).state, {}, false).catch(
-      (e: unknown) => e,
-    );
+    const once = (fetch: FetchLike) => listed(clientOf(fetch, undefined, { retry: false }).client);
+    const found = await once(scripted(() => Promise.reject(chain(4, tls))).fetch).catch((e: unknown) => e);
     expect(found).toMatchObject({ code: tls.code, reason: tls.reason });
     expect((found as BaasNetworkError).message).toBe(
       `listPixKeys: network failure (${tls.code}): ${tls.reason}, after 1 attempt (GET ${URL_})`,
     );
-    const deeper = await run(stateOf(scripted(() => Promise.reject(chain(5, tls))).fetch).state, {}, false).catch(
-      (e: unknown) => e,
-    );
+    const deeper = await once(scripted(() => Promise.reject(chain(5, tls))).fetch).catch((e: unknown) => e);
     expect(deeper).toBeInstanceOf(BaasNetworkError);
     expect(deeper).toMatchObject({ code: undefined, reason: undefined });
   });
 
   it('a code without a reason is no reason; a cause chain that loops ends', async () => {
-    const coded = await run(
-      stateOf(scripted(failing({ code: 'ECONNRESET', reason: 42 })).fetch).state,
-      {},
-      false,
-    ).catch((e: unknown) => e);
+    const once = (fetch: FetchLike) => listed(clientOf(fetch, undefined, { retry: false }).client);
+    const coded = await once(scripted(failing({ code: 'ECONNRESET', reason: 42 })).fetch).catch((e: unknown) => e);
     expect(coded).toMatchObject({ code: 'ECONNRESET', reason: undefined });
     const loop = new Error('loop') as Error & { cause?: unknown };
     loop.cause = loop;
-    const looped = await run(stateOf(scripted(() => Promise.reject(loop)).fetch).state, {}, false).catch(
-      (e: unknown) => e,
-    );
+    const looped = await once(scripted(() => Promise.reject(loop)).fetch).catch((e: unknown) => e);
     expect(looped).toMatchObject({ code: undefined, reason: undefined, attempts: 1 });
   });
 
@@ -367,19 +402,19 @@ describe('failures', () => {
         init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
       );
     const server = scripted(hanging, hanging);
-    const { state, events } = stateOf(server.fetch);
-    const error = await run(state, {}, { ...FAST, maxAttempts: 2 }, undefined, 5).catch((e: unknown) => e);
+    const { client, events } = clientOf(server.fetch, undefined, { retry: { ...FAST, maxAttempts: 2 }, timeoutMs: 5 });
+    const error = await listed(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasTimeoutError);
     expect((error as BaasTimeoutError).message).toBe(
       `listPixKeys: no complete response within 5 ms (attempt 2) (GET ${URL_})`,
     );
-    expect(events.filter(([kind]) => kind === 'retry').map(([, e]) => e.reason)).toEqual(['timeout']);
+    expect(events.flatMap((e) => (e.type === 'retry' ? [e.reason] : []))).toEqual(['timeout']);
     expect((server.calls[0]?.init.signal?.reason as DOMException | undefined)?.name).toBe('TimeoutError');
   });
 
   it('a reader still reading when the attempt times out gets a BaasTimeoutError; its own later failure is ignored', async () => {
     const { state } = stateOf(scripted(status(200)).fetch);
-    const call = new Call(state, request(), 5, false, undefined);
+    const call = new Call({ client: state, request: request(), timeoutMs: 5, retry: false });
     let fail!: (error: Error) => void;
     const error = await call.run(() => new Promise((_resolve, reject) => (fail = reject))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasTimeoutError);
@@ -387,13 +422,15 @@ describe('failures', () => {
   });
 
   it("the caller's abort before the call: its reason, nothing sent", async () => {
-    const server = scripted(status(200));
+    const server = scripted(page());
     const reason = new Error('caller gave up');
-    const { state, events } = stateOf(server.fetch);
-    const error = await run(state, {}, FAST, AbortSignal.abort(reason)).catch((e: unknown) => e);
+    const { client, events } = clientOf(server.fetch);
+    const error = await listed(client, AbortSignal.abort(reason)).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(server.calls).toHaveLength(0);
-    expect(events.map(([kind, e]) => [kind, e.error])).toEqual([['error', reason]]);
+    expect(events.map((e) => [e.type, e.type === 'error' ? e.message : undefined])).toEqual([
+      ['error', 'caller gave up'],
+    ]);
   });
 
   it("the caller's abort while the token is fetched: its reason, nothing sent", async () => {
@@ -404,19 +441,15 @@ describe('failures', () => {
       controller.abort(reason);
       return 'token-after-abort';
     };
-    const error = await run(stateOf(server.fetch, slowToken).state, {}, FAST, controller.signal).catch(
-      (e: unknown) => e,
-    );
+    const error = await listed(clientOf(server.fetch, slowToken).client, controller.signal).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(server.calls).toHaveLength(0);
   });
 
   it('an aborted call asks no token', async () => {
     const token = vi.fn(async () => 'token-never-1');
-    const error = await run(
-      stateOf(scripted(status(200)).fetch, token).state,
-      {},
-      FAST,
+    const error = await listed(
+      clientOf(scripted(page()).fetch, token).client,
       AbortSignal.abort(new Error('gone')),
     ).catch((e: unknown) => e);
     expect((error as Error).message).toBe('gone');
@@ -425,9 +458,9 @@ describe('failures', () => {
 
   it("no listener is left on the caller's signal once a call ended", async () => {
     const controller = new AbortController();
-    const { state } = stateOf(scripted(status(200), failing({ code: 'ECONNRESET' })).fetch);
-    await run(state, {}, false, controller.signal);
-    await run(state, {}, false, controller.signal).catch(() => undefined);
+    const { client } = clientOf(scripted(page(), failing({ code: 'ECONNRESET' })).fetch, undefined, { retry: false });
+    await listed(client, controller.signal);
+    await listed(client, controller.signal).catch(() => undefined);
     expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
 
@@ -440,7 +473,7 @@ describe('failures', () => {
         init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
       );
     });
-    const error = await run(stateOf(server.fetch).state, {}, FAST, controller.signal).catch((e: unknown) => e);
+    const error = await listed(clientOf(server.fetch).client, controller.signal).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]?.init.signal?.reason).toBe(reason);
@@ -453,7 +486,13 @@ describe('failures', () => {
   ])("the caller's abort while the reader %s: its reason", async (_what, read) => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
-    const call = new Call(stateOf(scripted(status(200)).fetch).state, request(), 5_000, false, controller.signal);
+    const call = new Call({
+      client: stateOf(scripted(status(200)).fetch).state,
+      request: request(),
+      timeoutMs: 5_000,
+      retry: false,
+      signal: controller.signal,
+    });
     const error = await call
       .run(() => {
         controller.abort(reason);
@@ -468,7 +507,7 @@ describe('failures', () => {
     const server = scripted(status(500, { 'x-request-id': 'req-5' }));
     const { state, events } = stateOf(server.fetch);
     const thrown = new BaasApiError({ status: 500 }, { ...NONE, operation: 'listPixKeys', requestId: 'req-5' });
-    const call = new Call(state, request(), 5_000, false, undefined);
+    const call = new Call({ client: state, request: request(), timeoutMs: 5_000, retry: false });
     await expect(call.run(() => Promise.reject(thrown))).rejects.toBe(thrown);
     expect(events.at(-1)).toEqual(['error', expect.objectContaining({ error: thrown, requestId: 'req-5' })]);
   });
@@ -486,9 +525,8 @@ describe('failures', () => {
       () => settleAfter(10, first),
       () => settleAfter(95, () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))),
     );
-    const outcome = run(stateOf(server.fetch).state, {}, { ...FAST, maxAttempts: 2 }, undefined, 100).catch(
-      (e: unknown) => e,
-    );
+    const { client } = clientOf(server.fetch, undefined, { retry: { ...FAST, maxAttempts: 2 }, timeoutMs: 100 });
+    const outcome = listed(client).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(300);
     const error = await outcome;
     expect(error).toBeInstanceOf(BaasNetworkError);
@@ -496,17 +534,22 @@ describe('failures', () => {
   });
 
   it('a success is never tried again, even with its status in the retry list', async () => {
-    const server = scripted(status(200), status(200));
-    const outcome = await run(stateOf(server.fetch).state, {}, { ...FAST, statuses: [200, 503] });
-    expect(outcome.context.attempts).toBe(1);
+    const server = scripted(page(), page());
+    const { client } = clientOf(server.fetch, undefined, { retry: { ...FAST, statuses: [200, 503] } });
+    expect((await listed(client)).attempts).toBe(1);
   });
 
   it('the attempt timer is cleared once the call ends, whatever the outcome', async () => {
     vi.useFakeTimers();
     const { state } = stateOf(scripted(status(200)).fetch);
-    await new Call(state, request(), 60_000, false, undefined).run(async () => 'done');
+    await new Call({ client: state, request: request(), timeoutMs: 60_000, retry: false }).run(async () => 'done');
     expect(vi.getTimerCount()).toBe(0);
-    await new Call(stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state, request(), 60_000, false, undefined)
+    await new Call({
+      client: stateOf(scripted(failing({ code: 'ECONNRESET' })).fetch).state,
+      request: request(),
+      timeoutMs: 60_000,
+      retry: false,
+    })
       .run(async () => 'done')
       .catch(() => undefined);
     expect(vi.getTimerCount()).toBe(0);

@@ -1,4 +1,4 @@
-// validateResponses as the client entry handles it (src/client/answer-check.ts), with an injected
+// validateResponses as the client entry handles it (answerCheck of src/drift/answer.ts), with an injected
 // fetch answering a key list that breaks the contract: 'off' (and no option) reads it as always,
 // 'warn' reads it and reports the drift, 'throw' makes it a BaasResponseError; any other mode is refused
 // when the client is made.

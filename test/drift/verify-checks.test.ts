@@ -13,7 +13,7 @@ import {
   walkPages,
   type Context,
 } from '../../src/verify/checks.js';
-import { BaasTokenError } from '../../src/auth/index.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import { Secrets } from '../../src/redact.js';
 import { staticToken, type CredentialSource } from '../../src/cli/connection/credentials.js';
 import type { VerifyOptions } from '../../src/verify/options.js';

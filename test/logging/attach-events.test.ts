@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CallEvent, Observed } from '../../src/call-events.js';
 import { attachEvents } from '../../src/logging/client-events.js';
-import type { BaasEvent, Logger, TokenEvent } from '../../src/logging/index.js';
+import type { BaasEvent, TokenEvent } from '../../src/logging/events.js';
+import type { Logger } from '../../src/logging/levels.js';
 import { Secrets } from '../../src/redact.js';
 
 const TOKEN = 'tok-0123456789abcdef';

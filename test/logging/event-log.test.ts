@@ -1,7 +1,9 @@
 // Logs and events: every event kind reaches the logger at its level and the listeners, carrying the
 // call's fields, and none can carry a token, the client secret or a full CPF.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEventLog, LOG_LEVELS, type BaasEvent, type Logger, type LogLevel } from '../../src/logging/index.js';
+import { createEventLog } from '../../src/logging/event-log.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from '../../src/logging/levels.js';
+import { type BaasEvent } from '../../src/logging/events.js';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhY21lIn0.c2lnbmF0dXJlLXZhbHVl';
 const SECRET = 'cl13nt-s3cr3t-value';

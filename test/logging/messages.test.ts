@@ -1,7 +1,7 @@
 // The log line of each event, word for word, and the level it is logged at: what an operator reads
 // in the logs and filters on.
 import { describe, expect, it } from 'vitest';
-import { levelOf, messageOf, type BaasEvent } from '../../src/logging/index.js';
+import { levelOf, messageOf, type BaasEvent } from '../../src/logging/events.js';
 
 const call = {
   operation: 'listPixKeys' as const,

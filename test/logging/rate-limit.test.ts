@@ -2,7 +2,7 @@
 // common X-RateLimit-* variant the client tolerates.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit, parseStructuredList } from '../../src/logging/index.js';
+import { parseRateLimit, parseStructuredList } from '../../src/logging/rate-limit.js';
 import { spec, deref } from '../support/spec.js';
 
 const headers = (init: Record<string, string>) => new Headers(init);

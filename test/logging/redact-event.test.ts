@@ -2,7 +2,9 @@
 // whole (its scheme kept), URLs without userinfo and with the CPF masked, every other string masked
 // as text, undefined fields dropped, and the copy bounded in depth.
 import { describe, expect, it } from 'vitest';
-import { createEventLog, redactEvent, type BaasEvent, type Logger } from '../../src/logging/index.js';
+import { createEventLog, redactEvent } from '../../src/logging/event-log.js';
+import { type BaasEvent } from '../../src/logging/events.js';
+import { type Logger } from '../../src/logging/levels.js';
 import { Secrets } from '../../src/redact.js';
 
 const CPF = '52998224725';
@@ -246,7 +248,7 @@ describe('logging options', () => {
   });
 
   it('resolves the defaults: off without either, warn for a logger, console for a level alone, no logger when off', async () => {
-    const { resolveLogging } = await import('../../src/logging/index.js');
+    const { resolveLogging } = await import('../../src/logging/levels.js');
     const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
     expect(resolveLogging()).toStrictEqual({ logger: undefined, level: 'off' });
     expect(resolveLogging({ logger })).toStrictEqual({ logger, level: 'warn' });

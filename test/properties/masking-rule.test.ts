@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
-import { clientCredentials } from '../../src/auth/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { BaasApiError, createBaasClient, type BaasEventType } from '../../src/index.js';
 import { MAX_GAP, redactJson, redactMessage, redactPath, redactText, redactUrl } from '../../src/redact.js';
 import { cpf } from '../support/arbitraries.js';

@@ -3,7 +3,7 @@
 // what the runtime has; here, on Node, it is forced with an injected loader of built-in modules, and
 // end to end with process.getBuiltinModule answering as such a runtime would.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clientCredentials } from '../../src/auth/index.js';
+import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { createBaasClient } from '../../src/index.js';
 import { requireTlsSupport, tlsLimitation } from '../../src/tls/capability.js';
 

@@ -4,7 +4,7 @@
 // The scale case (100,000 accounts) is in batch-scale.matrix.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BaasApiError, createBaasClient } from '../../src/index.js';
-import { parseRateLimit } from '../../src/logging/index.js';
+import { parseRateLimit } from '../../src/logging/rate-limit.js';
 import { createSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
 import { answerOf, LIST, list, update } from './in-process.js';
 

@@ -4,7 +4,8 @@
 // without waiting.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { clientCredentials, BaasTokenError, type ClientAuthMethod } from '../../src/auth/index.js';
+import { clientCredentials, type ClientAuthMethod } from '../../src/auth/client-credentials.js';
+import { BaasTokenError } from '../../src/auth/token-error.js';
 import { createBaasClient } from '../../src/index.js';
 import type { TokenEvent } from '../../src/logging/events.js';
 import { createMswHandlers, createSandbox, type RunningSandbox, type Sandbox } from '../../src/sandbox/index.js';

@@ -3,16 +3,11 @@
 // CA and an expired one each fail fast with an error naming the TLS problem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as undici from 'undici';
-import {
-  createTlsFetch,
-  fromUrlInitFetch,
-  lazyTlsFetch,
-  tlsFailure,
-  TlsConnectionError,
-  type TlsFetch,
-  type TlsOptions,
-  type UrlInitFetch,
-} from '../../src/tls/index.js';
+import { createTlsFetch, type TlsFetch } from '../../src/tls/fetch.js';
+import { fromUrlInitFetch, type UrlInitFetch } from '../../src/tls/adapt.js';
+import { lazyTlsFetch } from '../../src/tls/lazy.js';
+import { tlsFailure, TlsConnectionError } from '../../src/tls/failure.js';
+import { type TlsOptions } from '../../src/tls/options.js';
 import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 

@@ -132,7 +132,7 @@ describe('sendRequest: edges', () => {
     expect(held.ended).toBe(1);
   });
 
-  it('a wait that fails for a reason of its own (no abort) is the request\'s error, with a policy\'s stop there too', async () => {
+  it("a wait that fails for a reason of its own (no abort) is the request's error, with a policy's stop there too", async () => {
     const broken = new Error('the clock broke');
     const stop = new AbortController();
     const wait: Sleep = async () => {

@@ -45,14 +45,14 @@ export class FailedLines {
   /** Every line not done. */
   count = 0;
 
-  /** `secrets`: the run's one holder (the client's Secrets), through which each line is built. */
-  constructor(private readonly secrets: Secrets) {}
+  /** `secrets`: the run's one holder (the client's Secrets, once it is made), through which each line is built. */
+  constructor(private readonly secrets: () => Secrets) {}
 
   /** A line not done, and why: `422 /address/state: …`, `invalid: documentNumber: is not a CPF …`. */
   add(line: number, why: string): void {
     this.count += 1;
     if (this.shown.length === SHOWN_LINES && line > this.shown.at(-1)!.line) return;
-    this.shown.push({ line, text: this.secrets.message(`line ${line}: ${why}`) });
+    this.shown.push({ line, text: this.secrets().message(`line ${line}: ${why}`) });
     this.shown.sort((a, b) => a.line - b.line);
     if (this.shown.length > SHOWN_LINES) this.shown.pop();
   }

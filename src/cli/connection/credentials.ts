@@ -6,7 +6,8 @@
 // once, and every output of a run is built through the one holder of them, the Secrets the run's
 // client made (`secretsOf`); file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, isTokenError, type ClientAuthMethod, type TokenFailure } from '../../auth/index.js';
+import { clientCredentials, type ClientAuthMethod } from '../../auth/client-credentials.js';
+import { isTokenError, type TokenFailure } from '../../auth/token-error.js';
 import type { BaasClient } from '../../client/baas-client.js';
 import type { TokenSource } from '../../client/token.js';
 import { BaasApiError, BaasAuthError } from '../../errors.js';

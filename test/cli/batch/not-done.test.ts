@@ -110,7 +110,7 @@ describe('update-many: the lines not done, on the terminal', () => {
 
 describe('FailedLines', () => {
   it('keeps the lowest line numbers whatever order they finish in, masked', () => {
-    const failed = new FailedLines(Secrets.of(['s3cr3t']));
+    const failed = new FailedLines(() => Secrets.of(['s3cr3t']));
     for (const line of [40, 3, 17, 9, 2, 33, 11, 5, 8, 1, 60]) failed.add(line, `422 s3cr3t for 52998224725`);
     const list = failed.lines(undefined);
     expect(list.slice(1, -1).map((line) => Number(line.match(/line ([0-9]+)/)?.[1]))).toEqual([
@@ -121,7 +121,7 @@ describe('FailedLines', () => {
   });
 
   it('all shown: the heading gives the count alone and nothing follows the list; nothing at all for none', () => {
-    const failed = new FailedLines(Secrets.none);
+    const failed = new FailedLines(() => Secrets.none);
     expect(failed.lines('report.json')).toEqual([]);
     for (const line of [7, 2, 5]) failed.add(line, '404 Not Found');
     const list = failed.lines('report.json');
@@ -130,7 +130,7 @@ describe('FailedLines', () => {
   });
 
   it('cut: the heading gives the count and how many are shown', () => {
-    const failed = new FailedLines(Secrets.none);
+    const failed = new FailedLines(() => Secrets.none);
     for (let line = 1; line <= SHOWN_LINES + 1; line++) failed.add(line, 'invalid');
     expect(failed.lines(undefined)[0]!.match(/[0-9]+/g)).toEqual([String(SHOWN_LINES + 1), String(SHOWN_LINES)]);
   });

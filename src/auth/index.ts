@@ -1,7 +1,0 @@
-export {
-  clientCredentials,
-  type ClientCredentialsTokenSource,
-  type ClientCredentialsOptions,
-  type ClientAuthMethod,
-} from './client-credentials.js';
-export { BaasTokenError, isTokenError, type TokenFailure, type BaasTokenErrorInit } from './token-error.js';
