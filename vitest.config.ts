@@ -3,9 +3,8 @@
 // TESTING.md, "Two projects"), never a list of names:
 // - pure: threads sharing one module graph (no per-file isolation); test/support/pure-setup.ts makes
 //   a process, a thread or a socket throw and fails a file that leaves global state behind;
-// - process: what starts processes, threads or servers, or opens sockets: one fresh fork per file;
-//   test/support/process-setup.ts already fails a file that leaves global state behind, for the day
-//   these files share their forks;
+// - process: what starts processes, threads or servers, or opens sockets: forks sharing one module
+//   graph per fork; test/support/process-setup.ts fails a file that leaves global state behind;
 // - isolated: what mocks a module or resets the registry (vi.mock, vi.doMock, vi.resetModules): one
 //   fresh fork per file;
 // - prism: the files that read the run's Prism mock, which that project's global setup starts only
@@ -28,6 +27,14 @@ const kinds = testProjects(
 // A project with no file would be one vitest refuses to start; `[]` never happens in this repository.
 const only = (files: string[]) => (files.length > 0 ? files : ['test/support/none']);
 
+// Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
+// 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
+// (test/tracing/secrets.test.ts, test/testing/mock.test.ts, now a matrix file, failed so).
+// Each project states them itself rather than `extends: true`, with which vitest loaded this file
+// again for every project (bundled and run five times a run, the classification of every test file
+// with it: 4–6 s of CPU of the main process).
+const limits = { testTimeout: 300_000, hookTimeout: 600_000 };
+
 export default defineConfig({
   test: {
     // vitest's default is one worker per core but one, so a 2-core machine ran the files one at a
@@ -35,15 +42,11 @@ export default defineConfig({
     // keeps both cores busy; every test is written so that its outcome does not depend on the load
     // this adds (TESTING.md, "Time and load").
     maxWorkers: availableParallelism() + 1,
-    // Backstops for a test that hangs, never an estimate of the machine's speed: at a load average of
-    // 17–24, property tests over loopback servers and Prism's start took more than the 30 s this was
-    // (test/tracing/secrets.test.ts, test/testing/mock.test.ts, now a matrix file, failed so).
-    testTimeout: 300_000,
-    hookTimeout: 600_000,
+    ...limits,
     projects: [
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'pure',
           include: only(kinds.pure),
           pool: 'threads',
@@ -52,25 +55,24 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'process',
           include: only(kinds.process),
           pool: 'forks',
-          // One fresh fork per file. Sharing a module graph per fork (isolate: false) cut this project's
-          // CPU by about a third (a fork and a graph for each file cost 0.3–1.0 s), and every file passes
-          // its guard below, but in one full run of three a default client's call to a closed port in
-          // test/guides/troubleshooting.test.ts never settled (300 s) in a shared fork, and passes alone:
-          // until that is explained the files stay isolated (TESTING.md, "Two projects").
-          isolate: true,
+          // Forks that share one module graph per fork (a fork and a graph for each file cost 0.3–1.0 s
+          // of CPU; sharing them cut this project from 217 s to 137 s of CPU). Its setup file fails a
+          // file that leaves global state behind for the next file of its fork, spies vitest restores
+          // after the file included (test/support/global-state.ts).
+          isolate: false,
           setupFiles: ['test/support/process-setup.ts'],
           // The command line the tests start, bundled once for the run (test/support/cli.ts).
           globalSetup: ['test/support/cli-setup.ts'],
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'isolated',
           include: only(kinds.isolated),
           pool: 'forks',
@@ -78,8 +80,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
         test: {
+          ...limits,
           name: 'prism',
           include: only(kinds.prism),
           pool: 'forks',

@@ -3,6 +3,8 @@
 // clock, its CPU time (user plus system, of every process it started and waited for, from the kernel's
 // counts in /proc/self/stat) and the 1-minute load average before and after. CPU time is the figure to
 // compare across runs on a busy machine; wall clock means something only beside the load average.
+// vitest's own phases (transform, setup, import, tests, environment) are printed beside them; one
+// project's figures: `npm run test:measure -- --no-record npx vitest run --project process`.
 //
 // It prints one line, and records it as the newest row of BENCHMARKS.md's table of test-suite runs
 // (between the `test-runs` markers, newest first, the last RUNS_KEPT kept): BENCHMARKS.md's figures for
@@ -88,8 +90,15 @@ const summary = (name) => new RegExp(`^\\s*${name}\\s+(.+?)\\s*$`, 'm').exec(pla
 const files = summary('Test Files')?.replace(/\s*\|\s*/g, ', ');
 const tests = summary('Tests')?.replace(/\s*\|\s*/g, ', ');
 
+// "Duration  52.81s (transform 10.07s, setup 2.26s, import 92.25s, tests 48.32s, environment 20ms)": where
+// the time went beyond the tests themselves. Each phase is vitest's sum over the files of the time it
+// took (wall clock, in every worker at once), not CPU: a phase's share, not its seconds, is the figure.
+const phases = /\((transform [^)]*)\)/.exec(summary('Duration') ?? '')?.[1];
+
 const result = code === 0 ? 'passed' : `FAILED (exit ${code})`;
-const counts = [tests && `tests: ${tests}`, files && `files: ${files}`].filter(Boolean).join('; ');
+const counts = [tests && `tests: ${tests}`, files && `files: ${files}`, phases && `vitest's phases: ${phases}`]
+  .filter(Boolean)
+  .join('; ');
 const line =
   `${commandText}: ${result}${counts ? ` (${counts})` : ''}; ` +
   `wall ${wall.toFixed(1)} s; CPU ${cpu.toFixed(1)} s (user ${user.toFixed(1)} + system ${system.toFixed(1)}); ` +

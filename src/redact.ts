@@ -1,7 +1,7 @@
 // The one module that holds every masking rule: what a token, a credential or a CPF becomes wherever
 // text leaves the package (error fields and messages, log lines and events, span attributes, the
 // command line's output and files, verify's report, the sandbox's log and problems). Other modules
-// call these functions; none keeps a copy of a rule (test/layers/masking.test.ts checks it).
+// call these functions; none keeps a copy of a rule (test/layers/masking.check.test.ts checks it).
 //
 // The rules, in the order they apply to a text:
 // - any Unicode spelling of a digit counts: every decimal digit (\p{Nd}: full-width ５, Arabic-Indic

@@ -3,9 +3,11 @@
 // contract needs a new major version (for 0.x, a new minor, as npm's caret ranges read 0.x).
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { apiDiff } from 'api-smart-diff';
+import { repoRoot } from './paths.mjs';
 
 /** Where each release's bundled spec is committed, for clones without tags (CI, shallow, forks). */
 export const RELEASES_DIR = 'releases';
@@ -88,4 +90,46 @@ export async function findBaseline(root, version) {
     };
   }
   return undefined;
+}
+
+/**
+ * `npm run check:breaking` with its arguments (`--spec`, `--version`, `--baseline`,
+ * `--baseline-version`): prints the verdict through `out` (the refusal without a baseline through
+ * `err`) and returns the exit code, 0 or 1.
+ */
+export async function checkBreaking(args, { out = console.log, err = console.error } = {}) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      spec: { type: 'string', default: join(repoRoot, 'src/generated/openapi.json') },
+      version: { type: 'string' },
+      baseline: { type: 'string' },
+      'baseline-version': { type: 'string' },
+    },
+  });
+  const readJson = async (path) => JSON.parse(await readFile(path, 'utf8'));
+  const currentVersion = values.version ?? (await readJson(join(repoRoot, 'package.json'))).version;
+  const current = await readJson(values.spec);
+
+  const baseline = values.baseline
+    ? {
+        version: values['baseline-version'] ?? (await readJson(values.baseline)).info.version,
+        spec: await readJson(values.baseline),
+        source: values.baseline,
+      }
+    : await findBaseline(repoRoot, currentVersion);
+  if (!baseline) {
+    err(
+      `check:breaking: no release to compare with: no tag v<version> and nothing in releases/. Release one with \`npm run release:tag\`.`,
+    );
+    return 1;
+  }
+
+  const breaking = breakingChanges(baseline.spec, current);
+  const result = verdict({ baselineVersion: baseline.version, currentVersion, breaking });
+  out(`check:breaking: ${currentVersion} against v${baseline.version} from ${baseline.source}`);
+  for (const change of breaking.slice(0, 50)) out(`  breaking: ${change.action} ${change.path}`);
+  if (breaking.length > 50) out(`  … and ${breaking.length - 50} more`);
+  out(`${result.ok ? 'ok' : 'FAIL'}: ${result.reason}`);
+  return result.ok ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // The one terminal writer (src/cli/output.ts): every line masked and its control characters escaped,
 // back-pressure through drained(), and a closed output (EPIPE) that ends writing quietly. The real
-// pipes into `head`: test/cli/batch/world.test.ts.
+// pipes into `head`: test/cli/batch/world.matrix.test.ts.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EXIT_OUTPUT_CLOSED } from '../../src/cli/connection/exit-codes.js';

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBaasClient, exportKeys, BaasApiError, BaasResponseError } from '../../src/index.js';
 import { boundedCopy, MAX_JSON_DEPTH, MAX_KEPT_ITEMS, MAX_KEPT_MEMBERS, tooDeepAt } from '../../src/json-bounds.js';
+import { PAST_THE_STACK } from '../support/past-the-stack.js';
 
 const answering = (status: number, body: string, type = 'application/json') =>
   createBaasClient({
@@ -13,13 +14,16 @@ const answering = (status: number, body: string, type = 'application/json') =>
     fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
   });
 
+/** Members and items far past what an error keeps of a problem: a hundred times the bound. */
+const HUGE = 100;
+
 /** A value `levels` containers deep: `[[…[]…]]`. */
 const nested = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const pageWithKey = (key: string) => `{"cursor":{"next":null},"data":[{"id":"x","key":${key}}]}`;
 
 describe('the depth bound', () => {
-  it('refuses a page whose key nests 1,000,000 deep, naming the bound, in the client and in exportKeys', async () => {
-    const body = pageWithKey(nested(1_000_000));
+  it('refuses a page whose key nests deeper than the stack can recurse, naming the bound, in the client and in exportKeys', async () => {
+    const body = pageWithKey(nested(PAST_THE_STACK));
     const error = await answering(200, body)
       .listPixKeys()
       .catch((e: unknown) => e);
@@ -48,16 +52,16 @@ describe('the depth bound', () => {
 });
 
 describe('what a BaasApiError keeps of a huge problem', () => {
-  it(`keeps ${MAX_KEPT_MEMBERS} members of a 422 with 300,000, and ${MAX_KEPT_ITEMS} of 100,000 violations`, async () => {
+  it(`keeps ${MAX_KEPT_MEMBERS} members of a 422 with ${HUGE * MAX_KEPT_MEMBERS}, and ${MAX_KEPT_ITEMS} of ${HUGE * MAX_KEPT_ITEMS} violations`, async () => {
     const problem: Record<string, unknown> = { type: 'about:blank', status: 422, title: 'Invalid' };
-    for (let i = 0; i < 300_000; i += 1) problem[`m${i}`] = i;
+    for (let i = 0; i < HUGE * MAX_KEPT_MEMBERS; i += 1) problem[`m${i}`] = i;
     const members = await answering(422, JSON.stringify(problem), 'application/problem+json')
       .listPixKeys()
       .catch((e: unknown) => e);
     expect(members).toBeInstanceOf(BaasApiError);
     expect(Object.keys((members as BaasApiError).problem!)).toHaveLength(MAX_KEPT_MEMBERS);
     expect((members as BaasApiError).problem).toMatchObject({ type: 'about:blank', status: 422, title: 'Invalid' });
-    const violations = Array.from({ length: 100_000 }, (_, i) => ({ property: `/f${i}`, reason: 'bad' }));
+    const violations = Array.from({ length: HUGE * MAX_KEPT_ITEMS }, (_, i) => ({ property: `/f${i}`, reason: 'bad' }));
     const listed = await answering(422, JSON.stringify({ title: 'Invalid', violations }), 'application/problem+json')
       .listPixKeys()
       .catch((e: unknown) => e);
@@ -65,7 +69,7 @@ describe('what a BaasApiError keeps of a huge problem', () => {
   });
 
   it('copies without the call stack, drops what nests past the bound, and keeps __proto__ a plain member', () => {
-    const deep = JSON.parse(`{"a":${nested(1_000_000)}}`);
+    const deep = JSON.parse(`{"a":${nested(PAST_THE_STACK)}}`);
     const copy = boundedCopy(deep) as { a: unknown };
     expect(tooDeepAt(copy)).toBeUndefined();
     const proto = boundedCopy(JSON.parse('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;

@@ -26,6 +26,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 afterEach(() => {
+  // Spies first: one set on a faked setTimeout, restored after the fake is gone, would put the fake back.
+  vi.restoreAllMocks();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -13,6 +13,8 @@ import {
   createBaasClient,
   type BaasClientOptions,
 } from '../../src/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/body-limit.js';
+import { MAX_PROVIDER_TEXT } from '../../src/redact.js';
 import { freePort } from '../../src/testing/mock.js';
 import { json, startFaultServer, type FaultServer, type Handler } from '../support/fault-server.js';
 import { SECRET_TOKEN, VALID_CPF, firstPageKeys } from '../support/fixtures.js';
@@ -124,14 +126,20 @@ afterAll(async () => {
 const errorBodies = (text: string) =>
   `${text} Authorization: Bearer ${SECRET_TOKEN} for CPF ${VALID_CPF} (529.982.247-25)`;
 
+/**
+ * A page a megabyte past the default maxResponseBytes (10 MiB): legal JSON, each key record a little
+ * different, far past maxItems. Its size follows the default, never more than it takes to pass it.
+ */
+const [pageKey] = firstPageKeys();
+const BIG_PAGE_KEYS = Math.ceil((DEFAULT_MAX_RESPONSE_BYTES + 1024 * 1024) / (JSON.stringify(pageKey).length + 1));
 const bigPage = (): string => {
-  // About 30 MB: 80,000 key records, each a little different. Legal JSON, far past maxItems.
-  const [key] = firstPageKeys();
-  const keys = Array.from({ length: 80_000 }, (_, i) => ({
-    ...key!,
+  const keys = Array.from({ length: BIG_PAGE_KEYS }, (_, i) => ({
+    ...pageKey!,
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
   }));
-  return JSON.stringify({ cursor: { next: null }, data: keys });
+  const text = JSON.stringify({ cursor: { next: null }, data: keys });
+  expect(text.length).toBeGreaterThan(DEFAULT_MAX_RESPONSE_BYTES);
+  return text;
 };
 
 const faults: Fault[] = [
@@ -354,13 +362,13 @@ const faults: Fault[] = [
     check: () => expect(server.requests.length).toBeLessThanOrEqual(6 * ATTEMPTS),
   },
   {
-    fault: 'a 30 MB page of keys',
+    fault: 'a page past the default maxResponseBytes, the limit raised',
     expected: 'data',
     operations: ['listPixKeys'],
-    // Past the default maxResponseBytes (10 MiB): a caller expecting pages this large raises it.
-    options: { timeoutMs: 20_000, maxResponseBytes: 40 * 1024 * 1024 },
+    // A caller expecting pages this large raises the limit.
+    options: { timeoutMs: 20_000, maxResponseBytes: 2 * DEFAULT_MAX_RESPONSE_BYTES },
     handler: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(bigPage()),
-    check: ({ value }) => expect((value as { data: unknown[] }).data).toHaveLength(80_000),
+    check: ({ value }) => expect((value as { data: unknown[] }).data).toHaveLength(BIG_PAGE_KEYS),
   },
   {
     // 64 MiB stands for "without end": a client that ignored the limit would still finish.
@@ -387,10 +395,11 @@ const faults: Fault[] = [
     },
   },
   {
-    fault: 'a 5 MB plain-text error',
+    // A thousand times the provider text an error keeps (src/redact.ts).
+    fault: 'a plain-text error of 1000 x MAX_PROVIDER_TEXT',
     expected: BaasApiError,
     handler: (_req, res) =>
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(5_000_000))),
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(errorBodies('x'.repeat(1000 * MAX_PROVIDER_TEXT))),
     check: ({ error }) => expect((error as BaasApiError).problem?.detail?.length ?? 0).toBeLessThan(1_000),
   },
   {

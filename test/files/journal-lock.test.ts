@@ -2,7 +2,7 @@
 // its mtime renewed by the holder). One run holds a journal while its lease is fresh; a lock whose lease
 // ran out is taken over by exactly one run however takeovers interleave; a holder whose lease is lost
 // is told; anything at the lock's path that is not a lock of this command is refused (FileError: exit
-// 2) and left as it is. Two runs in separate PID namespaces: test/cli/batch/world.test.ts.
+// 2) and left as it is. Two runs in separate PID namespaces: test/cli/batch/world.matrix.test.ts.
 import { spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

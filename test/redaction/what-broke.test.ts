@@ -6,8 +6,10 @@ import { writeFile } from 'node:fs/promises';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BaasApiError, createBaasClient, type BaasError } from '../../src/index.js';
+import { MAX_PROVIDER_TEXT } from '../../src/redact.js';
 import { killChildren, runCli, tempDir } from '../cli/batch/harness.js';
 import { listeningSandbox } from '../support/listening-sandbox.js';
+import { PAST_THE_STACK } from '../support/past-the-stack.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
 
 const TOKEN = 'sbx_what-broke_0123456789abcdef';
@@ -230,8 +232,9 @@ describe('9. provider text bounded and cleaned', () => {
     for (const line of logged) expect(line).not.toMatch(/\p{Cc}/u);
   });
 
-  it('a 5 MB title gives a message of a few thousand characters, and a bounded problem', async () => {
-    const error = (await failWith(JSON.stringify({ title: 't'.repeat(5_000_000), status: 400 }))) as BaasApiError;
+  it('a title a thousand times the provider text an error keeps gives a message of a few thousand characters, and a bounded problem', async () => {
+    const title = 't'.repeat(1000 * MAX_PROVIDER_TEXT);
+    const error = (await failWith(JSON.stringify({ title, status: 400 }))) as BaasApiError;
     expect(error).toBeInstanceOf(BaasApiError);
     expect(error.message.length).toBeLessThan(5_000);
     expect(String(error.problem?.title).length).toBeLessThan(2_000);
@@ -241,11 +244,16 @@ describe('9. provider text bounded and cleaned', () => {
   it.each([
     ['arrays', (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
     ['objects', (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`],
-  ])('a title of %s nested 500,000 levels deep is the provider 400, as a BaasApiError', async (_what, nested) => {
-    const error = (await failWith(`{"type":"about:blank","status":400,"title":${nested(500_000)}}`)) as BaasApiError;
-    expect(error).toBeInstanceOf(BaasApiError);
-    expect(error.status).toBe(400);
-    // What was too deep is cut, not walked; every surface can still be shown.
-    expect(() => inspect(error, { depth: null }) + JSON.stringify(error)).not.toThrow();
-  });
+  ])(
+    'a title of %s nested deeper than a recursion can go is the provider 400, as a BaasApiError',
+    async (_what, nested) => {
+      const error = (await failWith(
+        `{"type":"about:blank","status":400,"title":${nested(PAST_THE_STACK)}}`,
+      )) as BaasApiError;
+      expect(error).toBeInstanceOf(BaasApiError);
+      expect(error.status).toBe(400);
+      // What was too deep is cut, not walked; every surface can still be shown.
+      expect(() => inspect(error, { depth: null }) + JSON.stringify(error)).not.toThrow();
+    },
+  );
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { breakingChanges, findBaseline, isMajorBump, verdict } from '../../scripts/lib/breaking.mjs';
+import { breakingChanges, checkBreaking, findBaseline, isMajorBump, verdict } from '../../scripts/lib/breaking.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 
 type Spec = Record<string, any>;
@@ -81,25 +81,47 @@ describe('npm run check:breaking', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
+  /** check:breaking in process (checkBreaking, the script's whole body), its printed lines joined. */
   async function check(after: Spec, version: string) {
     const file = join(dir, `after-${Math.random().toString(36).slice(2)}.json`);
     await writeFile(file, JSON.stringify(after));
-    const args = [
+    const lines: string[] = [];
+    const code = await checkBreaking(
+      [
+        '--spec',
+        file,
+        '--version',
+        version,
+        '--baseline',
+        join(repoRoot, 'src/generated/openapi.json'),
+        '--baseline-version',
+        '1.0.0',
+      ],
+      { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) },
+    );
+    return { code, stdout: lines.join('\n') };
+  }
+
+  it("is what the script runs: its exit status and output are checkBreaking's", async () => {
+    const file = join(dir, 'broken.json');
+    await writeFile(file, JSON.stringify(CASES['a response member removed (UpdateResult.status)']));
+    const args = ['--spec', file, '--version', '1.1.0', '--baseline', join(repoRoot, 'src/generated/openapi.json')];
+    const run = await promisify(execFile)(process.execPath, [
       join(repoRoot, 'scripts/check-breaking.mjs'),
-      '--spec',
-      file,
-      '--version',
-      version,
-      '--baseline',
-      join(repoRoot, 'src/generated/openapi.json'),
+      ...args,
       '--baseline-version',
       '1.0.0',
-    ];
-    return promisify(execFile)(process.execPath, args).then(
+    ]).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
     );
-  }
+    expect(run.code).toBe(1);
+    const lines: string[] = [];
+    expect(
+      await checkBreaking([...args, '--baseline-version', '1.0.0'], { out: (line: string) => lines.push(line) }),
+    ).toBe(1);
+    expect(run.stdout).toBe(`${lines.join('\n')}\n`);
+  });
 
   it('fails on each known break without a new major, and says why', async () => {
     for (const [name, after] of Object.entries(CASES)) {

@@ -1,10 +1,10 @@
-// The sandbox over HTTP (listen), behind Prism's proxy, through MSW; rate limit, faults and Prefer.
+// The sandbox over HTTP (listen), through MSW; rate limit, faults and Prefer. Behind Prism's proxy (a Prism
+// of its own): prism-proxy.matrix.test.ts.
 import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BaasApiError, BaasNetworkError, createBaasClient } from '../../src/index.js';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { startPrismProxy } from './prism-proxy.js';
 
 const sandbox = createSandbox({ seed: 'http', clients: 2, keysPerAccount: 40 });
 const token = sandbox.clients[0]!.token;
@@ -58,38 +58,6 @@ describe('over HTTP', () => {
     const dropped = await baas.listPixKeys().catch((e: unknown) => e);
     expect(dropped, String(dropped)).toBeInstanceOf(BaasNetworkError);
     await expect(baas.listPixKeys()).resolves.toMatchObject({ data: expect.any(Array) });
-  });
-});
-
-describe('behind Prism in proxy mode (--errors)', () => {
-  let proxy: Awaited<ReturnType<typeof startPrismProxy>>;
-  beforeAll(async () => {
-    proxy = await startPrismProxy(running.url);
-  });
-  afterAll(() => proxy?.stop());
-
-  it('Prism finds nothing wrong with the requests or the responses of a walk, an update and errors', async () => {
-    const baas = createBaasClient({ baseUrl: proxy.url, token, retry: false });
-    const keys = [];
-    for await (const key of baas.pixKeys({ limit: 30 })) keys.push(key);
-    expect(keys).toHaveLength(80);
-    await expect(
-      baas.updateNaturalPerson({
-        account: target.account,
-        documentNumber: target.documentNumber,
-        body: { email: 'bia@exemplo.com.br' },
-      }),
-    ).resolves.toEqual({ version: '1.0.0', status: 'SUCCESS' });
-    const other = sandbox.clients[1]!.accounts[0]!;
-    const forbidden = await baas
-      .updateNaturalPerson({ account: other.account, documentNumber: other.documentNumber, body: { email: 'a@b.com' } })
-      .catch((e: unknown) => e);
-    expect((forbidden as BaasApiError).status).toBe(403);
-    const raw = await fetch(`${proxy.url}/v2/api/pix/keys/list-keys?cursor=0.abc`, {
-      headers: { authorization: `Bearer ${token}`, 'user-agent': 't/1' },
-    });
-    expect(raw.status).toBe(400);
-    expect(raw.headers.get('sl-violations')).toBeNull();
   });
 });
 

@@ -48,6 +48,11 @@ export async function startFaultServer(): Promise<FaultServer> {
       res.destroy();
     }
   });
+  // Never close an idle connection: node:http's 5 s keep-alive timer races the client reusing it (undici
+  // keeps it 4 s). In one busy process a loop stalled past that second (a 30 MB page parsed) let the
+  // server's timer destroy a socket the client had just written on: a reset the client rightly retried,
+  // so a case saw two attempts where one was meant. close() destroys every socket anyway.
+  server.keepAliveTimeout = 0;
   server.on('connection', (socket) => {
     sockets.add(socket);
     generationOf.set(socket, generation);

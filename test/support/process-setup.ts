@@ -1,9 +1,10 @@
 // The rule of the `process` project (vitest.config.ts; TESTING.md, "Two projects"): its files start
-// processes and servers; for them to share one module graph per fork (a module imported once per
-// worker, not once per file; today each file still gets a fork of its own), none may leave global
-// state behind for the next file of its fork. This setup
+// processes and servers, and share one module graph per fork (a module imported once per worker, not
+// once per file), so none may leave global state behind for the next file of its fork. This setup
 // file, run before each of them, fails the file in its afterAll when it leaves fake timers on, a global
-// changed, an environment variable changed, a process listener added or the working directory changed.
+// changed, a function of process, console or a Node module replaced (spies vitest restores after the
+// file included), an environment variable changed, a process listener added or the working directory
+// changed (test/support/global-state.ts).
 // A file that mocks a module or resets the registry runs in the `isolated` project instead.
 import { failOnLeftBehind } from './global-state.js';
 

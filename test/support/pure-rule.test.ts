@@ -65,4 +65,39 @@ describe('the pure project', () => {
     }
     expect(leftBehind(before)).toEqual([]);
   });
+
+  it('finds a function of process, console or a loaded Node module replaced, and a spy that puts a fake back', () => {
+    const fs = builtin<typeof import('node:fs')>('node:fs');
+    const before = snapshot();
+    const realSetTimeout = globalThis.setTimeout;
+    try {
+      vi.spyOn(fs, 'readFileSync');
+      vi.spyOn(process.stderr, 'write');
+      vi.spyOn(console, 'warn');
+      vi.spyOn(fs.ReadStream.prototype, 'close');
+      expect(leftBehind(before)).toEqual([
+        'process.stderr.write replaced',
+        'console.warn replaced',
+        'node:fs.readFileSync replaced',
+        'node:fs.ReadStream.prototype.close replaced',
+      ]);
+      vi.restoreAllMocks();
+      expect(leftBehind(before)).toEqual([]);
+
+      // A spy set on a faked setTimeout, the fake taken away first: restoring the spy (as vitest does
+      // after every file) puts the fake back, and no timer of a later file fires.
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      vi.spyOn(globalThis, 'setTimeout');
+      vi.useRealTimers();
+      expect(leftBehind(before)).toEqual([]);
+      vi.restoreAllMocks();
+      expect(globalThis.setTimeout).not.toBe(realSetTimeout);
+      expect(leftBehind(before)).toEqual(['globalThis[setTimeout] replaced']);
+    } finally {
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+      globalThis.setTimeout = realSetTimeout;
+    }
+    expect(leftBehind(before)).toEqual([]);
+  });
 });

@@ -2,9 +2,10 @@
 // module graph in threads, so none may start a process or a thread, listen on a socket, or leave
 // global state behind for the next file. This setup file, run before each of them, makes the
 // first kind throw at once, and fails the file in its afterAll when it leaves fake timers on, a global
-// changed, an environment variable changed, or a process listener added.
+// changed, a function of process, console or a Node module replaced, an environment variable changed,
+// or a process listener added (test/support/global-state.ts).
 // A file that needs a process or a socket imports the Node module that makes one (PROCESS_MODULES of
-// scripts/lib/test-kinds.mjs) and so runs in the isolated `process` project instead.
+// scripts/lib/test-kinds.mjs) and so runs in the `process` project instead.
 import childProcess from 'node:child_process';
 import cluster from 'node:cluster';
 import dgram from 'node:dgram';

@@ -1,0 +1,4 @@
+// masking-rule.property.ts, every run. The quick runs: masking-rule.test.ts.
+import { maskingRule } from './masking-rule.property.js';
+
+maskingRule('full');
