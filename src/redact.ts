@@ -878,6 +878,11 @@ export class Secrets {
     return redactBounded(text, this.values(), max);
   }
 
+  /** A message of ours on one line of a terminal (redactMessage): masked, its control characters escaped. */
+  message(text: string): string {
+    return redactMessage(text, this.values());
+  }
+
   /** Text for one line of a log or a terminal: masked, bounded, its control characters escaped. */
   line(text: string, max = MAX_PROVIDER_TEXT): string {
     return escapeControls(this.bounded(text, max));
@@ -889,6 +894,11 @@ export class Secrets {
    */
   quote(value: string, max = MAX_PROVIDER_TEXT): string {
     return redactBounded(value, this.values(), max, redactCredentials);
+  }
+
+  /** Text shown whole (an answer relayed as it came), masked with these values as credentials known exactly (redactCredentials). */
+  credentials(text: string): string {
+    return redactCredentials(text, this.values());
   }
 
   /** A URL as it may be shown (redactUrl). */
@@ -915,4 +925,66 @@ export class Secrets {
   toJSON(): string {
     return MASK;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The holder of a token source's secrets, and the one a client made
+
+// Tokens the source gave, so errors can mask them even if a server echoes one back long after: a
+// rotating source's older tokens may still be alive. A source that knows its tokens' lives
+// (clientCredentials) also tells them through `secrets()`, read at each use.
+export const TOKENS_REMEMBERED = 64;
+
+/** What a token source may tell of its secrets (the client's `TokenSource`, clientCredentials' source). */
+export type SecretsSource =
+  | string
+  | (((...args: never[]) => unknown) & { secrets?: (() => readonly string[]) | undefined })
+  | undefined;
+
+/** One holder of secrets for one token source, and how it learns each token the source gives. */
+export interface SecretsHolder {
+  /** The token source's own secrets (read at each use) and the tokens it gave, the latest TOKENS_REMEMBERED kept. */
+  readonly secrets: Secrets;
+  /** Learns a token the source gave (a fixed token is learnt at once). */
+  remember(token: string): void;
+}
+
+/**
+ * The secrets of whatever sends with `token` (a client, or verify, which sends without one): the
+ * source's own (clientCredentials: the client secret, the client id, their Basic value and every token
+ * it issued that is still alive), asked at each use, and the tokens it was given.
+ */
+export function heldSecrets(token: SecretsSource): SecretsHolder {
+  const source = typeof token === 'string' ? undefined : token;
+  const given: string[] = [];
+  const holder: SecretsHolder = {
+    secrets: Secrets.of(() => {
+      const own = source?.secrets?.();
+      return own === undefined || own.length === 0 ? given : [...own, ...given];
+    }),
+    remember(value) {
+      if (given.includes(value)) return;
+      given.push(value);
+      if (given.length > TOKENS_REMEMBERED) given.shift();
+    },
+  };
+  if (typeof token === 'string') holder.remember(token);
+  return holder;
+}
+
+const HELD = new WeakMap<object, Secrets>();
+
+/** Records the holder `client` was made with (createBaasClient, once). */
+export function holdClientSecrets(client: object, secrets: Secrets): void {
+  HELD.set(client, secrets);
+}
+
+/**
+ * The one Secrets a client made (createBaasClient): its token, every token its source issued that is
+ * still alive, its client secret; the command line builds its lines, reports and journals through it.
+ */
+export function clientSecrets(client: object): Secrets {
+  const secrets = HELD.get(client);
+  if (secrets === undefined) throw new TypeError('clientSecrets: not a client made by createBaasClient');
+  return secrets;
 }

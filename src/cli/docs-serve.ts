@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createBaasClient } from '../client/baas-client.js';
 import { operations, type OperationName } from '../generated/operations.js';
-import { redactCredentials, redactPath, redactUrl } from '../redact.js';
+import { redactPath, redactUrl } from '../redact.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
 import { type CommandContext, UsageError } from './command.js';
@@ -299,7 +299,11 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       }
       // The raw client: the call as the page wrote it (a body the contract refuses reaches the service,
       // which answers it), with the client's token, certificate, retries and byte limit.
-      const raw = client(userAgent).raw as unknown as {
+      const called = client(userAgent);
+      // The client's one holder of its secrets (its token, every token its source issued): the answer
+      // is masked through it.
+      const secrets = credentials.secretsOf(called);
+      const raw = called.raw as unknown as {
         request(
           method: string,
           path: string,
@@ -315,12 +319,12 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         // The answer as the page shows it: the credentials (and CPFs) masked, as on every other surface.
-        headers[name] = redactCredentials(value, credentials.secrets);
+        headers[name] = secrets.credentials(value);
       });
       // openapi-fetch hands an error's body over parsed when it is JSON, as text otherwise.
       const answer = response.ok ? data : error;
       const text = answer === undefined ? '' : typeof answer === 'string' ? answer : JSON.stringify(answer);
-      return { status: response.status, headers, body: redactCredentials(text, credentials.secrets) };
+      return { status: response.status, headers, body: secrets.credentials(text) };
     },
   });
   context.out(`Docs with a try-it panel, calling ${redactUrl(baseUrl)} through this process (${credentials.kind}):`);

@@ -2,7 +2,7 @@
 // generated operation table (method, path, parameters) and the call owner (call.ts), which does the
 // sending, timeouts, retries, redirects and error classification for every call alike.
 import { BaasResponseError, BaasValidationError } from '../errors.js';
-import { Secrets } from '../redact.js';
+import { heldSecrets, holdClientSecrets, type Secrets } from '../redact.js';
 import type { OperationName } from '../generated/operations.js';
 import { answerCheck, type AnswerCheck } from '../drift/answer.js';
 import { callTracing } from '../tracing/otel.js';
@@ -99,11 +99,6 @@ function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secre
   if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });
 }
 
-// Tokens the source gave, so errors can mask them even if a server echoes one back long after: a
-// rotating source's older tokens may still be alive. A source that knows its tokens' lives
-// (clientCredentials) also tells them through `secrets()`, read at each use.
-const TOKENS_REMEMBERED = 64;
-
 type Params = Pick<RequestInput, 'query' | 'body'>;
 
 /**
@@ -112,16 +107,10 @@ type Params = Pick<RequestInput, 'query' | 'body'>;
  */
 export function createBaasClient(options: BaasClientOptions): BaasClient {
   const settings = resolveOptions(options);
-  // The token source's own secrets (clientCredentials: the client secret and every token it issued
-  // that is still alive), asked at each use; and the tokens the client was given, the latest kept.
-  const source = typeof settings.token === 'function' ? settings.token : undefined;
-  const given: string[] = [];
   // The client's one holder of its secrets: every error, event, log line, span text and
-  // `.withResponse()` field of this client is built through it (src/redact.ts's Secrets).
-  const secrets = Secrets.of(() => {
-    const own = source?.secrets?.();
-    return own === undefined || own.length === 0 ? given : [...own, ...given];
-  });
+  // `.withResponse()` field of this client is built through it (src/redact.ts's Secrets), and so is
+  // every line the command line prints of its work (clientSecrets).
+  const { secrets, remember } = heldSecrets(settings.token);
   const state: ClientState = {
     fetch: settings.fetch,
     token: settings.token,
@@ -129,13 +118,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     secrets,
     // Spans and the duration metric when the application has @opentelemetry/api and an SDK.
     tracing: callTracing(),
-    remember(token) {
-      if (given.includes(token)) return;
-      given.push(token);
-      if (given.length > TOKENS_REMEMBERED) given.shift();
-    },
+    remember,
   };
-  if (typeof settings.token === 'string') state.remember(settings.token);
   const baseHeaders: Record<string, string> = { Accept: ACCEPT, 'User-Agent': settings.userAgent };
   const check = answerCheck(options.validateResponses, options.onDrift, state);
   const readUpdate = (response: Response, call: Call) =>
@@ -202,6 +186,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     on: clientEvents(state, settings.logging).on,
     close: settings.close,
   };
+  holdClientSecrets(client, secrets);
   return client;
 }
 

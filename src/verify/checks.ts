@@ -2,7 +2,6 @@
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
 import { type Page, walkCursorSteps } from '../client/pagination.js';
 import { ResponseTooLarge } from '../body-limit.js';
-import { Secrets } from '../redact.js';
 import { buildRequest, type RequestInput, type RequestName } from '../validation/request.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
@@ -62,8 +61,12 @@ async function request(
   };
   const authorization = withToken ? await ctx.options.credentials.authorization() : undefined;
   if (authorization) headers.authorization = authorization;
-  const secrets = Secrets.of(() => outputSecrets(ctx.options));
-  const built = buildRequest(name, { ...input, baseUrl: ctx.options.baseUrl, headers, secrets });
+  const built = buildRequest(name, {
+    ...input,
+    baseUrl: ctx.options.baseUrl,
+    headers,
+    secrets: outputSecrets(ctx.options),
+  });
   return [
     built.url,
     { method: built.method, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) },

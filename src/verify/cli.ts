@@ -3,11 +3,9 @@
 // 0: nothing drifted; 1: drift; 2: could not check: a usage error (no credentials among them, nor an
 // update the contract refuses), the credentials refused, a write the service refused (it could not be
 // verified), or a check that could not run (budget, network).
-import { redactText } from '../redact.js';
 import { insecureHttpWarnings } from '../cli/connection/base-url.js';
 import { outputSecrets, type VerifyValues, verifyOptions } from './options.js';
-import { redactUrl } from '../redact.js';
-import { escapeControls, formatHeader, formatJson, formatTable } from './report.js';
+import { formatHeader, formatJson, formatTable } from './report.js';
 import { runVerify } from './run.js';
 import { checkedWrite } from './write.js';
 import { beginsWith, type NamedFile, readableProblem, WholeFile, writeWholeFile } from '../files.js';
@@ -42,27 +40,26 @@ export async function runVerifyCommand(values: VerifyValues, io: Io): Promise<nu
   const body = options.write?.bodyFile;
   const bodyProblem = body === undefined ? undefined : await updateBodyProblem(body);
   // The path is the user's own text: masked like every output (a token or a CPF may be in it).
-  if (bodyProblem !== undefined)
-    throw new UsageError(redactText(`--body ${body} ${bodyProblem}`, outputSecrets(options)));
+  if (bodyProblem !== undefined) throw new UsageError(outputSecrets(options).text(`--body ${body} ${bodyProblem}`));
   // The client's pre-flight rule, before the header: an update the contract refuses is a usage error
   // and nothing is sent (runVerify applies it again for options built by hand).
   if (options.write) checkedWrite(options.write, await readFile(options.write.bodyFile, 'utf8'));
-  // Read at each output: tokens issued during the run (client credentials) join the list.
-  const secrets = () => outputSecrets(options);
+  // The run's one holder of its secrets, read at each output: tokens issued during the run join them.
+  const secrets = outputSecrets(options);
   // Said before anything is sent, so they are seen even if the run never ends.
-  io.out(formatHeader(redactUrl(options.baseUrl, secrets()), options.credentials.kind, secrets()));
+  io.out(formatHeader(secrets.url(options.baseUrl), options.credentials.kind, secrets));
   for (const warning of insecureHttpWarnings(options)) io.err(warning);
   try {
     const report = await runVerify(options, io.fetch ? { fetch: io.fetch } : {});
-    io.out(formatTable(report, secrets()));
+    io.out(formatTable(report, secrets));
     if (reportFile) {
-      await writeWholeFile(reportFile, `${formatJson(report, secrets())}\n`, isVerifyReport, NOT_A_REPORT);
+      await writeWholeFile(reportFile, `${formatJson(report, secrets)}\n`, isVerifyReport, NOT_A_REPORT);
       io.out(`report: ${reportFile.path}`);
     }
     // Refused credentials: nothing that needed them was checked, whatever the rest found.
     return report.credentialsRefused ? 2 : report.drifted ? 1 : report.counts.error > 0 ? 2 : 0;
   } catch (error) {
-    io.err(escapeControls(redactText(`verify: ${(error as Error).message}`, secrets())));
+    io.err(secrets.message(`verify: ${(error as Error).message}`));
     return 2;
   } finally {
     await options.credentials.close();

@@ -5,6 +5,7 @@ import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../generated/bounds.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import { isInsecureRemote } from '../loopback.js';
 import { UsageError } from '../usage-error.js';
+import type { Secrets } from '../redact.js';
 import {
   CredentialError,
   credentialsFrom,
@@ -152,12 +153,12 @@ export function verifyOptions(
 }
 
 /**
- * What every output of a run masks: the credentials' secrets (tokens issued during the run join them,
- * so call it at each output), and with --allow-writes the account and the CPF as given (src/redact.ts
- * masks a CPF it is handed in any spelling).
+ * The one holder of what every output of a run masks: the credentials' (src/cli/connection/credentials.ts
+ * `secretsOf`: held as a client holds its own, so tokens issued during the run join them, read at
+ * each use), and with --allow-writes the account and the CPF as given (src/redact.ts masks a CPF it is
+ * handed in any spelling).
  */
-export function outputSecrets(options: Pick<VerifyOptions, 'credentials' | 'write'>): string[] {
-  const out = [...options.credentials.secrets];
-  if (options.write) out.push(options.write.account, options.write.documentNumber);
-  return out;
+export function outputSecrets(options: Pick<VerifyOptions, 'credentials' | 'write'>): Secrets {
+  const secrets = options.credentials.secretsOf();
+  return options.write ? secrets.with([options.write.account, options.write.documentNumber]) : secrets;
 }

@@ -3,7 +3,7 @@
 // problem title and detail (bounded, masked, control characters escaped), which says why.
 import type { DriftProblem } from '../drift/index.js';
 import { describeProblem } from '../drift/index.js';
-import { escapeControls, escapeJsonControls, redactText } from '../redact.js';
+import { escapeControls, escapeJsonControls, type Secrets } from '../redact.js';
 import {
   refusalMessage,
   troubleOf,
@@ -70,8 +70,8 @@ const CREDENTIAL_WORDS: Record<CredentialKind, string> = {
 };
 
 /** The first line a run prints, before anything is sent: where, and with what kind of credential (never the secret). */
-export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: readonly string[]): string {
-  return escapeControls(redactText(`verify ${baseUrl} with ${CREDENTIAL_WORDS[kind]}`, secrets));
+export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: Secrets): string {
+  return secrets.message(`verify ${baseUrl} with ${CREDENTIAL_WORDS[kind]}`);
 }
 
 /** The summary's verdict: credentials refused or no token first (nothing else could be checked), then drift, then incomplete. */
@@ -98,7 +98,7 @@ export function refusedSummary(
   return { ...refusal, message: refusalMessage(source, refusal) };
 }
 
-export function formatTable(report: VerifyReport, secrets: readonly string[]): string {
+export function formatTable(report: VerifyReport, secrets: Secrets): string {
   // Cells carry what the service sent (its content type, JSON pointers made of its member names).
   const rows = [
     ['check', 'expected', 'seen', 'verdict'],
@@ -133,13 +133,13 @@ export function formatTable(report: VerifyReport, secrets: readonly string[]): s
         .join(', ')}`,
     ),
   );
-  return redactText(out.join('\n'), secrets);
+  return secrets.text(out.join('\n'));
 }
 
 /**
  * The JSON report, masked like the table. JSON.stringify escapes C0 controls; the rest a terminal
  * would act on (DEL, C1, separators, bidi overrides) get `\uXXXX` too: the same JSON, safe to `cat`.
  */
-export function formatJson(report: VerifyReport, secrets: readonly string[]): string {
-  return escapeJsonControls(redactText(JSON.stringify(report, null, 2), secrets));
+export function formatJson(report: VerifyReport, secrets: Secrets): string {
+  return escapeJsonControls(secrets.text(JSON.stringify(report, null, 2)));
 }

@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { loadDriftChecker } from '../drift/index.js';
 import { isInsecureRemote } from '../loopback.js';
-import { redactUrl } from '../redact.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { Budget, type BudgetDeps } from './budget.js';
@@ -48,7 +47,7 @@ export async function runVerify(options: VerifyOptions, deps: Partial<BudgetDeps
   return {
     tool: `${PACKAGE_NAME} verify ${PACKAGE_VERSION}`,
     contractVersion: PACKAGE_VERSION,
-    baseUrl: redactUrl(options.baseUrl, outputSecrets(options)),
+    baseUrl: outputSecrets(options).url(options.baseUrl),
     credentials: options.credentials.kind,
     // A token endpoint that only failed refused nothing: the run is incomplete, not refused.
     ...(ctx.refused && troubleOf(ctx.refused) !== 'unavailable'

@@ -2,7 +2,7 @@
 // (preflightUpdate, src/validation/), so an update the contract refuses is a usage error before
 // anything is sent, and what is sent is what the client would send. The answer is then read as a
 // write: a refusal (4xx, 5xx) is never OK, whatever its shape.
-import { redactBounded } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import { UsageError } from '../usage-error.js';
 import { preflightUpdate, type ValidationIssue } from '../validation/index.js';
 import type { WriteOptions } from './options.js';
@@ -59,7 +59,7 @@ const MAX_REFUSAL_TEXT = 200;
  * (`{ status: "ERROR", error: { code, message } }`): `title: detail` or `code: message`, each piece
  * bounded; undefined when the body says nothing readable.
  */
-export function refusalText(body: unknown, secrets: readonly string[]): string | undefined {
+export function refusalText(body: unknown, secrets: Secrets): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   const envelope =
@@ -67,7 +67,7 @@ export function refusalText(body: unknown, secrets: readonly string[]): string |
   const pieces = envelope ? [envelope.code, envelope.message] : [record.title, record.detail];
   const text = pieces
     .filter((piece): piece is string => typeof piece === 'string' && piece.trim() !== '')
-    .map((piece) => redactBounded(piece, secrets, MAX_REFUSAL_TEXT))
+    .map((piece) => secrets.bounded(piece, MAX_REFUSAL_TEXT))
     .join(': ');
   return text === '' ? undefined : text;
 }

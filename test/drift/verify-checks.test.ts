@@ -316,7 +316,7 @@ describe('walkPages', () => {
       kind: 'client credentials',
       token: () => Promise.reject(tokenError(failure)),
       authorization: () => Promise.reject(tokenError(failure)),
-      secrets: [],
+      secretsOf: () => Secrets.none,
       close: async () => undefined,
     });
     let { ctx, requests } = await context(undefined, { credentials: refusing('rejected') });

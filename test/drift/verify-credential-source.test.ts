@@ -64,11 +64,11 @@ describe('staticToken', () => {
   it('a token: Bearer, listed as a secret; none (or empty): no header, nothing to mask', async () => {
     const source = staticToken('tok-123456');
     expect(await source.authorization()).toBe('Bearer tok-123456');
-    expect(source.secrets).toEqual(['tok-123456']);
+    expect(source.secretsOf().values()).toEqual(['tok-123456']);
     for (const none of [undefined, '']) {
       const empty = staticToken(none);
       expect(await empty.authorization()).toBeUndefined();
-      expect(empty.secrets).toEqual([]);
+      expect(empty.secretsOf().values()).toEqual([]);
     }
     await expect(source.close()).resolves.toBeUndefined();
   });
@@ -78,7 +78,7 @@ describe('credentialsFrom: a token', () => {
   it('from --token, else BAAS_TOKEN; no fetch of its own without a certificate', async () => {
     const source = credentialsFrom({ token: 'flag-token-1' }, { BAAS_TOKEN: 'env-token-2' });
     expect(await source.authorization()).toBe('Bearer flag-token-1');
-    expect(source.secrets).toEqual(['flag-token-1']);
+    expect(source.secretsOf().values()).toEqual(['flag-token-1']);
     expect('fetch' in source).toBe(false);
     expect(await credentialsFrom({}, { BAAS_TOKEN: 'env-token-2' }).authorization()).toBe('Bearer env-token-2');
     await source.close();
@@ -90,7 +90,7 @@ describe('credentialsFrom: a token', () => {
       { BAAS_TLS_PASSPHRASE: PASSPHRASE },
     );
     expect(source.fetch).toBeTypeOf('function');
-    expect(source.secrets).toEqual(['flag-token-1', PASSPHRASE]);
+    expect(source.secretsOf().values()).toEqual(['flag-token-1', PASSPHRASE]);
     await source.close();
   });
 
@@ -126,17 +126,17 @@ describe('credentialsFrom: client credentials', () => {
       { 'token-url': TOKEN_URL, 'client-id': 'cid', 'client-secret': 'flag-secret-ignored' },
       { BAAS_CLIENT_SECRET: SECRET, BAAS_TOKEN: 'env-token-ignored' },
     );
-    expect(source.secrets).toContain(SECRET);
-    expect(source.secrets).not.toContain(ISSUED);
+    expect(source.secretsOf().values()).toContain(SECRET);
+    expect(source.secretsOf().values()).not.toContain(ISSUED);
     expect(await source.authorization()).toBe(`Bearer ${ISSUED}`);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe(TOKEN_URL);
     expect(seen[0]!.authorization).toBe(`Basic ${btoa(`cid:${SECRET}`)}`);
     expect(seen[0]!.form.get('grant_type')).toBe('client_credentials');
     expect(seen[0]!.form.has('scope')).toBe(false);
-    expect(source.secrets[0]).toBe(SECRET);
-    expect(source.secrets).toContain(ISSUED);
-    expect(source.secrets).not.toContain('flag-secret-ignored');
+    expect(source.secretsOf().values()[0]).toBe(SECRET);
+    expect(source.secretsOf().values()).toContain(ISSUED);
+    expect(source.secretsOf().values()).not.toContain('flag-secret-ignored');
     expect('fetch' in source).toBe(false);
     await source.close();
   });
@@ -191,7 +191,7 @@ describe('credentialsFrom: client credentials', () => {
       { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE },
     );
     expect(source.fetch).toBeTypeOf('function');
-    expect(source.secrets.at(-1)).toBe(PASSPHRASE);
+    expect(source.secretsOf().values().at(-1)).toBe(PASSPHRASE);
     // The file is no certificate, so the TLS transport fails; the plain fetch is never asked.
     await expect(source.authorization()).rejects.toThrow();
     expect(seen).toEqual([]);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputSecrets } from '../../src/verify/options.js';
+import { Secrets } from '../../src/redact.js';
 import { escapeControls, formatTable, type VerifyReport } from '../../src/verify/report.js';
 import { fakeService, SERVICE_TOKEN, type Reply } from './verify-service.js';
 import { main, parseVerifyArgs } from './verify-cli.js';
@@ -68,7 +69,7 @@ describe('the CPF and the account of the write', () => {
       'b.json',
     ]);
     // The CPF as it is sent (its 11 digits): the masking hides it in any spelling, the one given among them.
-    expect(outputSecrets(options)).toEqual(
+    expect(outputSecrets(options).values()).toEqual(
       expect.arrayContaining([SERVICE_TOKEN, ACCOUNT, DOCUMENT.replace(/\D/g, '')]),
     );
   });
@@ -135,7 +136,7 @@ describe('control characters from the service', () => {
       drifted: true,
       counts: { ok: 0, drift: 1, held: 0, 'not-seen': 0, error: 0 },
     };
-    const lines = formatTable(report, []).split('\n');
+    const lines = formatTable(report, Secrets.none).split('\n');
     expect(lines).toContain('  c: body/a\\nGET /injected 200\\x1b[0m is x');
     expect(lines.some((l) => l.startsWith('GET /injected'))).toBe(false);
   });

@@ -2,6 +2,7 @@
 // for each outcome, problems under the table, and secrets and CPFs masked in both; and the words of a
 // credential failure, which verify, update-many and export-keys all print (pinned here only).
 import { describe, expect, it } from 'vitest';
+import { Secrets } from '../../src/redact.js';
 import { type CredentialRefusal, refusalMessage, refusalSeen } from '../../src/cli/connection/credentials.js';
 import { formatJson, formatTable, type CheckResult, type VerifyReport } from '../../src/verify/report.js';
 
@@ -50,7 +51,7 @@ describe('formatTable', () => {
           ],
         },
       ]),
-      [],
+      Secrets.none,
     );
     expect(text.split('\n')).toEqual([
       'check         expected  seen  verdict',
@@ -68,7 +69,7 @@ describe('formatTable', () => {
 
   it('caps a column at 60 characters: a longer cell pushes its row out, the others stay aligned', () => {
     const long = 's'.repeat(70);
-    const lines = formatTable(report([ok('a', long), ok('b', 'short')]), []).split('\n');
+    const lines = formatTable(report([ok('a', long), ok('b', 'short')]), Secrets.none).split('\n');
     expect(lines[1]).toBe(`-----  --------  ${'-'.repeat(60)}  -------`);
     expect(lines[2]).toBe(`a      exp       ${long}  OK`);
     expect(lines[3]).toBe(`b      exp       short${' '.repeat(55)}  OK`);
@@ -90,7 +91,7 @@ describe('formatTable', () => {
       'DRIFT: 1 drift, 1 error',
     ],
   ])('summary when %s', (_name, checks, summary) => {
-    expect(formatTable(report(checks), []).split('\n').at(-1)).toBe(summary);
+    expect(formatTable(report(checks), Secrets.none).split('\n').at(-1)).toBe(summary);
   });
 
   it.each([
@@ -102,9 +103,10 @@ describe('formatTable', () => {
     ],
   ] as const)('summary when %s, the message just above it', (_name, refusal, summary) => {
     const row = { ...ok('credentials'), verdict: 'error' as const };
-    const lines = formatTable(report([row], { credentialsRefused: { ...refusal, message: 'what to do' } }), []).split(
-      '\n',
-    );
+    const lines = formatTable(
+      report([row], { credentialsRefused: { ...refusal, message: 'what to do' } }),
+      Secrets.none,
+    ).split('\n');
     expect(lines.slice(-2)).toEqual(['what to do', summary]);
   });
 
@@ -119,7 +121,7 @@ describe('formatTable', () => {
           problems: [],
         },
       ]),
-      [SECRET],
+      Secrets.of([SECRET]),
     );
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('52998224725');
@@ -131,7 +133,7 @@ describe('formatTable', () => {
 describe('formatJson', () => {
   it('is the report, indented by two spaces, with secrets and CPFs masked', () => {
     const r = report([{ check: 'c', expected: 'e', seen: `${SECRET} for 52998224725`, verdict: 'ok', problems: [] }]);
-    const text = formatJson(r, [SECRET]);
+    const text = formatJson(r, Secrets.of([SECRET]));
     expect(text.startsWith('{\n  "tool": "baas-pix-contract verify 1.0.0",\n  "contractVersion"')).toBe(true);
     expect(JSON.parse(text)).toEqual({ ...r, checks: [{ ...r.checks[0], seen: '[REDACTED] for *********25' }] });
   });

@@ -3,7 +3,7 @@
 // it holds as they are at that moment, and the holder itself never shows a value.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MASK, MAX_PROVIDER_TEXT, Secrets } from '../../src/redact.js';
+import { heldSecrets, MASK, MAX_PROVIDER_TEXT, Secrets, TOKENS_REMEMBERED } from '../../src/redact.js';
 
 const TOKEN = 'tok-0123456789abcdef';
 const CPF = '52998224725';
@@ -137,5 +137,43 @@ describe('Secrets: what it builds', () => {
     expect(copy.message).toBe(`failed with ${MASK}`);
     expect(copy.stack).not.toContain(TOKEN);
     expect(secrets.cause(`thrown ${TOKEN}`).message).toBe(`thrown ${MASK}`);
+  });
+});
+
+describe('heldSecrets: the holder a client (or verify) keeps for its token source', () => {
+  it('a fixed token is held at once; no token holds nothing', () => {
+    expect(heldSecrets('fixed-token-0815').secrets.values()).toEqual(['fixed-token-0815']);
+    expect(heldSecrets(undefined).secrets.values()).toEqual([]);
+  });
+
+  it("a source's own secrets, read at each use, then the tokens it gave; a source without secrets() gives only those", () => {
+    const own: string[] = [];
+    const source = Object.assign(() => 'unused', { secrets: () => own });
+    const holder = heldSecrets(source);
+    holder.remember('token-a');
+    expect(holder.secrets.values()).toEqual(['token-a']);
+    own.push('client-secret');
+    expect(holder.secrets.values()).toEqual(['client-secret', 'token-a']);
+    const bare = heldSecrets(Object.assign(() => 'unused', {}));
+    bare.remember('token-b');
+    expect(bare.secrets.values()).toEqual(['token-b']);
+  });
+
+  it(`remembers each token once, the latest ${TOKENS_REMEMBERED}`, () => {
+    const holder = heldSecrets(undefined);
+    holder.remember('token-0');
+    holder.remember('token-0');
+    expect(holder.secrets.values()).toEqual(['token-0']);
+    for (let i = 1; i <= TOKENS_REMEMBERED; i += 1) holder.remember(`token-${i}`);
+    const held = holder.secrets.values();
+    expect(held).toHaveLength(TOKENS_REMEMBERED);
+    expect([held[0], held.at(-1)]).toEqual(['token-1', `token-${TOKENS_REMEMBERED}`]);
+  });
+});
+
+describe('Secrets.credentials: an answer relayed whole', () => {
+  it('masks the values as credentials known exactly (from 4 characters), unbounded', () => {
+    const long = 'x'.repeat(5 * MAX_PROVIDER_TEXT);
+    expect(Secrets.of(['abcd']).credentials(`k abcd ${long}`)).toBe(`k ${MASK} ${long}`);
   });
 });

@@ -63,6 +63,25 @@ describe('buildRequest', () => {
     expect(built.headers['Content-Type']).toBe(operations.updateNaturalPerson.body);
     expect(built.body).toBe('{"email":"maria@example.com"}');
     expect(buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: UA, body: { x: 1 } }).body).toBeUndefined();
+    // No body given: none sent, and no Content-Type for it.
+    const bare = buildRequest('updateNaturalPerson', {
+      secrets,
+      baseUrl: BASE,
+      query: { Account: '123', DocumentNumber: '52998224725' },
+      headers: UA,
+    });
+    expect([bare.body, Object.keys(bare.headers)]).toEqual([undefined, ['User-Agent']]);
+  });
+
+  it("names the headers as the issue's path, the rule in its message", () => {
+    try {
+      buildRequest('listPixKeys', { secrets, baseUrl: BASE, headers: { ...UA, 'Bad Name': 'x' } });
+      expect.unreachable('a header that is not valid HTTP was built');
+    } catch (error) {
+      expect((error as BaasValidationError).issues).toEqual([
+        { path: 'headers', message: expect.stringMatching(/HTTP/) },
+      ]);
+    }
   });
 
   it('refuses a header that is not valid HTTP, and a query parameter the operation has not', () => {

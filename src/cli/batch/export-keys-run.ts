@@ -13,7 +13,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../connection/credentials.js';
-import { redactMessage, redactText } from '../../redact.js';
+import { Secrets } from '../../redact.js';
 import { UsageError } from '../command.js';
 import { n, plural } from '../../words.js';
 import type { ExportKeysValues } from '../export-keys.js';
@@ -167,6 +167,9 @@ class ExportKeysCliRun {
   }
 
   /** A write that failed, or a lease lost: the page in flight is not waited for, and not written. */
+  /** The one holder of the run's secrets: the client's own, through which the report and every line are built. */
+  private runSecrets: Secrets = Secrets.none;
+
   private readonly troubled = (error: FileError): void => {
     this.lost ??= error;
     this.interrupt('lost');
@@ -183,6 +186,7 @@ class ExportKeysCliRun {
         ...(connection.credentials.fetch ? { fetch: connection.credentials.fetch } : {}),
         ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
       });
+      this.runSecrets = connection.credentials.secretsOf(client);
       disposals.add(() => client.close());
       const place = await this.prepare(shape);
       if (this.last?.nextCursor === null) {
@@ -310,7 +314,7 @@ class ExportKeysCliRun {
       ? await ReportWriter.open(values.report, this.journalId, this.troubled, {
           command: 'export-keys',
           out: this.out,
-          baseUrl: redactText(connection.baseUrl, connection.credentials.secrets),
+          baseUrl: this.runSecrets.text(connection.baseUrl),
           credentials: connection.credentials.kind,
           rate: this.rate ?? null,
           journal: values.journal ?? null,
@@ -456,7 +460,7 @@ class ExportKeysCliRun {
       : fault instanceof Error
         ? fault.message
         : String(fault);
-    io.err(redactMessage(`export-keys: ${said}`, credentials.secrets));
+    io.err(this.runSecrets.message(`export-keys: ${said}`));
     if (values.journal) io.err(`export-keys: run the same command again to go on from page ${this.position.page + 1}`);
     // A file that could not be written is a file error (exit 2), found before or during the run alike.
     return refusal ? exitOfTrouble(troubleOf(refusal), 1) : fault instanceof FileError ? 2 : 1;

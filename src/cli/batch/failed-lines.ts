@@ -2,7 +2,7 @@
 // terminal shows them after the summary: the first few by line number, each with its status and rule,
 // then how many more and where they are all listed. The report keeps every one; this keeps a handful.
 import { BaasApiError, isBaasError, BaasNetworkError, BaasTimeoutError } from '../../errors.js';
-import { redactBounded, redactMessage } from '../../redact.js';
+import type { Secrets } from '../../redact.js';
 import { plural } from '../../words.js';
 
 /** Lines listed on the terminal at most: with the heading and the "more" line, ten lines. */
@@ -17,7 +17,7 @@ const PROVIDER_TEXT = 100;
  * the error's kind for a failure without an answer (`network (ECONNREFUSED)`, `timeout (…)`). Never a
  * value of the line.
  */
-export function failureText(error: unknown, secrets: readonly string[]): string {
+export function failureText(error: unknown, secrets: Secrets): string {
   if (error instanceof BaasApiError) {
     const violations = error.problem?.violations;
     const first = Array.isArray(violations) ? violations[0] : undefined;
@@ -27,7 +27,7 @@ export function failureText(error: unknown, secrets: readonly string[]): string 
         : typeof error.problem?.title === 'string'
           ? error.problem.title
           : '';
-    return `${error.status}${words ? ` ${redactBounded(words, secrets, PROVIDER_TEXT)}` : ''}`;
+    return `${error.status}${words ? ` ${secrets.bounded(words, PROVIDER_TEXT)}` : ''}`;
   }
   // The system's code (ECONNREFUSED, ENOTFOUND) says where to look; it was masked when the error was made.
   if (error instanceof BaasNetworkError) return error.code ? `network (${error.code})` : 'network';
@@ -45,13 +45,14 @@ export class FailedLines {
   /** Every line not done. */
   count = 0;
 
-  constructor(private readonly secrets: () => readonly string[]) {}
+  /** `secrets`: the run's one holder (the client's Secrets, once it is made), through which each line is built. */
+  constructor(private readonly secrets: () => Secrets) {}
 
   /** A line not done, and why: `422 /address/state: …`, `invalid: documentNumber: is not a CPF …`. */
   add(line: number, why: string): void {
     this.count += 1;
     if (this.shown.length === SHOWN_LINES && line > this.shown.at(-1)!.line) return;
-    this.shown.push({ line, text: redactMessage(`line ${line}: ${why}`, this.secrets()) });
+    this.shown.push({ line, text: this.secrets().message(`line ${line}: ${why}`) });
     this.shown.sort((a, b) => a.line - b.line);
     if (this.shown.length > SHOWN_LINES) this.shown.pop();
   }

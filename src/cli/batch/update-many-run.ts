@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { n, plural } from '../../words.js';
 import { stat } from 'node:fs/promises';
 import { createBaasClient } from '../../client/baas-client.js';
-import { redactJson, redactMessage, redactText } from '../../redact.js';
+import { redactMessage, Secrets } from '../../redact.js';
 import {
   type CredentialRefusal,
   credentialFailure,
@@ -177,8 +177,14 @@ class UpdateManyCliRun {
     if (credentials) this.disposals.add(() => credentials.close());
   }
 
-  private secrets(): readonly string[] {
-    return this.connection?.credentials.secrets ?? [];
+  /**
+   * The one holder of the run's secrets: the client's own (every token its source issued that is still
+   * alive), through which every line, the report and the failure list are built; none before it exists.
+   */
+  private runSecrets: Secrets = Secrets.none;
+
+  private secrets(): Secrets {
+    return this.runSecrets;
   }
 
   run(): Promise<number> {
@@ -303,11 +309,20 @@ class UpdateManyCliRun {
     this.journal = journal;
     // Closed before the summary is printed (its trouble said there); on any other way out, here.
     const closeJournal = journal ? disposals.add(() => journal.close()) : async () => undefined;
+    const client = createBaasClient({
+      baseUrl: connection.baseUrl,
+      // The library's own token source (the token held, or clientCredentials with its cache and refresh).
+      token: credentials.token!,
+      ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
+      ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
+    });
+    const closeClient = disposals.add(() => client.close());
+    this.runSecrets = credentials.secretsOf(client);
     const report = values.report
       ? await ReportWriter.open(values.report, this.journalId, this.troubled, {
           command: 'update-many',
           input: this.input,
-          baseUrl: redactText(connection.baseUrl, credentials.secrets),
+          baseUrl: this.runSecrets.text(connection.baseUrl),
           credentials: credentials.kind,
           concurrency: this.pace.concurrency,
           rate: this.pace.rate ?? null,
@@ -317,14 +332,6 @@ class UpdateManyCliRun {
     this.report = report;
     // A report finished is in place; one not finished (a run that failed before its summary) is dropped.
     if (report) disposals.add(() => report.discard());
-    const client = createBaasClient({
-      baseUrl: connection.baseUrl,
-      // The library's own token source (the token held, or clientCredentials with its cache and refresh).
-      token: credentials.token!,
-      ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
-      ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
-    });
-    const closeClient = disposals.add(() => client.close());
     const stopper = new Stopper(
       () => this.stop(),
       () => this.giveUp(),
@@ -398,7 +405,7 @@ class UpdateManyCliRun {
   private record(result: LineResult, hash?: string): void {
     this.tally.add(result);
     // Issues name fields as the input names them, and a CSV header can hold anything.
-    this.report?.line(result.issues ? redactJson(result, this.secrets()) : result);
+    this.report?.line(result.issues ? this.secrets().json(result) : result);
     if (result.outcome === 'skipped') return;
     this.journal?.append({
       line: result.line,
@@ -459,17 +466,17 @@ class UpdateManyCliRun {
     // A file that could not be written is a file error (exit 2), found before or during the run alike.
     if (this.fileTrouble) return 2;
     if (fault !== undefined) {
-      io.err(redactMessage(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`, secrets));
+      io.err(secrets.message(`update-many: ${fault instanceof Error ? fault.message : String(fault)}`));
       return 1;
     }
     if (this.credentialsFailed) {
-      io.err(redactMessage(`update-many: ${refusalMessage(connection.credentials, this.credentialsFailed)}`, secrets));
+      io.err(secrets.message(`update-many: ${refusalMessage(connection.credentials, this.credentialsFailed)}`));
       return exitOfTrouble(troubleOf(this.credentialsFailed), 1);
     }
     const signal: StopSignal | undefined = this.stopper?.signal;
     if (signal) return EXIT_ON[signal];
     if (this.unanswered) {
-      io.err(redactMessage(`update-many: ${this.noAnswer.message(redactText(connection.baseUrl, secrets))}`, secrets));
+      io.err(secrets.message(`update-many: ${this.noAnswer.message(secrets.text(connection.baseUrl))}`));
       return 1;
     }
     return summary.failed > 0 || summary.invalid > 0 ? 1 : 0;

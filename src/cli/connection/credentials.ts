@@ -3,13 +3,15 @@
 // optionally a client certificate / private CA (src/tls) for the API and the token endpoint; what a
 // credential failure means for the user and its exit status. Part of the command line's connection
 // layer (src/cli/connection/): the one seam between the commands and those modules. Secrets come from the environment by preference (never from shell history), are read
-// once, and are listed in `secrets` so every output masks them; file contents are never printed.
+// once, and every output of a run is built through the one holder of them, the Secrets the run's
+// client made (`secretsOf`); file contents are never printed.
 import { readFileSync } from 'node:fs';
 import { clientCredentials, type ClientAuthMethod } from '../../auth/client-credentials.js';
 import { isTokenError, type TokenFailure } from '../../auth/token-error.js';
+import type { BaasClient } from '../../client/baas-client.js';
 import type { TokenSource } from '../../client/token.js';
 import { BaasApiError, BaasAuthError } from '../../errors.js';
-import { hideQueryValues, redactUrl } from '../../redact.js';
+import { clientSecrets, heldSecrets, hideQueryValues, type Secrets } from '../../redact.js';
 import { isInsecureRemote } from '../../loopback.js';
 import { lazyTlsFetch } from '../../tls/lazy.js';
 import { headerValueProblem } from '../../token-text.js';
@@ -30,8 +32,14 @@ export interface CredentialSource {
   readonly token: TokenSource | undefined;
   /** The Authorization header value for a request, or undefined for none. */
   authorization(): Promise<string | undefined>;
-  /** Strings to mask wherever output is written (tokens, client secrets, passphrases); grows as tokens are issued. */
-  readonly secrets: readonly string[];
+  /**
+   * The one holder of what the run's output must never show, through which every line, report and
+   * journal of the run is built: the Secrets `client` made (clientSecrets: its token, every token its
+   * source issued that is still alive, the client secret and id), with the TLS passphrase, which only
+   * this process holds. Without a client (verify sends through the transport itself, and what is said
+   * before a client exists), a holder made as createBaasClient makes its own, kept for the run.
+   */
+  secretsOf(client?: BaasClient): Secrets;
   /** --token-url as messages show it (masked, its query values hidden); undefined with a token held. */
   readonly shownTokenUrl?: string;
   /** Sends every request of the run when a client certificate or private CA is in use. */
@@ -233,9 +241,18 @@ export function staticToken(token: string | undefined): CredentialSource {
     kind: token ? 'token' : 'none',
     token: token || undefined,
     authorization: async () => (token ? `Bearer ${token}` : undefined),
-    secrets: token ? [token] : [],
+    secretsOf: runSecrets(token || undefined, []),
     close: async () => undefined,
   };
+}
+
+/**
+ * `secretsOf` for a run that authenticates with `token`: a client's own Secrets with `local` (the TLS
+ * passphrase), or, without a client, one holder made for the run as a client makes its own.
+ */
+function runSecrets(token: TokenSource | undefined, local: readonly string[]): CredentialSource['secretsOf'] {
+  const own = heldSecrets(token).secrets.with(local);
+  return (client) => (client === undefined ? own : clientSecrets(client).with(local));
 }
 
 function readMaterial(flag: string, path: string): Buffer {
@@ -296,7 +313,12 @@ export function credentialsFrom(
     if (headerValue !== undefined)
       throw new CredentialError(`${flags.token !== undefined ? '--token' : ENV.token} ${headerValue}`);
     const source = staticToken(token);
-    return { ...source, secrets: [...source.secrets, ...passphrase], ...(fetch ? { fetch } : {}), close: closeTls };
+    return {
+      ...source,
+      secretsOf: runSecrets(source.token, passphrase),
+      ...(fetch ? { fetch } : {}),
+      close: closeTls,
+    };
   }
   if (flags.token !== undefined) {
     // Only the settings of client credentials beside a token (--auth-method basic, say): those are the mistake.
@@ -357,14 +379,13 @@ export function credentialsFrom(
       ),
     );
   }
+  const secretsOf = runSecrets(source, passphrase);
   return {
     kind: 'client credentials',
     token: source,
-    shownTokenUrl: hideQueryValues(redactUrl(tokenUrl!, [clientSecret!, ...passphrase])),
+    shownTokenUrl: hideQueryValues(secretsOf().url(tokenUrl!)),
     authorization: async () => `Bearer ${await source()}`,
-    get secrets() {
-      return [clientSecret!, ...source.secrets(), ...passphrase];
-    },
+    secretsOf,
     ...(fetch ? { fetch } : {}),
     async close() {
       await Promise.all([source.close(), closeTls()]);

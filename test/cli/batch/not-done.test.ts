@@ -110,7 +110,7 @@ describe('update-many: the lines not done, on the terminal', () => {
 
 describe('FailedLines', () => {
   it('keeps the lowest line numbers whatever order they finish in, masked', () => {
-    const failed = new FailedLines(() => ['s3cr3t']);
+    const failed = new FailedLines(() => Secrets.of(['s3cr3t']));
     for (const line of [40, 3, 17, 9, 2, 33, 11, 5, 8, 1, 60]) failed.add(line, `422 s3cr3t for 52998224725`);
     const list = failed.lines(undefined);
     expect(list.slice(1, -1).map((line) => Number(line.match(/line ([0-9]+)/)?.[1]))).toEqual([
@@ -121,7 +121,7 @@ describe('FailedLines', () => {
   });
 
   it('all shown: the heading gives the count alone and nothing follows the list; nothing at all for none', () => {
-    const failed = new FailedLines(() => []);
+    const failed = new FailedLines(() => Secrets.none);
     expect(failed.lines('report.json')).toEqual([]);
     for (const line of [7, 2, 5]) failed.add(line, '404 Not Found');
     const list = failed.lines('report.json');
@@ -130,7 +130,7 @@ describe('FailedLines', () => {
   });
 
   it('cut: the heading gives the count and how many are shown', () => {
-    const failed = new FailedLines(() => []);
+    const failed = new FailedLines(() => Secrets.none);
     for (let line = 1; line <= SHOWN_LINES + 1; line++) failed.add(line, 'invalid');
     expect(failed.lines(undefined)[0]!.match(/[0-9]+/g)).toEqual([String(SHOWN_LINES + 1), String(SHOWN_LINES)]);
   });
@@ -144,24 +144,24 @@ describe('failureText', () => {
     ];
     const text = failureText(
       new BaasApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }, NONE),
-      [],
+      Secrets.none,
     );
     expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
     expect(text).not.toContain('52998224725');
     expect(
       failureText(
         new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }, NONE),
-        [],
+        Secrets.none,
       ),
     ).toBe('404 Customer not found');
     expect(
       failureText(
         new BaasApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }, NONE),
-        [],
+        Secrets.none,
       ).length,
     ).toBeLessThan(200);
-    expect(failureText(new BaasNetworkError('ECONNREFUSED', NONE), [])).toBe('network (ECONNREFUSED)');
-    expect(failureText(new BaasTimeoutError(5000, NONE), [])).toContain('5000 ms');
+    expect(failureText(new BaasNetworkError('ECONNREFUSED', NONE), Secrets.none)).toBe('network (ECONNREFUSED)');
+    expect(failureText(new BaasTimeoutError(5000, NONE), Secrets.none)).toContain('5000 ms');
   });
 
   const problem = (extra: object) => ({ type: 'about:blank', title: 'Invalid', ...extra });
@@ -173,7 +173,7 @@ describe('failureText', () => {
           { status: 422, problem: problem({ violations: [{ property: '/email', reason: 'x' }] }) },
           NONE,
         ),
-        [],
+        Secrets.none,
       ),
     ).toBe('422 /email: x');
     for (const first of [
@@ -182,27 +182,30 @@ describe('failureText', () => {
       { property: 7, reason: 'x' },
       { property: '/email', reason: {} },
     ])
-      expect(failureText(new BaasApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), [])).toBe(
-        '422 Invalid',
-      );
+      expect(
+        failureText(new BaasApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), Secrets.none),
+      ).toBe('422 Invalid');
   });
 
   it('an answer without problem details, or with neither violations nor a title: the status alone', () => {
-    expect(failureText(new BaasApiError({ status: 502 }, NONE), [])).toBe('502');
+    expect(failureText(new BaasApiError({ status: 502 }, NONE), Secrets.none)).toBe('502');
     expect(
-      failureText(new BaasApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE), []),
+      failureText(
+        new BaasApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE),
+        Secrets.none,
+      ),
     ).toBe('500');
   });
 
   it('a network failure without a code: the kind alone', () => {
-    expect(failureText(new BaasNetworkError(undefined, NONE), [])).toBe('network');
+    expect(failureText(new BaasNetworkError(undefined, NONE), Secrets.none)).toBe('network');
   });
 
   it("another error of the client: its status and kind, or its kind; an abort; anything else is 'error'", () => {
-    expect(failureText(new BaasResponseError('not JSON', { status: 200 }, NONE), [])).toBe('200 (response)');
-    expect(failureText(new BaasAuthError('no token', NONE), [])).toBe('auth');
-    expect(failureText(new DOMException('stopped', 'AbortError'), [])).toBe('aborted');
-    expect(failureText(new Error('boom'), [])).toBe('error');
-    expect(failureText('boom', [])).toBe('error');
+    expect(failureText(new BaasResponseError('not JSON', { status: 200 }, NONE), Secrets.none)).toBe('200 (response)');
+    expect(failureText(new BaasAuthError('no token', NONE), Secrets.none)).toBe('auth');
+    expect(failureText(new DOMException('stopped', 'AbortError'), Secrets.none)).toBe('aborted');
+    expect(failureText(new Error('boom'), Secrets.none)).toBe('error');
+    expect(failureText('boom', Secrets.none)).toBe('error');
   });
 });
