@@ -79,7 +79,7 @@ describe('buildRequest', () => {
       expect.unreachable('a header that is not valid HTTP was built');
     } catch (error) {
       expect((error as BaasValidationError).issues).toEqual([
-        { path: 'headers', message: expect.stringMatching(/HTTP/) },
+        { path: 'headers', rule: expect.stringMatching(/HTTP/), message: expect.stringMatching(/HTTP/) },
       ]);
     }
   });
