@@ -73,6 +73,22 @@ describe('package.json', () => {
     expect(manifest.bin).toEqual({ 'baas-pix-contract': CLI_BIN });
   });
 
+  it("tsconfig.json's paths name every entry's source, so examples and tests import the package by name from a fresh clone (no dist/)", async () => {
+    const tsconfig = await readFile(join(repoRoot, 'tsconfig.json'), 'utf8');
+    // A pattern, not a JSONC parser: the paths' lines are plain `"name": ["./file"]` pairs.
+    const paths = Object.fromEntries(
+      [...tsconfig.matchAll(/"(baas-pix-contract(?:\/[a-z-]+)?)": \["\.\/([^"]+)"\]/g)].map((m) => [m[1], m[2]]),
+    );
+    expect(paths).toEqual(
+      Object.fromEntries(
+        Object.entries(ENTRIES).map(([subpath, source]) => [
+          subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+          source,
+        ]),
+      ),
+    );
+  });
+
   it('ships dist/ and the documents the README links to (npm adds package.json and LICENSE), builds dist/ on a git install, and packs through `npm run tarball`', () => {
     // The guides, examples, spec sources, changelog, security notes and benchmarks; contributor
     // material (CONTRIBUTING, TESTING, ARCHITECTURE, src/, test/) stays in the repository.
