@@ -30,7 +30,6 @@ import { basename, dirname, join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { freePort } from '../../src/testing/mock.js';
 import { descendants, killTree, startUntil } from '../cli/processes.js';
 import { sharedPack, type PackedTarball } from '../package/pack.js';
 import { type Block, type Command, GUIDES, blocksOf, whyNotRunnable } from './guide-blocks.js';
@@ -124,9 +123,10 @@ class GuideRun {
     const argv = [...command.argv];
     const at = argv.indexOf('--port');
     const written = at >= 0 ? argv[at + 1]! : '4020';
-    const port = await freePort();
-    if (at >= 0) argv[at + 1] = String(port);
-    else argv.push('--port', String(port));
+    // Port 0: the system picks a free port as the sandbox binds it. A port looked up free first could be
+    // taken by another process before the bind (CI saw "port … is in use" with the matrix's files side by side).
+    if (at >= 0) argv[at + 1] = '0';
+    else argv.push('--port', '0');
     const [program, ...args] = argv;
     const run = startUntil(program!, args, /listening on (http:\/\/\S+)/, { cwd: this.dir, timeoutMs: 120_000 });
     started.push(run.child.pid!);
@@ -139,6 +139,8 @@ class GuideRun {
       if (!found) throw new Error(`${where(block)}: the sandbox printed no ${what}:\n${output}`);
       return found;
     };
+    const url = grab(/listening on (http:\/\/\S+)/, 'URL');
+    const { port } = new URL(url);
     const tree = [run.child.pid!, ...descendants(run.child.pid!)];
     started.push(...tree);
     // What the guide shows it prints, up to its "listening" line (the request log after it needs requests):
@@ -157,7 +159,7 @@ class GuideRun {
       from = at + 1;
     }
     this.sandbox = {
-      url: grab(/listening on (http:\/\/\S+)/, 'URL'),
+      url,
       written,
       token: grab(/Authorization: Bearer (sbx_\S+?)'?\s/, 'token'),
       clientId: grab(/client_id=(\S+)/, 'client_id'),
