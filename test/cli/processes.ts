@@ -3,7 +3,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { freePort } from '../../src/testing/mock.js';
 
 /** Every live descendant of `pid`, from `ps`. */
 export function descendants(pid: number): number[] {
@@ -100,11 +99,12 @@ export async function expectNothingLeft(tree: number[], port: number): Promise<v
  * `started` is given every process of its tree as soon as each is known, for afterEach to kill.
  */
 export async function startSandboxCommand(started: number[], ...args: string[]) {
-  const port = await freePort();
+  // Port 0: the system picks a free port as the sandbox binds it, so no other process can take it between
+  // a lookup and the bind; the port is read back from the banner.
   // The banner ends with the line that says it listens: once it is printed, every token and account is there.
   const run = startUntil(
     'npm',
-    ['run', '--silent', 'sandbox', '--', '--port', String(port), ...args],
+    ['run', '--silent', 'sandbox', '--', '--port', '0', ...args],
     /Sandbox listening on .*\n/,
     { cwd: repoRoot },
   );
@@ -114,5 +114,7 @@ export async function startSandboxCommand(started: number[], ...args: string[]) 
   await run.ready;
   const tree = [pid, ...descendants(pid)];
   started.push(...tree.slice(1));
-  return { ...run, port, pid, tree, url: `http://127.0.0.1:${port}` };
+  const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(run.output())?.[1];
+  if (!url) throw new Error(`the sandbox printed no URL:\n${run.output()}`);
+  return { ...run, port: Number(new URL(url).port), pid, tree, url };
 }
