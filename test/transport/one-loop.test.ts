@@ -2,30 +2,8 @@
 // the token request, verify) goes through src/transport/pipeline.ts; the only timer armed as a wait
 // is src/transport/sleep.ts's; the retry decision is asked in one place; the batch and verify hold no
 // loop of attempts and no wait of their own, and nothing passes attempt counts around the loop.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../scripts/lib/paths.mjs';
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(join(repoRoot, dir), { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith('src/generated/'))
-    .sort();
-}
-
-/** The file's code without its comments (a comment may name what the code must not do). */
-const codeOf = async (file: string): Promise<string> =>
-  (await readFile(join(repoRoot, file), 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
-
-/** Files whose code matches `pattern`. */
-async function matching(files: string[], pattern: RegExp): Promise<string[]> {
-  const found: string[] = [];
-  for (const file of files) if (pattern.test(await codeOf(file))) found.push(file);
-  return found;
-}
+import { matching, sourceFiles } from '../support/source-scan.js';
 
 describe('one retry loop', () => {
   it('every part that sends goes through the pipeline', async () => {

@@ -1,32 +1,11 @@
 // One request builder, as rules over the source: every URL the package sends to an operation of the
 // contract is built by src/validation/request.ts (buildRequest) from the generated operation table.
 // openapi-fetch builds `raw`'s (src/client/raw.ts), which one-loop.test.ts keeps to that one file.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { matching, sourceFiles } from '../support/source-scan.js';
 import { operationNames, operations } from '../../src/generated/operations.js';
 
 const BUILDER = 'src/validation/request.ts';
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(join(repoRoot, dir), { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith('src/generated/'))
-    .sort();
-}
-
-/** The file's code without its comments (a comment may name what the code must not do). */
-const codeOf = async (file: string): Promise<string> =>
-  (await readFile(join(repoRoot, file), 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
-
-async function matching(files: string[], pattern: RegExp): Promise<string[]> {
-  const found: string[] = [];
-  for (const file of files) if (pattern.test(await codeOf(file))) found.push(file);
-  return found;
-}
 
 // The parts that send requests (ARCHITECTURE.md): the client, the token request, verify, the batch, the
 // transport; and the command line, whose mock and sandbox print a ready curl line of an operation.
