@@ -34,6 +34,7 @@ import { formatJson, formatTable } from '../../src/verify/report.js';
 import { runVerify } from '../../src/verify/run.js';
 import { cpf, FREE_TEXT_FIELDS, stringSchemaAt } from '../support/arbitraries.js';
 import { firstPageKeys } from '../support/fixtures.js';
+import { readable } from '../support/readable.js';
 import { listeningSandbox } from '../support/listening-sandbox.js';
 import { parseVerifyArgs } from '../drift/verify-cli.js';
 import { type Depth, runsAt } from './depth.js';
@@ -77,25 +78,6 @@ const oddSpellings = (d: string): string[] => [
   `${d.slice(0, 3)}/${d.slice(3, 6)}/${d.slice(6, 9)}/${d.slice(9)}`,
   `${d.slice(0, 5)}_${d.slice(5)}`,
 ];
-
-/**
- * A surface as a person (or a log pipeline) reads it: NFKC, Arabic-Indic digits as ASCII ones, and
- * percent-encoding undone (twice). Written here, independently of src/redact.ts.
- */
-function readable(text: string): string {
-  let out = text
-    .normalize('NFKC')
-    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - ARABIC_INDIC_ZERO));
-  for (let round = 0; round < 2; round += 1)
-    out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  return out;
-}
 
 /** Whether `text` shows the CPF's masked part (its first nine digits, in order, with at most 3 separators between two). */
 function showsCpf(text: string, digits: string): boolean {

@@ -10,6 +10,7 @@ import { MAX_PROVIDER_TEXT } from '../../src/redact.js';
 import { killChildren, runCli, tempDir } from '../cli/batch/harness.js';
 import { listeningSandbox } from '../support/listening-sandbox.js';
 import { PAST_THE_STACK } from '../support/past-the-stack.js';
+import { readable } from '../support/readable.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
 
 const TOKEN = 'sbx_what-broke_0123456789abcdef';
@@ -21,21 +22,6 @@ const ARABIC_INDIC = '٥٢٩٩٨٢٢٤٧٢٥';
 const { exporter } = startOtel();
 afterAll(stopOtel);
 afterEach(killChildren);
-
-/** The text read as a person reads it: any script's digits as ASCII, percent-encoding undone. */
-function readable(text: string): string {
-  let out = text.normalize('NFKC').replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660));
-  for (let round = 0; round < 4; round += 1) {
-    out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  }
-  return out;
-}
 
 /** Whether the text shows the first nine digits of `digits`, in order, with at most 3 separators between two. */
 const showsCpf = (text: string, digits: string): boolean =>
