@@ -35,7 +35,17 @@ const only = (files: string[]) => (files.length > 0 ? files : ['test/support/non
 // with it: 4–6 s of CPU of the main process).
 const limits = { testTimeout: 300_000, hookTimeout: 600_000 };
 
+// `@fast-check/vitest` is test/support/fast-check-vitest.ts in every run (the matrix's and StrykerJS's
+// too): the package builds a `.prop` for every chain of vitest 4's test modifiers when it loads, 2.1 s
+// of CPU for each module graph that imports it; that module makes `.prop` when a test reads it.
+export const FAST_CHECK_VITEST = {
+  find: /^@fast-check\/vitest$/,
+  replacement: fileURLToPath(new URL('./test/support/fast-check-vitest.ts', import.meta.url)),
+};
+const resolve = { alias: [FAST_CHECK_VITEST] };
+
 export default defineConfig({
+  resolve,
   test: {
     // vitest's default is one worker per core but one, so a 2-core machine ran the files one at a
     // time while most of them wait on child processes, sockets and timers. One more worker than cores
@@ -45,6 +55,7 @@ export default defineConfig({
     ...limits,
     projects: [
       {
+        resolve,
         test: {
           ...limits,
           name: 'pure',
@@ -55,6 +66,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'process',
@@ -71,6 +83,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'isolated',
@@ -80,12 +93,14 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'prism',
           include: only(kinds.prism),
           pool: 'forks',
-          isolate: true,
+          isolate: false,
+          setupFiles: ['test/support/process-setup.ts'],
           globalSetup: ['test/support/prism-setup.ts'],
         },
       },
