@@ -1,5 +1,5 @@
 // `npm test`: every unit, in-process and loopback test (`test/**/*.test.ts`), quick enough for every
-// change, in four projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
+// change, in five projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
 // TESTING.md, "Two projects"), never a list of names:
 // - pure: threads sharing one module graph (no per-file isolation); test/support/pure-setup.ts makes
 //   a process, a thread or a socket throw and fails a file that leaves global state behind;
@@ -8,7 +8,8 @@
 // - isolated: what mocks a module or resets the registry (vi.mock, vi.doMock, vi.resetModules): one
 //   fresh fork per file;
 // - prism: the files that read the run's Prism mock, which that project's global setup starts only
-//   when one of them runs: forks sharing one module graph per fork, under process-setup.ts's guard.
+//   when one of them runs: forks sharing one module graph per fork, under process-setup.ts's guard;
+// - prism-isolated: those that also mock a module: one fresh fork per file, the same Prism.
 // The slow matrix (`*.matrix.test.ts`) is vitest.matrix.config.ts's; the checks that are not unit
 // tests (`*.check.test.ts`: generated files, lints, the lock file, the API reports) are
 // vitest.check.config.ts's, run by `npm run check` (TESTING.md, "Two commands").
@@ -104,6 +105,19 @@ export default defineConfig({
           // 11 files; the fault matrix and never-hangs, which read no Prism, run in process now).
           isolate: false,
           setupFiles: ['test/support/process-setup.ts'],
+          globalSetup: ['test/support/prism-setup.ts'],
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...limits,
+          // Reads Prism and mocks a module (test/cli/commands.test.ts): a fresh fork per file, and the
+          // same Prism as the prism project's (prism-setup.ts starts one for both).
+          name: 'prism-isolated',
+          include: only(kinds['prism-isolated']),
+          pool: 'forks',
+          isolate: true,
           globalSetup: ['test/support/prism-setup.ts'],
         },
       },
