@@ -266,6 +266,19 @@ describe('the words of a refusal', () => {
     },
   );
 
+  it('a status of 300 and up is described in words, as every answer past the 2xx is; a 2xx is not', () => {
+    // Only that words follow it: which words a 3xx gets is the message's own matter.
+    expect(refusalMessage(withUrl, endpoint(300, 'invalid_response'))).toMatch(
+      / answered 300 \(.+\) with no usable token: /,
+    );
+    expect(refusalMessage(withUrl, endpoint(302, 'invalid_response'))).toMatch(
+      / answered 302 \(.+\) with no usable token: /,
+    );
+    expect(refusalMessage(withUrl, endpoint(299, 'invalid_response'))).toMatch(
+      / answered 299 but gave no usable token: /,
+    );
+  });
+
   it('where to look, by the kind of credential', () => {
     expect(credentialHint('token')).toBe('check --token / BAAS_TOKEN');
     expect(credentialHint('client credentials')).toBe(
