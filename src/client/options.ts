@@ -6,7 +6,7 @@ import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
 import { operations } from '../generated/operations.js';
-import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
+import { LOGGING_RULES, resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
@@ -181,11 +181,13 @@ const RULES: OptionRules<BaasClientOptions> = {
   allowInsecureHttp: AS_GIVEN,
   // Its own rules: lazyTlsFetch (src/tls/).
   tls: AS_GIVEN,
-  // Their own rules: resolveLogging (src/logging/levels.ts).
-  logger: AS_GIVEN,
-  logLevel: AS_GIVEN,
-  // Its own rule: answerCheck (src/drift/answer.ts).
-  validateResponses: AS_GIVEN,
+  // The logging options' own declaration (src/logging/levels.ts), shared with the event log.
+  logger: LOGGING_RULES.logger,
+  logLevel: LOGGING_RULES.logLevel,
+  validateResponses: must(
+    (mode) => mode === 'off' || mode === 'warn' || mode === 'throw',
+    'must be off, warn or throw',
+  ),
   onDrift: AS_GIVEN,
 };
 
