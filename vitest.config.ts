@@ -101,8 +101,9 @@ export default defineConfig({
           include: only(kinds.prism),
           pool: 'forks',
           // Forks sharing one module graph per fork, as in process, and under the same guard: a fresh
-          // fork per file was 27.1 s of CPU for the project alone (13 files, load 12), shared 15.5 s (its
-          // 11 files; the fault matrix and never-hangs, which read no Prism, run in process now).
+          // fork per file was 27.1 s of CPU for the project alone (13 files, load 12), shared 14.3-15.1 s
+          // (its 10 files, load 13; the fault matrix and never-hangs, which read no Prism, run in
+          // process now, and the file that also mocks a module in prism-isolated).
           isolate: false,
           setupFiles: ['test/support/process-setup.ts'],
           globalSetup: ['test/support/prism-setup.ts'],
