@@ -5,8 +5,8 @@
 // token, and names at fault that are the contract's own fields or "(unknown field)". Each run goes over
 // two loopback servers, so the property runs at two depths (TESTING.md, "Quick and matrix", rule 2):
 // request-log-hostile.test.ts in npm test, request-log-hostile.matrix.test.ts in the matrix.
-import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
 import { startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { cpf } from '../support/arbitraries.js';
@@ -122,77 +122,81 @@ export function requestLogHostileProperty(depth: Depth): void {
   });
 
   describe('the request log under hostile 422s', () => {
-    test.prop([fc.array(request, { minLength: 1, maxLength: 3 })], RUNS)(
-      'one line per request; no control character, CPF, token or name from the request',
-      async (requests) => {
-        lines.length = 0;
-        // The server behind echoes the member names of the body it got, as Prism or the sandbox would.
-        upstream.handle((_req, res, body) => {
-          const sent = JSON.parse(body) as {
-            echo: { name: string; where: string; parent: string[]; how: string; property: string }[];
-            prism: boolean;
-          };
-          const violations = sent.echo.map(({ name, where, parent, how }) => {
-            const location =
-              where === 'nowhere' ? [] : ['request', where, ...(how === 'location' ? [...parent, name] : parent)];
-            const message =
-              how === 'found'
-                ? `must NOT have additional properties; found '${name}'`
-                : how === 'required'
-                  ? `must have required property '${name}'`
-                  : `must match '${name}'`;
-            return { location, severity: 'Error', code: name, message };
-          });
-          const problem = {
-            status: 422,
-            [sent.echo[0]!.name]: { [sent.echo[0]!.name]: sent.echo[0]!.name },
-            violations: sent.echo.map(({ name, parent, property }) => ({
-              property:
-                property === 'bare'
-                  ? name
-                  : property === 'pointer'
-                    ? pointer(name)
-                    : parent.map(pointer).join('') + pointer(name),
-              reason: name,
-            })),
-          };
-          res.writeHead(422, {
-            'content-type': 'application/problem+json',
-            ...(sent.prism ? { 'sl-violations': asciiJson(violations) } : {}),
-          });
-          res.end(JSON.stringify(problem));
-        });
-        const secrets: Secrets = { cpfs: [], tokens: [] };
-        await Promise.all(
-          requests.map(async ({ names, pathCpf, prism }) => {
-            secrets.cpfs.push(pathCpf.digits, ...names.flatMap(([n]) => n.secrets.cpfs));
-            secrets.tokens.push(...names.flatMap(([n]) => n.secrets.tokens));
-            const body = {
-              echo: names.map(([n, e]) => ({ name: n.name, ...e })),
-              prism,
-              ...Object.fromEntries(names.map(([n]) => [n.name, 1])),
+    // fast-check itself, not @fast-check/vitest's test.prop: importing that walks every chain of vitest's
+    // test (skip, only, concurrent, …) and was 3 s of CPU in each worker that loaded it.
+    it('one line per request; no control character, CPF, token or name from the request (fast-check, fixed seed)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 3 }), async (requests) => {
+          lines.length = 0;
+          // The server behind echoes the member names of the body it got, as Prism or the sandbox would.
+          upstream.handle((_req, res, body) => {
+            const sent = JSON.parse(body) as {
+              echo: { name: string; where: string; parent: string[]; how: string; property: string }[];
+              prism: boolean;
             };
-            const response = await fetch(
-              `${front.url}/v2/customers/${encodeURIComponent(pathCpf.written)}?DocumentNumber=${pathCpf.digits}`,
-              { method: 'PUT', body: JSON.stringify(body) },
-            );
-            expect(response.status).toBe(422);
-            await response.arrayBuffer();
-          }),
-        );
-        await until(() => lines.length >= requests.length);
-        expect(lines).toHaveLength(requests.length);
-        for (const line of lines) {
-          expect(line).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029]/u);
-          const digitsOnly = line.replace(/%[0-9a-f]{2}/gi, '').replace(/[^0-9]/g, '');
-          for (const digits of secrets.cpfs) expect(digitsOnly).not.toContain(digits);
-          for (const secret of secrets.tokens) expect(line).not.toContain(secret);
-          expect(line).not.toMatch(/Bearer\s+(?!\*)/i);
-          const [, fields] = /^PUT \/v2\/customers\/\S+ 422 fields: (.*) \(\d+ ms\)$/.exec(line) ?? [];
-          expect(fields).toBeDefined();
-          for (const field of fields!.split(', ')) expect(CONTRACT_NAMES).toContain(field);
-        }
-      },
-    );
+            const violations = sent.echo.map(({ name, where, parent, how }) => {
+              const location =
+                where === 'nowhere' ? [] : ['request', where, ...(how === 'location' ? [...parent, name] : parent)];
+              const message =
+                how === 'found'
+                  ? `must NOT have additional properties; found '${name}'`
+                  : how === 'required'
+                    ? `must have required property '${name}'`
+                    : `must match '${name}'`;
+              return { location, severity: 'Error', code: name, message };
+            });
+            const problem = {
+              status: 422,
+              [sent.echo[0]!.name]: { [sent.echo[0]!.name]: sent.echo[0]!.name },
+              violations: sent.echo.map(({ name, parent, property }) => ({
+                property:
+                  property === 'bare'
+                    ? name
+                    : property === 'pointer'
+                      ? pointer(name)
+                      : parent.map(pointer).join('') + pointer(name),
+                reason: name,
+              })),
+            };
+            res.writeHead(422, {
+              'content-type': 'application/problem+json',
+              ...(sent.prism ? { 'sl-violations': asciiJson(violations) } : {}),
+            });
+            res.end(JSON.stringify(problem));
+          });
+          const secrets: Secrets = { cpfs: [], tokens: [] };
+          await Promise.all(
+            requests.map(async ({ names, pathCpf, prism }) => {
+              secrets.cpfs.push(pathCpf.digits, ...names.flatMap(([n]) => n.secrets.cpfs));
+              secrets.tokens.push(...names.flatMap(([n]) => n.secrets.tokens));
+              const body = {
+                echo: names.map(([n, e]) => ({ name: n.name, ...e })),
+                prism,
+                ...Object.fromEntries(names.map(([n]) => [n.name, 1])),
+              };
+              const response = await fetch(
+                `${front.url}/v2/customers/${encodeURIComponent(pathCpf.written)}?DocumentNumber=${pathCpf.digits}`,
+                { method: 'PUT', body: JSON.stringify(body) },
+              );
+              expect(response.status).toBe(422);
+              await response.arrayBuffer();
+            }),
+          );
+          await until(() => lines.length >= requests.length);
+          expect(lines).toHaveLength(requests.length);
+          for (const line of lines) {
+            expect(line).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029]/u);
+            const digitsOnly = line.replace(/%[0-9a-f]{2}/gi, '').replace(/[^0-9]/g, '');
+            for (const digits of secrets.cpfs) expect(digitsOnly).not.toContain(digits);
+            for (const secret of secrets.tokens) expect(line).not.toContain(secret);
+            expect(line).not.toMatch(/Bearer\s+(?!\*)/i);
+            const [, fields] = /^PUT \/v2\/customers\/\S+ 422 fields: (.*) \(\d+ ms\)$/.exec(line) ?? [];
+            expect(fields).toBeDefined();
+            for (const field of fields!.split(', ')) expect(CONTRACT_NAMES).toContain(field);
+          }
+        }),
+        RUNS,
+      );
+    });
   });
 }
