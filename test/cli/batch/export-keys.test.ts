@@ -83,5 +83,7 @@ describe('export-keys', () => {
         .sort(),
     ).toEqual(ids);
     expect(records.slice(1).every((fields) => fields.length === KEY_COLUMNS.length)).toBe(true);
+    // Sent through the fetch the command was given (CommandContext.fetch), not over HTTP.
+    expect(sandbox.fetched()).toBeGreaterThan(0);
   });
 });

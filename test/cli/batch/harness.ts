@@ -37,6 +37,8 @@ export interface CountingSandbox {
    * where the sockets were most of the test's CPU.
    */
   fetch: typeof fetch;
+  /** How many requests `fetch` was handed (the rest came over HTTP). */
+  fetched(): number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
   const updated = new Map<string, number>();
   let allowed = Number.POSITIVE_INFINITY;
   let heldMethod = 'PUT';
+  let fetched = 0;
   let released: Promise<void> = Promise.resolve();
   let release = () => {};
   const held = (signal: AbortSignal) =>
@@ -85,7 +88,9 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
       allowed = Number.POSITIVE_INFINITY;
       release();
     },
+    fetched: () => fetched,
     fetch: async (input, init) => {
+      fetched += 1;
       const request = new Request(input, init);
       const started = performance.now();
       const response = await handle(request);

@@ -43,6 +43,8 @@ describe('update-many against a rate-limited sandbox with 5 % of 503s', () => {
       { fetch: sandbox.fetch },
     );
     expect(run.stderr).not.toContain(client.token);
+    // Every request went through the fetch the command was given (CommandContext.fetch), none over HTTP.
+    expect(sandbox.fetched()).toBe(sandbox.requests.length);
     expect(run.code, run.stdout).toBe(0);
     const customers = sandbox.sandbox.snapshot().clients[0]!.accounts;
     expect(customers.map((customer) => customer.data.socialName)).toEqual(
