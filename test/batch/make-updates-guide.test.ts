@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { cliCommand } from '../support/cli.js';
+import { runMain } from '../cli/batch/harness.js';
 
 const exec = promisify(execFile);
 const SCRIPT = /```js\n(\/\/ make-updates\.mjs[\s\S]*?)```/;
@@ -29,10 +29,11 @@ describe.each(['docs/guides/batch.md', 'docs/guias/batch.md'])('%s: making updat
     expect(made.stdout).toBe('updates.jsonl: 2 lines\n');
     const lines = (await readFile(join(dir, 'updates.jsonl'), 'utf8')).trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    const checked = await exec(...cliCommand(['update-many', '--input', 'updates.jsonl', '--dry-run']), {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1' },
-    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    // The command in process (the file the script wrote, from its folder): what it is as a process is
+    // test/support/cli.test.ts's.
+    const checked = await runMain(['update-many', '--input', join(dir, 'updates.jsonl'), '--dry-run'], {
+      NO_COLOR: '1',
+    });
     expect(checked.stdout, checked.stderr).toContain('2 lines: 2 valid, 0 invalid; nothing sent (--dry-run)');
   });
 });

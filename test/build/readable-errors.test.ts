@@ -3,19 +3,23 @@
 // 95,679 in CommonJS before its one-line message). Here the client of a fresh build calls a closed
 // port with no catch, as a newcomer's first script does, in both module formats.
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFreshCode } from './built-code.js';
+import { builtCode, scriptsFolder } from './built-code.js';
 // freePort: a port on 127.0.0.1 that was free a moment ago and has nothing listening on it now.
 import { freePort as closedPort } from '../../src/testing/mock.js';
 
-let built: Awaited<ReturnType<typeof buildFreshCode>>;
+/** The code as the build makes it, made once for the sources as they are (./built-code.ts). */
+let built: { dir: string };
+// Beside the build, not in it: the checks of the built files below read every file there.
+let scripts: Awaited<ReturnType<typeof scriptsFolder>>;
 beforeAll(async () => {
-  built = await buildFreshCode();
+  built = { dir: await builtCode() };
+  scripts = await scriptsFolder();
 });
-afterAll(() => built?.remove());
+afterAll(() => scripts?.remove());
 
 /** Runs `file` with Node; resolves with its exit code and everything it printed. */
 function runNode(file: string): Promise<{ code: number | null; output: string }> {
@@ -41,9 +45,7 @@ describe.each([
   },
 ])('an uncaught error from the $format build', ({ file, load }) => {
   it('prints under 4 kB, its name and message within the first lines, no token', async () => {
-    // Beside the build, not in it: the checks of the built files below read every file there.
-    await mkdir(`${built.dir}-scripts`, { recursive: true });
-    const script = join(`${built.dir}-scripts`, file);
+    const script = join(scripts.dir, file);
     await writeFile(script, `${load(built.dir)}\n${call(await closedPort())}\n`);
     const { code, output } = await runNode(script);
     expect(code).not.toBe(0);

@@ -1,31 +1,30 @@
-// The mistakes a newcomer makes, as the bin prints them (a real process: stdout and stderr as a terminal
-// shows them, in order): each is answered with what to do, and the answer is the last line on the screen.
-// The words are pinned in help.test.ts; here, what each names, the exit status, and that it comes last.
-import { spawn } from 'node:child_process';
+// The mistakes a newcomer makes, as the command line prints them: each is answered with what to do,
+// and the answer is the last line on the screen. In process through main(), standard output and error
+// in one list in the order they were written (what a terminal shows); that the bin is main() is
+// test/support/cli.test.ts's. The words are pinned in help.test.ts; here, what each names, the exit
+// status, and that it comes last.
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { cliCommand } from '../support/cli.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { main } from '../../src/cli/main.js';
 
 interface Ran {
-  code: number | null;
+  code: number;
   /** Every line written, stdout and stderr interleaved as they came. */
   lines: string[];
 }
 
 /** `baas-pix-contract ...args` from the sources, with only the environment given (no BAAS_* of the runner). */
-function bin(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(...cliCommand(args), {
-    cwd: repoRoot,
+async function bin(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const lines: string[] = [];
+  const write = (line: string) => lines.push(...line.split('\n'));
+  const code = await main(args, COMMANDS, {
+    out: write,
+    err: write,
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    progress: { isTTY: false, write: (text) => write(text.trimEnd()) },
   });
-  let text = '';
-  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return new Promise((resolve) => {
-    child.once('close', (code) => resolve({ code, lines: text.trimEnd().split('\n') }));
-  });
+  return { code, lines };
 }
 
 let blocker: Server | undefined;

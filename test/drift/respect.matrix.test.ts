@@ -3,8 +3,11 @@
 // (respect checks status, content type and schema per step; a repeated cursor takes verify's walk).
 // One known divergence, asserted so a change in either shows: respect validates with Ajv's
 // `defaultUnevaluatedProperties: false`, so it fails a body with members the contract does not
-// name, while the contract (and verify) says readers tolerate them.
-import { describe, expect, it } from 'vitest';
+// name, while the contract (and verify) says readers tolerate them. And respect on the package's own
+// stateful sandbox, which pages for real: no failed check (verify's walk of it is
+// verify-sandbox.test.ts's, in npm test).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
@@ -76,4 +79,25 @@ describe('respect and verify agree on the drift matrix', () => {
       expect(r).toEqual({ verify: [], respect: [], verifyCode: 0, respectCode: 0 });
     });
   }
+});
+
+describe('the sandbox against the contract', () => {
+  // Moved from verify-sandbox.test.ts: a Redocly process (1.5 s of CPU) for the one respect run of npm
+  // test; respect is the matrix's second reader everywhere else.
+  const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
+  const token = sandbox.clients[0]!.token;
+  let running: RunningSandbox;
+  beforeAll(async () => {
+    running = await sandbox.listen();
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+
+  it('Redocly respect runs the shipped Arazzo description with no failed check', async () => {
+    const run = await respect(running.url, token, { pageSize: 4 });
+    expect(run.steps).toEqual(expect.arrayContaining(['firstPage', 'nextPage', 'noToken', 'limitTooLarge']));
+    expect(run.failed).toEqual([]);
+    expect(run.exitCode).toBe(0);
+  });
 });

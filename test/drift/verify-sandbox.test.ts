@@ -1,9 +1,9 @@
-// verify and Redocly respect against the package's own stateful sandbox, served over HTTP in this
-// process on a free port (always stopped): neither finds drift. The sandbox pages for real, so the
-// walk ends with `cursor.next` null and the assumption is seen to hold.
+// verify against the package's own stateful sandbox, served over HTTP in this process on a free port
+// (always stopped): no drift. The sandbox pages for real, so the walk ends with `cursor.next` null and
+// the assumption is seen to hold. Redocly respect on the same sandbox, the second reader, is a matrix
+// case (respect.matrix.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { respect } from '../support/respect.js';
 import { main } from './verify-cli.js';
 
 const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
@@ -33,12 +33,5 @@ describe('the sandbox against the contract', () => {
     expect(text).toMatch(/no drift/);
     expect(text).not.toContain(token);
     expect(code).toBe(0);
-  });
-
-  it('Redocly respect runs the shipped Arazzo description with no failed check', async () => {
-    const run = await respect(running.url, token, { pageSize: 4 });
-    expect(run.steps).toEqual(expect.arrayContaining(['firstPage', 'nextPage', 'noToken', 'limitTooLarge']));
-    expect(run.failed).toEqual([]);
-    expect(run.exitCode).toBe(0);
   });
 });

@@ -39,6 +39,14 @@ const COMPATIBLE = changed((s) => {
   s.components.schemas.UpdateResult.properties.nickname = { type: 'string', maxLength: 40 };
 });
 
+// What api-smart-diff finds for each known change, worked out once (0.2–0.3 s of CPU a comparison of the
+// whole spec): the tests below ask for the same comparisons again.
+const found = new Map<Spec, ReturnType<typeof breakingChanges>>();
+const breaksOf = (after: Spec): ReturnType<typeof breakingChanges> => {
+  if (!found.has(after)) found.set(after, breakingChanges(spec, after));
+  return found.get(after)!;
+};
+
 describe('breakingChanges (api-smart-diff)', () => {
   it('finds none between the spec and itself', () => {
     expect(breakingChanges(spec, structuredClone(spec))).toEqual([]);
@@ -46,16 +54,16 @@ describe('breakingChanges (api-smart-diff)', () => {
 
   for (const [name, after] of Object.entries(CASES)) {
     it(`judges ${name} breaking`, () => {
-      expect(breakingChanges(spec, after).length).toBeGreaterThan(0);
+      expect(breaksOf(after).length).toBeGreaterThan(0);
     });
   }
 
   it('judges a new optional response member compatible', () => {
-    expect(breakingChanges(spec, COMPATIBLE)).toEqual([]);
+    expect(breaksOf(COMPATIBLE)).toEqual([]);
   });
 
   it('names where each break is', () => {
-    expect(breakingChanges(spec, CASES['a pattern narrowed (PhoneNumber: Brazilian numbers only)'])).toContainEqual({
+    expect(breaksOf(CASES['a pattern narrowed (PhoneNumber: Brazilian numbers only)'])).toContainEqual({
       action: 'replace',
       path: 'components/schemas/PhoneNumber/pattern',
     });
@@ -124,13 +132,15 @@ describe('npm run check:breaking', () => {
   });
 
   it('fails on each known break without a new major, and says why', async () => {
-    for (const [name, after] of Object.entries(CASES)) {
-      const { code, stdout } = await check(after, '1.1.0');
-      expect(code, name).toBe(1);
-      expect(stdout, name).toMatch(
-        /FAIL: \d+ breaking change\(s\) since v1\.0\.0, but 1\.1\.0 is not a new major version/,
+    // The whole check for one of them; for each, the verdict on what the comparison above found (the
+    // check's own comparison, the same, would cost a second of CPU more).
+    const { code, stdout } = await check(CASES['a pattern narrowed (PhoneNumber: Brazilian numbers only)'], '1.1.0');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/FAIL: \d+ breaking change\(s\) since v1\.0\.0, but 1\.1\.0 is not a new major version/);
+    for (const [name, after] of Object.entries(CASES))
+      expect(verdict({ baselineVersion: '1.0.0', currentVersion: '1.1.0', breaking: breaksOf(after) }).ok, name).toBe(
+        false,
       );
-    }
   });
 
   it('passes a break with a new major, and a compatible change without one', async () => {

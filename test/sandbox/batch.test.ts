@@ -26,11 +26,14 @@ function refusal(run: () => unknown): string {
 /** Which of `calls` list calls (no token: a 401 unless a fault answers first) got a 503. */
 async function hits(sandbox: Sandbox, calls: number): Promise<number[]> {
   const hit: number[] = [];
+  // Any other status, asserted once (an expect for each of 12,500 calls was 0.3 s of CPU).
+  const other: number[] = [];
   for (let i = 0; i < calls; i += 1) {
     const response = await sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } });
     if (response.status === 503) hit.push(i);
-    else expect(response.status).toBe(401);
+    else if (response.status !== 401) other.push(response.status);
   }
+  expect(other).toEqual([]);
   return hit;
 }
 

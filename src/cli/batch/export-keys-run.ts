@@ -183,7 +183,12 @@ class ExportKeysCliRun {
         baseUrl: connection.baseUrl,
         // The library's own token source (the token held, or clientCredentials with its cache and refresh).
         token: connection.credentials.token!,
-        ...(connection.credentials.fetch ? { fetch: connection.credentials.fetch } : {}),
+        // A caller in process (a test) may give its own fetch, as docs-serve takes it; a certificate's wins.
+        ...(connection.credentials.fetch
+          ? { fetch: connection.credentials.fetch }
+          : this.io.fetch
+            ? { fetch: this.io.fetch }
+            : {}),
         ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
       });
       this.runSecrets = connection.credentials.secretsOf(client);

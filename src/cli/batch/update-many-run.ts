@@ -313,7 +313,8 @@ class UpdateManyCliRun {
       baseUrl: connection.baseUrl,
       // The library's own token source (the token held, or clientCredentials with its cache and refresh).
       token: credentials.token!,
-      ...(credentials.fetch ? { fetch: credentials.fetch } : {}),
+      // A caller in process (a test) may give its own fetch, as docs-serve takes it; a certificate's wins.
+      ...(credentials.fetch ? { fetch: credentials.fetch } : this.io.fetch ? { fetch: this.io.fetch } : {}),
       ...(connection.insecureHttp ? { allowInsecureHttp: true } : {}),
     });
     const closeClient = disposals.add(() => client.close());

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvProblem, csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
 import { CSV_BOOLEAN_FIELDS, headerProblem, readInput } from '../../../src/cli/batch/input.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
@@ -11,7 +11,7 @@ import { main } from '../../../src/cli/main.js';
 import { capture } from '../in-process.js';
 import { csvField } from '../../../src/cli/batch/key-rows.js';
 import { spec } from '../../support/spec.js';
-import { type CountingSandbox, countingSandbox, killChildren, runCli, tempDir } from './harness.js';
+import { type CountingSandbox, countingSandbox, runMain, tempDir } from './harness.js';
 
 const records = async (chunks: string[]) => {
   const out = [];
@@ -93,7 +93,6 @@ beforeAll(async () => {
   sandbox = await countingSandbox({ clients: 1, accountsPerClient: 4, keysPerAccount: 0 });
   dir = await tempDir();
 });
-afterEach(killChildren);
 afterAll(async () => {
   await sandbox?.stop();
   await dir?.remove();
@@ -119,7 +118,7 @@ Apto 42",,,`,
         `${d!.account},${d!.documentNumber},Caio,yes,,,,,,,`,
       ].join('\r\n'),
     );
-    const run = await runCli(['update-many', '--input', input, '--base-url', sandbox.url], {
+    const run = await runMain(['update-many', '--input', input, '--base-url', sandbox.url], {
       BAAS_TOKEN: sandbox.sandbox.clients[0]!.token,
     });
     // The invalid lines are named by the line each record starts on, the rest sent.

@@ -1,9 +1,9 @@
 // update-many --dry-run: every line is checked, each bad one named by its number with the field and
 // the rule, and nothing at all is sent, not even a token request; exit 1 with a bad line, 0 without.
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TOKENS } from '../../../src/sandbox/index.js';
-import { type CountingSandbox, countingSandbox, killChildren, runCli, tempDir, updateLine } from './harness.js';
+import { type CountingSandbox, countingSandbox, runMain, tempDir, updateLine } from './harness.js';
 
 let sandbox: CountingSandbox;
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -11,7 +11,6 @@ beforeAll(async () => {
   sandbox = await countingSandbox({ clients: 1, accountsPerClient: 1000, keysPerAccount: 0 });
   dir = await tempDir();
 });
-afterEach(killChildren);
 afterAll(async () => {
   await sandbox?.stop();
   await dir?.remove();
@@ -40,7 +39,7 @@ describe('update-many --dry-run', () => {
     const input = dir.file('input.jsonl');
     await writeFile(input, `${lines.join('\n')}\n`);
     const client = sandbox.sandbox.clients[0]!;
-    const run = await runCli(
+    const run = await runMain(
       [
         'update-many',
         '--input',
@@ -74,7 +73,7 @@ describe('update-many --dry-run', () => {
     const input = dir.file('good.jsonl');
     const accounts = sandbox.sandbox.clients[0]!.accounts.slice(0, 20);
     await writeFile(input, accounts.map((account) => updateLine(account, { socialName: 'Ok' })).join('\n'));
-    const run = await runCli([
+    const run = await runMain([
       'update-many',
       '--input',
       input,

@@ -1,6 +1,7 @@
 // export-keys: every key exactly once, in JSONL or in CSV with a header row, also when the run was
 // killed with SIGKILL and resumed from its journal, even with part of a page written past the
-// journal's last record (the rerun cuts it off and fetches that page again).
+// journal's last record (the rerun cuts it off and fetches that page again). The killed run is a real
+// process (what a kill -9 leaves is the point); the runs after it, and the CSV export, run in process.
 import { appendFile, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import {
   journalEntries,
   killChildren,
   leaseRunOut,
-  runCli,
+  runMain,
   startCli,
   tempDir,
   until,
@@ -56,19 +57,21 @@ describe('export-keys', () => {
     sandbox.release();
     // As if the crash came while a page was being written, after the last journal record.
     await appendFile(out, '{"id":"torn page", "key":');
-    const second = await runCli(args, env());
+    const second = await runMain(args, env(), { fetch: sandbox.fetch });
     expect(second.code, second.stderr).toBe(0);
     expect(await jsonlIds(out)).toEqual(ids);
     // Done: a third run sends nothing and leaves the file as it is.
     const requests = sandbox.requests.length;
-    expect((await runCli(args, env())).code).toBe(0);
+    expect((await runMain(args, env(), { fetch: sandbox.fetch })).code).toBe(0);
     expect(sandbox.requests.length).toBe(requests);
     expect(await jsonlIds(out)).toEqual(ids);
   });
 
   it('writes CSV with a header row, one row a key', async () => {
     const out = dir.file('keys.csv');
-    const run = await runCli(['export-keys', '--out', out, '--base-url', sandbox.url], env());
+    const run = await runMain(['export-keys', '--out', out, '--base-url', sandbox.url], env(), {
+      fetch: sandbox.fetch,
+    });
     expect(run.code, run.stderr).toBe(0);
     const records = [];
     for await (const record of csvRecords(Readable.from([await readFile(out, 'utf8')]))) records.push(record.fields);
@@ -80,5 +83,7 @@ describe('export-keys', () => {
         .sort(),
     ).toEqual(ids);
     expect(records.slice(1).every((fields) => fields.length === KEY_COLUMNS.length)).toBe(true);
+    // Sent through the fetch the command was given (CommandContext.fetch), not over HTTP.
+    expect(sandbox.fetched()).toBeGreaterThan(0);
   });
 });

@@ -14,7 +14,7 @@ import {
   countingSandbox,
   journalEntries,
   killChildren,
-  runCli,
+  runMain,
   startCli,
   tempDir,
   until,
@@ -197,13 +197,14 @@ describe('one run per journal', () => {
     // Paced to take two minutes, so it holds the journal while the second run starts and ends; then stopped.
     const first = startCli([...args, '--rate', '0.5'], env);
     await until(async () => (await journalEntries(at('j'))).length >= 1);
-    const second = await runCli(args, env);
+    // The second and third runs in process: the lock is held by another process all the same.
+    const second = await runMain(args, env);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/--journal .* in use/);
     first.child.kill('SIGINT');
     expect((await first.finished).code).toBe(130);
     // Released at the end: a third run goes on from the journal and sends the rest.
-    const third = await runCli(args, env);
+    const third = await runMain(args, env);
     expect(third.code, third.stderr).toBe(0);
     expect(puts() - before).toBe(lines);
     const entries = await journalEntries(at('j'));

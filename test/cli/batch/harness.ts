@@ -1,5 +1,7 @@
-// The batch commands as a user runs them: the real command line in a child process, against a
-// sandbox listening on 127.0.0.1:0 in the test's own process, which counts what it was sent.
+// The batch commands as a user runs them, against a sandbox listening on 127.0.0.1:0 in the test's own
+// process, which counts what it was sent: in process through main() (`runMain`), or the real command
+// line in a child process (`startCli`, `runCli`) where the test is about the process itself: a kill -9,
+// a signal, a lock held by another process (TESTING.md, "Quick and matrix", rule 4).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { LEASE_MS } from '../../../src/files.js';
@@ -7,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/paths.mjs';
 import { createSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { listen } from '../../../src/sandbox/listen.js';
+import { listen, logLine } from '../../../src/sandbox/listen.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { main } from '../../../src/cli/main.js';
+import { capture, sendStop, signalListeners } from '../in-process.js';
 import { cliCommand } from '../../support/cli.js';
 import { alive } from '../processes.js';
 
@@ -26,6 +31,14 @@ export interface CountingSandbox {
   holdAfter(count: number, method?: 'PUT' | 'GET'): void;
   /** Ends the hold: held requests get their 503, new ones are served. */
   release(): void;
+  /**
+   * The same sandbox, counting and hold without HTTP: a `fetch` that hands each request to the handler
+   * `url` serves, and logs its line as `url`'s server does. For a command run in process at volume,
+   * where the sockets were most of the test's CPU.
+   */
+  fetch: typeof fetch;
+  /** How many requests `fetch` was handed (the rest came over HTTP). */
+  fetched(): number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +56,7 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
   const updated = new Map<string, number>();
   let allowed = Number.POSITIVE_INFINITY;
   let heldMethod = 'PUT';
+  let fetched = 0;
   let released: Promise<void> = Promise.resolve();
   let release = () => {};
   const held = (signal: AbortSignal) =>
@@ -51,17 +65,15 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
     );
   // The log masks the Account (issue 26), so successful PUTs are counted from the requests themselves:
   // the sandbox's own handler, served by the same listen() its `listen` method uses.
-  const running = await listen(
-    async (request) => {
-      if (request.method === heldMethod && allowed-- <= 0) return held(request.signal);
-      const account = new URL(request.url).searchParams.get('Account');
-      const response = await sandbox.fetch(request);
-      if (request.method === 'PUT' && account !== null && response.status >= 200 && response.status < 300)
-        updated.set(account, (updated.get(account) ?? 0) + 1);
-      return response;
-    },
-    { port: 0, log: (line) => requests.push(line) },
-  );
+  const handle = async (request: Request) => {
+    if (request.method === heldMethod && allowed-- <= 0) return held(request.signal);
+    const account = new URL(request.url).searchParams.get('Account');
+    const response = await sandbox.fetch(request);
+    if (request.method === 'PUT' && account !== null && response.status >= 200 && response.status < 300)
+      updated.set(account, (updated.get(account) ?? 0) + 1);
+    return response;
+  };
+  const running = await listen(handle, { port: 0, log: (line) => requests.push(line) });
   return {
     url: running.url,
     sandbox,
@@ -75,6 +87,15 @@ export async function countingSandbox(options: SandboxOptions): Promise<Counting
     release() {
       allowed = Number.POSITIVE_INFINITY;
       release();
+    },
+    fetched: () => fetched,
+    fetch: async (input, init) => {
+      fetched += 1;
+      const request = new Request(input, init);
+      const started = performance.now();
+      const response = await handle(request);
+      requests.push(logLine(request, response.status, performance.now() - started));
+      return response;
     },
     stop: () => {
       release();
@@ -121,6 +142,40 @@ export function startCli(args: string[], env: Record<string, string> = {}): Runn
 }
 
 export const runCli = (args: string[], env?: Record<string, string>): Promise<Finished> => startCli(args, env).finished;
+
+export interface RunningInProcess {
+  stdout(): string;
+  stderr(): string;
+  finished: Promise<Finished>;
+  /** Delivers `signal` to the handlers the command added (never to the test runner's); how many there were. */
+  signal(signal: 'SIGINT' | 'SIGTERM'): number;
+}
+
+/**
+ * `baas-pix-contract ...args` in this process, through main() with its output captured: what `startCli`
+ * gives (exit code, standard output and error, progress with the latter), with no process started. The
+ * environment is the process's with `env` added, and no token or client secret of its own, as
+ * `startCli` gives its child. `options.fetch` (a `CountingSandbox`'s) sends the requests without HTTP.
+ */
+export function startMain(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { fetch?: typeof fetch } = {},
+): RunningInProcess {
+  const before = signalListeners();
+  const io = capture();
+  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join('');
+  const stdout = () => text(io.stdout);
+  const stderr = () => text(io.stderr) + io.progressWritten.join('');
+  const finished = main(args, COMMANDS, {
+    ...io,
+    env: { ...process.env, BAAS_TOKEN: '', BAAS_CLIENT_SECRET: '', ...env },
+    ...options,
+  }).then((code) => ({ code, signal: null, stdout: stdout(), stderr: stderr() }));
+  return { stdout, stderr, finished, signal: (signal) => sendStop(before, signal) };
+}
+
+export const runMain = (...args: Parameters<typeof startMain>): Promise<Finished> => startMain(...args).finished;
 
 /** Kills every command line a test started and left running: the safety net after each test. */
 export function killChildren(): void {

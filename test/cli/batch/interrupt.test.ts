@@ -1,6 +1,8 @@
 // update-many and Ctrl-C: SIGINT stops taking new lines, lets the requests in flight finish, flushes
 // the journal (every update the sandbox applied is in it), prints the summary and exits 130. Both batch
-// commands end a stopped run by saying how to go on.
+// commands end a stopped run by saying how to go on. The first case is a real process sent a real
+// SIGINT (the signal reaching the command, its status the process's); the second SIGINT and export-keys
+// run in process, the signal delivered to the handlers the command added (harness.ts, startMain).
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +11,7 @@ import {
   journalEntries,
   killChildren,
   startCli,
+  startMain,
   tempDir,
   until,
   updateLine,
@@ -72,15 +75,15 @@ describe('update-many given up with a second SIGINT', () => {
     const journal = dir.file('journal-twice');
     // 8 answered, then every request is held: the second signal finds requests in flight, whatever the load.
     sandbox.holdAfter(8);
-    const run = startCli(
+    const run = startMain(
       ['update-many', '--input', input, '--base-url', sandbox.url, '--journal', journal, '--concurrency', '4'],
       { BAAS_TOKEN: client.token },
     );
     try {
       await until(async () => (await journalEntries(journal)).length >= 8);
-      run.child.kill('SIGINT');
+      expect(run.signal('SIGINT')).toBe(1);
       await until(() => run.stderr().includes('Ctrl-C again'));
-      run.child.kill('SIGINT');
+      run.signal('SIGINT');
       const finished = await run.finished;
       expect(finished.code, finished.stdout + finished.stderr).toBe(130);
       expect(finished.stderr).toContain('giving up the requests in flight');
@@ -111,13 +114,13 @@ describe('export-keys stopped with SIGINT', () => {
 
   it('exits 130 and says, last, that the same command and journal go on', async () => {
     const journal = dir.file('keys.journal');
-    const run = startCli(
+    const run = startMain(
       ['export-keys', '--out', dir.file('keys.jsonl'), '--journal', journal, '--limit', '5', '--base-url', keys.url],
       { BAAS_TOKEN: keys.sandbox.clients[0]!.token },
     );
     // The header and one page.
     await until(async () => (await journalEntries(journal)).length >= 2);
-    run.child.kill('SIGINT');
+    expect(run.signal('SIGINT')).toBe(1);
     const finished = await run.finished;
     expect(finished.code, finished.stdout + finished.stderr).toBe(130);
     expect(finished.stdout).toMatch(/^Stopped: /m);

@@ -1,7 +1,8 @@
 // update-many after a crash: killed with SIGKILL half way (the sandbox answers a third of the lines and
 // holds the rest, so the kill comes at a known point however slow the machine), then run again with the
 // same journal, it sends no line the journal recorded as done (each such customer got exactly one
-// successful PUT in all), sends every other one, and exits 0 once every line is done.
+// successful PUT in all), sends every other one, and exits 0 once every line is done. The killed run is
+// a real process; the run that resumes runs in process.
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +11,7 @@ import {
   journalEntries,
   killChildren,
   leaseRunOut,
-  runCli,
+  runMain,
   startCli,
   tempDir,
   until,
@@ -60,7 +61,7 @@ describe('update-many resumed from its journal after kill -9', () => {
     const before = new Map(sandbox.updated);
     sandbox.release();
 
-    const second = await runCli(args, env);
+    const second = await runMain(args, env, { fetch: sandbox.fetch });
     expect(second.code, second.stdout + second.stderr).toBe(0);
     for (const line of doneBefore) {
       const account = client.accounts[line - 1]!.account;

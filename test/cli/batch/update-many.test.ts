@@ -3,16 +3,8 @@
 // line's outcome, the summary) and the journal hold no CPF, no account number and no token. (It was
 // 1,000 at 50 per second, 20 s of waiting by design; 3 s of pacing shows the same.)
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CountingSandbox,
-  countingSandbox,
-  journalEntries,
-  killChildren,
-  runCli,
-  tempDir,
-  updateLine,
-} from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CountingSandbox, countingSandbox, journalEntries, runMain, tempDir, updateLine } from './harness.js';
 
 /** Customers, one update each; the sandbox's limit per second. */
 const CUSTOMERS = 300;
@@ -30,7 +22,6 @@ beforeAll(async () => {
   });
   dir = await tempDir();
 });
-afterEach(killChildren);
 afterAll(async () => {
   await sandbox?.stop();
   await dir?.remove();
@@ -45,11 +36,15 @@ describe('update-many against a rate-limited sandbox with 5 % of 503s', () => {
       `${client.accounts.map((account, index) => updateLine(account, { socialName: `Batch ${index + 1}` })).join('\n')}\n`,
     );
     const [journal, report] = [dir.file('journal'), dir.file('report.json')];
-    const run = await runCli(
+    const run = await runMain(
       ['update-many', '--input', input, '--base-url', sandbox.url, '--journal', journal, '--report', report],
       { BAAS_TOKEN: client.token },
+      // In process and without sockets: the pacing, the retries and the report are the command's.
+      { fetch: sandbox.fetch },
     );
     expect(run.stderr).not.toContain(client.token);
+    // Every request went through the fetch the command was given (CommandContext.fetch), none over HTTP.
+    expect(sandbox.fetched()).toBe(sandbox.requests.length);
     expect(run.code, run.stdout).toBe(0);
     const customers = sandbox.sandbox.snapshot().clients[0]!.accounts;
     expect(customers.map((customer) => customer.data.socialName)).toEqual(
