@@ -202,6 +202,10 @@ export const booleanCell = (cell: string): boolean | undefined => BOOLEAN_CELLS.
 
 const BOOLEAN_RULE = 'must be TRUE or FALSE (VERDADEIRO or FALSO, true or false; any case), or empty to leave it';
 
+// The example's first digits only: the terminal and the report mask any CPF-shaped run of digits, so a whole
+// 11-digit example would show as "*********90", hiding the very zero it is there to show.
+const shortExample = (digits: string): string => `${digits.slice(0, 4)}…`;
+
 /**
  * A cell of digits only, shorter than the fixed number of digits its column takes: what a spreadsheet
  * that took the column for numbers leaves of a value that began with zeros. Refused, never padded: a
@@ -212,7 +216,7 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   if (digits === undefined || !/^[0-9]+$/.test(cell) || cell.length >= digits.length) return undefined;
   return (
     `has ${cell.length} digits, not ${digits.length}: a spreadsheet that took the column for numbers drops leading zeros ` +
-    `(${digits.example} becomes ${digits.example.replace(/^0+/, '')}); nothing is padded for you. Keep the column as text ` +
+    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. Keep the column as text ` +
     '(LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; or save as .xlsx ' +
     'with the column formatted as Text) and type the value with its zeros'
   );
