@@ -1,5 +1,5 @@
 // `npm test`: every unit, in-process and loopback test (`test/**/*.test.ts`), quick enough for every
-// change, in four projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
+// change, in five projects that a rule over what each file loads decides (scripts/lib/test-kinds.mjs;
 // TESTING.md, "Two projects"), never a list of names:
 // - pure: threads sharing one module graph (no per-file isolation); test/support/pure-setup.ts makes
 //   a process, a thread or a socket throw and fails a file that leaves global state behind;
@@ -8,7 +8,8 @@
 // - isolated: what mocks a module or resets the registry (vi.mock, vi.doMock, vi.resetModules): one
 //   fresh fork per file;
 // - prism: the files that read the run's Prism mock, which that project's global setup starts only
-//   when one of them runs.
+//   when one of them runs: forks sharing one module graph per fork, under process-setup.ts's guard;
+// - prism-isolated: those that also mock a module: one fresh fork per file, the same Prism.
 // The slow matrix (`*.matrix.test.ts`) is vitest.matrix.config.ts's; the checks that are not unit
 // tests (`*.check.test.ts`: generated files, lints, the lock file, the API reports) are
 // vitest.check.config.ts's, run by `npm run check` (TESTING.md, "Two commands").
@@ -35,7 +36,17 @@ const only = (files: string[]) => (files.length > 0 ? files : ['test/support/non
 // with it: 4–6 s of CPU of the main process).
 const limits = { testTimeout: 300_000, hookTimeout: 600_000 };
 
+// `@fast-check/vitest` is test/support/fast-check-vitest.ts in every run (the matrix's and StrykerJS's
+// too): the package builds a `.prop` for every chain of vitest 4's test modifiers when it loads, 2.1 s
+// of CPU for each module graph that imports it; that module makes `.prop` when a test reads it.
+export const FAST_CHECK_VITEST = {
+  find: /^@fast-check\/vitest$/,
+  replacement: fileURLToPath(new URL('./test/support/fast-check-vitest.ts', import.meta.url)),
+};
+const resolve = { alias: [FAST_CHECK_VITEST] };
+
 export default defineConfig({
+  resolve,
   test: {
     // vitest's default is one worker per core but one, so a 2-core machine ran the files one at a
     // time while most of them wait on child processes, sockets and timers. One more worker than cores
@@ -45,6 +56,7 @@ export default defineConfig({
     ...limits,
     projects: [
       {
+        resolve,
         test: {
           ...limits,
           name: 'pure',
@@ -55,6 +67,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'process',
@@ -71,6 +84,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'isolated',
@@ -80,10 +94,29 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           ...limits,
           name: 'prism',
           include: only(kinds.prism),
+          pool: 'forks',
+          // Forks sharing one module graph per fork, as in process, and under the same guard: a fresh
+          // fork per file was 27.1 s of CPU for the project alone (13 files, load 12), shared 14.3-15.1 s
+          // (its 10 files, load 13; the fault matrix and never-hangs, which read no Prism, run in
+          // process now, and the file that also mocks a module in prism-isolated).
+          isolate: false,
+          setupFiles: ['test/support/process-setup.ts'],
+          globalSetup: ['test/support/prism-setup.ts'],
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...limits,
+          // Reads Prism and mocks a module (test/cli/commands.test.ts): a fresh fork per file, and the
+          // same Prism as the prism project's (prism-setup.ts starts one for both).
+          name: 'prism-isolated',
+          include: only(kinds['prism-isolated']),
           pool: 'forks',
           isolate: true,
           globalSetup: ['test/support/prism-setup.ts'],

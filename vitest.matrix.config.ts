@@ -6,8 +6,11 @@
 // test as it ends, so a long run shows its progress.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { FAST_CHECK_VITEST } from './vitest.config.js';
 
 export default defineConfig({
+  // test/support/fast-check-vitest.ts, as in npm test (vitest.config.ts says why).
+  resolve: { alias: [FAST_CHECK_VITEST] },
   test: {
     include: ['test/**/*.matrix.test.ts'],
     exclude: ['**/node_modules/**'],

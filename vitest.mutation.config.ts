@@ -56,8 +56,10 @@ if (include) {
   config.test!.include = include;
   // Prism only when a file that reads it is among them: its start is seconds of CPU, paid again each
   // time StrykerJS replaces a test worker (after every mutant that timed out).
-  const { prism } = testProjects(fileURLToPath(new URL('.', import.meta.url)), (name) => name.endsWith('.test.ts'));
-  if (!prism.some((file: string) => include.some((glob) => matchesGlob(file, glob)))) delete config.test!.globalSetup;
+  // Every project that reads Prism: `prism`, and `prism-isolated` (Prism beside a module mock).
+  const kinds = testProjects(fileURLToPath(new URL('.', import.meta.url)), (name) => name.endsWith('.test.ts'));
+  const readsPrism = [...kinds.prism, ...kinds['prism-isolated']];
+  if (!readsPrism.some((file: string) => include.some((glob) => matchesGlob(file, glob)))) delete config.test!.globalSetup;
 }
 
 export default config;

@@ -29,6 +29,7 @@ export {
   type CallOperation,
   type ErrorContext,
 } from './errors.js';
+export { isBaasOptionError, type BaasOptionError } from './option-rules.js';
 export { operationNames, type OperationName } from './generated/operations.js';
 export {
   validateNaturalPersonUpdate,

@@ -65,14 +65,3 @@ export function misspeltMembers(
   }
   return found;
 }
-
-/** `createBaasClient: unknown option "timeout"; did you mean timeoutMs?` for the first misspelt member, if any. */
-export function misspeltOptionProblem(
-  where: string,
-  options: object,
-  known: readonly string[],
-  aliases?: Readonly<Record<string, string>>,
-): string | undefined {
-  const [first] = misspeltMembers(options, known, { aliases });
-  return first && `${where}: unknown option "${first.given}"; did you mean ${first.meant}?`;
-}

@@ -1,9 +1,14 @@
 // Which vitest project of `npm test` a test file belongs to, decided from what the file loads, never
 // from a list of names (TESTING.md, "Two projects"):
 //
+// - **prism-isolated**: something it loads reads the run's Prism mock and something mocks a module or
+//   resets the registry (both rules below): one fresh fork per file, and the run's Prism.
 // - **prism**: something it loads reads the run's Prism mock (vitest's inject of "mockUrl", as test/support/mock.ts
 //   does). Those files get the one Prism of the run, started by that project's global setup, and only
-//   when at least one of them runs.
+//   when at least one of them runs; forks sharing one module graph per fork, under the process
+//   project's guard. A module mock in a shared graph would outlive its file (the mocked module stays
+//   evaluated for the fork's next files, and a module a previous file evaluated is not mocked again),
+//   hence prism-isolated.
 // - **isolated**: something it loads mocks a module or resets the module registry (`vi.mock`,
 //   `vi.doMock`, `vi.resetModules`), or a test-side file of it (under test/) starts a real Prism with
 //   `startMock(`, which installs its exit hooks in the calling process on the first start (by design:
@@ -242,6 +247,11 @@ export function createClassifier(root) {
   /** `{ project, reason }` for one test file (a path relative to root or absolute). */
   return function classify(file) {
     const reasons = reasonsOf(resolve(root, file));
+    if (reasons.prism && reasons.isolated)
+      return {
+        project: 'prism-isolated',
+        reason: `${reasons.prism} reads the run's Prism mock and ${reasons.isolated}`,
+      };
     if (reasons.prism) return { project: 'prism', reason: `${reasons.prism} reads the run's Prism mock` };
     if (reasons.isolated) return { project: 'isolated', reason: reasons.isolated };
     if (reasons.process) return { project: 'process', reason: reasons.process };
@@ -296,7 +306,7 @@ export function testProjects(root, isTest = (name) => name.endsWith('.test.ts') 
   }
   let classify;
   let added = false;
-  const projects = { pure: [], process: [], isolated: [], prism: [] };
+  const projects = { pure: [], process: [], isolated: [], prism: [], 'prism-isolated': [] };
   for (const name of names) {
     if (!Object.hasOwn(projects, known[name])) {
       classify ??= createClassifier(root);

@@ -5,7 +5,15 @@ import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
-import { AS_GIVEN, checkOptions, isFunction, must, type OptionRule, type OptionRules } from '../option-rules.js';
+import {
+  AS_GIVEN,
+  checkOptions,
+  isFunction,
+  must,
+  optionError,
+  type OptionRule,
+  type OptionRules,
+} from '../option-rules.js';
 
 /** How the client authenticates at the token endpoint (RFC 6749 §2.3.1): HTTP Basic, or the two in the form body. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -121,7 +129,7 @@ const RULES: OptionRules<ClientCredentialsOptions> = {
       const wrong = [...(scope as readonly unknown[])].findIndex(
         (item) => typeof item !== 'string' || !SCOPE_TOKEN.test(item),
       );
-      return wrong < 0 ? undefined : `[${wrong}] ${SCOPE_RULE}`;
+      return wrong < 0 ? undefined : { at: `[${wrong}]`, rule: SCOPE_RULE };
     },
     error: TypeError,
   },
@@ -141,16 +149,26 @@ const RULES: OptionRules<ClientCredentialsOptions> = {
 
 export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {
   if (!options || typeof options !== 'object')
-    throw new TypeError('clientCredentials: options are required: { tokenUrl, clientId, clientSecret }');
+    throw optionError({
+      where: 'clientCredentials',
+      option: 'options',
+      rule: 'are required: { tokenUrl, clientId, clientSecret }',
+    });
   checkOptions('clientCredentials', options, RULES);
   const url = new URL(options.tokenUrl);
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
-    throw new TypeError(
-      `clientCredentials: tokenUrl uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`,
-    );
+    throw optionError({
+      where: 'clientCredentials',
+      option: 'tokenUrl',
+      rule: `uses plain http to ${url.hostname}, which would send the client secret in clear; use https, or pass allowInsecureHttp: true`,
+    });
   }
   if (options.tls !== undefined && options.fetch !== undefined)
-    throw new TypeError('clientCredentials: give either tls or fetch, not both (tls builds its own fetch)');
+    throw optionError({
+      where: 'clientCredentials',
+      option: 'tls',
+      rule: 'must not be given with fetch: give either tls or fetch, not both (tls builds its own fetch)',
+    });
   const list =
     typeof options.scope === 'string' ? options.scope.split(' ').filter(Boolean) : [...(options.scope ?? [])];
   const second = (seconds: number | undefined, fallback: number) => (seconds ?? fallback) * 1000;

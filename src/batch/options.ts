@@ -4,7 +4,15 @@ import type { RetryOptions } from '../client/retry.js';
 import { retrySettings, type RetrySettings } from '../client/retry.js';
 import type { RequestLimiter } from './limiter.js';
 import type { BatchProgress } from './progress.js';
-import { checkOptions, isFunction, must, type OptionRules, within } from '../option-rules.js';
+import {
+  checkOptions,
+  isBaasOptionError,
+  isFunction,
+  must,
+  optionError,
+  type OptionRules,
+  within,
+} from '../option-rules.js';
 
 /** Options shared by `updateMany` and `exportKeys`: how fast, and when to stop. */
 export interface PacingOptions {
@@ -63,7 +71,7 @@ export interface UpdateManySettings extends PacingSettings {
 function checkObject(options: unknown, where: string): Record<string, unknown> {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null)
-    throw new TypeError(`${where}: options must be an object, got ${typeof options}`);
+    throw optionError({ where, option: 'options', rule: `must be an object, got ${typeof options}` });
   return options as Record<string, unknown>;
 }
 
@@ -102,7 +110,7 @@ const BATCH_ALIASES = { rateLimit: 'rate', requestsPerSecond: 'rate', pageSize: 
 /** `options` checked against `rules` (a misspelt name refused with the one meant; other members are left alone). */
 export function checkBatchOptions<X extends object>(options: X, where: string, rules: OptionRules<X>): void {
   const aliases = Object.fromEntries(Object.entries(BATCH_ALIASES).filter(([, meant]) => Object.hasOwn(rules, meant)));
-  checkOptions(where, options, rules, aliases);
+  checkOptions(where, options, rules, { aliases });
 }
 
 /** The pacing settings of options already checked against rules that hold PACING_RULES. */
@@ -110,9 +118,10 @@ export function pacingSettings(options: PacingOptions, where: string): PacingSet
   const { rate, limiter, signal, retry } = options;
   let settings: RetrySettings | false;
   try {
-    settings = retrySettings(retry === false ? false : { ...BATCH_RETRY, ...retry });
+    settings = retrySettings(retry === false ? false : { ...BATCH_RETRY, ...retry }, { where, path: 'retry' });
   } catch (error) {
-    throw new RangeError(`${where}: ${(error as Error).message}`);
+    // A batch's settings out of their bounds, as every other option of the batch: the same data, a RangeError.
+    throw isBaasOptionError(error) ? optionError(error, RangeError) : error;
   }
   return { rate, limiter, signal, retry: settings };
 }

@@ -25,6 +25,7 @@ import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 import { misspeltMembers } from '../words.js';
+import { AS_GIVEN, type OptionRules } from '../option-rules.js';
 
 /** The argument of `updateNaturalPerson`: who (`account`, `documentNumber`), what (`body`), and the per-call options. */
 export interface UpdateNaturalPersonInput extends CallOptions {
@@ -66,24 +67,17 @@ export interface BaasClient {
   close(): Promise<void>;
 }
 
-// Every member each operation's input takes, once: tsc fails here when an input gains or loses one (the
-// call options' names are their declaration's, options.ts).
-const CALL_OPTIONS = Object.keys(CALL_OPTION_RULES);
-const INPUT_NAMES = {
-  updateNaturalPerson: [
-    ...Object.keys({ account: true, documentNumber: true, body: true } satisfies Record<
-      Exclude<keyof UpdateNaturalPersonInput, keyof CallOptions>,
-      true
-    >),
-    ...CALL_OPTIONS,
-  ],
-  listPixKeys: [
-    ...Object.keys({ limit: true, cursor: true } satisfies Record<
-      Exclude<keyof ListPixKeysInput, keyof CallOptions>,
-      true
-    >),
-    ...CALL_OPTIONS,
-  ],
+// Each operation's input, declared once (src/option-rules.ts): tsc fails here when an input gains or loses
+// a member. Its names are the ones a member in other letters is checked against; the values are the
+// contract's to check (preflight) and the call options' (CALL_OPTION_RULES, in callSettings).
+const INPUT_RULES = {
+  updateNaturalPerson: {
+    account: AS_GIVEN,
+    documentNumber: AS_GIVEN,
+    body: AS_GIVEN,
+    ...CALL_OPTION_RULES,
+  } satisfies OptionRules<UpdateNaturalPersonInput>,
+  listPixKeys: { limit: AS_GIVEN, cursor: AS_GIVEN, ...CALL_OPTION_RULES } satisfies OptionRules<ListPixKeysInput>,
 } as const;
 
 /**
@@ -92,8 +86,8 @@ const INPUT_NAMES = {
  * "Account is required". Other members are left alone: spreading a wider object (a sandbox account with
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
-function misspeltInput(operation: keyof typeof INPUT_NAMES, input: object, secrets: Secrets): void {
-  const issues = misspeltMembers(input, INPUT_NAMES[operation], { maxEdits: 0 }).map(({ given, meant }) =>
+function misspeltInput(operation: keyof typeof INPUT_RULES, input: object, secrets: Secrets): void {
+  const issues = misspeltMembers(input, Object.keys(INPUT_RULES[operation]), { maxEdits: 0 }).map(({ given, meant }) =>
     issueAt(given, `is not an input of ${operation}; did you mean ${meant}?`, `"${given}"`),
   );
   if (issues.length > 0) throw new BaasValidationError(issues, { operation, secrets });

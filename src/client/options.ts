@@ -6,11 +6,19 @@ import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
 import { operations } from '../generated/operations.js';
-import { resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
+import { LOGGING_RULES, resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { AS_GIVEN, checkOptions, checkOptionValues, must, type OptionRule, type OptionRules } from '../option-rules.js';
+import {
+  AS_GIVEN,
+  checkOptions,
+  checkOptionValues,
+  must,
+  optionError,
+  type OptionRule,
+  type OptionRules,
+} from '../option-rules.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { AttemptPolicy } from '../transport/pipeline.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
@@ -173,11 +181,13 @@ const RULES: OptionRules<BaasClientOptions> = {
   allowInsecureHttp: AS_GIVEN,
   // Its own rules: lazyTlsFetch (src/tls/).
   tls: AS_GIVEN,
-  // Their own rules: resolveLogging (src/logging/levels.ts).
-  logger: AS_GIVEN,
-  logLevel: AS_GIVEN,
-  // Its own rule: answerCheck (src/drift/answer.ts).
-  validateResponses: AS_GIVEN,
+  // The logging options' own declaration (src/logging/levels.ts), shared with the event log.
+  logger: LOGGING_RULES.logger,
+  logLevel: LOGGING_RULES.logLevel,
+  validateResponses: must(
+    (mode) => mode === 'off' || mode === 'warn' || mode === 'throw',
+    'must be off, warn or throw',
+  ),
   onDrift: AS_GIVEN,
 };
 
@@ -185,9 +195,11 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
   checkOptions('createBaasClient', typeof options === 'object' && options !== null ? options : ({} as never), RULES);
   const { url, plainHttp } = baseUrlOf(options.baseUrl) as { url: URL; plainHttp: boolean };
   if (plainHttp && !options.allowInsecureHttp) {
-    throw new TypeError(
-      `createBaasClient: baseUrl uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
-    );
+    throw optionError({
+      where: 'createBaasClient',
+      option: 'baseUrl',
+      rule: `uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
+    });
   }
   // The client's Secrets are not built yet: what the options hold of a secret is the token itself.
   const given = { secrets: Secrets.of(typeof options.token === 'string' ? [options.token] : []) };
@@ -200,9 +212,11 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     throw new BaasAuthError('createBaasClient: token must be a string or a function returning one', given);
   }
   if (options.tls !== undefined && options.fetch !== undefined) {
-    throw new TypeError(
-      'createBaasClient: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',
-    );
+    throw optionError({
+      where: 'createBaasClient',
+      option: 'tls',
+      rule: 'must not be given with fetch: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',
+    });
   }
   const tlsFetch = options.tls === undefined ? undefined : lazyTlsFetch(options.tls);
   const logging = options.logger === undefined && options.logLevel === undefined ? undefined : resolveLogging(options);
@@ -213,7 +227,7 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
     userAgent: options.userAgent ?? `${PACKAGE_NAME}/${PACKAGE_VERSION}`,
     fetch: tlsFetch ?? options.fetch ?? runtimeFetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    retry: retrySettings(options.retry),
+    retry: retrySettings(options.retry, { where: 'createBaasClient', path: 'retry' }),
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     validate: options.validate ?? true,
     logging,
@@ -232,7 +246,7 @@ export function callSettings(
       ? settings.retry
       : options.retry === false
         ? false
-        : retrySettings({ ...(settings.retry || {}), ...options.retry });
+        : retrySettings({ ...(settings.retry || {}), ...options.retry }, { where: 'call options', path: 'retry' });
   return {
     timeoutMs: options.timeoutMs ?? settings.timeoutMs,
     retry,

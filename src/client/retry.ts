@@ -2,7 +2,7 @@
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { isTimerMs } from '../transport/sleep.js';
-import { misspeltMembers } from '../words.js';
+import { checkOptions, must, optionError, type OptionRules, type OptionsPlace } from '../option-rules.js';
 
 /** The `retry` option: how many attempts, and how long to wait between them. */
 export interface RetryOptions {
@@ -35,34 +35,48 @@ export const DEFAULT_RETRY: RetrySettings = Object.freeze({
   statuses: Object.freeze([429, 502, 503, 504]),
 });
 
-// Every setting's name, once (tsc fails here when RetryOptions gains or loses one), and the names a
-// caller brings from other libraries.
-const SETTING_NAMES = Object.keys(DEFAULT_RETRY satisfies Record<keyof RetryOptions, unknown>);
+// Each setting's rule, once: tsc fails here when RetryOptions gains or loses one. Its names are the ones a
+// misspelt setting is checked against, with the names a caller brings from other libraries.
+const TIMER_WAIT = must(isTimerMs, `must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+const RETRY_RULES: OptionRules<RetryOptions> = {
+  maxAttempts: must(
+    (value) => Number.isInteger(value) && (value as number) >= 1,
+    'must be a whole number of at least 1',
+  ),
+  baseDelayMs: TIMER_WAIT,
+  maxDelayMs: TIMER_WAIT,
+  // Never a timer by itself (waits are checked against what it leaves), so Infinity may mean no bound.
+  maxElapsedMs: must(
+    (value) => typeof value === 'number' && value >= 0,
+    'must be a number of milliseconds of at least 0 (Infinity for no bound)',
+  ),
+  maxRetryAfterMs: TIMER_WAIT,
+  statuses: must(
+    (value) =>
+      Array.isArray(value) && value.every((status) => Number.isInteger(status) && status >= 100 && status <= 599),
+    'must be a list of HTTP statuses (whole numbers from 100 to 599)',
+  ),
+};
 const OTHER_NAMES = { retries: 'maxAttempts', attempts: 'maxAttempts', statusCodes: 'statuses' };
 
-export function retrySettings(option: RetryOptions | boolean | undefined): RetrySettings | false {
+/**
+ * The settings `option` stands for: `false` none (one attempt), `true` or undefined the defaults, an
+ * object its settings over the defaults (a member given as undefined is the default). A misspelt setting
+ * or a value its rule refuses is a BaasOptionError at `place` (`retry` of createBaasClient, say).
+ */
+export function retrySettings(
+  option: RetryOptions | boolean | undefined,
+  place: OptionsPlace = { path: 'retry' },
+): RetrySettings | false {
   if (option === false) return false;
+  if (option === true || option === undefined) return { ...DEFAULT_RETRY };
+  const { where, path = 'retry' } = typeof place === 'string' ? { where: place } : place;
+  if (typeof option !== 'object' || option === null || Array.isArray(option))
+    throw optionError({ where, option: path, rule: 'must be true, false or retry settings ({ maxAttempts, … })' });
   // `{ maxAttempt: 5 }` or `{ retries: 5 }` would otherwise retry with the defaults without a word.
-  const [misspelt] =
-    typeof option === 'object' && option !== null
-      ? misspeltMembers(option, SETTING_NAMES, { aliases: OTHER_NAMES })
-      : [];
-  if (misspelt !== undefined)
-    throw new TypeError(`retry.${misspelt.given} is not a retry setting; did you mean ${misspelt.meant}?`);
-  // Spreading `true` or `undefined` adds nothing: both mean the defaults.
-  const settings = { ...DEFAULT_RETRY, ...(option as RetryOptions | undefined) };
-  if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {
-    throw new TypeError('retry.maxAttempts must be a whole number of at least 1');
-  }
-  for (const name of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
-    if (!isTimerMs(settings[name]))
-      throw new TypeError(`retry.${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
-  }
-  // Never a timer by itself (waits are checked against what it leaves), so Infinity may mean no bound.
-  if (typeof settings.maxElapsedMs !== 'number' || !(settings.maxElapsedMs >= 0)) {
-    throw new TypeError('retry.maxElapsedMs must be a number of milliseconds of at least 0 (Infinity for no bound)');
-  }
-  return settings;
+  checkOptions({ where, path }, option, RETRY_RULES, { aliases: OTHER_NAMES });
+  const given = Object.fromEntries(Object.entries(option).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_RETRY, ...given };
 }
 
 // The longest timer, the transport's (a longer one would fire at once).

@@ -1,6 +1,7 @@
 // The logger and logLevel options, as the Stainless SDKs have them: any object with debug, info,
 // warn and error methods taking (message, object). console and winston fit as they are; pino takes
 // (object, message), so wrap it: `{ info: (m, o) => pino.info(o, m), … }`.
+import { checkOptionValues, must, type OptionRules } from '../option-rules.js';
 
 /** The `logLevel` option: the least severe entry written, or `off`. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -31,20 +32,30 @@ export interface ResolvedLogging {
   level: LogLevel;
 }
 
-/** Checks the options, naming the field that is wrong. */
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** Each logging option's rule, once (src/option-rules.ts): createBaasClient's declaration holds these two. */
+export const LOGGING_RULES: OptionRules<LoggingOptions> = {
+  logLevel: must(
+    (level) => LOG_LEVELS.includes(level as LogLevel),
+    `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}`,
+  ),
+  logger: {
+    check: (logger) => {
+      if (!logger || typeof logger !== 'object') return 'must be an object with debug, info, warn and error methods';
+      const missing = LOGGER_METHODS.find(
+        (method) => typeof (logger as Record<string, unknown>)[method] !== 'function',
+      );
+      return missing && { at: `.${missing}`, rule: 'must be a function (message, object)' };
+    },
+    error: TypeError,
+  },
+};
+
+/** Checks the options (LOGGING_RULES, a BaasOptionError naming the field that is wrong) and settles the level. */
 export function resolveLogging(options: LoggingOptions = {}, where = 'createBaasClient'): ResolvedLogging {
+  checkOptionValues(where, options, LOGGING_RULES);
   const { logger, logLevel } = options;
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) {
-    throw new TypeError(`${where}: logLevel must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}`);
-  }
-  if (logger !== undefined) {
-    if (!logger || typeof logger !== 'object')
-      throw new TypeError(`${where}: logger must be an object with debug, info, warn and error methods`);
-    for (const method of ['debug', 'info', 'warn', 'error'] as const) {
-      if (typeof (logger as unknown as Record<string, unknown>)[method] !== 'function')
-        throw new TypeError(`${where}: logger.${method} must be a function (message, object)`);
-    }
-  }
   const level = logLevel ?? (logger ? 'warn' : 'off');
   return { logger: level === 'off' ? undefined : (logger ?? (globalThis.console as Logger)), level };
 }

@@ -36,7 +36,7 @@ const COMMAND_LINE_NAMES = { accounts: 'accountsPerClient', keys: 'keysPerAccoun
 
 /** The sizes, seed and token lifetime; the rate limit and faults are checked where they are built. */
 export function settle(options: SandboxOptions): CheckedOptions {
-  checkOptions('createSandbox', options, RULES, COMMAND_LINE_NAMES);
+  checkOptions('createSandbox', options, RULES, { aliases: COMMAND_LINE_NAMES });
   const { clients = 1, accountsPerClient = 2, keysPerAccount = 5 } = options;
   const tooBig = totalProblem({ clients, accountsPerClient, keysPerAccount }, (name) => name);
   if (tooBig !== undefined) throw new RangeError(`createSandbox: ${tooBig}`);

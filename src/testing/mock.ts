@@ -224,7 +224,7 @@ const RULES: OptionRules<StartMockOptions> = {
 /** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   // Before anything else, Prism's presence included: a misspelt option is the caller's to fix first.
-  checkOptions('startMock', options, RULES, { timeoutMs: 'readyTimeoutMs' });
+  checkOptions('startMock', options, RULES, { aliases: { timeoutMs: 'readyTimeoutMs' } });
   const spec = resolve(options.spec ?? bundledSpecPath);
   // Prism's own message for a missing file is buried in its log; say it plainly, before spawning.
   await access(spec, constants.R_OK).catch((error: NodeJS.ErrnoException) => {

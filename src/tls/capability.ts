@@ -5,6 +5,7 @@
 // so the certificate and the authority would be silently ignored). Asked when a client or a token
 // source is created, so such a runtime fails there, not at the first request. Detected by what the
 // runtime has, not by its name.
+import { optionError } from '../option-rules.js';
 
 /** The part of node:tls asked for. */
 interface SecureContexts {
@@ -59,8 +60,10 @@ export function tlsLimitation(load: BuiltinLoader | null = runtimeLoader()): str
 /** Throws at creation when the runtime cannot present a client certificate; `where` names the option. */
 export function requireTlsSupport(where: string, lacking: string | undefined = tlsLimitation()): void {
   if (lacking === undefined) return;
-  throw new TypeError(
-    `${where} needs node:tls and the undici package, and ${lacking}: ` +
+  throw optionError({
+    option: where,
+    rule:
+      `needs node:tls and the undici package, and ${lacking}: ` +
       "give the client a fetch that presents the certificate instead (a Workers mTLS binding's fetch, say)",
-  );
+  });
 }

@@ -1,6 +1,6 @@
 // The `tls` option as the client and clientCredentials take it: its shape (options.ts: a misspelt or
 // unknown member, a key without its certificate) and the runtime checked now, so a mistake in the
-// configuration fails at creation with a TypeError naming the field, before anything is sent; its
+// configuration fails at creation with a BaasOptionError naming the field, before anything is sent; its
 // material (agent.ts: a wrong passphrase, a key of another certificate) on the first request, when the
 // TLS fetch is built on undici (an optional peer, loaded then). Creating a client is synchronous and
 // undici loads asynchronously, hence the wait for the first request. Unusable material then fails that
@@ -11,9 +11,6 @@ import { usableTlsFetch } from './fetch.js';
 import { checkTlsOptions, type TlsOptions } from './options.js';
 
 export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
-  if (!tls || typeof tls !== 'object' || Array.isArray(tls)) {
-    throw new TypeError(`${where} must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }`);
-  }
   // The shape, then the runtime: a misspelt member is the user's to fix wherever the code runs.
   checkTlsOptions(tls, where);
   // A runtime without node:tls (workerd) fails here, at creation, rather than on the first request.

@@ -1,8 +1,8 @@
 // The `tls` option: a client certificate (PEM pair or PKCS#12) and/or a private authority to trust.
-// Checked when the client is created, so a misconfiguration fails before anything is sent. Messages
-// name the field and the rule, never a value: these fields hold private keys.
+// Checked when the client is created, so a misconfiguration fails before anything is sent. Refusals
+// (BaasOptionError) name the field and the rule, never a value: these fields hold private keys.
 
-import { closestName } from '../words.js';
+import { checkOptions, must, optionError, type OptionRules } from '../option-rules.js';
 
 /** PEM text or raw bytes (a Node Buffer is a Uint8Array). */
 export type TlsMaterial = string | Uint8Array;
@@ -48,66 +48,53 @@ export interface ConnectOptions {
   ca?: TlsMaterial | TlsMaterial[];
 }
 
-// Every member of the three shapes, once: tsc fails here when one of them gains or loses one.
-const KNOWN = new Set(
-  Object.keys({ cert: true, key: true, pfx: true, passphrase: true, ca: true } satisfies Record<
-    keyof (PemClientCertificate & PfxClientCertificate & PrivateCaOnly),
-    true
-  >),
-);
-
 const isMaterial = (value: unknown): value is TlsMaterial =>
   (typeof value === 'string' && value.trim().length > 0) || (value instanceof Uint8Array && value.byteLength > 0);
 
-/** Checks the shape of a `tls` option and returns the connect options; throws TypeError naming the field. */
-export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
-  if (!tls || typeof tls !== 'object' || Array.isArray(tls)) {
-    throw new TypeError(`${where} must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }`);
-  }
-  const given = tls as Record<string, unknown>;
-  for (const name of Object.keys(given)) {
-    if (!KNOWN.has(name) && given[name] !== undefined) {
-      const meant = closestName(name, [...KNOWN]);
-      throw new TypeError(
-        `${where}.${name} is not a tls option${meant ? `; did you mean ${meant}?` : ''} (known: ${[...KNOWN].join(', ')})`,
-      );
-    }
-  }
-  const has = (name: string) => given[name] !== undefined;
-  const material = (name: string) => {
-    if (!isMaterial(given[name])) throw new TypeError(`${where}.${name} must be non-empty PEM text or bytes`);
-    return given[name] as TlsMaterial;
-  };
-  const out: ConnectOptions = {};
+const MATERIAL = must(isMaterial, 'must be non-empty PEM text or bytes');
 
-  if (has('pfx') && (has('cert') || has('key')))
-    throw new TypeError(`${where}: give either pfx or cert and key, not both`);
+// Every member of the three shapes, once, with its rule: tsc fails here when one of them gains or loses
+// one. Its names are the only ones `tls` takes (any other is refused: an ignored `rejectUnauthorized`
+// would be a guarantee lost without a word); the rules between members are checkTlsOptions'.
+const TLS_RULES: OptionRules<PemClientCertificate & PfxClientCertificate & PrivateCaOnly> = {
+  cert: MATERIAL,
+  key: MATERIAL,
+  pfx: MATERIAL,
+  passphrase: must((value) => typeof value === 'string', 'must be a string'),
+  ca: {
+    check: (ca) => {
+      if (!Array.isArray(ca)) return isMaterial(ca) ? undefined : MATERIAL.check(ca);
+      if (ca.length === 0) return 'must not be an empty list';
+      const wrong = ca.findIndex((item) => !isMaterial(item));
+      return wrong < 0 ? undefined : { at: `[${wrong}]`, rule: 'must be non-empty PEM text or bytes' };
+    },
+    error: TypeError,
+  },
+};
+
+const SHAPES = 'must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }';
+
+/**
+ * Checks the shape of a `tls` option and returns the connect options; throws a BaasOptionError (a
+ * TypeError) naming the member by its path: `where` is the option's own (`tls`, `clientCredentials.tls`).
+ */
+export function checkTlsOptions(tls: unknown, where = 'tls'): ConnectOptions {
+  const refuse = (option: string, rule: string) => optionError({ option, rule });
+  if (!tls || typeof tls !== 'object' || Array.isArray(tls)) throw refuse(where, SHAPES);
+  const given = tls as Record<string, unknown>;
+  const has = (name: string) => given[name] !== undefined;
+  const at = (name: string) => `${where}.${name}`;
+  checkOptions({ path: where }, given, TLS_RULES, { closed: true });
+  if (has('pfx') && (has('cert') || has('key'))) throw refuse(where, 'must hold either pfx or cert and key, not both');
   if (has('cert') !== has('key'))
-    throw new TypeError(
-      `${where}.${has('cert') ? 'key' : 'cert'} is required with ${where}.${has('cert') ? 'cert' : 'key'}`,
-    );
-  if (has('cert')) {
-    out.cert = material('cert');
-    out.key = material('key');
-  }
-  if (has('pfx')) out.pfx = material('pfx');
-  if (has('passphrase')) {
-    if (typeof given.passphrase !== 'string') throw new TypeError(`${where}.passphrase must be a string`);
-    if (!has('key') && !has('pfx')) throw new TypeError(`${where}.passphrase needs a key or a pfx to decrypt`);
-    out.passphrase = given.passphrase;
-  }
-  if (has('ca')) {
-    const list = Array.isArray(given.ca) ? (given.ca as unknown[]) : [given.ca];
-    if (list.length === 0) throw new TypeError(`${where}.ca must not be an empty list`);
-    list.forEach((item, i) => {
-      if (!isMaterial(item))
-        throw new TypeError(
-          `${where}.ca${Array.isArray(given.ca) ? `[${i}]` : ''} must be non-empty PEM text or bytes`,
-        );
-    });
-    out.ca = Array.isArray(given.ca) ? (list as TlsMaterial[]) : (given.ca as TlsMaterial);
-  }
-  if (!out.cert && !out.pfx && !out.ca)
-    throw new TypeError(`${where} needs a client certificate ({ cert, key } or { pfx }) or a ca`);
+    throw refuse(at(has('cert') ? 'key' : 'cert'), `is required with ${at(has('cert') ? 'cert' : 'key')}`);
+  if (has('passphrase') && !has('key') && !has('pfx'))
+    throw refuse(at('passphrase'), 'needs a key or a pfx to decrypt');
+  if (!has('cert') && !has('pfx') && !has('ca'))
+    throw refuse(where, 'needs a client certificate ({ cert, key } or { pfx }) or a ca');
+  // Only the fields that were given, as they were given (a single ca stays a single value).
+  const out: ConnectOptions = {};
+  for (const name of Object.keys(TLS_RULES) as (keyof ConnectOptions)[])
+    if (has(name)) Object.assign(out, { [name]: given[name] });
   return out;
 }

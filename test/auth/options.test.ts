@@ -32,7 +32,7 @@ describe('options refused at creation', () => {
 
   it('refuses an unknown option, naming the one meant, never its value', () => {
     const message = refusal({ ...valid, client_secret: 'fake-secret-never-shown' });
-    expect(message).toMatch(/^clientCredentials: unknown option "client_secret"; did you mean clientSecret\?$/);
+    expect(message).toMatch(/^clientCredentials: client_secret is not an option; did you mean clientSecret\?$/);
     expect(refusal({ ...valid, timeout: 5000 })).toContain('did you mean timeoutMs?');
     expect(message).not.toContain('fake-secret-never-shown');
     // A configuration object spread in whole, with the client's baseUrl beside the credentials, is fine.

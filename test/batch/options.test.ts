@@ -51,7 +51,7 @@ describe('options of updateMany', () => {
   it('refuses a misspelt option naming the one meant, and leaves other members alone', () => {
     const { client } = sandboxClient();
     expect(() => updateMany(client, [], { concurency: 2 } as never)).toThrow(
-      /"concurency"; did you mean concurrency\?/,
+      /: concurency is not an option; did you mean concurrency\?/,
     );
     expect(() => updateMany(client, [], { rateLimit: 5 } as never)).toThrow(/did you mean rate\?/);
     expect(() => updateMany(client, [], { inflight: 'abort' } as never)).toThrow(TypeError);
@@ -89,7 +89,9 @@ describe('options of exportKeys and exportKeyPages', () => {
       expect(() => walk(client, { after: 5 as never })).toThrow('after');
       expect(() => walk(client, null as never)).toThrow(/options/);
       // The command line's (and 0.2's) page size, and a typo, are named with the option meant.
-      expect(() => walk(client, { pageSize: 50 } as never)).toThrow(/"pageSize"; did you mean limit\?/);
+      expect(() => walk(client, { pageSize: 50 } as never)).toThrow(
+        /: pageSize is not an option; did you mean limit\?/,
+      );
       expect(() => walk(client, { limt: 50 } as never)).toThrow(/did you mean limit\?/);
       expect(() => walk(client, { onpage: () => undefined } as never)).toThrow(/did you mean onPage\?/);
     });

@@ -2,7 +2,7 @@
 // the command line's flags, the client's options and the sandbox's all take from here. The messages
 // built on them are pinned where TESTING.md says; this checks the rules themselves.
 import { describe, expect, it } from 'vitest';
-import { closestName, editDistance, misspeltMembers, misspeltOptionProblem, n, plural } from '../../src/words.js';
+import { closestName, editDistance, misspeltMembers, n, plural } from '../../src/words.js';
 
 describe('counts', () => {
   it('groups digits and puts the noun in the singular for one only', () => {
@@ -68,11 +68,5 @@ describe('misspeltMembers', () => {
       { given: 'port', meant: 'listenPort' },
     ]);
     expect(misspeltMembers({ toString: 1 }, known, { aliases })).toEqual([]);
-  });
-
-  it('misspeltOptionProblem names the first, through the aliases too; none when nothing is misspelt', () => {
-    const problem = misspeltOptionProblem('sandbox', { port: 1 }, ['listenPort'], { port: 'listenPort' });
-    expect(problem).toMatch(/^sandbox: .*"port".*listenPort/);
-    expect(misspeltOptionProblem('sandbox', { listenPort: 1 }, ['listenPort'])).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { callSettings, DEFAULT_TIMEOUT_MS, resolveOptions } from '../../src/client/options.js';
 import { BaasAuthError } from '../../src/errors.js';
+import { type BaasOptionError, isBaasOptionError } from '../../src/option-rules.js';
 
 const base = { baseUrl: 'https://api.baas.example', token: 't0ken-abcdef' };
 
@@ -26,8 +27,41 @@ describe('resolveOptions', () => {
       new TypeError('createBaasClient: baseUrl is required, e.g. "https://sandbox.baas.example"'),
     );
     expect(() => resolveOptions({ ...base, timeout: 5000 } as never)).toThrow(
-      new TypeError('createBaasClient: unknown option "timeout"; did you mean timeoutMs?'),
+      new TypeError('createBaasClient: timeout is not an option; did you mean timeoutMs?'),
     );
+  });
+
+  it('carries where, the option and the rule as data, for every refusal of an option (BaasOptionError)', () => {
+    const parts = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        expect(isBaasOptionError(error)).toBe(true);
+        const { where, option, rule } = error as BaasOptionError;
+        return { where, option, rule };
+      }
+      throw new Error('accepted');
+    };
+    expect(parts(() => resolveOptions({ ...base, timeoutMs: 0 }))).toEqual({
+      where: 'createBaasClient',
+      option: 'timeoutMs',
+      rule: 'must be a positive number of milliseconds, at most 2147483647',
+    });
+    expect(parts(() => resolveOptions({ ...base, timeout: 1 } as never))).toMatchObject({ option: 'timeout' });
+    expect(parts(() => resolveOptions({ ...base, baseUrl: 'http://api.baas.example' }))).toMatchObject({
+      where: 'createBaasClient',
+      option: 'baseUrl',
+    });
+    expect(parts(() => resolveOptions({ ...base, tls: { ca: 'x' }, fetch: async () => new Response() }))).toMatchObject(
+      {
+        option: 'tls',
+      },
+    );
+    expect(parts(() => resolveOptions({ ...base, retry: { baseDelayMs: -1 } }))).toMatchObject({
+      where: 'createBaasClient',
+      option: 'retry.baseDelayMs',
+    });
+    expect(parts(() => resolveOptions({ ...base, tls: { ca: [] } }))).toMatchObject({ option: 'tls.ca' });
   });
 
   // A JavaScript caller has no type check: a mistyped option would be ignored without a word (a
@@ -40,7 +74,7 @@ describe('resolveOptions', () => {
     ['loglevel', 'logLevel'],
   ])('refuses the unknown option %s, naming the one meant (%s)', (typo, meant) => {
     const message = refusal(() => resolveOptions({ ...base, [typo]: 'sbx_value_never_shown' } as never));
-    expect(message).toContain(`"${typo}"`);
+    expect(message).toContain(`: ${typo} is not an option;`);
     expect(message).toContain(`did you mean ${meant}?`);
     expect(message).not.toContain('sbx_value_never_shown');
   });
@@ -142,7 +176,7 @@ describe('resolveOptions', () => {
     ['maxRetryAfterMs', Number.NaN],
   ])('refuses retry.%s %s at creation: no timer is armed past 2^31-1 ms', (name, value) => {
     expect(refusal(() => resolveOptions({ ...base, retry: { [name]: value } }))).toMatch(
-      new RegExp(`^retry\\.${name} .*0 to 2147483647$`),
+      new RegExp(`^createBaasClient: retry\\.${name} .*0 to 2147483647$`),
     );
   });
 
@@ -255,6 +289,8 @@ describe('callSettings', () => {
   });
 
   it("checks a call's retry waits like the client's", () => {
-    expect(() => callSettings(client, { retry: { maxRetryAfterMs: 2 ** 31 } })).toThrow(/^retry\.maxRetryAfterMs /);
+    expect(() => callSettings(client, { retry: { maxRetryAfterMs: 2 ** 31 } })).toThrow(
+      /^call options: retry\.maxRetryAfterMs /,
+    );
   });
 });

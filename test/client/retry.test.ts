@@ -10,6 +10,7 @@ import {
   type RetryQuestion,
 } from '../../src/client/retry.js';
 import { sleep } from '../../src/transport/sleep.js';
+import { type BaasOptionError, isBaasOptionError } from '../../src/option-rules.js';
 
 const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
 const ask = (question: Partial<RetryQuestion>) =>
@@ -135,7 +136,7 @@ describe('retrySettings', () => {
   ])('refuses the setting %s, naming the one meant (%s)', (given, meant) => {
     expect(() => retrySettings({ [given]: 5 } as never)).toThrow(TypeError);
     expect(() => retrySettings({ [given]: 5 } as never)).toThrow(
-      new RegExp(`^retry\\.${given} is not a retry setting; did you mean ${meant}\\?$`),
+      new RegExp(`^retry\\.${given} is not an option; did you mean ${meant}\\?$`),
     );
   });
 
@@ -173,6 +174,42 @@ describe('retrySettings', () => {
     };
     expect(retrySettings(widest)).toMatchObject(widest);
     expect(MAX_TIMER_MS).toBe(2_147_483_647);
+  });
+
+  it('a refusal is data: where, the setting by its path, the rule; its message made of them', () => {
+    let error: unknown;
+    try {
+      retrySettings({ maxAttempts: 0 }, { where: 'createBaasClient', path: 'retry' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isBaasOptionError(error)).toBe(true);
+    const { where, option, rule, message } = error as BaasOptionError;
+    expect({ where, option, rule }).toEqual({
+      where: 'createBaasClient',
+      option: 'retry.maxAttempts',
+      rule: 'must be a whole number of at least 1',
+    });
+    expect(message).toBe('createBaasClient: retry.maxAttempts must be a whole number of at least 1');
+  });
+
+  it.each([3, null, 'yes', [5]])('refuses retry %j: not true, false or settings', (retry) => {
+    expect(() => retrySettings(retry as never)).toThrow(
+      new TypeError('retry must be true, false or retry settings ({ maxAttempts, … })'),
+    );
+  });
+
+  it.each([[['429']], [[99]], [[600]], [[503.5]], ['503']])('refuses statuses %j: HTTP statuses only', (statuses) => {
+    expect(() => retrySettings({ statuses: statuses as never })).toThrow(
+      new TypeError('retry.statuses must be a list of HTTP statuses (whole numbers from 100 to 599)'),
+    );
+  });
+
+  it('a setting given as undefined is the default, as an option left out is', () => {
+    expect(retrySettings({ maxAttempts: undefined, statuses: [503] } as never)).toEqual({
+      ...DEFAULT_RETRY,
+      statuses: [503],
+    });
   });
 
   it('accepts maxAttempts 1: one attempt, no retry', () => {

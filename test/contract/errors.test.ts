@@ -2,7 +2,8 @@
 // Prefer header, parses as Problem.
 import { describe, expect, it } from 'vitest';
 import { schemaErrors } from '../support/ajv.js';
-import { OPERATIONS, operationCases, sendToMock } from '../support/operations.js';
+import { sendToMock } from '../support/mock.js';
+import { OPERATIONS, operationCases } from '../support/operations.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
 
 const errorStatuses = (statuses: readonly number[]): number[] => statuses.filter((status) => status >= 400);

@@ -1,9 +1,9 @@
 // Every named example in the spec, served by the mock, comes back exactly as written.
 import { describe, expect, it } from 'vitest';
 import { deref, spec } from '../support/spec.js';
-import { mockClient } from '../support/mock.js';
+import { mockClient, sendToMock } from '../support/mock.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
-import { operationCases, sendToMock } from '../support/operations.js';
+import { operationCases } from '../support/operations.js';
 
 const VALID_QUERY = { Account: '300541976902', DocumentNumber: '52998224725' };
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { responseContract } from '../../src/generated/response-validators.js';
 import { fastPathSchema } from '../../scripts/lib/response-validators.mjs';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { readBundledSpec } from '../../src/shipped-files.js';
 import { type Depth, runsAt } from '../properties/depth.js';
 
 const sandbox = createSandbox({ seed: 'fast-path', keysPerAccount: 5 });
@@ -20,20 +21,24 @@ const full = listed.contentTypes['application/json']!;
 const fast = listed.fastContentTypes['application/json']!;
 const problem = responseContract.listPixKeys!['500']!;
 
-const PATHS = [
-  ['id'],
-  ['key'],
-  ['key_type'],
-  ['key_status'],
-  ['account_id'],
-  ['beneficiary_account', 'branch_code'],
-  ['beneficiary_account', 'account_code'],
-  ['beneficiary_account', 'account_type'],
-  ['beneficiary_account', 'created_at'],
-  ['beneficiary_entity', 'name'],
-  ['beneficiary_entity', 'document_type'],
-  ['beneficiary_entity', 'document'],
-];
+// Every leaf member of a key record, as the spec declares it (PixKeyList's data items, through $ref and
+// each branch of oneOf, anyOf and allOf): a member the contract gains is changed at random too.
+type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema } & Partial<
+  Record<'oneOf' | 'anyOf' | 'allOf', Schema[]>
+>;
+const spec = readBundledSpec() as { components: { schemas: Record<string, Schema> } };
+const resolved = (schema: Schema): Schema =>
+  schema.$ref ? resolved(spec.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!) : schema;
+function leafPaths(schema: Schema, at: string[] = []): string[][] {
+  const here = resolved(schema);
+  const branches = [here, ...(here.oneOf ?? []), ...(here.anyOf ?? []), ...(here.allOf ?? [])].map(resolved);
+  const members = branches.flatMap((branch) => Object.entries(branch.properties ?? {}));
+  if (members.length === 0) return [at];
+  const paths = members.flatMap(([name, member]) => leafPaths(member, [...at, name]));
+  return [...new Map(paths.map((path) => [path.join('.'), path])).values()];
+}
+const PATHS = leafPaths(spec.components.schemas.PixKeyList!.properties!.data!.items!);
+
 const DELETE = Symbol('delete');
 const value = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -43,6 +48,15 @@ const value = fc.oneof(
   fc.integer(),
   fc.constant(null),
 );
+
+/** The leaf members of a record as served, by their dotted paths. */
+function recordLeaves(record: Record<string, unknown>, at = ''): string[] {
+  return Object.entries(record).flatMap(([name, member]) =>
+    member !== null && typeof member === 'object' && !Array.isArray(member)
+      ? recordLeaves(member as Record<string, unknown>, `${at}${name}.`)
+      : [`${at}${name}`],
+  );
+}
 
 function mutated(index: number, path: string[], replacement: unknown): unknown {
   const copy = structuredClone(page);
@@ -56,6 +70,15 @@ function mutated(index: number, path: string[], replacement: unknown): unknown {
 /** The properties, at `depth` (../properties/depth.ts): fast-path.test.ts quick, fast-path.matrix.test.ts full. */
 export function fastPathProperties(depth: Depth): void {
   describe('response validation fast path', () => {
+    it("changes every leaf member of a key record the spec declares, and the sandbox's records have no other", () => {
+      expect(PATHS.map((path) => path.join('.'))).toEqual(
+        expect.arrayContaining(['id', 'beneficiary_entity.document']),
+      );
+      const served = recordLeaves(page.data[0]!);
+      expect(served.filter((path) => !PATHS.some((known) => known.join('.') === path))).toEqual([]);
+      expect(served.length).toBe(PATHS.length);
+    });
+
     it('the unchanged page passes both', () => {
       expect(page.data.length).toBe(10);
       expect(full(page)).toBe(true);

@@ -26,17 +26,43 @@ async function sourceFiles(dir: string): Promise<string[]> {
 let reading: ReturnType<typeof readImports> | undefined;
 const importsOfSrc = () => (reading ??= readImports());
 
+// `import type …` and `export type … from`: erased, so nothing is loaded by them at run time.
+const TYPE_ONLY = /\b(?:import|export)\s+type\s[^;]*?\bfrom\s*['"]([^'"]+)['"]/g;
+
 async function readImports() {
-  const rows: Array<{ file: string; specifier: string | undefined; target: string | undefined; dynamic: boolean }> = [];
+  const rows: Array<{
+    file: string;
+    specifier: string | undefined;
+    target: string | undefined;
+    dynamic: boolean;
+    /** Every static import of `specifier` in the file is type-only: nothing loads at run time. */
+    typeOnly: boolean;
+  }> = [];
   for (const file of await sourceFiles('src')) {
-    for (const { specifier, dynamic } of specifiersOf(await readFile(join(repoRoot, file), 'utf8'))) {
+    const text = await readFile(join(repoRoot, file), 'utf8');
+    const found = specifiersOf(text);
+    const typeOnly = [...text.matchAll(TYPE_ONLY)].map((match) => match[1]);
+    for (const { specifier, dynamic } of found) {
       const target = specifier?.startsWith('.')
         ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier))
         : specifier;
-      rows.push({ file, specifier, target, dynamic });
+      const statics = found.filter((other) => !other.dynamic && other.specifier === specifier).length;
+      const erased = !dynamic && typeOnly.filter((other) => other === specifier).length === statics;
+      rows.push({ file, specifier, target, dynamic, typeOnly: erased });
     }
   }
   return rows;
+}
+
+/** The modules of src/ that loading `entry` loads, statically (type-only imports left out), as .ts files. */
+async function loadedAtStart(entry: string): Promise<Set<string>> {
+  const rows = await importsOfSrc();
+  const loaded = new Set([entry]);
+  for (const file of loaded)
+    for (const r of rows)
+      if (r.file === file && !r.dynamic && !r.typeOnly && r.target?.startsWith('src/'))
+        loaded.add(r.target.replace(/\.js$/, '.ts'));
+  return loaded;
 }
 
 // What `import()` may load: the optional peers, a subcommand of the command line, the generated validators.
@@ -45,13 +71,18 @@ const { peerDependenciesMeta } = JSON.parse(await readFile(join(repoRoot, 'packa
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 const OPTIONAL_PEERS = Object.keys(peerDependenciesMeta).filter((name) => peerDependenciesMeta[name]!.optional);
-const SUBCOMMANDS = [
-  'src/sandbox/index.js',
-  'src/verify/cli.js',
-  'src/cli/batch/update-many-run.js',
-  'src/cli/batch/export-keys-run.js',
-  'src/cli/docs-serve.js',
-];
+// The command line's subcommands, from its declarations, not a list: a command is declared by a file of
+// src/cli/ that calls defineCommand (src/cli/commands.ts lists each one), and a module that file loads by
+// import() is its work when the command line's start (src/cli/index.ts) does not load it: the import() is
+// what keeps that work off the start. A module the start loads anyway is no subcommand.
+const COMMAND_FILES: string[] = [];
+for (const file of await sourceFiles('src/cli'))
+  if (/\bdefineCommand\(\{/.test(await readFile(join(repoRoot, file), 'utf8'))) COMMAND_FILES.push(file);
+const AT_START = await loadedAtStart('src/cli/index.ts');
+const SUBCOMMANDS = (await importsOfSrc())
+  .filter((r) => r.dynamic && COMMAND_FILES.includes(r.file) && r.target?.startsWith('src/'))
+  .map((r) => r.target!)
+  .filter((target) => !AT_START.has(target.replace(/\.js$/, '.ts')));
 // undici and node:tls load through a variable (bundlers must not resolve an optional peer).
 const COMPUTED_IMPORT_ALLOWED_IN = ['src/tls/agent.ts'];
 
@@ -102,6 +133,21 @@ describe('the layers of src/', () => {
     const rows = await importsOfSrc();
     const intoScripts = rows.filter((r) => r.target === 'scripts' || r.target?.startsWith('scripts/'));
     expect(intoScripts.map((r) => `${r.file} -> ${r.specifier}`)).toEqual([]);
+  });
+
+  it("the subcommands are the commands' own: every declared command is in COMMANDS, and each import() of one is its work", async () => {
+    const rows = await importsOfSrc();
+    const listed = rows
+      .filter((r) => r.file === 'src/cli/commands.ts' && !r.dynamic)
+      .map((r) => r.target!.replace(/\.js$/, '.ts'))
+      .filter((file) => COMMAND_FILES.includes(file));
+    expect(listed.sort()).toEqual([...COMMAND_FILES].sort());
+    // The declarations are read, and they do load their work: verify's, the batch commands', the sandbox's.
+    expect(COMMAND_FILES.length).toBeGreaterThan(4);
+    expect(SUBCOMMANDS).toEqual(expect.arrayContaining(['src/verify/cli.js', 'src/cli/batch/update-many-run.js']));
+    // The start is read through the commands: their declarations load with it, their work does not.
+    expect(COMMAND_FILES.every((file) => AT_START.has(file))).toBe(true);
+    expect(AT_START.has('src/verify/cli.ts')).toBe(false);
   });
 
   it('import() loads only optional peers, subcommands and the generated response validators', async () => {

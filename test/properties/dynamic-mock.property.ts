@@ -6,9 +6,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BaasApiError, createBaasClient, type BaasClient } from '../../src/index.js';
 import { preferHeaders } from '../../src/testing/prefer.js';
-import type { RunningMock } from '../../src/testing/mock.js';
 import { schemaErrors } from '../support/ajv.js';
-import { startRepeatableDynamicMock } from '../support/dynamic-mock.js';
 import { SECRET_TOKEN, VALID_CPF } from '../support/fixtures.js';
 import { operationCases } from '../support/operations.js';
 import { deref, spec } from '../support/spec.js';
@@ -19,9 +17,16 @@ import type { Depth } from './depth.js';
 // of this file's CPU (a flat 120 per operation gave the GET's statuses 15 each, 40 requests more than
 // needed). The quick run asks for 2 of each.
 const PER_STATUS = { full: 10, quick: 2 } as const satisfies Record<Depth, number>;
-const SEED = 'baas-dynamic-20261122';
+/** The seed of the full run's own dynamic mock (dynamic-mock.matrix.test.ts). */
+export const SEED = 'baas-dynamic-20261122';
+
 /** Where the responses come from, and whether each request asks for a generated one (`Prefer: dynamic=true`). */
-let source: { url: string; preferDynamic: boolean } | undefined;
+export interface ResponseSource {
+  url: string;
+  preferDynamic: boolean;
+  stop?(): Promise<void>;
+}
+let source: ResponseSource | undefined;
 
 interface Seen {
   status: number;
@@ -79,22 +84,19 @@ function headerErrors(headerPointer: string, name: string, value: string | null)
 }
 
 /**
- * The property, at `depth`. Quick (dynamic-mock.test.ts): against npm test's shared Prism at
- * `sharedMockUrl()`, each request asking for a generated response (`Prefer: dynamic=true`); npm test
- * starts no Prism of a file's own, so these bodies are not the same on every run. Full
+ * The property, at `depth`, against the responses of `from()`. Quick (dynamic-mock.test.ts): npm test's
+ * shared Prism, each request asking for a generated response (`Prefer: dynamic=true`); npm test starts
+ * no Prism of a file's own, so these bodies are not the same on every run. Full
  * (dynamic-mock.matrix.test.ts): a dynamic mock of the file's own whose generator is seeded, so the
- * sequence of bodies repeats run after run.
+ * sequence of bodies repeats run after run. The file says which: this module starts no Prism, so the
+ * quick file loads nothing that does (a file that starts one with startMock runs in a fork of its own,
+ * scripts/lib/test-kinds.mjs).
  */
-export function dynamicMockResponses(depth: Depth, sharedMockUrl?: () => string): void {
-  let own: RunningMock | undefined;
+export function dynamicMockResponses(depth: Depth, from: () => ResponseSource | Promise<ResponseSource>): void {
   beforeAll(async () => {
-    if (sharedMockUrl) source = { url: sharedMockUrl(), preferDynamic: true };
-    else {
-      own = await startRepeatableDynamicMock(SEED);
-      source = { url: own.url, preferDynamic: false };
-    }
+    source = await from();
   });
-  afterAll(() => own?.stop());
+  afterAll(() => source?.stop?.());
 
   describe.each(operationCases)('$id in dynamic mode', ({ path, method, call, statuses: documented }) => {
     const operationPointer = `/paths/${escapePointer(path)}/${method.toLowerCase()}`;

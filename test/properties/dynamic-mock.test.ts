@@ -4,4 +4,4 @@
 import { mockUrl } from '../support/mock.js';
 import { dynamicMockResponses } from './dynamic-mock.property.js';
 
-dynamicMockResponses('quick', mockUrl);
+dynamicMockResponses('quick', () => ({ url: mockUrl(), preferDynamic: true }));

@@ -83,7 +83,7 @@ describe('createSandbox options', () => {
       throw new Error('accepted');
     };
     expect(unknown({ accounts: 50 })).toMatch(
-      /^createSandbox: unknown option "accounts"; did you mean accountsPerClient\?$/,
+      /^createSandbox: accounts is not an option; did you mean accountsPerClient\?$/,
     );
     expect(unknown({ keys: 5 })).toContain('did you mean keysPerAccount?');
     expect(unknown({ ratelimit: {} })).toContain('did you mean rateLimit?');

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { type BaasClientOptions, createBaasClient } from '../../src/index.js';
+import type { OperationCase } from './operations.js';
 
 export const TEST_TOKEN = 'test-token-7f3a9c';
 export const TEST_USER_AGENT = 'baas-pix-contract-tests/1.0';
@@ -38,5 +39,25 @@ export function violatedFields(response: Response): string[] {
     const [, where, ...rest] = v.location;
     const missing = /required property '([^']+)'/.exec(v.message)?.[1];
     return [where, ...rest, ...(missing ? [missing] : [])].join('.');
+  });
+}
+
+/** The operation's valid request, straight to the run's mock (no client, no pre-flight), with extra headers. */
+export function sendToMock(operation: OperationCase, headers: Record<string, string> = {}): Promise<Response> {
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(operation.pathParams?.[name] ?? ''),
+  );
+  const url = new URL(mockUrl() + path);
+  for (const [name, value] of Object.entries(operation.query)) url.searchParams.set(name, value);
+  return fetch(url, {
+    method: operation.method,
+    headers: {
+      Authorization: `Bearer ${TEST_TOKEN}`,
+      'User-Agent': TEST_USER_AGENT,
+      Accept: 'application/json, application/problem+json',
+      ...(operation.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
   });
 }

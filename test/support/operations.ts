@@ -1,11 +1,12 @@
 // The one list of operations the reliability and contract suites read (contract, fault matrix,
 // never-hangs, dynamic mock, agreement): for each operationId of the generated table, a valid call
 // and what the documented behaviour makes of the answers that differ between operations. Adding an
-// operation to the spec makes `tsc` fail here until it has its entry.
+// operation to the spec makes `tsc` fail here until it has its entry. It reads no mock: what sends an
+// operation's request to the run's Prism is test/support/mock.ts's (sendToMock), so that the files that
+// only call servers of their own (the fault matrix, never-hangs) do not run in the `prism` project.
 import { operationStatuses, operations, type OperationName as SpecOperation } from '../../src/generated/operations.js';
 import type { BaasClient, CallOptions } from '../../src/index.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from './fixtures.js';
-import { TEST_TOKEN, TEST_USER_AGENT, mockUrl } from './mock.js';
 
 export interface OperationCase {
   id: SpecOperation;
@@ -64,24 +65,4 @@ export const callNames: CallName[] = [...operationCases.map((c) => c.id), 'raw']
 
 export function callBy(name: CallName, client: BaasClient): Promise<unknown> {
   return name === 'raw' ? rawCall(client) : OPERATIONS[name].call(client);
-}
-
-/** The operation's valid request, straight to the run's mock (no client, no pre-flight), with extra headers. */
-export function sendToMock(operation: OperationCase, headers: Record<string, string> = {}): Promise<Response> {
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    encodeURIComponent(operation.pathParams?.[name] ?? ''),
-  );
-  const url = new URL(mockUrl() + path);
-  for (const [name, value] of Object.entries(operation.query)) url.searchParams.set(name, value);
-  return fetch(url, {
-    method: operation.method,
-    headers: {
-      Authorization: `Bearer ${TEST_TOKEN}`,
-      'User-Agent': TEST_USER_AGENT,
-      Accept: 'application/json, application/problem+json',
-      ...(operation.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
-    ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
-  });
 }

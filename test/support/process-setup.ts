@@ -1,6 +1,7 @@
-// The rule of the `process` project (vitest.config.ts; TESTING.md, "Two projects"): its files start
-// processes and servers, and share one module graph per fork (a module imported once per worker, not
-// once per file), so none may leave global state behind for the next file of its fork. This setup
+// The rule of the `process` and `prism` projects (vitest.config.ts; TESTING.md, "Two projects"): their
+// files start processes and servers or send to the run's Prism, and share one module graph per fork
+// (a module imported once per worker, not once per file), so none may leave global state behind for
+// the next file of its fork. This setup
 // file, run before each of them, fails the file in its afterAll when it leaves fake timers on, a global
 // changed, a function of process, console or a Node module replaced (spies vitest restores after the
 // file included), an environment variable changed, a process listener added or the working directory
@@ -9,6 +10,6 @@
 import { failOnLeftBehind } from './global-state.js';
 
 failOnLeftBehind(
-  'in the process project (vitest.config.ts): its files share a module graph per fork; ' +
+  'in the process and prism projects (vitest.config.ts): their files share a module graph per fork; ' +
     'a file that needs a fresh one mocks the module it replaces (vi.mock) and so runs in the isolated project',
 );

@@ -22,7 +22,13 @@ describe('the projects of npm test', () => {
     write('src/plain.ts', 'export const one = 1;\n');
     write('scripts/none.mjs', '\n');
     write('test/a.test.ts', "import { make } from '../src/server.js';\n");
-    expect(testProjects(root)).toEqual({ pure: [], process: ['test/a.test.ts'], isolated: [], prism: [] });
+    expect(testProjects(root)).toEqual({
+      pure: [],
+      process: ['test/a.test.ts'],
+      isolated: [],
+      prism: [],
+      'prism-isolated': [],
+    });
     expect(JSON.parse(readFileSync(cacheFile, 'utf8')).projects).toEqual({ 'test/a.test.ts': 'process' });
     // From the cache: the same, even with the classifier's reading of the test taken away.
     const cache = JSON.parse(readFileSync(cacheFile, 'utf8'));
@@ -32,7 +38,13 @@ describe('the projects of npm test', () => {
     // A file the test imports changes, its size and time with it: the cache no longer holds.
     write('src/server.ts', 'export const make = () => undefined;\n');
     utimesSync(join(root, 'src/server.ts'), new Date(), new Date(Date.now() + 5_000));
-    expect(testProjects(root)).toEqual({ pure: ['test/a.test.ts'], process: [], isolated: [], prism: [] });
+    expect(testProjects(root)).toEqual({
+      pure: ['test/a.test.ts'],
+      process: [],
+      isolated: [],
+      prism: [],
+      'prism-isolated': [],
+    });
     write('test/b.test.ts', "import '../src/plain.js';\n");
     expect(testProjects(root).pure).toEqual(['test/a.test.ts', 'test/b.test.ts']);
   });

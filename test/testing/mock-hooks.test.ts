@@ -139,7 +139,9 @@ describe('what startMock needs', () => {
   it('a misspelt option: the option meant, before Prism is even looked for or anything spawned', async () => {
     vi.resetModules();
     const { startMock } = await import('../../src/testing/mock.js');
-    await expect(startMock({ spec: SPEC, prot: 4010 } as never)).rejects.toThrow(/"prot"; did you mean port\?$/);
+    await expect(startMock({ spec: SPEC, prot: 4010 } as never)).rejects.toThrow(
+      /startMock: prot is not an option; did you mean port\?$/,
+    );
     await expect(startMock({ spec: SPEC, timeoutMs: 5 } as never)).rejects.toThrow(/did you mean readyTimeoutMs\?$/);
     expect(spawned).toStrictEqual([]);
   });

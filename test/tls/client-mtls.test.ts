@@ -98,7 +98,7 @@ describe('createBaasClient({ tls })', () => {
       createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', retry: false, tls: tls as TlsOptions });
     expect(create({ cert: certs.client.cert })).toThrow(/^tls\.key is required with tls\.cert/);
     expect(create({ cert: certs.client.cert, key: certs.client.key, passprase: 'x' })).toThrow(
-      /^tls\.passprase is not a tls option; did you mean passphrase\?/,
+      /^tls\.passprase is not an option; did you mean passphrase\?/,
     );
   });
 

@@ -179,7 +179,7 @@ describe('a bad tls option fails when the fetch is made, naming the field, never
     [
       'an unknown field',
       () => ({ ca: certs.ca, rejectUnauthorized: false }),
-      /tls\.rejectUnauthorized is not a tls option/,
+      /tls\.rejectUnauthorized is not an option/,
     ],
     ['an empty ca list', () => ({ ca: [] }), /tls\.ca must not be an empty list/],
     ['a passphrase alone', () => ({ ca: certs.ca, passphrase: 'x' }), /tls\.passphrase needs a key or a pfx/],
@@ -202,7 +202,7 @@ describe('lazyTlsFetch (what the client and clientCredentials hold)', () => {
     );
     expect(() =>
       lazyTlsFetch({ pfx: certs.pfx, cert: certs.client.cert, key: certs.client.key } as TlsOptions),
-    ).toThrow(/^tls: give either pfx or cert and key/);
+    ).toThrow(/^tls must hold either pfx or cert and key/);
     // The options are taken at creation: a change made afterwards does not reach the request.
     const options: Record<string, unknown> = { cert: certs.client.cert, key: certs.client.key, ca: certs.ca };
     const good = lazyTlsFetch(options as unknown as TlsOptions);

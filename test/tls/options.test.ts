@@ -2,18 +2,22 @@
 // message names the field and the rule (never a value), and a good one becomes exactly the connect
 // options that were given.
 import { describe, expect, it } from 'vitest';
+import { type BaasOptionError, isBaasOptionError, optionMessage } from '../../src/option-rules.js';
 import { checkTlsOptions } from '../../src/tls/options.js';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN PRIVATE KEY-----\nsecret-key-body\n-----END PRIVATE KEY-----\n';
 const BYTES = new Uint8Array([1, 2, 3]);
 
-const refusal = (tls: unknown, where?: string): TypeError => {
+const refusal = (tls: unknown, where?: string): BaasOptionError => {
   try {
     checkTlsOptions(tls, where);
   } catch (error) {
     expect(error).toBeInstanceOf(TypeError);
-    return error as TypeError;
+    // The refusal is data, and its message is made of it: the command line reads the option to name its flag.
+    if (!isBaasOptionError(error)) throw new Error('not a BaasOptionError');
+    expect(error.message).toBe(optionMessage(error));
+    return error;
   }
   throw new Error('checkTlsOptions accepted it');
 };
@@ -40,13 +44,26 @@ describe('checkTlsOptions refuses, naming the field and the rule', () => {
     );
   });
 
+  it('names the member by its path, and the rule apart from it', () => {
+    const item = refusal({ ca: [PEM, ''] }, 'clientCredentials.tls');
+    expect([item.where, item.option, item.rule]).toEqual([
+      undefined,
+      'clientCredentials.tls.ca[1]',
+      'must be non-empty PEM text or bytes',
+    ]);
+    expect([refusal({ cert: PEM }).option, refusal({ cert: PEM }).rule]).toEqual([
+      'tls.key',
+      'is required with tls.cert',
+    ]);
+  });
+
   it.each([
     [
       { ca: PEM, rejectUnauthorized: false },
-      'tls.rejectUnauthorized is not a tls option (known: cert, key, pfx, passphrase, ca)',
+      'tls.rejectUnauthorized is not an option (known: cert, key, pfx, passphrase, ca)',
     ],
-    [{ pfx: BYTES, cert: PEM }, 'tls: give either pfx or cert and key, not both'],
-    [{ pfx: BYTES, key: KEY }, 'tls: give either pfx or cert and key, not both'],
+    [{ pfx: BYTES, cert: PEM }, 'tls must hold either pfx or cert and key, not both'],
+    [{ pfx: BYTES, key: KEY }, 'tls must hold either pfx or cert and key, not both'],
     [{ cert: PEM }, 'tls.key is required with tls.cert'],
     [{ key: KEY }, 'tls.cert is required with tls.key'],
     [{ cert: '', key: KEY }, 'tls.cert must be non-empty PEM text or bytes'],

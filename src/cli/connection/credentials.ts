@@ -6,7 +6,11 @@
 // once, and every output of a run is built through the one holder of them, the Secrets the run's
 // client made (`secretsOf`); file contents are never printed.
 import { readFileSync } from 'node:fs';
-import { clientCredentials, type ClientAuthMethod } from '../../auth/client-credentials.js';
+import {
+  clientCredentials,
+  type ClientAuthMethod,
+  type ClientCredentialsOptions,
+} from '../../auth/client-credentials.js';
 import { isTokenError, type TokenFailure } from '../../auth/token-error.js';
 import type { BaasClient } from '../../client/baas-client.js';
 import type { TokenSource } from '../../client/token.js';
@@ -15,7 +19,8 @@ import { clientSecrets, heldSecrets, hideQueryValues, type Secrets } from '../..
 import { isInsecureRemote } from '../../loopback.js';
 import { lazyTlsFetch } from '../../tls/lazy.js';
 import { headerValueProblem } from '../../token-text.js';
-import type { TlsOptions } from '../../tls/options.js';
+import type { ConnectOptions, TlsOptions } from '../../tls/options.js';
+import { type BaasOptionError, isBaasOptionError } from '../../option-rules.js';
 import { EXIT } from './exit-codes.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
@@ -78,15 +83,38 @@ export const ENV = {
 /** The methods `--auth-method` takes, named as the library (`authMethod`) and RFC 7591 name them. */
 const AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post'];
 
-/** What to give when there are no credentials at all (a usage error before anything is sent). */
-/** clientCredentials' option names, as the command line spells them. */
-const FLAG_OF_FIELD: Record<string, string> = {
-  tokenUrl: '--token-url',
-  clientId: '--client-id',
-  clientSecret: `the client secret (${ENV.clientSecret} or --client-secret)`,
-  scope: '--scope',
-  authMethod: '--auth-method',
+/**
+ * The flag (or variable) that gives each library option the command line sets, keyed by the option as a
+ * refusal names it (`BaasOptionError.option`): clientCredentials' options, and the members of the `tls`
+ * option built from --cert, --key, --pfx, --ca and BAAS_TLS_PASSPHRASE (lazyTlsFetch(tls, 'tls')).
+ */
+const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
+  ...({
+    tokenUrl: '--token-url',
+    clientId: '--client-id',
+    clientSecret: `the client secret (${ENV.clientSecret} or --client-secret)`,
+    scope: '--scope',
+    authMethod: '--auth-method',
+  } satisfies Partial<Record<keyof ClientCredentialsOptions, string>>),
+  ...({
+    'tls.cert': '--cert',
+    'tls.key': '--key',
+    'tls.pfx': '--pfx',
+    'tls.ca': '--ca',
+    'tls.passphrase': ENV.passphrase,
+  } satisfies Record<`tls.${keyof ConnectOptions}`, string>),
+  tls: 'a client certificate (--cert and --key, --pfx, or --ca)',
 };
+
+/**
+ * A library's refusal of an option the command line set, in the command line's words: the flag that gave
+ * the option, then the rule (`--client-id must not contain control characters`). Read from the error's
+ * `option` and `rule`, never from its message; an option no flag gives keeps its own name.
+ */
+export function flagRefusal(error: BaasOptionError): CredentialError {
+  const flag = FLAG_OF_OPTION[error.option] ?? (error.where ? `${error.where}: ${error.option}` : error.option);
+  return new CredentialError(`${flag} ${error.rule}`);
+}
 
 export const MISSING_CREDENTIALS = `no credentials: ${ENV.token} is not set and no --token was given; give a token (--token TOKEN, or ${ENV.token}), or client credentials (--token-url URL --client-id ID, with the secret in ${ENV.clientSecret})`;
 
@@ -264,6 +292,15 @@ function readMaterial(flag: string, path: string): Buffer {
   }
 }
 
+/** What `make` builds from the flags; a library's refusal of an option they set names the flag instead (flagRefusal). */
+function fromFlags<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw isBaasOptionError(error) ? flagRefusal(error) : error;
+  }
+}
+
 /** The `tls` option the client would take, from --cert/--key/--pfx/--ca and BAAS_TLS_PASSPHRASE; undefined when none is given. */
 export function tlsFrom(
   flags: CredentialFlags,
@@ -298,7 +335,7 @@ export function credentialsFrom(
   const tls = tlsFrom(flags, env);
   const passphrase = tls && 'passphrase' in tls && tls.passphrase ? [tls.passphrase] : [];
   // Built now so a malformed certificate option fails before anything is sent; undici loads on the first request.
-  const tlsSend = tls ? lazyTlsFetch(tls, 'tls') : undefined;
+  const tlsSend = tls ? fromFlags(() => lazyTlsFetch(tls, 'tls')) : undefined;
   const fetch = tlsSend;
   const closeTls = async () => {
     await tlsSend?.close();
@@ -358,9 +395,8 @@ export function credentialsFrom(
         ? `--auth-method ${method} is now client_secret_${method} (renamed in 1.0, as the library names it)`
         : `--auth-method must be ${AUTH_METHODS.join(' or ')}`,
     );
-  let source: ReturnType<typeof clientCredentials>;
-  try {
-    source = clientCredentials({
+  const source = fromFlags(() =>
+    clientCredentials({
       tokenUrl: tokenUrl!,
       clientId: clientId!,
       clientSecret: clientSecret!,
@@ -369,16 +405,8 @@ export function credentialsFrom(
       ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
       // The same certificate for the token endpoint: mTLS providers ask for it there too.
       ...(tls ? { tls } : {}),
-    });
-  } catch (error) {
-    // clientCredentials names the field and never the value; name the flag the user typed instead.
-    throw new CredentialError(
-      (error as Error).message.replace(
-        /^clientCredentials: (\w+)/,
-        (_, field: string) => FLAG_OF_FIELD[field] ?? `client credentials: ${field}`,
-      ),
-    );
-  }
+    }),
+  );
   const secretsOf = runSecrets(source, passphrase);
   return {
     kind: 'client credentials',
