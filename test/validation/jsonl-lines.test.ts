@@ -2,6 +2,7 @@
 // (`{"Account": …, "DocumentNumber": …, "email": …}`), or a body field beside the body. Each key it does
 // not know is named, with the one meant (the key, never its value), and one missing body is said once.
 import { describe, expect, it } from 'vitest';
+import { shownName } from '../../src/cli/batch/formats/columns.js';
 import { jsonLine, WHOLE_LINE } from '../../src/cli/batch/input.js';
 
 const problems = (text: string) =>
@@ -32,5 +33,14 @@ describe('a JSONL line with keys update-many does not know', () => {
     expect(hidden).toBe(
       ': has a field it does not know: one whose name is not shown (account, documentNumber, body only)',
     );
+  });
+});
+
+describe("a CSV header's names as the message repeats them", () => {
+  it('a name with a hyphen, as pt-BR spreadsheets write E-mail, is shown; a value is not', () => {
+    expect(shownName({ index: 2, name: 'E-mail' })).toBe('"E-mail" (column C)');
+    expect(shownName({ index: 0, name: 'Nome-Social ' })).toBe('"Nome-Social" (column A)');
+    expect(shownName({ index: 1, name: '529.982.247-25' })).toBe('column B');
+    expect(shownName({ index: 1, name: '-x' })).toBe('column B');
   });
 });
