@@ -18,16 +18,12 @@ export type TokenFunction = (() => string | Promise<string>) & {
   secrets?: () => string[];
 };
 
-// Control characters (CR/LF would split the header), and DEL.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** Why `value` cannot be a bearer token, or undefined when it can. */
 export function tokenProblem(value: unknown): string | undefined {
   if (typeof value !== 'string')
     return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
   if (value.trim() === '') return 'the token source gave an empty token';
-  // CR/LF would split the Authorization header.
-  if (CONTROL.test(value)) return 'the token source gave a token with a control character';
+  // A line break (CR/LF would split the Authorization header), another control character, or "Bearer ".
   const headerValue = headerValueProblem(value);
   if (headerValue !== undefined) return `the token source gave a token that ${headerValue}`;
   return undefined;

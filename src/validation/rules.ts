@@ -52,9 +52,14 @@ export function ruleOf(error: GeneratedValidatorError): string {
       return `must hold at most ${plural(p.limit, 'field', 'fields')}`;
     case 'type':
       return `must be ${typeWords(p.type)}`;
-    case 'enum':
-      // The count, not the list: a list of 27 UF codes would drown the message.
-      return `must be one of the ${Array.isArray(p.allowedValues) ? p.allowedValues.length : ''} allowed values`;
+    case 'enum': {
+      // The count and the first three, not the list (27 UF codes would drown the message): enough to
+      // show that `sp` is meant as `SP`. The values are the schema's, never the data.
+      if (!Array.isArray(p.allowedValues)) return 'must be one of the allowed values';
+      const values = p.allowedValues as unknown[];
+      const shown = values.slice(0, 3).map(String).join(', ') + (values.length > 3 ? ', …' : '');
+      return `must be one of the ${values.length} allowed values, spelt as the contract does: ${shown}`;
+    }
     case 'const':
       return 'must be the one allowed value';
     case 'pattern':

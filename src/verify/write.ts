@@ -22,6 +22,8 @@ function flagOf(issue: ValidationIssue): string {
   return issue.path === '' ? '--body' : `--body at ${issue.path}`;
 }
 
+const bodyField = (issue: ValidationIssue): boolean => issue.path.startsWith('/');
+
 /**
  * The write verify sends, checked by the client's pre-flight rule; a UsageError naming each flag and
  * rule (never a value) when the contract refuses it. `bodyText` is --body's file, already read.
@@ -39,7 +41,8 @@ export function checkedWrite(write: WriteOptions, bodyText: string): CheckedWrit
     parsed,
   );
   if (issues.length > 0) {
-    const lines = issues.map((issue) => `  ${flagOf(issue)}: ${issue.message}`);
+    // A body field is named by its flag and pointer already (`--body at /email`): its rule alone follows.
+    const lines = issues.map((issue) => `  ${flagOf(issue)}: ${bodyField(issue) ? issue.rule : issue.message}`);
     throw new UsageError(
       [
         `--allow-writes: the update breaks the contract, so nothing was sent (the client refuses it the same way):`,

@@ -131,7 +131,9 @@ describe('resolveOptions', () => {
     [{ token: '' }, /^token is required/],
     [{ token: 42 }, /^token must be a string/],
     [{ token: '  ' }, /token source .*empty token$/],
-    [{ token: 'a\nb' }, /token source .*control character$/],
+    [{ token: 'a\nb' }, /token source .*holds a control character/],
+    // Read from a file, or a .env saved on Windows: the line ending came along.
+    [{ token: 'sbx_abc123\r\n' }, /token source .*ends with a line break.*give the token alone, without it$/],
     // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
     [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
     [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],

@@ -16,10 +16,26 @@ describe('tokenProblem', () => {
     [{ token: 'x' }, 'the token source gave a object, not a string'],
     ['', 'the token source gave an empty token'],
     [' \t ', 'the token source gave an empty token'],
-    ['abc\r\nX-Evil: 1', 'the token source gave a token with a control character'],
-    ['abc\u0000', 'the token source gave a token with a control character'],
-    ['\u001fabc', 'the token source gave a token with a control character'],
-    ['abc\u007f', 'the token source gave a token with a control character'],
+    [
+      'abc\r\nX-Evil: 1',
+      'the token source gave a token that holds a control character (a tab, a line break, an escape): give the token alone, as one line of text',
+    ],
+    [
+      'abc\u0000',
+      'the token source gave a token that holds a control character (a tab, a line break, an escape): give the token alone, as one line of text',
+    ],
+    [
+      '\u001fabc',
+      'the token source gave a token that holds a control character (a tab, a line break, an escape): give the token alone, as one line of text',
+    ],
+    [
+      'abc\u007f',
+      'the token source gave a token that holds a control character (a tab, a line break, an escape): give the token alone, as one line of text',
+    ],
+    [
+      'abc\r\n',
+      'the token source gave a token that ends with a line break, as a token read from a file or a .env saved on Windows does: give the token alone, without it',
+    ],
     ['abc-def.123_~+/=', undefined],
     ['abc\u0080def', undefined],
   ])('%j → %j', (value, problem) => {

@@ -1,6 +1,6 @@
 // The one rule for a token given as the whole header value (src/token-text.ts), shared by
 // createBaasClient and --token/BAAS_TOKEN: "Bearer " at the start, however it is spelt and spaced, with
-// or without the header's name; nothing else. The message's words are pinned in
+// or without the header's name; a line break at the end or a control character anywhere; nothing else. The message's words are pinned in
 // test/client/option-checks.test.ts.
 import { describe, expect, it } from 'vitest';
 import { headerValueProblem } from '../../src/token-text.js';
@@ -31,4 +31,18 @@ describe('headerValueProblem', () => {
   ])('%j is not: no problem', (token) => {
     expect(headerValueProblem(token)).toBeUndefined();
   });
+
+  it.each(['sbx_abc123\n', 'sbx_abc123\r', 'sbx_abc123\r\n', 'sbx_abc123\n\n'])(
+    '%j ends with a line break: refused',
+    (token) => {
+      expect(headerValueProblem(token)).toMatch(/^ends with a line break/);
+    },
+  );
+
+  it.each(['sbx_\tabc', 'sbx_abc\r\nX-Evil: 1', '\u0000sbx', 'sbx\u007f', '\u001b[31msbx'])(
+    '%j holds a control character: refused',
+    (token) => {
+      expect(headerValueProblem(token)).toMatch(/^holds a control character/);
+    },
+  );
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/verify/options.js';
 import { runVerify } from '../../src/verify/run.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
-import { main, parseVerifyArgs } from './verify-cli.js';
+import { main, parseVerifyArgs, writeFlags } from './verify-cli.js';
 
 const CPF = '52998224725';
 let dir: string;
@@ -98,21 +98,7 @@ describe('verify', () => {
         const out: string[] = [];
         const report = join(dir, 'write-report.json');
         const code = await main(
-          [
-            '--base-url',
-            url,
-            '--token',
-            TOKEN,
-            '--allow-writes',
-            '--account',
-            '300541976902',
-            '--document-number',
-            CPF,
-            '--body',
-            bodyFile,
-            '--report',
-            report,
-          ],
+          ['--base-url', url, '--token', TOKEN, ...writeFlags(CPF, bodyFile), '--report', report],
           { out: (t) => out.push(t), err: (t) => out.push(t), env: {} },
         );
         expect(puts).toHaveLength(1);

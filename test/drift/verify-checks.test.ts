@@ -691,8 +691,9 @@ describe('checkedWrite: the client’s pre-flight rule for the write', () => {
       '{"email":"maria@example.com"}',
       /--account: Account/,
     ],
-    ['a body field the contract does not know', {}, '{"mail":"maria@example.com"}', /--body at \/mail: /],
-    ['a body field of the wrong type', {}, '{"email":5}', /--body at \/email: /],
+    // The field once: `--body at /email: must be …`, not `--body at /email: /email must be …`.
+    ['a body field the contract does not know', {}, '{"mail":"maria@example.com"}', /--body at \/mail: is not a field/],
+    ['a body field of the wrong type', {}, '{"email":5}', /--body at \/email: must be a string/],
     ['a body that is not an object', {}, '[]', /--body: the body /],
     ['an empty body', {}, '{}', /--body: the body must hold at least 1 field/],
     ['a body that is not JSON', {}, '{email:', /--body is not valid JSON/],

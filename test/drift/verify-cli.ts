@@ -23,3 +23,17 @@ export const parseVerifyArgs = (
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): VerifyOptions => verifyOptions(parseFlags(VERIFY_FLAGS, argv), env);
+
+/** A customer of the contract's examples, the account the write tests send to unless told. */
+export const WRITE_ACCOUNT = '300541976902';
+
+/** `--allow-writes --account A --document-number CPF --body FILE`: verify's one write, as a test spells it. */
+export const writeFlags = (documentNumber: string, bodyFile: string, account = WRITE_ACCOUNT): string[] => [
+  '--allow-writes',
+  '--account',
+  account,
+  '--document-number',
+  documentNumber,
+  '--body',
+  bodyFile,
+];

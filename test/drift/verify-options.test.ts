@@ -133,6 +133,24 @@ describe('parseVerifyArgs: defaults and effects', () => {
     expect(byFlag.message + byEnv.message).not.toContain('sbx_secret_9');
   });
 
+  // A token read from a file, or from a .env saved on Windows, keeps its line ending: it would reach every
+  // request as a header that is not valid HTTP, each check an ERROR with words that never name the token.
+  it.each([
+    [
+      'a CR at the end (a .env saved on Windows)',
+      'sbx_secret_9\r',
+      /^BAAS_TOKEN ends with a line break, .*give the token alone/,
+    ],
+    ['a newline at the end (read from a file)', 'sbx_secret_9\n', /^BAAS_TOKEN ends with a line break/],
+    ['a tab inside', 'sbx_secret\t9', /^BAAS_TOKEN holds a control character/],
+  ])('refuses a token with %s as a usage error, before any request, never showing it', (_what, token, rule) => {
+    const byEnv = usageError(['--base-url', 'http://127.0.0.1:4020'], { BAAS_TOKEN: token });
+    expect(byEnv.message).toMatch(rule);
+    const byFlag = usageError(['--base-url', 'http://127.0.0.1:4020', '--token', token], {});
+    expect(byFlag.message).toMatch(/^--token (ends with a line break|holds a control character)/);
+    expect(byFlag.message + byEnv.message).not.toContain('sbx_secret');
+  });
+
   it("refuses an operation's URL as --base-url, naming the root to give", () => {
     const { message } = usageError(
       ['--base-url', 'http://127.0.0.1:4020/v2/api/pix/keys/list-keys', '--token', 't'],

@@ -11,7 +11,7 @@ import { runVerify } from '../../src/verify/run.js';
 import { startDriftServer, TOKEN, type DriftServer } from '../support/drift-server.js';
 import { CHECK } from './check-names.js';
 import { startLocalServer, type LocalServer } from './verify-local-server.js';
-import { main, parseVerifyArgs } from './verify-cli.js';
+import { main, parseVerifyArgs, writeFlags } from './verify-cli.js';
 
 const LIST = '/v2/api/pix/keys/list-keys';
 const CPF = '52998224725';
@@ -191,19 +191,7 @@ describe('a redirect of the write', () => {
     await writeFile(bodyFile, JSON.stringify({ email: 'maria@example.com' }));
     const server = await provider(movedService(307, (res) => redirect(res, '/new/elsewhere', 307)));
     const report = await runVerify(
-      parseVerifyArgs([
-        '--base-url',
-        `${server.url}/new`,
-        '--token',
-        TOKEN,
-        '--allow-writes',
-        '--account',
-        '300541976902',
-        '--document-number',
-        CPF,
-        '--body',
-        bodyFile,
-      ]),
+      parseVerifyArgs(['--base-url', `${server.url}/new`, '--token', TOKEN, ...writeFlags(CPF, bodyFile)]),
     );
     expect(report.checks.find((c) => c.check === CHECK.write)).toMatchObject(
       notFollowed(307, server.origin, 'a write'),

@@ -13,7 +13,7 @@ import { runVerify } from '../../src/verify/run.js';
 import { exampleValue } from '../support/fixtures.js';
 import { CHECK, summaryOf } from './check-names.js';
 import { fakeService, problemReply, SERVICE_TOKEN, type Kind, type Reply, type SeenRequest } from './verify-service.js';
-import { main, parseVerifyArgs } from './verify-cli.js';
+import { main, parseVerifyArgs, writeFlags } from './verify-cli.js';
 
 const CPF = '52998224725';
 const BASE = 'http://127.0.0.1:9/gw';
@@ -278,13 +278,7 @@ describe('main (the command line)', () => {
       BASE,
       '--token',
       SERVICE_TOKEN,
-      '--allow-writes',
-      '--account',
-      '1',
-      '--document-number',
-      CPF,
-      '--body',
-      missing,
+      ...writeFlags(CPF, missing, '1'),
     ]);
     expect(code).toBe(2);
     expect(out).toHaveLength(0);
@@ -298,13 +292,7 @@ describe('main (the command line)', () => {
     BASE,
     '--token',
     SERVICE_TOKEN,
-    '--allow-writes',
-    '--account',
-    '300541976902',
-    '--document-number',
-    documentNumber,
-    '--body',
-    bodyFile,
+    ...writeFlags(documentNumber, bodyFile),
   ];
 
   it('--allow-writes with an update the contract refuses: exit 2 naming each flag and rule, nothing sent at all', async () => {

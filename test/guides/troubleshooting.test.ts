@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { createBaasClient } from '../../src/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { lostZerosRule } from '../../src/cli/batch/input.js';
 import { refusalMessage } from '../../src/cli/connection/credentials.js';
+import { redactMessage } from '../../src/redact.js';
 
 const PAGES = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -78,6 +80,21 @@ describe('the troubleshooting guide', () => {
       { by: 'token endpoint', status: 401, failure: 'rejected', code: 'invalid_client' },
     ] as const)
       expect(lines).toContain(`update-many: ${refusalMessage(source, refusal)}`);
+  });
+
+  // Every line the command line prints is masked (src/cli/output.ts): a rule whose own example is
+  // CPF-shaped reached the terminal as "(*********90 becomes 1234567890)", which shows neither the zero
+  // nor what was lost, while the guide quoted the example unmasked.
+  it("quotes the command line's lost-zeros line as the terminal shows it, its example intact", () => {
+    for (const [column, cell] of [
+      ['DocumentNumber', '1234567890'],
+      ['address.postalCode', '1310100'],
+    ] as const) {
+      const rule = lostZerosRule(column, cell)!;
+      expect(redactMessage(rule), column).toBe(rule);
+    }
+    const shownLine = `line 2: DocumentNumber: ${redactMessage(lostZerosRule('DocumentNumber', '2345678901')!)}`;
+    expect(quoted(PAGES[0]!)).toContain(shownLine);
   });
 
   // The wrong port, as a newcomer meets it: a client with its default retries, a real refused connection.

@@ -16,7 +16,6 @@ import { run } from '../../scripts/lib/run.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { CLI_BIN, ENTRIES } from '../../scripts/lib/entries.mjs';
 import { ensureTool, toolFile } from '../../scripts/lib/tools.mjs';
-import { freePort } from '../../src/testing/mock.js';
 import { eventually, portIsFree, startUntil } from '../cli/processes.js';
 import { NODE_MAJORS, nodeBinary } from './node-versions.js';
 import { sharedPack, type PackedTarball } from './pack.js';
@@ -101,6 +100,13 @@ async function consumerProject(name: string, manifest: object, from: string, ext
  * Tools a consumer adds itself, linked from this repository's node_modules (or a tool's, `from`)
  * rather than downloaded a second time.
  */
+/** The port of the "… listening on http://127.0.0.1:PORT" line a server printed; never 0 (the one it was asked for). */
+function printedPort(line: string): number {
+  const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[1]);
+  expect(port, `no port in ${JSON.stringify(line)}`).toBeGreaterThan(0);
+  return port;
+}
+
 async function linkFrom(from: string, dir: string, ...packages: string[]): Promise<void> {
   for (const name of packages) {
     if (name.includes('/')) await mkdir(join(dir, 'node_modules', name.split('/')[0]!), { recursive: true });
@@ -454,16 +460,18 @@ describe('consumer projects', () => {
       expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
     }, 60_000);
 
-    it('mock serves on the port asked, logs each request, and frees the port on SIGTERM', async () => {
-      const port = await freePort();
+    // --port 0 and the port read back from the "listening on" line: a port looked up free first could be
+    // taken by another test before the command bound it.
+    it('mock serves on the port it prints (--port 0), logs each request, and frees the port on SIGTERM', async () => {
       const mock = startUntil(
         'npx',
-        ['--no-install', 'baas-pix-contract', 'mock', '--port', String(port)],
+        ['--no-install', 'baas-pix-contract', 'mock', '--port', '0'],
         /listening on http:\/\/127\.0\.0\.1:\d+/,
         { cwd: project },
       );
+      let port = 0;
       try {
-        await mock.ready;
+        port = printedPort(await mock.ready);
         const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, {
           headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' },
         });
@@ -475,16 +483,16 @@ describe('consumer projects', () => {
       expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
     }, 90_000);
 
-    it('sandbox serves on the port asked with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
-      const port = await freePort();
+    it('sandbox serves on the port it prints (--port 0) with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
       const sandbox = startUntil(
         'npx',
-        ['--no-install', 'baas-pix-contract', 'sandbox', '--port', String(port), '--seed', 'npx'],
-        /Sandbox listening on .*\n/,
+        ['--no-install', 'baas-pix-contract', 'sandbox', '--port', '0', '--seed', 'npx'],
+        /Sandbox listening on http:\/\/127\.0\.0\.1:\d+.*\n/,
         { cwd: project },
       );
+      let port = 0;
       try {
-        await sandbox.ready;
+        port = printedPort(await sandbox.ready);
         const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
         const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, {
           headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' },

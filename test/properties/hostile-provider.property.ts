@@ -36,7 +36,7 @@ import { cpf, FREE_TEXT_FIELDS, stringSchemaAt } from '../support/arbitraries.js
 import { firstPageKeys } from '../support/fixtures.js';
 import { readable } from '../support/readable.js';
 import { listeningSandbox } from '../support/listening-sandbox.js';
-import { parseVerifyArgs } from '../drift/verify-cli.js';
+import { parseVerifyArgs, writeFlags } from '../drift/verify-cli.js';
 import { type Depth, runsAt } from './depth.js';
 
 const SEED = 19_019;
@@ -352,19 +352,7 @@ export function hostileProvider(depth: Depth): void {
       async (h, token, documentNumber) => {
         const secrets = { token, cpf: documentNumber };
         const options = parseVerifyArgs(
-          [
-            '--base-url',
-            'https://provider.test',
-            '--pages',
-            '2',
-            '--allow-writes',
-            '--account',
-            '300541976902',
-            '--document-number',
-            documentNumber,
-            '--body',
-            bodyFile,
-          ],
+          ['--base-url', 'https://provider.test', '--pages', '2', ...writeFlags(documentNumber, bodyFile)],
           { BAAS_TOKEN: token },
         );
         const report = await runVerify(options, {

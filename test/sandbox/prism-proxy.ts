@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { bundledSpecPath, freePort } from '../../src/testing/mock.js';
+import { bundledSpecPath } from '../../src/testing/mock.js';
 
 /** Below the run's hook limit (vitest.config.ts), as startMock's readyTimeoutMs in the tests. */
 const READY_MS = 240_000;
@@ -14,21 +14,11 @@ export async function startPrismProxy(upstream: string): Promise<{ url: string; 
     'dist',
     'index.js',
   );
-  const port = await freePort();
+  // --port 0: the system gives Prism a free port as it binds, and its "Prism is listening on URL" line says
+  // which (read below). A port looked up free first could be taken by another test before Prism bound it.
   const child = spawn(
     process.execPath,
-    [
-      entry,
-      'proxy',
-      bundledSpecPath,
-      upstream,
-      '--errors',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--no-multiprocess',
-    ],
+    [entry, 'proxy', bundledSpecPath, upstream, '--errors', '--host', '127.0.0.1', '--port', '0', '--no-multiprocess'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

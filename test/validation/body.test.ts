@@ -26,7 +26,16 @@ describe('validateNaturalPersonUpdate', () => {
       'an unknown UF',
       address({ state: 'XX' }),
       '/address/state',
-      new RegExp(`^/address/state must be one of the ${ufCount} allowed values$`),
+      new RegExp(
+        `^/address/state must be one of the ${ufCount} allowed values, spelt as the contract does: AC, AL, AP, …$`,
+      ),
+    ],
+    [
+      // As Brazilians often type it: the UF code in lower case.
+      'a UF in lower case',
+      address({ state: 'sp' }),
+      '/address/state',
+      /^\/address\/state must be one of the 27 allowed values, spelt as the contract does: AC, AL, AP, …$/,
     ],
     [
       'a 7-digit CEP',

@@ -30,8 +30,18 @@ describe('ruleOf', () => {
     ['type', { type: 'null' }, 'must be null'],
     ['type', { type: 'string,null' }, 'must be a string or null'],
     ['type', { type: 'tuple' }, 'must be tuple'],
-    ['enum', { allowedValues: ['SP', 'RJ', 'MG'] }, 'must be one of the 3 allowed values'],
-    ['enum', { allowedValues: 'SP' }, 'must be one of the  allowed values'],
+    // A few of the values, so that `sp` for `SP` shows what is meant; never the data.
+    [
+      'enum',
+      { allowedValues: ['SP', 'RJ', 'MG'] },
+      'must be one of the 3 allowed values, spelt as the contract does: SP, RJ, MG',
+    ],
+    [
+      'enum',
+      { allowedValues: ['AC', 'AL', 'AP', 'AM', 'BA'] },
+      'must be one of the 5 allowed values, spelt as the contract does: AC, AL, AP, …',
+    ],
+    ['enum', { allowedValues: 'SP' }, 'must be one of the allowed values'],
     ['const', { allowedValue: 'cpf' }, 'must be the one allowed value'],
     ['pattern', { pattern: '^[0-9]{8}$' }, 'must match the pattern ^[0-9]{8}$'],
     ['format', { format: 'email' }, 'must be an e-mail address'],

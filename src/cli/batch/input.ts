@@ -18,6 +18,7 @@ import {
   BODY_COLUMNS,
   DOCUMENT_NUMBER,
   fixedDigits,
+  isPrintableName,
   knownColumns,
   matchHeader,
   shownName,
@@ -101,7 +102,9 @@ function checked(
     if (field !== '' && earlier.some((said) => said.field === field)) continue;
     issues.push({ field, rule: issue.path === '' ? issue.message : issue.rule });
   }
-  issues.push(...bodyIssues(canonical.body, names.body));
+  // A body already refused (missing) is not refused again for what a missing body lacks.
+  for (const issue of bodyIssues(canonical.body, names.body))
+    if (!earlier.some((said) => said.field === issue.field)) issues.push(issue);
   if (issues.length > 0) return { line, issues };
   const item = { account, documentNumber: canonical.query.DocumentNumber, body: canonical.body } as UpdateItem;
   return { line, item, hash: lineHash(item) };
@@ -120,6 +123,29 @@ const JSONL_NAMES = {
   body: (pointer: string) => (pointer === '' ? 'body' : `body.${pointerToDotted(pointer)}`),
 };
 
+const SHOWN_KEYS = 3;
+
+/**
+ * The keys of a JSONL line that are none of its three, each with the one meant: the same name in another
+ * case (`Account`, a CSV's column name), or a body field written beside the body (`email`). Names only,
+ * never values; a key that is no name (digits, a CPF) is counted, not shown.
+ */
+function unknownKeysRule(keys: string[]): string {
+  const bodyFields = new Set([...BODY_COLUMNS().keys()].map((column) => column.split('.')[0]!.toLowerCase()));
+  const shown = keys.slice(0, SHOWN_KEYS).filter(isPrintableName);
+  const named = shown.map((name) => {
+    const meant = JSONL_FIELDS.find((field) => field.toLowerCase() === name.trim().toLowerCase());
+    if (meant !== undefined) return `"${name}" (did you mean ${meant}?)`;
+    return bodyFields.has(name.trim().toLowerCase()) ? `"${name}" (a body field: put it inside "body")` : `"${name}"`;
+  });
+  const hidden = Math.min(keys.length, SHOWN_KEYS) - shown.length;
+  if (hidden > 0) named.push(hidden === 1 ? 'one whose name is not shown' : `${hidden} whose names are not shown`);
+  const more = keys.length > SHOWN_KEYS ? ` and ${keys.length - SHOWN_KEYS} more` : '';
+  const listed =
+    named.length > 1 && more === '' ? `${named.slice(0, -1).join(', ')}, ${named.at(-1)}` : named.join(', ');
+  return `has ${keys.length === 1 ? 'a field' : 'fields'} it does not know: ${listed}${more} (${JSONL_FIELDS.join(', ')} only)`;
+}
+
 /** One JSONL line; undefined for a blank one. */
 export function jsonLine(line: number, text: string): InputLine | undefined {
   if (text.trim() === '') return undefined;
@@ -133,9 +159,8 @@ export function jsonLine(line: number, text: string): InputLine | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return { line, issues: [{ field: WHOLE_LINE, rule: 'must be a JSON object' }] };
   const record = value as Record<string, unknown>;
-  const unknown: LineIssue[] = Object.keys(record).some((name) => !(JSONL_FIELDS as readonly string[]).includes(name))
-    ? [{ field: WHOLE_LINE, rule: `has a field it does not know (${JSONL_FIELDS.join(', ')} only)` }]
-    : [];
+  const strangers = Object.keys(record).filter((name) => !(JSONL_FIELDS as readonly string[]).includes(name));
+  const unknown: LineIssue[] = strangers.length > 0 ? [{ field: WHOLE_LINE, rule: unknownKeysRule(strangers) }] : [];
   if (!('body' in record)) unknown.push({ field: 'body', rule: 'is required' });
   const body = 'body' in record ? record.body : {};
   return checked(line, record.account, record.documentNumber, body, JSONL_NAMES, unknown);
@@ -202,6 +227,10 @@ export const booleanCell = (cell: string): boolean | undefined => BOOLEAN_CELLS.
 
 const BOOLEAN_RULE = 'must be TRUE or FALSE (VERDADEIRO or FALSO, true or false; any case), or empty to leave it';
 
+// The example's first digits only: the terminal and the report mask any CPF-shaped run of digits, so a whole
+// 11-digit example would show as "*********90", hiding the very zero it is there to show.
+const shortExample = (digits: string): string => `${digits.slice(0, 4)}…`;
+
 /**
  * A cell of digits only, shorter than the fixed number of digits its column takes: what a spreadsheet
  * that took the column for numbers leaves of a value that began with zeros. Refused, never padded: a
@@ -212,7 +241,7 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   if (digits === undefined || !/^[0-9]+$/.test(cell) || cell.length >= digits.length) return undefined;
   return (
     `has ${cell.length} digits, not ${digits.length}: a spreadsheet that took the column for numbers drops leading zeros ` +
-    `(${digits.example} becomes ${digits.example.replace(/^0+/, '')}); nothing is padded for you. Keep the column as text ` +
+    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. Keep the column as text ` +
     '(LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; or save as .xlsx ' +
     'with the column formatted as Text) and type the value with its zeros'
   );

@@ -49,7 +49,10 @@ export const knownColumns = (): string[] => [ACCOUNT, DOCUMENT_NUMBER, ...BODY_C
 const key = (name: string): string => name.trim().toLowerCase();
 
 // A header cell safe to repeat in a message: a name, not a value (a file without its header row starts with data).
-const PRINTABLE_NAME = /^[\p{L}_][\p{L}\p{N}_. ]{0,63}$/u;
+// A hyphen inside, as pt-BR spreadsheets write E-mail; never first, so a CPF or a number stays unshown.
+const PRINTABLE_NAME = /^[\p{L}_][\p{L}\p{N}_. -]{0,63}$/u;
+/** Whether `name` (a header cell, a JSON key) is a name safe to repeat in a message, not a value. */
+export const isPrintableName = (name: string): boolean => PRINTABLE_NAME.test(name.trim());
 
 /** The nearest known column to `name` (at most a third of its letters apart), for "did you mean". */
 export function nearestColumn(name: string): string | undefined {
@@ -93,7 +96,7 @@ export function columnLetter(index: number): string {
 
 /** How an unknown header cell is named in a message: its text when it is a name, else only its column. */
 export const shownName = (cell: { index: number; name: string }): string =>
-  PRINTABLE_NAME.test(cell.name.trim())
+  isPrintableName(cell.name)
     ? `"${cell.name.trim()}" (column ${columnLetter(cell.index)})`
     : `column ${columnLetter(cell.index)}`;
 
