@@ -34,11 +34,12 @@ function childrenCpu() {
   return { user: Number(fields[13]) / TICKS_PER_SECOND, system: Number(fields[14]) / TICKS_PER_SECOND };
 }
 
-/** The commit measured, with `+changes` when the working tree differs from it. */
+/** The commit measured, with `+changes` when the working tree differs from it (this script's own record
+ * in BENCHMARKS.md aside, so that a second run on the same commit is not marked as changed). */
 function gitCommit() {
   try {
     const run = (...args) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
-    return `${run('rev-parse', '--short', 'HEAD')}${run('status', '--porcelain', '--untracked-files=no') ? '+changes' : ''}`;
+    return `${run('rev-parse', '--short', 'HEAD')}${run('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)BENCHMARKS.md') ? '+changes' : ''}`;
   } catch {
     return 'unknown';
   }
