@@ -9,8 +9,8 @@
 // have that subpath of their own (TYPES_ENTRY), so the root names `PixKey` without exporting it again.
 // The declarations come from `tsc` over src/ (tsconfig.build.json) into a folder of its own under
 // .artifacts/, so that their `import 'openapi-fetch'` resolves to the repository's node_modules.
-import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import ts from 'typescript';
@@ -18,11 +18,38 @@ import { ENTRIES, TYPES_ENTRY } from './lib/entries.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
 
-const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
-const REPORT_FOLDER = join(repoRoot, 'api');
+// `--against DIR` compares with the reports in DIR instead of api/ (the check's own test uses it, with a
+// report changed on purpose, to see that the comparison fails).
+const { values } = parseArgs({
+  options: { check: { type: 'boolean', default: false }, against: { type: 'string' } },
+});
+if (values.against && !values.check) throw new Error('--against DIR only goes with --check: it never writes DIR');
+const REPORT_FOLDER = values.against ? resolve(values.against) : join(repoRoot, 'api');
 
 /** `.` -> `baas-pix-contract`; `./sandbox` -> `baas-pix-contract-sandbox`. */
 export const reportName = (subpath) => `baas-pix-contract${subpath === '.' ? '' : `-${subpath.slice(2)}`}`;
+
+/** `.` -> `baas-pix-contract`; `./sandbox` -> `baas-pix-contract/sandbox`: the specifier a user imports. */
+const entryName = (subpath) => `baas-pix-contract${subpath.slice(1)}`;
+
+/** The lines only one of the two reports holds (`-` recorded, `+` today's), the first 20 and a count. */
+async function changedLines(recordedFile, todayFile) {
+  const read = (file) =>
+    readFile(file, 'utf8').then(
+      (text) => text.split('\n'),
+      () => [],
+    );
+  const [recorded, today] = await Promise.all([read(recordedFile), read(todayFile)]);
+  const [was, is] = [new Set(recorded), new Set(today)];
+  const lines = [
+    ...recorded.filter((line) => !is.has(line)).map((line) => `  - ${line}`),
+    ...today.filter((line) => !was.has(line)).map((line) => `  + ${line}`),
+  ];
+  const shown = lines.slice(0, 20).join('\n');
+  return lines.length > 20
+    ? `${shown}\n  … and ${lines.length - 20} more lines`
+    : shown || '  (only the order of lines)';
+}
 
 /** The source file a message is about (it was found in a declaration file of the temporary folder). */
 const where = (message) => {
@@ -92,7 +119,14 @@ try {
       },
     });
     if (result.errorCount > 0 && errors.length === 0) throw new Error(`api-extractor failed for ${subpath}`);
-    if (result.apiReportChanged) changed.push({ subpath, file: `${name}.api.md` });
+    if (result.apiReportChanged) {
+      const file = `${name}.api.md`;
+      changed.push({
+        subpath,
+        file,
+        lines: await changedLines(join(REPORT_FOLDER, file), join(work, 'reports', file)),
+      });
+    }
   }
   if (!values.check && errors.length === 0) {
     for (const { file } of changed) await cp(join(work, 'reports', file), join(REPORT_FOLDER, file));
@@ -124,7 +158,9 @@ if (errors.length > 0) {
 }
 if (values.check && changed.length > 0) {
   console.error(
-    `The public surface changed: ${changed.map(({ subpath, file }) => `${subpath} (api/${file})`).join(', ')}. If the change is meant, run \`npm run api:report\` and commit api/.`,
+    `The public surface changed: ${changed.map(({ subpath, file }) => `${entryName(subpath)} (api/${file})`).join(', ')}.\n` +
+      changed.map(({ file, lines }) => `api/${file}:\n${lines}\n`).join('') +
+      'If the change is meant, run `npm run api:report` and commit api/.',
   );
   process.exit(1);
 }
