@@ -59,5 +59,4 @@ describe('the troubleshooting guide, client certificates', () => {
     ];
     for (const tls of mistakes) expect(lines).toContain(await shown(tls));
   });
-
 });
