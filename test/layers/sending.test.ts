@@ -25,7 +25,14 @@ interface Sending {
 
 /** Each place a source text sends or takes an HTTP client, with its line. */
 function sendingIn(text: string): Sending[] {
-  const tokens = tokenize(text) as { type: string; text: string; value?: string; line: number; start: number; end: number }[];
+  const tokens = tokenize(text) as {
+    type: string;
+    text: string;
+    value?: string;
+    line: number;
+    start: number;
+    end: number;
+  }[];
   const found: Sending[] = [];
   // The text with its comments blanked (newlines kept), so a call is found where the code has it.
   let code = '';
