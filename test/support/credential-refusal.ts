@@ -3,15 +3,11 @@
 // this environment. Anything else thrown, or nothing, fails the test.
 import { expect } from 'vitest';
 import { CredentialError, type CredentialFlags, credentialsFrom } from '../../src/cli/connection/credentials.js';
+import { thrownBy } from './refusal.js';
 
 /** The message of the CredentialError that `credentialsFrom(flags, env)` throws. */
 export function credentialRefusal(flags: CredentialFlags, env: Record<string, string> = {}): string {
-  try {
-    credentialsFrom(flags, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CredentialError);
-    expect((error as Error).name).toBe('CredentialError');
-    return (error as Error).message;
-  }
-  throw new Error('no CredentialError');
+  const error = thrownBy(() => credentialsFrom(flags, env), CredentialError);
+  expect(error.name).toBe('CredentialError');
+  return error.message;
 }
