@@ -50,6 +50,11 @@ describe('one retry loop', () => {
     expect(await matching(all, /BodyTooLargeError/)).toEqual([]);
   });
 
+  it('one reading of Retry-After: only src/transport/retry-after.ts takes the header from an answer', async () => {
+    const all = await sourceFiles('src');
+    expect(await matching(all, /\.get\(\s*['"`]retry-after['"`]\s*\)/i)).toEqual(['src/transport/retry-after.ts']);
+  });
+
   it('one bounded read of a body: only src/body-limit.ts takes a reader of a stream', async () => {
     // The answers the package reads and the requests the sandbox reads, both through readStreamWithin:
     // a second loop over a reader would be a second byte limit to keep in step.
