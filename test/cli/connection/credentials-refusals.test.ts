@@ -7,9 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BaasTokenError, type BaasTokenErrorInit } from '../../../src/auth/token-error.js';
 import {
-  type CredentialFlags,
   type CredentialRefusal,
-  CredentialError,
   credentialFailure,
   credentialHint,
   credentialsFrom,

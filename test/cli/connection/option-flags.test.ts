@@ -5,12 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CredentialError,
-  credentialsFrom,
-  flagRefusal,
-  type CredentialFlags,
-} from '../../../src/cli/connection/credentials.js';
+import { flagRefusal, type CredentialFlags } from '../../../src/cli/connection/credentials.js';
 import { optionError } from '../../../src/option-rules.js';
 import { credentialRefusal as refusal } from '../../support/credential-refusal.js';
 
