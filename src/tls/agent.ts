@@ -30,6 +30,8 @@ const importOptional = (specifier: string): Promise<unknown> => import(specifier
 
 async function loadUndici(where: string): Promise<Undici> {
   try {
+    // Sends outside the transport: undici is loaded for its Agent (the dispatcher of a client certificate)
+    // and its fetch, which become the FetchLike the transport's attempt calls (its timer, redirects, limit).
     return (await importOptional('undici')) as Undici;
   } catch (error) {
     throw new Error(`${where} needs the optional peer dependency undici: npm install undici@^7`, { cause: error });

@@ -6,13 +6,17 @@ const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
 // delay-seconds is 1*DIGIT; a decimal fraction (some servers send "1.5") is read as the seconds it says
 // rather than dropped, as Stainless' clients do. Nothing else that Number() would take ("1e3", "-5", ".5").
 const SECONDS = /^[0-9]+(\.[0-9]+)?$/;
+// Bounds the work done on a header a server controls (as the RateLimit fields are bounded): the longest
+// HTTP date is 33 characters (rfc850-date), and the contract's delay is at most 86,400 s. A longer value
+// is unreadable, like any other that is neither form.
+export const MAX_RETRY_AFTER_CHARS = 64;
 
 /**
  * `Retry-After` as milliseconds: delay-seconds (a decimal fraction allowed) or an HTTP date, which
- * counts from `now`. Undefined when absent or unreadable, never negative.
+ * counts from `now`. Undefined when absent, unreadable or longer than MAX_RETRY_AFTER_CHARS; never negative.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined || value.length > MAX_RETRY_AFTER_CHARS) return undefined;
   const trimmed = value.trim();
   const seconds = SECONDS.exec(trimmed);
   if (seconds) return secondsToMs(trimmed, seconds[1]);
