@@ -62,14 +62,17 @@ describe('parseRetryAfter at its edges', () => {
     expect(parseRetryAfter(value, 0)).toBe(ms);
   });
 
-  it(`reads at most ${MAX_RETRY_AFTER_CHARS} characters: a longer value is unreadable, whatever it holds`, () => {
+  it(`reads a value of at most ${MAX_RETRY_AFTER_CHARS} characters; a longer delay is longer than any ceiling`, () => {
     const padded = (text: string, length: number) => text.padStart(length, ' ');
     expect(parseRetryAfter(padded('120', MAX_RETRY_AFTER_CHARS), 0)).toBe(120_000);
-    expect(parseRetryAfter(padded('120', MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(undefined);
-    // Digits past the bound are no delay of any length (300 of them would read as Infinity seconds).
+    expect(parseRetryAfter(padded('120', MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(Number.POSITIVE_INFINITY);
     expect(parseRetryAfter('9'.repeat(MAX_RETRY_AFTER_CHARS), 0)).toBeGreaterThan(0);
-    expect(parseRetryAfter('9'.repeat(MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(undefined);
-    expect(parseRetryAfter('1'.repeat(1024 * 1024), 0)).toBe(undefined);
+    // Digits past the bound ask for more than any caller waits: refused as too long a wait, never
+    // dropped (which would retry at once, sooner than the server asked).
+    expect(parseRetryAfter('9'.repeat(MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(parseRetryAfter('1'.repeat(1024 * 1024), 0)).toBe(Number.POSITIVE_INFINITY);
+    // Anything else past the bound is unreadable.
+    expect(parseRetryAfter(`Wed, ${'x'.repeat(MAX_RETRY_AFTER_CHARS)}`, 0)).toBe(undefined);
     // The longest HTTP date, rfc850's, is read.
     const date = 'Wednesday, 25-Nov-26 12:00:30 GMT';
     expect(parseRetryAfter(date, Date.parse('2026-11-25T12:00:00Z'))).toBe(30_000);
