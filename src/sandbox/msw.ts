@@ -57,6 +57,8 @@ export async function createMswHandlers<Handler = any>(
   const base = options.baseUrl.replace(/\/$/, '');
   const route = async ({ request }: { request: Request }): Promise<Response> => {
     try {
+      // Sends outside the transport: nothing goes on the network. The sandbox's handler answers in process the
+      // request MSW intercepted; the client that sent it went through its own transport already.
       return await sandbox.fetch(request);
     } catch {
       // A dropped connection (injected fault): MSW turns an error Response into a network error.
