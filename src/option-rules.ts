@@ -202,7 +202,8 @@ export function checkOptions<X extends object>(
     return;
   }
   // A name near an option is one the caller wrote as a name, and said as it is.
-  if (misspelt !== undefined || NAME.test(stranger)) throw refuseOption(place, stranger, unknownMemberRule(stranger, known, unknown));
+  if (misspelt !== undefined || NAME.test(stranger))
+    throw refuseOption(place, stranger, unknownMemberRule(stranger, known, unknown));
   // A member whose name is no name (a CPF, a document number as a key) is data: refused unshown.
   const { where, path } = placeOf(place);
   throw optionError({
