@@ -5,7 +5,7 @@
 // the rule broken) and its message is made of that data, in the words users read:
 // `updateMany: concurrency must be a whole number from 1 to 256`. The command line names its flags
 // from `option`, never from the message.
-import { misspeltMembers } from './words.js';
+import { closestName, misspeltMembers } from './words.js';
 
 /**
  * An options mistake: a `TypeError` (a value of the wrong kind, a misspelt name) or a `RangeError` (a
@@ -88,6 +88,9 @@ export type OptionRules<X> = { readonly [K in keyof X]-?: OptionRule };
  */
 export type OptionsPlace = string | { readonly where?: string | undefined; readonly path?: string | undefined };
 
+/** A name as programs write one: the only member names a refusal shows (any other may be data). */
+const NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+
 const placeOf = (place: OptionsPlace) => (typeof place === 'string' ? { where: place, path: undefined } : place);
 
 /** The refusal of `option` (a name of the options at `place`) with `rule`. */
@@ -125,49 +128,89 @@ export const BOOLEAN: OptionRule = must((value) => typeof value === 'boolean', '
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The three shapes of a `tls` option, in the words its refusals and the names that go in it use. */
+export const TLS_SHAPES = '{ cert, key, passphrase? }, { pfx, passphrase? } or { ca }';
+
 /** A `tls` option's kind (an object); its members are checked by their own rules (src/tls/options.ts). */
 export const TLS_SHAPE_RULE: OptionRule = must(
   isRecord,
-  'must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }, e.g. tls: { ca: readFileSync("ca.pem") }',
+  `must be an object: ${TLS_SHAPES}, e.g. tls: { ca: readFileSync("ca.pem") }`,
 );
 
-/** How `checkOptions` treats members its declaration does not name. */
+/**
+ * Names that are not options of one options type but are options of something it takes (a member of
+ * its `tls`, of the token source given as its `token`), each with where it goes, in the words that follow
+ * "goes in": `tls: { cert, key, passphrase? }, …`. Made from the other declaration (`goIn`), not listed.
+ */
+export type OptionHomes = Readonly<Record<string, string>>;
+
+/** Every name of `rules` (another options type's declaration) as going in `home`: `goIn(TLS_RULES, 'tls: { … }')`. */
+export function goIn(rules: OptionRules<object> | Readonly<Record<string, OptionRule>>, home: string): OptionHomes {
+  return Object.fromEntries(Object.keys(rules).map((name) => [name, home]));
+}
+
+/** How `checkOptions` treats members its declaration does not name (each is refused; these say how). */
 export interface UnknownMembers {
   /** Names a caller may bring from elsewhere, and the option each means (`retries` for maxAttempts). */
   readonly aliases?: Readonly<Record<string, string>> | undefined;
+  /** Names of options that go in another one (`cert` in `tls`), and where each goes (OptionHomes). */
+  readonly homes?: OptionHomes | undefined;
   /**
-   * Refuse every member the declaration does not name (its value not undefined), not only the ones that
-   * look misspelt: for options where an ignored member would weaken a guarantee (`tls.rejectUnauthorized`).
+   * List the names it takes beside a suggestion too (a refusal without one always lists them): for
+   * options where each name is a guarantee (`tls.rejectUnauthorized`).
    */
   readonly closed?: boolean | undefined;
 }
 
 /**
- * Refuses `options` (a TypeError) when a member looks like a misspelt name of `rules` (or, `closed`, is
- * any name it does not hold), naming the one meant, then checks its values (checkOptionValues). A member
- * far from every name is otherwise left alone: spreading a wider object into the options is fine.
+ * The words after a member's name that `known` (the declaration's names) does not hold: where it goes
+ * (`homes`), the name meant (an alias, the same letters in other case or at most two edits away, a
+ * prefix: `log` for logger), or the names there are.
+ */
+function unknownMemberRule(name: string, known: readonly string[], { aliases, homes, closed }: UnknownMembers): string {
+  const listed = ` (known: ${known.join(', ')})`;
+  if (homes !== undefined && Object.hasOwn(homes, name)) return `is not an option here; it goes in ${homes[name]}`;
+  const meant = misspeltMembers({ [name]: true }, known, { aliases })[0]?.meant ?? closestName(name, known);
+  return meant === undefined
+    ? `is not an option${listed}`
+    : `is not an option; did you mean ${meant}?${closed ? listed : ''}`;
+}
+
+/**
+ * Refuses `options` (a TypeError) when it has a member `rules` does not name: one that looks misspelt
+ * (whatever its value), or any other that is not undefined; naming where it goes or the one meant (or
+ * listing the names there are). Then checks its values (checkOptionValues). JavaScript has no type check,
+ * and a member not read is a setting lost without a word (`cert` beside `tls`, `log` for logger), so
+ * no name is left alone: a wider object spread into the options is refused too.
  */
 export function checkOptions<X extends object>(
   place: OptionsPlace,
   options: X,
   rules: OptionRules<X>,
-  { aliases, closed }: UnknownMembers = {},
+  unknown: UnknownMembers = {},
 ): void {
   const known = Object.keys(rules);
-  const [misspelt] = misspeltMembers(options, known, { aliases });
-  if (misspelt !== undefined)
-    throw refuseOption(
-      place,
-      misspelt.given,
-      `is not an option; did you mean ${misspelt.meant}?${closed ? ` (known: ${known.join(', ')})` : ''}`,
-    );
-  if (closed) {
-    const stranger = Object.keys(options).find(
+  // A misspelt name first, as before: `{ timeout: undefined }` is still a mistake worth naming.
+  const [misspelt] = misspeltMembers(options, known, { aliases: unknown.aliases });
+  const stranger =
+    misspelt?.given ??
+    Object.keys(options).find(
       (name) => !known.includes(name) && (options as Record<string, unknown>)[name] !== undefined,
     );
-    if (stranger !== undefined) throw refuseOption(place, stranger, `is not an option (known: ${known.join(', ')})`);
+  if (stranger === undefined) {
+    checkOptionValues(place, options, rules);
+    return;
   }
-  checkOptionValues(place, options, rules);
+  // A name near an option is one the caller wrote as a name, and said as it is.
+  if (misspelt !== undefined || NAME.test(stranger))
+    throw refuseOption(place, stranger, unknownMemberRule(stranger, known, unknown));
+  // A member whose name is no name (a CPF, a document number as a key) is data: refused unshown.
+  const { where, path } = placeOf(place);
+  throw optionError({
+    where,
+    option: path ?? 'options',
+    rule: `has a member whose name is not an option, nor a name (not shown: it may be data); give only options (known: ${known.join(', ')})`,
+  });
 }
 
 /**

@@ -3,7 +3,7 @@
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { isInsecureRemote } from '../loopback.js';
-import type { TlsOptions } from '../tls/options.js';
+import { TLS_HOMES, type TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import {
   BOOLEAN,
@@ -154,7 +154,7 @@ export function resolveClientCredentials(options: ClientCredentialsOptions): Res
       option: 'options',
       rule: 'are required: { tokenUrl, clientId, clientSecret }',
     });
-  checkOptions('clientCredentials', options, RULES);
+  checkOptions('clientCredentials', options, RULES, { homes: TLS_HOMES });
   const url = new URL(options.tokenUrl);
   if (isInsecureRemote(url) && !options.allowInsecureHttp) {
     throw optionError({

@@ -8,17 +8,21 @@ import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
 import { operations } from '../generated/operations.js';
 import { LOGGING_RULES, resolveLogging, type Logger, type LogLevel, type ResolvedLogging } from '../logging/levels.js';
 import { lazyTlsFetch } from '../tls/lazy.js';
-import type { TlsOptions } from '../tls/options.js';
+import { TLS_HOMES, type TlsOptions } from '../tls/options.js';
+import type { ClientCredentialsOptions } from '../auth/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import {
+  AS_GIVEN,
   BOOLEAN,
   TLS_SHAPE_RULE,
   checkOptions,
   checkOptionValues,
   isFunction,
   isRecord,
+  goIn,
   must,
   optionError,
+  type OptionHomes,
   type OptionRule,
   type OptionRules,
   within,
@@ -263,8 +267,29 @@ const RULES: OptionRules<BaasClientOptions> = {
   ),
 };
 
+// clientCredentials' own options, which the client does not have: tsc fails here when that options type
+// gains or loses one (its declaration is in src/auth/, whose values the client does not load).
+const CLIENT_CREDENTIALS_ONLY: OptionRules<Omit<ClientCredentialsOptions, keyof BaasClientOptions>> = {
+  tokenUrl: AS_GIVEN,
+  clientId: AS_GIVEN,
+  clientSecret: AS_GIVEN,
+  scope: AS_GIVEN,
+  authMethod: AS_GIVEN,
+  refreshMarginSeconds: AS_GIVEN,
+  defaultExpiresInSeconds: AS_GIVEN,
+};
+
+// Names that are not the client's options but go in one of them, said where: a certificate given
+// beside `tls` would otherwise be ignored and never sent, client credentials reported as "token is required".
+const HOMES: OptionHomes = {
+  ...TLS_HOMES,
+  ...goIn(CLIENT_CREDENTIALS_ONLY, 'token: clientCredentials({ tokenUrl, clientId, clientSecret })'),
+};
+
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
-  checkOptions('createBaasClient', typeof options === 'object' && options !== null ? options : ({} as never), RULES);
+  checkOptions('createBaasClient', typeof options === 'object' && options !== null ? options : ({} as never), RULES, {
+    homes: HOMES,
+  });
   const { url, plainHttp } = baseUrlOf(options.baseUrl) as { url: URL; plainHttp: boolean };
   if (plainHttp && !options.allowInsecureHttp) {
     throw optionError({

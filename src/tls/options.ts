@@ -2,7 +2,15 @@
 // Checked when the client is created, so a misconfiguration fails before anything is sent. Refusals
 // (BaasOptionError) name the field and the rule, never a value: these fields hold private keys.
 
-import { checkOptions, must, optionError, type OptionRule, type OptionRules } from '../option-rules.js';
+import {
+  checkOptions,
+  goIn,
+  must,
+  optionError,
+  type OptionRule,
+  type OptionRules,
+  TLS_SHAPES,
+} from '../option-rules.js';
 
 /** PEM text or raw bytes (a Node Buffer is a Uint8Array). */
 export type TlsMaterial = string | Uint8Array;
@@ -177,6 +185,9 @@ const TLS_RULES: OptionRules<PemClientCertificate & PfxClientCertificate & Priva
     error: TypeError,
   },
 };
+
+/** The members of `tls` as going in it, for the options that have a `tls` (`cert` beside it is refused, saying so). */
+export const TLS_HOMES = goIn(TLS_RULES, `tls: ${TLS_SHAPES}`);
 
 const SHAPES = 'must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }';
 

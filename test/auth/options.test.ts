@@ -38,10 +38,15 @@ describe('options refused at creation', () => {
     expect(message).toMatch(/^clientCredentials: client_secret is not an option; did you mean clientSecret\?$/);
     expect(refusal({ ...valid, timeout: 5000 })).toContain('did you mean timeoutMs?');
     expect(message).not.toContain('fake-secret-never-shown');
-    // A configuration object spread in whole, with the client's baseUrl beside the credentials, is fine.
-    expect(() =>
-      clientCredentials({ ...valid, baseUrl: 'https://api.example' } as ClientCredentialsOptions),
-    ).not.toThrow();
+    // A configuration object spread in whole, with the client's baseUrl beside the credentials, is refused:
+    // a member not read is a setting lost without a word.
+    expect(refusal({ ...valid, baseUrl: 'https://api.example' })).toMatch(
+      /^clientCredentials: baseUrl is not an option \(known: tokenUrl, clientId, clientSecret, /,
+    );
+    // A member of tls given beside it: said where it goes (a client certificate otherwise never sent).
+    expect(refusal({ ...valid, cert: 'PEM', key: 'PEM' })).toBe(
+      'clientCredentials: cert is not an option here; it goes in tls: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }',
+    );
   });
 
   it('names a bound only where there is one, and a list item by its index only in a list', () => {

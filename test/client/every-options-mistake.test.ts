@@ -197,6 +197,47 @@ describe('every options mistake', () => {
     },
   );
 
+  // A member not read is a setting lost without a word (a certificate never sent): every name that is no
+  // option is refused, not only one near an option. CallOptions are the exception: they share their
+  // object with the operation's input, into which a wider object (a sandbox account) may be spread; a
+  // name near a call option is refused there (misspeltInput, src/client/baas-client.ts).
+  const SHARED_WITH_INPUT = new Set(['CallOptions']);
+  it.each(Object.keys(GIVEN).filter((type) => !SHARED_WITH_INPUT.has(type)))(
+    '%s: a name that is no option, far from every one, is refused, naming it',
+    async (type) => {
+      const { path } = GIVEN[type]!;
+      const error = await outcome(() => GIVEN[type]!.give({ zzNotAnOption: 1 }));
+      const refused = expectRefusal(error, path ? `${path}.zzNotAnOption` : 'zzNotAnOption');
+      expect(refused).toBeInstanceOf(TypeError);
+      expect(refused.rule).toMatch(/^is not an option \(known: \w+/);
+      // Undefined is no option given.
+      const absent = await outcome(() => GIVEN[type]!.give({ zzNotAnOption: undefined }));
+      expect(isBaasOptionError(absent) ? absent.option : 'not refused for it').not.toContain('zzNotAnOption');
+    },
+  );
+
+  // The options of what an options type takes, given beside it: said where they go. The names are the
+  // reports' own (TlsOptions, ClientCredentialsOptions), so a new member of either is tried here too.
+  const ownNames = (type: string) => new Set(optionsOf(type).map(({ name }) => name));
+  const elsewhere = [
+    ...[...ownNames('TlsOptions')].flatMap((name) => [
+      { type: 'BaasClientOptions', name, home: 'tls: {' },
+      { type: 'ClientCredentialsOptions', name, home: 'tls: {' },
+    ]),
+    ...[...ownNames('ClientCredentialsOptions')]
+      .filter((name) => !ownNames('BaasClientOptions').has(name))
+      .map((name) => ({ type: 'BaasClientOptions', name, home: 'token: clientCredentials({' })),
+  ];
+  it.each(elsewhere)(
+    '$type: $name, an option of $home…, is refused, saying where it goes',
+    async ({ type, name, home }) => {
+      const error = await outcome(() => GIVEN[type]!.give({ [name]: 'value-never-shown' }));
+      const refused = expectRefusal(error, name);
+      expect(refused.rule).toContain(`it goes in ${home}`);
+      expect(refused.message).not.toContain('value-never-shown');
+    },
+  );
+
   it('refuses values out of range, naming the option', async () => {
     for (const [run, option] of [
       [() => createBaasClient({ ...BASE, timeoutMs: 2 ** 31 }), 'timeoutMs'],
@@ -227,6 +268,9 @@ describe('a token that is not one', () => {
     [`${SECRET}\r\n`, /^ends with a line break.*, e\.g\. token: "sbx_abc123"$/],
     [`${SECRET.slice(0, 8)}\t${SECRET.slice(8)}`, /^holds a control character/],
     [`${SECRET}\u0000`, /^holds a control character/],
+    // The README's placeholder copied as it is: a character no b64token has (RFC 6750), by its code point.
+    ['sbx_\u2026', /^holds '\u2026' \(U\+2026, an ellipsis\), which no token has: copy the whole token/],
+    [`${SECRET} `, /^holds a space \(U\+0020\)/],
   ])('createBaasClient({ token: %j }) is an options mistake that never shows the token', (token, rule) => {
     let error: unknown;
     try {

@@ -79,9 +79,23 @@ describe('resolveOptions', () => {
     expect(message).not.toContain('sbx_value_never_shown');
   });
 
-  it('leaves alone a member far from every option: a wider object spread into the options still works', () => {
-    const config = { ...base, tokenUrl: 'https://auth.example/token', clientId: 'id', '52998224725': 1 };
-    expect(resolveOptions(config as never).baseUrl).toBe(base.baseUrl);
+  // A member not read is a setting lost without a word: a certificate never sent, a logger never called.
+  it('refuses a member far from every option too: a wider object spread in, naming where its options go', () => {
+    const config = { ...base, tokenUrl: 'https://auth.example/token', clientId: 'id' };
+    expect(refusal(() => resolveOptions(config as never))).toBe(
+      'createBaasClient: tokenUrl is not an option here; it goes in token: clientCredentials({ tokenUrl, clientId, clientSecret })',
+    );
+    expect(refusal(() => resolveOptions({ ...base, tracer: {} } as never))).toMatch(
+      /^createBaasClient: tracer is not an option \(known: baseUrl, token, .*onDrift\)$/,
+    );
+    // Undefined is no option given: `{ ...base, extra: undefined }` stays as it was.
+    expect(resolveOptions({ ...base, extra: undefined } as never).baseUrl).toBe(base.baseUrl);
+  });
+
+  it('refuses a member whose name is data (a CPF as a key) without showing it', () => {
+    const message = refusal(() => resolveOptions({ ...base, '52998224725': 1 } as never));
+    expect(message).toMatch(/^createBaasClient: options has a member whose name is not an option, nor a name/);
+    expect(message).not.toContain('52998224725');
   });
 
   // The operation's own URL, copied from a curl line, as the base: every call would go to …/list-keys/v2/api/….

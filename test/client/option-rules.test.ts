@@ -110,8 +110,17 @@ describe('checkOptions', () => {
     expect(() => checkOptions('make', { name: 'x', hook: 'anything' as never }, RULES)).not.toThrow();
   });
 
-  it('leaves alone members far from every name, and checkOptionValues never looks at names', () => {
-    expect(() => checkOptions('make', { name: 'x', unrelatedMember: 1 } as never, RULES)).not.toThrow();
+  it('refuses members far from every name too (listing the names), and checkOptionValues never looks at names', () => {
+    expect(parts(refusal(() => checkOptions('make', { name: 'x', unrelatedMember: 1 } as never, RULES)))).toEqual({
+      where: 'make',
+      option: 'unrelatedMember',
+      rule: 'is not an option (known: count, name, tags, hook)',
+    });
+    // A prefix of a name is one meant: `log` for logger.
+    expect(refusal(() => checkOptions('make', { name: 'x', hoo: 1 } as never, RULES)).rule).toBe(
+      'is not an option; did you mean hook?',
+    );
+    expect(() => checkOptions('make', { name: 'x', unrelatedMember: undefined } as never, RULES)).not.toThrow();
     expect(() => checkOptionValues('make', { name: 'x', cuont: 0 } as never, RULES)).not.toThrow();
     expect(refusal(() => checkOptionValues('make', { name: 'x', count: 1.5 }, RULES))).toBeInstanceOf(RangeError);
   });

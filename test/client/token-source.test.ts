@@ -37,7 +37,14 @@ describe('tokenProblem', () => {
       'the token source gave a token that ends with a line break, as a token read from a file or a .env saved on Windows does: give the token alone, without it',
     ],
     ['abc-def.123_~+/=', undefined],
-    ['abc\u0080def', undefined],
+    [
+      'abc\u0080def',
+      'the token source gave a token that holds a control character (U+0080), which no token has: copy the whole token as it was issued (the sandbox prints one when it starts)',
+    ],
+    [
+      'sbx_\u2026',
+      "the token source gave a token that holds '\u2026' (U+2026, an ellipsis), which no token has: copy the whole token as it was issued (the sandbox prints one when it starts)",
+    ],
   ])('%j → %j', (value, problem) => {
     expect(tokenProblem(value)).toBe(problem);
   });
