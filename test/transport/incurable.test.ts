@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaasClient } from '../../src/index.js';
+import { Secrets } from '../../src/redact.js';
 import { Attempt, HeaderRefused } from '../../src/transport/attempt.js';
-import { incurable } from '../../src/transport/failure.js';
+import { clientError, failureOf, incurable } from '../../src/transport/failure.js';
 import { type RetryRule, sendRequest } from '../../src/transport/pipeline.js';
 
 // A token holding a long dash (U+2014), as one pasted from a document does: fetch cannot send it.
@@ -29,27 +30,46 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('a header fetch cannot send, through createBaasClient', () => {
-  it("is the caller's input: a BaasValidationError naming the header, never its value, nothing sent, not retried", async () => {
+describe('a header fetch cannot send', () => {
+  it("through createBaasClient, a token's header is refused before any attempt (the token text rule), not retried", async () => {
     const before = requests;
     const baas = createBaasClient({ baseUrl: url, token: () => DASHED, retry: { baseDelayMs: 0, maxDelayMs: 0 } });
-    let retries = 0;
-    baas.on('retry', () => {
-      retries += 1;
-    });
     const error = (await baas.listPixKeys().then(
       () => expect.unreachable('the call succeeded'),
       (thrown: unknown) => thrown,
-    )) as Error & { kind?: string; attempts?: number; issues?: { path: string; rule: string }[] };
+    )) as Error & { attempts?: number };
+    expect(error.message).not.toContain('abc');
+    expect(error.message).not.toContain('ByteString');
+    expect(error.attempts ?? 0).toBeLessThanOrEqual(1);
+    expect(requests).toBe(before);
+  });
+
+  it("reaching fetch, it is the caller's input: a BaasValidationError naming the header, never its value", async () => {
+    const sent = new Attempt({
+      fetch: globalThis.fetch,
+      url,
+      init: { method: 'GET', headers: { Authorization: `Bearer ${DASHED}` } },
+      timeoutMs: 5_000,
+      maxResponseBytes: 1_000,
+    });
+    const thrown = await sent.send().catch((e: unknown) => e);
+    sent.end();
+    const error = clientError(failureOf(thrown, sent), {
+      operation: 'listPixKeys',
+      attempts: 1,
+      secrets: Secrets.none,
+    }) as Error & {
+      kind?: string;
+      attempts?: number;
+      issues?: { path: string; rule: string }[];
+    };
     expect(error.name).toBe('BaasValidationError');
     expect(error.kind).toBe('validation');
     expect(error.issues?.map((issue) => issue.path)).toEqual(['Authorization']);
-    expect(error.message).toContain('header Authorization has a value with a character an HTTP header cannot carry');
-    expect(error.message).not.toContain('abc');
-    expect(error.message).not.toContain('ByteString');
+    expect(error.message).toBe(
+      'listPixKeys: invalid input, 1 problem, nothing was sent: header Authorization has a value with a character an HTTP header cannot carry (a line break, a NUL, or one past U+00FF such as a curly quote, a long dash or an emoji)',
+    );
     expect(error.attempts).toBe(0);
-    expect(retries).toBe(0);
-    expect(requests).toBe(before);
   });
 });
 
