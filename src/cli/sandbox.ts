@@ -14,6 +14,7 @@ import {
   type SandboxSettings,
   sandboxSettings,
 } from './sandbox-flags.js';
+import { FAKER, HONO_SERVER, installCommand, needPeers } from './peers.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 import { SANDBOX_DOCS_PATH, sandboxDocsPage } from './sandbox-docs.js';
 import { plural } from '../words.js';
@@ -180,13 +181,16 @@ export const sandbox = defineCommand({
     'takes requests; logs one line per request after it (no token, no secret, no CPF).',
     `Serves the docs page at ${SANDBOX_DOCS_PATH} with a try-it panel per operation (rendered on its first request;`,
     'needs @redocly/cli@^2 installed next to this package).',
-    'Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).',
+    "Needs Faker and Hono's Node server, optional peers of this package (without them the command says",
+    `so and exits 2): ${installCommand([FAKER, HONO_SERVER])}`,
   ],
   async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);
     const settings = sandboxSettings(values);
     const { rateLimit, faults, ...sizes } = settings;
-    // Loaded here, not at start: `--help` and the other commands need none of the sandbox's peers.
+    // Looked for first (a missing one said with the command that installs both, exit 2), and loaded
+    // here, not at start: `--help` and the other commands need none of the sandbox's peers.
+    needPeers([FAKER, HONO_SERVER]);
     const { createSandbox } = await import('../sandbox/index.js');
     const instance = createSandbox({
       ...sizes,
