@@ -95,7 +95,9 @@ describe('update-many given up with a second SIGINT', () => {
       expect(finished.stdout).toMatch(/^Interrupted: 8 lines$/m);
       expect(finished.stdout).toMatch(/^ {2}sent +8 \(ok 8, failed 0\)$/m);
       // The 4 in flight at the second signal (--concurrency 4): given up, said, not recorded.
-      expect(finished.stdout).toMatch(/^ {2}given up +4 \(in flight at the second Ctrl-C: not recorded, so a rerun sends them\)$/m);
+      expect(finished.stdout).toMatch(
+        /^ {2}given up +4 \(in flight at the second Ctrl-C: not recorded, so a rerun sends them\)$/m,
+      );
       expect(said).not.toMatch(/timeout|not done/);
       expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal/);
       expect(finished.stderr).not.toMatch(/\n\s+at /);
