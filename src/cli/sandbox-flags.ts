@@ -4,7 +4,7 @@
 // flag (`OPTION_FLAGS`) is made from those declarations, and so is the one from a fault's fields to
 // the words of `--faults` (`FAULT_PARTS`): a refusal of the sandbox's own (its `option` and `rule`,
 // as data) is said with the flag's words, never by rewriting its message.
-import { faultProblem, type Fault } from '../sandbox/faults.js';
+import { type Fault, faultRule } from '../sandbox/faults.js';
 // The limits alone (no Faker, no server).
 import {
   SANDBOX_LIMITS,
@@ -182,10 +182,10 @@ function fault(item: string): Fault {
     );
   const out: Fault = { operation: '*', status: Number(parts[1]), share: Number(parts[2]) };
   if (parts[3] !== undefined) out.retryAfterSeconds = Number(parts[3]);
-  // The rules of a fault are the sandbox's own (faultProblem): its field, said in the words of --faults.
-  const problem = faultProblem(out);
+  // The rules of a fault are the sandbox's own (faultRule): its field, said in the words of --faults.
+  const problem = faultRule(out);
   if (problem !== undefined) {
-    const said = FAULT_PARTS.find((part) => part.option === problem.option)?.said ?? problem.option;
+    const said = FAULT_PARTS.find((part) => part.option === problem.field)?.said ?? problem.field ?? 'the fault';
     throw new UsageError(`${OPTION_FLAGS.faults} "${item}": ${said} ${problem.rule}`);
   }
   return out;
