@@ -7,7 +7,7 @@ import { bundledSpecPath } from '../testing/mock.js';
 import { UsageError, defineCommand } from './command.js';
 import { buildDocs } from './docs-page.js';
 import { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
-import { installCommand, needPeers, REDOCLY } from './peers.js';
+import { needPeers, packageSpec, REDOCLY } from './peers.js';
 
 /** The script of the Redocly CLI installed next to this package (an optional peer); `MissingPeerError` if it is not. */
 export function redoclyCli(): string {
@@ -53,8 +53,8 @@ export const docs = defineCommand({
     ...SAFETY_FLAGS,
   },
   notes: [
-    'Needs the Redocly CLI, an optional peer of this package (without it the command says so and exits 2):',
-    `  ${installCommand([REDOCLY])}`,
+    `Needs the Redocly CLI (${packageSpec(REDOCLY)}), an optional peer of this package; without it the`,
+    'command says so, with the npm command that installs it, and exits 2.',
     '--serve prints the address to open: it holds a random secret that every request must carry; a',
     'request with another Host or from another origin is refused. The log shows method, masked path',
     'and status only. `sandbox` serves the same page at /docs with the sandbox itself as the target.',

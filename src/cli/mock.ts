@@ -2,7 +2,7 @@
 import { startMock } from '../testing/mock.js';
 import { defineCommand } from './command.js';
 import { tryCurl } from './curl.js';
-import { installCommand, needPeers, PRISM } from './peers.js';
+import { needPeers, packageSpec, PRISM } from './peers.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 
 const DEFAULT_PORT = 4010;
@@ -23,8 +23,8 @@ export const mock = defineCommand({
     },
   },
   notes: [
-    'Needs Prism, an optional peer of this package (without it the command says so and exits 2):',
-    `  ${installCommand([PRISM])}`,
+    `Needs Prism (${packageSpec(PRISM)}), an optional peer of this package; without it the command`,
+    'says so, with the npm command that installs it, and exits 2.',
   ],
   async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);

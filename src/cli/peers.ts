@@ -27,9 +27,12 @@ export const REDOCLY: Peer = { name: '@redocly/cli', what: 'the Redocly CLI', ra
 export const FAKER: Peer = { name: '@faker-js/faker', what: 'Faker', range: '^10' };
 export const HONO_SERVER: Peer = { name: '@hono/node-server', what: "Hono's Node server", range: '^2' };
 
+/** A peer as npm is asked for it: `@stoplight/prism-cli@~5.14`. */
+export const packageSpec = (peer: Peer): string => `${peer.name}@${peer.range}`;
+
 /** The one command that installs `peers`, as a user types it. */
 export const installCommand = (peers: readonly Peer[]): string =>
-  `npm install --save-dev ${peers.map((peer) => `${peer.name}@${peer.range}`).join(' ')}`;
+  `npm install --save-dev ${peers.map(packageSpec).join(' ')}`;
 
 /** Optional peers that are not installed: the command cannot start until they are. */
 export class MissingPeerError extends Error {

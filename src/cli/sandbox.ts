@@ -12,7 +12,7 @@ import {
   type SandboxSettings,
   sandboxSettings,
 } from './sandbox-flags.js';
-import { FAKER, HONO_SERVER, installCommand, needPeers } from './peers.js';
+import { FAKER, HONO_SERVER, needPeers, packageSpec } from './peers.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 import { SANDBOX_DOCS_PATH, sandboxDocsPage } from './sandbox-docs.js';
 import { plural } from '../words.js';
@@ -128,8 +128,8 @@ export const sandbox = defineCommand({
     'takes requests; logs one line per request after it (no token, no secret, no CPF).',
     `Serves the docs page at ${SANDBOX_DOCS_PATH} with a try-it panel per operation (rendered on its first request;`,
     'needs @redocly/cli@^2 installed next to this package).',
-    "Needs Faker and Hono's Node server, optional peers of this package (without them the command says",
-    `so and exits 2): ${installCommand([FAKER, HONO_SERVER])}`,
+    `Needs ${packageSpec(FAKER)} and ${packageSpec(HONO_SERVER)}, optional peers of this package; without`,
+    'them the command says so, with the npm command that installs them, and exits 2.',
   ],
   async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);

@@ -157,10 +157,9 @@ describe("the sandbox's refusals said with the flags' words", () => {
     }
     expect(isBaasOptionError(error)).toBe(true);
     expect(error).toMatchObject({
-      where: 'sandbox fault',
-      option: 'retryAfterSeconds',
+      where: 'createSandbox',
+      option: 'faults[0].retryAfterSeconds',
       rule: 'needs a status of 429 or 503',
-      message: 'sandbox fault: retryAfterSeconds needs a status of 429 or 503',
     });
   });
 
