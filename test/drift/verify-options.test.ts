@@ -1,5 +1,6 @@
 // verify's command-line options: defaults, each option's effect, and each usage error word for word
 // (naming the option and its rule, never echoing a value).
+import { BASE_URL_REQUIRED } from '../../src/cli/connection/base-url.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandHelp } from '../../src/cli/help.js';
@@ -171,8 +172,8 @@ const NOT_HTTP_URL =
 
 describe('parseVerifyArgs: usage errors', () => {
   it.each([
-    [[], '--base-url is required'],
-    [['--base-url', ''], '--base-url is required'],
+    [[], BASE_URL_REQUIRED],
+    [['--base-url', ''], BASE_URL_REQUIRED],
     [['--base-url', 'gw.example/baas'], NO_SCHEME],
     [['--base-url', '127.0.0.1:4020'], NO_SCHEME],
     [['--base-url', 'localhost:4020'], NO_SCHEME],
