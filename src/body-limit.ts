@@ -50,6 +50,21 @@ export async function readBytesWithin(response: Response, limitBytes: number): P
     await body.cancel().catch(() => undefined);
     throw tooLarge(response, limitBytes);
   }
+  const bytes = await readStreamWithin(body, limitBytes);
+  if (bytes === undefined) throw tooLarge(response, limitBytes);
+  return bytes;
+}
+
+/**
+ * A stream's bytes, read chunk by chunk: undefined (and the stream cancelled, the rest never read) as soon
+ * as more than `limitBytes` have arrived. The one bounded read of a body, the answers the package reads
+ * (readBytesWithin) and the requests the sandbox reads (src/sandbox/request.ts) alike; what a declared
+ * length means is each caller's.
+ */
+export async function readStreamWithin(
+  body: ReadableStream<Uint8Array>,
+  limitBytes: number,
+): Promise<Uint8Array | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -59,7 +74,7 @@ export async function readBytesWithin(response: Response, limitBytes: number): P
     size += value.byteLength;
     if (size > limitBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(response, limitBytes);
+      return undefined;
     }
     chunks.push(value);
   }

@@ -118,6 +118,19 @@ export const AS_GIVEN: OptionRule = { check: () => undefined, error: TypeError }
 
 export const isFunction = (value: unknown): boolean => typeof value === 'function';
 
+/** An option that is `true` or `false`: a string 'false' would otherwise count as true. */
+export const BOOLEAN: OptionRule = must((value) => typeof value === 'boolean', 'must be true or false');
+
+/** An object of its own members: not null, not a list. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A `tls` option's kind (an object); its members are checked by their own rules (src/tls/options.ts). */
+export const TLS_SHAPE_RULE: OptionRule = must(
+  isRecord,
+  'must be an object: { cert, key, passphrase? }, { pfx, passphrase? } or { ca }, e.g. tls: { ca: readFileSync("ca.pem") }',
+);
+
 /** How `checkOptions` treats members its declaration does not name. */
 export interface UnknownMembers {
   /** Names a caller may bring from elsewhere, and the option each means (`retries` for maxAttempts). */

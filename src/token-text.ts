@@ -10,8 +10,11 @@ const HEADER_VALUE = /^\s*(authorization\s*:\s*)?bearer\s/i;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const LINE_BREAK_AT_END = /^[^\u0000-\u001f\u007f]*[\r\n]+$/;
 
-/** Why `token` is not the token alone, in words that say what to do; undefined when it is. */
-export function headerValueProblem(token: string): string | undefined {
+/**
+ * Why `token` is not the text of a token alone (the whole header value, a line break at its end, a
+ * control character), in words that say what to do; undefined when it is.
+ */
+export function tokenTextProblem(token: string): string | undefined {
   if (HEADER_VALUE.test(token))
     return 'starts with "Bearer ", as the Authorization header does: give the token alone, "Bearer " is added to it';
   if (LINE_BREAK_AT_END.test(token))

@@ -24,6 +24,24 @@ function largestMaxItems(node, seen = new Set()) {
   return largest;
 }
 
+/**
+ * Each pattern of the contract with the example its schema gives (the first that matches it), so a
+ * message can show the form as well as the pattern (`-23,56` against the Coordinate pattern shows
+ * `e.g. -46.6558819`). The text pattern is left out: its rule is said in words.
+ */
+function patternExamples(node, text, found = {}, seen = new Set()) {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return found;
+  seen.add(node);
+  const { pattern } = node;
+  if (typeof pattern === 'string' && pattern !== text && !Object.hasOwn(found, pattern)) {
+    const examples = [...(Array.isArray(node.examples) ? node.examples : []), node.example];
+    const example = examples.find((value) => typeof value === 'string' && new RegExp(pattern, 'u').test(value));
+    if (example !== undefined) found[pattern] = example;
+  }
+  for (const value of Object.values(node)) patternExamples(value, text, found, seen);
+  return found;
+}
+
 export function boundsSource(spec) {
   const limit = '#/components/parameters/Limit/schema';
   const next = '#/components/schemas/Cursor/properties/next';
@@ -51,6 +69,10 @@ export function boundsSource(spec) {
   );
   lines.push(
     `/** What a text field of the contract may hold: no control character (socialName's pattern, the same on every text field). */\nexport const TEXT_PATTERN = ${JSON.stringify(text)};`,
+  );
+  const examples = Object.fromEntries(Object.entries(patternExamples(spec, text)).sort(([a], [b]) => (a < b ? -1 : 1)));
+  lines.push(
+    `/** An example of each pattern of the contract (a schema's own, the first matching it), keyed by the pattern; the text pattern has none. */\nexport const PATTERN_EXAMPLES: Readonly<Record<string, string>> = ${JSON.stringify(examples, null, 2)};`,
   );
   return `${lines.join('\n')}\n`;
 }

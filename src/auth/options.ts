@@ -6,8 +6,9 @@ import { isInsecureRemote } from '../loopback.js';
 import type { TlsOptions } from '../tls/options.js';
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import {
-  AS_GIVEN,
+  BOOLEAN,
   checkOptions,
+  TLS_SHAPE_RULE,
   isFunction,
   must,
   optionError,
@@ -126,9 +127,8 @@ const RULES: OptionRules<ClientCredentialsOptions> = {
     check: (scope) => {
       if (typeof scope === 'string')
         return scope.split(' ').every((item) => item === '' || SCOPE_TOKEN.test(item)) ? undefined : SCOPE_RULE;
-      const wrong = [...(scope as readonly unknown[])].findIndex(
-        (item) => typeof item !== 'string' || !SCOPE_TOKEN.test(item),
-      );
+      if (!Array.isArray(scope)) return `${SCOPE_RULE}: a string, e.g. scope: "pix.read", or a list of them`;
+      const wrong = scope.findIndex((item) => typeof item !== 'string' || !SCOPE_TOKEN.test(item));
       return wrong < 0 ? undefined : { at: `[${wrong}]`, rule: SCOPE_RULE };
     },
     error: TypeError,
@@ -141,10 +141,10 @@ const RULES: OptionRules<ClientCredentialsOptions> = {
   defaultExpiresInSeconds: bounded(false, MAX_EXPIRES_IN_SECONDS),
   timeoutMs: bounded(false, MAX_TIMER_MS),
   maxResponseBytes: { check: byteLimitProblem, error: TypeError },
-  // Checked with fetch, below: not both.
-  tls: AS_GIVEN,
+  // Its members' own rules: checkTlsOptions (src/tls/), when the token source is built; not with fetch, below.
+  tls: TLS_SHAPE_RULE,
   fetch: must(isFunction, 'must be a function (url, init)'),
-  allowInsecureHttp: AS_GIVEN,
+  allowInsecureHttp: BOOLEAN,
 };
 
 export function resolveClientCredentials(options: ClientCredentialsOptions): ResolvedClientCredentials {

@@ -16,6 +16,35 @@ const NOT_A_TOKEN_ENDPOINT = new Set([404, 405]);
 const NOT_A_TOKEN_ENDPOINT_HINT =
   ": nothing answers as a token endpoint there; check tokenUrl (a sandbox's is its URL with /oauth/token)";
 
+// A 2xx that holds no token is most often not the token endpoint at all: a sign-in page, the
+// provider's portal or documentation (HTML), or another JSON API. The message says what came and where to look.
+const NOT_A_TOKEN_ANSWER_HINT =
+  'a token endpoint answers JSON with an access_token (RFC 6749 §5.1); check that tokenUrl is the token endpoint (often …/oauth/token or …/oauth2/token), not a sign-in page, a portal or the API itself';
+/** A media type as headers write it, without parameters; anything else is not shown. */
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
+const MEMBER_NAMES_SHOWN = 5;
+
+/** What a 2xx without a token held, in a few words: never a value, only the media type or the members' names. */
+function notATokenAnswer(body: unknown, text: string, response: Response, known: Secrets): string {
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const shownType = MEDIA_TYPE.test(type) ? type : undefined;
+  if (body === undefined) {
+    if (text.trim() === '') return 'an empty body, not JSON';
+    if (shownType === 'text/html' || /^\s*</.test(text)) return 'an HTML page, not JSON';
+    return `a body that is not JSON${shownType ? ` (${shownType})` : ''}`;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return `JSON without access_token: ${Array.isArray(body) ? 'a list' : body === null ? 'null' : `a ${typeof body}`}, not an object`;
+  const given = (body as Record<string, unknown>).access_token;
+  if (given !== undefined)
+    return `JSON without access_token as text: it is ${given === '' ? 'empty' : given === null ? 'null' : `a ${Array.isArray(given) ? 'list' : typeof given}`}`;
+  const names = Object.keys(body);
+  if (names.length === 0) return 'JSON without access_token: an empty object';
+  const shown = names.slice(0, MEMBER_NAMES_SHOWN).map((name) => JSON.stringify(known.quote(name, 40)));
+  const more = names.length > MEMBER_NAMES_SHOWN ? `, … (${names.length} in all)` : '';
+  return `JSON without access_token: its members are ${shown.join(', ')}${more}`;
+}
+
 export interface CachedToken {
   value: string;
   /** As the endpoint said, or the default. */
@@ -86,7 +115,7 @@ export async function requestToken(
       throw fail({
         failure: 'network',
         status,
-        detail: `${shown}a redirect, not followed: a token request is never redirected`,
+        detail: `${shown}a redirect, not followed: a token request is never redirected (it carries the client secret); set tokenUrl to the URL the endpoint answers at itself (https:// where http:// was given, a trailing / added or dropped: \`curl -si -X POST <tokenUrl>\` shows the Location)`,
       });
     }
     // Counted while it streams: an endless answer stops at the limit, whatever its status.
@@ -145,13 +174,14 @@ export async function requestToken(
     });
   }
 
-  // The body of a 200 holds the token: nothing of it goes into an error.
+  // The body of a 200 holds the token: nothing of it goes into an error (only what it is: its media
+  // type, and for JSON the names of its members).
   const token = fields.access_token;
   if (typeof token !== 'string' || token.length === 0) {
     throw fail({
       failure: 'invalid_response',
       status: response.status,
-      detail: `HTTP ${response.status} without an access_token (${body === undefined ? 'body is not JSON' : 'JSON without access_token'})`,
+      detail: `HTTP ${response.status} without an access_token (${notATokenAnswer(body, text, response, known)}): ${NOT_A_TOKEN_ANSWER_HINT}`,
     });
   }
   if (token.length > MAX_ACCESS_TOKEN_CHARS)

@@ -4,6 +4,8 @@
 // only when the contract defines it (./contract-fields.ts), and every part of a line has its control
 // characters escaped (escapeControls of src/redact.ts), since all of it comes from a client. A request its client
 // abandons is cancelled behind at once and gets its own line.
+// Sends outside the transport: a proxy in front of a server of ours (the sandbox, Prism), which relays a
+// client's request and answer as streams, untouched; the timeouts, redirects and limits are that client's.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';

@@ -8,6 +8,11 @@
 //   (a sandbox's synthetic token, printed in its banner anyway);
 // - `relay` (`docs --serve`): the page posts what to send to the local process, which makes the call
 //   with the credentials it holds. The page has no token field and never receives a credential.
+// The two `fetch` calls of the page are the browser's, in the script below, not the package's sending:
+// the page cannot load src/transport/, and needs none of it. `direct` calls the origin that served the
+// page (the sandbox; a relative URL, so the browser's same-origin rules apply); `relay` posts to the
+// local process, whose call of the API goes through the client and so the transport (docs-serve.ts).
+// test/layers/sending.test.ts reads the package's code, not this text the page runs.
 import { operations, type OperationName } from '../generated/operations.js';
 
 export interface TryItField {

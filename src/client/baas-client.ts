@@ -16,6 +16,7 @@ import { clientEvents } from './events.js';
 import {
   CALL_OPTION_RULES,
   callSettings,
+  PAGE_OPTION_RULES,
   resolveOptions,
   type BaasClientOptions,
   type CallOptions,
@@ -25,7 +26,7 @@ import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 import { misspeltMembers } from '../words.js';
-import { AS_GIVEN, type OptionRules } from '../option-rules.js';
+import { AS_GIVEN, checkOptions, type OptionRules, refuseOption } from '../option-rules.js';
 
 /** The argument of `updateNaturalPerson`: who (`account`, `documentNumber`), what (`body`), and the per-call options. */
 export interface UpdateNaturalPersonInput extends CallOptions {
@@ -87,6 +88,13 @@ const INPUT_RULES = {
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
 function misspeltInput(operation: keyof typeof INPUT_RULES, input: object, secrets: Secrets): void {
+  // A per-call option spelt nearly right (`timeout` for timeoutMs): an options mistake, as the client's own.
+  const inputs = Object.keys(INPUT_RULES[operation]);
+  const [option] = misspeltMembers(input, Object.keys(CALL_OPTION_RULES)).filter(
+    ({ given }) => !inputs.includes(given),
+  );
+  if (option !== undefined)
+    throw refuseOption(operation, option.given, `is not an option; did you mean ${option.meant}?`);
   const issues = misspeltMembers(input, Object.keys(INPUT_RULES[operation]), { maxEdits: 0 }).map(({ given, meant }) =>
     issueAt(given, `is not an input of ${operation}; did you mean ${meant}?`, `"${given}"`),
   );
@@ -173,6 +181,8 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
     },
 
     pixKeys(pageOptions = {}) {
+      // At the call, before any page: a maxPages of the wrong kind would otherwise read no page at all.
+      checkOptions('pixKeys', pageOptions, PAGE_OPTION_RULES);
       return walkPages((query) => client.listPixKeys(query), pageOptions);
     },
 

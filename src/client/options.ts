@@ -1,7 +1,7 @@
 // Checks and defaults for createBaasClient's options, so a misconfigured client fails at creation.
 import type { DriftEvent } from '../call-events.js';
-import { BaasAuthError } from '../errors.js';
 import { listPixKeysHeaders } from '../generated/validators.js';
+import { validateListPixKeysQuery } from '../validation/index.js';
 import type { FetchLike } from '../fetch.js';
 import { runtimeFetch } from '../transport/runtime-fetch.js';
 import { type BaseUrlRule, checkBaseUrl } from '../base-url.js';
@@ -11,19 +11,24 @@ import { lazyTlsFetch } from '../tls/lazy.js';
 import type { TlsOptions } from '../tls/options.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import {
-  AS_GIVEN,
+  BOOLEAN,
+  TLS_SHAPE_RULE,
   checkOptions,
   checkOptionValues,
+  isFunction,
+  isRecord,
   must,
   optionError,
   type OptionRule,
   type OptionRules,
+  within,
 } from '../option-rules.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { AttemptPolicy } from '../transport/pipeline.js';
 import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
-import { tokenProblem, type TokenSource } from './token.js';
-import { Secrets } from '../redact.js';
+import type { TokenSource } from './token.js';
+import type { PageOptions } from './pagination.js';
+import { tokenTextProblem } from '../token-text.js';
 
 /** Options of one call, beside its parameters: `listPixKeys({ limit, signal, timeoutMs })`. */
 export interface CallOptions {
@@ -49,7 +54,10 @@ export interface CallOptions {
 export interface BaasClientOptions {
   /** Where the API lives, e.g. `https://sandbox.baas.example`. Plain http only to loopback unless `allowInsecureHttp`. */
   baseUrl: string;
-  /** Bearer token, or a (possibly async) function called for each request so tokens can be refreshed. */
+  /**
+   * Bearer token, or a (possibly async) function called for each request so tokens can be refreshed. A
+   * token that cannot be one (missing, blank, the whole header value, a line break) is a BaasOptionError here.
+   */
   token: TokenSource;
   /** Names the calling application in `User-Agent`. Default `baas-pix-contract/<version>`. */
   userAgent?: string;
@@ -136,15 +144,74 @@ const TIMEOUT_RULE = must(
 );
 const BYTE_LIMIT_RULE: OptionRule = { check: byteLimitProblem, error: TypeError };
 
+// An AbortSignal of any realm (a test runner's, a polyfill's): what the call reads of it.
+const isSignal = (value: unknown) =>
+  isRecord(value) && typeof value.aborted === 'boolean' && isFunction(value.addEventListener);
+
+/** `signal`'s rule, for a call and for `pixKeys()`, which hands it to each page's call. */
+const SIGNAL_RULE = must(isSignal, 'must be an AbortSignal, e.g. signal: AbortSignal.timeout(5000)');
+
 /** Each call option's rule, once: tsc fails here when CallOptions gains or loses one. */
 export const CALL_OPTION_RULES: OptionRules<CallOptions> = {
-  signal: AS_GIVEN,
+  signal: SIGNAL_RULE,
   timeoutMs: TIMEOUT_RULE,
-  // Its settings' own rules: retrySettings (retry.ts).
-  retry: AS_GIVEN,
+  // Its settings' own rules: retrySettings (retry.ts), over the client's.
+  retry: must(
+    (retry) => retry === false || isRecord(retry),
+    "must be false or retry settings, e.g. retry: { maxAttempts: 5 } (leave it out for the client's)",
+  ),
   maxResponseBytes: BYTE_LIMIT_RULE,
-  headers: AS_GIVEN,
-  policies: AS_GIVEN,
+  headers: {
+    check: (headers) => {
+      if (!isRecord(headers))
+        return 'must be an object of header names to text, e.g. headers: { "X-Request-Id": "r-1" }';
+      const wrong = Object.keys(headers).find((name) => typeof headers[name] !== 'string');
+      return wrong === undefined ? undefined : { at: `.${wrong}`, rule: 'must be a string' };
+    },
+    error: TypeError,
+  },
+  policies: {
+    check: (policies) => {
+      if (!Array.isArray(policies)) return 'must be a list of attempt policies, e.g. policies: [{ beforeAttempt }]';
+      const wrong = policies.findIndex((policy) => !isRecord(policy));
+      return wrong < 0 ? undefined : { at: `[${wrong}]`, rule: 'must be an attempt policy (an object of hooks)' };
+    },
+    error: TypeError,
+  },
+};
+
+/** `pixKeys()`'s options: the call options of each page, the page size (the contract's rule) and a page limit. */
+export const PAGE_OPTION_RULES: OptionRules<PageOptions> = {
+  ...CALL_OPTION_RULES,
+  limit: {
+    check: (limit) =>
+      typeof limit === 'number'
+        ? validateListPixKeysQuery({ limit })[0]?.message
+        : 'must be a number of keys per page, e.g. limit: 100',
+    error: RangeError,
+  },
+  maxPages: within(
+    (pages) => Number.isInteger(pages) && (pages as number) >= 1,
+    'must be a whole number of pages of at least 1, e.g. maxPages: 10 (leave it out for every page)',
+  ),
+};
+
+// The token's form, said with the right one: a token given as an option is checked here, at creation;
+// a token function's answer, before each attempt (tokenProblem, token.ts, a BaasAuthError then).
+const TOKEN_EXAMPLE = 'e.g. token: process.env.BAAS_TOKEN, or token: clientCredentials({ … })';
+const TOKEN_RULE: OptionRule = {
+  check: (token) => {
+    if (token === undefined || token === '')
+      return `is required: the bearer token, a string or a function returning one, ${TOKEN_EXAMPLE}`;
+    if (typeof token === 'function') return undefined;
+    if (typeof token !== 'string')
+      return `must be a string or a function returning one, not a ${token === null ? 'null' : typeof token}, ${TOKEN_EXAMPLE}`;
+    if (token.trim() === '') return `must not be blank: give the token itself, ${TOKEN_EXAMPLE}`;
+    const text = tokenTextProblem(token);
+    return text === undefined ? undefined : `${text}, e.g. token: "sbx_abc123"`;
+  },
+  error: TypeError,
+  required: true,
 };
 
 // Each option's rule, once: tsc fails here when BaasClientOptions gains or loses one. Where an option's
@@ -158,8 +225,7 @@ const RULES: OptionRules<BaasClientOptions> = {
     error: TypeError,
     required: true,
   },
-  // Below: a BaasAuthError, masked through the token itself.
-  token: AS_GIVEN,
+  token: TOKEN_RULE,
   // The contract's rule for the header (its pattern and length, from the spec): checked here, once, so that
   // a wrong one is a clear error at creation instead of a 422 on every listPixKeys call.
   userAgent: {
@@ -171,16 +237,19 @@ const RULES: OptionRules<BaasClientOptions> = {
           : "must be printable ASCII (space to '~', not starting with a space), at most 256 characters, as the contract's User-Agent header requires; remove tabs, line breaks and accented letters",
     error: TypeError,
   },
-  // Below, with tls: not both.
-  fetch: AS_GIVEN,
+  // Below too, with tls: not both.
+  fetch: must(isFunction, 'must be a function called as fetch(url, init), e.g. fetch: globalThis.fetch'),
   timeoutMs: TIMEOUT_RULE,
   maxResponseBytes: BYTE_LIMIT_RULE,
-  retry: AS_GIVEN,
-  validate: AS_GIVEN,
-  // Below, with baseUrl.
-  allowInsecureHttp: AS_GIVEN,
-  // Its own rules: lazyTlsFetch (src/tls/).
-  tls: AS_GIVEN,
+  retry: must(
+    (retry) => typeof retry === 'boolean' || isRecord(retry),
+    'must be true, false or retry settings, e.g. retry: { maxAttempts: 5 }',
+  ),
+  validate: BOOLEAN,
+  // Below too, with baseUrl.
+  allowInsecureHttp: BOOLEAN,
+  // Its members' own rules: lazyTlsFetch (src/tls/).
+  tls: TLS_SHAPE_RULE,
   // The logging options' own declaration (src/logging/levels.ts), shared with the event log.
   logger: LOGGING_RULES.logger,
   logLevel: LOGGING_RULES.logLevel,
@@ -188,7 +257,10 @@ const RULES: OptionRules<BaasClientOptions> = {
     (mode) => mode === 'off' || mode === 'warn' || mode === 'throw',
     'must be off, warn or throw',
   ),
-  onDrift: AS_GIVEN,
+  onDrift: must(
+    isFunction,
+    "must be a function (event), e.g. onDrift: (event) => console.warn(event); or use client.on('drift', …)",
+  ),
 };
 
 export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
@@ -200,16 +272,6 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
       option: 'baseUrl',
       rule: `uses plain http to ${url.hostname}, which would send the bearer token in clear; use https, or pass allowInsecureHttp: true`,
     });
-  }
-  // The client's Secrets are not built yet: what the options hold of a secret is the token itself.
-  const given = { secrets: Secrets.of(typeof options.token === 'string' ? [options.token] : []) };
-  if (options.token === undefined || options.token === '')
-    throw new BaasAuthError('createBaasClient: token is required (a string or a function returning one)', given);
-  if (typeof options.token === 'string') {
-    const problem = tokenProblem(options.token);
-    if (problem) throw new BaasAuthError(`createBaasClient: ${problem}`, given);
-  } else if (typeof options.token !== 'function') {
-    throw new BaasAuthError('createBaasClient: token must be a string or a function returning one', given);
   }
   if (options.tls !== undefined && options.fetch !== undefined) {
     throw optionError({

@@ -2,7 +2,7 @@
 // a usable token both become a BaasAuthError before anything is sent, naming the problem, never the value.
 import { BaasAuthError, type ErrorContext } from '../errors.js';
 import type { Secrets } from '../redact.js';
-import { headerValueProblem } from '../token-text.js';
+import { tokenTextProblem } from '../token-text.js';
 
 /**
  * A fixed token, or a function called before each attempt. A function may also have `invalidate`
@@ -24,7 +24,7 @@ export function tokenProblem(value: unknown): string | undefined {
     return `the token source gave ${value === undefined ? 'undefined' : `a ${typeof value}`}, not a string`;
   if (value.trim() === '') return 'the token source gave an empty token';
   // A line break (CR/LF would split the Authorization header), another control character, or "Bearer ".
-  const headerValue = headerValueProblem(value);
+  const headerValue = tokenTextProblem(value);
   if (headerValue !== undefined) return `the token source gave a token that ${headerValue}`;
   return undefined;
 }

@@ -13,3 +13,15 @@ export const ARRAY_ITEMS_MAX = 200;
 export const CURSOR_PATTERN = "^[A-Za-z0-9._~=-]+$";
 /** What a text field of the contract may hold: no control character (socialName's pattern, the same on every text field). */
 export const TEXT_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";
+/** An example of each pattern of the contract (a schema's own, the first matching it), keyed by the pattern; the text pattern has none. */
+export const PATTERN_EXAMPLES: Readonly<Record<string, string>> = {
+  "^-?[0-9]{1,12}(\\.[0-9]{1,12})?$": "-46.6558819",
+  "^[0-9A-Z]{12}[0-9]{2}$": "11222333000181",
+  "^[0-9]{1,20}$": "12345678",
+  "^[0-9]{1,4}$": "0001",
+  "^[0-9]{11}$": "52998224725",
+  "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$": "2024-03-18T14:05:09.000Z",
+  "^[0-9]{8}$": "01310100",
+  "^[A-Za-z0-9._~=-]+$": "eyJvZmZzZXQiOjJ9",
+  "^\\+[1-9][0-9]{1,14}$": "+5511987654321"
+};

@@ -136,7 +136,8 @@ export function messageOf(event: BaasEvent): string {
     case 'retry':
       return `baas: ${where(event)} attempt ${event.attempt} failed (${event.reason}); retrying in ${Math.round(event.waitMs)} ms`;
     case 'error':
-      return `baas: ${where(event)} failed after ${event.attempt} attempt${event.attempt === 1 ? '' : 's'}: ${event.errorName}: ${event.message}`;
+      // Attempt 0: it failed before anything was sent (no token, invalid input), and says so.
+      return `baas: ${where(event)} failed ${event.attempt === 0 ? 'before any attempt was sent' : `after ${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`}: ${event.errorName}: ${event.message}`;
     case 'token':
       return `baas: token ${event.action}${event.tokenUrl ? ` at ${event.tokenUrl}` : ''}${event.error ? ` (${event.error})` : ''}`;
     case 'drift':

@@ -44,20 +44,21 @@ function requiredFaker(): { Class: FakerClass; locale: unknown } {
   return { Class: fakerClass, locale: ptBr };
 }
 
-/** The class and locale of a Faker the caller passed (`createSandbox({ faker })`), checked. */
-export function givenFaker(given: unknown): { Class: FakerClass; locale: unknown } {
+/** Whether `given` is a Faker (`createSandbox({ faker })`): what the sandbox reads of it. */
+export function isGivenFaker(given: unknown): boolean {
   const faker = given as Partial<Faker> | null;
-  if (
-    typeof faker !== 'object' ||
-    faker === null ||
-    typeof faker.seed !== 'function' ||
-    typeof faker.rawDefinitions !== 'object' ||
-    typeof faker.constructor !== 'function'
-  ) {
-    throw new TypeError(
-      "createSandbox: faker must be Faker's `faker` (import { faker } from '@faker-js/faker/locale/pt_BR')",
-    );
-  }
+  return (
+    typeof faker === 'object' &&
+    faker !== null &&
+    typeof faker.seed === 'function' &&
+    typeof faker.rawDefinitions === 'object' &&
+    typeof faker.constructor === 'function'
+  );
+}
+
+/** The class and locale of a Faker the caller passed (`createSandbox({ faker })`, checked by its option rule). */
+export function givenFaker(given: unknown): { Class: FakerClass; locale: unknown } {
+  const faker = given as Faker;
   return { Class: faker.constructor as unknown as FakerClass, locale: faker.rawDefinitions };
 }
 

@@ -2,6 +2,7 @@
 // next N calls of an operation or for a share of its calls. Which calls a share hits is drawn from a
 // random source seeded by the sandbox's seed, so a run is the same for a seed and an order of calls.
 import { Random } from './random.js';
+import { optionError } from '../option-rules.js';
 import type { OperationName } from '../generated/operations.js';
 
 /** A failure the sandbox acts out (`sandbox.inject(fault)`): a status, a delay, a dropped connection, for some calls of an operation. */
@@ -48,32 +49,52 @@ const FAULT_STREAM = 0xfa17;
  */
 export class DroppedConnection extends Error {}
 
-/** What is wrong with a fault, or undefined: each field's rule. */
-export function faultProblem(fault: Fault): string | undefined {
-  if (typeof fault !== 'object' || fault === null) return 'a fault must be an object';
-  if (!OPERATIONS.includes(fault.operation)) return 'operation must be updateNaturalPerson, listPixKeys or *';
+/** A fault's field and the rule it breaks (no field: the fault itself), or undefined: each field's rule. */
+export function faultRule(fault: Fault): { field?: keyof Fault; rule: string } | undefined {
+  if (typeof fault !== 'object' || fault === null || Array.isArray(fault))
+    return { rule: 'must be an object, e.g. { operation: "*", status: 503 }' };
+  if (!OPERATIONS.includes(fault.operation))
+    return { field: 'operation', rule: 'must be updateNaturalPerson, listPixKeys or *' };
   const { times, share, status, retryAfterSeconds, delayMs, headers, drop } = fault;
-  if (times !== undefined && (!Number.isInteger(times) || times < 1)) return 'times must be a positive integer';
+  if (times !== undefined && (!Number.isInteger(times) || times < 1))
+    return { field: 'times', rule: 'must be a positive integer' };
   if (share !== undefined && !(typeof share === 'number' && share > 0 && share <= 1))
-    return 'share must be a number greater than 0 and at most 1';
+    return { field: 'share', rule: 'must be a number greater than 0 and at most 1' };
   if (times !== undefined && share !== undefined)
-    return 'times and share cannot both be given: times counts the next calls, share draws each call';
+    return {
+      field: 'times',
+      rule: 'and share cannot both be given: times counts the next calls, share draws each call',
+    };
   if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599))
-    return 'status must be an HTTP status from 100 to 599';
+    return { field: 'status', rule: 'must be an HTTP status from 100 to 599' };
   if (retryAfterSeconds !== undefined) {
     if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0 || retryAfterSeconds > MAX_RETRY_AFTER_SECONDS)
-      return 'retryAfterSeconds must be a whole number of seconds from 0 to 86,400';
-    if (status !== 429 && status !== 503) return 'retryAfterSeconds needs a status of 429 or 503';
+      return { field: 'retryAfterSeconds', rule: 'must be a whole number of seconds from 0 to 86,400' };
+    if (status !== 429 && status !== 503) return { field: 'retryAfterSeconds', rule: 'needs a status of 429 or 503' };
   }
   if (delayMs !== undefined && !(typeof delayMs === 'number' && delayMs >= 0 && delayMs <= MAX_DELAY_MS))
-    return 'delayMs must be a number of ms from 0 to 2147483647';
+    return { field: 'delayMs', rule: 'must be a number of ms from 0 to 2147483647' };
   if (
     headers !== undefined &&
     (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))
   )
-    return 'headers must be an object of strings';
-  if (drop !== undefined && typeof drop !== 'boolean') return 'drop must be a boolean';
+    return { field: 'headers', rule: 'must be an object of strings' };
+  if (drop !== undefined && typeof drop !== 'boolean') return { field: 'drop', rule: 'must be a boolean' };
   return undefined;
+}
+
+/** What is wrong with a fault, in words that start with its field (`share must be …`), or undefined. */
+export function faultProblem(fault: Fault): string | undefined {
+  const wrong = faultRule(fault);
+  return wrong && (wrong.field === undefined ? `a fault ${wrong.rule}` : `${wrong.field} ${wrong.rule}`);
+}
+
+/** The refusal of `fault` (a BaasOptionError naming its field), at `place`; none when it keeps every rule. */
+export function checkFault(fault: Fault, place: { where: string; path?: string }): void {
+  const wrong = faultRule(fault);
+  if (wrong === undefined) return;
+  const path = [place.path, wrong.field].filter(Boolean).join('.');
+  throw optionError({ where: place.where, option: path || 'fault', rule: wrong.rule }, RangeError);
 }
 
 type Armed = { fault: Fault; left: number } | { fault: Fault; share: number };
@@ -91,8 +112,7 @@ export class FaultQueue {
   }
 
   add(fault: Fault): void {
-    const wrong = faultProblem(fault);
-    if (wrong !== undefined) throw new RangeError(`sandbox fault: ${wrong}`);
+    checkFault(fault, { where: 'sandbox fault' });
     this.armed.push(fault.share !== undefined ? { fault, share: fault.share } : { fault, left: fault.times ?? 1 });
   }
 

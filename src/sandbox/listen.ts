@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ListenOptions, RunningSandbox } from './sandbox.js';
 import { DroppedConnection } from './faults.js';
 import { escapeControls, maskDigits, redactPath, redactText } from '../redact.js';
-import { AS_GIVEN, checkOptions, type OptionRules, within } from '../option-rules.js';
+import { checkOptions, isFunction, must, type OptionRules, within } from '../option-rules.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -52,9 +52,11 @@ const RULES: OptionRules<ListenOptions> = {
     (port) => Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65_535,
     'must be a whole number from 0 to 65535 (0, the default, picks a free one)',
   ),
-  // Below, after the adapter: an Error of its own words.
-  host: AS_GIVEN,
-  log: AS_GIVEN,
+  host: within(
+    (host) => host === '127.0.0.1' || host === 'localhost',
+    'must be "127.0.0.1" or "localhost": the sandbox serves on this machine only',
+  ),
+  log: must(isFunction, 'must be a function (line), e.g. log: console.log'),
   // Node checks the head timeout's double and triple, so a third of the longest timer is the most.
   headersTimeoutMs: within(
     (ms) => Number.isInteger(ms) && (ms as number) >= 1 && (ms as number) * 3 <= MAX_TIMER_MS,
@@ -87,8 +89,6 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
   const { port: asked = 0 } = options;
   const { createAdaptorServer } = await loadAdapter();
   const host = options.host ?? '127.0.0.1';
-  if (host !== '127.0.0.1' && host !== 'localhost')
-    throw new Error('sandbox.listen() serves on 127.0.0.1 (or localhost) only');
   const { headersTimeoutMs = SANDBOX_HEADERS_TIMEOUT_MS, maxConnections = SANDBOX_MAX_CONNECTIONS } = options;
   const log = options.log;
   const server = createAdaptorServer({

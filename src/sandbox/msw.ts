@@ -5,7 +5,7 @@
 import { operations } from '../generated/operations.js';
 import { SANDBOX_TOKENS } from './limits.js';
 import type { Sandbox } from './sandbox.js';
-import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
+import { checkOptions, isFunction, must, optionError, type OptionRules } from '../option-rules.js';
 
 /** The folder every operation's path is under (`/v2/api/`), from the generated operation table. */
 const API_ROOT = Object.values(operations)
@@ -57,6 +57,8 @@ export async function createMswHandlers<Handler = any>(
   const base = options.baseUrl.replace(/\/$/, '');
   const route = async ({ request }: { request: Request }): Promise<Response> => {
     try {
+      // Sends outside the transport: nothing goes on the network. The sandbox's handler answers in process the
+      // request MSW intercepted; the client that sent it went through its own transport already.
       return await sandbox.fetch(request);
     } catch {
       // A dropped connection (injected fault): MSW turns an error Response into a network error.
@@ -76,7 +78,10 @@ const RULES: OptionRules<MswHandlerOptions> = {
     error: TypeError,
     required: true,
   },
-  http: AS_GIVEN,
+  http: must(
+    (http) => isFunction((http as Partial<MswHttp<unknown>> | null)?.all),
+    "must be msw's `http` (import { http } from 'msw'), or left out",
+  ),
 };
 
 /** The arguments a JavaScript caller can get wrong, said before msw is loaded (not "cannot read 'replace'"). */
@@ -84,9 +89,11 @@ function checkArguments(sandbox: unknown, options: unknown): void {
   if (typeof (sandbox as Partial<Sandbox> | null)?.fetch !== 'function')
     throw new TypeError('createMswHandlers: the first argument must be a sandbox, what createSandbox() returns');
   if (typeof options !== 'object' || options === null)
-    throw new TypeError(
-      'createMswHandlers: options are required: { baseUrl }, the base URL your client calls, e.g. { baseUrl: "https://sandbox.baas.example" }',
-    );
+    throw optionError({
+      where: 'createMswHandlers',
+      option: 'options',
+      rule: 'are required: { baseUrl }, the base URL your client calls, e.g. { baseUrl: "https://sandbox.baas.example" }',
+    });
   checkOptions('createMswHandlers', options as MswHandlerOptions, RULES);
 }
 

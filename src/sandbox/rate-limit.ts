@@ -5,6 +5,7 @@
 // contract documents on 2xx and 4xx answers, which the client reads (src/logging/rate-limit.ts).
 import { problem } from './problems.js';
 import { n, plural } from '../words.js';
+import { type OptionRules, within } from '../option-rules.js';
 
 /** The sandbox's rate limit per client: how many requests per window, and what a refusal says. */
 export interface RateLimitOptions {
@@ -24,6 +25,20 @@ const MAX_WINDOW_MS = 86_400_000;
 // Refills are fractions of a request: a request at the exact pace may find 0.9999999999 of one.
 const EPSILON = 1e-9;
 
+/** Each rate-limit option's rule, once: tsc fails here when RateLimitOptions gains or loses one. */
+export const RATE_LIMIT_RULES: OptionRules<RateLimitOptions> = {
+  requests: {
+    check: (requests) =>
+      Number.isInteger(requests) && (requests as number) >= 1 ? undefined : 'must be a positive integer',
+    error: RangeError,
+    required: true,
+  },
+  windowMs: within(
+    (ms) => typeof ms === 'number' && ms > 0 && ms <= MAX_WINDOW_MS,
+    'must be at most 86,400,000 (a day) and positive',
+  ),
+};
+
 interface Bucket {
   /** Requests the client may send now (fractional while it refills). */
   level: number;
@@ -39,12 +54,9 @@ export class RateLimiter {
   private readonly perMs: number;
   private readonly policy: string;
 
+  /** `options` kept RATE_LIMIT_RULES (createSandbox checks them first). */
   constructor(private readonly options: RateLimitOptions) {
-    if (!Number.isInteger(options.requests) || options.requests < 1)
-      throw new RangeError('createSandbox: rateLimit.requests must be a positive integer');
     this.windowMs = options.windowMs ?? 1000;
-    if (!(this.windowMs > 0 && this.windowMs <= MAX_WINDOW_MS))
-      throw new RangeError('createSandbox: rateLimit.windowMs must be at most 86,400,000 (a day) and positive');
     this.perMs = options.requests / this.windowMs;
     // The fields count whole seconds: a window of part of a second is stated as one (a lower rate, never a higher).
     this.policy = `"${RATE_LIMIT_POLICY}";q=${options.requests};w=${Math.ceil(this.windowMs / 1000)}`;

@@ -1,4 +1,5 @@
 // Reading a request without trusting it: the bearer token, the Prefer header, a bounded JSON body.
+import { readStreamWithin } from '../body-limit.js';
 
 /** Largest update body read; anything longer is refused unread. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -94,24 +95,6 @@ export async function readBytes(request: SandboxRequest, max: number): Promise<U
     return 'too large';
   }
   if (!request.body) return undefined;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return 'too large';
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  // The package's one bounded read of a stream (src/body-limit.ts), the client's answers read by it too.
+  return (await readStreamWithin(request.body, max)) ?? 'too large';
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AS_GIVEN, checkOptions, type OptionRules } from '../option-rules.js';
+import { BOOLEAN, checkOptions, must, optionError, type OptionRules, within } from '../option-rules.js';
 
 /** The options of `startMock`: the spec, where to listen, and how Prism answers. */
 export interface StartMockOptions {
@@ -210,15 +210,29 @@ async function startOnce(args: string[], spec: string, port: number, timeoutMs: 
   }
 }
 
-// Each option, once (tsc fails here when StartMockOptions gains or loses one): Prism checks their values.
+// A timer armed for longer fires at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+// Each option's rule, once (tsc fails here when StartMockOptions gains or loses one): what Prism is
+// given is of the kind it takes, so a mistake is said here rather than in Prism's log.
 const RULES: OptionRules<StartMockOptions> = {
-  spec: AS_GIVEN,
-  port: AS_GIVEN,
-  host: AS_GIVEN,
-  dynamic: AS_GIVEN,
-  seed: AS_GIVEN,
-  errors: AS_GIVEN,
-  readyTimeoutMs: AS_GIVEN,
+  spec: must(isText, 'must be the path of an OpenAPI document, e.g. spec: "openapi/openapi.yaml"'),
+  port: within(
+    (port) => Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65_535,
+    'must be a whole number from 1 to 65535 (leave it out for a free one)',
+  ),
+  host: must(isText, 'must be an interface to listen on, e.g. host: "127.0.0.1"'),
+  dynamic: BOOLEAN,
+  seed: must(
+    (seed) => isText(seed) || Number.isFinite(seed),
+    'must be a non-empty string or a finite number, e.g. seed: "my-test"',
+  ),
+  errors: BOOLEAN,
+  readyTimeoutMs: within(
+    (ms) => typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS,
+    `must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
+  ),
 };
 
 /** Starts Prism on 127.0.0.1, resolves once it is listening, and rejects with its output if it fails. */
@@ -228,7 +242,11 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const spec = resolve(options.spec ?? bundledSpecPath);
   // Prism's own message for a missing file is buried in its log; say it plainly, before spawning.
   await access(spec, constants.R_OK).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`startMock: cannot read the OpenAPI document ${spec} (${error.code ?? error.message})`);
+    throw optionError({
+      where: 'startMock',
+      option: 'spec',
+      rule: `names an OpenAPI document that cannot be read: ${spec} (${error.code ?? error.message})`,
+    });
   });
   // One process (NODE_ENV=production would make Prism fork its server), so stopping it stops the mock.
   const args = [prismEntry(), 'mock', spec, '--host', options.host ?? DEFAULT_HOST, '--no-multiprocess'];

@@ -1,3 +1,5 @@
+import { BOOLEAN, checkOptions, isRecord, optionError, type OptionRules, within } from '../option-rules.js';
+
 /**
  * Prism picks a response per request from the `Prefer` header. These helpers build it, e.g.
  * `headers: preferHeaders({ code: 429 })` or `preferHeaders({ example: 'LastPage' })`.
@@ -15,25 +17,34 @@ export interface MockPreference {
 // would silently ask for something else.
 const EXAMPLE_NAME = /^[^\s,=]+$/;
 
+// Each preference's rule, once (tsc fails here when MockPreference gains or loses one).
+const RULES: OptionRules<MockPreference> = {
+  code: within(
+    (code) => Number.isInteger(code) && (code as number) >= 100 && (code as number) <= 599,
+    'must be an HTTP status (100-599)',
+  ),
+  example: within(
+    (example) => typeof example === 'string' && EXAMPLE_NAME.test(example),
+    `must be an example's name, without spaces, commas or "="`,
+  ),
+  dynamic: BOOLEAN,
+};
+
 /** The value of a `Prefer` header asking Prism for a status, an example or a content type. */
 export function preferHeader(preference: MockPreference): string {
+  if (!isRecord(preference))
+    throw optionError({ where: 'preferHeader', option: 'preference', rule: 'must be an object, e.g. { code: 429 }' });
+  checkOptions('preferHeader', preference, RULES);
   const parts: string[] = [];
-  if (preference.code !== undefined) {
-    if (!Number.isInteger(preference.code) || preference.code < 100 || preference.code > 599) {
-      throw new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${preference.code}`);
-    }
-    parts.push(`code=${preference.code}`);
-  }
-  if (preference.example !== undefined) {
-    if (!EXAMPLE_NAME.test(preference.example)) {
-      throw new RangeError(
-        `preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(preference.example)}`,
-      );
-    }
-    parts.push(`example=${preference.example}`);
-  }
+  if (preference.code !== undefined) parts.push(`code=${preference.code}`);
+  if (preference.example !== undefined) parts.push(`example=${preference.example}`);
   if (preference.dynamic !== undefined) parts.push(`dynamic=${preference.dynamic}`);
-  if (parts.length === 0) throw new Error('preferHeader needs at least one of code, example or dynamic');
+  if (parts.length === 0)
+    throw optionError({
+      where: 'preferHeader',
+      option: 'preference',
+      rule: 'needs at least one of code, example or dynamic, e.g. { code: 429 }',
+    });
   return parts.join(', ');
 }
 

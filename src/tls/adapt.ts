@@ -29,6 +29,8 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** Wraps a (url, init) fetch as the client's FetchLike; `extra` joins every init (e.g. a dispatcher). */
 export function fromUrlInitFetch(fetch: UrlInitFetch, extra: Record<string, unknown> = {}): FetchLike {
   return async (url, init) => {
+    // Sends outside the transport: this is the fetch the transport's attempt is given and calls; its timer,
+    // redirect rule and byte limit wrap this call, which only adds the dispatcher and mends the Response.
     const answer = await fetch(url, { ...init, ...extra });
     if (answer instanceof Response) return answer;
     return new Response(NULL_BODY.has(answer.status) ? null : answer.body, {

@@ -30,6 +30,8 @@ const importOptional = (specifier: string): Promise<unknown> => import(specifier
 
 async function loadUndici(where: string): Promise<Undici> {
   try {
+    // Sends outside the transport: undici is loaded for its Agent (the dispatcher of a client certificate)
+    // and its fetch, which become the FetchLike the transport's attempt calls (its timer, redirects, limit).
     return (await importOptional('undici')) as Undici;
   } catch (error) {
     throw new Error(`${where} needs the optional peer dependency undici: npm install undici@^7`, { cause: error });
@@ -55,12 +57,33 @@ function nodeConnect(connect: ConnectOptions) {
   };
 }
 
+// An encrypted PEM private key, by its format (RFC 7468's PKCS#8 label, or the legacy OpenSSL header),
+// not by OpenSSL's message: a wrong passphrase leaves garbage that fails AES-CBC's padding check
+// ("bad decrypt") 255 times in 256, and the 256th time fails later, as a key OpenSSL cannot decode.
+const ENCRYPTED_PEM_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type:\s*4,\s*ENCRYPTED\s*$/m;
+
+/** Why the passphrase cannot open an encrypted PEM key, whatever OpenSSL says; undefined when it can or the key is not one. */
+async function passphraseProblem(connect: ReturnType<typeof nodeConnect>, where: string): Promise<string | undefined> {
+  if (!connect.key || connect.pfx || !ENCRYPTED_PEM_KEY.test(connect.key.toString('latin1'))) return undefined;
+  if (connect.passphrase === undefined)
+    return `${where}.passphrase is missing: ${where}.key is an encrypted key; give the passphrase it was encrypted with`;
+  const crypto = (await importOptional('node:crypto')) as typeof import('node:crypto');
+  try {
+    crypto.createPrivateKey({ key: connect.key, format: 'pem', passphrase: connect.passphrase });
+    return undefined;
+  } catch {
+    return `${where}.passphrase could not be used: it does not decrypt ${where}.key (a wrong passphrase, or a damaged key); give the passphrase the key was encrypted with`;
+  }
+}
+
 /** Builds a secure context once, so a bad key, certificate or passphrase fails now, naming the field. */
 async function checkMaterial(connect: ReturnType<typeof nodeConnect>, where: string): Promise<void> {
   const tls = (await importOptional('node:tls')) as NodeTls;
   try {
     tls.createSecureContext(connect);
   } catch (error) {
+    const problem = await passphraseProblem(connect, where);
+    if (problem) throw new TypeError(problem, { cause: error });
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
     let field = connect.pfx ? `${where}.pfx` : connect.cert ? `${where}.cert/${where}.key` : `${where}.ca`;

@@ -45,6 +45,7 @@ export function tlsLimitation(load: BuiltinLoader | null = runtimeLoader()): str
   // Node has no built-in of that name: the package is loaded. A runtime that has one uses it instead.
   let ownUndici: unknown;
   try {
+    // Sends outside the transport: nothing is sent; this only asks whether the runtime answers the name.
     ownUndici = load('undici');
   } catch {
     ownUndici = undefined;

@@ -57,6 +57,8 @@ export class SocketWatch {
     this.records.delete(localPort);
     if (record.tlsCode) return { code: record.tlsCode, reason: '' };
     if (record.gotData) return undefined;
+    // `validTo` is our own certificate's end date as node:tls writes it ("Mar  1 12:00:00 2030 GMT"), not an
+    // HTTP date and nothing a provider sends: Retry-After has its one reading in src/transport/retry-after.ts.
     if (record.ownCert && Date.parse(record.ownCert.validTo) < Date.now()) {
       return {
         code: 'CLIENT_CERT_EXPIRED',

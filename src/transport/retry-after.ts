@@ -6,14 +6,22 @@ const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
 // delay-seconds is 1*DIGIT; a decimal fraction (some servers send "1.5") is read as the seconds it says
 // rather than dropped, as Stainless' clients do. Nothing else that Number() would take ("1e3", "-5", ".5").
 const SECONDS = /^[0-9]+(\.[0-9]+)?$/;
+// Bounds the work done on a header a server controls (as the RateLimit fields are bounded): the longest
+// HTTP date is 33 characters (rfc850-date), and the contract's delay is at most 86,400 s. A longer value
+// is read no further than to tell a delay (all digits: a wait longer than any ceiling, so the caller
+// refuses it as it refuses any wait past its ceiling, rather than retrying sooner than the server asked)
+// from anything else (unreadable, like any value that is neither form).
+export const MAX_RETRY_AFTER_CHARS = 64;
 
 /**
  * `Retry-After` as milliseconds: delay-seconds (a decimal fraction allowed) or an HTTP date, which
- * counts from `now`. Undefined when absent or unreadable, never negative.
+ * counts from `now`. Undefined when absent or unreadable; Infinity for delay-seconds longer than
+ * MAX_RETRY_AFTER_CHARS; never negative.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
   if (value === null || value === undefined) return undefined;
   const trimmed = value.trim();
+  if (value.length > MAX_RETRY_AFTER_CHARS) return SECONDS.test(trimmed) ? Number.POSITIVE_INFINITY : undefined;
   const seconds = SECONDS.exec(trimmed);
   if (seconds) return secondsToMs(trimmed, seconds[1]);
   // Only an HTTP date (RFC 9110 §5.6.7: it names the day and the month): Date.parse would also read

@@ -1,7 +1,7 @@
 // Turns the errors of a generated validator into issues: where (a JSON pointer in the body, or a
 // query parameter's name) and which rule, in words. Never the value.
 import type { GeneratedValidator, GeneratedValidatorError } from '../generated/validators.js';
-import { ruleOf } from './rules.js';
+import { patternExample, ruleOf } from './rules.js';
 
 /** One field or parameter that broke a rule of the contract: where, which rule, and what to send instead. Never the value. */
 export interface ValidationIssue {
@@ -43,13 +43,13 @@ function pathOf(error: GeneratedValidatorError, target: Target): string {
   return first === undefined ? '' : unescapePointer(first);
 }
 
-/** Runs `validate` and lists every problem once; `[]` when `data` is valid. */
+/** Runs `validate` and lists every problem once; `[]` when `data` is valid. A pattern's rule shows the contract's example of it. */
 export function runValidator(validate: GeneratedValidator, data: unknown, target: Target): ValidationIssue[] {
   if (validate(data)) return [];
   const issues = new Map<string, ValidationIssue>();
   for (const error of validate.errors ?? []) {
     const path = pathOf(error, target);
-    const issue = issueAt(path, ruleOf(error), path === '' ? `the ${target}` : path);
+    const issue = issueAt(path, `${ruleOf(error)}${patternExample(error)}`, path === '' ? `the ${target}` : path);
     issues.set(`${issue.path}\n${issue.rule}`, issue);
   }
   return [...issues.values()];

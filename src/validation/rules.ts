@@ -1,7 +1,8 @@
 // The rule an Ajv error stands for, in words. Built only from the keyword and its schema-side
 // params (limits, patterns, counts), never from the data: the value may be a CPF, a phone number
 // or an address.
-import { TEXT_PATTERN } from '../generated/bounds.js';
+import { PATTERN_EXAMPLES, TEXT_PATTERN } from '../generated/bounds.js';
+import { redactText } from '../redact.js';
 import type { GeneratedValidatorError } from '../generated/validators.js';
 
 const TYPE_WORDS: Record<string, string> = {
@@ -36,6 +37,19 @@ function typeWords(type: unknown): string {
 /** The rule of every text field (the contract's TEXT_PATTERN), in words: which characters, and the right form. */
 export const TEXT_RULE =
   'must not hold a control character (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line breaks, escapes); write it as one line of plain text, e.g. Maria Silva';
+
+/**
+ * `, e.g. X`: the contract's example of a pattern, for a rule broken by what the caller gave (its own
+ * request, its spreadsheet's cell), when every surface shows it as it is. A pattern alone does not tell
+ * `-23,5613991` (a spreadsheet's decimal comma) what `-23.5613991` would. An example the masking would
+ * hide (a CPF-shaped number) is left out; so is the text pattern's, whose rule says its own example.
+ */
+export function patternExample(error: GeneratedValidatorError): string {
+  if (error.keyword !== 'pattern') return '';
+  const pattern = String(error.params.pattern);
+  const example = Object.hasOwn(PATTERN_EXAMPLES, pattern) ? PATTERN_EXAMPLES[pattern] : undefined;
+  return example !== undefined && redactText(example) === example ? `, e.g. ${example}` : '';
+}
 
 /** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
 export function ruleOf(error: GeneratedValidatorError): string {

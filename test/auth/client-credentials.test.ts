@@ -304,7 +304,7 @@ describe('options', () => {
     [{ authMethod: 'private_key_jwt' }, /authMethod must be/],
     [{ fetch: globalThis.fetch, tls: { ca: 'x' } }, /either tls or fetch/],
     [{ refreshMarginSeconds: -1 }, /refreshMarginSeconds must be a non-negative number/],
-    [{ tls: 'a PEM string' }, /clientCredentials\.tls must be an object/],
+    [{ tls: 'a PEM string' }, /clientCredentials: tls must be an object/],
   ])('%o is refused at creation', (patch, message) => {
     expect(() => clientCredentials(options(patch as Partial<ClientCredentialsOptions>))).toThrow(message);
     try {

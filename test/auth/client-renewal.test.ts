@@ -2,8 +2,7 @@
 // API server: a 401 drops the cached token, a new one is fetched and the call repeated once; a second
 // 401 is a BaasApiError; token failures are AuthErrors whose cause is the BaasTokenError.
 import { inspect } from 'node:util';
-import { randomUUID } from 'node:crypto';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   BaasApiError,
@@ -14,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { BaasTokenError } from '../../src/auth/token-error.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
+import { startOAuthServer } from '../support/oauth-server.js';
 
 const CLIENT_SECRET = 'cl13nt-s3cr3t-value-xyz';
 let oauth: OAuth2Server;
@@ -22,13 +22,7 @@ let tokenUrl: string;
 let tokenRequests: number;
 
 beforeAll(async () => {
-  oauth = new OAuth2Server();
-  await oauth.issuer.keys.generate('RS256');
-  await oauth.start(0, '127.0.0.1');
-  tokenUrl = `http://127.0.0.1:${oauth.address().port}/token`;
-  oauth.service.on('beforeTokenSigning', (token) => {
-    token.payload.jti = randomUUID();
-  });
+  ({ oauth, tokenUrl } = await startOAuthServer());
   oauth.service.on('beforeResponse', () => (tokenRequests += 1));
   api = await startFaultServer();
 });

@@ -14,6 +14,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCode } from '../../scripts/lib/build-code.mjs';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { alive } from '../cli/processes.js';
 
 const ARTIFACTS = join(repoRoot, '.artifacts');
 /** A build this much older than the newest is removed when a new one is made (another run may still use a recent one). */
@@ -50,15 +51,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function removeOldBuilds(keep: string): Promise<void> {
   const newest = (await stat(keep)).mtimeMs;

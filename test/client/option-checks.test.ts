@@ -126,21 +126,32 @@ describe('resolveOptions', () => {
     expect(settings).toMatchObject({ userAgent: 'my-app/2.0', timeoutMs: 1_500, retry: false, validate: false, fetch });
   });
 
+  // An options mistake like any other (not a BaasAuthError, which is a token source failing at call
+  // time): the rule says what to do and shows the right form, never the token given.
   it.each([
-    [{ token: undefined }, /^token is required/],
-    [{ token: '' }, /^token is required/],
-    [{ token: 42 }, /^token must be a string/],
-    [{ token: '  ' }, /token source .*empty token$/],
-    [{ token: 'a\nb' }, /token source .*holds a control character/],
+    [{ token: undefined }, /^is required: the bearer token, a string or a function returning one, e\.g\. token: /],
+    [{ token: '' }, /^is required/],
+    [{ token: 42 }, /^must be a string or a function returning one, not a number, e\.g\. /],
+    [{ token: '  ' }, /^must not be blank: give the token itself, e\.g\. /],
+    [{ token: 'a\nb' }, /^holds a control character.*as one line of text, e\.g\. token: "sbx_abc123"$/],
     // Read from a file, or a .env saved on Windows: the line ending came along.
-    [{ token: 'sbx_abc123\r\n' }, /token source .*ends with a line break.*give the token alone, without it$/],
+    [{ token: 'sbx_abc123\r\n' }, /^ends with a line break.*give the token alone, without it, e\.g\. /],
     // Copied from the banner's `Authorization: Bearer sbx_…`: it would go out as "Bearer Bearer sbx_…".
-    [{ token: 'Bearer sbx_abc123' }, /token source .*starts with "Bearer ".*give the token alone/],
-    [{ token: 'Authorization: Bearer sbx_abc123' }, /token source .*starts with "Bearer "/],
-  ])('refuses token %j as a BaasAuthError: %s', (override, rule) => {
-    const message = refusal(() => resolveOptions({ ...base, ...(override as object) } as never), BaasAuthError);
-    expect(message).toMatch(/^createBaasClient: /);
-    expect(message.slice('createBaasClient: '.length)).toMatch(rule);
+    [{ token: 'Bearer sbx_abc123' }, /^starts with "Bearer ".*give the token alone/],
+    [{ token: 'Authorization: Bearer sbx_abc123' }, /^starts with "Bearer "/],
+  ])('refuses token %j as an options mistake: %s', (override, rule) => {
+    let error: unknown;
+    try {
+      resolveOptions({ ...base, ...(override as object) } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isBaasOptionError(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(BaasAuthError);
+    const { where, option, rule: words, message } = error as BaasOptionError;
+    expect({ where, option }).toEqual({ where: 'createBaasClient', option: 'token' });
+    expect(words).toMatch(rule);
+    expect(message).toBe(`createBaasClient: token ${words}`);
   });
 
   // Over 2^31-1 ms Node's timer would fire at once (TimeoutOverflowWarning): refused like 0.

@@ -1,6 +1,6 @@
 // Bad input never leaves the process: the client throws BaasValidationError and fetch is never called.
 import { describe, expect, it, vi } from 'vitest';
-import { BaasValidationError, createBaasClient } from '../../src/index.js';
+import { BaasValidationError, createBaasClient, isBaasOptionError } from '../../src/index.js';
 import type { NaturalPersonUpdate } from '../../src/types.js';
 import { VALID_ACCOUNT, VALID_CPF, fullUpdate } from '../support/fixtures.js';
 
@@ -117,7 +117,6 @@ describe('an input member named in other letters', () => {
       'did you mean account?',
     ],
     ['Limit', (client) => client.listPixKeys({ Limit: 5 } as never), 'Limit', 'did you mean limit?'],
-    ['TimeoutMs', (client) => client.listPixKeys({ TimeoutMs: 1000 } as never), 'TimeoutMs', 'did you mean timeoutMs?'],
   ])(
     '%s: a BaasValidationError naming it and the member meant, nothing sent, validate on or off',
     async (_what, call, name, hint) => {
@@ -132,6 +131,23 @@ describe('an input member named in other letters', () => {
       }
     },
   );
+
+  // A call option, not a contract parameter: an options mistake (BaasOptionError), as the client's own.
+  it.each([
+    ['TimeoutMs', 'timeoutMs'],
+    ['timeout', 'timeoutMs'],
+    ['header', 'headers'],
+  ])('%s: a BaasOptionError naming it and the option meant (%s), nothing sent', async (given, meant) => {
+    const { client, fetchSpy } = clientWithSpy();
+    const error = await client.listPixKeys({ [given]: 1000 } as never).catch((e: unknown) => e);
+    expect(isBaasOptionError(error)).toBe(true);
+    expect(error).toMatchObject({
+      where: 'listPixKeys',
+      option: given,
+      rule: `is not an option; did you mean ${meant}?`,
+    });
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
 
   it('leaves other members alone: a wider object spread into the input still works', async () => {
     const { client, fetchSpy } = clientWithSpy();

@@ -6,11 +6,11 @@
 // name, while the contract (and verify) says readers tolerate them. And respect on the package's own
 // stateful sandbox, which pages for real: no failed check (verify's walk of it is
 // verify-sandbox.test.ts's, in npm test).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { runVerify } from '../../src/verify/run.js';
 import type { VerifyReport } from '../../src/verify/report.js';
 import { startDriftServer, TOKEN } from '../support/drift-server.js';
+import { listeningSandbox } from '../support/listening-sandbox.js';
 import { respect } from '../support/respect.js';
 import { BREAKS, CONTROLS, type DriftCase } from './cases.js';
 import { parseVerifyArgs } from './verify-cli.js';
@@ -84,15 +84,8 @@ describe('respect and verify agree on the drift matrix', () => {
 describe('the sandbox against the contract', () => {
   // Moved from verify-sandbox.test.ts: a Redocly process (1.5 s of CPU) for the one respect run of npm
   // test; respect is the matrix's second reader everywhere else.
-  const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
-  const token = sandbox.clients[0]!.token;
-  let running: RunningSandbox;
-  beforeAll(async () => {
-    running = await sandbox.listen();
-  });
-  afterAll(async () => {
-    await running?.stop();
-  });
+  const running = listeningSandbox('verify', { keysPerAccount: 5 });
+  const token = running.client.token;
 
   it('Redocly respect runs the shipped Arazzo description with no failed check', async () => {
     const run = await respect(running.url, token, { pageSize: 4 });

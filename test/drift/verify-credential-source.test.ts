@@ -12,6 +12,7 @@ import {
   tlsFrom,
   type CredentialFlags,
 } from '../../src/cli/connection/credentials.js';
+import { credentialRefusal as credentialError } from '../support/credential-refusal.js';
 
 const TOKEN_URL = 'http://127.0.0.1:9/oauth/token';
 const SECRET = 'client-secret-0815-never-shown';
@@ -48,17 +49,6 @@ function tokenEndpoint() {
   });
   return seen;
 }
-
-const credentialError = (flags: CredentialFlags, env: Record<string, string> = {}): string => {
-  try {
-    credentialsFrom(flags, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CredentialError);
-    expect((error as Error).name).toBe('CredentialError');
-    return (error as Error).message;
-  }
-  throw new Error('no CredentialError');
-};
 
 describe('staticToken', () => {
   it('a token: Bearer, listed as a secret; none (or empty): no header, nothing to mask', async () => {

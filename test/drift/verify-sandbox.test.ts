@@ -2,20 +2,12 @@
 // (always stopped): no drift. The sandbox pages for real, so the walk ends with `cursor.next` null and
 // the assumption is seen to hold. Redocly respect on the same sandbox, the second reader, is a matrix
 // case (respect.matrix.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { listeningSandbox } from '../support/listening-sandbox.js';
 import { main } from './verify-cli.js';
 
-const sandbox = createSandbox({ seed: 'verify', keysPerAccount: 5 });
-const token = sandbox.clients[0]!.token;
-let running: RunningSandbox;
-
-beforeAll(async () => {
-  running = await sandbox.listen();
-});
-afterAll(async () => {
-  await running?.stop();
-});
+const running = listeningSandbox('verify', { keysPerAccount: 5 });
+const token = running.client.token;
 
 describe('the sandbox against the contract', () => {
   it('verify walks every page (10 keys, 4 a page) and reports no drift', async () => {

@@ -1,10 +1,11 @@
 // One module writes files: src/files.ts (DEVELOPERS.md, "one place for each guard"). Every other module
 // of src/ goes through it. This reads each source file's imports from node:fs and node:fs/promises and
 // fails when another module takes a function that creates, changes or removes a file or folder.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { sourceFiles } from '../support/source-scan.js';
 
 const HOME = 'src/files.ts';
 // What node:fs offers that writes; reading (readFile, stat, createReadStream, …) is anyone's.
@@ -12,14 +13,6 @@ const WRITES =
   /^(writeFile|appendFile|open|mkdir|mkdtemp|rm|rmdir|unlink|rename|copyFile|cp|link|symlink|truncate|chmod|chown|utimes|createWriteStream|writeFileSync|appendFileSync|openSync|mkdirSync|mkdtempSync|rmSync|unlinkSync|renameSync|copyFileSync|cpSync|truncateSync|writeSync|promises)$/;
 const FS_IMPORT =
   /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'node:fs(?:\/promises)?'|import\s+\*\s+as\s+\w+\s+from\s+'node:fs(?:\/promises)?'/g;
-
-async function sources(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith('src/generated/'));
-}
 
 /** The writing functions a source text imports from node:fs, `*` for a namespace import. */
 function writingImports(text: string): string[] {
@@ -42,7 +35,7 @@ function writingImports(text: string): string[] {
 
 describe('writing files', () => {
   it(`happens in ${HOME} only: no other module of src/ imports a writing function of node:fs`, async () => {
-    const files = await sources(join(repoRoot, 'src'));
+    const files = await sourceFiles('src');
     expect(files).toContain(HOME);
     const copies: string[] = [];
     for (const file of files) {

@@ -2,9 +2,8 @@
 // (wait and why) and per error, each with operation, method, redacted URL, status, attempt, duration
 // and request id (rate-limit fields on responses); and, for every event kind and every error kind,
 // no token, client secret or full CPF in the message, toJSON, util.inspect or the logged object.
-import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BaasApiError,
@@ -16,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { fullUpdate, SECRET_TOKEN, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
+import { startOAuthServer } from '../support/oauth-server.js';
 
 const CLIENT_SECRET = 'cl13nt-s3cr3t-for-events';
 let api: FaultServer;
@@ -25,13 +25,7 @@ const issued: string[] = [];
 
 beforeAll(async () => {
   api = await startFaultServer();
-  oauth = new OAuth2Server();
-  await oauth.issuer.keys.generate('RS256');
-  await oauth.start(0, '127.0.0.1');
-  tokenUrl = `http://127.0.0.1:${oauth.address().port}/token`;
-  oauth.service.on('beforeTokenSigning', (token) => {
-    token.payload.jti = randomUUID();
-  });
+  ({ oauth, tokenUrl } = await startOAuthServer());
   oauth.service.on('beforeResponse', (response) => {
     const body = response.body as { access_token?: string };
     if (body.access_token) issued.push(body.access_token);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { run } from '../../scripts/lib/run.mjs';
 import { stagePackage } from '../../scripts/lib/stage.mjs';
+import { alive } from '../cli/processes.js';
 
 export interface PackedTarball {
   /** Folder holding the tarball; the run's, not to be written to. */
@@ -37,15 +38,6 @@ async function packInto(dir: string): Promise<PackedTarball> {
   await rm(stage, { recursive: true, force: true });
   return { dir, tarball: join(dir, packed.filename), files: packed.files.map((f) => f.path).sort(), manifest };
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const readRecord = (path: string): Promise<PackedTarball | undefined> =>
   readFile(path, 'utf8').then(

@@ -64,7 +64,7 @@ describe('listen()', () => {
 
   it('refuses any other host, and a port already taken', async () => {
     await expect(sandbox.listen({ host: '0.0.0.0' as '127.0.0.1' })).rejects.toThrow(
-      'sandbox.listen() serves on 127.0.0.1 (or localhost) only',
+      'sandbox.listen(): host must be "127.0.0.1" or "localhost": the sandbox serves on this machine only',
     );
     const first = await sandbox.listen({ host: '127.0.0.1' });
     running.push(first);

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SANDBOX_LIMITS } from '../../src/sandbox/index.js';
 import { countProblem, totalProblem } from '../../src/sandbox/limits.js';
+import { refusalOf } from '../support/refusal.js';
 import { spec } from '../support/spec.js';
 
 /** The key types the contract names (KnownPixKeyType), in the spec's order: an account of 5 keys has one of each. */
@@ -24,15 +25,7 @@ const broke = (property: string, rule: string) => ({
   reason: expect.stringMatching(new RegExp(`${property}.*${rule}`)) as unknown as string,
 });
 /** The message of what `run` throws, checked to be a RangeError. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RangeError);
-    return (error as RangeError).message;
-  }
-  throw new Error('accepted');
-}
+const refusal = (run: () => unknown): string => refusalOf(run, RangeError);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -73,15 +66,8 @@ describe('createSandbox options', () => {
   // The command line's --accounts and --keys are accountsPerClient and keysPerAccount here: a JavaScript
   // caller who writes the flag's name would get the default sandbox without a word.
   it('refuses an unknown option, naming the one meant', () => {
-    const unknown = (options: object) => {
-      try {
-        createSandbox(options as Parameters<typeof createSandbox>[0]);
-      } catch (error) {
-        expect(error).toBeInstanceOf(TypeError);
-        return (error as TypeError).message;
-      }
-      throw new Error('accepted');
-    };
+    const unknown = (options: object) =>
+      refusalOf(() => createSandbox(options as Parameters<typeof createSandbox>[0]), TypeError);
     expect(unknown({ accounts: 50 })).toMatch(
       /^createSandbox: accounts is not an option; did you mean accountsPerClient\?$/,
     );

@@ -114,7 +114,7 @@ describe.concurrent('startMock rejects with a plain reason', () => {
   it('rejects at once, naming the file, when the spec path does not exist', async ({ expect }) => {
     const missing = join(dir, 'no-such-spec.yaml');
     await expect(startMock({ spec: missing, readyTimeoutMs: READY_MS })).rejects.toThrow(
-      `startMock: cannot read the OpenAPI document ${missing} (ENOENT)`,
+      `startMock: spec names an OpenAPI document that cannot be read: ${missing} (ENOENT)`,
     );
   });
 

@@ -18,7 +18,9 @@ describe('preferHeader', () => {
   });
 
   it('needs at least one preference', () => {
-    expect(() => preferHeader({})).toThrow('preferHeader needs at least one of code, example or dynamic');
+    expect(() => preferHeader({})).toThrow(
+      new TypeError('preferHeader: preference needs at least one of code, example or dynamic, e.g. { code: 429 }'),
+    );
   });
 
   it.each([100, 599])('takes code %s, the ends of the range', (code) => {
@@ -26,9 +28,7 @@ describe('preferHeader', () => {
   });
 
   it.each([99, 600, 42.5, Number.NaN])('refuses code %s', (code) => {
-    expect(() => preferHeader({ code })).toThrow(
-      new RangeError(`preferHeader: code must be an HTTP status (100-599), got ${code}`),
-    );
+    expect(() => preferHeader({ code })).toThrow(new RangeError('preferHeader: code must be an HTTP status (100-599)'));
   });
 
   it.each([
@@ -42,9 +42,7 @@ describe('preferHeader', () => {
     'LastPage\t',
   ])('refuses example %j', (example) => {
     expect(() => preferHeader({ example })).toThrow(
-      new RangeError(
-        `preferHeader: example must be an example's name, without spaces, commas or "=", got ${JSON.stringify(example)}`,
-      ),
+      new RangeError(`preferHeader: example must be an example's name, without spaces, commas or "="`),
     );
   });
 });

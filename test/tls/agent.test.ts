@@ -43,12 +43,12 @@ describe('the key material is checked when the TLS fetch is made', () => {
     [
       'a wrong passphrase for the key',
       () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it' }),
-      'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)',
+      'tls.passphrase could not be used: it does not decrypt tls.key (a wrong passphrase, or a damaged key); give the passphrase the key was encrypted with',
     ],
     [
       'an encrypted key without its passphrase',
       () => ({ cert: certs.client.cert, key: certs.encryptedKey }),
-      'tls.passphrase could not be used: error:1C800064:Provider routines::bad decrypt (ERR_OSSL_BAD_DECRYPT)',
+      'tls.passphrase is missing: tls.key is an encrypted key; give the passphrase it was encrypted with',
     ],
     [
       'a wrong PKCS#12 passphrase (no code from Node)',
@@ -87,6 +87,30 @@ describe('the key material is checked when the TLS fetch is made', () => {
     else expect(error.message).toMatch(message);
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.message).not.toContain(certs.passphrase);
+  });
+
+  it('a wrong passphrase is named as such even when OpenSSL does not say "bad decrypt" (1 passphrase in 256)', async () => {
+    // A wrong passphrase that happens to leave valid AES-CBC padding decrypts to garbage OpenSSL cannot
+    // decode ("DECODER routines::unsupported"); the rule reads the key's format, not that message.
+    const { createPrivateKey } = await import('node:crypto');
+    const opensslSays = (passphrase: string) => {
+      try {
+        createPrivateKey({ key: certs.encryptedKey, format: 'pem', passphrase });
+        return 'it decrypted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    // 4,000 tries find one with odds of 1 - (255/256)^4000, all but certain.
+    const unlucky = Array.from({ length: 4000 }, (_, i) => `wrong ${i}`).find(
+      (passphrase) => !/bad decrypt/.test(opensslSays(passphrase)),
+    );
+    expect(unlucky, 'a wrong passphrase OpenSSL does not call a bad decrypt').toBeDefined();
+    const error = await failure(
+      createTlsFetch({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: unlucky! }),
+    );
+    expect(error.message).toMatch(/^tls\.passphrase could not be used: it does not decrypt tls\.key/);
+    expect(error.message).not.toContain(unlucky!);
   });
 
   it('names the fields as the caller placed them', async () => {

@@ -90,7 +90,7 @@ describe('createBaasClient({ tls })', () => {
     ).toThrow(/give either tls or fetch, not both/);
     expect(() =>
       createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: certs.client.cert as unknown as TlsOptions }),
-    ).toThrow(/^tls must be an object/);
+    ).toThrow(/^createBaasClient: tls must be an object/);
   });
 
   it('a malformed tls is refused at creation with the field and the rule; a misspelt member gets the one meant', () => {

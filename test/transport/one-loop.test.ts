@@ -1,7 +1,8 @@
 // One retry loop and one wait, as rules over the source: every part that sends (the client's call,
 // the token request, verify) goes through src/transport/pipeline.ts; the only timer armed as a wait
 // is src/transport/sleep.ts's; the retry decision is asked in one place; the batch and verify hold no
-// loop of attempts and no wait of their own, and nothing passes attempt counts around the loop.
+// loop of attempts and no wait of their own, and nothing passes attempt counts around the loop; one type
+// says "too large", and one read of a stream counts its bytes.
 import { describe, expect, it } from 'vitest';
 import { matching, sourceFiles } from '../support/source-scan.js';
 
@@ -47,5 +48,17 @@ describe('one retry loop', () => {
     const all = await sourceFiles('src');
     expect(await matching(all, /class \w*(TooLarge|TooBig)\w* extends/)).toEqual(['src/body-limit.ts']);
     expect(await matching(all, /BodyTooLargeError/)).toEqual([]);
+  });
+
+  it('one reading of Retry-After: only src/transport/retry-after.ts takes the header from an answer', async () => {
+    const all = await sourceFiles('src');
+    expect(await matching(all, /\.get\(\s*['"`]retry-after['"`]\s*\)/i)).toEqual(['src/transport/retry-after.ts']);
+  });
+
+  it('one bounded read of a body: only src/body-limit.ts takes a reader of a stream', async () => {
+    // The answers the package reads and the requests the sandbox reads, both through readStreamWithin:
+    // a second loop over a reader would be a second byte limit to keep in step.
+    const all = await sourceFiles('src');
+    expect(await matching(all, /\.getReader\(/)).toEqual(['src/body-limit.ts']);
   });
 });

@@ -1,9 +1,9 @@
 // The transport's readings on their own: why a redirect was not followed (unfollowedRedirect), the
-// one Retry-After reading at its edges, and how deep a failure's cause chain is read.
+// one Retry-After reading at its edges (its length bound among them), and how deep a failure's cause chain is read.
 import { describe, expect, it } from 'vitest';
 import { failureOf } from '../../src/transport/failure.js';
 import { isRedirect, unfollowedRedirect } from '../../src/transport/redirect.js';
-import { parseRetryAfter } from '../../src/transport/retry-after.js';
+import { MAX_RETRY_AFTER_CHARS, parseRetryAfter } from '../../src/transport/retry-after.js';
 
 const FROM = 'https://api.example/v2/items';
 const redirect = (status: number, location?: string) =>
@@ -60,6 +60,22 @@ describe('parseRetryAfter at its edges', () => {
     ['7.000', 7_000],
   ])('%j → %j ms', (value, ms) => {
     expect(parseRetryAfter(value, 0)).toBe(ms);
+  });
+
+  it(`reads a value of at most ${MAX_RETRY_AFTER_CHARS} characters; a longer delay is longer than any ceiling`, () => {
+    const padded = (text: string, length: number) => text.padStart(length, ' ');
+    expect(parseRetryAfter(padded('120', MAX_RETRY_AFTER_CHARS), 0)).toBe(120_000);
+    expect(parseRetryAfter(padded('120', MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(parseRetryAfter('9'.repeat(MAX_RETRY_AFTER_CHARS), 0)).toBeGreaterThan(0);
+    // Digits past the bound ask for more than any caller waits: refused as too long a wait, never
+    // dropped (which would retry at once, sooner than the server asked).
+    expect(parseRetryAfter('9'.repeat(MAX_RETRY_AFTER_CHARS + 1), 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(parseRetryAfter('1'.repeat(1024 * 1024), 0)).toBe(Number.POSITIVE_INFINITY);
+    // Anything else past the bound is unreadable.
+    expect(parseRetryAfter(`Wed, ${'x'.repeat(MAX_RETRY_AFTER_CHARS)}`, 0)).toBe(undefined);
+    // The longest HTTP date, rfc850's, is read.
+    const date = 'Wednesday, 25-Nov-26 12:00:30 GMT';
+    expect(parseRetryAfter(date, Date.parse('2026-11-25T12:00:00Z'))).toBe(30_000);
   });
 });
 

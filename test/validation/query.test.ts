@@ -105,7 +105,12 @@ describe('validateListPixKeysQuery', () => {
     ['limit 201', { limit: 201 }, 'limit', 'limit must be at most 200'],
     ['a fractional limit', { limit: 1.5 }, 'limit', 'limit must be an integer'],
     ['a limit as text', { limit: '10' }, 'limit', 'limit must be an integer'],
-    ['a cursor with spaces', { cursor: 'a b' }, 'cursor', 'cursor must match the pattern ^[A-Za-z0-9._~=-]+$'],
+    [
+      'a cursor with spaces',
+      { cursor: 'a b' },
+      'cursor',
+      'cursor must match the pattern ^[A-Za-z0-9._~=-]+$, e.g. eyJvZmZzZXQiOjJ9',
+    ],
     ['an empty cursor', { cursor: '' }, 'cursor', 'cursor must have at least 1 character'],
   ])('rejects %s', (_case, query, path, message) => {
     expect(validateListPixKeysQuery(query)).toContainEqual({ path, rule: message.slice(path.length + 1), message });

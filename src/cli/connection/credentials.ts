@@ -18,7 +18,7 @@ import { BaasApiError, BaasAuthError } from '../../errors.js';
 import { clientSecrets, heldSecrets, hideQueryValues, type Secrets } from '../../redact.js';
 import { isInsecureRemote } from '../../loopback.js';
 import { lazyTlsFetch } from '../../tls/lazy.js';
-import { headerValueProblem } from '../../token-text.js';
+import { tokenTextProblem } from '../../token-text.js';
 import type { ConnectOptions, TlsOptions } from '../../tls/options.js';
 import { type BaasOptionError, isBaasOptionError } from '../../option-rules.js';
 import { EXIT } from './exit-codes.js';
@@ -346,7 +346,7 @@ export function credentialsFrom(
   );
   const token = flags.token ?? env[ENV.token];
   if (!usesClientCredentials) {
-    const headerValue = token === undefined ? undefined : headerValueProblem(token);
+    const headerValue = token === undefined ? undefined : tokenTextProblem(token);
     if (headerValue !== undefined)
       throw new CredentialError(`${flags.token !== undefined ? '--token' : ENV.token} ${headerValue}`);
     const source = staticToken(token);

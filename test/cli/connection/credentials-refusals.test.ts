@@ -7,9 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BaasTokenError, type BaasTokenErrorInit } from '../../../src/auth/token-error.js';
 import {
-  type CredentialFlags,
   type CredentialRefusal,
-  CredentialError,
   credentialFailure,
   credentialHint,
   credentialsFrom,
@@ -26,6 +24,7 @@ import { EXIT } from '../../../src/cli/connection/exit-codes.js';
 import { main } from '../../../src/cli/main.js';
 import { BaasApiError, BaasAuthError, BaasNetworkError } from '../../../src/errors.js';
 import { Secrets } from '../../../src/redact.js';
+import { credentialRefusal as refusal } from '../../support/credential-refusal.js';
 import { capture } from '../in-process.js';
 
 const NONE = { secrets: Secrets.none };
@@ -289,16 +288,6 @@ describe('the words of a refusal', () => {
 });
 
 describe('the flags as credentialsFrom takes them', () => {
-  const refusal = (flags: CredentialFlags, env: Record<string, string> = {}): string => {
-    try {
-      credentialsFrom(flags, env);
-    } catch (error) {
-      expect(error).toBeInstanceOf(CredentialError);
-      return (error as Error).message;
-    }
-    throw new Error('no CredentialError');
-  };
-
   it('which credential a run names: a token, client credentials, or none', async () => {
     expect(credentialsFrom({ token: 'tok-123456' }, {}).kind).toBe('token');
     expect(credentialsFrom({}, { BAAS_TOKEN: 'tok-123456' }).kind).toBe('token');

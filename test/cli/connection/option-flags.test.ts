@@ -5,13 +5,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CredentialError,
-  credentialsFrom,
-  flagRefusal,
-  type CredentialFlags,
-} from '../../../src/cli/connection/credentials.js';
+import { flagRefusal, type CredentialFlags } from '../../../src/cli/connection/credentials.js';
 import { optionError } from '../../../src/option-rules.js';
+import { credentialRefusal as refusal } from '../../support/credential-refusal.js';
 
 const TOKEN_URL = 'https://auth.example/oauth/token';
 const SECRET = 'client-secret-0815-never-shown';
@@ -26,16 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const refusal = (flags: CredentialFlags, env: Record<string, string> = {}): string => {
-  try {
-    credentialsFrom(flags, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CredentialError);
-    return (error as Error).message;
-  }
-  throw new Error('no CredentialError');
-};
 
 describe('flagRefusal', () => {
   it.each([

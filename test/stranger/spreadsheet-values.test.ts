@@ -1,0 +1,58 @@
+// A stranger's batch from a pt-BR spreadsheet: LibreOffice took the phone and coordinate columns for
+// numbers (the + dropped, a decimal comma) and the address was given in part. What `update-many`
+// reads of such a CSV is what the batch guide's "From a spreadsheet" says, in both languages.
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { type InputLine, readInput } from '../../src/cli/batch/input.js';
+import { tempDir } from '../cli/batch/harness.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(async () => {
+  await dir?.remove();
+});
+
+const GUIDES = ['docs/guides/batch.md', 'docs/guias/batch.md'];
+// As LibreOffice Calc (pt-BR) saves it: `;` between fields, numbers as it shows them.
+const CSV = [
+  'Account;DocumentNumber;phoneNumber;address.postalCode;address.city;address.latitude;address.longitude',
+  '603837140611;529.982.247-25;5511987654321;01310100;São Paulo;;',
+  '603837140611;529.982.247-25;+5511987654321;01310100;São Paulo;-23,5613991;-46,6558819',
+].join('\r\n');
+
+async function lines(): Promise<InputLine[]> {
+  const path = dir.file('clientes.csv');
+  await writeFile(path, `${CSV}\r\n`);
+  const read: InputLine[] = [];
+  for await (const line of readInput(path)) read.push(line);
+  return read;
+}
+
+describe('a pt-BR spreadsheet saved as CSV', () => {
+  it('refuses a partial address, a phone without its + and a decimal comma, as the batch guide says', async () => {
+    const [first, second] = await lines();
+    const rules = (line: InputLine | undefined) => new Map(line?.issues?.map((issue) => [issue.field, issue.rule]));
+    const one = rules(first);
+    const two = rules(second);
+    // The address is replaced whole: every required member that is left empty is named.
+    for (const field of ['address.street', 'address.number', 'address.neighborhood', 'address.state'])
+      expect(one.get(field), field).toBe('is required');
+    expect(one.get('phoneNumber')).toContain('it does not start with + and the country code (+55 for Brazil)');
+    expect(two.has('phoneNumber')).toBe(false);
+    expect(two.get('address.latitude')).toMatch(/^must match the pattern /);
+    expect(two.get('address.longitude')).toMatch(/^must match the pattern /);
+
+    for (const guide of GUIDES) {
+      const text = readFileSync(join(repoRoot, guide), 'utf8').replace(/\s+/g, ' ');
+      expect(text, guide).toContain('`line 2: address.street: is required`');
+      expect(text, guide).toContain('`it does not start with + and the country code (+55 for Brazil)`');
+      expect(text, guide).toContain('(`-23,5613991`)');
+      expect(text, guide).toContain('`must match the pattern …`');
+    }
+  });
+});
