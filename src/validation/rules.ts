@@ -60,6 +60,24 @@ export function patternExample(error: GeneratedValidatorError): string {
   return example === undefined ? '' : `, e.g. ${shownExample(example)}`;
 }
 
+/**
+ * A pattern as a rule shows it: as the contract writes it, or, where the masking would eat it (the
+ * date-time pattern's `[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]` holds 11 digits joined as a CPF's are, and
+ * read `[*-*]{*}:…` on every surface), with each `[0-9]` written `\\d`, which means the same and whose
+ * letter joins no digits; failing that, undefined: the rule then says a pattern is broken, not which.
+ */
+export function shownPattern(pattern: string): string | undefined {
+  if (redactText(pattern) === pattern) return pattern;
+  const short = pattern.replaceAll('[0-9]', '\\d');
+  return redactText(short) === short ? short : undefined;
+}
+
+function patternRule(pattern: string): string {
+  if (pattern === TEXT_PATTERN) return TEXT_RULE;
+  const shown = shownPattern(pattern);
+  return shown === undefined ? "must match the contract's pattern for it" : `must match the pattern ${shown}`;
+}
+
 /** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
 export function ruleOf(error: GeneratedValidatorError): string {
   const p = error.params;
@@ -86,7 +104,7 @@ export function ruleOf(error: GeneratedValidatorError): string {
     case 'const':
       return 'must be the one allowed value';
     case 'pattern':
-      return p.pattern === TEXT_PATTERN ? TEXT_RULE : `must match the pattern ${String(p.pattern)}`;
+      return patternRule(String(p.pattern));
     case 'format':
       return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
     case 'minLength':
