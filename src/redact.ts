@@ -627,6 +627,15 @@ export function redactMessage(text: string, secrets: Iterable<string> = []): str
   return escapeControls(redactText(text, secrets));
 }
 
+/**
+ * An example of ours (a rule's `e.g.`) as it is shown: as it is, or, where the masking would hide it (a
+ * CPF-shaped number, `52998224725`, shown `*********25`), its shape, each number a `#` (`###########`).
+ * So an example is never shown masked.
+ */
+export function shownExample(example: string): string {
+  return redactText(example) === example ? example : example.replace(/\p{N}/gu, '#');
+}
+
 // ---------------------------------------------------------------------------------------------
 // URLs and paths
 

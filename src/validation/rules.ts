@@ -2,7 +2,7 @@
 // params (limits, patterns, counts), never from the data: the value may be a CPF, a phone number
 // or an address.
 import { PATTERN_EXAMPLES, TEXT_PATTERN } from '../generated/bounds.js';
-import { redactText } from '../redact.js';
+import { redactText, shownExample } from '../redact.js';
 import type { GeneratedValidatorError } from '../generated/validators.js';
 
 const TYPE_WORDS: Record<string, string> = {
@@ -39,19 +39,10 @@ export const TEXT_RULE =
   'must not hold a control character (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line breaks, escapes); write it as one line of plain text, e.g. Maria Silva';
 
 /**
- * An example as a rule shows it: as it is, or where the masking would hide it (a CPF-shaped number,
- * `52998224725`, shown `*********25` on every surface) its shape, each digit a `#` (`###########`):
- * an example is never shown masked. test/validation/shown-examples.test.ts walks every text a rule shows.
- */
-export function shownExample(example: string): string {
-  return redactText(example) === example ? example : example.replace(/\p{N}/gu, '#');
-}
-
-/**
  * `, e.g. X`: the contract's example of a pattern, for a rule broken by what the caller gave (its own
  * request, its spreadsheet's cell). A pattern alone does not tell `-23,5613991` (a spreadsheet's decimal
  * comma) what `-23.5613991` would. An example the masking would hide is shown as its shape
- * (shownExample); the text pattern has none, its rule says its own example.
+ * (src/redact.ts shownExample); the text pattern has none, its rule says its own example.
  */
 export function patternExample(error: GeneratedValidatorError): string {
   if (error.keyword !== 'pattern') return '';

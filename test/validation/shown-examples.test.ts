@@ -15,12 +15,12 @@ import type { GeneratedValidatorError } from '../../src/generated/validators.js'
 import { clientCredentials, createBaasClient, isBaasOptionError } from '../../src/index.js';
 import { LOGGING_RULES } from '../../src/logging/levels.js';
 import { BOOLEAN, TLS_SHAPE_RULE, type OptionRule } from '../../src/option-rules.js';
-import { redactText } from '../../src/redact.js';
+import { redactText, shownExample } from '../../src/redact.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { RATE_LIMIT_RULES } from '../../src/sandbox/rate-limit.js';
 import { IDENTIFIER_FORMS, canonicalIdentifier, type IdentifierKind } from '../../src/validation/identifiers.js';
 import { validateUpdateNaturalPersonQuery, validateNaturalPersonUpdate } from '../../src/validation/index.js';
-import { patternExample, ruleOf, shownExample, TEXT_RULE } from '../../src/validation/rules.js';
+import { patternExample, ruleOf, TEXT_RULE } from '../../src/validation/rules.js';
 
 const bundled = JSON.parse(readFileSync(new URL('../../src/generated/openapi.json', import.meta.url), 'utf8'));
 
