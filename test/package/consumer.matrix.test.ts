@@ -22,6 +22,10 @@ import { sharedPack, type PackedTarball } from './pack.js';
 import { documentEntries, documentFiles } from '../../scripts/lib/shipped-docs.mjs';
 import { exampleFiles, packListing, readmeSection } from './readme.js';
 
+// Limits are backstops, never what decides a result: the matrix runs six consumers (three Node versions,
+// ESM and CommonJS) at once, each starting Prism, beside the rest of the matrix on two cores.
+const BACKSTOP_MS = 5 * 60_000;
+
 const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
 let packed: PackedTarball;
 /** The consumer projects' own folder (the tarball's is the run's, shared with other files). */
@@ -63,7 +67,7 @@ const cleanEnv = (): NodeJS.ProcessEnv => ({
 
 /** Runs a file with a Node binary in a consumer project; rejects with all it printed. */
 async function runIn(dir: string, binary: string, args: string[], what: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(binary, args, { cwd: dir, timeout: 90_000, env: cleanEnv() }).catch(
+  const { stdout } = await promisify(execFile)(binary, args, { cwd: dir, timeout: BACKSTOP_MS, env: cleanEnv() }).catch(
     (error: { message: string; stdout?: string; stderr?: string }) => {
       throw new Error(`${what} failed:\n${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     },
@@ -334,42 +338,46 @@ describe('consumer projects', () => {
     await compile('tsconfig.json', cjsProject, '7', ['--noEmit']);
   }, 120_000);
 
-  it.concurrent("compiles the README's example files, and its vitest globalSetup and test pass against the mock", async ({
-    expect,
-  }) => {
-    // "Going to production" shows tokens, certificates and logs together: type-checked only (it needs a real provider).
-    const files = [...exampleFiles(), ...exampleFiles(readmeSection('## Going to production'))];
-    expect(files.map((file) => file.name)).toEqual(
-      expect.arrayContaining([
-        'app.ts',
-        'vitest.config.ts',
-        'vitest.global-setup.ts',
-        'pix-keys.test.ts',
-        'production.ts',
-      ]),
-    );
-    for (const file of files) await writeFile(join(project, file.name), file.code);
-    await writeFile(
-      join(project, 'tsconfig.readme.json'),
-      JSON.stringify({ extends: './tsconfig.bundler.json', files: files.map((file) => file.name) }),
-    );
-    await compile('tsconfig.readme.json');
-    // app.ts needs the real API; the vitest files run as they are, on the mock their globalSetup starts.
-    const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
-    const { stdout } = await promisify(execFile)(process.execPath, [vitest, 'run', '--reporter=dot'], {
-      cwd: project,
-      timeout: 60_000,
-      env: cleanEnv(),
-    }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
-      throw new Error(
-        `The README's vitest example failed in the consumer project:\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+  it.concurrent(
+    "compiles the README's example files, and its vitest globalSetup and test pass against the mock",
+    async ({ expect }) => {
+      // "Going to production" shows tokens, certificates and logs together: type-checked only (it needs a real provider).
+      const files = [...exampleFiles(), ...exampleFiles(readmeSection('## Going to production'))];
+      expect(files.map((file) => file.name)).toEqual(
+        expect.arrayContaining([
+          'app.ts',
+          'vitest.config.ts',
+          'vitest.global-setup.ts',
+          'pix-keys.test.ts',
+          'production.ts',
+        ]),
       );
-    });
-    const readmeTests = files
-      .filter((file) => file.name.endsWith('.test.ts'))
-      .flatMap((file) => file.code.match(/^it\(/gm) ?? []).length;
-    expect(stripVTControlCharacters(stdout)).toMatch(new RegExp(`Tests\\s+${readmeTests} passed \\(${readmeTests}\\)`));
-  }, 90_000);
+      for (const file of files) await writeFile(join(project, file.name), file.code);
+      await writeFile(
+        join(project, 'tsconfig.readme.json'),
+        JSON.stringify({ extends: './tsconfig.bundler.json', files: files.map((file) => file.name) }),
+      );
+      await compile('tsconfig.readme.json');
+      // app.ts needs the real API; the vitest files run as they are, on the mock their globalSetup starts.
+      const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
+      const { stdout } = await promisify(execFile)(process.execPath, [vitest, 'run', '--reporter=dot'], {
+        cwd: project,
+        timeout: BACKSTOP_MS,
+        env: cleanEnv(),
+      }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `The README's vitest example failed in the consumer project:\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+        );
+      });
+      const readmeTests = files
+        .filter((file) => file.name.endsWith('.test.ts'))
+        .flatMap((file) => file.code.match(/^it\(/gm) ?? []).length;
+      expect(stripVTControlCharacters(stdout)).toMatch(
+        new RegExp(`Tests\\s+${readmeTests} passed \\(${readmeTests}\\)`),
+      );
+    },
+    BACKSTOP_MS,
+  );
 
   describe.each(NODE_MAJORS)('on Node %i', (major) => {
     let node: string;
@@ -383,145 +391,171 @@ describe('consumer projects', () => {
       await compiled.cjs;
     }, 6 * 60_000);
 
-    it.concurrent('the ESM consumer runs against the mock the package starts', async ({ expect }) => {
-      const stdout = await runIn(
-        project,
-        node,
-        [join(project, 'out', 'consumer.js')],
-        `The ESM consumer on Node ${major}`,
-      );
-      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
-        updated: { version: '1.0.0', status: 'SUCCESS' },
-        keyTypes: ['phone', 'email', 'evp'],
-        validatorIssues: ['/phoneNumber'],
-        invalidIsValidationError: true,
-        limitedStatus: 429,
-        // The packed JSON and YAML bundles, read through the package's exports.
-        specVersions: [version, version],
-        sandbox: { overHttp: 10 },
-      });
-    }, 90_000);
+    it.concurrent(
+      'the ESM consumer runs against the mock the package starts',
+      async ({ expect }) => {
+        const stdout = await runIn(
+          project,
+          node,
+          [join(project, 'out', 'consumer.js')],
+          `The ESM consumer on Node ${major}`,
+        );
+        expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
+          updated: { version: '1.0.0', status: 'SUCCESS' },
+          keyTypes: ['phone', 'email', 'evp'],
+          validatorIssues: ['/phoneNumber'],
+          invalidIsValidationError: true,
+          limitedStatus: 429,
+          // The packed JSON and YAML bundles, read through the package's exports.
+          specVersions: [version, version],
+          sandbox: { overHttp: 10 },
+        });
+      },
+      BACKSTOP_MS,
+    );
 
-    it.concurrent('the sandbox behind msw, with msw typed by its own http and loaded by the package', async ({
-      expect,
-    }) => {
-      const stdout = await runIn(
-        project,
-        node,
-        [join(project, 'out', 'consumer-msw.js')],
-        `The msw consumer on Node ${major}`,
-      );
-      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ throughMsw: 7, loadedByPackage: 10 });
-    }, 90_000);
+    it.concurrent(
+      'the sandbox behind msw, with msw typed by its own http and loaded by the package',
+      async ({ expect }) => {
+        const stdout = await runIn(
+          project,
+          node,
+          [join(project, 'out', 'consumer-msw.js')],
+          `The msw consumer on Node ${major}`,
+        );
+        expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ throughMsw: 7, loadedByPackage: 10 });
+      },
+      BACKSTOP_MS,
+    );
 
-    it.concurrent('the CommonJS consumer runs with require() against the mock', async ({ expect }) => {
-      const stdout = await runIn(
-        cjsProject,
-        node,
-        [join(cjsProject, 'out', 'consumer.js')],
-        `The CommonJS consumer on Node ${major}`,
-      );
-      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
-        loadedAs: 'index.cjs',
-        keyTypes: ['phone', 'email', 'evp'],
-        invalidIsValidationError: true,
-        cpfCheck: true,
-        specVersion: version,
-        sandboxKeys: 10,
-        sandboxLoadedAs: 'sandbox/index.cjs',
-      });
-    }, 90_000);
+    it.concurrent(
+      'the CommonJS consumer runs with require() against the mock',
+      async ({ expect }) => {
+        const stdout = await runIn(
+          cjsProject,
+          node,
+          [join(cjsProject, 'out', 'consumer.js')],
+          `The CommonJS consumer on Node ${major}`,
+        );
+        expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
+          loadedAs: 'index.cjs',
+          keyTypes: ['phone', 'email', 'evp'],
+          invalidIsValidationError: true,
+          cpfCheck: true,
+          specVersion: version,
+          sandboxKeys: 10,
+          sandboxLoadedAs: 'sandbox/index.cjs',
+        });
+      },
+      BACKSTOP_MS,
+    );
 
-    it.concurrent('Jest in a CommonJS project loads the client and the sandbox and passes its tests', async ({
-      expect,
-    }) => {
-      const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
-      // Jest prints its summary on stderr; runIn rejects on a failing test.
-      const { stderr } = await promisify(execFile)(node, [jest, '--ci'], {
-        cwd: jestProject,
-        timeout: 90_000,
-        env: cleanEnv(),
-      }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
-        throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-      });
-      expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+6 passed, 6 total/);
-    }, 90_000);
+    it.concurrent(
+      'Jest in a CommonJS project loads the client and the sandbox and passes its tests',
+      async ({ expect }) => {
+        const jest = join(jestProject, 'node_modules/jest/bin/jest.js');
+        // Jest prints its summary on stderr; runIn rejects on a failing test.
+        const { stderr } = await promisify(execFile)(node, [jest, '--ci'], {
+          cwd: jestProject,
+          timeout: BACKSTOP_MS,
+          env: cleanEnv(),
+        }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+          throw new Error(`Jest on Node ${major} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+        });
+        expect(stripVTControlCharacters(stderr)).toMatch(/Tests:\s+6 passed, 6 total/);
+      },
+      BACKSTOP_MS,
+    );
   });
 
   describe('the command line, installed from the tarball (npx baas-pix-contract)', () => {
     const npx = (args: string[]) =>
       runIn(project, 'npx', ['--no-install', 'baas-pix-contract', ...args], `npx baas-pix-contract ${args.join(' ')}`);
 
-    it('--version and --help', async () => {
-      expect((await npx(['--version'])).trim()).toBe(version);
-      expect(await npx(['--help'])).toMatch(
-        /Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+update-many .*\n\s+export-keys .*\n\s+docs /,
-      );
-      expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
-    }, 60_000);
+    it(
+      '--version and --help',
+      async () => {
+        expect((await npx(['--version'])).trim()).toBe(version);
+        expect(await npx(['--help'])).toMatch(
+          /Commands:\n\s+mock .*\n\s+sandbox .*\n\s+verify .*\n\s+update-many .*\n\s+export-keys .*\n\s+docs /,
+        );
+        expect(await npx(['verify', '--help'])).toMatch(/Usage: baas-pix-contract verify --base-url URL/);
+      },
+      BACKSTOP_MS,
+    );
 
     // --port 0 and the port read back from the "listening on" line: a port looked up free first could be
     // taken by another test before the command bound it.
-    it('mock serves on the port it prints (--port 0), logs each request, and frees the port on SIGTERM', async () => {
-      const mock = startUntil(
-        'npx',
-        ['--no-install', 'baas-pix-contract', 'mock', '--port', '0'],
-        /listening on http:\/\/127\.0\.0\.1:\d+/,
-        { cwd: project },
-      );
-      let port = 0;
-      try {
-        port = printedPort(await mock.ready);
-        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, {
-          headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' },
-        });
-        expect(response.status).toBe(200);
-        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(true);
-      } finally {
-        mock.child.kill('SIGTERM');
-      }
-      expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
-    }, 90_000);
-
-    it('sandbox serves on the port it prints (--port 0) with the tokens it prints, logs each request, and frees the port on SIGTERM', async () => {
-      const sandbox = startUntil(
-        'npx',
-        ['--no-install', 'baas-pix-contract', 'sandbox', '--port', '0', '--seed', 'npx'],
-        /Sandbox listening on http:\/\/127\.0\.0\.1:\d+.*\n/,
-        { cwd: project },
-      );
-      let port = 0;
-      try {
-        port = printedPort(await sandbox.ready);
-        const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
-        const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, {
-          headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' },
-        });
-        expect(response.status).toBe(200);
-        expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
-        expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(
-          true,
+    it(
+      'mock serves on the port it prints (--port 0), logs each request, and frees the port on SIGTERM',
+      async () => {
+        const mock = startUntil(
+          'npx',
+          ['--no-install', 'baas-pix-contract', 'mock', '--port', '0'],
+          /listening on http:\/\/127\.0\.0\.1:\d+/,
+          { cwd: project },
         );
-        // verify from the same install, against it: no drift (exit 0), its token masked in the table.
-        const report = await npx([
-          'verify',
-          '--base-url',
-          `http://127.0.0.1:${port}`,
-          '--token',
-          token!,
-          '--limit',
-          '3',
-          '--pages',
-          '2',
-        ]);
-        expect(report).toMatch(/^list-keys page 2 .* OK$/m);
-        expect(report).toMatch(/^no drift: /m);
-        expect(report).not.toContain(token);
-      } finally {
-        sandbox.child.kill('SIGTERM');
-      }
-      expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
-    }, 90_000);
+        let port = 0;
+        try {
+          port = printedPort(await mock.ready);
+          const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys`, {
+            headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' },
+          });
+          expect(response.status).toBe(200);
+          expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(
+            true,
+          );
+        } finally {
+          mock.child.kill('SIGTERM');
+        }
+        expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
+      },
+      BACKSTOP_MS,
+    );
+
+    it(
+      'sandbox serves on the port it prints (--port 0) with the tokens it prints, logs each request, and frees the port on SIGTERM',
+      async () => {
+        const sandbox = startUntil(
+          'npx',
+          ['--no-install', 'baas-pix-contract', 'sandbox', '--port', '0', '--seed', 'npx'],
+          /Sandbox listening on http:\/\/127\.0\.0\.1:\d+.*\n/,
+          { cwd: project },
+        );
+        let port = 0;
+        try {
+          port = printedPort(await sandbox.ready);
+          const token = /Bearer (sbx_[0-9a-f]+)/.exec(sandbox.output())?.[1];
+          const response = await fetch(`http://127.0.0.1:${port}/v2/api/pix/keys/list-keys?limit=3`, {
+            headers: { authorization: `Bearer ${token}`, 'user-agent': 'npx-test/1' },
+          });
+          expect(response.status).toBe(200);
+          expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
+          expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(
+            true,
+          );
+          // verify from the same install, against it: no drift (exit 0), its token masked in the table.
+          const report = await npx([
+            'verify',
+            '--base-url',
+            `http://127.0.0.1:${port}`,
+            '--token',
+            token!,
+            '--limit',
+            '3',
+            '--pages',
+            '2',
+          ]);
+          expect(report).toMatch(/^list-keys page 2 .* OK$/m);
+          expect(report).toMatch(/^no drift: /m);
+          expect(report).not.toContain(token);
+        } finally {
+          sandbox.child.kill('SIGTERM');
+        }
+        expect(await eventually(() => portIsFree(port), 15_000), `port ${port} still taken`).toBe(true);
+      },
+      BACKSTOP_MS,
+    );
 
     it('docs --out DIR writes the one-page HTML docs from the packaged spec', async () => {
       const out = join(project, 'api-docs');

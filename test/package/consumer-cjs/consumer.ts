@@ -10,7 +10,7 @@ import { createSandbox, type Sandbox } from 'baas-pix-contract/sandbox';
 import spec = require('baas-pix-contract/openapi.json');
 
 async function main(): Promise<void> {
-  const mock: RunningMock = await startMock();
+  const mock: RunningMock = await startMock({ readyTimeoutMs: 4 * 60_000 });
   try {
     const baas = createBaasClient({ baseUrl: mock.url, token: 'consumer-token', userAgent: 'consumer-cjs/1.0' });
     const keys: PixKey[] = [];

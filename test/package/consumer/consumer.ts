@@ -17,8 +17,9 @@ import bundledJson from 'baas-pix-contract/openapi.json' with { type: 'json' };
 const body: NaturalPersonUpdate = { email: 'maria.silva@email.com.br' };
 const yamlSpec = await readFile(fileURLToPath(import.meta.resolve('baas-pix-contract/openapi.yaml')), 'utf8');
 
-// No `spec` option: the mock serves the spec packed in dist/generated/.
-const mock = await startMock();
+// No `spec` option: the mock serves the spec packed in dist/generated/. The ready wait is a backstop:
+// the matrix starts six of these at once on two cores, and a start must not fail for being slow.
+const mock = await startMock({ readyTimeoutMs: 4 * 60_000 });
 try {
   const baas = createBaasClient({ baseUrl: mock.url, token: 'consumer-token', userAgent: 'consumer/1.0' });
   const updated = await baas.updateNaturalPerson({ account: '300541976902', documentNumber: '52998224725', body });
