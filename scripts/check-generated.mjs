@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Fails when src/generated/ differs from what `npm run generate` would write now.
+// Fails when src/generated/ differs from what `npm run generate` would write now, or src/unicode-digits.ts
+// from what `node scripts/unicode-digits.mjs` would.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './lib/run.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { unicodeDigitsSource } from './unicode-digits.mjs';
 
 const committedDir = join(repoRoot, 'src', 'generated');
 const freshDir = await mkdtemp(join(tmpdir(), 'baas-generated-'));
@@ -23,6 +25,12 @@ try {
     process.exit(1);
   }
   console.log(`src/generated/ is fresh (${committed.length} files)`);
+  const digits = join(repoRoot, 'src', 'unicode-digits.ts');
+  if ((await readFile(digits, 'utf8')) === unicodeDigitsSource()) console.log('src/unicode-digits.ts is fresh');
+  else {
+    console.error('src/unicode-digits.ts is stale: run `node scripts/unicode-digits.mjs` and commit the result.');
+    process.exitCode = 1;
+  }
 } finally {
   await rm(freshDir, { recursive: true, force: true });
 }

@@ -65,9 +65,9 @@ export function fileProblem(file: NamedFile, error: unknown): unknown {
   if (code === undefined) return error;
   const folder = dirname(resolve(file.path));
   const says: Record<string, string> = {
-    EROFS: `its folder ${folder} is on a read-only file system; choose a folder you can write to`,
-    EACCES: `permission denied in ${folder}; choose a folder you can write to, or ask for write permission`,
-    EPERM: `not permitted in ${folder}; choose a folder you can write to, or ask for write permission`,
+    EROFS: `its folder ${folder} is on a read-only file system (EROFS); choose a folder you can write to`,
+    EACCES: `permission denied (EACCES) in ${folder}; choose a folder you can write to, or ask for write permission`,
+    EPERM: `not permitted (EPERM) in ${folder}; choose a folder you can write to, or ask for write permission`,
     ENOSPC: `no space left on the device that holds ${folder}; free some space, then run the same command again`,
     EDQUOT: `the disk quota for ${folder} is used up; free some space, then run the same command again`,
     EIO: `the device that holds ${folder} failed to read or write (EIO); check the disk, then run the same command again`,
@@ -79,6 +79,23 @@ export function fileProblem(file: NamedFile, error: unknown): unknown {
     EFBIG: `the file is too large for the file system that holds ${folder}; choose another folder`,
   };
   return new FileError(`${named(file)}: ${says[code] ?? `cannot be written (${code}); check the path and its folder`}`);
+}
+
+/** Whether `path` is a folder now (a sync stat: only on the way to an error's message). */
+const isFolder = (path: string): boolean => nodeFs.statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/**
+ * `fileProblem` for a file (or folder) being made (`made`: the user's path, or a parent of it being
+ * made for it): a folder that exists yet answers ENOENT to a new entry in it is a special file system
+ * (/proc), not a missing folder, and is said so.
+ */
+function creationProblem(file: NamedFile, error: unknown, made: string = file.path): unknown {
+  const folder = dirname(resolve(made));
+  if (codeOf(error) === 'ENOENT' && isFolder(folder))
+    return new FileError(
+      `${named(file)}: cannot be created in ${folder}: the system says ENOENT (no such file or directory) though the folder exists, as a special file system such as /proc or /sys does; choose a folder you can write to`,
+    );
+  return fileProblem(file, error);
 }
 
 async function lstatOrMissing(path: string): Promise<Stats | undefined> {
@@ -158,7 +175,7 @@ export async function createNew(file: NamedFile, whatToDo: string, said: NamedFi
     return await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
   } catch (error) {
     if (codeOf(error) === 'EEXIST') throw new FileError(`${named(said)} exists already; ${whatToDo}`);
-    throw fileProblem(said, refusedLink(said, error));
+    throw creationProblem(said, refusedLink(said, error));
   }
 }
 
@@ -291,7 +308,11 @@ export class WholeFile {
     private readonly owned: Owned | undefined,
   ) {}
 
-  /** Checks the target as `create` does, without creating anything. */
+  /**
+   * Checks the target as `create` does, and that its folder takes a new file: a temporary one is
+   * created there and removed at once, so a folder that refuses it (read-only, no permission, /proc)
+   * is said before the run rather than after it. Nothing else is created.
+   */
   static async check(file: NamedFile, owned: Owned | undefined, whatToDo: string): Promise<void> {
     // The temporary file goes beside the target: a missing folder is said of the path the user gave.
     const folder = await stat(dirname(resolve(file.path))).catch(() => undefined);
@@ -299,14 +320,25 @@ export class WholeFile {
       throw new FileError(`${named(file)}: its folder does not exist; create it first, or choose another path`);
     const stats = await writableFile(file);
     if (stats && !(owned && (await owned(file)))) throw new FileError(`${named(file)} exists already; ${whatToDo}`);
+    const probe = WholeFile.temporaryOf(file);
+    await (await createNew(probe, 'try again', file)).close();
+    await unlink(probe.path).catch(() => undefined);
+  }
+
+  /** A new temporary name beside `file`, hidden, that nobody can guess. */
+  private static temporaryOf(file: NamedFile): NamedFile {
+    const absolute = resolve(file.path);
+    return {
+      flag: file.flag,
+      path: join(dirname(absolute), `.${basename(absolute)}.${randomBytes(6).toString('hex')}.tmp`),
+    };
   }
 
   static async create(file: NamedFile, owned: Owned | undefined, whatToDo: string): Promise<WholeFile> {
     await WholeFile.check(file, owned, whatToDo);
-    const absolute = resolve(file.path);
-    const temporary = join(dirname(absolute), `.${basename(absolute)}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await createNew({ flag: file.flag, path: temporary }, 'try again', file);
-    return new WholeFile(file, handle, temporary, owned);
+    const temporary = WholeFile.temporaryOf(file);
+    const handle = await createNew(temporary, 'try again', file);
+    return new WholeFile(file, handle, temporary.path, owned);
   }
 
   /**
@@ -524,7 +556,7 @@ export class JournalLock {
         const code = codeOf(error);
         // ELOCKED: made by another run since we looked; ENOTEMPTY: a lapsed one, but another run is taking it over.
         if (code === 'ELOCKED' || code === 'ENOTEMPTY' || code === 'EEXIST') throw inUse(await lstatOrMissing(path));
-        throw fileProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
+        throw creationProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
       }
       lock = new JournalLock(path, release);
       return lock;
@@ -656,26 +688,32 @@ export async function withScratchFolder<T>(prefix: string, work: (folder: Scratc
 }
 
 /**
- * A recursive mkdir says ENOENT where its parent exists but cannot take a folder (read-only, no
- * permission): the one-level mkdir tells the true cause.
+ * Makes `folder` and the parents it lacks, one level at a time: a recursive mkdir loops for ever on a
+ * path under /proc (Node 20), and says ENOENT where a parent exists but cannot take a folder.
  */
-async function trueCause(folder: NamedFile, error: unknown): Promise<unknown> {
-  if (codeOf(error) !== 'ENOENT') return error;
-  if (!(await stat(dirname(resolve(folder.path))).catch(() => undefined))?.isDirectory()) return error;
-  return mkdir(folder.path).then(
-    () => error,
-    (again: unknown) => again,
-  );
+async function makeFolders(folder: NamedFile): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(folder.path); ; at = dirname(at)) {
+    const found = await lstat(at).then(
+      () => true,
+      (error: unknown) => {
+        // A part of the path that is a file (ENOTDIR), or any other trouble: said of the user's path.
+        if (codeOf(error) !== 'ENOENT') throw fileProblem(folder, error);
+        return false;
+      },
+    );
+    if (found || dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  for (const path of missing)
+    await mkdir(path).catch((error: unknown) => {
+      if (codeOf(error) !== 'EEXIST') throw creationProblem(folder, error, path);
+    });
 }
 
 /** Makes the folder a command was told to write into (`docs --out DIR`), with its parents; refuses a path that is not a folder. */
 export async function makeFolder(folder: NamedFile): Promise<void> {
-  try {
-    await mkdir(folder.path, { recursive: true });
-  } catch (error) {
-    if (codeOf(error) !== 'EEXIST' && codeOf(error) !== 'ENOTDIR')
-      throw fileProblem(folder, await trueCause(folder, error));
-  }
+  await makeFolders(folder);
   const found = await stat(folder.path).catch(() => undefined);
   if (!found?.isDirectory())
     throw new FileError(`${named(folder)} is not a folder: give the folder to write into, or a new name`);

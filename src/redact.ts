@@ -4,8 +4,9 @@
 // call these functions; none keeps a copy of a rule (test/layers/masking.check.test.ts checks it).
 //
 // The rules, in the order they apply to a text:
-// - any Unicode spelling of a digit counts: every decimal digit (\p{Nd}: full-width ５, Arabic-Indic
-//   ٥, …) is read as its ASCII digit, and what NFKC makes one ASCII character (², ．, ｓ) as that;
+// - any Unicode spelling of a digit counts: every character whose numeric value is one digit (full-width
+//   ５, Arabic-Indic ٥, ①, ², …) is read as its ASCII digit, and what NFKC makes one ASCII character
+//   (．, ｓ) as that;
 // - a percent-encoded piece (a URL, a path) is decoded before it is looked at;
 // - the secrets a caller names are masked by value (a CPF-like one in any spelling);
 // - a credential where it is one (Authorization, `Bearer <token>`), and every CPF in its usual
@@ -23,10 +24,12 @@ export const HIDDEN_QUERY_VALUE = 'REDACTED';
 export const MAX_PROVIDER_TEXT = 1000;
 
 // A CPF is 11 digits, where
-// - a digit is a character of \p{N} whose Unicode numeric value is one decimal digit: every \p{Nd}
-//   (ASCII, full-width ５, Arabic-Indic ٥, Devanagari, mathematical 𝟓, …) and the other numbers worth
-//   0 to 9 (circled ①, parenthesized ⑴, with a full stop ⒈, with a comma 🄂, dingbats ❶ ➊ ⓵,
-//   superscripts ², Roman numerals Ⅴ, Ethiopic ፩, …; src/unicode-digits.ts, derived from Unicode's data);
+// - a digit is a character whose Unicode Numeric_Type is Decimal, Digit or Numeric and whose
+//   Numeric_Value is an integer from 0 to 9: every decimal digit (ASCII, full-width ５, Arabic-Indic ٥,
+//   Devanagari, mathematical 𝟓, …) and the other characters worth 0 to 9 (circled ①, parenthesized ⑴,
+//   with a full stop ⒈, with a comma 🄂, dingbats ❶ ➊ ⓵, superscripts ², Roman numerals Ⅴ, Ethiopic ፩,
+//   Kaktovik, the CJK numerals 五 伍, …), never a fraction or a value of 10 or more; the table of
+//   src/unicode-digits.ts, written from the Unicode Character Database of DIGITS_UNICODE_VERSION;
 // - between two digits may stand up to MAX_GAP characters that are neither a letter nor a number
 //   (not \p{L}, not \p{N}): punctuation, symbols, every space, format and invisible characters
 //   (zero-width space, joiners, soft hyphen, bidi marks), combining marks (a keycap 5️⃣ is a digit,
@@ -71,13 +74,12 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
 
 const NOT_ASCII = /[^\u0000-\u007f]/;
 const NOT_ASCII_ALL = /[^\u0000-\u007f]/gu;
-const UNICODE_DIGIT = /\p{Nd}/u;
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 // What each character outside ASCII reads as, once seen (bounded: a hostile text has many).
 const plainOf = new Map<string, string>();
 const MAX_REMEMBERED = 4096;
 
-/** The value of a digit outside \p{Nd} (①, ⑴, ❶, ²), by the table's runs; undefined when it is none. */
+/** The value of a digit (５, ٥, ①, ⑴, ❶, ², 五), by the table's runs; undefined when it is none. */
 function tableDigit(code: number): number | undefined {
   let low = 0;
   let high = DIGIT_RUNS.length - 1;
@@ -93,15 +95,8 @@ function tableDigit(code: number): number | undefined {
 
 /** The ASCII digit of a character outside ASCII whose numeric value is one digit; undefined for any other. */
 function digitOf(char: string): string | undefined {
-  const code = char.codePointAt(0)!;
-  if (!UNICODE_DIGIT.test(char)) {
-    const value = tableDigit(code);
-    return value === undefined ? undefined : String(value);
-  }
-  // A decimal digit's value is its distance from the zero that opens its run of ten.
-  let zero = code;
-  while (UNICODE_DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
-  return String((code - zero) % 10);
+  const value = tableDigit(char.codePointAt(0)!);
+  return value === undefined ? undefined : String(value);
 }
 
 /** A character outside ASCII as the masking reads it: a digit as its ASCII digit, else its NFKC form when that is one ASCII character. */
@@ -586,12 +581,22 @@ export function redactBounded(
   return `${masked.slice(0, max)}… (${more} more characters)`;
 }
 
-// C0 and C1 controls, DEL, format characters (bidi overrides that reorder what a terminal shows),
-// the Unicode line and paragraph separators, and the backslash, so that an escape cannot be faked.
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029\\]/gu;
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
-// The same less C0 and the backslash, which JSON.stringify escapes inside strings (and which its
-// indentation uses).
+// What a terminal or a log reader acts on: C0 and C1 controls, DEL, format characters (bidi
+// overrides that reorder what a terminal shows), the Unicode line and paragraph separators.
+//
+// Escaping is idempotent by construction, so that no text is ever escaped twice however many layers
+// it passes through (an error's message is escaped where it is built, then a logger's line, an event,
+// the command line's terminal line or report escape what they write): every escape written (`\n`,
+// `\x1b`, `\u202e`) is printable ASCII, none of it in UNSAFE, so escaping escaped text changes
+// nothing, and `escapeControls(escapeControls(t)) === escapeControls(t)` for every text. That is why
+// the backslash is not escaped: escaping it (`\` as `\\`) would double it at each layer (a
+// pattern's `\.` read `\\.` in a message and `\\\\.` on the terminal), and no caller can be
+// trusted to remember which layer is the last. The price: a text holding the six characters `\x1b`
+// reads as one holding an escape; neither acts on the terminal, and the JSON outputs keep the exact
+// text (test/redaction/escape-once.test.ts).
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+// The same less C0, which JSON.stringify escapes inside strings (and which its indentation uses).
 const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
 
 const escapeOne = (char: string): string => {
@@ -599,7 +604,10 @@ const escapeOne = (char: string): string => {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 };
 
-/** `text` with every character a terminal would act on written as an escape (`\n`, `\x1b`, `\u202e`). */
+/**
+ * `text` with every character a terminal would act on written as an escape (`\n`, `\x1b`, `\u202e`);
+ * idempotent (see UNSAFE): text already escaped comes back as it was.
+ */
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, (char) => NAMED[char] ?? escapeOne(char));
 }
@@ -612,6 +620,15 @@ export function escapeJsonControls(json: string): string {
 /** A message safe to show on one line: masked, then its control characters escaped. */
 export function redactMessage(text: string, secrets: Iterable<string> = []): string {
   return escapeControls(redactText(text, secrets));
+}
+
+/**
+ * An example of ours (a rule's `e.g.`) as it is shown: as it is, or, where the masking would hide it (a
+ * CPF-shaped number, `52998224725`, shown `*********25`), its shape, each number a `#` (`###########`).
+ * So an example is never shown masked.
+ */
+export function shownExample(example: string): string {
+  return redactText(example) === example ? example : example.replace(/\p{N}/gu, '#');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,11 @@ export interface Flag {
   group?: string;
   /** What it does and its default: the first line beside the flag, the others under it. */
   help: readonly string[];
+  /**
+   * The library option this flag gives (`--accounts` gives createSandbox's `accountsPerClient`): a
+   * library error's `option` is said as this flag, from this declaration alone.
+   */
+  sets?: string;
 }
 
 export type Flags = Readonly<Record<string, Flag>>;

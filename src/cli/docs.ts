@@ -1,25 +1,21 @@
 // `baas-pix-contract docs --out DIR`: the self-contained HTML docs (2.6 MB, so not shipped) rendered
 // from the packaged spec by the Redocly CLI installed next to this package.
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { makeFolder } from '../files.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { UsageError, defineCommand } from './command.js';
 import { buildDocs } from './docs-page.js';
 import { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
+import { needPeers, packageSpec, REDOCLY } from './peers.js';
 
-/** The script of the Redocly CLI installed next to this package (an optional peer). */
+/** The script of the Redocly CLI installed next to this package (an optional peer); `MissingPeerError` if it is not. */
 export function redoclyCli(): string {
+  const [folder] = needPeers([REDOCLY]);
   const require = createRequire(import.meta.url);
-  try {
-    const manifest = require.resolve('@redocly/cli/package.json');
-    const bin = (require(manifest) as { bin: Record<string, string> }).bin;
-    return join(dirname(manifest), bin.redocly ?? 'bin/cli.js');
-  } catch {
-    throw new Error(
-      'docs needs the Redocly CLI: install it with `npm install --save-dev @redocly/cli@^2` (an optional peer of this package).',
-    );
-  }
+  const manifest = join(folder!, 'package.json');
+  const bin = (require(manifest) as { bin: Record<string, string> }).bin;
+  return join(folder!, bin.redocly ?? 'bin/cli.js');
 }
 
 export const docs = defineCommand({
@@ -57,7 +53,8 @@ export const docs = defineCommand({
     ...SAFETY_FLAGS,
   },
   notes: [
-    'Needs @redocly/cli@^2 installed next to this package (an optional peer).',
+    `Needs the Redocly CLI (${packageSpec(REDOCLY)}), an optional peer of this package; without it the`,
+    'command says so, with the npm command that installs it, and exits 2.',
     '--serve prints the address to open: it holds a random secret that every request must carry; a',
     'request with another Host or from another origin is refused. The log shows method, masked path',
     'and status only. `sandbox` serves the same page at /docs with the sandbox itself as the target.',

@@ -7,7 +7,8 @@ import { type Command, type CommandContext, UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { commandHelp, usageLine } from './help.js';
 import { closestFlag, parseFlags } from './parse.js';
-import { EXIT_OUTPUT_CLOSED } from './connection/exit-codes.js';
+import { EXIT, EXIT_OUTPUT_CLOSED } from './connection/exit-codes.js';
+import { MissingPeerError } from './peers.js';
 import { terminal } from './output.js';
 
 export { commandHelp };
@@ -89,6 +90,11 @@ async function dispatch(argv: string[], commands: readonly Command[], context: C
     const message = redactText(
       `${PACKAGE_NAME} ${command.name}: ${error instanceof Error ? error.message : String(error)}`,
     );
+    // An optional peer not installed: its install command is the message; no usage line (the flags are right).
+    if (error instanceof MissingPeerError) {
+      context.err(message);
+      return EXIT.usage;
+    }
     if (!isUsageError(error)) {
       context.err(message);
       return 1;

@@ -2,6 +2,7 @@
 import { startMock } from '../testing/mock.js';
 import { defineCommand } from './command.js';
 import { tryCurl } from './curl.js';
+import { needPeers, packageSpec, PRISM } from './peers.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 
 const DEFAULT_PORT = 4010;
@@ -21,9 +22,14 @@ export const mock = defineCommand({
       help: ['serve another OpenAPI document (default: the one in this package)'],
     },
   },
-  notes: ['Needs @stoplight/prism-cli@~5.14 installed next to this package (an optional peer).'],
+  notes: [
+    `Needs Prism (${packageSpec(PRISM)}), an optional peer of this package; without it the command`,
+    'says so, with the npm command that installs it, and exits 2.',
+  ],
   async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);
+    // Looked for first: a missing Prism is said with the command that installs it, exit 2.
+    needPeers([PRISM]);
     // Prism itself stays on a free loopback port; only the request log listens where asked.
     const prism = await startMock({
       ...(values.spec === undefined ? {} : { spec: values.spec }),

@@ -1,19 +1,18 @@
 // `baas-pix-contract sandbox`: the stateful sandbox (baas-pix-contract/sandbox) over HTTP, behind the
 // request log, for tools in any language. Prints the seeded (synthetic) tokens and accounts to use.
 import type { Sandbox } from '../sandbox/index.js';
-import { SANDBOX_LIMITS, SANDBOX_TOKENS } from '../sandbox/limits.js';
+import { SANDBOX_TOKENS } from '../sandbox/limits.js';
 import { defineCommand } from './command.js';
 import { tryCurl } from './curl.js';
 import {
   DEFAULT_FAULT_RETRY_AFTER,
-  DEFAULT_SEED,
-  DEFAULTS,
-  FAULTS_GRAMMAR,
-  MAX_RATE_LIMIT,
+  LARGEST_RSS,
   n,
+  SANDBOX_FLAGS,
   type SandboxSettings,
   sandboxSettings,
 } from './sandbox-flags.js';
+import { FAKER, HONO_SERVER, needPeers, packageSpec } from './peers.js';
 import { listenAddress, serveUntilStopped, serverFlags } from './server.js';
 import { SANDBOX_DOCS_PATH, sandboxDocsPage } from './sandbox-docs.js';
 import { plural } from '../words.js';
@@ -21,8 +20,7 @@ import { plural } from '../words.js';
 const DEFAULT_PORT = 4020;
 /** Accounts of client 1 the banner shows; `--list` prints every client and every account. */
 export const BANNER_ACCOUNTS = 3;
-/** The RSS measured for the largest sandbox (src/sandbox/limits.ts), as the help and the README say it. */
-export const LARGEST_RSS = '330 MB';
+export { LARGEST_RSS };
 
 export type BannerInfo = Pick<SandboxSettings, 'seed' | 'keysPerAccount' | 'tokenTtlSeconds'> &
   Partial<Pick<SandboxSettings, 'rateLimit' | 'faults'>> & {
@@ -113,57 +111,7 @@ export const sandbox = defineCommand({
   usage: '[options]',
   options: {
     ...serverFlags(DEFAULT_PORT),
-    seed: { type: 'string', value: 'S', help: [`same seed, same data, byte for byte (default "${DEFAULT_SEED}")`] },
-    clients: {
-      type: 'string',
-      value: 'N',
-      help: [`API clients, one token each (default ${n(DEFAULTS.clients)}, at most ${n(SANDBOX_LIMITS.clients)})`],
-    },
-    accounts: {
-      type: 'string',
-      value: 'N',
-      help: [
-        `customer accounts per client (default ${n(DEFAULTS.accountsPerClient)}, at most ${n(SANDBOX_LIMITS.accountsPerClient)})`,
-      ],
-    },
-    keys: {
-      type: 'string',
-      value: 'N',
-      help: [
-        `PIX keys per account (default ${n(DEFAULTS.keysPerAccount)}, one of each type; 0 to ${n(SANDBOX_LIMITS.keysPerAccount)});`,
-        `in all at most ${n(SANDBOX_LIMITS.accounts)} accounts (clients × accounts) and`,
-        `${n(SANDBOX_LIMITS.keys)} keys (clients × accounts × keys), ${LARGEST_RSS} of RSS`,
-        'measured at the largest; for batch work, --keys 0',
-      ],
-    },
-    'token-ttl-seconds': {
-      type: 'string',
-      value: 'N',
-      help: [
-        `lifetime in seconds of the tokens ${SANDBOX_TOKENS.path} issues (default ${SANDBOX_TOKENS.defaultTtlSeconds},`,
-        `at most ${n(SANDBOX_TOKENS.maxTtlSeconds)}); an expired one gets a 401 on the API; the static tokens`,
-        'never expire',
-      ],
-    },
-    'rate-limit': {
-      type: 'string',
-      value: 'N',
-      help: [
-        `requests per second per client (default none, at most ${n(MAX_RATE_LIMIT)}):`,
-        'N at once, then N a second; past it 429 with Retry-After; RateLimit fields',
-        'on its answers',
-      ],
-    },
-    faults: {
-      type: 'string',
-      value: 'LIST',
-      help: [
-        "faults on a share of the API's answers (default none): a comma-separated",
-        `list of ${FAULTS_GRAMMAR}, SHARE above 0 and at most 1,`,
-        `drawn from the seed; retry-after-seconds (0 to 86,400, default ${DEFAULT_FAULT_RETRY_AFTER}) for a 429`,
-        'or 503 only. E.g. --faults 503:0.05:retry-after-seconds=0,429:0.01',
-      ],
-    },
+    ...SANDBOX_FLAGS,
     list: {
       type: 'boolean',
       help: [
@@ -180,13 +128,16 @@ export const sandbox = defineCommand({
     'takes requests; logs one line per request after it (no token, no secret, no CPF).',
     `Serves the docs page at ${SANDBOX_DOCS_PATH} with a try-it panel per operation (rendered on its first request;`,
     'needs @redocly/cli@^2 installed next to this package).',
-    'Needs @faker-js/faker@^10 and @hono/node-server@^2 installed next to this package (optional peers).',
+    `Needs ${packageSpec(FAKER)} and ${packageSpec(HONO_SERVER)}, optional peers of this package; without`,
+    'them the command says so, with the npm command that installs them, and exits 2.',
   ],
   async run(values, context) {
     const address = listenAddress(values, DEFAULT_PORT);
     const settings = sandboxSettings(values);
     const { rateLimit, faults, ...sizes } = settings;
-    // Loaded here, not at start: `--help` and the other commands need none of the sandbox's peers.
+    // Looked for first (a missing one said with the command that installs both, exit 2), and loaded
+    // here, not at start: `--help` and the other commands need none of the sandbox's peers.
+    needPeers([FAKER, HONO_SERVER]);
     const { createSandbox } = await import('../sandbox/index.js');
     const instance = createSandbox({
       ...sizes,

@@ -248,11 +248,11 @@ describe('docs', () => {
     },
   );
 
-  it('the Redocly CLI not installed: exits 1 saying how to install it, before making the folder', async () => {
+  it('the Redocly CLI not installed: exits 2 saying how to install it, before making the folder', async () => {
     mocks.redocly = 'missing';
     try {
       const io = capture();
-      expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(1);
+      expect(await main(['docs', '--out', join(dir, 'new')], COMMANDS, io)).toBe(2);
       expect(io.stderr).toHaveLength(1);
       expect(io.stderr[0]).toMatch(/^baas-pix-contract docs: /);
       expect(io.stderr.at(-1)).toContain('`npm install --save-dev @redocly/cli@^2`');

@@ -50,6 +50,16 @@ describe('mistakes, answered last', () => {
     expect(lines.length).toBeLessThanOrEqual(3);
   });
 
+  it('no --base-url: says what it is and shows both forms, exit 2, the last line', async () => {
+    for (const command of [['verify'], ['update-many', '--input', 'x.jsonl'], ['export-keys', '--out', 'k.jsonl']]) {
+      const { code, lines } = await bin(command, { BAAS_TOKEN: 't' });
+      expect(code, command[0]).toBe(2);
+      expect(lines.at(-1)).toBe(
+        `baas-pix-contract ${command[0]}: --base-url is required: the service's root, e.g. --base-url https://api.provider.example (a sandbox on this machine: --base-url http://127.0.0.1:4020)`,
+      );
+    }
+  });
+
   it('a port in use: says so and suggests another port or --port 0, exit 1, the last line', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));

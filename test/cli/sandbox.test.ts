@@ -9,7 +9,9 @@ import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
 import { BANNER_ACCOUNTS, LARGEST_RSS, sandboxBanner } from '../../src/cli/sandbox.js';
-import { sandboxSettings } from '../../src/cli/sandbox-flags.js';
+import { OPTION_FLAGS, SANDBOX_FLAGS, sandboxSettings } from '../../src/cli/sandbox-flags.js';
+import { isBaasOptionError } from '../../src/option-rules.js';
+import { sandbox as sandboxCommand } from '../../src/cli/sandbox.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { createServer, type Server } from 'node:net';
 import { STOP_SIGNALS, addedListeners, capture, sendStop, signalListeners, until } from './in-process.js';
@@ -139,6 +141,43 @@ describe('--rate-limit and --faults (in process)', () => {
       expect(bad.stderr.at(-1)).toMatch(rule);
       expect(bad.built).toBe(0);
     }
+  });
+});
+
+describe("the sandbox's refusals said with the flags' words", () => {
+  it('a fault the sandbox refuses is an options error whose field and rule are data', () => {
+    let error: unknown;
+    try {
+      createSandbox({
+        seed: 'fault-data',
+        faults: [{ operation: '*', status: 500, share: 0.1, retryAfterSeconds: 1 }],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isBaasOptionError(error)).toBe(true);
+    expect(error).toMatchObject({
+      where: 'createSandbox',
+      option: 'faults[0].retryAfterSeconds',
+      rule: 'needs a status of 429 or 503',
+    });
+  });
+
+  it("one table from createSandbox's options to the flags, made from the flags' own declarations", () => {
+    // Every flag that sets an option is the command's, and the table holds each exactly once.
+    for (const [name, flag] of Object.entries(SANDBOX_FLAGS)) {
+      expect(sandboxCommand.options).toHaveProperty([name], flag);
+      expect(OPTION_FLAGS[flag.sets]).toBe(`--${name}`);
+    }
+    expect(Object.keys(OPTION_FLAGS).sort()).toEqual([
+      'accountsPerClient',
+      'clients',
+      'faults',
+      'keysPerAccount',
+      'rateLimit',
+      'seed',
+      'tokenTtlSeconds',
+    ]);
   });
 });
 

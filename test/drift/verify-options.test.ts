@@ -3,6 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BASE_URL_REQUIRED } from '../../src/cli/connection/base-url.js';
 import { describe, expect, it } from 'vitest';
 import { commandHelp } from '../../src/cli/help.js';
 import { verify } from '../../src/cli/verify.js';
@@ -180,8 +181,8 @@ const NOT_HTTP_URL =
 
 describe('parseVerifyArgs: usage errors', () => {
   it.each([
-    [[], '--base-url is required'],
-    [['--base-url', ''], '--base-url is required'],
+    [[], BASE_URL_REQUIRED],
+    [['--base-url', ''], BASE_URL_REQUIRED],
     [['--base-url', 'gw.example/baas'], NO_SCHEME],
     [['--base-url', '127.0.0.1:4020'], NO_SCHEME],
     [['--base-url', 'localhost:4020'], NO_SCHEME],

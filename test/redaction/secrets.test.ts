@@ -3,7 +3,8 @@
 // it holds as they are at that moment, and the holder itself never shows a value.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { heldSecrets, MASK, MAX_PROVIDER_TEXT, Secrets, TOKENS_REMEMBERED } from '../../src/redact.js';
+import { createBaasClient } from '../../src/index.js';
+import { clientSecrets, heldSecrets, MASK, MAX_PROVIDER_TEXT, Secrets, TOKENS_REMEMBERED } from '../../src/redact.js';
 
 const TOKEN = 'tok-0123456789abcdef';
 const CPF = '52998224725';
@@ -175,5 +176,23 @@ describe('Secrets.credentials: an answer relayed whole', () => {
   it('masks the values as credentials known exactly (from 4 characters), unbounded', () => {
     const long = 'x'.repeat(5 * MAX_PROVIDER_TEXT);
     expect(Secrets.of(['abcd']).credentials(`k abcd ${long}`)).toBe(`k ${MASK} ${long}`);
+  });
+});
+
+describe('clientSecrets: the holder a client was made with', () => {
+  it("is the client's own: it masks the client's token, and message() masks and escapes a line", () => {
+    const client = createBaasClient({
+      baseUrl: 'https://provider.test',
+      token: TOKEN,
+      fetch: async () => Response.json({}),
+    });
+    const held = clientSecrets(client);
+    expect(held).toBe(clientSecrets(client));
+    expect(held.values()).toContain(TOKEN);
+    expect(held.message(`echoed ${TOKEN} and ${CPF}\nforged`)).toBe(`echoed ${MASK} and *********25\\nforged`);
+  });
+
+  it('refuses what no createBaasClient made', () => {
+    expect(() => clientSecrets({})).toThrow(TypeError);
   });
 });

@@ -146,6 +146,38 @@ function unknownKeysRule(keys: string[]): string {
   return `has ${keys.length === 1 ? 'a field' : 'fields'} it does not know: ${listed}${more} (${JSONL_FIELDS.join(', ')} only)`;
 }
 
+/** The value at a JSONL field as an issue names it (`account`, `body.address.postalCode`). */
+function valueAt(record: Record<string, unknown>, field: string): unknown {
+  let node: unknown = record;
+  for (const key of field.split('.')) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** The column a JSONL field is in a CSV (`documentNumber` is DocumentNumber, `body.address.postalCode` address.postalCode). */
+const csvColumnOf = (field: string): string =>
+  field === JSONL_NAMES.account ? ACCOUNT : field === JSONL_NAMES.documentNumber ? DOCUMENT_NUMBER : field.slice(5);
+
+/**
+ * The rule for a JSONL field written as a JSON number where the contract takes a string: quote it, as
+ * the example shows. An identifier's digits (an account, a CPF, a CEP) lose their leading zeros as a
+ * number, so a value that had them cannot be recovered: nothing is quoted or padded for the user.
+ * Never the value itself (it may be a CPF); a fixed-length example is cut short, as the terminal would
+ * mask it whole (`shortExample`).
+ */
+export function numberForStringRule(field: string): string {
+  const key = field.split('.').at(-1)!;
+  const digits = fixedDigits(csvColumnOf(field));
+  const quote = 'must be a string, not a JSON number: write';
+  if (digits !== undefined)
+    return `${quote} its ${digits.length} digits in quotes, leading zeros included, as in "${key}": "${shortExample(digits.example)}" (as a number, ${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you`;
+  if (field === JSONL_NAMES.account)
+    return `${quote} its digits in quotes, as in "${key}": "300541976902" (as a number, leading zeros are lost)`;
+  return `${quote} it in quotes, as in "${key}": "…"`;
+}
+
 /** One JSONL line; undefined for a blank one. */
 export function jsonLine(line: number, text: string): InputLine | undefined {
   if (text.trim() === '') return undefined;
@@ -163,7 +195,15 @@ export function jsonLine(line: number, text: string): InputLine | undefined {
   const unknown: LineIssue[] = strangers.length > 0 ? [{ field: WHOLE_LINE, rule: unknownKeysRule(strangers) }] : [];
   if (!('body' in record)) unknown.push({ field: 'body', rule: 'is required' });
   const body = 'body' in record ? record.body : {};
-  return checked(line, record.account, record.documentNumber, body, JSONL_NAMES, unknown);
+  const result = checked(line, record.account, record.documentNumber, body, JSONL_NAMES, unknown);
+  // A number where a string goes (`"account": 12345`): said with the quoted form to write instead.
+  if (result.issues)
+    result.issues = result.issues.map((issue) =>
+      issue.rule === 'must be a string' && typeof valueAt(record, issue.field) === 'number'
+        ? { field: issue.field, rule: numberForStringRule(issue.field) }
+        : issue,
+    );
+  return result;
 }
 
 const CSV_NAMES = {

@@ -34,6 +34,8 @@ export interface Summary {
   requestsPerSecond: number;
   /** The run was stopped (Ctrl-C, SIGTERM) before every line was done. */
   interrupted: boolean;
+  /** Lines in flight when a second Ctrl-C gave them up: not recorded, so a rerun sends them. */
+  givenUp: number;
 }
 
 /** What a failure is called in the summary: its status, else its kind. */
@@ -55,6 +57,7 @@ export class Tally {
   invalid = 0;
   requests = 0;
   interrupted = false;
+  givenUp = 0;
   readonly failedBy: Record<string, number> = {};
 
   add(result: LineResult): void {
@@ -83,6 +86,7 @@ export class Tally {
       requests: this.requests,
       requestsPerSecond: elapsed > 0 ? Math.round((this.requests / elapsed) * 10) / 10 : 0,
       interrupted: this.interrupted,
+      givenUp: this.givenUp,
     };
   }
 }
@@ -97,6 +101,9 @@ export function summaryLines(summary: Summary): string[] {
     `${summary.interrupted ? 'Interrupted' : 'Done'}: ${plural(summary.lines, 'line')}`,
     `  sent      ${n(summary.sent)} (ok ${n(summary.ok)}, failed ${n(summary.failed)})`,
     ...(summary.failed > 0 ? [`  failed    ${reasons}`] : []),
+    ...(summary.givenUp > 0
+      ? [`  given up  ${n(summary.givenUp)} (in flight at the second Ctrl-C: not recorded, so a rerun sends them)`]
+      : []),
     `  skipped   ${n(summary.skipped)} (done in the journal)`,
     `  invalid   ${n(summary.invalid)}`,
     `  elapsed   ${summary.elapsedSeconds} s`,

@@ -286,6 +286,8 @@ class UpdateManyCliRun {
    */
   private giveUp(): void {
     this.io.err('giving up the requests in flight: their lines are not recorded, so a rerun sends them');
+    // Counted before the abort: the lines the summary says were given up, not recorded.
+    this.tally.givenUp = this.batch?.progress().inFlight ?? 0;
     void this.batch?.return();
   }
 

@@ -6,9 +6,13 @@ import { readBundledSpec } from '../../shipped-files.js';
 import { UsageError } from '../../usage-error.js';
 import { ENV } from './credentials.js';
 
+/** A command that calls the API run without `--base-url`: what it is, and the two forms it takes. */
+export const BASE_URL_REQUIRED =
+  "--base-url is required: the service's root, e.g. --base-url https://api.provider.example (a sandbox on this machine: --base-url http://127.0.0.1:4020)";
+
 /** The command line's words for each rule of a base URL, after `--base-url`. */
 const BASE_URL_WORDS: Readonly<Record<BaseUrlRule, (detail: string | undefined) => string>> = {
-  required: () => 'is required',
+  required: () => BASE_URL_REQUIRED.slice('--base-url '.length),
   'no-scheme': () =>
     'has no scheme: start it with https:// (or http:// for a sandbox on this machine, e.g. http://127.0.0.1:4020)',
   'not-absolute': () => 'must be an absolute http(s) URL, e.g. https://api.provider.example or http://127.0.0.1:4020',

@@ -1,7 +1,7 @@
 // The exit statuses of every command, in one place: what a script or CI job branching on `$?` reads.
 // 0 done; 1 the run failed (verify: the provider drifted or a check failed; a batch: an item failed or the
 // endpoint was unavailable); 2 the command line must change before a rerun can work (a usage error,
-// credentials refused); 128 + the signal's number for a run stopped by a signal, as a shell says it.
+// credentials refused, an optional peer not installed: ../peers.ts); 128 + the signal's number for a run stopped by a signal, as a shell says it.
 import type { StopSignal } from '../batch/stop.js';
 
 /** The statuses that are not a signal's. */

@@ -1,8 +1,8 @@
 // update-many and Ctrl-C: SIGINT stops taking new lines, lets the requests in flight finish, flushes
 // the journal (every update the sandbox applied is in it), prints the summary and exits 130. Both batch
-// commands end a stopped run by saying how to go on. The first case is a real process sent a real
-// SIGINT (the signal reaching the command, its status the process's); the second SIGINT and export-keys
-// run in process, the signal delivered to the handlers the command added (harness.ts, startMain).
+// commands end a stopped run by saying how to go on. The update-many cases are a real process sent real
+// SIGINTs (the signal reaching the command, its status the process's); export-keys runs in process, the
+// signal delivered to the handlers the command added (harness.ts, startMain).
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -68,31 +68,42 @@ describe('update-many stopped with SIGINT', () => {
 });
 
 describe('update-many given up with a second SIGINT', () => {
-  it('aborts what is in flight, then ends as any run: journal flushed, summary, how to go on, exit 130', async () => {
+  // A real process sent two real SIGINTs. The requests past the 8th are held unanswered until the
+  // client gives up on them: a second Ctrl-C that did not abort them would wait for the client's
+  // timeout (10 s) and journal each held line as a failed timeout; the run must instead end at once,
+  // record none of them, and say how many it gave up.
+  it('aborts what is in flight at once, records none of it, says so; journal flushed, summary, how to go on, exit 130', async () => {
     const client = sandbox.sandbox.clients[0]!;
     const input = dir.file('input-twice.jsonl');
     await writeFile(input, client.accounts.map((account) => updateLine(account, { socialName: 'Twice' })).join('\n'));
     const journal = dir.file('journal-twice');
     // 8 answered, then every request is held: the second signal finds requests in flight, whatever the load.
     sandbox.holdAfter(8);
-    const run = startMain(
+    const run = startCli(
       ['update-many', '--input', input, '--base-url', sandbox.url, '--journal', journal, '--concurrency', '4'],
       { BAAS_TOKEN: client.token },
     );
     try {
       await until(async () => (await journalEntries(journal)).length >= 8);
-      expect(run.signal('SIGINT')).toBe(1);
+      run.child.kill('SIGINT');
       await until(() => run.stderr().includes('Ctrl-C again'));
-      run.signal('SIGINT');
+      run.child.kill('SIGINT');
       const finished = await run.finished;
-      expect(finished.code, finished.stdout + finished.stderr).toBe(130);
+      const said = finished.stdout + finished.stderr;
+      expect(finished.code, said).toBe(130);
       expect(finished.stderr).toContain('giving up the requests in flight');
-      expect(finished.stdout).toMatch(/^Interrupted: /m);
+      expect(finished.stdout).toMatch(/^Interrupted: 8 lines$/m);
+      expect(finished.stdout).toMatch(/^ {2}sent +8 \(ok 8, failed 0\)$/m);
+      // The 4 in flight at the second signal (--concurrency 4): given up, said, not recorded.
+      expect(finished.stdout).toMatch(
+        /^ {2}given up +4 \(in flight at the second Ctrl-C: not recorded, so a rerun sends them\)$/m,
+      );
+      expect(said).not.toMatch(/timeout|not done/);
       expect(finished.stdout.trimEnd().split('\n').at(-1)).toMatch(/same command again .*--journal/);
       expect(finished.stderr).not.toMatch(/\n\s+at /);
-      // What was answered is journaled; nothing held was recorded as done.
-      const ok = (await journalEntries(journal)).filter((entry) => entry.outcome === 'ok');
-      expect(ok).toHaveLength(8);
+      // What was answered is journaled; nothing held was recorded, neither as done nor as failed.
+      const entries = await journalEntries(journal);
+      expect(entries.map((entry) => entry.outcome)).toEqual(Array(8).fill('ok'));
     } finally {
       sandbox.release();
     }

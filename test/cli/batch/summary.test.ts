@@ -22,6 +22,7 @@ describe('the summary', () => {
       requests: 12_500,
       requestsPerSecond: 1_234.5,
       interrupted: false,
+      givenUp: 0,
     });
     const text = lines.join('\n');
     expect(lines[0]).toContain('12,345 lines');
@@ -44,6 +45,7 @@ describe('the summary: what it lists', () => {
     requests: 8,
     requestsPerSecond: 0,
     interrupted: false,
+    givenUp: 0,
   };
 
   it('the failures by reason, most frequent first; the invalid count and the time', () => {
@@ -83,6 +85,7 @@ describe('Tally', () => {
       skipped: 1,
       invalid: 3,
       interrupted: false,
+      givenUp: 0,
     });
   });
 
