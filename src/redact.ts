@@ -581,12 +581,22 @@ export function redactBounded(
   return `${masked.slice(0, max)}… (${more} more characters)`;
 }
 
-// C0 and C1 controls, DEL, format characters (bidi overrides that reorder what a terminal shows),
-// the Unicode line and paragraph separators, and the backslash, so that an escape cannot be faked.
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029\\]/gu;
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
-// The same less C0 and the backslash, which JSON.stringify escapes inside strings (and which its
-// indentation uses).
+// What a terminal or a log reader acts on: C0 and C1 controls, DEL, format characters (bidi
+// overrides that reorder what a terminal shows), the Unicode line and paragraph separators.
+//
+// Escaping is idempotent by construction, so that no text is ever escaped twice however many layers
+// it passes through (an error's message is escaped where it is built, then a logger's line, an event,
+// the command line's terminal line or report escape what they write): every escape written (`\n`,
+// `\x1b`, `\u202e`) is printable ASCII, none of it in UNSAFE, so escaping escaped text changes
+// nothing, and `escapeControls(escapeControls(t)) === escapeControls(t)` for every text. That is why
+// the backslash is not escaped: escaping it (`\` as `\\`) would double it at each layer (a
+// pattern's `\.` read `\\.` in a message and `\\\\.` on the terminal), and no caller can be
+// trusted to remember which layer is the last. The price: a text holding the six characters `\x1b`
+// reads as one holding an escape; neither acts on the terminal, and the JSON outputs keep the exact
+// text (test/redaction/escape-once.test.ts).
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+// The same less C0, which JSON.stringify escapes inside strings (and which its indentation uses).
 const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
 
 const escapeOne = (char: string): string => {
@@ -594,7 +604,10 @@ const escapeOne = (char: string): string => {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 };
 
-/** `text` with every character a terminal would act on written as an escape (`\n`, `\x1b`, `\u202e`). */
+/**
+ * `text` with every character a terminal would act on written as an escape (`\n`, `\x1b`, `\u202e`);
+ * idempotent (see UNSAFE): text already escaped comes back as it was.
+ */
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, (char) => NAMED[char] ?? escapeOne(char));
 }
@@ -607,6 +620,15 @@ export function escapeJsonControls(json: string): string {
 /** A message safe to show on one line: masked, then its control characters escaped. */
 export function redactMessage(text: string, secrets: Iterable<string> = []): string {
   return escapeControls(redactText(text, secrets));
+}
+
+/**
+ * An example of ours (a rule's `e.g.`) as it is shown: as it is, or, where the masking would hide it (a
+ * CPF-shaped number, `52998224725`, shown `*********25`), its shape, each number a `#` (`###########`).
+ * So an example is never shown masked.
+ */
+export function shownExample(example: string): string {
+  return redactText(example) === example ? example : example.replace(/\p{N}/gu, '#');
 }
 
 // ---------------------------------------------------------------------------------------------

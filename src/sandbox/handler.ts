@@ -10,6 +10,7 @@ import { listPixKeys } from './list-keys.js';
 import { TOKEN_PATH } from './oauth.js';
 import { preferred, withBodilessStatus } from './preferred.js';
 import { problem } from './problems.js';
+import { redactText } from '../redact.js';
 import type { RateLimiter } from './rate-limit.js';
 import { preference, type SandboxRequest } from './request.js';
 import { route } from './routes.js';
@@ -27,9 +28,21 @@ export interface HandlerParts {
 /** `inProcess` only picks the faster Response for a page (see list-keys.ts). */
 export type Handler = (request: SandboxRequest, inProcess: boolean) => Promise<Response>;
 
+/**
+ * A request id: a UUID the masking leaves whole. About one UUID in thirty holds eleven digits joined as a
+ * CPF's are (`c39ef702-c253-49b0-b374-f18386048867`), which every surface (an error's requestId, a log
+ * line, the command line) would show masked, `f*********67`: such a one is drawn again.
+ */
+export function sandboxRequestId(): string {
+  for (;;) {
+    const id = globalThis.crypto.randomUUID();
+    if (redactText(id) === id) return id;
+  }
+}
+
 export function createHandler(parts: HandlerParts): Handler {
   async function handle(request: SandboxRequest, inProcess: boolean): Promise<Response> {
-    const requestId = globalThis.crypto.randomUUID();
+    const requestId = sandboxRequestId();
     // A Request's URL always parses, and lightRequest takes only URLs that do.
     const url = new URL(request.url);
     // The sandbox's own helper, not an operation of the contract: no faults, no rate limit.
@@ -77,7 +90,7 @@ export function createHandler(parts: HandlerParts): Handler {
           title: 'Internal server error',
           detail: 'The sandbox failed to handle the request.',
         },
-        globalThis.crypto.randomUUID(),
+        sandboxRequestId(),
       );
     }
   };

@@ -47,7 +47,10 @@ export interface IdentifierProblem {
   code: IdentifierProblemCode;
   /** The rule broken, in words, without the field's name: `must be a CPF: 11 digits, … ; it has 10 digits`. */
   rule: string;
-  /** The right form as people write it, e.g. `529.982.247-25`. */
+  /**
+   * The right form as people write it, as the rule shows it: an example (`01310-100`), or its shape where
+   * the masking would hide a real one (`###.###.###-##`, `+55 (DD) 9####-####`).
+   */
   example: string;
   /** For `length`: how many digits (a CNPJ: letters and digits) the value has, separators dropped. */
   count?: number;
@@ -63,15 +66,22 @@ export type CanonicalIdentifier =
 interface KindRule {
   /** `a CPF`: the subject of the rule. */
   what: string;
-  /**
-   * The form, said once for every message of the kind. A CPF's shape is said as `###.###.###-##` too:
-   * the masking (src/redact.ts) hides every CPF-shaped number in a message, the example's digits among them.
-   */
+  /** The form, said once for every message of the kind. */
   form: string;
-  /** How people write one, the example of every message. */
+  /** A real value as people write one (checked against the contract, never shown where the masking would hide it). */
   written: string;
-  /** The same example in the contract's form. */
+  /** The same value in the contract's form. */
   canonical: string;
+  /**
+   * `written` as every message shows it: the value itself, or its shape (each digit a `#`, or a letter
+   * that names it: `DD` for an area code) where the masking (src/redact.ts) would hide it, as it hides
+   * every CPF-shaped number in a message, an example's digits among them: `###.###.###-##`, not
+   * `***.***.***-25`. test/validation/shown-examples.test.ts holds each shape to its value and every
+   * text a rule shows to the masking.
+   */
+  example: string;
+  /** `canonical` as every message shows it, by the same rule. */
+  canonicalExample: string;
   /** What the count of `length` counts. */
   unit: string;
 }
@@ -80,9 +90,11 @@ interface KindRule {
 export const IDENTIFIER_FORMS: Readonly<Record<IdentifierKind, Readonly<KindRule>>> = {
   cpf: {
     what: 'a CPF',
-    form: '11 digits, written ###.###.###-## or without separators',
+    form: '11 digits, with or without separators',
     written: '529.982.247-25',
     canonical: '52998224725',
+    example: '###.###.###-##',
+    canonicalExample: '###########',
     unit: 'digits',
   },
   cnpj: {
@@ -90,6 +102,8 @@ export const IDENTIFIER_FORMS: Readonly<Record<IdentifierKind, Readonly<KindRule
     form: '12 letters or digits then 2 check digits, written ##.###.###/####-## or without separators',
     written: '12.ABC.345/01DE-35',
     canonical: '12ABC34501DE35',
+    example: '12.ABC.345/01DE-35',
+    canonicalExample: '12ABC34501DE35',
     unit: 'letters and digits',
   },
   cep: {
@@ -97,6 +111,8 @@ export const IDENTIFIER_FORMS: Readonly<Record<IdentifierKind, Readonly<KindRule
     form: '8 digits, written #####-### or without separators',
     written: '01310-100',
     canonical: '01310100',
+    example: '01310-100',
+    canonicalExample: '01310100',
     unit: 'digits',
   },
   phone: {
@@ -104,6 +120,8 @@ export const IDENTIFIER_FORMS: Readonly<Record<IdentifierKind, Readonly<KindRule
     form: '+, the country code and the number, at most 15 digits, with or without spaces, parentheses and dashes',
     written: '+55 (11) 98765-4321',
     canonical: '+5511987654321',
+    example: '+55 (DD) 9####-####',
+    canonicalExample: '+5511987654321',
     unit: 'digits after the +',
   },
 };
@@ -121,17 +139,17 @@ function problem(
   const form = IDENTIFIER_FORMS[kind];
   const rule =
     code === 'check-digits'
-      ? `is not ${form.what}: its check digits do not match (the form is ${form.form}, e.g. ${form.written})`
+      ? `is not ${form.what}: its check digits do not match (the form is ${form.form}, e.g. ${form.example})`
       : code === 'repeated-digit'
-        ? `is not ${form.what}: one character repeated all along is never one (e.g. ${form.written})`
-        : `must be ${form.what}: ${form.form}, e.g. ${form.written}; ${detail}`;
+        ? `is not ${form.what}: one character repeated all along is never one (e.g. ${form.example})`
+        : `must be ${form.what}: ${form.form}, e.g. ${form.example}; ${detail}`;
   return {
     problem: {
       field,
       kind,
       code,
       rule,
-      example: form.written,
+      example: form.example,
       ...(count === undefined ? {} : { count }),
       message: `${field} ${rule}`,
     },

@@ -46,7 +46,7 @@ function withIdentifierRules(target: Target, data: unknown, issues: ValidationIs
     else if (canonical.value !== value) {
       // Written as people write it: the client sends it canonical, but this check is of the contract's form.
       const form = IDENTIFIER_FORMS[identifier.kind];
-      rule = `must be sent in the contract's form, without separators, e.g. ${form.canonical} (the client, updateMany and the command line send ${form.written} that way)`;
+      rule = `must be sent in the contract's form, without separators, e.g. ${form.canonicalExample} (the client, updateMany and the command line send ${form.example} that way)`;
     }
     if (rule === undefined) continue;
     const kept = out.filter((issue) => issue.path !== path);

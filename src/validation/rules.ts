@@ -2,7 +2,7 @@
 // params (limits, patterns, counts), never from the data: the value may be a CPF, a phone number
 // or an address.
 import { PATTERN_EXAMPLES, TEXT_PATTERN } from '../generated/bounds.js';
-import { redactText } from '../redact.js';
+import { redactText, shownExample } from '../redact.js';
 import type { GeneratedValidatorError } from '../generated/validators.js';
 
 const TYPE_WORDS: Record<string, string> = {
@@ -40,15 +40,33 @@ export const TEXT_RULE =
 
 /**
  * `, e.g. X`: the contract's example of a pattern, for a rule broken by what the caller gave (its own
- * request, its spreadsheet's cell), when every surface shows it as it is. A pattern alone does not tell
- * `-23,5613991` (a spreadsheet's decimal comma) what `-23.5613991` would. An example the masking would
- * hide (a CPF-shaped number) is left out; so is the text pattern's, whose rule says its own example.
+ * request, its spreadsheet's cell). A pattern alone does not tell `-23,5613991` (a spreadsheet's decimal
+ * comma) what `-23.5613991` would. An example the masking would hide is shown as its shape
+ * (src/redact.ts shownExample); the text pattern has none, its rule says its own example.
  */
 export function patternExample(error: GeneratedValidatorError): string {
   if (error.keyword !== 'pattern') return '';
   const pattern = String(error.params.pattern);
   const example = Object.hasOwn(PATTERN_EXAMPLES, pattern) ? PATTERN_EXAMPLES[pattern] : undefined;
-  return example !== undefined && redactText(example) === example ? `, e.g. ${example}` : '';
+  return example === undefined ? '' : `, e.g. ${shownExample(example)}`;
+}
+
+/**
+ * A pattern as a rule shows it: as the contract writes it, or, where the masking would eat it (the
+ * date-time pattern's `[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]` holds 11 digits joined as a CPF's are, and
+ * read `[*-*]{*}:…` on every surface), with each `[0-9]` written `\\d`, which means the same and whose
+ * letter joins no digits; failing that, undefined: the rule then says a pattern is broken, not which.
+ */
+export function shownPattern(pattern: string): string | undefined {
+  if (redactText(pattern) === pattern) return pattern;
+  const short = pattern.replaceAll('[0-9]', '\\d');
+  return redactText(short) === short ? short : undefined;
+}
+
+function patternRule(pattern: string): string {
+  if (pattern === TEXT_PATTERN) return TEXT_RULE;
+  const shown = shownPattern(pattern);
+  return shown === undefined ? "must match the contract's pattern for it" : `must match the pattern ${shown}`;
 }
 
 /** E.g. `must be one of the 27 allowed values`; the subject (field name) is added by the caller. */
@@ -77,7 +95,7 @@ export function ruleOf(error: GeneratedValidatorError): string {
     case 'const':
       return 'must be the one allowed value';
     case 'pattern':
-      return p.pattern === TEXT_PATTERN ? TEXT_RULE : `must match the pattern ${String(p.pattern)}`;
+      return patternRule(String(p.pattern));
     case 'format':
       return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
     case 'minLength':

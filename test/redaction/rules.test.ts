@@ -109,9 +109,9 @@ describe('paths in the logs of our servers', () => {
 });
 
 describe('control characters', () => {
-  it('escapes C0, DEL, C1, format and separator characters and the backslash', () => {
+  it('escapes C0, DEL, C1, format and separator characters, and leaves the backslash (escaping is idempotent)', () => {
     expect(escapeControls('a\nb\r\tc\u001bd\u007f\u0085\u200b\u202e\u2028\\')).toBe(
-      'a\\nb\\r\\tc\\x1bd\\x7f\\x85\\u200b\\u202e\\u2028\\\\',
+      'a\\nb\\r\\tc\\x1bd\\x7f\\x85\\u200b\\u202e\\u2028\\',
     );
   });
 

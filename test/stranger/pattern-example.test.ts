@@ -1,6 +1,6 @@
 // A coordinate typed the pt-BR way (`-23,5613991`, a decimal comma) broke a pattern that few read
 // at a glance: the rule now shows the contract's own example of the pattern, so the fix (a point) is
-// in the message. An example the masking would hide (CPF-shaped) is never added.
+// in the message. An example the masking would hide (CPF-shaped) is shown as its shape (`###########`).
 import { describe, expect, it } from 'vitest';
 import { PATTERN_EXAMPLES } from '../../src/generated/bounds.js';
 import { redactText } from '../../src/redact.js';
@@ -28,16 +28,18 @@ describe('a pattern broken by the caller', () => {
     ]);
   });
 
-  it('every example is one of its pattern, and one the masking would hide is not shown', () => {
+  it('every example is one of its pattern, and one the masking would hide is shown as its shape', () => {
     const shown = (pattern: string) =>
       patternExample({ instancePath: '', schemaPath: '', keyword: 'pattern', params: { pattern } });
     for (const [pattern, example] of Object.entries(PATTERN_EXAMPLES)) {
       expect(new RegExp(pattern, 'u').test(example), pattern).toBe(true);
-      expect(shown(pattern), pattern).toBe(redactText(example) === example ? `, e.g. ${example}` : '');
+      expect(shown(pattern), pattern).toBe(
+        `, e.g. ${redactText(example) === example ? example : example.replace(/[0-9]/g, '#')}`,
+      );
     }
-    // The CPF's pattern has a CPF as its example: masked everywhere, so left out.
+    // The CPF's pattern has a CPF as its example: masked everywhere, so shown as its shape.
     expect(PATTERN_EXAMPLES['^[0-9]{11}$']).toBeDefined();
-    expect(shown('^[0-9]{11}$')).toBe('');
+    expect(shown('^[0-9]{11}$')).toBe(', e.g. ###########');
     expect(patternExample({ instancePath: '', schemaPath: '', keyword: 'maxLength', params: { limit: 3 } })).toBe('');
   });
 });

@@ -19,7 +19,7 @@ describe('validateNaturalPersonUpdate', () => {
       'a phone without the plus sign',
       { phoneNumber: '11987654321' },
       '/phoneNumber',
-      /^\/phoneNumber must be a phone number in international form: .*, e\.g\. \+55 \(11\) 98765-4321; it does not start with \+ and the country code/,
+      /^\/phoneNumber must be a phone number in international form: .*, e\.g\. \+55 \(DD\) 9####-####; it does not start with \+ and the country code/,
     ],
     ['a bad e-mail', { email: 'maria@' }, '/email', /^\/email must be an e-mail address$/],
     [

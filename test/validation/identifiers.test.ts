@@ -94,9 +94,9 @@ describe('canonicalIdentifier', () => {
     expect(problem).toBeDefined();
     expect(problem!.code).toBe(code);
     expect(problem!.field).toBe('theField');
-    expect(problem!.example).toBe(IDENTIFIER_FORMS[kind].written);
+    expect(problem!.example).toBe(IDENTIFIER_FORMS[kind].example);
     expect(problem!.message).toBe(`theField ${problem!.rule}`);
-    expect(problem!.rule).toContain(`e.g. ${IDENTIFIER_FORMS[kind].written}`);
+    expect(problem!.rule).toContain(`e.g. ${IDENTIFIER_FORMS[kind].example}`);
     // No pattern: no anchors, classes, quantifiers or escapes.
     expect(problem!.rule).not.toMatch(/[\\^$[\]{}]/);
     const bare = value.replace(/[\p{P}\p{Zs}]/gu, '');

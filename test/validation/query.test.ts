@@ -30,7 +30,7 @@ describe('validateUpdateNaturalPersonQuery', () => {
       'a 10-digit DocumentNumber',
       { Account: VALID_ACCOUNT, DocumentNumber: '5299822472' },
       'DocumentNumber',
-      /^DocumentNumber must be a CPF: 11 digits, written ###\.###\.###-## or without separators, e\.g\. 529\.982\.247-25; it has 10 digits$/,
+      /^DocumentNumber must be a CPF: 11 digits, with or without separators, e\.g\. ###\.###\.###-##; it has 10 digits$/,
     ],
     [
       'a DocumentNumber with punctuation',
@@ -42,7 +42,7 @@ describe('validateUpdateNaturalPersonQuery', () => {
       'a wrong CPF check digit',
       { Account: VALID_ACCOUNT, DocumentNumber: '52998224715' },
       'DocumentNumber',
-      /^DocumentNumber is not a CPF: its check digits do not match \(the form is .*, e\.g\. 529\.982\.247-25\)$/,
+      /^DocumentNumber is not a CPF: its check digits do not match \(the form is .*, e\.g\. ###\.###\.###-##\)$/,
     ],
     [
       'a repeated-digit CPF',

@@ -79,9 +79,9 @@ describe('a CPF written with dots and a dash as DocumentNumber', () => {
     expect(issues).toEqual([
       {
         path: 'DocumentNumber',
-        rule: "must be sent in the contract's form, without separators, e.g. 52998224725 (the client, updateMany and the command line send 529.982.247-25 that way)",
+        rule: "must be sent in the contract's form, without separators, e.g. ########### (the client, updateMany and the command line send ###.###.###-## that way)",
         message:
-          "DocumentNumber must be sent in the contract's form, without separators, e.g. 52998224725 (the client, updateMany and the command line send 529.982.247-25 that way)",
+          "DocumentNumber must be sent in the contract's form, without separators, e.g. ########### (the client, updateMany and the command line send ###.###.###-## that way)",
       },
     ]);
   });
