@@ -239,9 +239,19 @@ const SCRIPT = `(() => {
         else if (where === 'query') query.append(name, value);
         else if (where === 'header') sentHeaders[name] = value;
       }
-      for (const line of more.value.split('\\n')) {
+      // A line that is not "Name: value" stops the call, named by its number (never shown: it may hold a token).
+      let wrongLine = 0;
+      more.value.split('\\n').forEach((line, index) => {
+        if (line.trim() === '') return;
         const colon = line.indexOf(':');
-        if (colon > 0) sentHeaders[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        if (/^[A-Za-z0-9!#$%&'*+.^_|~-]+$/.test(name)) sentHeaders[name] = line.slice(colon + 1).trim();
+        else if (wrongLine === 0) wrongLine = index + 1;
+      });
+      if (wrongLine > 0) {
+        status.textContent = 'not sent: line ' + wrongLine + ' of More header fields is not "Name: value", e.g. Prefer: code=204';
+        send.disabled = false;
+        return;
       }
       try {
         let response;

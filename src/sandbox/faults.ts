@@ -3,6 +3,7 @@
 // random source seeded by the sandbox's seed, so a run is the same for a seed and an order of calls.
 import { Random } from './random.js';
 import { optionError } from '../option-rules.js';
+import { closestName, misspeltMembers } from '../words.js';
 import type { OperationName } from '../generated/operations.js';
 
 /** A failure the sandbox acts out (`sandbox.inject(fault)`): a status, a delay, a dropped connection, for some calls of an operation. */
@@ -40,6 +41,33 @@ export const MAX_RETRY_AFTER_SECONDS = 86_400;
 /** The longest delay: a timer is never armed beyond 2^31-1 ms. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
 const OPERATIONS: readonly (OperationName | '*')[] = ['updateNaturalPerson', 'listPixKeys', '*'];
+// Each field of a fault, once: tsc fails here when Fault gains or loses one. A member not named here
+// (`stauts`, `time`, `retryAfter`) would be a setting lost without a word, so it is refused.
+const FAULT_FIELDS: Record<keyof Fault, true> = {
+  operation: true,
+  times: true,
+  share: true,
+  delayMs: true,
+  status: true,
+  retryAfterSeconds: true,
+  body: true,
+  headers: true,
+  drop: true,
+};
+const FIELD_NAMES = Object.keys(FAULT_FIELDS);
+// A member written as a name is shown; any other (a CPF as a key) may be data, and is not.
+const NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+
+/** The refusal of a member that is not a field of a fault: the one meant, or the fields there are. */
+function strangerRule(name: string): { field?: string; rule: string } {
+  const fields = `(fields: ${FIELD_NAMES.join(', ')})`;
+  if (!NAME.test(name)) return { rule: `has a member that is not a field of a fault (not shown: it may be data) ${fields}` };
+  const meant = misspeltMembers({ [name]: true }, FIELD_NAMES)[0]?.meant ?? closestName(name, FIELD_NAMES);
+  return {
+    field: name,
+    rule: meant === undefined ? `is not a field of a fault ${fields}` : `is not a field of a fault; did you mean ${meant}?`,
+  };
+}
 // Its own stream of the seed, apart from the seeded data's.
 const FAULT_STREAM = 0xfa17;
 
@@ -50,9 +78,11 @@ const FAULT_STREAM = 0xfa17;
 export class DroppedConnection extends Error {}
 
 /** A fault's field and the rule it breaks (no field: the fault itself), or undefined: each field's rule. */
-export function faultRule(fault: Fault): { field?: keyof Fault; rule: string } | undefined {
+export function faultRule(fault: Fault): { field?: string; rule: string } | undefined {
   if (typeof fault !== 'object' || fault === null || Array.isArray(fault))
     return { rule: 'must be an object, e.g. { operation: "*", status: 503 }' };
+  const stranger = Object.keys(fault).find((name) => !Object.hasOwn(FAULT_FIELDS, name));
+  if (stranger !== undefined) return strangerRule(stranger);
   if (!OPERATIONS.includes(fault.operation))
     return { field: 'operation', rule: 'must be updateNaturalPerson, listPixKeys or *' };
   const { times, share, status, retryAfterSeconds, delayMs, headers, drop } = fault;
@@ -80,6 +110,13 @@ export function faultRule(fault: Fault): { field?: keyof Fault; rule: string } |
   )
     return { field: 'headers', rule: 'must be an object of strings' };
   if (drop !== undefined && typeof drop !== 'boolean') return { field: 'drop', rule: 'must be a boolean' };
+  // Without a status, a body or headers would never be sent; without any of the three, the fault changes nothing.
+  if (status === undefined) {
+    if (fault.body !== undefined) return { field: 'body', rule: 'needs a status, e.g. { status: 503, body: { … } }' };
+    if (headers !== undefined) return { field: 'headers', rule: 'needs a status, e.g. { status: 503, headers: { … } }' };
+    if (!drop && delayMs === undefined)
+      return { rule: 'needs a status, delayMs or drop: with none of them it changes nothing, e.g. { operation: "*", status: 503 }' };
+  }
   return undefined;
 }
 
