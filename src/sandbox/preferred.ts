@@ -18,6 +18,16 @@ export function withBodilessStatus(operation: OperationName, code: number | unde
   return new Response(null, { status: code, headers });
 }
 
+/** What a refused `Prefer` can ask for instead: the operation's documented codes, or its examples (for `code`). */
+function documentedChoices(operation: OperationName, code: number | undefined, asked: 'code' | 'example'): string {
+  const responses = [...DOCUMENTED[operation].values()];
+  if (asked === 'code') return ` It documents ${responses.map((response) => response.status).join(', ')}.`;
+  const names = responses
+    .filter((response) => code === undefined || response.status === code)
+    .flatMap((response) => [...response.examples.keys()]);
+  return names.length === 0 ? '' : ` Its examples${code ? ` for ${code}` : ''}: ${names.join(', ')}.`;
+}
+
 /** The answer `Prefer` asks for; undefined for the sandbox's own answer (no preference, or a 2xx code alone). */
 export function preferred(
   operation: OperationName,
@@ -34,14 +44,18 @@ export function preferred(
     );
     if (!found)
       return badRequest(
-        `Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.`,
+        `Prefer asks for example=${example}, which ${operation} does not document${code ? ` for ${code}` : ''}.${documentedChoices(operation, code, 'example')}`,
         requestId,
       );
     status = found.status;
     body = found.examples.get(example);
   } else if (code !== undefined) {
     const found = responses.get(code);
-    if (!found) return badRequest(`Prefer asks for code=${code}, which ${operation} does not document.`, requestId);
+    if (!found)
+      return badRequest(
+        `Prefer asks for code=${code}, which ${operation} does not document.${documentedChoices(operation, code, 'code')}`,
+        requestId,
+      );
     // 2xx without an example: the sandbox's own answer.
     if (code < 300) return undefined;
     body = found.examples.values().next().value;
