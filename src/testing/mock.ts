@@ -255,7 +255,19 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   if (options.errors) args.push('--errors');
   const timeoutMs = options.readyTimeoutMs ?? 30_000;
 
-  if (options.port !== undefined) return startOnce(args, spec, options.port, timeoutMs);
+  if (options.port !== undefined) {
+    const { port } = options;
+    return startOnce(args, spec, port, timeoutMs).catch((error: unknown) => {
+      // A port the caller chose, taken: what to do, after Prism's line (the output stays below it).
+      if (error instanceof Error && /EADDRINUSE/.test(error.message.split('\n\n')[0]!))
+        error.message = error.message.replace(
+          /^[^\n]*/,
+          (head) =>
+            `${head}; port ${port} is in use on ${options.host ?? DEFAULT_HOST} (another mock or sandbox?): stop that one, give another port, or leave port out for a free one`,
+        );
+      throw error;
+    });
+  }
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startOnce(args, spec, await freePort(), timeoutMs);

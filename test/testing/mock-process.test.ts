@@ -196,7 +196,11 @@ describe('startMock rejects with what Prism printed', () => {
     child.print(`\n starting\n  ${inUse}  \nbye\n`);
     await flush();
     child.exit(1);
-    expect(failureOf((await started).message)).toEqual({ reason: inUse, output: `starting\n  ${inUse}  \nbye` });
+    // The port was given: what to do follows Prism's line.
+    expect(failureOf((await started).message)).toEqual({
+      reason: `${inUse}; port 4012 is in use on 127.0.0.1 (another mock or sandbox?): stop that one, give another port, or leave port out for a free one`,
+      output: `starting\n  ${inUse}  \nbye`,
+    });
   });
 
   it('a fatal line with no words after it points to the output', async () => {
