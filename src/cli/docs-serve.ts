@@ -156,14 +156,15 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
     const own = `http://${HOST}:${port}`;
     // The path as logged: the secret never, even the first segment of a guess at it.
     const rest = (req.url ?? '/').startsWith(prefix) ? (req.url ?? '/').slice(prefix.length - 1) : '/…';
-    const answer = (status: number, type: string, body: string) => {
+    // `relayed`: what the provider answered a call (this server's own 200 carries it), said after the line.
+    const answer = (status: number, type: string, body: string, relayed = '') => {
       res.writeHead(status, {
         ...GUARD_HEADERS,
         'content-type': type,
         ...(status === 413 ? { connection: 'close' } : {}),
       });
       res.end(method === 'HEAD' ? undefined : body);
-      options.log(`docs --serve: ${formatLine(method, redactPath(rest), status, Date.now() - started, [])}`);
+      options.log(`docs --serve: ${formatLine(method, redactPath(rest), status, Date.now() - started, [])}${relayed}`);
     };
     const refuse = (status: number, message: string) =>
       answer(status, 'application/json', JSON.stringify({ error: message }));
@@ -202,10 +203,11 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
       return refuse(415, 'a call is application/json');
     readBody(req)
       .then((text) => parseCall(text, options.allowWrites))
-      .then(options.call)
+      .then(async (call) => ({ operationId: call.operationId, relayed: await options.call(call) }))
       .then(
-        (relayed) => {
-          answer(200, 'application/json', JSON.stringify(relayed));
+        ({ operationId, relayed }) => {
+          // The page's 200 is this server's; the provider's status is the one a reader looks for.
+          answer(200, 'application/json', JSON.stringify(relayed), `: ${operationId} answered ${relayed.status}`);
         },
         (error: unknown) => {
           if (error instanceof Refused) refuse(error.status, error.message);
