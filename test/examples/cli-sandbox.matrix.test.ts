@@ -44,7 +44,7 @@ describe('against the command-line sandbox', () => {
     await exited;
   });
 
-  /** The sandbox's request log lines (one per request), e.g. `GET /v2/api/pix/keys/list-keys 200 (2 ms)`. */
+  /** The sandbox's request log lines (one per request), e.g. `GET /v2/api/pix/keys/list-keys HTTP 200 in 2 ms`. */
   const requests = () =>
     output()
       .split('\n')
