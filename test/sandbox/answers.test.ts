@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SANDBOX_LIMITS } from '../../src/sandbox/index.js';
 import { countProblem, totalProblem } from '../../src/sandbox/limits.js';
 import { refusalOf } from '../support/refusal.js';
+import { redactText } from '../../src/redact.js';
 import { spec } from '../support/spec.js';
 
 /** The key types the contract names (KnownPixKeyType), in the spec's order: an account of 5 keys has one of each. */
@@ -176,7 +177,7 @@ describe('problems the sandbox writes', () => {
       401,
       'unauthorized',
       'Unauthorized',
-      'A bearer token is required: Authorization: Bearer <token>.',
+      'A bearer token is required: send the Authorization header as Bearer <token>.',
     );
     const unknown = problemBody(401, 'unauthorized', 'Unauthorized', 'The bearer token is not known to this sandbox.');
     const token = sandbox.clients[0]!.token;
@@ -789,7 +790,7 @@ describe('the words of the sandbox', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const limited = createSandbox({ seed: 'words', rateLimit: { requests: 1, windowMs: 10_000 } });
     await list(limited);
-    expect({
+    const words = {
       path: await detail(sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${token}` } })),
       method: await detail(sandbox.fetch(LIST, { method: 'POST' })),
       noToken: await detail(sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })),
@@ -814,10 +815,11 @@ describe('the words of the sandbox', () => {
       preferCode: await detail(list(sandbox, '', { prefer: 'code=404' })),
       preferExample: await detail(list(sandbox, '', { prefer: 'code=429, example=LastPage' })),
       rateLimited: await detail(list(limited)),
-    }).toEqual({
+    };
+    expect(words).toEqual({
       path: 'No operation of the contract has this path.',
       method: 'This path answers GET only.',
-      noToken: 'A bearer token is required: Authorization: Bearer <token>.',
+      noToken: 'A bearer token is required: send the Authorization header as Bearer <token>.',
       unknownToken: 'The bearer token is not known to this sandbox.',
       oneField: ['1 field broke a rule of the contract.', 'limit must be at least 1'],
       fields: [
@@ -849,5 +851,8 @@ describe('the words of the sandbox', () => {
       preferExample: 'Prefer asks for example=LastPage, which listPixKeys does not document for 429.',
       rateLimited: 'The rate limit of this client (1 request per 10,000 ms) was reached. Retry after 10 seconds.',
     });
+    // Wherever a detail is shown (a BaasApiError's message, the command line) it is masked: each is left
+    // whole by it (`Authorization: Bearer <token>` was shown `Authorization: [REDACTED]`).
+    for (const text of Object.values(words).flat()) expect(redactText(text)).toBe(text);
   });
 });
