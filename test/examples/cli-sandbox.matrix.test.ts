@@ -70,7 +70,7 @@ describe('against the command-line sandbox', () => {
   it.each(examples)('%s with BAAS_TOKEN_URL, BAAS_CLIENT_ID and BAAS_CLIENT_SECRET', async (file) => {
     const sent = await runAgainstSandbox(file, credentials);
     expect(
-      sent.some((line) => line.startsWith('POST /oauth/token 200')),
+      sent.some((line) => line.startsWith('POST /oauth/token HTTP 200')),
       sent.join('\n'),
     ).toBe(true);
   });
