@@ -50,7 +50,9 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientCred
   const secrets = (): string[] => [settings.clientSecret, settings.clientId, basic, ...cache.issued];
 
   // Built now, so a tls that is not an object fails at creation; undici loads on the first request.
-  const tlsFetch = settings.tls ? lazyTlsFetch(settings.tls, 'clientCredentials.tls') : undefined;
+  const tlsFetch = settings.tls
+    ? lazyTlsFetch(settings.tls, 'clientCredentials.tls', { option: 'tokenUrl', url: new URL(settings.tokenUrl) })
+    : undefined;
   const send: FetchLike = settings.fetch ?? tlsFetch ?? runtimeFetch;
 
   // Listeners may come before the first token; the cache tells them (token-cache.ts).

@@ -305,7 +305,10 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
       rule: 'must not be given with fetch: give either tls or fetch, not both (tls makes its own fetch on undici; for a fetch of your own, give it the certificate)',
     });
   }
-  const tlsFetch = options.tls === undefined ? undefined : lazyTlsFetch(options.tls);
+  const tlsFetch =
+    options.tls === undefined
+      ? undefined
+      : lazyTlsFetch(options.tls, 'tls', { where: 'createBaasClient', option: 'baseUrl', url });
   const logging = options.logger === undefined && options.logLevel === undefined ? undefined : resolveLogging(options);
 
   return {

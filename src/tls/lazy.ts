@@ -9,10 +9,37 @@ import type { TlsFetch } from './agent.js';
 import { requireTlsSupport } from './capability.js';
 import { usableTlsFetch } from './fetch.js';
 import { checkTlsOptions, type TlsOptions } from './options.js';
+import { optionError } from '../option-rules.js';
 
-export function lazyTlsFetch(tls: TlsOptions, where = 'tls'): TlsFetch {
+/** Where the TLS fetch will send: the option holding the URL (`baseUrl`, `tokenUrl`) and the function given it. */
+export interface TlsTarget {
+  /** The function the options were given to, e.g. `createBaasClient`. */
+  where?: string | undefined;
+  /** The option holding the URL, e.g. `baseUrl`. */
+  option: string;
+  url: URL;
+}
+
+/**
+ * Refuses a `tls` for a plain http URL: a client certificate and a private authority are used only by
+ * TLS, so over http they would be silently unused, the certificate never presented. No opt-in allows it:
+ * `allowInsecureHttp` lets a bearer token or a client secret travel in clear, and says nothing of TLS; and
+ * the redirect rule (src/transport/redirect.ts) follows no redirect to another origin, so an http URL
+ * never reaches https within a call.
+ */
+export function refuseTlsOverHttp(where: string, target: TlsTarget | undefined): void {
+  if (target === undefined || target.url.protocol !== 'http:') return;
+  throw optionError({
+    where: target.where,
+    option: where,
+    rule: `is never used with ${target.option} ${target.url.origin}: a client certificate and a ca are presented only over https, and ${target.option} uses plain http; give the https:// URL, or leave ${where} out`,
+  });
+}
+
+export function lazyTlsFetch(tls: TlsOptions, where = 'tls', target?: TlsTarget): TlsFetch {
   // The shape, then the runtime: a misspelt member is the user's to fix wherever the code runs.
   checkTlsOptions(tls, where);
+  refuseTlsOverHttp(where, target);
   // A runtime without node:tls (workerd) fails here, at creation, rather than on the first request.
   requireTlsSupport(where);
   // A copy, so the options cannot change between creation and the first request.

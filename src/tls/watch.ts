@@ -8,13 +8,13 @@
 // or CLIENT_CERT_EXPIRED when our certificate has expired); a server that drops a fresh connection
 // for another reason gets the same words, hedged. A connection that has carried an answer never does.
 import type { TLSSocket } from 'node:tls';
-import type { TlsFailure } from './failure.js';
+import { tlsFailureKind, type TlsFailure } from './failure.js';
 
 interface SocketRecord {
   /** The TLS error the socket emitted, e.g. ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED. */
   tlsCode?: string;
-  /** Our certificate as sent, when one was. */
-  ownCert?: { issuer: string; validTo: string };
+  /** Our certificate as sent, when one was: its issuer, and its end date (ms since the epoch). */
+  ownCert?: { issuer: string; validTo: number };
   /** Whether any response data arrived on it. */
   gotData: boolean;
 }
@@ -36,7 +36,9 @@ export class SocketWatch {
     const own = socket.getCertificate();
     if (own && 'valid_to' in own && own.valid_to) {
       const issuer = own.issuer as unknown as Record<string, string> | undefined;
-      record.ownCert = { issuer: issuer?.CN ?? issuer?.O ?? 'unknown issuer', validTo: own.valid_to };
+      // node:tls writes the date its own way ("Feb  1 00:00:00 2020 GMT");
+      // read once here, printed only as ISO 8601 (isoDate).
+      record.ownCert = { issuer: issuer?.CN ?? issuer?.O ?? 'unknown issuer', validTo: Date.parse(own.valid_to) };
     }
     // A 'readable' listener, not 'data': 'data' would switch the socket to flowing mode before undici
     // attaches its own 'readable' reader. At the end of the stream 'readable' fires with nothing buffered.
@@ -55,25 +57,35 @@ export class SocketWatch {
     const record = this.records.get(localPort);
     if (!record) return undefined;
     this.records.delete(localPort);
-    if (record.tlsCode) return { code: record.tlsCode, reason: '' };
+    if (record.tlsCode) return { code: record.tlsCode, reason: '', kind: tlsFailureKind(record.tlsCode) };
     if (record.gotData) return undefined;
-    // `validTo` is our own certificate's end date as node:tls writes it ("Mar  1 12:00:00 2030 GMT"), not an
-    // HTTP date and nothing a provider sends: Retry-After has its one reading in src/transport/retry-after.ts.
-    if (record.ownCert && Date.parse(record.ownCert.validTo) < Date.now()) {
+    // `validTo` is our own certificate's end date as node:tls wrote it, not an HTTP date and nothing a
+    // provider sends: Retry-After has its one reading in src/transport/retry-after.ts.
+    if (record.ownCert && record.ownCert.validTo < Date.now()) {
       return {
         code: 'CLIENT_CERT_EXPIRED',
-        reason: `the client certificate expired on ${record.ownCert.validTo}, and the server closed the connection`,
+        reason: `the client certificate expired on ${isoDate(record.ownCert.validTo)}, and the server closed the connection`,
+        kind: tlsFailureKind('CLIENT_CERT_EXPIRED'),
       };
     }
     if (record.ownCert) {
       return {
         code: 'CLIENT_CERT_REFUSED',
+        kind: tlsFailureKind('CLIENT_CERT_REFUSED'),
         reason: `the server closed the connection right after the TLS handshake without answering, which is how a server refuses a client certificate under TLS 1.3: it most likely refused the client certificate (issued by ${record.ownCert.issuer}); check that the server trusts this issuer`,
       };
     }
     return undefined;
   }
 }
+
+/**
+ * A date as messages print it: ISO 8601 in UTC (`2020-02-01T00:00:00.000Z`). node:tls's own form
+ * ("Feb  1 00:00:00 2020 GMT") runs its digits together in a way the CPF masking of every message reads
+ * as a CPF; ISO 8601's separators keep it a date. An unreadable date is said to be one.
+ */
+export const isoDate = (ms: number): string =>
+  Number.isFinite(ms) ? new Date(ms).toISOString() : 'an unreadable date';
 
 /** The local port in undici's SocketError (`error.socket.localPort`), anywhere in the cause chain. */
 function socketPort(error: unknown): number | undefined {

@@ -24,6 +24,52 @@ export interface AttemptOptions {
   onHop?: ((url: string, hop: number) => void) | undefined;
 }
 
+/**
+ * A request header fetch refuses to send: its name or its value holds a character a header cannot carry (a
+ * line break, a NUL, a character past U+00FF). Nothing was sent. The message names the header, never its
+ * value (an Authorization header holds the token); fetch's own error stays as `cause`.
+ */
+export class HeaderRefused extends TypeError {
+  readonly code = 'ERR_INVALID_HEADER';
+  /** Another attempt sends the same header (failure.ts, `incurable`). */
+  readonly incurable: string;
+  constructor(
+    readonly header: string,
+    readonly part: 'name' | 'value',
+    cause: unknown,
+  ) {
+    super(`the ${header} header cannot be sent: it ${headerRule(part)}`, { cause });
+    this.name = 'HeaderRefused';
+    this.incurable = `header ${header} refused`;
+  }
+}
+
+/** The rule a header's name or value broke, in the words after the header: never the value itself. */
+export const headerRule = (part: 'name' | 'value'): string =>
+  `has a ${part} with a character an HTTP header cannot carry (a line break, a NUL, or one past U+00FF such as a curly quote, a long dash or an emoji)`;
+
+/**
+ * The header of `headers` that fetch refuses, by the runtime's own Headers rule (the one fetch applies), or
+ * undefined when it takes them all. Asked only after fetch threw a TypeError, so its rule is never guessed.
+ */
+export function refusedHeader(headers: HeadersInit | undefined): { name: string; part: 'name' | 'value' } | undefined {
+  if (headers === undefined || headers instanceof Headers) return undefined;
+  const entries = Array.isArray(headers) ? headers : Object.entries(headers);
+  for (const [name, value] of entries as [string, string][]) {
+    const takes = (pair: [string, string]) => {
+      try {
+        new Headers([pair]);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!takes([name, 'x'])) return { name: String(name), part: 'name' };
+    if (!takes([name, value])) return { name, part: 'value' };
+  }
+  return undefined;
+}
+
 export class Attempt {
   /** Where the attempt went last (after the redirects it followed). */
   url: string;
@@ -65,13 +111,27 @@ export class Attempt {
     return this.options.timeoutMs;
   }
 
-  /** Sends the request through the redirect rule; resolves with the answer the rule keeps. */
-  send(): Promise<Response> {
+  /**
+   * Sends the request through the redirect rule; resolves with the answer the rule keeps. A header fetch
+   * refuses to send (its TypeError, "Cannot convert argument to a ByteString") rejects as a HeaderRefused
+   * naming the header, never its value: the caller's input, not a network failure.
+   */
+  async send(): Promise<Response> {
     const { fetch, url, init, onHop } = this.options;
-    return fetchFollowingRedirects(fetch, url, { ...init, signal: this.signal, redirect: 'manual' }, (hop, index) => {
-      onHop?.(hop, index);
-      this.url = hop;
-    });
+    try {
+      return await fetchFollowingRedirects(
+        fetch,
+        url,
+        { ...init, signal: this.signal, redirect: 'manual' },
+        (hop, index) => {
+          onHop?.(hop, index);
+          this.url = hop;
+        },
+      );
+    } catch (error) {
+      const refused = error instanceof TypeError ? refusedHeader(init.headers) : undefined;
+      throw refused === undefined ? error : new HeaderRefused(refused.name, refused.part, error);
+    }
   }
 
   /**

@@ -2,14 +2,23 @@
 // attempt's timer ran out, the body went past the byte limit, or the network failed (with the system
 // code and, for TLS, the reason). `clientError` turns it into the client's errors (src/errors.ts); the
 // token request and verify turn the same reading into a BaasTokenError and a report row.
-import { BaasNetworkError, BaasResponseError, BaasTimeoutError, type BaasError, type ErrorContext } from '../errors.js';
+import {
+  BaasNetworkError,
+  BaasResponseError,
+  BaasTimeoutError,
+  BaasValidationError,
+  type BaasError,
+  type ErrorContext,
+} from '../errors.js';
 import { ResponseTooLarge } from '../body-limit.js';
-import type { Attempt } from './attempt.js';
+import { HeaderRefused, headerRule, type Attempt } from './attempt.js';
 
 export type TransportFailure =
   /** The caller's signal aborted: `reason` is what it aborted with, and what the caller sees. */
   | { kind: 'aborted'; reason: unknown }
   | { kind: 'timeout'; timeoutMs: number }
+  /** A header fetch refused to send (nothing was sent): the caller's input, named, never its value. */
+  | { kind: 'header'; header: string; part: 'name' | 'value'; message: string }
   | { kind: 'too-large'; limitBytes: number; status: number; contentType: string | undefined }
   | {
       kind: 'network';
@@ -30,6 +39,8 @@ export function failureOf(error: unknown, attempt: Attempt | undefined, caller?:
     return { kind: 'too-large', limitBytes: error.limitBytes, status: error.status, contentType: error.contentType };
   if (caller?.aborted) return { kind: 'aborted', reason: caller.reason };
   if (attempt?.timedOut) return { kind: 'timeout', timeoutMs: attempt.timeoutMs };
+  if (error instanceof HeaderRefused)
+    return { kind: 'header', header: error.header, part: error.part, message: error.message };
   return { kind: 'network', code: systemCode(error), reason: failureReason(error), message: describeCause(error) };
 }
 
@@ -46,6 +57,14 @@ export function clientError(failure: TransportFailure, context: ErrorContext): B
         { status: failure.status, contentType: failure.contentType, limitBytes: failure.limitBytes },
         context,
       );
+    case 'header': {
+      // An issue as src/validation/issues.ts makes one: the field, then its rule (never the value).
+      const rule = headerRule(failure.part);
+      return new BaasValidationError(
+        [{ path: failure.header, rule, message: `header ${failure.header} ${rule}` }],
+        context,
+      );
+    }
     case 'network':
       return new BaasNetworkError(failure.code, context, failure.reason);
   }
@@ -90,4 +109,33 @@ function describeCause(error: unknown): string {
     current = (current as { cause?: unknown }).cause;
   }
   return parts.join(': ');
+}
+
+/**
+ * What a failure says of itself when another attempt of the same request cannot end otherwise: why, in a
+ * few words (`option ERR_TLS_OPTION`). The transport never guesses it from codes or messages: the part that
+ * knows says it (src/tls/failure.ts, by the kind of a TLS failure; HeaderRefused, for a header fetch refuses).
+ */
+export interface Incurable {
+  readonly incurable: string;
+}
+
+/**
+ * Why another attempt of the same request cannot end otherwise, or undefined when it may: the rule the one
+ * retry loop reads (src/transport/pipeline.ts) before any retry decision. Another attempt sends the same
+ * headers and presents the same `tls`, so a failure that says it is `incurable` (anywhere in its cause chain)
+ * ends the request: a header fetch refused (the caller's input; nothing was sent), a TLS failure of a
+ * permanent kind (the option, a certificate, the negotiation); and a port fetch blocks, which fetch
+ * refuses before connecting, every time. Everything else (a reset, a refused
+ * connection, DNS, a timeout, a status) is the retry rule's to weigh.
+ */
+export function incurable(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+    const { incurable: why, code } = current as Partial<Incurable> & { code?: unknown };
+    if (typeof why === 'string' && why) return why;
+    // fetch refuses a blocked port before connecting, every time (the Fetch standard's list does not change).
+    if (current instanceof Error && current.message === BLOCKED_PORT && typeof code !== 'string') return 'blocked port';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -4,13 +4,15 @@
 // do is asked of policies, as the Azure SDK's core-rest-pipeline asks its policies around one
 // sendRequest and openai-node's client asks `shouldRetry` in its single loop:
 // - `open`: the sender's own attempt (src/transport/attempt.ts: its timer, redirects, byte limit);
-// - `retry`: the retry decision (the client's `shouldRetry`, verify's Retry-After rule, none for a token);
+// - `retry`: the retry decision (the client's `shouldRetry`, verify's Retry-After rule, none for a token),
+//   asked only of a failure another attempt could cure (`incurable`, failure.ts, is the rule);
 // - `policies`: hooks around each attempt, the batch's pacing and adaptive concurrency and verify's
 //   budget among them; each may hold an attempt back (`before`), hear what it came to (`after`), and
 //   stop the retries (`stop`).
 // An answer being retried stays the answer until the next attempt goes: a policy that stops the loop
 // during a wait, or before the next attempt, leaves the caller the last answer, never "no answer".
 import type { Attempt } from './attempt.js';
+import { incurable } from './failure.js';
 import { sleep } from './sleep.js';
 
 /** What one attempt came to: an answer (any status), or what its send threw; `attempt` counts from 1. */
@@ -119,7 +121,10 @@ export async function sendRequest(request: PipelineRequest): Promise<Sent> {
       tried = { attempt, error };
     }
     for (const policy of policies) policy.after?.(tried);
-    const retry = stopped() ? undefined : request.retry(tried, now() - started);
+    // A failure another attempt cannot cure (failure.ts: a refused header, a permanent TLS failure) ends the
+    // loop whatever the retry rule would say: the rule weighs only what a retry could change.
+    const cured = tried.error === undefined || incurable(tried.error) === undefined;
+    const retry = stopped() || !cured ? undefined : request.retry(tried, now() - started);
     if (tried.response !== undefined) {
       const sent = { response: tried.response, attempt: current, attempts: attempt };
       if (retry === undefined) return sent;

@@ -6,6 +6,9 @@ import { clientCredentials, type ClientCredentialsOptions } from '../../src/auth
 import { FAKE_URL, fakeEndpoint, fakeOptions, tokenAnswer } from './fake-endpoint.js';
 import { fakeClock } from '../support/clock.js';
 
+// The form of a certificate (a PEM block), which `tls` checks at creation; its contents only on the first request.
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
 const valid: ClientCredentialsOptions = {
   tokenUrl: FAKE_URL,
   clientId: 'acme-payments',
@@ -212,7 +215,7 @@ describe('options accepted', () => {
   });
 
   it('tls alone, or fetch alone (tls is checked further on the first request)', () => {
-    expect(() => clientCredentials({ ...valid, tls: { ca: 'a PEM CA' } })).not.toThrow();
+    expect(() => clientCredentials({ ...valid, tls: { ca: PEM_CERTIFICATE } })).not.toThrow();
     expect(() => clientCredentials({ ...valid, fetch: async () => new Response() })).not.toThrow();
   });
 
@@ -220,7 +223,7 @@ describe('options accepted', () => {
     expect(() =>
       clientCredentials({
         ...valid,
-        tls: { cert: 'a PEM certificate' } as NonNullable<ClientCredentialsOptions['tls']>,
+        tls: { cert: PEM_CERTIFICATE } as NonNullable<ClientCredentialsOptions['tls']>,
       }),
     ).toThrow(/clientCredentials.tls.key .*clientCredentials.tls.cert/);
   });

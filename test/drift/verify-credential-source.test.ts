@@ -21,10 +21,17 @@ const PASSPHRASE = 'pass-phrase-never-shown';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
+// What each file holds: the form of its kind, which `tls` checks at once (a PEM block; DER's first byte,
+// 0x30 or '0', for PKCS#12), around contents OpenSSL refuses on the first request.
+const contents = (name: string) =>
+  name.endsWith('.p12')
+    ? `0 contents of ${name}`
+    : ((label) => `-----BEGIN ${label}-----\ncontents of ${name}\n-----END ${label}-----\n`)(
+        name.endsWith('.key') ? 'PRIVATE KEY' : 'CERTIFICATE',
+      );
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verify-credential-source-'));
-  for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt'])
-    await writeFile(file(name), `contents of ${name}`);
+  for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt']) await writeFile(file(name), contents(name));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -177,7 +184,8 @@ describe('credentialsFrom: client credentials', () => {
   it('with a certificate: the token request goes through it too (not the plain fetch), and the passphrase is listed', async () => {
     const seen = tokenEndpoint();
     const source = credentialsFrom(
-      { 'token-url': TOKEN_URL, 'client-id': 'cid', pfx: file('client.p12') },
+      // https: a certificate is never used over plain http (refused at creation).
+      { 'token-url': TOKEN_URL.replace('http:', 'https:'), 'client-id': 'cid', pfx: file('client.p12') },
       { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE },
     );
     expect(source.fetch).toBeTypeOf('function');
@@ -262,14 +270,14 @@ describe('tlsFrom', () => {
 
   it('reads each file given; the passphrase from BAAS_TLS_PASSPHRASE (an empty one is none)', () => {
     expect(tlsFrom({ cert: file('client.crt'), key: file('client.key') }, {})).toStrictEqual({
-      cert: Buffer.from('contents of client.crt'),
-      key: Buffer.from('contents of client.key'),
+      cert: Buffer.from(contents('client.crt')),
+      key: Buffer.from(contents('client.key')),
     });
     expect(tlsFrom({ pfx: file('client.p12'), ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: PASSPHRASE })).toStrictEqual(
-      { pfx: Buffer.from('contents of client.p12'), passphrase: PASSPHRASE, ca: Buffer.from('contents of ca.crt') },
+      { pfx: Buffer.from(contents('client.p12')), passphrase: PASSPHRASE, ca: Buffer.from(contents('ca.crt')) },
     );
     expect(tlsFrom({ ca: file('ca.crt') }, { BAAS_TLS_PASSPHRASE: '' })).toStrictEqual({
-      ca: Buffer.from('contents of ca.crt'),
+      ca: Buffer.from(contents('ca.crt')),
     });
   });
 

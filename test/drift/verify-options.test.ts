@@ -1,7 +1,9 @@
 // verify's command-line options: defaults, each option's effect, and each usage error word for word
 // (naming the option and its rule, never echoing a value).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BASE_URL_REQUIRED } from '../../src/cli/connection/base-url.js';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandHelp } from '../../src/cli/help.js';
 import { verify } from '../../src/cli/verify.js';
@@ -97,13 +99,20 @@ describe('parseVerifyArgs: defaults and effects', () => {
     expect(await parse(BASE, { BAAS_TOKEN: 'env-token-456' }).credentials.authorization()).toBe('Bearer env-token-456');
   });
 
+  /** A file in the form of a certificate (a PEM block, which `tls` checks at once). */
+  const pemFile = () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'verify-options-')), 'ca.crt');
+    writeFileSync(path, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    return path;
+  };
+
   it('no credentials at all (no --token, no BAAS_TOKEN, no client credentials): a usage error naming where they come from', () => {
     for (const [argv, env] of [
       [BASE, {}],
       [BASE, { BAAS_TOKEN: '' }],
       [[...BASE, '--token', ''], {}],
       // A client certificate alone is no credential: the contract asks a bearer token of every call.
-      [[...BASE, '--ca', fileURLToPath(import.meta.url)], {}],
+      [[...BASE, '--ca', pemFile()], {}],
     ] as const) {
       const { message } = usageError([...argv], env);
       for (const named of ['--token', 'BAAS_TOKEN', '--token-url', '--client-id', 'BAAS_CLIENT_SECRET'])

@@ -38,6 +38,10 @@ function recording(answer: (url: string) => Promise<Response>) {
   return { fetch, calls };
 }
 
+/** A PEM block of `label` around `text` (base64), as a damaged file might hold. */
+const pemBlock = (label: string, text: string) =>
+  `-----BEGIN ${label}-----\n${Buffer.from(text).toString('base64')}\n-----END ${label}-----\n`;
+
 describe('the key material is checked when the TLS fetch is made', () => {
   it.each([
     [
@@ -60,24 +64,26 @@ describe('the key material is checked when the TLS fetch is made', () => {
       () => ({ cert: certs.client.cert, key: certs.unknown.key }),
       'tls.key (it does not belong to tls.cert) could not be used: error:05800074:x509 certificate routines::key values mismatch (ERR_OSSL_X509_KEY_VALUES_MISMATCH)',
     ],
+    // Material whose format is right (a PEM block of its kind, DER's first byte) but whose contents are not:
+    // what the format's rule cannot tell (options.ts), OpenSSL says.
     [
-      'a cert that is not PEM',
-      () => ({ cert: 'not a certificate', key: certs.client.key }),
-      'tls.cert/tls.key could not be used: error:0480006C:PEM routines::no start line (ERR_OSSL_PEM_NO_START_LINE)',
+      'a cert whose PEM block holds no certificate',
+      () => ({ cert: pemBlock('CERTIFICATE', 'not a cert'), key: certs.client.key }),
+      'tls.cert/tls.key could not be used: error:0680009B:asn1 encoding routines::too long (ERR_OSSL_ASN1_TOO_LONG)',
     ],
     [
-      'a key that is not PEM',
-      () => ({ cert: certs.client.cert, key: 'not a key' }),
+      'a key whose PEM block holds no key',
+      () => ({ cert: certs.client.cert, key: pemBlock('PRIVATE KEY', 'not a key') }),
       /^tls\.cert\/tls\.key could not be used: .+ \(ERR_OSSL_/,
     ],
     [
-      'a pfx that is not PKCS#12',
-      () => ({ pfx: Buffer.from('not a pfx') }),
+      'a pfx that begins as DER but is not PKCS#12',
+      () => ({ pfx: Buffer.from([0x30, 0x82, 1, 2, 3]) }),
       'tls.pfx could not be used: not enough data',
     ],
     [
-      'a pfx that is not PKCS#12, with a ca',
-      () => ({ pfx: new Uint8Array(Buffer.from('not a pfx')), ca: certs.ca }),
+      'a pfx that begins as DER but is not PKCS#12, with a ca',
+      () => ({ pfx: new Uint8Array([0x30, 0x82, 1, 2, 3]), ca: certs.ca }),
       'tls.pfx could not be used: not enough data',
     ],
   ])('%s', async (_name, tls, message) => {

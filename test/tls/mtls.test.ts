@@ -167,7 +167,7 @@ describe('a bad tls option fails when the fetch is made, naming the field, never
     [
       'a cert that is not PEM',
       () => ({ cert: 'not a certificate', key: certs.client.key }),
-      /^tls\.cert\/tls\.key could not be used/,
+      /^tls\.cert is not PEM text: it must hold a -----BEGIN CERTIFICATE----- block$/,
     ],
     ['cert without key', () => ({ cert: certs.client.cert }), /^tls\.key is required with tls\.cert/],
     [

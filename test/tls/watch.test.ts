@@ -4,7 +4,8 @@
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SocketWatch } from '../../src/tls/watch.js';
+import { redactText } from '../../src/redact.js';
+import { isoDate, SocketWatch } from '../../src/tls/watch.js';
 
 interface FakeSocket extends EventEmitter {
   localPort: number | undefined;
@@ -39,6 +40,7 @@ describe('SocketWatch.explain', () => {
     expect(watcher.explain(closed(50_001))).toStrictEqual({
       code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
       reason: '',
+      kind: 'client-certificate',
     });
   });
 
@@ -53,7 +55,11 @@ describe('SocketWatch.explain', () => {
     reset.emit('error', Object.assign(new Error('x'), { code: 'ECONNRESET' }));
     numeric.emit('error', Object.assign(new Error('x'), { code: 42 }));
     lookalike.emit('error', Object.assign(new Error('x'), { code: 'X_ERR_SSL_' }));
-    expect(watcher.explain(closed(50_002))).toStrictEqual({ code: 'ERR_TLS_CERT_ALTNAME_INVALID', reason: '' });
+    expect(watcher.explain(closed(50_002))).toStrictEqual({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      reason: '',
+      kind: 'server-certificate',
+    });
     // No certificate was presented on these, so a close tells nothing.
     expect(watcher.explain(closed(50_003))).toBeUndefined();
     expect(watcher.explain(closed(50_004))).toBeUndefined();
@@ -75,6 +81,7 @@ describe('SocketWatch.explain', () => {
     watch(watcher, fakeSocket(50_010, CERT));
     expect(watcher.explain(closed(50_010))).toStrictEqual({
       code: 'CLIENT_CERT_REFUSED',
+      kind: 'connection',
       reason:
         'the server closed the connection right after the TLS handshake without answering, which is how a server refuses a client certificate under TLS 1.3: it most likely refused the client certificate (issued by test-ca); check that the server trusts this issuer',
     });
@@ -90,14 +97,19 @@ describe('SocketWatch.explain', () => {
     expect(watcher.explain(closed(50_011))?.reason).toContain(`(issued by ${named});`);
   });
 
-  it('our certificate has expired: said so, with its date', () => {
+  it('our certificate has expired: said so, with its date in ISO 8601 (which the CPF masking leaves alone)', () => {
     vi.useFakeTimers({ now: Date.parse('2030-01-02T00:00:01Z'), toFake: ['Date'] });
     const watcher = new SocketWatch();
     watch(watcher, fakeSocket(50_020, CERT));
-    expect(watcher.explain(closed(50_020))).toStrictEqual({
+    const explained = watcher.explain(closed(50_020));
+    expect(explained).toStrictEqual({
       code: 'CLIENT_CERT_EXPIRED',
-      reason: 'the client certificate expired on Jan  2 00:00:00 2030 GMT, and the server closed the connection',
+      reason: 'the client certificate expired on 2030-01-02T00:00:00.000Z, and the server closed the connection',
+      kind: 'client-certificate',
     });
+    // node:tls's own form ("Jan  2 00:00:00 2030 GMT") is what the masking took for a CPF.
+    expect(redactText(explained!.reason)).toBe(explained!.reason);
+    expect(redactText('expired on Jan  2 00:00:00 2030 GMT')).not.toBe('expired on Jan  2 00:00:00 2030 GMT');
   });
 
   it('a certificate valid to this very moment is not yet expired', () => {
@@ -201,5 +213,12 @@ describe('SocketWatch.explain', () => {
     watch(watcher, fakeSocket(40_256, CERT));
     expect(watcher.explain(closed(40_000))?.code).toBe('CLIENT_CERT_REFUSED');
     expect(watcher.explain(closed(40_001))).toBeUndefined();
+  });
+});
+
+describe('isoDate: how src/tls prints a date', () => {
+  it('ISO 8601 in UTC, and words for a date that could not be read', () => {
+    expect(isoDate(Date.parse('Feb  1 00:00:00 2020 GMT'))).toBe('2020-02-01T00:00:00.000Z');
+    expect(isoDate(Number.NaN)).toBe('an unreadable date');
   });
 });

@@ -16,7 +16,12 @@ vi.mock('../../../src/tls/fetch.js', () => ({ usableTlsFetch: built.usable }));
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'credentials-close-'));
-  for (const name of ['client.crt', 'client.key']) await writeFile(join(dir, name), `contents of ${name}`);
+  // The form of each (a PEM block of its kind, which `tls` checks at once), around contents never read here.
+  for (const [name, label] of [
+    ['client.crt', 'CERTIFICATE'],
+    ['client.key', 'PRIVATE KEY'],
+  ] as const)
+    await writeFile(join(dir, name), `-----BEGIN ${label}-----\ncontents of ${name}\n-----END ${label}-----\n`);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
