@@ -31,7 +31,8 @@ export function portFrom(raw: string | undefined, defaultPort: number): number {
   if (raw === undefined) return defaultPort;
   const port = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    const fallback = defaultPort === 0 ? '0, the default, picks a free one' : `default ${defaultPort}; 0 picks a free one`;
+    const fallback =
+      defaultPort === 0 ? '0, the default, picks a free one' : `default ${defaultPort}; 0 picks a free one`;
     throw new UsageError(`--port must be a whole number from 0 to 65535 (${fallback}), e.g. --port 8080, got "${raw}"`);
   }
   return port;

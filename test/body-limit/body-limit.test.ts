@@ -1,7 +1,13 @@
 // The bounded body read that the client, the token request and verify share: it stops at the first
 // chunk past the limit (or before the first, on a declared Content-Length over it) and cancels the rest.
 import { describe, expect, it } from 'vitest';
-import { ResponseTooLarge, byteLimitProblem, readBytesWithin, readTextWithin, shownBytes } from '../../src/body-limit.js';
+import {
+  ResponseTooLarge,
+  byteLimitProblem,
+  readBytesWithin,
+  readTextWithin,
+  shownBytes,
+} from '../../src/body-limit.js';
 import { redactText } from '../../src/redact.js';
 
 /** A body of `chunks` chunks of `size` bytes that records how far it was read and whether it was cancelled. */
@@ -101,7 +107,10 @@ describe('a size as the package prints it (shownBytes)', () => {
     for (let bytes = 1; bytes < Number.MAX_SAFE_INTEGER / 7; bytes = bytes * 7 + 3) {
       const shown = shownBytes(bytes);
       expect(redactText(`the limit of ${shown}`)).toBe(`the limit of ${shown}`);
-      const total = [...shown.matchAll(/(\d+) (\S+)/g)].reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0);
+      const total = [...shown.matchAll(/(\d+) (\S+)/g)].reduce(
+        (sum, [, n, unit]) => sum + Number(n) * units[unit!]!,
+        0,
+      );
       expect(total).toBe(bytes);
     }
   });

@@ -209,9 +209,18 @@ describe('the dispatcher', () => {
       ['docs', '--serve', '--port', 'x'],
       '--port must be a whole number from 0 to 65535 (0, the default, picks a free one), e.g. --port 8080, got "x"',
     ],
-    [['verify', '--base-url', 'https://x', '--token', 't', '--limit', '0'], "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given asks for no keys"],
-    [['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', '500'], "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is more than 200"],
-    [['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', 'ten'], "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is not a whole number"],
+    [
+      ['verify', '--base-url', 'https://x', '--token', 't', '--limit', '0'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given asks for no keys",
+    ],
+    [
+      ['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', '500'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is more than 200",
+    ],
+    [
+      ['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', 'ten'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is not a whole number",
+    ],
     [
       ['update-many', '--input', 'x', '--dry-run', '--rate', '1000000'],
       '--rate must be a number of requests per second from 0.001 to 100,000, got "1000000"',

@@ -132,7 +132,9 @@ describe('the request log', () => {
       await dead.stop();
     }
     expect(lines).toEqual([
-      expect.stringMatching(/^GET \/v2\/api\/pix\/keys\/list-keys HTTP 502 \(server behind unreachable: ECONNREFUSED\)$/),
+      expect.stringMatching(
+        /^GET \/v2\/api\/pix\/keys\/list-keys HTTP 502 \(server behind unreachable: ECONNREFUSED\)$/,
+      ),
     ]);
   });
 

@@ -33,7 +33,10 @@ describe('the log line', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     await fetch(`${server.url}/x/123456`);
     await fetch(`${server.url}/x/12345?limit=5`);
-    expect(lines.map(terminalText)).toEqual(['GET /x/123456 → HTTP 404 in 0.0 ms', 'GET /x/12345?limit=5 → HTTP 404 in 0.0 ms']);
+    expect(lines.map(terminalText)).toEqual([
+      'GET /x/123456 → HTTP 404 in 0.0 ms',
+      'GET /x/12345?limit=5 → HTTP 404 in 0.0 ms',
+    ]);
     // A CPF of the path is still masked.
     expect(terminalText(logLine(new Request('http://h/x/529.982.247-25'), 200, 12.5))).toBe(
       'GET /x/***.***.***-** → HTTP 200 in 12.5 ms',
