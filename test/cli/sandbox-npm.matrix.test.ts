@@ -79,7 +79,7 @@ describe('npm run sandbox', () => {
       ).status,
     ).toBe(200);
 
-    expect(await eventually(() => /natural-person 403/.test(sandbox.output()), 5_000)).toBe(true);
+    expect(await eventually(() => /natural-person HTTP 403/.test(sandbox.output()), 5_000)).toBe(true);
     const log = sandbox.output().slice(banner.length);
     // One line per request (its words are the request log's, pinned in request-log-edges.test.ts).
     expect(log).toMatch(/^GET \S+list-keys HTTP 200 /m);

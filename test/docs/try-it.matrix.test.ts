@@ -263,7 +263,7 @@ describe('docs --serve against a sandbox, with client credentials', () => {
     expect(/sbx_at_[0-9a-f]/.test(all), 'an issued token').toBe(false);
     expect(traffic.sentFields.map((name) => name.toLowerCase())).not.toContain('authorization');
     // The sandbox's request log shows the process fetched a token with the client credentials.
-    expect(sandbox.process.lines).toContainEqual(expect.stringMatching(/^POST \/oauth\/token 200/));
+    expect(sandbox.process.lines).toContainEqual(expect.stringMatching(/^POST \/oauth\/token HTTP 200/));
   });
 
   it('the log shows no secret of the served address, no token and no CPF', () => {
