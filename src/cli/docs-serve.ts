@@ -207,7 +207,7 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
       .then(
         ({ operationId, relayed }) => {
           // The page's 200 is this server's; the provider's status is the one a reader looks for.
-          answer(200, 'application/json', JSON.stringify(relayed), `: ${operationId} answered ${relayed.status}`);
+          answer(200, 'application/json', JSON.stringify(relayed), `; ${operationId} answered HTTP ${relayed.status}`);
         },
         (error: unknown) => {
           if (error instanceof Refused) refuse(error.status, error.message);

@@ -61,11 +61,13 @@ const NAME = /^[A-Za-z_$][\w$]{0,63}$/;
 /** The refusal of a member that is not a field of a fault: the one meant, or the fields there are. */
 function strangerRule(name: string): { field?: string; rule: string } {
   const fields = `(fields: ${FIELD_NAMES.join(', ')})`;
-  if (!NAME.test(name)) return { rule: `has a member that is not a field of a fault (not shown: it may be data) ${fields}` };
+  if (!NAME.test(name))
+    return { rule: `has a member that is not a field of a fault (not shown: it may be data) ${fields}` };
   const meant = misspeltMembers({ [name]: true }, FIELD_NAMES)[0]?.meant ?? closestName(name, FIELD_NAMES);
   return {
     field: name,
-    rule: meant === undefined ? `is not a field of a fault ${fields}` : `is not a field of a fault; did you mean ${meant}?`,
+    rule:
+      meant === undefined ? `is not a field of a fault ${fields}` : `is not a field of a fault; did you mean ${meant}?`,
   };
 }
 // Its own stream of the seed, apart from the seeded data's.
@@ -113,9 +115,12 @@ export function faultRule(fault: Fault): { field?: string; rule: string } | unde
   // Without a status, a body or headers would never be sent; without any of the three, the fault changes nothing.
   if (status === undefined) {
     if (fault.body !== undefined) return { field: 'body', rule: 'needs a status, e.g. { status: 503, body: { … } }' };
-    if (headers !== undefined) return { field: 'headers', rule: 'needs a status, e.g. { status: 503, headers: { … } }' };
+    if (headers !== undefined)
+      return { field: 'headers', rule: 'needs a status, e.g. { status: 503, headers: { … } }' };
     if (!drop && delayMs === undefined)
-      return { rule: 'needs a status, delayMs or drop: with none of them it changes nothing, e.g. { operation: "*", status: 503 }' };
+      return {
+        rule: 'needs a status, delayMs or drop: with none of them it changes nothing, e.g. { operation: "*", status: 503 }',
+      };
   }
   return undefined;
 }

@@ -857,7 +857,8 @@ describe('the words of the sandbox', () => {
       empty: 'The request body is empty; it must be a JSON object.',
       tooLarge: 'The request body is larger than 65536 bytes.',
       failed: 'The sandbox failed to handle the request.',
-      preferCode: 'Prefer asks for code=404, which listPixKeys does not document. It documents 200, 400, 401, 403, 422, 429, 500, 503.',
+      preferCode:
+        'Prefer asks for code=404, which listPixKeys does not document. It documents 200, 400, 401, 403, 422, 429, 500, 503.',
       preferExample:
         'Prefer asks for example=LastPage, which listPixKeys does not document for 429. Its examples for 429: RateLimited.',
       rateLimited: 'The rate limit of this client (1 request per 10,000 ms) was reached. Retry after 10 seconds.',
