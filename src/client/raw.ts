@@ -146,8 +146,7 @@ export function createCallingRawClient(
     });
   type Build = (...args: unknown[]) => Promise<unknown>;
   const methods: Record<string, Build> = {
-    request: (method, url, init) =>
-      guarded((i) => (client.request as Build)(method, url, i), init as Init | undefined),
+    request: (method, url, init) => guarded((i) => (client.request as Build)(method, url, i), init as Init | undefined),
   };
   for (const method of METHODS)
     methods[method] = (url, init) => guarded((i) => (client[method] as Build)(url, i), init as Init | undefined);

@@ -54,7 +54,9 @@ describe('flagRefusal', () => {
     expect(flagRefusal(error).message).toBe('clientCredentials: refreshMarginSeconds breaks a rule');
     expect(flagRefusal(optionError({ option: 'odd', rule: 'breaks a rule' })).message).toBe('odd breaks a rule');
     // A prefix alone names nothing: only a path the rule reads as an option of a flag.
-    expect(flagRefusal(optionError({ option: 'tlsx.cert', rule: 'breaks a rule' })).message).toBe('tlsx.cert breaks a rule');
+    expect(flagRefusal(optionError({ option: 'tlsx.cert', rule: 'breaks a rule' })).message).toBe(
+      'tlsx.cert breaks a rule',
+    );
     expect(flagRefusal(optionError({ option: 'other.tls.cert', rule: 'breaks a rule' })).message).toBe(
       'other.tls.cert breaks a rule',
     );

@@ -32,7 +32,10 @@ beforeAll(async () => {
   server = await startDriftServer(() => {}, '/gw', { cert: certs.server.cert, key: certs.server.key, ca: certs.ca });
   dir = await tempDir();
   input = dir.file('in.jsonl');
-  await writeFile(input, `${updateLine({ account: VALID_ACCOUNT, documentNumber: VALID_CPF }, { socialName: 'Ana' })}\n`);
+  await writeFile(
+    input,
+    `${updateLine({ account: VALID_ACCOUNT, documentNumber: VALID_CPF }, { socialName: 'Ana' })}\n`,
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -54,7 +57,17 @@ async function run(command: Command, tls: string[], env: Record<string, string> 
         ? ['--out', dir.file(`keys-${Math.random().toString(36).slice(2)}.jsonl`)]
         : [];
   const { code, stdout, stderr } = await runMain(
-    [command, ...target, '--base-url', baseUrl, '--token-url', `${server.url}/oauth/token`, '--client-id', 'cid', ...tls],
+    [
+      command,
+      ...target,
+      '--base-url',
+      baseUrl,
+      '--token-url',
+      `${server.url}/oauth/token`,
+      '--client-id',
+      'cid',
+      ...tls,
+    ],
     { BAAS_CLIENT_SECRET: SECRET, ...env },
   );
   return { code, text: `${stdout}\n${stderr}` };
@@ -98,13 +111,19 @@ describe('a local TLS failure of the token request: the flags to fix, exit 2, in
     }
     // verify's verdict: no token, nothing refused.
     expect(results[0]!.text).toMatch(/^NO TOKEN/m);
-    expect(results[0]!.text).toMatch(/^credentials +client credentials the service accepts +no token: a local TLS failure \((ERR_TLS_OPTION|CLIENT_CERT_EXPIRED)\)/m);
+    expect(results[0]!.text).toMatch(
+      /^credentials +client credentials the service accepts +no token: a local TLS failure \((ERR_TLS_OPTION|CLIENT_CERT_EXPIRED)\)/m,
+    );
   });
 
   it('a refused BaasOptionError of the tls option is the same trouble (read from the cause chain)', async () => {
     const { localTlsFailure } = await import('../../../src/cli/connection/credentials.js');
     const { optionError } = await import('../../../src/option-rules.js');
-    const refused = optionError({ where: 'clientCredentials', option: 'clientCredentials.tls.ca[1]', rule: 'is not a PEM certificate' });
+    const refused = optionError({
+      where: 'clientCredentials',
+      option: 'clientCredentials.tls.ca[1]',
+      rule: 'is not a PEM certificate',
+    });
     expect(localTlsFailure(new Error('wrapped', { cause: refused }))).toEqual({
       kind: 'option',
       reason: '--ca is not a PEM certificate',
