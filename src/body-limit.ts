@@ -19,8 +19,38 @@ export class ResponseTooLarge extends Error {
     readonly status: number,
     readonly contentType: string | undefined,
   ) {
-    super(`the response body (HTTP ${status}) is larger than the limit of ${limitBytes} bytes`);
+    super(`the response body (HTTP ${status}) is larger than the limit of ${shownBytes(limitBytes)}`);
   }
+}
+
+const BINARY_UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+const DECIMAL_UNITS = ['bytes', 'kB', 'MB', 'GB', 'TB', 'PB'];
+
+/** `bytes` exactly, as parts of `base` (`9 GiB 320 MiB 761 KiB`), the largest unit first and parts of 0 left out. */
+function partsOf(bytes: number, base: number, units: readonly string[]): string[] {
+  const parts: string[] = [];
+  let rest = bytes;
+  for (let unit = units.length - 1; unit >= 0; unit -= 1) {
+    const size = base ** unit;
+    const count = Math.floor(rest / size);
+    if (count > 0) parts.push(`${count} ${count === 1 && unit === 0 ? 'byte' : units[unit]}`);
+    rest -= count * size;
+  }
+  return parts;
+}
+
+/**
+ * A size of ours (a limit, a count of bytes) as the package prints it: under 1024 as `N bytes` (`1 byte`),
+ * else exactly, in binary units (`10 MiB`) or decimal ones (`10 GB`), whichever takes fewer parts
+ * (`1 KiB 476 bytes`). Never as one long number: every line is masked where it is shown, and 11 digits
+ * that only symbols join are read as a CPF (SECURITY.md), so `10000000000 bytes` would be shown
+ * `*********00 bytes`. Here every number is a part of at most 4 digits with a unit's letters after it.
+ */
+export function shownBytes(bytes: number): string {
+  if (bytes < 1024) return bytes === 0 ? '0 bytes' : partsOf(bytes, 1024, BINARY_UNITS).join(' ');
+  const binary = partsOf(bytes, 1024, BINARY_UNITS);
+  const decimal = partsOf(bytes, 1000, DECIMAL_UNITS);
+  return (decimal.length < binary.length ? decimal : binary).join(' ');
 }
 
 const tooLarge = (response: Response, limitBytes: number): ResponseTooLarge =>

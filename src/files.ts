@@ -32,6 +32,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import properLockfile from 'proper-lockfile';
 import { basename, dirname, join, resolve } from 'node:path';
+import { shownBytes } from './body-limit.js';
 import { UsageError } from './usage-error.js';
 
 /** Owner read and write, nobody else: journals, reports and exported keys hold personal data. */
@@ -457,7 +458,7 @@ export async function checkRecordedOutput(
   if (format !== record.format) throw refuse(`the journal is for ${record.format}, this name gives ${format}`);
   const stats = await handle.stat();
   if (stats.size < record.bytes || (exact && stats.size !== record.bytes))
-    throw refuse(`it is ${stats.size} bytes, the journal recorded ${record.bytes}`);
+    throw refuse(`it is ${shownBytes(stats.size)}, the journal recorded ${shownBytes(record.bytes)}`);
   const hash = createHash('sha256');
   if (record.bytes > 0)
     for await (const chunk of ownedBytes(handle, { start: 0, end: record.bytes - 1 })) hash.update(chunk);

@@ -16,20 +16,23 @@ const LINE_BREAK_AT_END = /^[^\u0000-\u001f\u007f]*[\r\n]+$/;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const B64TOKEN_CHAR = /[A-Za-z0-9\-._~+/]/;
 
-// What a character is called, by its Unicode category where one word says it (no name table).
+// What a character is called, by its Unicode category where one word says it (no name table). Each
+// pattern is tried on one code point, so none needs anchors.
 const KINDS: readonly [RegExp, string][] = [
-  [/^\u2026$/, 'an ellipsis'],
-  [/^\p{Zs}$/u, 'a space'],
-  [/^[\p{Pi}\p{Pf}"']$/u, 'a quotation mark'],
-  [/^\p{Cf}$/u, 'an invisible character'],
-  [/^\p{Cc}$/u, 'a control character'],
+  [/\u2026/, 'an ellipsis'],
+  [/\p{Zs}/u, 'a space'],
+  [/[\p{Pi}\p{Pf}"']/u, 'a quotation mark'],
+  [/\p{Cf}/u, 'an invisible character'],
+  [/\p{Cc}/u, 'a control character'],
 ];
+// A character that shows when printed (letters, marks, numbers, punctuation, symbols), tried on one code point.
+const SHOWS = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
 
 /** `'…' (U+2026, an ellipsis)`, `a space (U+00A0)`: the character when it shows, its code point, and what it is where cheap. */
 function named(char: string): string {
   const point = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   const kind = KINDS.find(([pattern]) => pattern.test(char))?.[1];
-  return /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(char)
+  return SHOWS.test(char)
     ? `'${char}' (${point}${kind ? `, ${kind}` : ''})`
     : `${kind ?? 'a character'} (${point})`;
 }

@@ -1,6 +1,7 @@
 // The token request itself (RFC 6749 §4.4.2, §5.1, §5.2): one POST to the token endpoint, sent as one
 // attempt of the package's transport (src/transport/: its timer, its redirect rule, its byte limit, its
 // reading of a failure), its answer checked; every failure a BaasTokenError naming the token URL.
+import { shownBytes } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { Secrets } from '../redact.js';
 import { incurableTls, tlsFailure } from '../tls/failure.js';
@@ -146,7 +147,7 @@ export async function requestToken(
       throw fail({
         failure: 'invalid_response',
         status: failure.status,
-        detail: `HTTP ${failure.status} with a body larger than maxResponseBytes (${failure.limitBytes} bytes)`,
+        detail: `HTTP ${failure.status} with a body larger than maxResponseBytes (${shownBytes(failure.limitBytes)})`,
       });
     }
     if (failure.kind === 'timeout') {

@@ -21,11 +21,11 @@ import { operations, type OperationName } from '../generated/operations.js';
 import { redactPath, redactUrl } from '../redact.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
-import { type CommandContext, UsageError } from './command.js';
+import type { CommandContext } from './command.js';
 import { redoclyCli } from './docs.js';
 import { renderDocs } from './docs-page.js';
 import { formatLine, reachableUrl } from './request-log.js';
-import { listenProblem, stopRequested } from './server.js';
+import { listenProblem, portFrom, stopRequested } from './server.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
 import type { Values } from './command.js';
 
@@ -236,18 +236,8 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
   };
 }
 
-function portFrom(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const port = Number(value);
-  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(
-      `--port must be a whole number from 0 to 65535 (0, the default, picks a free one), got "${value}"`,
-    );
-  return port;
-}
-
 export async function runDocsServe(values: DocsServeValues, context: CommandContext): Promise<number> {
-  const port = portFrom(values.port);
+  const port = portFrom(values.port, 0);
   const connection = connectionFrom(values, context.env ?? process.env);
   if (connection.insecureHttp) context.err(INSECURE_HTTP_WARNING);
   const { credentials, baseUrl } = connection;

@@ -1,5 +1,5 @@
 // A small HTTP front that forwards every request to a server of ours and logs one line per request:
-// method, path, status, time, and for a 422 the fields at fault. It never logs a query string, a
+// method, path, status, time (each number of ours between words: see formatLine), and for a 422 the fields at fault. It never logs a query string, a
 // header or a body value, so tokens and CPF numbers cannot reach the log; a field at fault is named
 // only when the contract defines it (./contract-fields.ts), and every part of a line has its control
 // characters escaped (escapeControls of src/redact.ts), since all of it comes from a client. A request its client
@@ -87,11 +87,20 @@ export function faultyFields(headers: IncomingMessage['headers'], body: string):
   }
 }
 
-/** One line for an answer that ended; `path` is already as redactPath shows it. */
+/**
+ * One line for an answer that ended (`GET /a HTTP 200 in 5 ms`, `PUT /a HTTP 422 in 7 ms, fields: /email`);
+ * `path` is already as redactPath shows it.
+ *
+ * Each number of ours (the status, the time) stands between words (`HTTP`, `in`, `ms`). The line is masked
+ * again where it is shown (src/cli/output.ts masks every line whole), and only a letter breaks a run of
+ * digits (SECURITY.md, "The rule for a CPF"): a status and a time written next to the digits of a path or
+ * a field (`GET /x/123456 404 (12 ms)`) would make 11 digits and be masked with them. The same holds for
+ * every line of this file and for the sandbox's (src/sandbox/listen.ts `logLine`).
+ */
 export function formatLine(method: string, path: string, status: number, ms: number, fields: string[]): string {
   const fault =
-    status === 422 ? ` fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
-  return `${escapeControls(method)} ${path} ${status}${fault} (${ms} ms)`;
+    status === 422 ? `, fields: ${fields.length ? fields.map(escapeControls).join(', ') : '(not named)'}` : '';
+  return `${escapeControls(method)} ${path} HTTP ${status} in ${ms} ms${fault}`;
 }
 
 export async function startRequestLog(options: RequestLogOptions): Promise<RequestLog> {
@@ -172,7 +181,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
         // A server behind that closes mid-answer: the client's answer is cut off too (not left open).
         pipeline(answer, res, (error: NodeJS.ErrnoException | null) => {
           if (error && !answer.complete && upstreamFailed)
-            log(`${shown} ${path} ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
+            log(`${shown} ${path} HTTP ${status} (answer cut off: ${escapeControls(error.code ?? error.message)})`);
         });
       },
     );
@@ -182,7 +191,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       upstreamFailed = true;
       // Once the answer has started (a reset mid-answer), the pipeline above cuts it off and logs it.
       if (res.headersSent) return;
-      log(`${shown} ${path} 502 (server behind unreachable: ${escapeControls(error.code ?? error.message)})`);
+      log(`${shown} ${path} HTTP 502 (server behind unreachable: ${escapeControls(error.code ?? error.message)})`);
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('Bad gateway: the server behind the request log did not answer.\n');
     });
@@ -192,7 +201,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     res.on('close', () => {
       if (res.writableFinished || upstreamFailed) return;
       upstream.destroy();
-      const shownStatus = status === undefined ? '' : ` ${status}`;
+      const shownStatus = status === undefined ? '' : ` HTTP ${status}`;
       log(
         `${shown} ${path}${shownStatus} (${stopping ? 'request log stopped' : 'client went away'} after ${Date.now() - started} ms)`,
       );

@@ -23,14 +23,26 @@ export const serverFlags = (defaultPort: number) =>
     },
   }) as const satisfies Record<string, Flag>;
 
+/**
+ * `--port`'s value, for every server of the command line (`docs --serve` too): the rule, what it
+ * defaults to and an example of the right form, then the value given.
+ */
+export function portFrom(raw: string | undefined, defaultPort: number): number {
+  if (raw === undefined) return defaultPort;
+  const port = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    const fallback =
+      defaultPort === 0 ? '0, the default, picks a free one' : `default ${defaultPort}; 0 picks a free one`;
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (${fallback}), e.g. --port 8080, got "${raw}"`);
+  }
+  return port;
+}
+
 export function listenAddress(
   values: { port?: string; host?: string },
   defaultPort: number,
 ): { host: string; port: number } {
-  const port = values.port === undefined ? defaultPort : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535 || values.port?.trim() === '') {
-    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
-  }
+  const port = portFrom(values.port, defaultPort);
   const host = values.host ?? DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
   return { host, port };

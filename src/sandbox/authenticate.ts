@@ -19,8 +19,16 @@ export class Authenticator {
 
   caller(request: SandboxRequest, requestId: string): Caller {
     const token = bearerToken(request.headers.get('authorization'));
+    // Not `Authorization: Bearer <token>`: wherever this detail is shown it is masked (src/redact.ts), and
+    // a value after `Authorization:` is a credential whatever its shape (rightly: a header line quoted in
+    // a log or an error holds a real one), so the help would be shown `Authorization: [REDACTED]`.
     if (token === undefined)
-      return { refused: unauthorized('A bearer token is required: Authorization: Bearer <token>.', requestId) };
+      return {
+        refused: unauthorized(
+          'A bearer token is required: send the Authorization header as Bearer <token>.',
+          requestId,
+        ),
+      };
     const clientIndex = this.byToken.get(token);
     if (clientIndex !== undefined) return { clientIndex };
     const found = this.issued.lookup(token);

@@ -34,6 +34,19 @@ export interface SandboxSize {
 const n = (value: number): string => value.toLocaleString('en-US');
 
 /**
+ * What kind of value was refused, or which bound it broke (`a string`, `a fraction`, `one above 1,000`):
+ * never the value. An options error never shows one (src/option-rules.ts): it is the caller's, and an
+ * echoed number would even be masked where it is shown when it has 11 digits (`got 10000000000`,
+ * shown `got *********00`).
+ */
+function refusedKind(value: unknown, min: number, max: number): string {
+  if (typeof value !== 'number') return `a ${value === null ? 'null' : typeof value}`;
+  if (!Number.isFinite(value)) return 'a number that is not finite';
+  if (!Number.isInteger(value)) return 'a fraction';
+  return value < min ? `one below ${n(min)}` : `one above ${n(max)}`;
+}
+
+/**
  * What is wrong with a size whose counts are each in range (see `countProblem`), or undefined. The
  * totals are products of at most three integers of at most 100,000, exact in a double.
  * `label` names an option as the caller's user knows it (`keysPerAccount`, `--keys`).
@@ -41,11 +54,11 @@ const n = (value: number): string => value.toLocaleString('en-US');
 export function totalProblem(size: SandboxSize, label: (option: SizeOption) => string): string | undefined {
   const accounts = size.clients * size.accountsPerClient;
   if (accounts > SANDBOX_LIMITS.accounts) {
-    return `${label('clients')} × ${label('accountsPerClient')} (customer accounts in all) must be at most ${n(SANDBOX_LIMITS.accounts)}, got ${n(accounts)}`;
+    return `${label('clients')} × ${label('accountsPerClient')} (customer accounts in all) must be at most ${n(SANDBOX_LIMITS.accounts)}: the counts given make more`;
   }
   const keys = accounts * size.keysPerAccount;
   if (keys > SANDBOX_LIMITS.keys) {
-    return `${label('clients')} × ${label('accountsPerClient')} × ${label('keysPerAccount')} (keys in all) must be at most ${n(SANDBOX_LIMITS.keys)}, got ${n(keys)}`;
+    return `${label('clients')} × ${label('accountsPerClient')} × ${label('keysPerAccount')} (keys in all) must be at most ${n(SANDBOX_LIMITS.keys)}: the counts given make more`;
   }
   return undefined;
 }
@@ -55,7 +68,7 @@ export function countProblem(option: SizeOption, value: unknown, label: string):
   const min = SANDBOX_MINIMUMS[option];
   const max = SANDBOX_LIMITS[option];
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return undefined;
-  return `${label} must be an integer from ${min} to ${n(max)}, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`;
+  return `${label} must be an integer from ${min} to ${n(max)}, got ${refusedKind(value, min, max)}`;
 }
 
 /**
@@ -79,5 +92,5 @@ export const SANDBOX_TOKENS = {
 export function ttlProblem(value: unknown, label: string): string | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= SANDBOX_TOKENS.maxTtlSeconds)
     return undefined;
-  return `${label} must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`;
+  return `${label} must be a whole number of seconds from 1 to ${n(SANDBOX_TOKENS.maxTtlSeconds)}, got ${refusedKind(value, 1, SANDBOX_TOKENS.maxTtlSeconds)}`;
 }

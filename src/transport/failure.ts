@@ -10,7 +10,7 @@ import {
   type BaasError,
   type ErrorContext,
 } from '../errors.js';
-import { ResponseTooLarge } from '../body-limit.js';
+import { ResponseTooLarge, shownBytes } from '../body-limit.js';
 import { HeaderRefused, headerRule, type Attempt } from './attempt.js';
 
 export type TransportFailure =
@@ -53,7 +53,7 @@ export function clientError(failure: TransportFailure, context: ErrorContext): B
       return new BaasTimeoutError(failure.timeoutMs, context);
     case 'too-large':
       return new BaasResponseError(
-        `the response body is larger than maxResponseBytes (${failure.limitBytes} bytes)`,
+        `the response body is larger than maxResponseBytes (${shownBytes(failure.limitBytes)})`,
         { status: failure.status, contentType: failure.contentType, limitBytes: failure.limitBytes },
         context,
       );

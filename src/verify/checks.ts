@@ -1,7 +1,7 @@
 // The checks of a verify run, in order: walk list-keys pages, probe the documented errors, and
 // (only when asked) send one update. Each returns rows of the report; none throws on drift.
 import { type Page, walkCursorSteps } from '../client/pagination.js';
-import { ResponseTooLarge } from '../body-limit.js';
+import { ResponseTooLarge, shownBytes } from '../body-limit.js';
 import { buildRequest, type RequestInput, type RequestName } from '../validation/request.js';
 import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
@@ -139,7 +139,7 @@ function failed(check: string, expected: string, error: unknown): CheckResult {
       ? error.message
       : error instanceof ResponseTooLarge
         ? // The transport's limit, named by verify's own option.
-          `the answer (${error.status}) is larger than --max-response-bytes (${error.limitBytes} bytes); reading stopped there`
+          `the answer (${error.status}) is larger than --max-response-bytes (${shownBytes(error.limitBytes)}); reading stopped there`
         : error instanceof NoAnswer
           ? noAnswer(error)
           : `no answer (${(error as Error).name}: ${(error as Error).message})`;

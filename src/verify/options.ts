@@ -91,9 +91,17 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
 /** `--limit N`, the page size, checked once for every command that walks pages (verify, export-keys). */
 export function limitFrom(raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < PAGE_LIMIT_MIN || Number(raw) > MAX_LIMIT)
+  // What was wrong with it, in words (a page of no keys is the mistake `--limit 0` makes).
+  const wrong = !/^[0-9]+$/.test(raw)
+    ? 'the one given is not a whole number'
+    : Number(raw) < PAGE_LIMIT_MIN
+      ? 'the one given asks for no keys'
+      : Number(raw) > MAX_LIMIT
+        ? `the one given is more than ${MAX_LIMIT}`
+        : undefined;
+  if (wrong !== undefined)
     throw new UsageError(
-      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${MAX_LIMIT} (the contract's bound)`,
+      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${MAX_LIMIT}, the keys asked for each page (the contract's bound), e.g. --limit 50: ${wrong}`,
     );
   return Number(raw);
 }

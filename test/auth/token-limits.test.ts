@@ -99,6 +99,16 @@ describe('maxResponseBytes of the token endpoint', () => {
     },
   );
 
+  it('names a limit of 11 digits in units, so the masking leaves it whole (10000000000 bytes: 10 GB, never *********00)', async () => {
+    const endpoint = fakeEndpoint(
+      () =>
+        new Response('{}', { headers: { 'content-type': 'application/json', 'content-length': String(10 ** 10 + 1) } }),
+    );
+    const error = await failure(endpoint, { maxResponseBytes: 10 ** 10 });
+    expect(error.message).toContain('maxResponseBytes (10 GB)');
+    expect(error.message).not.toContain('*');
+  });
+
   it('is 10 MiB by default (a declared Content-Length over it is refused before reading)', async () => {
     const endless = endlessBody();
     const over = fakeEndpoint(
@@ -108,7 +118,7 @@ describe('maxResponseBytes of the token endpoint', () => {
         }),
     );
     const error = await failure(over);
-    expect(error.message).toContain('maxResponseBytes (10485760 bytes)');
+    expect(error.message).toContain('maxResponseBytes (10 MiB)');
     expect(endless.seen.chunks).toBe(0);
     // Exactly at the limit is read as usual.
     const at = fakeEndpoint(() => {

@@ -1,7 +1,14 @@
 // The bounded body read that the client, the token request and verify share: it stops at the first
 // chunk past the limit (or before the first, on a declared Content-Length over it) and cancels the rest.
 import { describe, expect, it } from 'vitest';
-import { ResponseTooLarge, byteLimitProblem, readBytesWithin, readTextWithin } from '../../src/body-limit.js';
+import {
+  ResponseTooLarge,
+  byteLimitProblem,
+  readBytesWithin,
+  readTextWithin,
+  shownBytes,
+} from '../../src/body-limit.js';
+import { redactText } from '../../src/redact.js';
 
 /** A body of `chunks` chunks of `size` bytes that records how far it was read and whether it was cancelled. */
 function streamed(chunks: number, size: number, headers: Record<string, string> = {}) {
@@ -74,5 +81,43 @@ describe('byteLimitProblem', () => {
     expect(byteLimitProblem(10 * 1024 * 1024)).toBeUndefined();
     for (const bad of [0, -1, 1.5, Number.NaN, Infinity, '10', undefined, 2 ** 60])
       expect(byteLimitProblem(bad)).toBeDefined();
+  });
+});
+
+describe('a size as the package prints it (shownBytes)', () => {
+  it.each([
+    [0, '0 bytes'],
+    [1, '1 byte'],
+    [1000, '1000 bytes'],
+    [1023, '1023 bytes'],
+    [1024, '1 KiB'],
+    [1500, '1 KiB 476 bytes'],
+    [10 * 1024 * 1024, '10 MiB'],
+    [10 ** 10, '10 GB'],
+    [10 ** 10 + 1, '10 GB 1 byte'],
+    [Number.MAX_SAFE_INTEGER, '7 PiB 1023 TiB 1023 GiB 1023 MiB 1023 KiB 1023 bytes'],
+  ])('%s bytes is %s', (bytes, shown) => {
+    expect(shownBytes(bytes)).toBe(shown);
+  });
+
+  it('is exact, and no size up to 2^53 is masked as a CPF (only letters break a run of digits)', () => {
+    const factor = { bytes: 1, byte: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5 };
+    const decimal = { kB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15 };
+    const units: Record<string, number> = { ...factor, ...decimal };
+    for (let bytes = 1; bytes < Number.MAX_SAFE_INTEGER / 7; bytes = bytes * 7 + 3) {
+      const shown = shownBytes(bytes);
+      expect(redactText(`the limit of ${shown}`)).toBe(`the limit of ${shown}`);
+      const total = [...shown.matchAll(/(\d+) (\S+)/g)].reduce(
+        (sum, [, n, unit]) => sum + Number(n) * units[unit!]!,
+        0,
+      );
+      expect(total).toBe(bytes);
+    }
+  });
+
+  it("ResponseTooLarge's message names an 11-digit limit whole through the masking", async () => {
+    const response = new Response('x', { headers: { 'content-length': String(10 ** 10 + 1) } });
+    const error = (await readBytesWithin(response, 10 ** 10).catch((e: unknown) => e)) as Error;
+    expect(redactText(error.message)).toBe('the response body (HTTP 200) is larger than the limit of 10 GB');
   });
 });

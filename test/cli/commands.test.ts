@@ -97,7 +97,7 @@ describe('mock', () => {
     const answer = await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: HEADERS });
     expect(answer.status).toBe(200);
     await until(() => server.io.stdout.length === 3);
-    expect(server.io.stdout[2]).toMatch(/^GET \S+list-keys 200 /);
+    expect(server.io.stdout[2]).toMatch(/^GET \S+list-keys HTTP 200 /);
     expect(await server.stop()).toBe(0);
     expect(server.io.stderr).toEqual(['Mock: SIGINT, stopping']);
     expect(stopped).toBe(1);

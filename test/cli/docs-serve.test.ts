@@ -103,7 +103,7 @@ describe('docs --serve refuses', () => {
     const secret = page().split('/')[1]!;
     expect(log.length).toBeGreaterThan(5);
     expect(log.filter((line) => line.includes(secret))).toEqual([]);
-    expect(log).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call 200 /));
+    expect(log).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call HTTP 200 /));
   });
 });
 

@@ -173,7 +173,7 @@ describe('the dispatcher', () => {
     expect(io.stderr).toEqual([
       'Usage: baas-pix-contract mock [options]',
       'See `baas-pix-contract mock --help` for every option.',
-      'baas-pix-contract mock: --port must be a whole number from 0 to 65535, got "x"',
+      'baas-pix-contract mock: --port must be a whole number from 0 to 65535 (default 4010; 0 picks a free one), e.g. --port 8080, got "x"',
     ]);
     expect(io.stdout).toEqual([]);
   });
@@ -200,6 +200,27 @@ describe('the dispatcher', () => {
     [['verify', '--tokn-url', 'https://x'], 'unknown option --tokn-url; did you mean --token-url?'],
     // Numbers are written as the help writes them (src/cli/words.ts): 100,000, not 100000.
     [['sandbox', '--accounts', '0'], '--accounts must be a whole number from 1 to 100,000, got "0"'],
+    // The rule, the default and an example of the right form; for --limit, what was wrong with the value.
+    [
+      ['sandbox', '--port', '70000'],
+      '--port must be a whole number from 0 to 65535 (default 4020; 0 picks a free one), e.g. --port 8080, got "70000"',
+    ],
+    [
+      ['docs', '--serve', '--port', 'x'],
+      '--port must be a whole number from 0 to 65535 (0, the default, picks a free one), e.g. --port 8080, got "x"',
+    ],
+    [
+      ['verify', '--base-url', 'https://x', '--token', 't', '--limit', '0'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given asks for no keys",
+    ],
+    [
+      ['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', '500'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is more than 200",
+    ],
+    [
+      ['export-keys', '--out', 'x.jsonl', '--token', 't', '--limit', 'ten'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is not a whole number",
+    ],
     [
       ['update-many', '--input', 'x', '--dry-run', '--rate', '1000000'],
       '--rate must be a number of requests per second from 0.001 to 100,000, got "1000000"',

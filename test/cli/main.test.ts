@@ -54,7 +54,7 @@ describe('baas-pix-contract (dispatcher)', () => {
     expect(io.stderr.join('\n')).toMatch(/--prot/);
     io = capture();
     expect(await main(['mock', '--port', '70000'], COMMANDS, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--port .*65535, got "70000"/);
+    expect(io.stderr.join('\n')).toMatch(/--port .*65535 .*, e\.g\. --port 8080, got "70000"/);
     io = capture();
     expect(await main(['docs'], COMMANDS, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/--out DIR is required/);

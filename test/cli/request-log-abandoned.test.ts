@@ -95,7 +95,7 @@ describe('a client that goes away', () => {
     client.destroy();
     await until(() => closed === 1 && open.size === 0 && lines.length === 1);
     expect(received[0]!.res.writableFinished).toBe(false);
-    expect(lines).toEqual([expect.stringMatching(/^GET \/stream 200 \(client went away after \d+ ms\)$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^GET \/stream HTTP 200 \(client went away after \d+ ms\)$/)]);
   });
 
   it('a client that waits for its whole answer gets one ordinary line, and nothing behind is cut', async () => {
@@ -112,7 +112,7 @@ describe('a client that goes away', () => {
     expect(body).toBe('done');
     await until(() => lines.length === 1 && closed === 1);
     expect(received[0]!.req.complete).toBe(true);
-    expect(lines).toEqual([expect.stringMatching(/^PUT \/whole 201 \(\d+ ms\)$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^PUT \/whole HTTP 201 in \d+ ms$/)]);
   });
 
   it('a request in flight when the log stops: cancelled behind, and its line says the log stopped', async () => {

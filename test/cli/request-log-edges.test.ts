@@ -5,6 +5,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { faultyFields, formatLine, reachableUrl, startRequestLog, type RequestLog } from '../../src/cli/request-log.js';
 import { redactPath } from '../../src/redact.js';
+import { terminalText } from '../../src/cli/output.js';
 import { json, startFaultServer, type FaultServer } from '../support/fault-server.js';
 import { VALID_CPF } from '../support/fixtures.js';
 import { portIsFree } from './processes.js';
@@ -49,15 +50,15 @@ async function loggedParts(): Promise<{
   end: string;
 }> {
   const line = await logged();
-  const parts = /^(\S+) (\S+) (\d{3})(?: fields: (.*))? \(([^()]*)\)$/.exec(line);
+  const parts = /^(\S+) (\S+) HTTP (\d{3})(?: in (\d+ ms)(?:, fields: (.*))?| \(([^()]*)\))$/.exec(line);
   if (!parts) throw new Error(`not a request log line: ${line}`);
-  const [, method, path, status, fields, end] = parts;
+  const [, method, path, status, time, fields, reason] = parts;
   return {
     method: method!,
     path: path!,
     status: Number(status),
     ...(fields === undefined ? {} : { fields: fields.split(', ') }),
-    end: end!,
+    end: (time ?? reason)!,
   };
 }
 
@@ -275,10 +276,25 @@ describe('the line', () => {
     expect(await loggedParts()).toEqual({ method: 'GET', path: '/slow', status: 204, end: '1234 ms' });
   });
 
+  it('keeps its own status and time apart from the digits of the path, so the masking where it is shown leaves them whole', async () => {
+    // The command line masks every line whole (src/cli/output.ts); only a letter breaks a run of digits,
+    // so `GET /x/123456 404 (12 ms)` was shown `GET /x/****** *** (12 ms)`.
+    upstream.handle((_req, res) => {
+      vi.setSystemTime(Date.now() + 12);
+      res.writeHead(404).end();
+    });
+    await fetch(`${front.url}/x/123456`);
+    expect(terminalText(await logged())).toBe('GET /x/123456 HTTP 404 in 12 ms');
+    lines.length = 0;
+    upstream.handle((_req, res) => res.writeHead(200).end());
+    await fetch(`${front.url}/x/529.982.247-25`);
+    expect(terminalText(await logged())).toBe('GET /x/***.***.***-** HTTP 200 in 0 ms');
+  });
+
   it('formatLine: fields only for a 422', () => {
-    expect(formatLine('GET', '/a', 200, 5, ['x'])).toBe('GET /a 200 (5 ms)');
-    expect(formatLine('PUT', '/a', 422, 7, ['x', 'y'])).toBe('PUT /a 422 fields: x, y (7 ms)');
-    expect(formatLine('PUT', '/a', 422, 7, [])).toBe('PUT /a 422 fields: (not named) (7 ms)');
+    expect(formatLine('GET', '/a', 200, 5, ['x'])).toBe('GET /a HTTP 200 in 5 ms');
+    expect(formatLine('PUT', '/a', 422, 7, ['x', 'y'])).toBe('PUT /a HTTP 422 in 7 ms, fields: x, y');
+    expect(formatLine('PUT', '/a', 422, 7, [])).toBe('PUT /a HTTP 422 in 7 ms, fields: (not named)');
   });
 
   it('redactPath: no query, every run of 11 digits or more masked digit for digit, shorter runs kept', () => {

@@ -133,7 +133,7 @@ describe('control characters are escaped in every part of a line', () => {
 
   it('in the method, the path and the fields', () => {
     const line = formatLine('GE\u001bT', redactPath('/a\nGET /injected 200 (1 ms)'), 422, 1, ['/x\u001b[31m']);
-    expect(line).toBe('GE\\x1bT /a\\nGET /injected 200 (1 ms) 422 fields: /x\\x1b[31m (1 ms)');
+    expect(line).toBe('GE\\x1bT /a\\nGET /injected 200 (1 ms) HTTP 422 in 1 ms, fields: /x\\x1b[31m');
     expect(line).not.toMatch(/[\p{Cc}]/u);
   });
 });

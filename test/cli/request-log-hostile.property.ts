@@ -190,7 +190,7 @@ export function requestLogHostileProperty(depth: Depth): void {
             for (const digits of secrets.cpfs) expect(digitsOnly).not.toContain(digits);
             for (const secret of secrets.tokens) expect(line).not.toContain(secret);
             expect(line).not.toMatch(/Bearer\s+(?!\*)/i);
-            const [, fields] = /^PUT \/v2\/customers\/\S+ 422 fields: (.*) \(\d+ ms\)$/.exec(line) ?? [];
+            const [, fields] = /^PUT \/v2\/customers\/\S+ HTTP 422 in \d+ ms, fields: (.*)$/.exec(line) ?? [];
             expect(fields).toBeDefined();
             for (const field of fields!.split(', ')) expect(CONTRACT_NAMES).toContain(field);
           }

@@ -82,7 +82,7 @@ describe('the request log', () => {
     });
     await settle();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^PUT \/v2\/api\/x 200 \(\d+ ms\)$/);
+    expect(lines[0]).toMatch(/^PUT \/v2\/api\/x HTTP 200 in \d+ ms$/);
   });
 
   it("names the fields of a 422 from Prism's sl-violations (missing properties by name), once each", async () => {
@@ -93,7 +93,7 @@ describe('the request log', () => {
     ).toBe(422);
     await settle();
     expect(lines).toEqual([
-      expect.stringMatching(/^GET \/prism 422 fields: \/email, \/address\/city, DocumentNumber \(\d+ ms\)$/),
+      expect.stringMatching(/^GET \/prism HTTP 422 in \d+ ms, fields: \/email, \/address\/city, DocumentNumber$/),
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('the request log', () => {
     );
     await settle();
     expect(lines).toEqual([
-      expect.stringMatching(/^POST \/problem 422 fields: \/address\/state, DocumentNumber \(\d+ ms\)$/),
+      expect.stringMatching(/^POST \/problem HTTP 422 in \d+ ms, fields: \/address\/state, DocumentNumber$/),
     ]);
   });
 
@@ -132,7 +132,9 @@ describe('the request log', () => {
       await dead.stop();
     }
     expect(lines).toEqual([
-      expect.stringMatching(/^GET \/v2\/api\/pix\/keys\/list-keys 502 \(server behind unreachable: ECONNREFUSED\)$/),
+      expect.stringMatching(
+        /^GET \/v2\/api\/pix\/keys\/list-keys HTTP 502 \(server behind unreachable: ECONNREFUSED\)$/,
+      ),
     ]);
   });
 

@@ -79,13 +79,13 @@ describe('npm run sandbox', () => {
       ).status,
     ).toBe(200);
 
-    expect(await eventually(() => /natural-person 403/.test(sandbox.output()), 5_000)).toBe(true);
+    expect(await eventually(() => /natural-person HTTP 403/.test(sandbox.output()), 5_000)).toBe(true);
     const log = sandbox.output().slice(banner.length);
     // One line per request (its words are the request log's, pinned in request-log-edges.test.ts).
-    expect(log).toMatch(/^GET \S+list-keys 200 /m);
-    expect(log).toMatch(/^PUT \S+natural-person 200 /m);
-    expect(log).toMatch(/^PUT \S+natural-person 422 .*email.*address.state/m);
-    expect(log).toMatch(/^POST .oauth.token 200 /m);
+    expect(log).toMatch(/^GET \S+list-keys HTTP 200 /m);
+    expect(log).toMatch(/^PUT \S+natural-person HTTP 200 /m);
+    expect(log).toMatch(/^PUT \S+natural-person HTTP 422 .*email.*address.state/m);
+    expect(log).toMatch(/^POST .oauth.token HTTP 200 /m);
     for (const secret of [
       ...tokens,
       ...accounts.map((a) => a.cpf),

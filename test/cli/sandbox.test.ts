@@ -42,13 +42,13 @@ describe('sandbox size limits on the command line (in process)', () => {
     expect(huge.code).toBe(2);
     expect(huge.stderr.at(-1)).toMatch(/^baas-pix-contract sandbox: /);
     expect(huge.stderr.at(-1)).toContain('--clients × --accounts');
-    expect(huge.stderr.at(-1)).toMatch(/100,000, got 1,000,000$/);
+    expect(huge.stderr.at(-1)).toMatch(/100,000: the counts given make more$/);
     expect(huge.stderr[1]).toContain('--help');
     expect(huge.built).toBe(0);
     const keys = await run('--clients', '1', '--accounts', '3', '--keys', '100000');
     expect(keys.code).toBe(2);
     expect(keys.stderr.at(-1)).toContain('--accounts × --keys');
-    expect(keys.stderr.at(-1)).toMatch(/250,000, got 300,000$/);
+    expect(keys.stderr.at(-1)).toMatch(/250,000: the counts given make more$/);
     expect(keys.built).toBe(0);
   });
 

@@ -33,7 +33,7 @@ describe('--port and --host', () => {
     const attempt = () => listenAddress({ port }, 1);
     expect(attempt).toThrow(UsageError);
     // The usage error's words are pinned in help.test.ts: here, the option, the range and the value.
-    expect(attempt).toThrow(/^--port .*65535, /);
+    expect(attempt).toThrow(/^--port .*65535 \(default 1; 0 picks a free one\), e\.g\. --port 8080, /);
     expect(attempt).toThrow(`got "${port}"`);
   });
 
@@ -106,7 +106,7 @@ describe('serveUntilStopped', () => {
       // The front forwards to the server behind and logs the request.
       expect(await (await fetch(`${run.url}/path?q=1`)).text()).toBe('behind');
       await until(() => run.io.stdout.length === 4);
-      expect(run.io.stdout[3]).toMatch(/^GET .path 200 /);
+      expect(run.io.stdout[3]).toMatch(/^GET .path HTTP 200 in /);
       for (const other of STOP_SIGNALS) expect(addedListeners(run.before, other), other).toHaveLength(1);
 
       expect(sendStop(run.before, signal)).toBe(1);

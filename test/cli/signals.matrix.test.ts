@@ -43,11 +43,11 @@ describe('npm run mock', () => {
       body: JSON.stringify({ email: 'not-an-email', address: { state: 'XX' } }),
     });
     expect(bad.status).toBe(422);
-    expect(await eventually(() => /natural-person 422/.test(mock.output()), 5_000)).toBe(true);
+    expect(await eventually(() => /natural-person HTTP 422/.test(mock.output()), 5_000)).toBe(true);
     const log = mock.output();
-    expect(log).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys 200 \(\d+ ms\)$/m);
+    expect(log).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys HTTP 200 in \d+ ms$/m);
     expect(log).toMatch(
-      /^PUT \/v2\/api\/baas-onboarding\/account\/natural-person 422 fields: .*\/email.*\/address\/postalCode/m,
+      /^PUT \/v2\/api\/baas-onboarding\/account\/natural-person HTTP 422 in \d+ ms, fields: .*\/email.*\/address\/postalCode/m,
     );
     expect(log).not.toContain(TOKEN);
     expect(log).not.toContain(CPF);

@@ -46,6 +46,8 @@ describe('tokenTextProblem', () => {
     ['sbx_\u00e9', "holds '\u00e9' (U+00E9), which"],
     ['sbx_\u{1f511}', "holds '\u{1f511}' (U+1F511), which"],
     ['sbx\u0085', 'holds a control character (U+0085)'],
+    // A character that neither shows nor has a word of its own (private use): named by its code point alone.
+    ['sbx_\ue000', 'holds a character (U+E000), which'],
     ['abc=def', 'holds "=" before its end'],
     ['==', 'is only "="'],
   ])('%j holds a character no b64token has: refused, naming it by its code point', (token, words) => {
@@ -69,7 +71,8 @@ describe('tokenTextProblem', () => {
     },
   );
 
-  it.each(['sbx_\tabc', 'sbx_abc\r\nX-Evil: 1', '\u0000sbx', 'sbx\u007f', '\u001b[31msbx'])(
+  // A control character before a final line break is the control character's problem, not the line break's.
+  it.each(['sbx_\tabc', 'sbx_abc\r\nX-Evil: 1', '\u0000sbx', 'sbx\u007f', '\u001b[31msbx', 'sbx\tabc\n'])(
     '%j holds a control character: refused',
     (token) => {
       expect(tokenTextProblem(token)).toMatch(/^holds a control character/);

@@ -243,7 +243,7 @@ describe('docs --serve against a sandbox, with client credentials', () => {
     const shown = await send(tab, 'listPixKeys');
     expect(shown.status).toMatch(/^200\b/);
     expect(Object.keys(JSON.parse(shown.body)).sort()).toEqual(['cursor', 'data']);
-    expect(served.cli.lines).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call 200 /));
+    expect(served.cli.lines).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call HTTP 200 /));
   });
 
   it('Send on the update shows 204, and 422 for a body the contract refuses', async () => {
@@ -263,7 +263,7 @@ describe('docs --serve against a sandbox, with client credentials', () => {
     expect(/sbx_at_[0-9a-f]/.test(all), 'an issued token').toBe(false);
     expect(traffic.sentFields.map((name) => name.toLowerCase())).not.toContain('authorization');
     // The sandbox's request log shows the process fetched a token with the client credentials.
-    expect(sandbox.process.lines).toContainEqual(expect.stringMatching(/^POST \/oauth\/token 200/));
+    expect(sandbox.process.lines).toContainEqual(expect.stringMatching(/^POST \/oauth\/token HTTP 200/));
   });
 
   it('the log shows no secret of the served address, no token and no CPF', () => {
@@ -371,7 +371,7 @@ describe('docs --serve against a sandbox, with client credentials', () => {
         expect(outcome).toContain('cors refused');
         // No call reached the sandbox from that page.
         expect(sandbox.process.lines.slice(before).filter((line) => line.includes('list-keys'))).toEqual([]);
-        expect(served.cli.lines).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call 403 /));
+        expect(served.cli.lines).toContainEqual(expect.stringMatching(/^docs --serve: POST \/call HTTP 403 /));
       } finally {
         await new Promise<void>((resolve) => other.close(() => resolve()));
       }

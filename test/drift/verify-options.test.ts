@@ -201,9 +201,18 @@ describe('parseVerifyArgs: usage errors', () => {
       ['--base-url', 'https://:pw-secret-1@gw.example'],
       '--base-url must not carry credentials (user:password@); use --token or BAAS_TOKEN',
     ],
-    [[...BASE, '--limit', '201'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
-    [[...BASE, '--limit', '0'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
-    [[...BASE, '--limit=1.5'], "--limit must be a whole number from 1 to 200 (the contract's bound)"],
+    [
+      [...BASE, '--limit', '201'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is more than 200",
+    ],
+    [
+      [...BASE, '--limit', '0'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given asks for no keys",
+    ],
+    [
+      [...BASE, '--limit=1.5'],
+      "--limit must be a whole number from 1 to 200, the keys asked for each page (the contract's bound), e.g. --limit 50: the one given is not a whole number",
+    ],
     [
       [...BASE, '--allow-writes', '--document-number', CPF, '--body', 'b.json'],
       '--allow-writes needs --account, --document-number and --body',

@@ -44,7 +44,7 @@ describe('against the command-line sandbox', () => {
     await exited;
   });
 
-  /** The sandbox's request log lines (one per request), e.g. `GET /v2/api/pix/keys/list-keys 200 (2 ms)`. */
+  /** The sandbox's request log lines (one per request), e.g. `GET /v2/api/pix/keys/list-keys HTTP 200 in 2 ms`. */
   const requests = () =>
     output()
       .split('\n')
@@ -70,7 +70,7 @@ describe('against the command-line sandbox', () => {
   it.each(examples)('%s with BAAS_TOKEN_URL, BAAS_CLIENT_ID and BAAS_CLIENT_SECRET', async (file) => {
     const sent = await runAgainstSandbox(file, credentials);
     expect(
-      sent.some((line) => line.startsWith('POST /oauth/token 200')),
+      sent.some((line) => line.startsWith('POST /oauth/token HTTP 200')),
       sent.join('\n'),
     ).toBe(true);
   });

@@ -502,9 +502,9 @@ describe('consumer projects', () => {
             headers: { authorization: 'Bearer t', 'user-agent': 'npx-test/1' },
           });
           expect(response.status).toBe(200);
-          expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(mock.output()), 5_000)).toBe(
-            true,
-          );
+          expect(
+            await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys HTTP 200/.test(mock.output()), 5_000),
+          ).toBe(true);
         } finally {
           mock.child.kill('SIGTERM');
         }
@@ -531,9 +531,9 @@ describe('consumer projects', () => {
           });
           expect(response.status).toBe(200);
           expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(3);
-          expect(await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys 200/.test(sandbox.output()), 5_000)).toBe(
-            true,
-          );
+          expect(
+            await eventually(() => /GET \/v2\/api\/pix\/keys\/list-keys HTTP 200/.test(sandbox.output()), 5_000),
+          ).toBe(true);
           // verify from the same install, against it: no drift (exit 0), its token masked in the table.
           const report = await npx([
             'verify',

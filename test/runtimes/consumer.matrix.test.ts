@@ -117,7 +117,7 @@ const REFUSED = {
 
 /** The statuses the sandbox logged for requests starting with `start` (e.g. `GET /v2/…?limit=2 `). */
 const statuses = (lines: string[], start: string) =>
-  lines.filter((line) => line.startsWith(start)).map((line) => Number(/ → (\d+) /.exec(line)?.[1]));
+  lines.filter((line) => line.startsWith(start)).map((line) => Number(/ → HTTP (\d+) /.exec(line)?.[1]));
 
 function checkRun(outcome: Awaited<ReturnType<typeof againstSandbox>>, tls = expected(CREATED).tls): void {
   const printed = outcome.printed as { runtime: string; result: unknown };

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMswHandlers, createSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { listen, logLine } from '../../src/sandbox/listen.js';
 import { answerOf, LIST } from './in-process.js';
+import { terminalText } from '../../src/cli/output.js';
 
 // Before any server starts: the adapter must leave the process's Response alone.
 const NodeResponse = globalThis.Response;
@@ -19,9 +20,27 @@ describe('the log line', () => {
       'http://h/v2/api/x?Account=300541976902&DocumentNumber=52998224725&limit=5&cursor=3.abc&secret=xyz',
     );
     expect(logLine(request, 200, 1.26)).toBe(
-      'GET /v2/api/x?Account=**********02&DocumentNumber=*********25&limit=5&cursor=%E2%80%A6&secret=%E2%80%A6 → 200 (1.3 ms)',
+      'GET /v2/api/x?Account=**********02&DocumentNumber=*********25&limit=5&cursor=%E2%80%A6&secret=%E2%80%A6 → HTTP 200 in 1.3 ms',
     );
-    expect(logLine(new Request('http://h/p', { method: 'PUT' }), 'dropped', 0)).toBe('PUT /p → dropped (0.0 ms)');
+    expect(logLine(new Request('http://h/p', { method: 'PUT' }), 'dropped', 0)).toBe('PUT /p → dropped in 0.0 ms');
+  });
+
+  it('keeps its own status and time apart from the digits of the path and query, so the masking where it is shown leaves them whole', async () => {
+    // The command line masks every line whole (src/cli/output.ts); only a letter breaks a run of digits.
+    const lines: string[] = [];
+    const server = await listen(async () => new Response(null, { status: 404 }), { log: (line) => lines.push(line) });
+    running.push(server);
+    vi.useFakeTimers({ toFake: ['performance'] });
+    await fetch(`${server.url}/x/123456`);
+    await fetch(`${server.url}/x/12345?limit=5`);
+    expect(lines.map(terminalText)).toEqual([
+      'GET /x/123456 → HTTP 404 in 0.0 ms',
+      'GET /x/12345?limit=5 → HTTP 404 in 0.0 ms',
+    ]);
+    // A CPF of the path is still masked.
+    expect(terminalText(logLine(new Request('http://h/x/529.982.247-25'), 200, 12.5))).toBe(
+      'GET /x/***.***.***-** → HTTP 200 in 12.5 ms',
+    );
   });
 });
 
@@ -39,7 +58,7 @@ describe('listen()', () => {
     expect(overHttp.status).toBe(200);
     expect(overHttp.text).toBe(inProcess.text);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys\?limit=2 → 200 \([0-9]+\.[0-9] ms\)$/);
+    expect(lines[0]).toMatch(/^GET \/v2\/api\/pix\/keys\/list-keys\?limit=2 → HTTP 200 in [0-9]+\.[0-9] ms$/);
     expect(globalThis.Response).toBe(NodeResponse);
     // Bound to 127.0.0.1 only: not on the IPv6 loopback.
     await expect(fetch(`http://[::1]:${server.port}/v2/api/pix/keys/list-keys`, { headers })).rejects.toBeInstanceOf(
@@ -57,8 +76,8 @@ describe('listen()', () => {
     sandbox.inject({ operation: 'listPixKeys', drop: true });
     await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers }).catch(() => undefined);
     expect(lines).toEqual([
-      'GET /v2/api/pix/keys/list-keys?limit=1 → 200 (0.0 ms)',
-      'GET /v2/api/pix/keys/list-keys → dropped (0.0 ms)',
+      'GET /v2/api/pix/keys/list-keys?limit=1 → HTTP 200 in 0.0 ms',
+      'GET /v2/api/pix/keys/list-keys → dropped in 0.0 ms',
     ]);
   });
 
@@ -99,9 +118,9 @@ describe('listen()', () => {
       expect(error).toBeInstanceOf(TypeError);
       expect((await fetch(`${server.url}/v2/api/pix/keys/list-keys`, { headers: auth })).status).toBe(200);
     }
-    expect(lines.map((line) => line.replace(/\([0-9.]+ ms\)/, '(t)'))).toEqual([
-      'GET /v2/api/pix/keys/list-keys → dropped (t)',
-      'GET /v2/api/pix/keys/list-keys → 200 (t)',
+    expect(lines.map((line) => line.replace(/ in [0-9.]+ ms$/, ' in t'))).toEqual([
+      'GET /v2/api/pix/keys/list-keys → dropped in t',
+      'GET /v2/api/pix/keys/list-keys → HTTP 200 in t',
     ]);
   });
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SANDBOX_LIMITS } from '../../src/sandbox/index.js';
 import { countProblem, totalProblem } from '../../src/sandbox/limits.js';
 import { refusalOf } from '../support/refusal.js';
+import { redactText } from '../../src/redact.js';
 import { spec } from '../support/spec.js';
 
 /** The key types the contract names (KnownPixKeyType), in the spec's order: an account of 5 keys has one of each. */
@@ -45,18 +46,26 @@ describe('createSandbox options', () => {
     expect(createSandbox({ seed: 'other' }).snapshot()).not.toEqual(snapshot);
   });
 
-  it('refuses counts that are not integers from their minimum to their limit, naming the option, the range and the value', () => {
+  it('refuses counts that are not integers from their minimum to their limit, naming the option, the range and the bound broken, never the value', () => {
     // The message's format, pinned once here.
     expect(() => createSandbox({ clients: 0 })).toThrow(
-      new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got 0'),
+      new RangeError('createSandbox: clients must be an integer from 1 to 1,000, got one below 1'),
     );
     expect(refusal(() => createSandbox({ accountsPerClient: 1.5 }))).toMatch(
-      /^createSandbox: accountsPerClient .*100,000, got 1\.5$/,
+      /^createSandbox: accountsPerClient .*100,000, got a fraction$/,
     );
-    expect(refusal(() => createSandbox({ keysPerAccount: -1 }))).toMatch(/keysPerAccount .*from 0 to 100,000, got -1$/);
+    expect(refusal(() => createSandbox({ keysPerAccount: -1 }))).toMatch(
+      /keysPerAccount .*from 0 to 100,000, got one below 0$/,
+    );
     // A value of another type is named by its type.
     expect(refusal(() => createSandbox({ keysPerAccount: '5' as unknown as number }))).toMatch(
       /keysPerAccount .*got a string$/,
+    );
+    expect(refusal(() => createSandbox({ clients: Number.NaN }))).toMatch(/clients .*got a number that is not finite$/);
+    expect(refusal(() => createSandbox({ clients: null as unknown as number }))).toMatch(/clients .*got a null$/);
+    // Never the value (an options error shows none): an 11-digit one was echoed, and masked where shown.
+    expect(refusal(() => createSandbox({ keysPerAccount: 10_000_000_000 }))).toBe(
+      'createSandbox: keysPerAccount must be an integer from 0 to 100,000, got one above 100,000',
     );
     expect(
       createSandbox({ clients: 1, accountsPerClient: 1, keysPerAccount: 0 }).snapshot().clients[0]!.accounts[0]!.keys,
@@ -88,15 +97,17 @@ describe('createSandbox options', () => {
     expect(accounts).toBeInstanceOf(RangeError);
     const product = 'clients × accountsPerClient';
     expect(accounts.message).toContain(product);
-    expect(accounts.message).toMatch(/100,000, got 101,000$/);
+    expect(accounts.message).toMatch(/must be at most 100,000: the counts given make more$/);
+    expect(accounts.message).not.toContain('101');
     const keys = fail({ clients: 5, accountsPerClient: 2, keysPerAccount: 25_001 });
     expect(keys.message).toContain(`${product} × keysPerAccount`);
-    expect(keys.message).toMatch(/250,000, got 250,010$/);
+    expect(keys.message).toMatch(/must be at most 250,000: the counts given make more$/);
+    expect(keys.message).not.toContain('250,010');
     expect(fail({ clients: 1, accountsPerClient: 1, keysPerAccount: 100_001 }).message).toMatch(
-      /keysPerAccount .*100,000, got 100001$/,
+      /keysPerAccount .*100,000, got one above 100,000$/,
     );
-    expect(fail({ clients: 1001 }).message).toMatch(/clients .*1,000, got 1001$/);
-    expect(fail({ accountsPerClient: 100_001 }).message).toMatch(/accountsPerClient .*100,000, got 100001$/);
+    expect(fail({ clients: 1001 }).message).toMatch(/clients .*1,000, got one above 1,000$/);
+    expect(fail({ accountsPerClient: 100_001 }).message).toMatch(/accountsPerClient .*100,000, got one above 100,000$/);
     // 10^11 keys (issue 19): refused at once, with nothing allocated for it. Last, so that a sandbox
     // without its limits fails on the small cases above instead of trying to build this one.
     const heap = process.memoryUsage().heapUsed;
@@ -176,7 +187,7 @@ describe('problems the sandbox writes', () => {
       401,
       'unauthorized',
       'Unauthorized',
-      'A bearer token is required: Authorization: Bearer <token>.',
+      'A bearer token is required: send the Authorization header as Bearer <token>.',
     );
     const unknown = problemBody(401, 'unauthorized', 'Unauthorized', 'The bearer token is not known to this sandbox.');
     const token = sandbox.clients[0]!.token;
@@ -789,7 +800,7 @@ describe('the words of the sandbox', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const limited = createSandbox({ seed: 'words', rateLimit: { requests: 1, windowMs: 10_000 } });
     await list(limited);
-    expect({
+    const words = {
       path: await detail(sandbox.fetch('http://s/v2/api/pix/keys', { headers: { authorization: `Bearer ${token}` } })),
       method: await detail(sandbox.fetch(LIST, { method: 'POST' })),
       noToken: await detail(sandbox.fetch(LIST, { headers: { 'user-agent': 't/1' } })),
@@ -814,10 +825,11 @@ describe('the words of the sandbox', () => {
       preferCode: await detail(list(sandbox, '', { prefer: 'code=404' })),
       preferExample: await detail(list(sandbox, '', { prefer: 'code=429, example=LastPage' })),
       rateLimited: await detail(list(limited)),
-    }).toEqual({
+    };
+    expect(words).toEqual({
       path: 'No operation of the contract has this path.',
       method: 'This path answers GET only.',
-      noToken: 'A bearer token is required: Authorization: Bearer <token>.',
+      noToken: 'A bearer token is required: send the Authorization header as Bearer <token>.',
       unknownToken: 'The bearer token is not known to this sandbox.',
       oneField: ['1 field broke a rule of the contract.', 'limit must be at least 1'],
       fields: [
@@ -849,5 +861,8 @@ describe('the words of the sandbox', () => {
       preferExample: 'Prefer asks for example=LastPage, which listPixKeys does not document for 429.',
       rateLimited: 'The rate limit of this client (1 request per 10,000 ms) was reached. Retry after 10 seconds.',
     });
+    // Wherever a detail is shown (a BaasApiError's message, the command line) it is masked: each is left
+    // whole by it (`Authorization: Bearer <token>` was shown `Authorization: [REDACTED]`).
+    for (const text of Object.values(words).flat()) expect(redactText(text)).toBe(text);
   });
 });

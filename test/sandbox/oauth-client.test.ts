@@ -147,7 +147,7 @@ describe('over HTTP: listen(), the global fetch', () => {
     const issued = await clientCredentials({ tokenUrl: `${server.url}/oauth/token`, clientId, clientSecret })();
     const tokenLines = lines.filter((line) => line.startsWith('POST /oauth/token'));
     expect(tokenLines.length).toBeGreaterThan(0);
-    for (const line of tokenLines) expect(line).toMatch(/^POST \/oauth\/token → 200 \(\d+\.\d ms\)$/);
+    for (const line of tokenLines) expect(line).toMatch(/^POST \/oauth\/token → HTTP 200 in \d+\.\d ms$/);
     for (const secret of [clientSecret, clientId, btoa(`${clientId}:${clientSecret}`), issued])
       expect(lines.join('\n')).not.toContain(secret);
   });

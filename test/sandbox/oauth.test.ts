@@ -392,6 +392,9 @@ describe('issued tokens on the API', () => {
         /^createSandbox: tokenTtlSeconds must be a whole number of seconds from 1 to 86,400, got /,
       );
     }
+    expect(() => createSandbox({ tokenTtlSeconds: 1e10 })).toThrow(
+      /^createSandbox: tokenTtlSeconds must be a whole number of seconds from 1 to 86,400, got one above 86,400$/,
+    );
     expect(() => createSandbox({ tokenTtlSeconds: 1 })).not.toThrow();
     expect(() => createSandbox({ tokenTtlSeconds: 86_400 })).not.toThrow();
     expect(SANDBOX_TOKENS.maxTtlSeconds).toBe(86_400);

@@ -122,6 +122,25 @@ describe('checkTlsOptions reads PEM by its labels, at creation, saying what a fi
       { ca: [PEM, '/etc/ssl/provider-ca.crt'] },
       "tls.ca[1] is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
     ],
+    // A path without an extension is told by how it begins; one without either is not a path.
+    ...[
+      '/etc/baas/client',
+      './client',
+      '../certs/client',
+      '~/client',
+      '.\\client',
+      'C:\\certs\\client',
+      'd:/certs/client',
+    ].map((path): [{ cert: string; key: string }, string] => [
+      { cert: path, key: KEY },
+      "tls.cert is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
+    ]),
+    ...['client', '.client', '~client', 'C:client', 'a.b c', 'MII.toolong'].map(
+      (text): [{ cert: string; key: string }, string] => [
+        { cert: text, key: KEY },
+        'tls.cert is not PEM text: it must hold a -----BEGIN CERTIFICATE----- block',
+      ],
+    ),
     // A block of the other kind.
     [
       { cert: KEY, key: PEM },
@@ -132,6 +151,8 @@ describe('checkTlsOptions reads PEM by its labels, at creation, saying what a fi
       'tls.key holds a CERTIFICATE, not a -----BEGIN … PRIVATE KEY----- block: cert and key swapped?',
     ],
     [{ cert: CSR, key: KEY }, 'tls.cert holds a CERTIFICATE REQUEST, not a -----BEGIN CERTIFICATE----- block'],
+    [{ cert: PEM, key: CSR }, 'tls.key holds a CERTIFICATE REQUEST, not a -----BEGIN … PRIVATE KEY----- block'],
+    [{ ca: CSR }, 'tls.ca holds a CERTIFICATE REQUEST, not a -----BEGIN CERTIFICATE----- block'],
     [
       { ca: EC_KEY },
       "tls.ca holds an EC PRIVATE KEY, not a -----BEGIN CERTIFICATE----- block: ca takes the authority's certificate, never a key",
@@ -141,6 +162,25 @@ describe('checkTlsOptions reads PEM by its labels, at creation, saying what a fi
       { cert: 'MIIBkTCB+wIJAKHBfpegPjMCMA0GCSqGSIb3DQEBCwUA', key: KEY },
       'tls.cert is not PEM text: it must hold a -----BEGIN CERTIFICATE----- block',
     ],
+    // Base64 holds "/" and "+": not a path, unless it begins as one.
+    [
+      { cert: 'MIIBkTCB/wIJAKHB+fpegPjMCMA0GCSqGSIb3DQEBCwUA', key: KEY },
+      'tls.cert is not PEM text: it must hold a -----BEGIN CERTIFICATE----- block',
+    ],
+    // A path read from a file or a variable keeps its line break: still one line, still a path.
+    [
+      { cert: ' /etc/baas/client.crt\n', key: KEY },
+      "tls.cert is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
+    ],
+    [
+      { cert: new Uint8Array([0x30, 0x82, 1]), key: KEY },
+      'tls.cert holds no PEM block: it must hold a -----BEGIN CERTIFICATE----- block (DER bytes? openssl x509 -inform der converts them)',
+    ],
+    [
+      { ca: new Uint8Array([0x30, 0x82, 1]) },
+      'tls.ca holds no PEM block: it must hold a -----BEGIN CERTIFICATE----- block (DER bytes? openssl x509 -inform der converts them)',
+    ],
+    [{ pfx: '  \n' }, 'tls.pfx must be non-empty PEM text or bytes'],
     [
       { cert: PEM, key: new Uint8Array([0x30, 0x82, 1]) },
       'tls.key holds no PEM block: it must hold a -----BEGIN … PRIVATE KEY----- block (DER bytes? openssl pkey -inform der converts them)',

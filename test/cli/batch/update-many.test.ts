@@ -51,7 +51,7 @@ describe('update-many against a rate-limited sandbox with 5 % of 503s', () => {
       customers.map((_, index) => `Batch ${index + 1}`),
     );
     // 503s and 429s were answered along the way, and retried.
-    expect(sandbox.requests.some((line) => / → 503 /.test(line))).toBe(true);
+    expect(sandbox.requests.some((line) => / → HTTP 503 /.test(line))).toBe(true);
 
     const written = await readFile(report, 'utf8');
     const parsed = JSON.parse(written) as {
