@@ -4,6 +4,7 @@
 import { shownBytes } from '../body-limit.js';
 import type { FetchLike } from '../fetch.js';
 import { Secrets } from '../redact.js';
+import { incurableTls, tlsFailure } from '../tls/failure.js';
 import { Attempt } from '../transport/attempt.js';
 import { failureOf } from '../transport/failure.js';
 import { NO_RETRY, sendRequest } from '../transport/pipeline.js';
@@ -62,6 +63,23 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export const MAX_ACCESS_TOKEN_CHARS = 4096;
 
+/**
+ * The redacted copy of a failed token request's cause, which keeps what a TLS failure says of itself (its
+ * code, kind, reason and `incurable`: no key material, src/tls/failure.ts), so a reader of the token error
+ * (the command line) tells a local certificate mistake from an endpoint that is down, from fields.
+ */
+function keptCause(cause: unknown, known: Secrets): Error {
+  const copy = known.cause(cause);
+  const tls = tlsFailure(cause);
+  if (tls === undefined) return copy;
+  return Object.assign(copy, {
+    code: tls.code,
+    kind: tls.kind,
+    reason: known.text(tls.reason),
+    incurable: incurableTls(tls),
+  });
+}
+
 export async function requestToken(
   settings: ResolvedClientCredentials,
   fetch: FetchLike,
@@ -77,7 +95,7 @@ export async function requestToken(
       ...init,
       tokenUrl: settings.shownUrl,
       secrets: known,
-      ...(init.cause === undefined ? {} : { cause: known.cause(init.cause) }),
+      ...(init.cause === undefined ? {} : { cause: keptCause(init.cause, known) }),
     });
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);

@@ -99,13 +99,18 @@ function failureReason(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The cause chain as one text: each message, with its code when the message does not name it. */
+/**
+ * The cause chain as one text: each message, with its code when the message does not name it. A failure
+ * that names itself (its `code` beside its `reason`, as failureReason reads it: a TLS failure) ends the
+ * text: its message already says what its causes say, and the reason is said once.
+ */
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
+    const { code, reason } = current as { code?: unknown; reason?: unknown };
     const message = current instanceof Error ? current.message : String(current);
     parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
+    if (typeof code === 'string' && typeof reason === 'string') break;
     current = (current as { cause?: unknown }).cause;
   }
   return parts.join(': ');

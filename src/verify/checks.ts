@@ -7,6 +7,7 @@ import type { DriftChecker, DriftProblem } from '../drift/index.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { BudgetExhausted, NoAnswer, type Budget, type Exchange, type UnfollowedRedirect } from './budget.js';
 import {
+  inFlagTerms,
   refusalMessage,
   refusalSeen,
   tokenEndpointRefusal,
@@ -120,7 +121,7 @@ const NO_ANSWER_WORDS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'no such host; check --base-url',
 };
 
-/** Why nothing answered, from the transport's reading of the failure (its code, its cause chain). */
+/** Why nothing answered, from the transport's reading of the failure (its code, its cause chain), `tls` options named by their flags. */
 function noAnswer({ failure, limitedBy }: NoAnswer): string {
   if (failure.kind === 'timeout') return `no answer within ${failure.timeoutMs} ms (${limitedBy})`;
   // 'aborted' needs a caller's signal, and verify gives the transport none: shown by its kind all the same.
@@ -128,7 +129,7 @@ function noAnswer({ failure, limitedBy }: NoAnswer): string {
   const { code } = failure;
   return code !== undefined && Object.hasOwn(NO_ANSWER_WORDS, code)
     ? `no answer (${code}: ${NO_ANSWER_WORDS[code]})`
-    : `no answer (${failure.message})`;
+    : `no answer (${inFlagTerms(failure.message)})`;
 }
 
 function failed(check: string, expected: string, error: unknown): CheckResult {

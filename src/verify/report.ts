@@ -76,9 +76,9 @@ export function formatHeader(baseUrl: string, kind: CredentialKind, secrets: Sec
 
 /** The summary's verdict: credentials refused or no token first (nothing else could be checked), then drift, then incomplete. */
 function verdictOf(report: VerifyReport): string {
-  // A --token-url that is no token endpoint refused nothing: the credentials were never looked at.
+  // A --token-url that is no token endpoint, or a local TLS failure, refused nothing: the credentials were never looked at.
   if (report.credentialsRefused)
-    return troubleOf(report.credentialsRefused) === 'token-url' ? 'NO TOKEN' : 'CREDENTIALS REFUSED';
+    return troubleOf(report.credentialsRefused) === 'refused' ? 'CREDENTIALS REFUSED' : 'NO TOKEN';
   if (report.drifted) return 'DRIFT';
   if (report.writeRefused) return 'WRITE REFUSED (the write could not be verified)';
   return report.counts.error > 0 ? 'INCOMPLETE (no drift seen, but some checks could not run)' : 'no drift';

@@ -158,10 +158,25 @@ describe('verify with client credentials', () => {
         {},
         /--cert: cannot read \/nonexistent\/client.crt \(ENOENT\)/,
       ],
+      [
+        // Before any file is read: over plain http the certificate would never be presented.
+        [
+          '--token-url',
+          'http://127.0.0.1:9/t',
+          '--client-id',
+          'x',
+          '--cert',
+          '/nonexistent/client.crt',
+          '--key',
+          '/nonexistent/client.key',
+        ],
+        { BAAS_CLIENT_SECRET: CLIENT_SECRET },
+        /^baas-pix-contract verify: --cert and --key are never used with --token-url on plain http: .*give --token-url as https:\/\/, or leave --cert and --key out$/m,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const lines: string[] = [];
-      const code = await main(['--base-url', 'http://127.0.0.1:9', ...args], {
+      const code = await main(['--base-url', 'https://127.0.0.1:9', ...args], {
         out: (t) => lines.push(t),
         err: (t) => lines.push(t),
         env,

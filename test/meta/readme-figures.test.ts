@@ -24,13 +24,15 @@ const SOURCES: { what: string; claims: (figure: Figure) => boolean; check: (figu
     check: (f) => expect(f.text).toBe(LARGEST_RSS),
   },
   {
-    what: "BENCHMARKS.md's `npm ci` row: its budget, and a measured size under it",
+    // The size the README states is the one last measured, not a wish: issue 27's budget (< 500 MB)
+    // stands in the row's target column, met or not.
+    what: "BENCHMARKS.md's `npm ci` row: the size measured",
     claims: (f) => f.unit === 'MB' && /npm ci/.test(f.context),
     check: (f) => {
       const row = benchmarkRow('`npm ci`');
-      expect(row).toContain(`< ${f.text}`);
+      expect(row).toContain('< 500 MB');
       const measured = Number(/\*\*(\d+) MB/.exec(row)?.[1]);
-      expect(measured).toBeLessThan(f.value);
+      expect(measured).toBe(f.value);
     },
   },
   {

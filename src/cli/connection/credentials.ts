@@ -17,10 +17,11 @@ import type { TokenSource } from '../../client/token.js';
 import { BaasApiError, BaasAuthError } from '../../errors.js';
 import { clientSecrets, heldSecrets, hideQueryValues, type Secrets } from '../../redact.js';
 import { isInsecureRemote } from '../../loopback.js';
-import { lazyTlsFetch } from '../../tls/lazy.js';
+import { lazyTlsFetch, type TlsTarget } from '../../tls/lazy.js';
 import { tokenTextProblem } from '../../token-text.js';
 import type { ConnectOptions, TlsOptions } from '../../tls/options.js';
 import { type BaasOptionError, isBaasOptionError } from '../../option-rules.js';
+import { PERMANENT_TLS_KINDS, type TlsFailureKind } from '../../tls/failure.js';
 import { EXIT } from './exit-codes.js';
 
 /** What a run authenticates with, as its first output line names it (never the secret). */
@@ -59,6 +60,8 @@ export class CredentialError extends Error {
 
 /** The command-line values that concern credentials (see options.ts). */
 export interface CredentialFlags {
+  /** The service's root, checked already (base-url.ts): here only to refuse a client certificate over plain http. */
+  'base-url'?: string | undefined;
   token?: string | undefined;
   'token-url'?: string | undefined;
   'client-id'?: string | undefined;
@@ -85,8 +88,9 @@ const AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'clien
 
 /**
  * The flag (or variable) that gives each library option the command line sets, keyed by the option as a
- * refusal names it (`BaasOptionError.option`): clientCredentials' options, and the members of the `tls`
- * option built from --cert, --key, --pfx, --ca and BAAS_TLS_PASSPHRASE (lazyTlsFetch(tls, 'tls')).
+ * refusal names it (`BaasOptionError.option`), under any of the prefixes TLS_OPTION_AT allows:
+ * clientCredentials' options, and the members of the `tls` option built from --cert, --key, --pfx, --ca
+ * and BAAS_TLS_PASSPHRASE (the client's `tls`, and the same given to clientCredentials as its `tls`).
  */
 const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   ...({
@@ -106,14 +110,39 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   tls: 'a client certificate (--cert and --key, --pfx, or --ca)',
 };
 
+// The prefixes under which an option path names an option of FLAG_OF_OPTION: the command line gives the
+// same settings to the client and to clientCredentials, so `clientCredentials.tls.passphrase` is
+// `tls.passphrase` and `clientCredentials.tokenUrl` is `tokenUrl`. A member's index (`tls.ca[1]`) names the
+// member's flag too.
+const OPTION_PREFIX = /^(?:clientCredentials\.)?/;
+const OPTION_PATH = /^(?:clientCredentials\.)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)(?:\[\d+\])*$/;
+
+/** The flag that gives `option` (an option path as a refusal names it), by the rule above; undefined for none. */
+export function flagOfOption(option: string): string | undefined {
+  const path = OPTION_PATH.exec(option)?.[1];
+  return path !== undefined && Object.hasOwn(FLAG_OF_OPTION, path) ? FLAG_OF_OPTION[path] : undefined;
+}
+
+/** Whether `option` (an option path) is the `tls` option or one of its members, under any prefix the rule allows. */
+export const isTlsOption = (option: string): boolean => /^tls(?:$|[.[])/.test(option.replace(OPTION_PREFIX, ''));
+
+// An option path of the `tls` option in a library's words (`clientCredentials.tls.passphrase`, `tls.key`).
+const TLS_OPTION_IN_TEXT = /(?<![\w:./-])(?:clientCredentials\.)?tls(?:\.[A-Za-z]+)?\b/g;
+
+/** A library's text with each option path of the `tls` option named by its flag (`tls.key` is `--key`). */
+export function inFlagTerms(text: string): string {
+  return text.replace(TLS_OPTION_IN_TEXT, (option) => flagOfOption(option) ?? option);
+}
+
 /**
  * A library's refusal of an option the command line set, in the command line's words: the flag that gave
- * the option, then the rule (`--client-id must not contain control characters`). Read from the error's
- * `option` and `rule`, never from its message; an option no flag gives keeps its own name.
+ * the option, then the rule (`--client-id must not contain control characters`), its own mentions of the
+ * `tls` option named by their flags too. Read from the error's `option` and `rule`, never from its
+ * message; an option no flag gives keeps its own name.
  */
 export function flagRefusal(error: BaasOptionError): CredentialError {
-  const flag = FLAG_OF_OPTION[error.option] ?? (error.where ? `${error.where}: ${error.option}` : error.option);
-  return new CredentialError(`${flag} ${error.rule}`);
+  const flag = flagOfOption(error.option) ?? (error.where ? `${error.where}: ${error.option}` : error.option);
+  return new CredentialError(`${flag} ${inFlagTerms(error.rule)}`);
 }
 
 export const MISSING_CREDENTIALS = `no credentials: ${ENV.token} is not set and no --token was given; give a token (--token TOKEN, or ${ENV.token}), or client credentials (--token-url URL --client-id ID, with the secret in ${ENV.clientSecret})`;
@@ -139,6 +168,42 @@ export interface CredentialRefusal {
   code?: string;
   /** How the token request failed (a BaasTokenError's `failure`): absent for the service's 401 or 403. */
   failure?: TokenFailure;
+  /** The local TLS failure that kept the token request from being sent or answered (localTlsFailure). */
+  tls?: LocalTlsFailure;
+}
+
+/**
+ * A TLS failure the command line must change to cure, read from an error's cause chain (localTlsFailure):
+ * a TLS failure that says another attempt cannot cure it (src/tls/failure.ts: the option, a certificate,
+ * the negotiation), or a library's refusal of the `tls` option (a BaasOptionError).
+ */
+export interface LocalTlsFailure {
+  /** What it is a verdict on (src/tls/failure.ts), `option` for a refused `tls` option. */
+  kind: TlsFailureKind;
+  /** The failure's code (ERR_TLS_OPTION, CLIENT_CERT_EXPIRED, …), when it has one. */
+  code?: string;
+  /** What went wrong, in the command line's words (flags, not options). */
+  reason: string;
+}
+
+const TLS_KINDS: ReadonlySet<string> = new Set<TlsFailureKind>([...PERMANENT_TLS_KINDS, 'connection']);
+
+/** The local TLS failure somewhere in `error`'s cause chain (see LocalTlsFailure), or undefined for none. */
+export function localTlsFailure(error: unknown): LocalTlsFailure | undefined {
+  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 6; depth += 1) {
+    if (isBaasOptionError(current) && isTlsOption(current.option))
+      return { kind: 'option', reason: flagRefusal(current).message };
+    const { kind, code, reason, incurable } = current as Record<string, unknown>;
+    // The rule of src/tls/failure.ts, read from its fields: a TLS kind that says it is incurable.
+    if (typeof kind === 'string' && TLS_KINDS.has(kind) && typeof incurable === 'string' && incurable)
+      return {
+        kind: kind as TlsFailureKind,
+        ...(typeof code === 'string' ? { code } : {}),
+        reason: inFlagTerms(typeof reason === 'string' && reason ? reason : `a TLS failure (${kind})`),
+      };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /**
@@ -149,11 +214,15 @@ export interface CredentialRefusal {
  *   answer, such as an HTML page): fix --token-url;
  * - `unavailable`: the token endpoint failed or could not be reached (5xx, 429, no answer, too slow):
  *   nothing the user typed is known to be wrong; try again later.
+ * - `tls`: the token request failed here, on TLS, in a way another attempt cannot cure (a key that cannot be
+ *   used, a missing BAAS_TLS_PASSPHRASE, an expired or refused --cert, an authority --ca does not give):
+ *   fix --cert, --key, --pfx, --ca or BAAS_TLS_PASSPHRASE.
  */
-export type CredentialTrouble = 'refused' | 'token-url' | 'unavailable';
+export type CredentialTrouble = 'refused' | 'token-url' | 'unavailable' | 'tls';
 
 export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
   if (refusal.by === 'service') return 'refused';
+  if (refusal.tls !== undefined) return 'tls';
   if (refusal.failure === 'network' || refusal.failure === 'timeout') return 'unavailable';
   if (refusal.failure === 'invalid_response')
     return refusal.status !== undefined && refusal.status < 300 ? 'token-url' : 'unavailable';
@@ -165,7 +234,8 @@ export function troubleOf(refusal: CredentialRefusal): CredentialTrouble {
 
 /**
  * The exit status of a command whose credentials failed: 2, as for a usage error, when the command
- * line must change before a rerun can work (credentials refused, --token-url not a token endpoint);
+ * line must change before a rerun can work (credentials refused, --token-url not a token endpoint, a local
+ * TLS failure);
  * `failedRun` (the command's "the run failed") when the token endpoint was only unavailable.
  */
 export function exitOfTrouble(trouble: CredentialTrouble, failedRun: number): number {
@@ -180,7 +250,14 @@ export function tokenEndpointRefusal(error: unknown): CredentialRefusal | undefi
     error.failure === 'rejected' && error.error !== undefined && /^[a-z_]{1,40}$/.test(error.error)
       ? error.error
       : undefined;
-  return { by: 'token endpoint', status: error.status, failure: error.failure, ...(code ? { code } : {}) };
+  const tls = localTlsFailure(error.cause);
+  return {
+    by: 'token endpoint',
+    status: error.status,
+    failure: error.failure,
+    ...(code ? { code } : {}),
+    ...(tls ? { tls } : {}),
+  };
 }
 
 /**
@@ -211,11 +288,21 @@ export function refusalSeen(refusal: CredentialRefusal): string {
   const trouble = troubleOf(refusal);
   const status = refusalStatus(refusal);
   if (refusal.by === 'service') return `credentials refused (${status})`;
+  if (trouble === 'tls') return `no token: a local TLS failure (${refusal.tls?.code ?? refusal.tls?.kind})`;
   if (trouble === 'token-url') return `not a token endpoint (${status})`;
   if (trouble === 'unavailable')
     return `no token from the token endpoint (${refusal.failure === 'rejected' || refusal.failure === 'invalid_response' ? status : refusal.failure})`;
   return `refused by the token endpoint (${status})`;
 }
+
+/** The flags (and variable) to look at for each kind of local TLS failure. */
+const TLS_FLAGS: Readonly<Record<TlsFailureKind, string>> = {
+  option: `--cert and --key (or --pfx), ${ENV.passphrase} and --ca`,
+  'client-certificate': '--cert and --key (or --pfx): the certificate shown to the token endpoint',
+  'server-certificate': "--ca (the authority of the endpoint's certificate) and the host in --token-url",
+  negotiation: '--token-url (its server shares no TLS version or cipher with this one)',
+  connection: '--cert and --key (or --pfx), and --token-url',
+};
 
 const STATUS_WORDS: Readonly<Record<number, string>> = {
   404: 'not found',
@@ -239,6 +326,11 @@ export function refusalMessage(
     status === undefined || status < 300
       ? `answered ${status ?? ''}`.trimEnd()
       : `answered ${status} (${STATUS_WORDS[status] ?? (status >= 500 ? 'a server error' : 'a client error')})`;
+  if (trouble === 'tls' && refusal.tls) {
+    const { reason, code, kind } = refusal.tls;
+    const shownCode = code === undefined || reason.includes(code) ? '' : ` (${code})`;
+    return `no token from the token URL${url}: ${reason}${shownCode}; the cause is on this side and another attempt cannot cure it: check ${TLS_FLAGS[kind]}`;
+  }
   if (trouble === 'token-url') {
     // A 404 or 405, or a page that holds no token (an HTML page): the credentials were never looked at.
     return refusal.failure === 'invalid_response'
@@ -323,6 +415,34 @@ export function tlsFrom(
   return tls as unknown as TlsOptions;
 }
 
+/** The flags that gave a client certificate or a private CA, as the user typed them (`--cert and --key`). */
+function tlsFlagsGiven(flags: CredentialFlags): string {
+  const given = (['cert', 'key', 'pfx', 'ca'] as const).filter((flag) => flags[flag]).map((flag) => `--${flag}`);
+  return given.length > 1 ? `${given.slice(0, -1).join(', ')} and ${given.at(-1)}` : given[0]!;
+}
+
+/**
+ * A client certificate or private CA with a plain http --base-url or --token-url, refused before any file is
+ * read: TLS alone presents them, so over http they would be silently unused (the library's rule,
+ * src/tls/lazy.ts, in flag terms). Names both flags, never the URL.
+ */
+function refuseTlsOverHttp(flags: CredentialFlags): void {
+  for (const flag of ['base-url', 'token-url'] as const) {
+    const url = flags[flag];
+    if (url === undefined || !URL.canParse(url) || new URL(url).protocol !== 'http:') continue;
+    const given = tlsFlagsGiven(flags);
+    throw new CredentialError(
+      `${given} ${given.includes(' and ') ? 'are' : 'is'} never used with --${flag} on plain http: a client certificate and a CA are presented only over https; give --${flag} as https://, or leave ${given} out`,
+    );
+  }
+}
+
+/** Where the run's TLS fetch sends (the service's root), as lazyTlsFetch takes it, when --base-url is a URL. */
+function baseUrlTarget(flags: CredentialFlags): TlsTarget | undefined {
+  const url = flags['base-url'];
+  return url !== undefined && URL.canParse(url) ? { option: 'baseUrl', url: new URL(url) } : undefined;
+}
+
 /**
  * The credential source for a run: `--token` (or BAAS_TOKEN), or client credentials (`--token-url`,
  * `--client-id`, the secret from BAAS_CLIENT_SECRET or `--client-secret`, `--scope`, `--auth-method`),
@@ -332,10 +452,11 @@ export function credentialsFrom(
   flags: CredentialFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): CredentialSource {
+  if (flags.cert || flags.key || flags.pfx || flags.ca) refuseTlsOverHttp(flags);
   const tls = tlsFrom(flags, env);
   const passphrase = tls && 'passphrase' in tls && tls.passphrase ? [tls.passphrase] : [];
   // Built now so a malformed certificate option fails before anything is sent; undici loads on the first request.
-  const tlsSend = tls ? fromFlags(() => lazyTlsFetch(tls, 'tls')) : undefined;
+  const tlsSend = tls ? fromFlags(() => lazyTlsFetch(tls, 'tls', baseUrlTarget(flags))) : undefined;
   const fetch = tlsSend;
   const closeTls = async () => {
     await tlsSend?.close();

@@ -35,6 +35,13 @@ describe('flagRefusal', () => {
     ['tls.pfx', '--pfx'],
     ['tls.ca', '--ca'],
     ['tls.passphrase', 'BAAS_TLS_PASSPHRASE'],
+    // By the prefix rule: the same settings given to clientCredentials, and a member's index.
+    ['clientCredentials.tls.passphrase', 'BAAS_TLS_PASSPHRASE'],
+    ['clientCredentials.tls.cert', '--cert'],
+    ['clientCredentials.tls', 'a client certificate (--cert and --key, --pfx, or --ca)'],
+    ['clientCredentials.tokenUrl', '--token-url'],
+    ['tls.ca[1]', '--ca'],
+    ['clientCredentials.tls.ca[0]', '--ca'],
   ])('names %s as %s, from the option and the rule, not the message', (option, flag) => {
     const error = Object.assign(optionError({ where: 'clientCredentials', option, rule: 'breaks a rule' }), {
       message: 'words the command line never reads',
@@ -46,6 +53,22 @@ describe('flagRefusal', () => {
     const error = optionError({ where: 'clientCredentials', option: 'refreshMarginSeconds', rule: 'breaks a rule' });
     expect(flagRefusal(error).message).toBe('clientCredentials: refreshMarginSeconds breaks a rule');
     expect(flagRefusal(optionError({ option: 'odd', rule: 'breaks a rule' })).message).toBe('odd breaks a rule');
+    // A prefix alone names nothing: only a path the rule reads as an option of a flag.
+    expect(flagRefusal(optionError({ option: 'tlsx.cert', rule: 'breaks a rule' })).message).toBe(
+      'tlsx.cert breaks a rule',
+    );
+    expect(flagRefusal(optionError({ option: 'other.tls.cert', rule: 'breaks a rule' })).message).toBe(
+      'other.tls.cert breaks a rule',
+    );
+  });
+
+  it("a rule's own mentions of the tls option are named by their flags too", () => {
+    const error = optionError({
+      where: 'clientCredentials',
+      option: 'clientCredentials.tls.passphrase',
+      rule: 'is missing: clientCredentials.tls.key is an encrypted key',
+    });
+    expect(flagRefusal(error).message).toBe('BAAS_TLS_PASSPHRASE is missing: --key is an encrypted key');
   });
 });
 
