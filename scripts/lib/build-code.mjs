@@ -6,7 +6,8 @@
 // Not minified, with source maps: an uncaught error prints its throw site as one readable line, not a
 // whole minified file before its message (issue 28). scripts/build.mjs adds the shipped files;
 // test/build/ builds the code alone (`dts: false`) into a folder of its own.
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'tsup';
 import { CLI_ENTRY, CLI_OUTPUT, ENTRIES, outputName } from './entries.mjs';
 import { repoRoot } from './paths.mjs';
@@ -47,4 +48,23 @@ export async function buildCode({ outDir, dts = true }) {
   // into an anonymous `_class` expression, so `BaasApiError.name` (and `error.name`, `String(error)`, the
   // stack) would read `_class`. esbuild names each function and class explicitly instead.
   await build({ ...common, entry, format: ['cjs'], dts, keepNames: true });
+  await relativeSources(outDir);
+}
+
+/**
+ * Every source map names its sources relative to itself (`../src/client/call.ts`). esbuild writes some
+ * chunks' sources through the file system's root (`../../../work/main/src/…` from /work/main/dist), which
+ * resolves here but, in a user's node_modules, is the build machine's folder layout in every stack trace
+ * read through the maps. Same files, the shortest relative path; the map's `sourcesContent` is kept.
+ */
+async function relativeSources(outDir) {
+  for (const file of await readdir(outDir, { recursive: true })) {
+    if (!file.endsWith('.map')) continue;
+    const path = join(outDir, file);
+    const map = JSON.parse(await readFile(path, 'utf8'));
+    const here = dirname(path);
+    const sources = map.sources.map((source) => relative(here, resolve(here, source)).split(sep).join('/'));
+    if (sources.some((source, index) => source !== map.sources[index]))
+      await writeFile(path, JSON.stringify({ ...map, sources }));
+  }
 }
