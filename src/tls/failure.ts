@@ -115,7 +115,8 @@ const isTlsCode = (code: string): boolean => Object.hasOwn(KNOWN, code) || TLS_C
 
 /** The TLS failure somewhere in an error's cause chain, or undefined when the failure was not TLS. */
 export function tlsFailure(error: unknown): TlsFailure | undefined {
-  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 6; depth += 1) {
+  // A primitive in the chain has no code of its own and no cause: reading it ends the walk.
+  for (let current: unknown = error, depth = 0; current && depth < 6; depth += 1) {
     const { code, reason } = current as { code?: unknown; reason?: unknown };
     if (typeof code === 'string' && isTlsCode(code)) {
       const words = KNOWN[code]?.reason ?? (typeof reason === 'string' && reason ? reason : `TLS failure (${code})`);

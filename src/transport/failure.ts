@@ -135,7 +135,8 @@ export interface Incurable {
  * connection, DNS, a timeout, a status) is the retry rule's to weigh.
  */
 export function incurable(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+  // A primitive in the chain has no `incurable` of its own and no cause: reading it ends the walk.
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
     const { incurable: why, code } = current as Partial<Incurable> & { code?: unknown };
     if (typeof why === 'string' && why) return why;
     // fetch refuses a blocked port before connecting, every time (the Fetch standard's list does not change).
