@@ -211,9 +211,13 @@ export function maskingRule(depth: Depth): void {
     .filter((secret) => secret.length >= 8);
 
   const form = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  // Every UTF-16 unit as `\uXXXX`, as JSON writes it: an astral character (😀) as its surrogate pair,
+  // `\ud83d\ude00`. (Split by unit, not by code point: `[...'😀']` is one element, whose
+  // charCodeAt(0) is the high surrogate alone, an echo of another text than the secret.)
   const escapeAll = (value: string) =>
-    [...value]
-      .map((c) => [...c].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''))
+    value
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
       .join('');
 
   /** Every encoding of a secret the package produces or decodes, each as a provider may echo it. */
@@ -251,7 +255,28 @@ export function maskingRule(depth: Depth): void {
     };
   };
 
+  /** How a reader undoes each encoding (JSON.parse, decodeURIComponent, URLSearchParams), independently of it. */
+  const DECODINGS: Record<string, (echo: string) => string> = {
+    'as it is': (e) => e,
+    percent: decodeURIComponent,
+    'percent, lower case': decodeURIComponent,
+    form: (e) => new URLSearchParams(`v=${e}`).get('v')!,
+    'form, as sent in a Basic value': (e) => new URLSearchParams(`v=${e.replace(/^acme-payments:/, '')}`).get('v')!,
+    'JSON string': (e) => JSON.parse(`"${e}"`) as string,
+    'JSON, PHP style (\\/ and \\uXXXX)': (e) => JSON.parse(`"${e}"`) as string,
+    'JSON, every character escaped': (e) => JSON.parse(`"${e}"`) as string,
+  };
+
   describe('secrets with spaces, +, /, & and non-ASCII characters, echoed in every encoding', () => {
+    test.prop([secretArb], { numRuns: runsAt(depth, 120), seed: SEED })(
+      'each encoding echoes the secret itself: a reader decodes it back (the properties below test the masking on what a provider can send)',
+      (secret) => {
+        expect(Object.keys(DECODINGS)).toEqual(Object.keys(ENCODINGS));
+        for (const [name, encode] of Object.entries(ENCODINGS))
+          expect([name, DECODINGS[name]!(encode(secret))]).toEqual([name, secret]);
+      },
+    );
+
     test.prop([secretArb, encodingNameArb, encodingNameArb], { numRuns: runsAt(depth, 120), seed: SEED })(
       'a token endpoint echoing the client secret and the Basic value shows neither',
       async (secret, described, uriEncoding) => {
