@@ -557,7 +557,8 @@ export class JournalLock {
         const code = codeOf(error);
         // ELOCKED: made by another run since we looked; ENOTEMPTY: a lapsed one, but another run is taking it over.
         if (code === 'ELOCKED' || code === 'ENOTEMPTY' || code === 'EEXIST') throw inUse(await lstatOrMissing(path));
-        throw creationProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
+        // Named by the user's file (its lock is ours): the folder that refused is the same.
+        throw creationProblem(file, error, path);
       }
       lock = new JournalLock(path, release);
       return lock;
@@ -618,7 +619,7 @@ async function takeOver(path: string, lapsed: Stats, leaseMs: number, steps: Tak
       throw new FileError(
         `${named(file)} is being taken over by another run (its lock ${path} was left by a run that is gone); try again, or remove ${claim} if no run is going on`,
       );
-    throw fileProblem({ flag: file.flag, path: `${file.path}.lock` }, error);
+    throw fileProblem(file, error);
   }
   try {
     await steps.claimed?.();

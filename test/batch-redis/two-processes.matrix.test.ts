@@ -31,7 +31,8 @@ beforeAll(async () => {
   sandbox = createSandbox({ seed: 'shared-limit', accountsPerClient: CUSTOMERS, keysPerAccount: 0, rateLimit: LIMIT });
   server = await sandbox.listen({
     log: (line) => {
-      const [, method = '', status = ''] = /^(\S+) \S+ → (\S+) /.exec(line) ?? [];
+      // `PUT /v1/… → HTTP 200 in 1.3 ms`, or `→ dropped in …` (src/sandbox/listen.ts: logLine).
+      const [, method = '', status = ''] = /^(\S+) \S+ → (?:HTTP )?(\S+) in /.exec(line) ?? [];
       answers.push({ method, status, at: performance.now() });
     },
   });

@@ -50,14 +50,14 @@ describe.runIf(existsSync('/proc/self') && existsSync('/sys/kernel'))('a file wh
     );
   });
 
-  it('update-many --journal /proc/…: its lock is said of the journal’s flag', async () => {
+  it('update-many --journal /proc/…: its lock is said of the journal’s flag and name (the lock is ours)', async () => {
     const input = dir.file('one.jsonl');
     const account = sandbox.sandbox.clients[0]!.accounts[0]!;
     await writeFile(input, `${updateLine(account, { socialName: 'Proc' })}\n`);
     await refused(
       ['update-many', '--input', input, '--journal', '/proc/journal'],
       'update-many',
-      `--journal /proc/journal.lock: ${PROC_REFUSES}`,
+      `--journal /proc/journal: ${PROC_REFUSES}`,
     );
   });
 

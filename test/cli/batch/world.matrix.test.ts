@@ -188,8 +188,9 @@ describe('a read-only folder', () => {
     const out = join(ro, 'keys.jsonl');
     const refused = await runCli(['export-keys', '--out', out, '--base-url', sandbox.url], token());
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`its folder ${ro} is on a read-only file system`);
-    expect(refused.stderr).not.toMatch(/\.tmp|EROFS/);
+    // The user's file by its name (never our temporary file or lock), the cause in words, its code beside them.
+    expect(refused.stderr).toContain(`--out ${out}: its folder ${ro} is on a read-only file system (EROFS)`);
+    expect(refused.stderr).not.toMatch(/\.tmp|\.lock/);
     expect(sandbox.requests.length).toBe(before);
     expect(await readdir(ro)).toEqual([]);
   });
@@ -199,8 +200,8 @@ describe('a read-only folder', () => {
     execFileSync('mount', ['-o', 'remount,ro', ro]);
     const refused = await runCli(['docs', '--out', join(ro, 'site')]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('read-only file system');
-    expect(refused.stderr).not.toMatch(/ENOENT|EROFS/);
+    expect(refused.stderr).toContain('read-only file system (EROFS)');
+    expect(refused.stderr).not.toMatch(/ENOENT/);
   });
 });
 
