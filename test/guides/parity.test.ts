@@ -61,9 +61,12 @@ describe('the Portuguese guides', () => {
       const prose = readFileSync(join(repoRoot, folder, name), 'utf8')
         .replace(/```[\s\S]*?```/g, '')
         .replace(/\s*\n\s*/g, ' ');
-      return new Set(
-        [...prose.matchAll(/`([^`]+)`/g)].map((quote) => quote[1]!).filter((quote) => quote.includes(': ')),
+      // A code span as CommonMark reads it: a run of backticks, closed by a run of the same length, so
+      // `` a `nested` one `` is one span; a space on both sides of its text is the run's padding.
+      const spans = [...prose.matchAll(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)].map(([, , text]) =>
+        /^ [\s\S]* $/.test(text!) ? text!.slice(1, -1) : text!,
       );
+      return new Set(spans.filter((quote) => quote.includes(': ')));
     };
     const portuguese = quotes('docs/guias');
     expect([...quotes('docs/guides')].filter((quote) => !portuguese.has(quote))).toEqual([]);
