@@ -32,9 +32,7 @@ const SHOWS = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
 function named(char: string): string {
   const point = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   const kind = KINDS.find(([pattern]) => pattern.test(char))?.[1];
-  return SHOWS.test(char)
-    ? `'${char}' (${point}${kind ? `, ${kind}` : ''})`
-    : `${kind ?? 'a character'} (${point})`;
+  return SHOWS.test(char) ? `'${char}' (${point}${kind ? `, ${kind}` : ''})` : `${kind ?? 'a character'} (${point})`;
 }
 
 /**
