@@ -8,11 +8,10 @@
 // one quote the same lines).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { type BaasClient, createBaasClient, type TlsOptions } from '../../src/index.js';
-import { makeTestCerts, type TestCerts } from '../support/certs.js';
-import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { createBaasClient, type TlsOptions } from '../../src/index.js';
+import { mtlsServer } from '../support/mtls-server.js';
 
 const GUIDE_URL = 'https://127.0.0.1:4443';
 const quoted = (path: string) =>
@@ -20,19 +19,7 @@ const quoted = (path: string) =>
     block!.trimEnd().split('\n'),
   );
 
-let certs: TestCerts;
-let server: TestHttpsServer;
-const clients: BaasClient[] = [];
-
-beforeAll(async () => {
-  certs = await makeTestCerts();
-  server = await startHttpsServer({ ...certs.server, ca: certs.ca, requireClientCert: true });
-});
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await server?.close();
-  await certs?.remove();
-});
+const world = mtlsServer();
 
 /**
  * What a default client (its attempts, only its waits shortened) prints for one `tls`, at the guide's URL:
@@ -42,12 +29,12 @@ async function shown(tls: TlsOptions): Promise<string> {
   let error: Error;
   try {
     const baas = createBaasClient({
-      baseUrl: server.url,
+      baseUrl: world.server.url,
       token: 'sbx_unused_token',
       tls,
       retry: { baseDelayMs: 0, maxDelayMs: 0 },
     });
-    clients.push(baas);
+    world.clients.push(baas);
     error = (await baas.listPixKeys().then(
       () => expect.unreachable('the call succeeded'),
       (thrown: unknown) => thrown,
@@ -55,7 +42,7 @@ async function shown(tls: TlsOptions): Promise<string> {
   } catch (thrown) {
     error = thrown as Error;
   }
-  return `${error.name}: ${error.message}`.replaceAll(server.url.replace(/\/$/, ''), GUIDE_URL);
+  return `${error.name}: ${error.message}`.replaceAll(world.server.url.replace(/\/$/, ''), GUIDE_URL);
 }
 
 /** The expired certificate's date, as the guide writes it (the test's certificate ended yesterday). */
@@ -68,14 +55,23 @@ describe('the troubleshooting guide, client certificates', () => {
     async (guide) => {
       const lines = quoted(guide);
       const mistakes: TlsOptions[] = [
-        { ca: certs.ca },
-        { cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not-the-passphrase', ca: certs.ca },
-        { cert: certs.client.cert, key: certs.unknown.key, ca: certs.ca },
-        { ...certs.expired, ca: certs.ca },
-        { cert: certs.client.cert, key: certs.client.key },
-        { cert: join(certs.dir, 'client.crt'), key: join(certs.dir, 'client.key'), ca: certs.ca },
-        { cert: certs.client.key, key: certs.client.cert, ca: certs.ca },
-        { pfx: readFileSync(join(certs.dir, 'client.p12'), 'utf8'), passphrase: certs.passphrase, ca: certs.ca },
+        { ca: world.certs.ca },
+        {
+          cert: world.certs.client.cert,
+          key: world.certs.encryptedKey,
+          passphrase: 'not-the-passphrase',
+          ca: world.certs.ca,
+        },
+        { cert: world.certs.client.cert, key: world.certs.unknown.key, ca: world.certs.ca },
+        { ...world.certs.expired, ca: world.certs.ca },
+        { cert: world.certs.client.cert, key: world.certs.client.key },
+        { cert: join(world.certs.dir, 'client.crt'), key: join(world.certs.dir, 'client.key'), ca: world.certs.ca },
+        { cert: world.certs.client.key, key: world.certs.client.cert, ca: world.certs.ca },
+        {
+          pfx: readFileSync(join(world.certs.dir, 'client.p12'), 'utf8'),
+          passphrase: world.certs.passphrase,
+          ca: world.certs.ca,
+        },
       ];
       for (const tls of mistakes) expect(lines).toContain((await shown(tls)).replace(ISO_DATE, GUIDE_DATE));
     },

@@ -2,30 +2,23 @@
 // a client certificate (CA and certificates made by openssl for this run). The right certificate
 // works; none, one from an unknown CA and an expired one each end as a BaasNetworkError naming the TLS
 // failure, never a hang; `tls` with `fetch` is refused at creation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBaasClient, BaasNetworkError, type BaasClient, type TlsOptions } from '../../src/index.js';
-import { makeTestCerts, type TestCerts } from '../support/certs.js';
 import { fullUpdate, VALID_ACCOUNT, VALID_CPF } from '../support/fixtures.js';
-import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { mtlsServer } from '../support/mtls-server.js';
 
-let certs: TestCerts;
-let mtls: TestHttpsServer;
-const clients: BaasClient[] = [];
-
-beforeAll(async () => {
-  certs = await makeTestCerts();
-  mtls = await startHttpsServer({ ...certs.server, ca: certs.ca, requireClientCert: true });
-});
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await mtls?.close();
-  await certs?.remove();
-});
+const world = mtlsServer();
 
 function client(tls: TlsOptions): BaasClient {
   // retry: false: a refused certificate is refused again; one attempt shows the failure.
-  const made = createBaasClient({ baseUrl: mtls.url, token: 'tok_abcdef123456', tls, retry: false, timeoutMs: 10_000 });
-  clients.push(made);
+  const made = createBaasClient({
+    baseUrl: world.server.url,
+    token: 'tok_abcdef123456',
+    tls,
+    retry: false,
+    timeoutMs: 10_000,
+  });
+  world.clients.push(made);
   return made;
 }
 
@@ -35,26 +28,30 @@ const update = (c: BaasClient) =>
 describe('createBaasClient({ tls })', () => {
   it('presents the client certificate: the server sees it, the call succeeds', async () => {
     const answer = (await update(
-      client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca }),
+      client({ cert: world.certs.client.cert, key: world.certs.client.key, ca: world.certs.ca }),
     )) as unknown as { client: string; method: string };
     expect(answer).toMatchObject({ client: 'client', method: 'PUT' });
   });
 
   it('PKCS#12 with a passphrase works the same', async () => {
     const answer = (await update(
-      client({ pfx: certs.pfx, passphrase: certs.passphrase, ca: certs.ca }),
+      client({ pfx: world.certs.pfx, passphrase: world.certs.passphrase, ca: world.certs.ca }),
     )) as unknown as { client: string };
     expect(answer.client).toBe('client');
   });
 
   it.each([
-    ['no certificate', () => ({ ca: certs.ca }), /requires a client certificate and none was sent/],
+    ['no certificate', () => ({ ca: world.certs.ca }), /requires a client certificate and none was sent/],
     [
       'a certificate from an unknown CA',
-      () => ({ cert: certs.unknown.cert, key: certs.unknown.key, ca: certs.ca }),
+      () => ({ cert: world.certs.unknown.cert, key: world.certs.unknown.key, ca: world.certs.ca }),
       /refused the client certificate|does not trust the authority/,
     ],
-    ['an expired certificate', () => ({ cert: certs.expired.cert, key: certs.expired.key, ca: certs.ca }), /expired/],
+    [
+      'an expired certificate',
+      () => ({ cert: world.certs.expired.cert, key: world.certs.expired.key, ca: world.certs.ca }),
+      /expired/,
+    ],
   ])('%s: a BaasNetworkError naming the TLS failure', async (_name, tls, reason) => {
     const error = await update(client(tls() as TlsOptions)).then(
       () => undefined,
@@ -68,12 +65,17 @@ describe('createBaasClient({ tls })', () => {
     expect(failure.attempts).toBe(1);
     const text = [failure.message, JSON.stringify(failure)].join('\n');
     expect(text).not.toContain(VALID_CPF);
-    expect(text).not.toContain(certs.passphrase);
+    expect(text).not.toContain(world.certs.passphrase);
   });
 
   it('a tls option that cannot be used (wrong passphrase) says so, naming the field', async () => {
     const error = await update(
-      client({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not it', ca: certs.ca }),
+      client({
+        cert: world.certs.client.cert,
+        key: world.certs.encryptedKey,
+        passphrase: 'not it',
+        ca: world.certs.ca,
+      }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaasNetworkError);
     expect((error as BaasNetworkError).message).toMatch(/tls\.passphrase could not be used/);
@@ -82,32 +84,36 @@ describe('createBaasClient({ tls })', () => {
   it('tls together with fetch, or a tls that is not an object, is refused at creation', () => {
     expect(() =>
       createBaasClient({
-        baseUrl: mtls.url,
+        baseUrl: world.server.url,
         token: 't0k3n-abc',
-        tls: { ca: certs.ca },
+        tls: { ca: world.certs.ca },
         fetch: (url, init) => fetch(url, init),
       }),
     ).toThrow(/give either tls or fetch, not both/);
     expect(() =>
-      createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', tls: certs.client.cert as unknown as TlsOptions }),
+      createBaasClient({
+        baseUrl: world.server.url,
+        token: 't0k3n-abc',
+        tls: world.certs.client.cert as unknown as TlsOptions,
+      }),
     ).toThrow(/^createBaasClient: tls must be an object/);
   });
 
   it('a malformed tls is refused at creation with the field and the rule; a misspelt member gets the one meant', () => {
     const create = (tls: object) => () =>
-      createBaasClient({ baseUrl: mtls.url, token: 't0k3n-abc', retry: false, tls: tls as TlsOptions });
-    expect(create({ cert: certs.client.cert })).toThrow(/^tls\.key is required with tls\.cert/);
-    expect(create({ cert: certs.client.cert, key: certs.client.key, passprase: 'x' })).toThrow(
+      createBaasClient({ baseUrl: world.server.url, token: 't0k3n-abc', retry: false, tls: tls as TlsOptions });
+    expect(create({ cert: world.certs.client.cert })).toThrow(/^tls\.key is required with tls\.cert/);
+    expect(create({ cert: world.certs.client.cert, key: world.certs.client.key, passprase: 'x' })).toThrow(
       /^tls\.passprase is not an option; did you mean passphrase\?/,
     );
   });
 
   it('unusable material (a wrong passphrase) fails each call as a BaasNetworkError naming the field', async () => {
     const c = createBaasClient({
-      baseUrl: mtls.url,
+      baseUrl: world.server.url,
       token: 't0k3n-abc',
       retry: false,
-      tls: { cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'wrong' },
+      tls: { cert: world.certs.client.cert, key: world.certs.encryptedKey, passphrase: 'wrong' },
     });
     for (let i = 0; i < 2; i += 1) {
       const error = await update(c).catch((e: unknown) => e);
@@ -117,7 +123,7 @@ describe('createBaasClient({ tls })', () => {
   });
 
   it('close() releases the agent, and a closed client opens a new one on its next call', async () => {
-    const c = client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
+    const c = client({ cert: world.certs.client.cert, key: world.certs.client.key, ca: world.certs.ca });
     await update(c);
     await c.close();
     await expect(update(c)).resolves.toMatchObject({ client: 'client' });

@@ -11,36 +11,23 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type BaasClient, type BaasClientOptions, createBaasClient, type TlsOptions } from '../../src/index.js';
 import { isBaasOptionError } from '../../src/option-rules.js';
-import { makeTestCerts, type TestCerts } from '../support/certs.js';
-import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { mtlsServer } from '../support/mtls-server.js';
 
-let certs: TestCerts;
-let server: TestHttpsServer;
-const clients: BaasClient[] = [];
-
-beforeAll(async () => {
-  certs = await makeTestCerts();
-  server = await startHttpsServer({ ...certs.server, ca: certs.ca, requireClientCert: true });
-});
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await server?.close();
-  await certs?.remove();
-});
+const world = mtlsServer();
 
 /** A client with the default retries (3 attempts), the waits shortened to nothing. */
 function client(tls: TlsOptions, more: Partial<BaasClientOptions> = {}): BaasClient {
   const made = createBaasClient({
-    baseUrl: server.url,
+    baseUrl: world.server.url,
     token: 'sbx_unused_token',
     tls,
     retry: { baseDelayMs: 0, maxDelayMs: 0 },
     ...more,
   });
-  clients.push(made);
+  world.clients.push(made);
   return made;
 }
 
@@ -78,23 +65,28 @@ describe('a failure another attempt cannot cure is not retried', () => {
   it.each([
     [
       'a wrong passphrase',
-      () => ({ cert: certs.client.cert, key: certs.encryptedKey, passphrase: 'not-the-passphrase', ca: certs.ca }),
+      () => ({
+        cert: world.certs.client.cert,
+        key: world.certs.encryptedKey,
+        passphrase: 'not-the-passphrase',
+        ca: world.certs.ca,
+      }),
       'ERR_TLS_OPTION',
     ],
     [
       'a key of another certificate',
-      () => ({ cert: certs.client.cert, key: certs.unknown.key, ca: certs.ca }),
+      () => ({ cert: world.certs.client.cert, key: world.certs.unknown.key, ca: world.certs.ca }),
       'ERR_TLS_OPTION',
     ],
     [
       'a PEM block OpenSSL cannot read',
-      () => ({ cert: pemBlock('CERTIFICATE', 'not a certificate'), key: certs.client.key, ca: certs.ca }),
+      () => ({ cert: pemBlock('CERTIFICATE', 'not a certificate'), key: world.certs.client.key, ca: world.certs.ca }),
       'ERR_TLS_OPTION',
     ],
-    ['an expired client certificate', () => ({ ...certs.expired, ca: certs.ca }), 'CLIENT_CERT_EXPIRED'],
+    ['an expired client certificate', () => ({ ...world.certs.expired, ca: world.certs.ca }), 'CLIENT_CERT_EXPIRED'],
     [
       'no client certificate: the "certificate required" alert',
-      () => ({ ca: certs.ca }),
+      () => ({ ca: world.certs.ca }),
       'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
     ],
   ])('%s: one attempt, no retry', async (_name, tls, code) => {
@@ -104,11 +96,11 @@ describe('a failure another attempt cannot cure is not retried', () => {
     expect(error.attempts).toBe(1);
     expect(retries).toBe(0);
     expect(error.message).toContain('after 1 attempt (');
-    expect(error.message).not.toContain(certs.passphrase);
+    expect(error.message).not.toContain(world.certs.passphrase);
   });
 
   it("the expired certificate's date is printed in ISO 8601, which the CPF masking leaves whole", async () => {
-    const { error } = await failed(client({ ...certs.expired, ca: certs.ca }));
+    const { error } = await failed(client({ ...world.certs.expired, ca: world.certs.ca }));
     expect(error.message).toMatch(/the client certificate expired on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z, /);
     expect(error.message).not.toContain('*');
   });
@@ -117,10 +109,10 @@ describe('a failure another attempt cannot cure is not retried', () => {
     const baas = createBaasClient({
       baseUrl: `https://127.0.0.1:${await closedPort()}`,
       token: 'sbx_unused_token',
-      tls: { ca: certs.ca },
+      tls: { ca: world.certs.ca },
       retry: { baseDelayMs: 0, maxDelayMs: 0 },
     });
-    clients.push(baas);
+    world.clients.push(baas);
     const { error, retries } = await failed(baas);
     expect(error.attempts).toBe(3);
     expect(retries).toBe(2);
@@ -131,11 +123,11 @@ describe('PEM given wrong is refused at creation, naming what the field holds, n
   /** The BaasOptionError createBaasClient throws for `tls`, before anything is sent. */
   function refused(tls: unknown): Error {
     try {
-      createBaasClient({ baseUrl: server.url, token: 'sbx_unused_token', tls: tls as TlsOptions });
+      createBaasClient({ baseUrl: world.server.url, token: 'sbx_unused_token', tls: tls as TlsOptions });
     } catch (error) {
       expect(isBaasOptionError(error)).toBe(true);
       const message = (error as Error).message;
-      for (const secret of [keyBody(certs.client.key), keyBody(certs.encryptedKey), certs.dir])
+      for (const secret of [keyBody(world.certs.client.key), keyBody(world.certs.encryptedKey), world.certs.dir])
         expect(message).not.toContain(secret);
       return error as Error;
     }
@@ -145,32 +137,32 @@ describe('PEM given wrong is refused at creation, naming what the field holds, n
   it.each([
     [
       'a path for tls.cert',
-      () => ({ cert: join(certs.dir, 'client.crt'), key: certs.client.key }),
+      () => ({ cert: join(world.certs.dir, 'client.crt'), key: world.certs.client.key }),
       "tls.cert is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
     ],
     [
       'a path for tls.key',
-      () => ({ cert: certs.client.cert, key: join(certs.dir, 'client.key') }),
+      () => ({ cert: world.certs.client.cert, key: join(world.certs.dir, 'client.key') }),
       "tls.key is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
     ],
     [
       'cert and key swapped',
-      () => ({ cert: certs.client.key, key: certs.client.cert }),
+      () => ({ cert: world.certs.client.key, key: world.certs.client.cert }),
       /^tls\.cert holds an? [A-Z ]*PRIVATE KEY, not a -----BEGIN CERTIFICATE----- block: cert and key swapped\?$/,
     ],
     [
       'pfx read as utf8 text',
-      () => ({ pfx: readFileSync(join(certs.dir, 'client.p12'), 'utf8'), passphrase: certs.passphrase }),
+      () => ({ pfx: readFileSync(join(world.certs.dir, 'client.p12'), 'utf8'), passphrase: world.certs.passphrase }),
       "tls.pfx must be the PKCS#12 file's bytes, not a string: pass readFileSync(path) (without 'utf8')",
     ],
     [
       'pfx given as a path',
-      () => ({ pfx: join(certs.dir, 'client.p12'), passphrase: certs.passphrase }),
+      () => ({ pfx: join(world.certs.dir, 'client.p12'), passphrase: world.certs.passphrase }),
       "tls.pfx must be the PKCS#12 file's bytes, not a string: pass readFileSync(path) (without 'utf8')",
     ],
     [
       'a path for tls.ca',
-      () => ({ ca: join(certs.dir, 'ca.crt') }),
+      () => ({ ca: join(world.certs.dir, 'ca.crt') }),
       "tls.ca is not PEM text; it looks like a file path: pass readFileSync(path, 'utf8')",
     ],
   ])('%s', (_name, tls, message) => {
@@ -180,14 +172,18 @@ describe('PEM given wrong is refused at creation, naming what the field holds, n
   });
 
   it('the test certificates are where the paths say (the mistakes above are real ones)', () => {
-    expect(readFileSync(join(certs.dir, 'client.crt'), 'utf8')).toBe(certs.client.cert);
-    expect(readFileSync(join(certs.dir, 'client.p12'))).toStrictEqual(certs.pfx);
+    expect(readFileSync(join(world.certs.dir, 'client.crt'), 'utf8')).toBe(world.certs.client.cert);
+    expect(readFileSync(join(world.certs.dir, 'client.p12'))).toStrictEqual(world.certs.pfx);
   });
 
   it('tls.password: did you mean passphrase?', () => {
-    const error = refused({ cert: certs.client.cert, key: certs.encryptedKey, password: certs.passphrase });
+    const error = refused({
+      cert: world.certs.client.cert,
+      key: world.certs.encryptedKey,
+      password: world.certs.passphrase,
+    });
     expect(error.message).toMatch(/^tls\.password is not an option; did you mean passphrase\? \(known: /);
-    expect(error.message).not.toContain(certs.passphrase);
+    expect(error.message).not.toContain(world.certs.passphrase);
   });
 });
 
@@ -205,7 +201,7 @@ describe('tls with a plain http baseUrl is refused at creation: the certificate 
       createBaasClient({
         baseUrl,
         token: 'sbx_unused_token',
-        tls: { cert: certs.client.cert, key: certs.client.key },
+        tls: { cert: world.certs.client.cert, key: world.certs.client.key },
         ...more,
       });
     } catch (thrown) {
@@ -222,7 +218,9 @@ describe('tls with a plain http baseUrl is refused at creation: the certificate 
   });
 
   it('an https baseUrl takes it', () => {
-    expect(() => client({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca })).not.toThrow();
+    expect(() =>
+      client({ cert: world.certs.client.cert, key: world.certs.client.key, ca: world.certs.ca }),
+    ).not.toThrow();
   });
 });
 
@@ -235,7 +233,7 @@ describe('clientCredentials: tls with a plain http tokenUrl is refused at creati
         tokenUrl: 'http://127.0.0.1:4020/oauth/token',
         clientId: 'id',
         clientSecret: 'secret-value',
-        tls: { cert: certs.client.cert, key: certs.client.key },
+        tls: { cert: world.certs.client.cert, key: world.certs.client.key },
       });
     } catch (thrown) {
       error = thrown;
