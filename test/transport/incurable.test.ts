@@ -2,10 +2,9 @@
 // whatever the retry rule would say (src/transport/failure.ts, `incurable`): a header fetch refuses to
 // send (the caller's input, named, never its value: a BaasValidationError, nothing sent), a TLS failure
 // that says so (src/tls/failure.ts), a port fetch blocks. Any other failure is the retry rule's.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaasClient } from '../../src/index.js';
+import { type FaultServer, startFaultServer } from '../support/fault-server.js';
 import { Secrets } from '../../src/redact.js';
 import { Attempt, HeaderRefused } from '../../src/transport/attempt.js';
 import { clientError, failureOf, incurable } from '../../src/transport/failure.js';
@@ -14,25 +13,23 @@ import { type RetryRule, sendRequest } from '../../src/transport/pipeline.js';
 // A token holding a long dash (U+2014), as one pasted from a document does: fetch cannot send it.
 const DASHED = 'sbx_abc\u2014def123';
 
-let server: Server;
+let server: FaultServer;
 let url: string;
-let requests = 0;
+/** The requests the server has received (the fault server counts them). */
+const requests = () => server.requests.length;
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
-    requests += 1;
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startFaultServer();
+  server.handle((_request, response) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
+  );
+  url = server.url;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 describe('a header fetch cannot send', () => {
   it("through createBaasClient, a token's header is refused before any attempt (the token text rule), not retried", async () => {
-    const before = requests;
+    const before = requests();
     const baas = createBaasClient({ baseUrl: url, token: () => DASHED, retry: { baseDelayMs: 0, maxDelayMs: 0 } });
     const error = (await baas.listPixKeys().then(
       () => expect.unreachable('the call succeeded'),
@@ -41,7 +38,7 @@ describe('a header fetch cannot send', () => {
     expect(error.message).not.toContain('abc');
     expect(error.message).not.toContain('ByteString');
     expect(error.attempts ?? 0).toBeLessThanOrEqual(1);
-    expect(requests).toBe(before);
+    expect(requests()).toBe(before);
   });
 
   it("reaching fetch, it is the caller's input: a BaasValidationError naming the header, never its value", async () => {
