@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
+import { EncodingProblem, encodingMessage } from '../../src/cli/batch/formats/encoding.js';
 import { type InputLine, readInput } from '../../src/cli/batch/input.js';
 import { tempDir } from '../cli/batch/harness.js';
 
@@ -53,6 +54,20 @@ describe('a pt-BR spreadsheet saved as CSV', () => {
       expect(text, guide).toContain('`it does not start with + and the country code (+55 for Brazil)`');
       expect(text, guide).toContain('(`-23,5613991`)');
       expect(text, guide).toContain('`must match the pattern …`');
+    }
+  });
+});
+
+describe('the troubleshooting guide on encodings', () => {
+  const TROUBLESHOOTING = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
+  it('quotes both encoding refusals as update-many prints them: not UTF-8, and UTF-8 given as Windows-1252', () => {
+    const made = [
+      encodingMessage('clientes.csv', new EncodingProblem(2, 'Windows-1252 (Latin-1)')),
+      encodingMessage('clientes.csv', new EncodingProblem(2, 'UTF-8', 'windows-1252')),
+    ];
+    for (const guide of TROUBLESHOOTING) {
+      const text = readFileSync(join(repoRoot, guide), 'utf8');
+      for (const message of made) expect(text, guide).toContain(`baas-pix-contract update-many: ${message}\n`);
     }
   });
 });

@@ -91,6 +91,58 @@ describe('update-many --input a CSV saved as Windows-1252 with ";"', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.at(-1)).toMatch(/--encoding must be one of utf-8, windows-1252/);
   });
+
+  // The wrong --encoding the other way round: a UTF-8 file (Excel's "CSV UTF-8", with its byte order
+  // mark, or without one) or a UTF-16 file read as Windows-1252 would send `AlÃ­cia` for `Alícia`, or
+  // fail on a header of garbled names; refused whole, naming what the file is, nothing sent.
+  it('--encoding windows-1252 on a file that is UTF-8 or UTF-16: refused whole, saying what it is, nothing sent', async () => {
+    const rows = accounts().map((a, i) => `${a.account};${a.documentNumber};${NAMES[i]}`);
+    const text = `Account;DocumentNumber;socialName\r\n${rows.join('\r\n')}\r\n`;
+    const files: [string, Buffer, RegExp][] = [
+      [
+        'utf8.csv',
+        Buffer.from(text, 'utf8'),
+        /is UTF-8, not Windows-1252: line 2 holds an accented letter .*Run again without --encoding/,
+      ],
+      [
+        'utf8-bom.csv',
+        Buffer.from(`\uFEFF${text}`, 'utf8'),
+        /is UTF-8, not Windows-1252: it starts with UTF-8's byte order mark/,
+      ],
+      [
+        'utf16.csv',
+        Buffer.from(`\uFEFF${text}`, 'utf16le'),
+        /is UTF-16 \(a byte order mark FF FE or FE FF\), not Windows-1252/,
+      ],
+    ];
+    const before = puts();
+    for (const [name, bytes, message] of files) {
+      const path = dir.file(name);
+      await writeFile(path, bytes);
+      const args = ['update-many', '--input', path, '--encoding', 'windows-1252', '--base-url', sandbox.url];
+      const result = await run([...args, '--token', token()]);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr.at(-1), name).toMatch(message);
+      expect(result.stderr.join('\n'), name).not.toMatch(/AlÃ/);
+      expect(
+        result.stderr.filter((line) => /^line [0-9]+: /.test(line)),
+        name,
+      ).toEqual([]);
+    }
+    expect(puts()).toBe(before);
+    // Without --encoding the UTF-8 files are read, accents intact.
+    const sent = await run([
+      'update-many',
+      '--input',
+      dir.file('utf8-bom.csv'),
+      '--base-url',
+      sandbox.url,
+      '--token',
+      token(),
+    ]);
+    expect(sent.code, sent.stderr.join('\n')).toBe(0);
+    expect(sandbox.sandbox.snapshot().clients[0]!.accounts.map((account) => account.data.socialName)).toEqual(NAMES);
+  });
 });
 
 describe('spreadsheet values', () => {
