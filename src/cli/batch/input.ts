@@ -25,7 +25,7 @@ import {
 } from './formats/columns.js';
 import { type CsvRecord, CsvProblem, csvRecords } from './formats/csv-read.js';
 import { decodedText, EncodingProblem, encodingMessage, type InputEncoding } from './formats/encoding.js';
-import { xlsxRecords } from './formats/xlsx-read.js';
+import { MAX_EXACT_NUMBER_DIGITS, xlsxRecords } from './formats/xlsx-read.js';
 
 export type { UpdateItem };
 
@@ -281,9 +281,31 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   if (digits === undefined || !/^[0-9]+$/.test(cell) || cell.length >= digits.length) return undefined;
   return (
     `has ${cell.length} digits, not ${digits.length}: a spreadsheet that took the column for numbers drops leading zeros ` +
-    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. Keep the column as text ` +
-    '(LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; or save as .xlsx ' +
-    'with the column formatted as Text) and type the value with its zeros'
+    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. ${KEEP_AS_TEXT} ` +
+    'and type the value with its zeros'
+  );
+}
+
+const KEEP_AS_TEXT =
+  'Keep the column as text (LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; ' +
+  'or save as .xlsx with the column formatted as Text)';
+
+/**
+ * A cell whose digits a spreadsheet may have changed: a worksheet's number cell of 16 digits or more (it
+ * keeps 15), or a CSV cell in the scientific notation a spreadsheet writes a long number in (`1,23457E+16`,
+ * `1.23457E+016`), which has lost every digit past the ones shown. Refused, never read as digits: an
+ * account number with its last digits changed is another account.
+ */
+export function inexactNumberRule(cell: string, numberCell: boolean): string | undefined {
+  if (numberCell)
+    return (
+      `is a number cell of more than ${MAX_EXACT_NUMBER_DIGITS} digits: a spreadsheet keeps only ${MAX_EXACT_NUMBER_DIGITS} digits of a number, ` +
+      `so the ones after the ${MAX_EXACT_NUMBER_DIGITS}th may not be those typed; nothing is read from it. Format the column as Text and type the value again`
+    );
+  if (!/^-?[0-9]+([.,][0-9]+)?E[+-]?[0-9]+$/i.test(cell.trim())) return undefined;
+  return (
+    'is a number in scientific notation (as 1,23457E+16), as a spreadsheet that took the column for numbers writes a long one: ' +
+    `the digits it does not show are lost; nothing is read from it. ${KEEP_AS_TEXT} and type the value again`
   );
 }
 
@@ -320,6 +342,13 @@ async function* tableLines(
     let documentNumber: string | undefined;
     header.forEach((name, index) => {
       const cell = record.fields[index] ?? '';
+      // Every column but a boolean one is text in the contract: a number a spreadsheet cut is not its digits.
+      const inexact =
+        types.get(name) === 'boolean' ? undefined : inexactNumberRule(cell, record.inexact?.includes(index) === true);
+      if (inexact !== undefined) {
+        issues.push({ field: name, rule: inexact });
+        return;
+      }
       const lost = lostZerosRule(name, cell);
       if (lost !== undefined) {
         issues.push({ field: name, rule: lost });

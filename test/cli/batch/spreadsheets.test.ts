@@ -188,6 +188,43 @@ describe('spreadsheet values', () => {
     expect(result.stdout).toMatch(/3 lines: 1 valid, 1 invalid|2 lines: 1 valid, 1 invalid/);
   });
 
+  // A spreadsheet keeps 15 digits of a number: an account of 17 digits typed into a number cell comes
+  // back with its last digits changed (LibreOffice saved 12345678901234567 as 12345678901234600), and a
+  // CSV of it shows the number in scientific notation. Either is another account: refused, nothing sent.
+  it('refuses a number a spreadsheet kept only 15 digits of: a long number cell, a CSV cell in scientific notation', async () => {
+    const [a] = accounts();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    sheet.addRow(['Account', 'DocumentNumber', 'socialName']);
+    sheet.addRow([12345678901234600, a!.documentNumber, 'Ana']);
+    sheet.addRow([{ formula: 'A2+1', result: 12345678901234600 }, a!.documentNumber, 'Bia']);
+    // 15 digits are kept exactly: such a number cell is its digits.
+    sheet.addRow([123456789012345, a!.documentNumber, 'Cris']);
+    const xlsx = dir.file('long.xlsx');
+    await workbook.xlsx.writeFile(xlsx);
+    const csv = dir.file('long.csv');
+    await writeFile(
+      csv,
+      `Account;DocumentNumber;socialName\r\n1,23457E+16;${a!.documentNumber};Ana\r\n1.23456789012346E+016;${a!.documentNumber};Bia\r\n`,
+    );
+    const before = puts();
+    const sheetRun = await run(['update-many', '--input', xlsx, '--base-url', sandbox.url, '--token', token()]);
+    expect(sheetRun.stdout).toMatch(/invalid +2/);
+    for (const line of [2, 3])
+      expect(sheetRun.stderr.join('\n')).toMatch(
+        new RegExp(`line ${line}: Account: is a number cell of more than 15 digits: .*Format the column as Text`),
+      );
+    expect(sheetRun.stderr.join('\n')).not.toMatch(/line 4: Account/);
+    const csvRun = await run(['update-many', '--input', csv, '--base-url', sandbox.url, '--token', token()]);
+    expect(csvRun.code).toBe(1);
+    for (const line of [2, 3])
+      expect(csvRun.stderr.join('\n')).toMatch(
+        new RegExp(`line ${line}: Account: is a number in scientific notation .*Keep the column as text`),
+      );
+    // Only row 4's account (15 digits, no customer of the sandbox's) was sent.
+    expect(puts() - before).toBe(1);
+  });
+
   it('says which package to install when ExcelJS is missing', async () => {
     const missing = Object.assign(new Error("Cannot find package 'exceljs'"), { code: 'ERR_MODULE_NOT_FOUND' });
     await expect(loadExcelJs('--input', 'x.xlsx', () => Promise.reject(missing))).rejects.toThrow(

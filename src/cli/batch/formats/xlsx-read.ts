@@ -9,6 +9,20 @@ import type { CsvRecord } from './csv-read.js';
 import { CsvProblem } from './csv-read.js';
 import { loadExcelJs } from './exceljs.js';
 
+/**
+ * A spreadsheet keeps 15 significant digits of a number (Excel cuts the rest to zeros, LibreOffice rounds),
+ * and a double holds every integer only up to 2^53: an integer cell of 16 digits or more may not be the
+ * value typed (an account of 17 digits comes back with its last ones changed), so it is never taken as text.
+ */
+export const MAX_EXACT_NUMBER_DIGITS = 15;
+
+/** Whether a cell's value is a number that may have lost digits: an integer of 16 digits or more (a formula's result too). */
+export function isInexactNumber(value: unknown): boolean {
+  const number =
+    value !== null && typeof value === 'object' && 'result' in value ? (value as { result: unknown }).result : value;
+  return typeof number === 'number' && Number.isInteger(number) && Math.abs(number) >= 10 ** MAX_EXACT_NUMBER_DIGITS;
+}
+
 /** The text a cell's value shows. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -61,15 +75,17 @@ export async function* xlsxRecords(path: string, options: XlsxReadOptions = {}):
     // row.values is 1-based and sparse: index 0 is never a cell.
     const values = (Array.isArray(row.values) ? row.values : []) as unknown[];
     const fields: string[] = [];
+    const inexact: number[] = [];
     let size = 0;
     for (let i = 1; i < values.length; i++) {
+      if (isInexactNumber(values[i])) inexact.push(i - 1);
       const text = cellText(values[i]);
       size += Buffer.byteLength(text) + 1;
       if (size > limit) throw new CsvProblem(row.number, problemRule('too-long', limit));
       fields.push(text);
     }
     if (fields.every((field) => field === '')) continue;
-    yield { line: row.number, fields };
+    yield { line: row.number, fields, ...(inexact.length > 0 && { inexact }) };
   }
   // The other worksheets are not read.
   await worksheets.return?.();
