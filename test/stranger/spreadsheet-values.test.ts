@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { EncodingProblem, encodingMessage } from '../../src/cli/batch/formats/encoding.js';
-import { type InputLine, readInput } from '../../src/cli/batch/input.js';
+import { headerProblem, type InputLine, readInput } from '../../src/cli/batch/input.js';
 import { tempDir } from '../cli/batch/harness.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -69,5 +69,30 @@ describe('the troubleshooting guide on encodings', () => {
       const text = readFileSync(join(repoRoot, guide), 'utf8');
       for (const message of made) expect(text, guide).toContain(`baas-pix-contract update-many: ${message}\n`);
     }
+  });
+});
+
+describe('a header named as a Brazilian spreadsheet names its columns', () => {
+  it('says which column each name means: Portuguese names, spaces or underscores, an address field without address.', () => {
+    const cases: [string, string][] = [
+      ['Conta', 'Account'],
+      ['CPF', 'DocumentNumber'],
+      ['Telefone', 'phoneNumber'],
+      ['CEP', 'address.postalCode'],
+      ['Município', 'address.city'],
+      ['UF', 'address.state'],
+      ['Nome Social', 'socialName'],
+      ['Document Number', 'DocumentNumber'],
+      ['postal_code', 'address.postalCode'],
+      ['Bairro', 'address.neighborhood'],
+    ];
+    for (const [name, meant] of cases) {
+      const problem = headerProblem(
+        ['Account', 'DocumentNumber', name].map((cell) => (cell === meant ? 'email' : cell)),
+      );
+      expect(problem, name).toContain(`"${name}" (column C) (did you mean ${meant}?)`);
+    }
+    // Never taken under that name: the file is still refused by its header.
+    expect(headerProblem(['Conta', 'CPF', 'email'])).toMatch(/are no columns of the update/);
   });
 });
