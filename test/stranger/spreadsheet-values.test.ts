@@ -45,15 +45,20 @@ describe('a pt-BR spreadsheet saved as CSV', () => {
       expect(one.get(field), field).toBe('is required');
     expect(one.get('phoneNumber')).toContain('it does not start with + and the country code (+55 for Brazil)');
     expect(two.has('phoneNumber')).toBe(false);
-    expect(two.get('address.latitude')).toMatch(/^must match the pattern /);
-    expect(two.get('address.longitude')).toMatch(/^must match the pattern /);
+    // Said as what it is, a decimal comma, with the contract's example; never a bare pattern.
+    for (const field of ['address.latitude', 'address.longitude'])
+      expect(two.get(field)).toMatch(
+        /^has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point, e\.g\. -[0-9]+\.[0-9]+, and nothing is converted/,
+      );
 
     for (const guide of GUIDES) {
       const text = readFileSync(join(repoRoot, guide), 'utf8').replace(/\s+/g, ' ');
       expect(text, guide).toContain('`line 2: address.street: is required`');
       expect(text, guide).toContain('`it does not start with + and the country code (+55 for Brazil)`');
       expect(text, guide).toContain('(`-23,5613991`)');
-      expect(text, guide).toContain('`must match the pattern …`');
+      expect(text, guide).toContain(
+        '`has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point, e.g. …`',
+      );
     }
   });
 });

@@ -309,6 +309,22 @@ export function inexactNumberRule(cell: string, numberCell: boolean): string | u
   );
 }
 
+/** A number written with a decimal comma, as a pt-BR spreadsheet writes it: `-23,5613991`. */
+const DECIMAL_COMMA = /^-?[0-9]+,[0-9]+$/;
+
+/**
+ * The rule for a cell whose decimal comma breaks the contract's pattern (a decimal point): said so, with
+ * the pattern's own example. Never converted: `1,234` is a thousand and more in an English sheet.
+ */
+export const decimalCommaRule = (patternRule: string): string => {
+  const example = / e\.g\. (\S+)$/.exec(patternRule)?.[1];
+  return (
+    'has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point' +
+    `${example === undefined ? '' : `, e.g. ${example}`}, and nothing is converted for you. Keep the column as text ` +
+    '(LibreOffice: column type "Text" when opening the CSV; Excel: format the column as Text) and write the point'
+  );
+};
+
 /** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
 async function* tableLines(
   records: AsyncIterable<CsvRecord>,
@@ -370,7 +386,17 @@ async function* tableLines(
         if (!setDotted(body, name, value)) issues.push({ field: name, rule: 'is inside a field that has a value' });
       }
     });
-    yield checked(record.line, account, documentNumber, body, CSV_NAMES, issues);
+    const result = checked(record.line, account, documentNumber, body, CSV_NAMES, issues);
+    // A pattern broken by a decimal comma (a pt-BR spreadsheet's -23,5613991) is said in those words.
+    if (result.issues)
+      result.issues = result.issues.map((issue) => {
+        const index = header!.indexOf(issue.field);
+        const cell = index < 0 ? '' : (record.fields[index] ?? '');
+        return issue.rule.startsWith('must match the pattern') && DECIMAL_COMMA.test(cell.trim())
+          ? { field: issue.field, rule: decimalCommaRule(issue.rule) }
+          : issue;
+      });
+    yield result;
   }
 }
 
