@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
 import { EncodingProblem, encodingMessage } from '../../src/cli/batch/formats/encoding.js';
 import { headerProblem, type InputLine, readInput } from '../../src/cli/batch/input.js';
+import { redactMessage } from '../../src/redact.js';
 import { tempDir } from '../cli/batch/harness.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -72,7 +73,9 @@ describe('the troubleshooting guide on encodings', () => {
     ];
     for (const guide of TROUBLESHOOTING) {
       const text = readFileSync(join(repoRoot, guide), 'utf8');
-      for (const message of made) expect(text, guide).toContain(`baas-pix-contract update-many: ${message}\n`);
+      // As the terminal shows it: masked, an invisible character (a soft hyphen) escaped.
+      for (const message of made)
+        expect(text, guide).toContain(`baas-pix-contract update-many: ${redactMessage(message)}\n`);
     }
   });
 });

@@ -93,7 +93,7 @@ describe('update-many --input a CSV saved as Windows-1252 with ";"', () => {
   });
 
   // The wrong --encoding the other way round: a UTF-8 file (Excel's "CSV UTF-8", with its byte order
-  // mark, or without one) or a UTF-16 file read as Windows-1252 would send `AlÃ­cia` for `Alícia`, or
+  // mark, or without one) or a UTF-16 file read as Windows-1252 would send `ConceiÃ§Ã£o` for `Conceição`, or
   // fail on a header of garbled names; refused whole, naming what the file is, nothing sent.
   it('--encoding windows-1252 on a file that is UTF-8 or UTF-16: refused whole, saying what it is, nothing sent', async () => {
     const rows = accounts().map((a, i) => `${a.account};${a.documentNumber};${NAMES[i]}`);
@@ -123,7 +123,7 @@ describe('update-many --input a CSV saved as Windows-1252 with ";"', () => {
       const result = await run([...args, '--token', token()]);
       expect(result.code, name).toBe(2);
       expect(result.stderr.at(-1), name).toMatch(message);
-      expect(result.stderr.join('\n'), name).not.toMatch(/AlÃ/);
+      expect(result.stderr.join('\n'), name).not.toMatch(/AlÃ|ConceiÃ/);
       expect(
         result.stderr.filter((line) => /^line [0-9]+: /.test(line)),
         name,

@@ -9,7 +9,7 @@
 //
 // The other way round holds too: a file that is UTF-8 (its byte order mark, or every one of its bytes
 // past ASCII in UTF-8 sequences) read with --encoding windows-1252 would be sent with two or three other
-// letters for each accented one (`Alícia` as `AlÃ­cia`), in every line that has one: such a file is
+// letters for each accented one (`Conceição` as `ConceiÃ§Ã£o`), in every line that has one: such a file is
 // refused whole, as is a UTF-16 one whatever the encoding said. Any byte is a Windows-1252 character,
 // so nothing else tells a wrong --encoding; Portuguese text in Windows-1252 has its accented letters
 // beside ASCII ones, which is never UTF-8.
@@ -54,7 +54,7 @@ export function encodingMessage(path: string, problem: EncodingProblem): string 
   if (problem.likely === 'UTF-8')
     return (
       `--input ${path} is UTF-8, not Windows-1252: ${problem.line === 0 ? "it starts with UTF-8's byte order mark (EF BB BF)" : `line ${problem.line} holds an accented letter as UTF-8 writes it`}; ` +
-      'read as Windows-1252, each accented letter would be sent as other letters (í as Ã­); nothing was sent. Run again without --encoding (UTF-8 is the default)'
+      'read as Windows-1252, each accented letter would be sent as other letters (ç as Ã§); nothing was sent. Run again without --encoding (UTF-8 is the default)'
     );
   return (
     `--input ${path} is not UTF-8: line ${problem.line} holds a byte UTF-8 does not have, as a file saved as ` +
