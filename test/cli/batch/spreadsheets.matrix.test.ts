@@ -136,6 +136,34 @@ describe('input files LibreOffice Calc writes', () => {
   });
 });
 
+describe('mistakes with files LibreOffice Calc writes', () => {
+  it('a UTF-8 CSV Calc saved, given with --encoding windows-1252: refused whole, nothing sent', async () => {
+    const path = dir.file('utf8-src.csv');
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    await writeFile(path, `Account,DocumentNumber,socialName\n${a!.account},${a!.documentNumber},Conceição\n`);
+    const saved = await calc(path, 'csv:Text - txt - csv (StarCalc):59,34,76,1', 'csv', 'CSV:44,34,76,1,1/2/2/2/3/1');
+    const before = sandbox.requests.length;
+    const refused = await updateMany(['--input', saved, '--encoding', 'windows-1252']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is UTF-8, not Windows-1252: line 2 .*Run again without --encoding/);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('an account of 17 digits Calc took for a number (it keeps 15): refused in the .xlsx and its CSV, nothing sent', async () => {
+    const path = dir.file('long-account.csv');
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    await writeFile(path, `Account,DocumentNumber,socialName\n12345678901234567,${a!.documentNumber},Ana\n`);
+    const xlsx = await calc(path, 'xlsx:Calc MS Excel 2007 XML', 'xlsx', 'CSV:44,34,76,1');
+    const csv = await calc(xlsx, 'csv:Text - txt - csv (StarCalc):59,34,76,1', 'csv');
+    const before = sandbox.requests.length;
+    const fromSheet = await updateMany(['--input', xlsx]);
+    expect(fromSheet.stderr).toMatch(/line 2: .*Account: is a number cell of more than 15 digits/);
+    const fromCsv = await updateMany(['--input', csv]);
+    expect(fromCsv.stderr).toMatch(/line 2: .*Account: is a number in scientific notation/);
+    expect(sandbox.requests.length).toBe(before);
+  });
+});
+
 describe('files export-keys writes, opened in LibreOffice Calc', () => {
   // Keys a provider may send: a phone key, a CPF key with a leading zero, accents, and values a
   // spreadsheet would run as formulas.
