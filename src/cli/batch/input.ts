@@ -309,6 +309,17 @@ export function inexactNumberRule(cell: string, numberCell: boolean): string | u
   );
 }
 
+/**
+ * A worksheet's number cell as its format shows it: a CPF or a CEP kept as a number has lost its leading
+ * zeros, but a format of exactly the column's number of zeros (`00000000000`, `000.000.000-00`) shows them,
+ * and that is the value the sheet holds for whoever reads it. Any other cell as it is.
+ */
+function shownCell(column: string, cell: string, formatDigits: number | undefined): string {
+  const digits = fixedDigits(column);
+  if (formatDigits === undefined || digits === undefined || formatDigits !== digits.length) return cell;
+  return /^[0-9]+$/.test(cell) && cell.length < digits.length ? cell.padStart(digits.length, '0') : cell;
+}
+
 /** A number written with a decimal comma, as a pt-BR spreadsheet writes it: `-23,5613991`. */
 const DECIMAL_COMMA = /^-?[0-9]+,[0-9]+$/;
 
@@ -357,7 +368,7 @@ async function* tableLines(
     let account: string | undefined;
     let documentNumber: string | undefined;
     header.forEach((name, index) => {
-      const cell = record.fields[index] ?? '';
+      const cell = shownCell(name, record.fields[index] ?? '', record.shownDigits?.get(index));
       // Every column but a boolean one is text in the contract: a number a spreadsheet cut is not its digits.
       const inexact =
         types.get(name) === 'boolean' ? undefined : inexactNumberRule(cell, record.inexact?.includes(index) === true);

@@ -11,6 +11,7 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSoffice } from '../../../scripts/lib/libreoffice.mjs';
 import { csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
@@ -137,6 +138,29 @@ describe('input files LibreOffice Calc writes', () => {
 });
 
 describe('mistakes with files LibreOffice Calc writes', () => {
+  it('a CPF kept as a number with a format that shows its zeros, saved again by Calc: read as the sheet shows it', async () => {
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    sheet.addRow(['Account', 'DocumentNumber', 'socialName']);
+    // The CPF with a zero put first (valid or not, the check digits decide): its number drops the zero.
+    const withZero = `0${a!.documentNumber.slice(1)}`;
+    const row = sheet.addRow([a!.account, Number(withZero), 'Ana']);
+    row.getCell(2).numFmt = '000\\.000\\.000\\-00';
+    const source = dir.file('formatted-src.xlsx');
+    await workbook.xlsx.writeFile(source);
+    const saved = await calc(source, 'xlsx:Calc MS Excel 2007 XML', 'xlsx');
+    // As Calc shows it, the CPF with its zero.
+    const shown = await cells(await calc(saved, CSV_OUT_UTF8, 'csv'));
+    expect(shown[1]![1]).toBe(
+      `${withZero.slice(0, 3)}.${withZero.slice(3, 6)}.${withZero.slice(6, 9)}-${withZero.slice(9)}`,
+    );
+    const result = await updateMany(['--input', saved, '--dry-run']);
+    // Read with its zero: never the lost-zeros refusal (an invalid CPF is refused for its check digits).
+    expect(result.stdout).not.toMatch(/has 10 digits/);
+    expect(result.stdout).toMatch(/1 line: /);
+  });
+
   it('a UTF-8 CSV Calc saved, given with --encoding windows-1252: refused whole, nothing sent', async () => {
     const path = dir.file('utf8-src.csv');
     const [a] = sandbox.sandbox.clients[0]!.accounts;

@@ -225,6 +225,42 @@ describe('spreadsheet values', () => {
     expect(puts() - before).toBe(1);
   });
 
+  // Excel users keep CPFs as numbers with a format that shows their zeros (000.000.000-00): the sheet
+  // shows 012.345.678-90, and that is read; a format of other zeros (0.00) or none shows no zeros.
+  it('reads a CPF or CEP number cell as its format shows it, zeros included; with another format, its lost zeros', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    const address = ['Rua', '1', 'Centro', 'São Paulo', 'SP'];
+    sheet.addRow([
+      'Account',
+      'DocumentNumber',
+      'address.postalCode',
+      'address.street',
+      'address.number',
+      'address.neighborhood',
+      'address.city',
+      'address.state',
+    ]);
+    const row = (cpfFormat: string | undefined, cepFormat: string | undefined) => {
+      const added = sheet.addRow(['1234567', 1234567890, 1310100, ...address]);
+      if (cpfFormat) added.getCell(2).numFmt = cpfFormat;
+      if (cepFormat) added.getCell(3).numFmt = cepFormat;
+    };
+    row('000\\.000\\.000\\-00', '00000\\-000');
+    row('00000000000', '00000000');
+    row('0.00', '0');
+    row(undefined, undefined);
+    const path = dir.file('formatted.xlsx');
+    await workbook.xlsx.writeFile(path);
+    const result = await run(['update-many', '--input', path, '--dry-run']);
+    expect(result.stdout).not.toMatch(/line [23]:/);
+    for (const line of [4, 5]) {
+      expect(result.stdout).toMatch(new RegExp(`line ${line}: DocumentNumber: has 10 digits, not 11`));
+      expect(result.stdout).toMatch(new RegExp(`line ${line}: address.postalCode: has 7 digits, not 8`));
+    }
+    expect(result.stdout).toMatch(/4 lines: 2 valid, 2 invalid/);
+  });
+
   it('says which package to install when ExcelJS is missing', async () => {
     const missing = Object.assign(new Error("Cannot find package 'exceljs'"), { code: 'ERR_MODULE_NOT_FOUND' });
     await expect(loadExcelJs('--input', 'x.xlsx', () => Promise.reject(missing))).rejects.toThrow(
