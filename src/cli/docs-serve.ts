@@ -29,6 +29,7 @@ import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
 import type { CommandContext } from './command.js';
 import { redoclyCli } from './docs.js';
 import { renderDocs } from './docs-page.js';
+import { FORBIDDEN_FIELD, forbiddenFieldRule } from './try-it.js';
 import { formatLine, reachableUrl } from './request-log.js';
 import { listenProblem, portFrom, stopRequested } from './server.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
@@ -96,6 +97,7 @@ export function parseCall(text: string, allowWrites: boolean): CallRequest {
     if (!FIELD_NAME.test(name)) throw new Refused(400, `${JSON.stringify(name)} is not a header field name`);
     if (CREDENTIAL_FIELDS.test(name))
       throw new Refused(400, `${name} is not taken from the page: docs --serve sends its own credentials`);
+    if (FORBIDDEN_FIELD.test(name)) throw new Refused(400, forbiddenFieldRule(name));
   }
   if (body !== undefined && typeof body !== 'string') throw new Refused(400, 'body must be the JSON text to send');
   return { operationId: operationId as OperationName, query, headers, body };

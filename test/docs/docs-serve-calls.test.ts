@@ -22,9 +22,8 @@ interface Served {
   io: Captured;
   url: string;
   /** What the provider (the injected fetch) was asked, in order. */
-  asked: { url: string; signal: AbortSignal | undefined }[];
+  asked: { url: string; signal: AbortSignal | undefined; headers: Headers }[];
   stop(): Promise<number>;
-  exited(): boolean;
 }
 
 const running: Served[] = [];
@@ -41,9 +40,9 @@ async function serve(provider: (signal: AbortSignal | undefined) => Promise<Resp
     env: {},
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
       // As the global fetch does, a header no request can carry is refused here, before anything is sent.
-      new Request(input, init);
+      const { headers } = new Request(input, init);
       const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-      asked.push({ url: String(input instanceof Request ? input.url : input), signal: signal ?? undefined });
+      asked.push({ url: String(input instanceof Request ? input.url : input), signal: signal ?? undefined, headers });
       return provider(signal ?? undefined);
     }) as typeof fetch,
   };
@@ -59,9 +58,11 @@ async function serve(provider: (signal: AbortSignal | undefined) => Promise<Resp
     io,
     url,
     asked,
-    exited: () => code !== undefined,
     stop: () => {
-      stopped ??= (sendStop(before, 'SIGINT'), done);
+      if (!stopped) {
+        sendStop(before, 'SIGINT');
+        stopped = done;
+      }
       return stopped;
     },
   };
@@ -130,7 +131,9 @@ describe('docs --serve: a value of the page that the client refuses is the pageâ
       headers: { 'User-Agent': 'a/1', 'X-Note': 'a\r\nAuthorization: Bearer other' },
     });
     expect(answer.status, answer.body).toBe(400);
-    expect(JSON.parse(answer.body).error).toMatch(/nothing was sent: header X-Note has a value with a character an HTTP header cannot carry/);
+    expect(JSON.parse(answer.body).error).toMatch(
+      /nothing was sent: header X-Note has a value with a character an HTTP header cannot carry/,
+    );
     expect(served.asked).toEqual([]);
   });
 
@@ -224,4 +227,45 @@ it('a wrong secret in the address: 404 saying where the page is, and the secret 
   } finally {
     await server.stop();
   }
+});
+
+describe('docs --serve: a header field the browser and the connection set is not taken from the page', () => {
+  // Sent on, Transfer-Encoding, Keep-Alive, Upgrade and Expect made the client's fetch throw (a "network
+  // failure after 3 attempts", retried), and Host went to the provider as the page wrote it.
+  it.each([
+    'Host',
+    'Transfer-Encoding',
+    'keep-alive',
+    'Upgrade',
+    'Expect',
+    'Content-Length',
+    'Sec-Fetch-Mode',
+    'Proxy-Foo',
+    'Via',
+  ])('%s: 400 naming it, nothing sent', async (name) => {
+    const served = await serve(async () => keys());
+    const answer = await post(served.url, {
+      operationId: 'listPixKeys',
+      query: {},
+      headers: { 'User-Agent': 'a/1', [name]: 'x' },
+    });
+    expect(answer.status, answer.body).toBe(400);
+    expect(JSON.parse(answer.body).error).toBe(
+      `${name} is set by the browser and the HTTP connection, not by the page (a forbidden request-header name of the Fetch standard): remove it and press Send again`,
+    );
+    expect(served.asked).toEqual([]);
+  });
+
+  it('a field of the contract or of the callerâ€™s own (Prefer, X-Forwarded-For) is sent on', async () => {
+    const served = await serve(async () => keys());
+    const answer = await post(served.url, {
+      operationId: 'listPixKeys',
+      query: {},
+      headers: { 'User-Agent': 'a/1', Prefer: 'code=200', 'X-Forwarded-For': '10.0.0.1' },
+    });
+    expect(answer.status, answer.body).toBe(200);
+    expect(served.asked).toHaveLength(1);
+    expect(served.asked[0]!.headers.get('prefer')).toBe('code=200');
+    expect(served.asked[0]!.headers.get('x-forwarded-for')).toBe('10.0.0.1');
+  });
 });
