@@ -200,7 +200,7 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
       );
     const route = path.slice(prefix.length);
     if (route === '' && (method === 'GET' || method === 'HEAD')) {
-      html ??= options.page('call', options.allowWrites);
+      html ??= Promise.resolve().then(() => options.page('call', options.allowWrites));
       html.then(
         (page) => answer(200, 'text/html; charset=utf-8', page),
         (error: unknown) => {
