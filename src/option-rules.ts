@@ -43,9 +43,16 @@ export function optionMessage({ where, option, rule }: OptionProblem): string {
   return `${where ? `${where}: ` : ''}${name} ${rule}`;
 }
 
-/** The one factory of options mistakes: an error of `kind` whose fields are `problem` and whose message is made of them. */
-export function optionError(problem: OptionProblem, kind: OptionErrorClass = TypeError): BaasOptionError {
-  const error = new kind(optionMessage(problem));
+/**
+ * The one factory of options mistakes: an error of `kind` whose fields are `problem` and whose message is made
+ * of them; `cause`, when given, is what found the mistake (OpenSSL's error for unusable TLS material).
+ */
+export function optionError(
+  problem: OptionProblem,
+  kind: OptionErrorClass = TypeError,
+  cause?: unknown,
+): BaasOptionError {
+  const error = cause === undefined ? new kind(optionMessage(problem)) : new kind(optionMessage(problem), { cause });
   // Not enumerable, as `message` is not: an error compared or printed by its own members stays the
   // TypeError or RangeError it was, and the parts are read by name.
   const part = (value: string | undefined) => ({ value, enumerable: false, writable: false, configurable: true });
