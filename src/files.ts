@@ -168,12 +168,83 @@ const refusedLink = (file: NamedFile, error: unknown): unknown =>
     : error;
 
 /**
+ * A file this layer opened for a command to write (a journal, an export, a report): the one way a module
+ * outside src/files.ts writes to a file it holds open, so every write, truncation and sync is this
+ * module's, where test/layers sees them. The descriptor itself is never handed out.
+ */
+export class OpenFile {
+  readonly #handle: FileHandle;
+
+  constructor(handle: FileHandle) {
+    this.#handle = handle;
+  }
+
+  /** Writes `data` where the file is at (its end, when it was opened to append). */
+  async write(data: string | Uint8Array): Promise<void> {
+    await (typeof data === 'string' ? this.#handle.write(data) : this.#handle.write(data));
+  }
+
+  /**
+   * Writes all of `bytes` at `position`: a file system that is nearly full writes part of them and says
+   * so only by the count (the next write gives ENOSPC), so the count is never trusted to be the whole.
+   */
+  async writeAt(bytes: Uint8Array, position: number): Promise<void> {
+    let done = 0;
+    while (done < bytes.byteLength) {
+      const { bytesWritten } = await this.#handle.write(bytes, done, bytes.byteLength - done, position + done);
+      if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
+      done += bytesWritten;
+    }
+  }
+
+  /** Writes `text` as the file's whole content. */
+  async writeFile(text: string): Promise<void> {
+    await this.#handle.writeFile(text);
+  }
+
+  /** Cuts the file to its first `bytes` bytes. */
+  truncate(bytes: number): Promise<void> {
+    return this.#handle.truncate(bytes);
+  }
+
+  /** Waits until what was written is on the disk. */
+  datasync(): Promise<void> {
+    return this.#handle.datasync();
+  }
+
+  chmod(mode: number): Promise<void> {
+    return this.#handle.chmod(mode);
+  }
+
+  stat(): Promise<Stats> {
+    return this.#handle.stat();
+  }
+
+  /** The bytes of the file (from `start`, up to `end` inclusive), read through its descriptor. */
+  async *bytes(range: { start?: number; end?: number } = {}): AsyncGenerator<Buffer> {
+    const chunk = Buffer.alloc(64 * 1024);
+    let at = range.start ?? 0;
+    const end = range.end ?? Number.POSITIVE_INFINITY;
+    while (at <= end) {
+      const { bytesRead } = await this.#handle.read(chunk, 0, Math.min(chunk.byteLength, end - at + 1), at);
+      if (bytesRead === 0) return;
+      at += bytesRead;
+      yield Buffer.from(chunk.subarray(0, bytesRead));
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#handle.close();
+  }
+}
+
+/**
  * Creates `file`, which must not exist: 0600, never through a link. `said` is the file errors are said
  * of (the user's file, when `file` is a temporary one beside it).
  */
-export async function createNew(file: NamedFile, whatToDo: string, said: NamedFile = file): Promise<FileHandle> {
+export async function createNew(file: NamedFile, whatToDo: string, said: NamedFile = file): Promise<OpenFile> {
   try {
-    return await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE);
+    return new OpenFile(await open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, DATA_FILE_MODE));
   } catch (error) {
     if (codeOf(error) === 'EEXIST') throw new FileError(`${named(said)} exists already; ${whatToDo}`);
     throw creationProblem(said, refusedLink(said, error));
@@ -194,9 +265,9 @@ function refuseLinked(file: NamedFile, stats: Stats): void {
 /**
  * Opens a file of this run's own (a journal, a resumed output) to read and write it: never through a
  * link, a regular file with one name only. What is checked of it afterwards is checked through this
- * descriptor, the one that writes (`ownedBytes`, `handle.stat()`), never by its name again.
+ * descriptor, the one that writes (`OpenFile.bytes`, `OpenFile.stat()`), never by its name again.
  */
-export async function openOwn(file: NamedFile, { append = true } = {}): Promise<FileHandle> {
+export async function openOwn(file: NamedFile, { append = true } = {}): Promise<OpenFile> {
   let handle: FileHandle;
   try {
     // O_NONBLOCK: a FIFO planted there opens at once (and is refused) instead of waiting for a writer.
@@ -212,23 +283,7 @@ export async function openOwn(file: NamedFile, { append = true } = {}): Promise<
     await handle.close();
     throw error;
   }
-  return handle;
-}
-
-/** The bytes of an open file (from `start`, up to `end` inclusive), read through its descriptor. */
-export async function* ownedBytes(
-  handle: FileHandle,
-  range: { start?: number; end?: number } = {},
-): AsyncGenerator<Buffer> {
-  const chunk = Buffer.alloc(64 * 1024);
-  let at = range.start ?? 0;
-  const end = range.end ?? Number.POSITIVE_INFINITY;
-  while (at <= end) {
-    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.byteLength, end - at + 1), at);
-    if (bytesRead === 0) return;
-    at += bytesRead;
-    yield Buffer.from(chunk.subarray(0, bytesRead));
-  }
+  return new OpenFile(handle);
 }
 
 /** The file's bytes (from `start`, up to `end` inclusive), streamed, never through a link. */
@@ -304,7 +359,7 @@ export class WholeFile {
 
   private constructor(
     readonly file: NamedFile,
-    readonly handle: FileHandle,
+    readonly handle: OpenFile,
     private readonly temporary: string,
     private readonly owned: Owned | undefined,
   ) {}
@@ -443,7 +498,7 @@ export interface OutputRecord {
  * changed nothing; resolves with the content's hash.
  */
 export async function checkRecordedOutput(
-  handle: FileHandle,
+  handle: OpenFile,
   file: NamedFile,
   format: string,
   record: OutputRecord,
@@ -460,8 +515,7 @@ export async function checkRecordedOutput(
   if (stats.size < record.bytes || (exact && stats.size !== record.bytes))
     throw refuse(`it is ${shownBytes(stats.size)}, the journal recorded ${shownBytes(record.bytes)}`);
   const hash = createHash('sha256');
-  if (record.bytes > 0)
-    for await (const chunk of ownedBytes(handle, { start: 0, end: record.bytes - 1 })) hash.update(chunk);
+  if (record.bytes > 0) for await (const chunk of handle.bytes({ start: 0, end: record.bytes - 1 })) hash.update(chunk);
   if (hash.copy().digest('hex') !== record.sha256) throw refuse('its content differs from what the journal recorded');
   return hash;
 }

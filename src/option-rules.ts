@@ -43,9 +43,16 @@ export function optionMessage({ where, option, rule }: OptionProblem): string {
   return `${where ? `${where}: ` : ''}${name} ${rule}`;
 }
 
-/** The one factory of options mistakes: an error of `kind` whose fields are `problem` and whose message is made of them. */
-export function optionError(problem: OptionProblem, kind: OptionErrorClass = TypeError): BaasOptionError {
-  const error = new kind(optionMessage(problem));
+/**
+ * The one factory of options mistakes: an error of `kind` whose fields are `problem` and whose message is made
+ * of them; `cause`, when given, is what found the mistake (OpenSSL's error for unusable TLS material).
+ */
+export function optionError(
+  problem: OptionProblem,
+  kind: OptionErrorClass = TypeError,
+  cause?: unknown,
+): BaasOptionError {
+  const error = cause === undefined ? new kind(optionMessage(problem)) : new kind(optionMessage(problem), { cause });
   // Not enumerable, as `message` is not: an error compared or printed by its own members stays the
   // TypeError or RangeError it was, and the parts are read by name.
   const part = (value: string | undefined) => ({ value, enumerable: false, writable: false, configurable: true });
@@ -211,6 +218,30 @@ export function checkOptions<X extends object>(
     option: path ?? 'options',
     rule: `has a member whose name is not an option, nor a name (not shown: it may be data); give only options (known: ${known.join(', ')})`,
   });
+}
+
+/**
+ * For an options type that shares its object with data (an operation's input and its per-call options,
+ * `{ account, body, signal, timeoutMs }`), where a name far from every option may be the caller's own
+ * (a wider object spread in): refuses each member that names an option wrongly, as checkOptions does, and
+ * leaves any other member alone. Wrongly is: the same letters in other case or at most two edits away from
+ * one of `rules` (`timeoutMS`, `singal`), a name `aliases` declares (another library's name for one), or a
+ * name `homes` says goes in one of them (`maxAttempts`, which goes in `retry`). `others` are the names the
+ * object takes besides the options (the operation's input): never taken for a misspelt option.
+ */
+export function refuseMistakenMembers<X extends object>(
+  place: OptionsPlace,
+  options: object,
+  rules: OptionRules<X>,
+  { aliases, homes, others = [] }: Omit<UnknownMembers, 'closed'> & { readonly others?: readonly string[] } = {},
+): void {
+  const known = Object.keys(rules);
+  const names = Object.keys(options).filter((name) => !known.includes(name) && !others.includes(name));
+  const housed = homes === undefined ? undefined : names.find((name) => Object.hasOwn(homes, name));
+  if (housed !== undefined) throw refuseOption(place, housed, `is not an option here; it goes in ${homes![housed]}`);
+  const [misspelt] = misspeltMembers(Object.fromEntries(names.map((name) => [name, true])), known, { aliases });
+  if (misspelt !== undefined)
+    throw refuseOption(place, misspelt.given, `is not an option; did you mean ${misspelt.meant}?`);
 }
 
 /**

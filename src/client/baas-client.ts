@@ -14,6 +14,7 @@ import type { BaasEventListener } from '../logging/event-log.js';
 import type { BaasEventType } from '../logging/events.js';
 import { clientEvents } from './events.js';
 import {
+  CALL_OPTION_MISTAKES,
   CALL_OPTION_RULES,
   callSettings,
   PAGE_OPTION_RULES,
@@ -26,7 +27,7 @@ import { ACCEPT, createCallingRawClient, type RawClient } from './raw.js';
 import { errorFromResponse, parseSuccessBody } from './responses.js';
 import { CallPromise, type Answered, type BaasPromise } from './with-response.js';
 import { misspeltMembers } from '../words.js';
-import { AS_GIVEN, checkOptions, type OptionRules, refuseOption } from '../option-rules.js';
+import { AS_GIVEN, checkOptions, type OptionRules, refuseMistakenMembers } from '../option-rules.js';
 
 /** The argument of `updateNaturalPerson`: who (`account`, `documentNumber`), what (`body`), and the per-call options. */
 export interface UpdateNaturalPersonInput extends CallOptions {
@@ -88,13 +89,10 @@ const INPUT_RULES = {
  * its accountId) is fine. Checked whatever `validate` says: a mistake in the call, not a contract rule.
  */
 function misspeltInput(operation: keyof typeof INPUT_RULES, input: object, secrets: Secrets): void {
-  // A per-call option spelt nearly right (`timeout` for timeoutMs): an options mistake, as the client's own.
+  // A per-call option named wrongly (`timeoutMS`, `abortSignal`, `maxAttempts` beside `retry`): an options
+  // mistake, as the client's own. Any other member is left alone: it may be the caller's data.
   const inputs = Object.keys(INPUT_RULES[operation]);
-  const [option] = misspeltMembers(input, Object.keys(CALL_OPTION_RULES)).filter(
-    ({ given }) => !inputs.includes(given),
-  );
-  if (option !== undefined)
-    throw refuseOption(operation, option.given, `is not an option; did you mean ${option.meant}?`);
+  refuseMistakenMembers(operation, input, CALL_OPTION_RULES, { ...CALL_OPTION_MISTAKES, others: inputs });
   const issues = misspeltMembers(input, Object.keys(INPUT_RULES[operation]), { maxEdits: 0 }).map(({ given, meant }) =>
     issueAt(given, `is not an input of ${operation}; did you mean ${meant}?`, `"${given}"`),
   );
@@ -147,7 +145,9 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
       if (header.toLowerCase() === 'authorization') delete built.headers[header];
     const request = { operation: name, method: built.method, url: built.url, headers: built.headers, body: built.body };
     const { signal, policies } = callOptions;
-    return new Call({ client: state, request, ...callSettings(settings, callOptions), signal, policies }).answer(read);
+    return new Call({ client: state, request, ...callSettings(settings, callOptions, name), signal, policies }).answer(
+      read,
+    );
   }
 
   function preflight(operation: OperationName, issues: ValidationIssue[]): void {
@@ -182,7 +182,7 @@ export function createBaasClient(options: BaasClientOptions): BaasClient {
 
     pixKeys(pageOptions = {}) {
       // At the call, before any page: a maxPages of the wrong kind would otherwise read no page at all.
-      checkOptions('pixKeys', pageOptions, PAGE_OPTION_RULES);
+      checkOptions('pixKeys', pageOptions, PAGE_OPTION_RULES, CALL_OPTION_MISTAKES);
       return walkPages((query) => client.listPixKeys(query), pageOptions);
     },
 

@@ -29,7 +29,7 @@ import {
 } from '../option-rules.js';
 import { byteLimitProblem, DEFAULT_MAX_RESPONSE_BYTES } from '../body-limit.js';
 import type { AttemptPolicy } from '../transport/pipeline.js';
-import { MAX_TIMER_MS, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
+import { MAX_TIMER_MS, RETRY_HOMES, retrySettings, type RetryOptions, type RetrySettings } from './retry.js';
 import type { TokenSource } from './token.js';
 import type { PageOptions } from './pagination.js';
 import { tokenTextProblem } from '../token-text.js';
@@ -184,6 +184,13 @@ export const CALL_OPTION_RULES: OptionRules<CallOptions> = {
   },
 };
 
+/**
+ * The names a call's options are mistaken for, beside its declaration's (CALL_OPTION_RULES): other
+ * libraries' names for one (the Azure SDK's per-operation `abortSignal`), and each retry setting, which
+ * goes in `retry` (openai-node's per-request `maxRetries` among them). Refused with the one meant.
+ */
+export const CALL_OPTION_MISTAKES = { aliases: { abortSignal: 'signal' }, homes: RETRY_HOMES } as const;
+
 /** `pixKeys()`'s options: the call options of each page, the page size (the contract's rule) and a page limit. */
 export const PAGE_OPTION_RULES: OptionRules<PageOptions> = {
   ...CALL_OPTION_RULES,
@@ -329,14 +336,15 @@ export function resolveOptions(options: BaasClientOptions): ResolvedOptions {
 export function callSettings(
   settings: ResolvedOptions,
   options: CallOptions,
+  where: string,
 ): { timeoutMs: number; retry: RetrySettings | false; maxResponseBytes: number } {
-  checkOptionValues('call options', options, CALL_OPTION_RULES);
+  checkOptionValues(where, options, CALL_OPTION_RULES);
   const retry =
     options.retry === undefined
       ? settings.retry
       : options.retry === false
         ? false
-        : retrySettings({ ...(settings.retry || {}), ...options.retry }, { where: 'call options', path: 'retry' });
+        : retrySettings({ ...(settings.retry || {}), ...options.retry }, { where, path: 'retry' });
   return {
     timeoutMs: options.timeoutMs ?? settings.timeoutMs,
     retry,

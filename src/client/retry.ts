@@ -2,7 +2,14 @@
 // `shouldRetry` and stripe-node's `_shouldRetry` are. Change the retry policy here and only here.
 import { MAX_TIMER_MS } from '../transport/attempt.js';
 import { isTimerMs } from '../transport/sleep.js';
-import { checkOptions, must, optionError, type OptionRules, type OptionsPlace } from '../option-rules.js';
+import {
+  checkOptions,
+  must,
+  optionError,
+  type OptionHomes,
+  type OptionRules,
+  type OptionsPlace,
+} from '../option-rules.js';
 
 /** The `retry` option: how many attempts, and how long to wait between them. */
 export interface RetryOptions {
@@ -58,6 +65,18 @@ const RETRY_RULES: OptionRules<RetryOptions> = {
   ),
 };
 const OTHER_NAMES = { retries: 'maxAttempts', attempts: 'maxAttempts', statusCodes: 'statuses' };
+
+/**
+ * Where each retry setting goes, for the options that hold a `retry` (a call's): its own names and the
+ * names other libraries give them (openai-node's per-request `maxRetries`), each as `retry: { maxAttempts }`.
+ */
+export const RETRY_HOMES: OptionHomes = Object.fromEntries([
+  ...Object.keys(RETRY_RULES).map((name) => [name, `retry: { ${name} }`]),
+  ...Object.entries({ ...OTHER_NAMES, maxRetries: 'maxAttempts' }).map(([name, meant]) => [
+    name,
+    `retry: { ${meant} }`,
+  ]),
+]);
 
 /**
  * The settings `option` stands for: `false` none (one attempt), `true` or undefined the defaults, an

@@ -8,6 +8,7 @@ import { TlsConnectionError, tlsFailure, type TlsFailure } from './failure.js';
 import { SocketWatch } from './watch.js';
 import type { FetchLike } from '../fetch.js';
 import { fromUrlInitFetch, type UrlInitFetch } from './adapt.js';
+import { optionError, type OptionProblem } from '../option-rules.js';
 
 /** The client's fetch shape, `fetch(url, init)`, plus `close()` to release the agent's pooled connections. */
 export type TlsFetch = FetchLike & { close(): Promise<void> };
@@ -39,13 +40,20 @@ async function loadUndici(where: string): Promise<Undici> {
 }
 
 type NodeMaterial = string | Buffer;
+interface NodeConnect {
+  cert?: NodeMaterial;
+  key?: NodeMaterial;
+  pfx?: NodeMaterial;
+  passphrase?: string;
+  ca?: NodeMaterial | NodeMaterial[];
+}
 const toNode = (value: TlsMaterial): NodeMaterial =>
   typeof value === 'string' || Buffer.isBuffer(value)
     ? value
     : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
 /** node:tls and undici take Buffers, not any Uint8Array. */
-function nodeConnect(connect: ConnectOptions) {
+function nodeConnect(connect: ConnectOptions): NodeConnect {
   return {
     ...(connect.cert ? { cert: toNode(connect.cert) } : {}),
     ...(connect.key ? { key: toNode(connect.key) } : {}),
@@ -62,39 +70,115 @@ function nodeConnect(connect: ConnectOptions) {
 // ("bad decrypt") 255 times in 256, and the 256th time fails later, as a key OpenSSL cannot decode.
 const ENCRYPTED_PEM_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type:\s*4,\s*ENCRYPTED\s*$/m;
 
+/** The built-ins the material is checked with (node:tls, node:crypto), loaded by the caller. */
+export interface MaterialModules {
+  tls: Pick<NodeTls, 'createSecureContext'>;
+  crypto: Pick<typeof import('node:crypto'), 'createPrivateKey' | 'X509Certificate'>;
+}
+
 /** Why the passphrase cannot open an encrypted PEM key, whatever OpenSSL says; undefined when it can or the key is not one. */
-async function passphraseProblem(connect: ReturnType<typeof nodeConnect>, where: string): Promise<string | undefined> {
+function passphraseProblem(
+  connect: NodeConnect,
+  where: string,
+  { crypto }: MaterialModules,
+): OptionProblem | undefined {
   if (!connect.key || connect.pfx || !ENCRYPTED_PEM_KEY.test(connect.key.toString('latin1'))) return undefined;
+  const option = `${where}.passphrase`;
   if (connect.passphrase === undefined)
-    return `${where}.passphrase is missing: ${where}.key is an encrypted key; give the passphrase it was encrypted with`;
-  const crypto = (await importOptional('node:crypto')) as typeof import('node:crypto');
+    return { option, rule: `is missing: ${where}.key is an encrypted key; give the passphrase it was encrypted with` };
   try {
     crypto.createPrivateKey({ key: connect.key, format: 'pem', passphrase: connect.passphrase });
     return undefined;
   } catch {
-    return `${where}.passphrase could not be used: it does not decrypt ${where}.key (a wrong passphrase, or a damaged key); give the passphrase the key was encrypted with`;
+    return {
+      option,
+      rule: `could not be used: it does not decrypt ${where}.key (a wrong passphrase, or a damaged key); give the passphrase the key was encrypted with`,
+    };
+  }
+}
+
+/** Whether `read` throws: a part of the material OpenSSL cannot read on its own. */
+const unreadable = (read: () => unknown): boolean => {
+  try {
+    read();
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * Why the material cannot be used, as the option (the field by its path under `where`) and the rule; undefined
+ * when a secure context builds from it. OpenSSL's own words and code are kept (they describe the problem and
+ * carry no key material); a passphrase or a key is never in them. Synchronous: `lazyTlsFetch` runs it at
+ * creation, with the built-ins `process.getBuiltinModule` gives.
+ */
+export function materialProblem(
+  checked: ConnectOptions,
+  where: string,
+  modules: MaterialModules,
+): (OptionProblem & { cause: unknown }) | undefined {
+  const connect = nodeConnect(checked);
+  try {
+    modules.tls.createSecureContext(connect);
+    return undefined;
+  } catch (error) {
+    const problem = passphraseProblem(connect, where, modules);
+    if (problem) return { ...problem, cause: error };
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    const openssl = `${message}${typeof code === 'string' ? ` (${code})` : ''}`;
+    const at = (name: string) => `${where}.${name}`;
+    if (connect.pfx)
+      return /mac verify|bad decrypt|bad password|wrong password|pass ?phrase/i.test(message)
+        ? {
+            option: at('passphrase'),
+            rule: `could not be used: it does not open ${at('pfx')} (${openssl}); give the passphrase the PKCS#12 file was exported with`,
+            cause: error,
+          }
+        : {
+            option: at('pfx'),
+            rule: `could not be used: ${openssl}; give the PKCS#12 file's bytes as exported (openssl pkcs12 -info -in client.p12 reads it)`,
+            cause: error,
+          };
+    if (/mismatch/i.test(message))
+      return {
+        option: at('key'),
+        rule: `does not belong to ${at('cert')}: ${openssl}; give the private key of that certificate (openssl x509 -noout -pubkey -in client.crt and openssl pkey -pubout -in client.key print the same key)`,
+        cause: error,
+      };
+    if (connect.key && connect.cert) {
+      const keyUnreadable = unreadable(() =>
+        modules.crypto.createPrivateKey({
+          key: connect.key!,
+          format: 'pem',
+          ...(connect.passphrase !== undefined ? { passphrase: connect.passphrase } : {}),
+        }),
+      );
+      const name = keyUnreadable ? 'key' : 'cert';
+      const check = keyUnreadable ? 'openssl pkey -in client.key -noout' : 'openssl x509 -noout -in client.crt';
+      return {
+        option: at(name),
+        rule: `could not be used: ${openssl}; give the ${keyUnreadable ? 'private key' : 'certificate'} file's PEM text as issued (${check} reads it)`,
+        cause: error,
+      };
+    }
+    return {
+      option: at('ca'),
+      rule: `could not be used: ${openssl}; give the authority's certificate in PEM`,
+      cause: error,
+    };
   }
 }
 
 /** Builds a secure context once, so a bad key, certificate or passphrase fails now, naming the field. */
-async function checkMaterial(connect: ReturnType<typeof nodeConnect>, where: string): Promise<void> {
-  const tls = (await importOptional('node:tls')) as NodeTls;
-  try {
-    tls.createSecureContext(connect);
-  } catch (error) {
-    const problem = await passphraseProblem(connect, where);
-    if (problem) throw new TypeError(problem, { cause: error });
-    const message = error instanceof Error ? error.message : String(error);
-    const code = (error as { code?: unknown }).code;
-    let field = connect.pfx ? `${where}.pfx` : connect.cert ? `${where}.cert/${where}.key` : `${where}.ca`;
-    if (/bad decrypt|mac verify|bad password|wrong password|interrupted or cancelled|pass ?phrase/i.test(message))
-      field = `${where}.passphrase`;
-    else if (/mismatch/i.test(message)) field = `${where}.key (it does not belong to ${where}.cert)`;
-    // OpenSSL's own message describes the problem and carries no key material.
-    throw new TypeError(`${field} could not be used: ${message}${typeof code === 'string' ? ` (${code})` : ''}`, {
-      cause: error,
-    });
-  }
+async function checkMaterial(checked: ConnectOptions, where: string): Promise<void> {
+  const modules: MaterialModules = {
+    tls: (await importOptional('node:tls')) as NodeTls,
+    crypto: (await importOptional('node:crypto')) as typeof import('node:crypto'),
+  };
+  const problem = materialProblem(checked, where, modules);
+  if (problem) throw optionError({ option: problem.option, rule: problem.rule }, TypeError, problem.cause);
 }
 
 /** A code the socket saw gets its words from the same table as a code in the error. */
@@ -104,8 +188,8 @@ const describe = (found: TlsFailure | undefined): TlsFailure | undefined =>
 /** A fetch presenting the client certificate and/or trusting the authority of `checked` (from checkTlsOptions). */
 export async function tlsFetchFor(checked: ConnectOptions, options: TlsFetchOptions = {}): Promise<TlsFetch> {
   const where = options.where ?? 'tls';
+  await checkMaterial(checked, where);
   const connect = nodeConnect(checked);
-  await checkMaterial(connect, where);
   const undici = await loadUndici(where);
   const sockets = new SocketWatch();
   const connector = undici.buildConnector(connect);

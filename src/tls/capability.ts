@@ -21,6 +21,11 @@ const runtimeLoader = (): BuiltinLoader | null => {
   return typeof load === 'function' ? (id) => (load as BuiltinLoader).call(runtime, id) : null;
 };
 
+/** A built-in module of this runtime, synchronously (undefined without `process.getBuiltinModule`). */
+export function builtinModule(id: string): unknown {
+  return runtimeLoader()?.(id);
+}
+
 /** What this runtime lacks for `tls`, in words for an error; undefined when it has it. */
 export function tlsLimitation(load: BuiltinLoader | null = runtimeLoader()): string | undefined {
   if (load === null) return 'this runtime has no Node.js built-in modules (no node:tls)';

@@ -1,14 +1,15 @@
-// The `tls` option as the client and clientCredentials take it: its shape (options.ts: a misspelt or
-// unknown member, a key without its certificate) and the runtime checked now, so a mistake in the
-// configuration fails at creation with a BaasOptionError naming the field, before anything is sent; its
-// material (agent.ts: a wrong passphrase, a key of another certificate) on the first request, when the
-// TLS fetch is built on undici (an optional peer, loaded then). Creating a client is synchronous and
-// undici loads asynchronously, hence the wait for the first request. Unusable material then fails that
-// request, and every one after it, with a BaasNetworkError naming the field and the rule (`unusable` in fetch.ts).
-import type { TlsFetch } from './agent.js';
-import { requireTlsSupport } from './capability.js';
+// The `tls` option as the client and clientCredentials take it, checked now, so a mistake in the
+// configuration fails at creation with a BaasOptionError naming the field and what to do, before anything
+// is sent: its shape (options.ts: a misspelt or unknown member, a key without its certificate), the
+// runtime, and its material (agent.ts' materialProblem over node:tls and node:crypto, which
+// `process.getBuiltinModule` gives synchronously: a passphrase that does not open the key or the pfx, a
+// key of another certificate, PEM OpenSSL cannot read). The TLS fetch itself is built on undici (an
+// optional peer, loaded asynchronously) on the first request; what fails only then (undici missing)
+// fails that request, and every one after it, with a BaasNetworkError naming the field (`unusable` in fetch.ts).
+import { materialProblem, type MaterialModules, type TlsFetch } from './agent.js';
+import { builtinModule, requireTlsSupport } from './capability.js';
 import { usableTlsFetch } from './fetch.js';
-import { checkTlsOptions, type TlsOptions } from './options.js';
+import { checkTlsOptions, type ConnectOptions, type TlsOptions } from './options.js';
 import { optionError } from '../option-rules.js';
 
 /** Where the TLS fetch will send: the option holding the URL (`baseUrl`, `tokenUrl`) and the function given it. */
@@ -36,14 +37,30 @@ export function refuseTlsOverHttp(where: string, target: TlsTarget | undefined):
   });
 }
 
+/**
+ * Refuses material no secure context can be built from (a passphrase that does not open the key or the
+ * pfx, a key of another certificate), as a BaasOptionError naming the field and what to do, never a value.
+ * The runtime has node:tls and node:crypto here: requireTlsSupport asked for them first.
+ */
+function refuseUnusableMaterial(tls: ConnectOptions, where: string, target: TlsTarget | undefined): void {
+  const modules = {
+    tls: builtinModule('node:tls'),
+    crypto: builtinModule('node:crypto'),
+  } as MaterialModules;
+  const problem = materialProblem(tls, where, modules);
+  if (problem)
+    throw optionError({ where: target?.where, option: problem.option, rule: problem.rule }, TypeError, problem.cause);
+}
+
 export function lazyTlsFetch(tls: TlsOptions, where = 'tls', target?: TlsTarget): TlsFetch {
   // The shape, then the runtime: a misspelt member is the user's to fix wherever the code runs.
-  checkTlsOptions(tls, where);
+  const connect = checkTlsOptions(tls, where);
   refuseTlsOverHttp(where, target);
   // A runtime without node:tls (workerd) fails here, at creation, rather than on the first request.
   requireTlsSupport(where);
   // A copy, so the options cannot change between creation and the first request.
   const given = { ...tls };
+  refuseUnusableMaterial(connect, where, target);
   let pending: Promise<TlsFetch> | undefined;
   const get = () => {
     pending ??= usableTlsFetch(given, where).catch((error: unknown) => {

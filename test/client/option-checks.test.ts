@@ -273,10 +273,13 @@ describe('resolveOptions', () => {
 });
 
 describe('callSettings', () => {
+  // The operation's name is where its refusals say they were made.
+  const settingsOf = (settings: Parameters<typeof callSettings>[0], options: Parameters<typeof callSettings>[1]) =>
+    callSettings(settings, options, 'listPixKeys');
   const client = resolveOptions({ ...base, timeoutMs: 2_000, retry: { maxAttempts: 4 } });
 
   it("is the client's when the call says nothing", () => {
-    expect(callSettings(client, {})).toEqual({
+    expect(settingsOf(client, {})).toEqual({
       timeoutMs: 2_000,
       retry: { ...DEFAULT_RETRY, maxAttempts: 4 },
       maxResponseBytes: 10 * 1024 * 1024,
@@ -284,38 +287,38 @@ describe('callSettings', () => {
   });
 
   it("lays the call's retry over the client's, or turns it off", () => {
-    expect(callSettings(client, { retry: { baseDelayMs: 1 } }).retry).toEqual({
+    expect(settingsOf(client, { retry: { baseDelayMs: 1 } }).retry).toEqual({
       ...DEFAULT_RETRY,
       maxAttempts: 4,
       baseDelayMs: 1,
     });
-    expect(callSettings(client, { retry: false }).retry).toBe(false);
+    expect(settingsOf(client, { retry: false }).retry).toBe(false);
   });
 
   it("keeps a client's retry: false for a call that says nothing", () => {
-    expect(callSettings(resolveOptions({ ...base, retry: false }), {}).retry).toBe(false);
+    expect(settingsOf(resolveOptions({ ...base, retry: false }), {}).retry).toBe(false);
   });
 
   it('gives a call retries even when the client has none', () => {
     const none = resolveOptions({ ...base, retry: false });
-    expect(callSettings(none, { retry: { maxAttempts: 2 } }).retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 2 });
+    expect(settingsOf(none, { retry: { maxAttempts: 2 } }).retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 2 });
   });
 
   it("takes the call's timeout, checked with its own name", () => {
-    expect(callSettings(client, { timeoutMs: 50 }).timeoutMs).toBe(50);
-    expect(refusal(() => callSettings(client, { timeoutMs: 0 }))).toMatch(/^call options: timeoutMs .*2147483647$/);
-    expect(() => callSettings(client, { timeoutMs: 2 ** 31 })).toThrow(/^call options: timeoutMs /);
+    expect(settingsOf(client, { timeoutMs: 50 }).timeoutMs).toBe(50);
+    expect(refusal(() => settingsOf(client, { timeoutMs: 0 }))).toMatch(/^listPixKeys: timeoutMs .*2147483647$/);
+    expect(() => settingsOf(client, { timeoutMs: 2 ** 31 })).toThrow(/^listPixKeys: timeoutMs /);
   });
 
   it("takes the call's maxResponseBytes over the client's, checked with its own name", () => {
-    expect(callSettings(resolveOptions({ ...base, maxResponseBytes: 4_096 }), {}).maxResponseBytes).toBe(4_096);
-    expect(callSettings(client, { maxResponseBytes: 64 }).maxResponseBytes).toBe(64);
-    expect(refusal(() => callSettings(client, { maxResponseBytes: 0 }))).toMatch(/^call options: maxResponseBytes /);
+    expect(settingsOf(resolveOptions({ ...base, maxResponseBytes: 4_096 }), {}).maxResponseBytes).toBe(4_096);
+    expect(settingsOf(client, { maxResponseBytes: 64 }).maxResponseBytes).toBe(64);
+    expect(refusal(() => settingsOf(client, { maxResponseBytes: 0 }))).toMatch(/^listPixKeys: maxResponseBytes /);
   });
 
   it("checks a call's retry waits like the client's", () => {
-    expect(() => callSettings(client, { retry: { maxRetryAfterMs: 2 ** 31 } })).toThrow(
-      /^call options: retry\.maxRetryAfterMs /,
+    expect(() => settingsOf(client, { retry: { maxRetryAfterMs: 2 ** 31 } })).toThrow(
+      /^listPixKeys: retry\.maxRetryAfterMs /,
     );
   });
 });

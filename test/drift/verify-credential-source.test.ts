@@ -13,6 +13,7 @@ import {
   type CredentialFlags,
 } from '../../src/cli/connection/credentials.js';
 import { credentialRefusal as credentialError } from '../support/credential-refusal.js';
+import { makeTestCerts, type TestCerts } from '../support/certs.js';
 
 const TOKEN_URL = 'http://127.0.0.1:9/oauth/token';
 const SECRET = 'client-secret-0815-never-shown';
@@ -29,12 +30,20 @@ const contents = (name: string) =>
     : ((label) => `-----BEGIN ${label}-----\ncontents of ${name}\n-----END ${label}-----\n`)(
         name.endsWith('.key') ? 'PRIVATE KEY' : 'CERTIFICATE',
       );
+// Real material too (`tls` checks what a secure context is built from when the source is made): a client
+// certificate, its key and a PKCS#12 of them.
+let certs: TestCerts;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verify-credential-source-'));
   for (const name of ['client.crt', 'client.key', 'client.p12', 'ca.crt']) await writeFile(file(name), contents(name));
+  certs = await makeTestCerts();
+  await writeFile(file('real.crt'), certs.client.cert);
+  await writeFile(file('real.key'), certs.client.key);
+  await writeFile(file('real.p12'), certs.pfx);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+  await certs?.remove();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -83,7 +92,7 @@ describe('credentialsFrom: a token', () => {
 
   it('with a client certificate: its own fetch, and the passphrase listed as a secret', async () => {
     const source = credentialsFrom(
-      { token: 'flag-token-1', cert: file('client.crt'), key: file('client.key') },
+      { token: 'flag-token-1', cert: file('real.crt'), key: file('real.key') },
       { BAAS_TLS_PASSPHRASE: PASSPHRASE },
     );
     expect(source.fetch).toBeTypeOf('function');
@@ -91,15 +100,15 @@ describe('credentialsFrom: a token', () => {
     await source.close();
   });
 
-  it('a certificate file that is none fails the first request, naming the tls option, never its contents', async () => {
-    const source = credentialsFrom({ token: 'flag-token-1', pfx: file('client.p12') }, {});
-    const error = (await source.fetch!('https://127.0.0.1:9/', {}).then(
-      () => new Error('no failure'),
-      (e: unknown) => e,
-    )) as Error;
-    expect(error.message).toMatch(/^tls\.pfx could not be used: /);
-    expect(error.message).not.toContain('contents of');
-    await source.close();
+  it('a certificate file that is none is refused when the source is made, naming its flag, never its contents', () => {
+    let error: Error | undefined;
+    try {
+      credentialsFrom({ token: 'flag-token-1', pfx: file('client.p12') }, {});
+    } catch (thrown) {
+      error = thrown as Error;
+    }
+    expect(error?.message).toMatch(/^--pfx could not be used: /);
+    expect(error?.message).not.toContain('contents of');
   });
 
   it.each(['scope', 'auth-method'] as const)('--%s with --token: a setting of client credentials, left out', (name) => {
@@ -185,12 +194,12 @@ describe('credentialsFrom: client credentials', () => {
     const seen = tokenEndpoint();
     const source = credentialsFrom(
       // https: a certificate is never used over plain http (refused at creation).
-      { 'token-url': TOKEN_URL.replace('http:', 'https:'), 'client-id': 'cid', pfx: file('client.p12') },
-      { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: PASSPHRASE },
+      { 'token-url': TOKEN_URL.replace('http:', 'https:'), 'client-id': 'cid', pfx: file('real.p12') },
+      { BAAS_CLIENT_SECRET: SECRET, BAAS_TLS_PASSPHRASE: certs.passphrase },
     );
     expect(source.fetch).toBeTypeOf('function');
-    expect(source.secretsOf().values().at(-1)).toBe(PASSPHRASE);
-    // The file is no certificate, so the TLS transport fails; the plain fetch is never asked.
+    expect(source.secretsOf().values().at(-1)).toBe(certs.passphrase);
+    // Nothing listens on port 9, so the TLS transport fails; the plain fetch is never asked.
     await expect(source.authorization()).rejects.toThrow();
     expect(seen).toEqual([]);
     await source.close();

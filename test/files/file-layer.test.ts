@@ -4,20 +4,7 @@
 // files read without following a link, and the check that an output is the one its journal records.
 // Each refusal is a FileError (a usage error: exit 2) naming the flag and the file, having changed nothing.
 import { createHash } from 'node:crypto';
-import {
-  type FileHandle,
-  link,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { link, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +18,7 @@ import {
   FileError,
   makeFolder,
   type NamedFile,
+  type OpenFile,
   openOwn,
   type OutputRecord,
   placeOf,
@@ -382,16 +370,12 @@ describe('checkRecordedOutput: the output a journal records, or a refusal saying
     handles.push(handle);
     return { file, record, at, handle };
   }
-  const handles: FileHandle[] = [];
+  const handles: OpenFile[] = [];
   afterAll(async () => {
     for (const handle of handles) await handle.close().catch(() => undefined);
   });
-  const check = (
-    given: { file: NamedFile; handle: FileHandle },
-    format: string,
-    record: OutputRecord,
-    exact: boolean,
-  ) => checkRecordedOutput(given.handle, given.file, format, record, journal, exact);
+  const check = (given: { file: NamedFile; handle: OpenFile }, format: string, record: OutputRecord, exact: boolean) =>
+    checkRecordedOutput(given.handle, given.file, format, record, journal, exact);
 
   it('checks through the descriptor that writes: a file renamed over the name after opening is not the one read', async () => {
     const given = await recorded('line 1\n');

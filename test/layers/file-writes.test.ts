@@ -9,8 +9,10 @@ import { sourceFiles } from '../support/source-scan.js';
 
 const HOME = 'src/files.ts';
 // What node:fs offers that writes; reading (readFile, stat, createReadStream, …) is anyone's.
+// Each also as its Sync form; the descriptor-level ones (write, ftruncate, fdatasync, …) write through a
+// number `open` gave, as a FileHandle writes through its object (file-handles.check.test.ts).
 const WRITES =
-  /^(writeFile|appendFile|open|mkdir|mkdtemp|rm|rmdir|unlink|rename|copyFile|cp|link|symlink|truncate|chmod|chown|utimes|createWriteStream|writeFileSync|appendFileSync|openSync|mkdirSync|mkdtempSync|rmSync|unlinkSync|renameSync|copyFileSync|cpSync|truncateSync|writeSync|promises)$/;
+  /^(?:(?:writeFile|appendFile|open|mkdir|mkdtemp|rm|rmdir|unlink|rename|copyFile|cp|link|symlink|truncate|chmod|chown|lchmod|lchown|utimes|lutimes|write|writev|ftruncate|fsync|fdatasync|fchmod|fchown|futimes)(?:Sync)?|createWriteStream|promises)$/;
 const FS_IMPORT =
   /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'node:fs(?:\/promises)?'|import\s+\*\s+as\s+\w+\s+from\s+'node:fs(?:\/promises)?'/g;
 
@@ -56,6 +58,11 @@ describe('writing files', () => {
     ]);
     expect(writingImports("import { writeFileSync as save } from 'node:fs';")).toEqual(['writeFileSync']);
     expect(writingImports("import * as fs from 'node:fs';")).toEqual(['*']);
+    expect(writingImports("import { write, ftruncateSync, fdatasync } from 'node:fs';")).toEqual([
+      'write',
+      'ftruncateSync',
+      'fdatasync',
+    ]);
     expect(writingImports("import { readFile, stat, type FileHandle } from 'node:fs/promises';")).toEqual([]);
     expect(writingImports("import type { FileHandle } from 'node:fs/promises';")).toEqual([]);
   });

@@ -57,34 +57,34 @@ describe('the key material is checked when the TLS fetch is made', () => {
     [
       'a wrong PKCS#12 passphrase (no code from Node)',
       () => ({ pfx: certs.pfx, passphrase: 'not it' }),
-      'tls.passphrase could not be used: mac verify failure',
+      'tls.passphrase could not be used: it does not open tls.pfx (mac verify failure); give the passphrase the PKCS#12 file was exported with',
     ],
     [
       'a key of another certificate',
       () => ({ cert: certs.client.cert, key: certs.unknown.key }),
-      'tls.key (it does not belong to tls.cert) could not be used: error:05800074:x509 certificate routines::key values mismatch (ERR_OSSL_X509_KEY_VALUES_MISMATCH)',
+      'tls.key does not belong to tls.cert: error:05800074:x509 certificate routines::key values mismatch (ERR_OSSL_X509_KEY_VALUES_MISMATCH); give the private key of that certificate (openssl x509 -noout -pubkey -in client.crt and openssl pkey -pubout -in client.key print the same key)',
     ],
     // Material whose format is right (a PEM block of its kind, DER's first byte) but whose contents are not:
     // what the format's rule cannot tell (options.ts), OpenSSL says.
     [
       'a cert whose PEM block holds no certificate',
       () => ({ cert: pemBlock('CERTIFICATE', 'not a cert'), key: certs.client.key }),
-      'tls.cert/tls.key could not be used: error:0680009B:asn1 encoding routines::too long (ERR_OSSL_ASN1_TOO_LONG)',
+      "tls.cert could not be used: error:0680009B:asn1 encoding routines::too long (ERR_OSSL_ASN1_TOO_LONG); give the certificate file's PEM text as issued (openssl x509 -noout -in client.crt reads it)",
     ],
     [
       'a key whose PEM block holds no key',
       () => ({ cert: certs.client.cert, key: pemBlock('PRIVATE KEY', 'not a key') }),
-      /^tls\.cert\/tls\.key could not be used: .+ \(ERR_OSSL_/,
+      /^tls\.key could not be used: .+ \(ERR_OSSL_.+\); give the private key file's PEM text as issued/,
     ],
     [
       'a pfx that begins as DER but is not PKCS#12',
       () => ({ pfx: Buffer.from([0x30, 0x82, 1, 2, 3]) }),
-      'tls.pfx could not be used: not enough data',
+      "tls.pfx could not be used: not enough data; give the PKCS#12 file's bytes as exported (openssl pkcs12 -info -in client.p12 reads it)",
     ],
     [
       'a pfx that begins as DER but is not PKCS#12, with a ca',
       () => ({ pfx: new Uint8Array([0x30, 0x82, 1, 2, 3]), ca: certs.ca }),
-      'tls.pfx could not be used: not enough data',
+      "tls.pfx could not be used: not enough data; give the PKCS#12 file's bytes as exported (openssl pkcs12 -info -in client.p12 reads it)",
     ],
   ])('%s', async (_name, tls, message) => {
     const error = await failure(createTlsFetch(tls() as TlsOptions));

@@ -1,8 +1,10 @@
 // What a stranger taking the packed package to production met, through createBaasClient with its
 // default retries (only the waits shortened), against a real HTTPS server that requires a client
 // certificate, with real certificates made by openssl:
-// - a failure another attempt cannot cure ends at the first attempt: a `tls` option that cannot be used
-//   (a wrong passphrase, a key of another certificate, a damaged PEM block), an expired client certificate,
+// - a `tls` option whose material cannot be used (a wrong passphrase, for a key or a pfx, a key of another
+//   certificate, a damaged PEM block) is refused at createBaasClient, naming the field and what to do, with
+//   nothing sent;
+// - a failure another attempt cannot cure ends at the first attempt: an expired client certificate,
 //   the server's "certificate required" alert; a failure of the connection itself is still retried;
 // - PEM given wrong (a path, cert and key swapped, pfx as a string) is refused at creation, naming what the
 //   field holds, before anything is sent;
@@ -61,28 +63,76 @@ async function closedPort(): Promise<number> {
 const pemBlock = (label: string, text: string) =>
   `-----BEGIN ${label}-----\n${Buffer.from(text).toString('base64')}\n-----END ${label}-----\n`;
 
-describe('a failure another attempt cannot cure is not retried', () => {
+// Thrown by createBaasClient itself: there is no client, so nothing can have been sent.
+describe('material that cannot be used is refused at createBaasClient, with nothing sent', () => {
   it.each([
     [
       'a wrong passphrase',
-      () => ({
-        cert: world.certs.client.cert,
-        key: world.certs.encryptedKey,
-        passphrase: 'not-the-passphrase',
-        ca: world.certs.ca,
-      }),
-      'ERR_TLS_OPTION',
+      () => ({ cert: world.certs.client.cert, key: world.certs.encryptedKey, passphrase: 'not-the-passphrase' }),
+      'tls.passphrase',
+      /^createBaasClient: tls\.passphrase could not be used: it does not decrypt tls\.key .*; give the passphrase the key was encrypted with$/,
+    ],
+    [
+      'an encrypted key without its passphrase',
+      () => ({ cert: world.certs.client.cert, key: world.certs.encryptedKey }),
+      'tls.passphrase',
+      /^createBaasClient: tls\.passphrase is missing: tls\.key is an encrypted key; give the passphrase/,
+    ],
+    [
+      'a pfx with the wrong passphrase',
+      () => ({ pfx: world.certs.pfx, passphrase: 'not-the-passphrase' }),
+      'tls.passphrase',
+      /^createBaasClient: tls\.passphrase could not be used: it does not open tls\.pfx \(mac verify failure\); give the passphrase the PKCS#12 file was exported with$/,
     ],
     [
       'a key of another certificate',
-      () => ({ cert: world.certs.client.cert, key: world.certs.unknown.key, ca: world.certs.ca }),
-      'ERR_TLS_OPTION',
+      () => ({ cert: world.certs.client.cert, key: world.certs.unknown.key }),
+      'tls.key',
+      /^createBaasClient: tls\.key does not belong to tls\.cert: .*key values mismatch.*; give the private key of that certificate/,
     ],
     [
       'a PEM block OpenSSL cannot read',
-      () => ({ cert: pemBlock('CERTIFICATE', 'not a certificate'), key: world.certs.client.key, ca: world.certs.ca }),
-      'ERR_TLS_OPTION',
+      () => ({ cert: pemBlock('CERTIFICATE', 'not a certificate'), key: world.certs.client.key }),
+      'tls.cert',
+      /^createBaasClient: tls\.cert could not be used: .*\(ERR_OSSL_[A-Z0-9_]+\); give the certificate file's PEM text as issued/,
     ],
+  ])('%s', (_name, tls, option, message) => {
+    let error: unknown;
+    try {
+      client({ ...tls(), ca: world.certs.ca } as TlsOptions);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(isBaasOptionError(error), 'a BaasOptionError').toBe(true);
+    const refused = error as Error & { option: string; rule: string; where: string };
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(refused.where).toBe('createBaasClient');
+    expect(refused.option).toBe(option);
+    expect(refused.message).toMatch(message);
+    for (const secret of [
+      world.certs.passphrase,
+      'not-the-passphrase',
+      keyBody(world.certs.client.key),
+      keyBody(world.certs.encryptedKey),
+    ])
+      expect(`${refused.message}\n${refused.rule}\n${JSON.stringify(refused)}`).not.toContain(secret);
+  });
+
+  it('clientCredentials refuses the same material at creation, by its own path', async () => {
+    const { clientCredentials } = await import('../../src/index.js');
+    const make = () =>
+      clientCredentials({
+        tokenUrl: `${world.server.url}/oauth/token`,
+        clientId: 'id',
+        clientSecret: 'sec_0123456789',
+        tls: { cert: world.certs.client.cert, key: world.certs.unknown.key },
+      });
+    expect(make).toThrow(/^clientCredentials\.tls\.key does not belong to clientCredentials\.tls\.cert: /);
+  });
+});
+
+describe('a failure another attempt cannot cure is not retried', () => {
+  it.each([
     ['an expired client certificate', () => ({ ...world.certs.expired, ca: world.certs.ca }), 'CLIENT_CERT_EXPIRED'],
     [
       'no client certificate: the "certificate required" alert',

@@ -9,7 +9,6 @@
 // a closed pipe, a lost lock).
 import type { Hash } from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createBaasClient } from '../../client/baas-client.js';
 import { credentialFailure, exitOfTrouble, refusalMessage, troubleOf } from '../connection/credentials.js';
@@ -25,6 +24,7 @@ import {
   fileProblem,
   JournalLock,
   type NamedFile,
+  type OpenFile,
   type OutputRecord,
   openOwn,
   placeOf,
@@ -72,7 +72,7 @@ const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose anoth
  * A stream that writes to `handle` and leaves it open (a FileHandle's own write stream holds the
  * handle until the stream closes it): the file is synced and put in place by its WholeFile.
  */
-const writerTo = (handle: FileHandle): Writable =>
+const writerTo = (handle: OpenFile): Writable =>
   new Writable({
     write(chunk: Buffer, _encoding, done) {
       handle.write(chunk).then(() => done(), done);
@@ -133,7 +133,7 @@ class ExportKeysCliRun {
   private journalId: string | null = null;
   private journal: JournalWriter | undefined;
   /** The descriptor every write goes through (checked against the journal when resuming). */
-  private file: FileHandle | undefined;
+  private file: OpenFile | undefined;
   /** Without a journal: the temporary file put in place only when the export is whole. */
   private whole: WholeFile | undefined;
   private position: Position = { page: 0, keys: 0, bytes: 0 };

@@ -12,7 +12,6 @@
 // of the reserve. The spaces are cut off when the journal closes; a reader ignores them (they are a
 // last line without a line break) if the run was killed first.
 import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { UsageError } from '../command.js';
 import { boundedLines, MAX_RECORD_BYTES } from './bounded-input.js';
 import {
@@ -21,6 +20,7 @@ import {
   fileProblem,
   type JournalLock,
   type NamedFile,
+  type OpenFile,
   openOwn,
   readBytes,
   writableFile,
@@ -147,19 +147,6 @@ const isInputIdentity = (value: unknown): value is InputIdentity =>
   Number.isSafeInteger((value as InputIdentity).size) &&
   typeof (value as InputIdentity).sha256 === 'string';
 
-/**
- * Writes all of `bytes` at `position`: a file system that is nearly full writes part of them and says
- * so only by the count (the next write gives ENOSPC), so the count is never trusted to be the whole.
- */
-async function writeAll(file: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.byteLength) {
-    const { bytesWritten } = await file.write(bytes, done, bytes.byteLength - done, position + done);
-    if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
-    done += bytesWritten;
-  }
-}
-
 export interface JournalWriterOptions {
   batchSize?: number;
   batchMs?: number;
@@ -197,7 +184,7 @@ export class JournalWriter {
   unwritten = 0;
 
   private constructor(
-    private readonly file: FileHandle,
+    private readonly file: OpenFile,
     private readonly named: NamedFile,
     at: number,
     options: JournalWriterOptions,
@@ -247,7 +234,7 @@ export class JournalWriter {
   private async renewReserve(): Promise<void> {
     if (this.reservedTo - this.at >= this.reserveBytes / 2) return;
     const to = this.at + this.reserveBytes;
-    await writeAll(this.file, Buffer.alloc(to - this.reservedTo, 0x20), this.reservedTo);
+    await this.file.writeAt(Buffer.alloc(to - this.reservedTo, 0x20), this.reservedTo);
     await this.file.datasync();
     this.reservedTo = to;
   }
@@ -273,7 +260,7 @@ export class JournalWriter {
         const bytes = Buffer.from(lines.join(''));
         try {
           // Into the reserve (space already given); past it only when a batch is larger than what is left.
-          await writeAll(this.file, bytes, this.at);
+          await this.file.writeAt(bytes, this.at);
           await this.file.datasync();
         } catch (error) {
           this.failure = fileProblem(this.named, error) as FileError;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialsFrom } from '../../../src/cli/connection/credentials.js';
+import { makeTestCerts, type TestCerts } from '../../support/certs.js';
 
 const built = vi.hoisted(() => ({
   usable: vi.fn<(tls: unknown, where: string) => Promise<unknown>>(),
@@ -14,17 +15,17 @@ const built = vi.hoisted(() => ({
 vi.mock('../../../src/tls/fetch.js', () => ({ usableTlsFetch: built.usable }));
 
 let dir: string;
+let certs: TestCerts;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'credentials-close-'));
-  // The form of each (a PEM block of its kind, which `tls` checks at once), around contents never read here.
-  for (const [name, label] of [
-    ['client.crt', 'CERTIFICATE'],
-    ['client.key', 'PRIVATE KEY'],
-  ] as const)
-    await writeFile(join(dir, name), `-----BEGIN ${label}-----\ncontents of ${name}\n-----END ${label}-----\n`);
+  // A real certificate and key: `tls` checks the material when the source is made (the fetch is the fake).
+  certs = await makeTestCerts();
+  await writeFile(join(dir, 'client.crt'), certs.client.cert);
+  await writeFile(join(dir, 'client.key'), certs.client.key);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+  await certs?.remove();
 });
 afterEach(() => {
   built.usable.mockReset();
