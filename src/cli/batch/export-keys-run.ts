@@ -414,7 +414,8 @@ class ExportKeysCliRun {
     fault ??= reportFault;
     fault = await this.keep(complete, fault);
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
-    io.out(`  requests  ${n(this.requests)} (${n(summary.requestsPerSecond)} per second, retries included)`);
+    // A letter between the two counts: eleven digits joined by anything else read as a CPF (summary.ts).
+    io.out(`  requests  ${n(this.requests)}, retries included, at ${n(summary.requestsPerSecond)} per second`);
     if (fault !== undefined) return this.failed(fault);
     if (stopper.signal && !complete) {
       // What to do next, last.
