@@ -30,7 +30,10 @@ describe("the call's query values never reach a span", () => {
   ])('%s', async (_, body) => {
     const error = await echoing(body)
       .listPixKeys({ limit: 5, cursor: CURSOR })
-      .catch((caught: unknown) => caught as Error);
+      .then(
+        () => new Error("no error"),
+        (caught: unknown) => caught as Error,
+      );
     // The message itself is the caller's and keeps the provider's words (masked for secrets only).
     expect(error.message).toContain('503');
     const spans = exporter.getFinishedSpans();

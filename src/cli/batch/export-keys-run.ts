@@ -30,6 +30,7 @@ import {
   placeOf,
   WholeFile,
   writableFile,
+  writeAll,
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
@@ -75,7 +76,7 @@ const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose anoth
 const writerTo = (handle: FileHandle): Writable =>
   new Writable({
     write(chunk: Buffer, _encoding, done) {
-      handle.write(chunk).then(() => done(), done);
+      writeAll(handle, chunk).then(() => done(), done);
     },
   });
 
@@ -303,7 +304,7 @@ class ExportKeysCliRun {
 
   private async write(text: string): Promise<void> {
     try {
-      await this.file!.write(text);
+      await writeAll(this.file!, text);
     } catch (error) {
       throw fileProblem(this.outFile, error);
     }

@@ -24,6 +24,7 @@ import {
   openOwn,
   readBytes,
   writableFile,
+  writeAll,
 } from '../../files.js';
 
 export type JournalKind = 'update-many' | 'export-keys';
@@ -146,19 +147,6 @@ const isInputIdentity = (value: unknown): value is InputIdentity =>
   typeof (value as InputIdentity).path === 'string' &&
   Number.isSafeInteger((value as InputIdentity).size) &&
   typeof (value as InputIdentity).sha256 === 'string';
-
-/**
- * Writes all of `bytes` at `position`: a file system that is nearly full writes part of them and says
- * so only by the count (the next write gives ENOSPC), so the count is never trusted to be the whole.
- */
-async function writeAll(file: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.byteLength) {
-    const { bytesWritten } = await file.write(bytes, done, bytes.byteLength - done, position + done);
-    if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
-    done += bytesWritten;
-  }
-}
 
 export interface JournalWriterOptions {
   batchSize?: number;

@@ -221,7 +221,7 @@ describe('failureText', () => {
 // line goes through the terminal's masking (redactMessage) as update-many's standard error does.
 describe("the list never joins our numbers with the provider's digits", () => {
   const onTerminal = (lines: string[]) => lines.map((line) => redactMessage(line));
-  const api = (status: number, title: string, violations?: object[]) =>
+  const api = (status: number, title: string, violations?: { property: string; reason: string }[]) =>
     new BaasApiError({ status, problem: { type: 'about:blank', title, ...(violations ? { violations } : {}) } }, NONE);
 
   it.each([
