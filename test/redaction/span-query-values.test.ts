@@ -31,7 +31,7 @@ describe("the call's query values never reach a span", () => {
     const error = await echoing(body)
       .listPixKeys({ limit: 5, cursor: CURSOR })
       .then(
-        () => new Error("no error"),
+        () => new Error('no error'),
         (caught: unknown) => caught as Error,
       );
     // The message itself is the caller's and keeps the provider's words (masked for secrets only).
