@@ -12,18 +12,24 @@
 //   is same-origin (or none, for an address typed or opened by the user);
 // - a call is JSON, at most MAX_CALL_BYTES, for an operation of the contract; a write only with
 //   --allow-writes, as verify; the page may not set the fields that carry credentials.
+// A value of the page's that the client refuses before sending (a header with a line break, a User-Agent
+// outside the contract's rule) is the page's mistake: a 400 naming the field, never a 502. A call whose
+// page went away, or that is in flight when the server stops (Ctrl-C), is cancelled at once, not waited for.
 // What it logs is the request log's line (method, masked path, status, time), never a value.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBaasClient } from '../client/baas-client.js';
+import { BaasValidationError } from '../errors.js';
+import { isBaasOptionError } from '../option-rules.js';
 import { operations, type OperationName } from '../generated/operations.js';
-import { redactPath, redactUrl } from '../redact.js';
+import { escapeControls, redactPath, redactUrl } from '../redact.js';
 import { bundledSpecPath } from '../testing/mock.js';
 import { connectionFrom, INSECURE_HTTP_WARNING } from './batch/options.js';
 import type { CommandContext } from './command.js';
 import { redoclyCli } from './docs.js';
 import { renderDocs } from './docs-page.js';
+import { FORBIDDEN_FIELD, forbiddenFieldRule } from './try-it.js';
 import { formatLine, reachableUrl } from './request-log.js';
 import { listenProblem, portFrom, stopRequested } from './server.js';
 import type { CONNECTION_FLAGS, SAFETY_FLAGS } from './flags.js';
@@ -91,6 +97,7 @@ export function parseCall(text: string, allowWrites: boolean): CallRequest {
     if (!FIELD_NAME.test(name)) throw new Refused(400, `${JSON.stringify(name)} is not a header field name`);
     if (CREDENTIAL_FIELDS.test(name))
       throw new Refused(400, `${name} is not taken from the page: docs --serve sends its own credentials`);
+    if (FORBIDDEN_FIELD.test(name)) throw new Refused(400, forbiddenFieldRule(name));
   }
   if (body !== undefined && typeof body !== 'string') throw new Refused(400, 'body must be the JSON text to send');
   return { operationId: operationId as OperationName, query, headers, body };
@@ -139,8 +146,14 @@ export interface DocsServerOptions {
   port: number;
   allowWrites: boolean;
   page(callUrl: string, allowWrites: boolean): Promise<string>;
-  /** Makes the call; resolves with what the page is shown. */
-  call(request: CallRequest): Promise<{ status: number; headers: Record<string, string>; body: string }>;
+  /**
+   * Makes the call; resolves with what the page is shown. `signal` aborts once nobody will read the
+   * answer: the page went away, or the server is stopping.
+   */
+  call(
+    request: CallRequest,
+    signal: AbortSignal,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }>;
   log(line: string): void;
 }
 
@@ -150,6 +163,9 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
   const prefix = `/${secret}/`;
   let port = 0;
   let html: Promise<string> | undefined;
+  // The calls in flight, each cancelled by stop(): a Ctrl-C does not wait for a slow provider.
+  const inFlight = new Set<AbortController>();
+  let stopping = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const method = req.method ?? 'GET';
@@ -178,10 +194,13 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
     const url = req.url ?? '/';
     const path = url.split('?')[0]!;
     if (!(path.length >= prefix.length && sameText(path.slice(0, prefix.length), prefix)))
-      return refuse(404, 'not found');
+      return refuse(
+        404,
+        'not found: this server answers only under the address docs --serve printed, which holds a secret; copy that address whole from its output',
+      );
     const route = path.slice(prefix.length);
     if (route === '' && (method === 'GET' || method === 'HEAD')) {
-      html ??= options.page('call', options.allowWrites);
+      html ??= Promise.resolve().then(() => options.page('call', options.allowWrites));
       html.then(
         (page) => answer(200, 'text/html; charset=utf-8', page),
         (error: unknown) => {
@@ -195,21 +214,37 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
       );
       return;
     }
-    if (route !== 'call') return refuse(404, 'not found');
+    if (route !== 'call')
+      return refuse(404, `not found: the page is at the address docs --serve printed, calls at its /call`);
     if (method !== 'POST') return refuse(405, 'a call is a POST');
     // A form of another page cannot send JSON without a preflight, and a call must name its origin.
     if (origin !== own) return refuse(403, `a call must come from the page (Origin ${own})`);
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
       return refuse(415, 'a call is application/json');
+    const cancel = new AbortController();
+    inFlight.add(cancel);
+    // The page's connection closed before its answer was written: nobody reads it, so the call is
+    // cancelled, and its line says so instead of a status the page never got.
+    res.on('close', () => {
+      inFlight.delete(cancel);
+      if (res.writableFinished) return;
+      const why = stopping ? 'docs --serve stopped' : 'page went away';
+      cancel.abort(new Error(why));
+      options.log(
+        `docs --serve: ${escapeControls(method)} ${redactPath(rest)} (${why} after ${Date.now() - started} ms; call cancelled)`,
+      );
+    });
     readBody(req)
       .then((text) => parseCall(text, options.allowWrites))
-      .then(async (call) => ({ operationId: call.operationId, relayed: await options.call(call) }))
+      .then(async (call) => ({ operationId: call.operationId, relayed: await options.call(call, cancel.signal) }))
       .then(
         ({ operationId, relayed }) => {
+          if (cancel.signal.aborted) return;
           // The page's 200 is this server's; the provider's status is the one a reader looks for.
           answer(200, 'application/json', JSON.stringify(relayed), `; ${operationId} answered HTTP ${relayed.status}`);
         },
         (error: unknown) => {
+          if (cancel.signal.aborted) return;
           if (error instanceof Refused) refuse(error.status, error.message);
           // The client's errors are built redacted (src/errors.ts): a network failure, a timeout, a token refused.
           else refuse(502, error instanceof Error ? error.message : 'the call failed');
@@ -232,6 +267,8 @@ export async function startDocsServer(options: DocsServerOptions): Promise<DocsS
     port,
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
+        stopping = true;
+        for (const call of inFlight) call.abort(new Error('docs --serve stopped'));
         server.close(() => resolve());
         server.closeAllConnections();
       })),
@@ -270,7 +307,7 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
           },
         },
       }),
-    async call(request) {
+    async call(request, signal) {
       const operation = operations[request.operationId];
       const headerNames = new Set<string>(operation.header.map((p) => p.name.toLowerCase()));
       const header: Record<string, string> = {};
@@ -291,7 +328,15 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
       }
       // The raw client: the call as the page wrote it (a body the contract refuses reaches the service,
       // which answers it), with the client's token, certificate, retries and byte limit.
-      const called = client(userAgent);
+      let called: ReturnType<typeof client>;
+      try {
+        called = client(userAgent);
+      } catch (error) {
+        // The only option the page gives is its User-Agent: the client's rule for it, named as the field.
+        if (isBaasOptionError(error) && error.option === 'userAgent')
+          throw new Refused(400, `User-Agent ${error.rule}; nothing was sent: fix it in the page and press Send again`);
+        throw error;
+      }
       // The client's one holder of its secrets (its token, every token its source issued): the answer
       // is masked through it.
       const secrets = credentials.secretsOf(called);
@@ -302,12 +347,20 @@ export async function runDocsServe(values: DocsServeValues, context: CommandCont
           init: object,
         ): Promise<{ response: Response; data?: unknown; error?: unknown }>;
       };
-      const { response, data, error } = await raw.request(operation.method.toLowerCase(), operation.path, {
-        params: { query: request.query, header },
-        headers: extra,
-        ...(body === undefined ? {} : { body }),
-        parseAs: 'text',
-      });
+      const { response, data, error } = await raw
+        .request(operation.method.toLowerCase(), operation.path, {
+          params: { query: request.query, header },
+          headers: extra,
+          ...(body === undefined ? {} : { body }),
+          parseAs: 'text',
+          signal,
+        })
+        .catch((failure: unknown) => {
+          // A header the page wrote that no request can carry: refused by the transport, nothing sent.
+          if (failure instanceof BaasValidationError)
+            throw new Refused(400, `${failure.message}; fix it in the page and press Send again`);
+          throw failure;
+        });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         // The answer as the page shows it: the credentials (and CPFs) masked, as on every other surface.

@@ -27,7 +27,8 @@ export interface RequestLogOptions {
   log(line: string): void;
   /**
    * Pages this front serves itself, by path (the sandbox's /docs), instead of forwarding: each
-   * rendered on its first request and kept. A page that cannot be rendered answers 503 saying why.
+   * rendered on its first request and kept. A page that cannot be rendered (it rejects, or throws at
+   * once) answers 503 saying why.
    */
   pages?: Readonly<Record<string, () => Promise<string>>>;
 }
@@ -117,7 +118,9 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
     const pathname = new URL(req.url ?? '/', 'http://front.invalid').pathname;
     const page = Object.hasOwn(options.pages ?? {}, pathname) ? options.pages![pathname]! : undefined;
     if (page && (method === 'GET' || method === 'HEAD')) {
-      if (!rendered.has(pathname)) rendered.set(pathname, page());
+      // A page that throws at once (a missing peer, found when it is first asked for) is a 503 like one
+      // that rejects, never an exception that ends the server.
+      if (!rendered.has(pathname)) rendered.set(pathname, Promise.resolve().then(page));
       rendered.get(pathname)!.then(
         (html) => {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });

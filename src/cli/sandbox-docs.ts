@@ -13,7 +13,8 @@ export const SANDBOX_DOCS_NOTE =
   'Change any field and press Send: the status, header fields and body of its answer show below.';
 
 export function sandboxDocsPage(instance: Sandbox): () => Promise<string> {
-  return () => {
+  // Async, so a missing Redocly CLI (redoclyCli throws) is the page's 503 saying how to install it.
+  return async () => {
     const first = instance.clients[0]!;
     const account = first.accounts[0]!;
     return renderDocs({

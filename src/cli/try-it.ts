@@ -15,6 +15,20 @@
 // test/layers/sending.test.ts reads the package's code, not this text the page runs.
 import { operations, type OperationName } from '../generated/operations.js';
 
+/**
+ * The header fields a page may not set, because the browser and the HTTP connection set them: the Fetch
+ * standard's forbidden request-header names (https://fetch.spec.whatwg.org/#forbidden-request-header),
+ * with every `Proxy-` and `Sec-` name. The sandbox's page refuses them before sending (a browser would
+ * drop them without a word), and `docs --serve` refuses them from the page (sent on, Transfer-Encoding,
+ * Upgrade or Expect made the call fail as a network failure, retried; Host went to the provider).
+ */
+export const FORBIDDEN_FIELD =
+  /^(?:accept-charset|accept-encoding|access-control-request-headers|access-control-request-method|connection|content-length|cookie|cookie2|date|dnt|expect|host|keep-alive|origin|referer|set-cookie|te|trailer|transfer-encoding|upgrade|via|proxy-[!#$%&'*+.^_`|~0-9a-z-]*|sec-[!#$%&'*+.^_`|~0-9a-z-]*)$/i;
+
+/** What the page and docs --serve say of a forbidden field, named (a field name of the list, never a value). */
+export const forbiddenFieldRule = (name: string): string =>
+  `${name} is set by the browser and the HTTP connection, not by the page (a forbidden request-header name of the Fetch standard): remove it and press Send again`;
+
 export interface TryItField {
   name: string;
   in: 'query' | 'header';
@@ -40,6 +54,11 @@ export type TryItMode =
 export interface TryItConfig {
   mode: TryItMode;
   operations: TryItOperation[];
+}
+
+/** What the page's script is given: the config, and the one rule of forbidden fields as its source. */
+interface PageConfig extends TryItConfig {
+  forbidden: { pattern: string; rule: string };
 }
 
 type Node = Record<string, unknown> & { $ref?: string };
@@ -125,8 +144,13 @@ const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value), '
 
 /** The panel's markup, style and script, to go before the page's `</body>`. */
 export function tryItSnippet(config: TryItConfig): string {
+  // The rule's words with a placeholder the page replaces by the field's name.
+  const page: PageConfig = {
+    ...config,
+    forbidden: { pattern: FORBIDDEN_FIELD.source, rule: forbiddenFieldRule('%s') },
+  };
   return `<style>${STYLE}</style>
-<script type="application/json" id="try-it-config">${encoded(config)}</script>
+<script type="application/json" id="try-it-config">${encoded(page)}</script>
 <script>${SCRIPT}</script>
 `;
 }
@@ -153,6 +177,7 @@ const STYLE = `
 const SCRIPT = `(() => {
   const bytes = Uint8Array.from(atob(document.getElementById('try-it-config').textContent), (c) => c.charCodeAt(0));
   const config = JSON.parse(new TextDecoder().decode(bytes));
+  const forbidden = new RegExp(config.forbidden.pattern, 'i');
   const make = (tag, props = {}, children = []) => {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(props)) {
@@ -239,17 +264,21 @@ const SCRIPT = `(() => {
         else if (where === 'query') query.append(name, value);
         else if (where === 'header') sentHeaders[name] = value;
       }
-      // A line that is not "Name: value" stops the call, named by its number (never shown: it may hold a token).
-      let wrongLine = 0;
+      // A line that is not "Name: value" stops the call, named by its number (never shown: it may hold a
+      // token); so does a field the browser sets itself, named (a name of the list, not a value).
+      let wrong = '';
       more.value.split('\\n').forEach((line, index) => {
-        if (line.trim() === '') return;
+        if (line.trim() === '' || wrong) return;
         const colon = line.indexOf(':');
         const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        if (/^[A-Za-z0-9!#$%&'*+.^_|~-]+$/.test(name)) sentHeaders[name] = line.slice(colon + 1).trim();
-        else if (wrongLine === 0) wrongLine = index + 1;
+        if (!/^[A-Za-z0-9!#$%&'*+.^_|~-]+$/.test(name))
+          wrong = 'line ' + (index + 1) + ' of More header fields is not "Name: value", e.g. Prefer: code=204';
+        else if (forbidden.test(name))
+          wrong = 'line ' + (index + 1) + ' of More header fields: ' + config.forbidden.rule.replace('%s', name);
+        else sentHeaders[name] = line.slice(colon + 1).trim();
       });
-      if (wrongLine > 0) {
-        status.textContent = 'not sent: line ' + wrongLine + ' of More header fields is not "Name: value", e.g. Prefer: code=204';
+      if (wrong) {
+        status.textContent = 'not sent: ' + wrong;
         send.disabled = false;
         return;
       }
@@ -275,7 +304,10 @@ const SCRIPT = `(() => {
           else show(relayed.status, '', relayed.headers, relayed.body);
         }
       } catch (error) {
-        status.textContent = 'not sent: ' + error.message;
+        // The server went away (stopped, or mid-call): whether the call reached the service is unknown.
+        status.textContent = 'no answer: ' + error.message + (config.mode.kind === 'direct'
+          ? ' (is the sandbox still running? Start it again and reload this page)'
+          : ' (is docs --serve still running? Start it again and open the new address it prints: the secret in it changes)');
       } finally {
         send.disabled = false;
       }

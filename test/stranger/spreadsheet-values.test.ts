@@ -6,7 +6,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths.mjs';
-import { type InputLine, readInput } from '../../src/cli/batch/input.js';
+import { EncodingProblem, encodingMessage } from '../../src/cli/batch/formats/encoding.js';
+import { headerProblem, type InputLine, readInput } from '../../src/cli/batch/input.js';
+import { redactMessage } from '../../src/redact.js';
 import { tempDir } from '../cli/batch/harness.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -44,15 +46,61 @@ describe('a pt-BR spreadsheet saved as CSV', () => {
       expect(one.get(field), field).toBe('is required');
     expect(one.get('phoneNumber')).toContain('it does not start with + and the country code (+55 for Brazil)');
     expect(two.has('phoneNumber')).toBe(false);
-    expect(two.get('address.latitude')).toMatch(/^must match the pattern /);
-    expect(two.get('address.longitude')).toMatch(/^must match the pattern /);
+    // Said as what it is, a decimal comma, with the contract's example; never a bare pattern.
+    for (const field of ['address.latitude', 'address.longitude'])
+      expect(two.get(field)).toMatch(
+        /^has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point, e\.g\. -[0-9]+\.[0-9]+, and nothing is converted/,
+      );
 
     for (const guide of GUIDES) {
       const text = readFileSync(join(repoRoot, guide), 'utf8').replace(/\s+/g, ' ');
       expect(text, guide).toContain('`line 2: address.street: is required`');
       expect(text, guide).toContain('`it does not start with + and the country code (+55 for Brazil)`');
       expect(text, guide).toContain('(`-23,5613991`)');
-      expect(text, guide).toContain('`must match the pattern …`');
+      expect(text, guide).toContain(
+        '`has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point, e.g. …`',
+      );
     }
+  });
+});
+
+describe('the troubleshooting guide on encodings', () => {
+  const TROUBLESHOOTING = ['docs/guides/troubleshooting.md', 'docs/guias/troubleshooting.md'];
+  it('quotes both encoding refusals as update-many prints them: not UTF-8, and UTF-8 given as Windows-1252', () => {
+    const made = [
+      encodingMessage('clientes.csv', new EncodingProblem(2, 'Windows-1252 (Latin-1)')),
+      encodingMessage('clientes.csv', new EncodingProblem(2, 'UTF-8', 'windows-1252')),
+    ];
+    for (const guide of TROUBLESHOOTING) {
+      const text = readFileSync(join(repoRoot, guide), 'utf8');
+      // As the terminal shows it: masked, an invisible character (a soft hyphen) escaped.
+      for (const message of made)
+        expect(text, guide).toContain(`baas-pix-contract update-many: ${redactMessage(message)}\n`);
+    }
+  });
+});
+
+describe('a header named as a Brazilian spreadsheet names its columns', () => {
+  it('says which column each name means: Portuguese names, spaces or underscores, an address field without address.', () => {
+    const cases: [string, string][] = [
+      ['Conta', 'Account'],
+      ['CPF', 'DocumentNumber'],
+      ['Telefone', 'phoneNumber'],
+      ['CEP', 'address.postalCode'],
+      ['Município', 'address.city'],
+      ['UF', 'address.state'],
+      ['Nome Social', 'socialName'],
+      ['Document Number', 'DocumentNumber'],
+      ['postal_code', 'address.postalCode'],
+      ['Bairro', 'address.neighborhood'],
+    ];
+    for (const [name, meant] of cases) {
+      const problem = headerProblem(
+        ['Account', 'DocumentNumber', name].map((cell) => (cell === meant ? 'email' : cell)),
+      );
+      expect(problem, name).toContain(`"${name}" (column C) (did you mean ${meant}?)`);
+    }
+    // Never taken under that name: the file is still refused by its header.
+    expect(headerProblem(['Conta', 'CPF', 'email'])).toMatch(/are no columns of the update/);
   });
 });

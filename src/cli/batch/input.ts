@@ -26,7 +26,7 @@ import {
 } from './formats/columns.js';
 import { type CsvRecord, CsvProblem, csvRecords } from './formats/csv-read.js';
 import { decodedText, EncodingProblem, encodingMessage, type InputEncoding } from './formats/encoding.js';
-import { xlsxRecords } from './formats/xlsx-read.js';
+import { MAX_EXACT_NUMBER_DIGITS, xlsxRecords } from './formats/xlsx-read.js';
 
 export type { UpdateItem };
 
@@ -287,11 +287,60 @@ export function lostZerosRule(column: string, cell: string): string | undefined 
   if (digits === undefined || !/^[0-9]+$/.test(cell) || cell.length >= digits.length) return undefined;
   return (
     `has ${cell.length} digits, not ${digits.length}: a spreadsheet that took the column for numbers drops leading zeros ` +
-    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. Keep the column as text ` +
-    '(LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; or save as .xlsx ' +
-    'with the column formatted as Text) and type the value with its zeros'
+    `(${shortExample(digits.example)} becomes ${shortExample(digits.example.replace(/^0+/, ''))}); nothing is padded for you. ${KEEP_AS_TEXT} ` +
+    'and type the value with its zeros'
   );
 }
+
+const KEEP_AS_TEXT =
+  'Keep the column as text (LibreOffice: column type "Text" when opening the CSV; Excel: Data > From Text/CSV, column type "Text"; ' +
+  'or save as .xlsx with the column formatted as Text)';
+
+/**
+ * A cell whose digits a spreadsheet may have changed: a worksheet's number cell of 16 digits or more (it
+ * keeps 15), or a CSV cell in the scientific notation a spreadsheet writes a long number in (`1,23457E+16`,
+ * `1.23457E+016`), which has lost every digit past the ones shown. Refused, never read as digits: an
+ * account number with its last digits changed is another account.
+ */
+export function inexactNumberRule(cell: string, numberCell: boolean): string | undefined {
+  if (numberCell)
+    return (
+      `is a number cell of more than ${MAX_EXACT_NUMBER_DIGITS} digits: a spreadsheet keeps only ${MAX_EXACT_NUMBER_DIGITS} digits of a number, ` +
+      `so the ones after the ${MAX_EXACT_NUMBER_DIGITS}th may not be those typed; nothing is read from it. Format the column as Text and type the value again`
+    );
+  if (!/^-?[0-9]+([.,][0-9]+)?E[+-]?[0-9]+$/i.test(cell.trim())) return undefined;
+  return (
+    'is a number in scientific notation (as 1,23457E+16), as a spreadsheet that took the column for numbers writes a long one: ' +
+    `the digits it does not show are lost; nothing is read from it. ${KEEP_AS_TEXT} and type the value again`
+  );
+}
+
+/**
+ * A worksheet's number cell as its format shows it: a CPF or a CEP kept as a number has lost its leading
+ * zeros, but a format of exactly the column's number of zeros (`00000000000`, `000.000.000-00`) shows them,
+ * and that is the value the sheet holds for whoever reads it. Any other cell as it is.
+ */
+function shownCell(column: string, cell: string, formatDigits: number | undefined): string {
+  const digits = fixedDigits(column);
+  if (formatDigits === undefined || digits === undefined || formatDigits !== digits.length) return cell;
+  return /^[0-9]+$/.test(cell) && cell.length < digits.length ? cell.padStart(digits.length, '0') : cell;
+}
+
+/** A number written with a decimal comma, as a pt-BR spreadsheet writes it: `-23,5613991`. */
+const DECIMAL_COMMA = /^-?[0-9]+,[0-9]+$/;
+
+/**
+ * The rule for a cell whose decimal comma breaks the contract's pattern (a decimal point): said so, with
+ * the pattern's own example. Never converted: `1,234` is a thousand and more in an English sheet.
+ */
+export const decimalCommaRule = (patternRule: string): string => {
+  const example = / e\.g\. (\S+)$/.exec(patternRule)?.[1];
+  return (
+    'has a decimal comma, as a pt-BR spreadsheet writes numbers; the contract takes a decimal point' +
+    `${example === undefined ? '' : `, e.g. ${example}`}, and nothing is converted for you. Keep the column as text ` +
+    '(LibreOffice: column type "Text" when opening the CSV; Excel: format the column as Text) and write the point'
+  );
+};
 
 /** The lines of a table (CSV or a worksheet): the header names the columns, each record after it is one update. */
 async function* tableLines(
@@ -325,7 +374,14 @@ async function* tableLines(
     let account: string | undefined;
     let documentNumber: string | undefined;
     header.forEach((name, index) => {
-      const cell = record.fields[index] ?? '';
+      const cell = shownCell(name, record.fields[index] ?? '', record.shownDigits?.get(index));
+      // Every column but a boolean one is text in the contract: a number a spreadsheet cut is not its digits.
+      const inexact =
+        types.get(name) === 'boolean' ? undefined : inexactNumberRule(cell, record.inexact?.includes(index) === true);
+      if (inexact !== undefined) {
+        issues.push({ field: name, rule: inexact });
+        return;
+      }
       const lost = lostZerosRule(name, cell);
       if (lost !== undefined) {
         issues.push({ field: name, rule: lost });
@@ -347,7 +403,17 @@ async function* tableLines(
         if (!setDotted(body, name, value)) issues.push({ field: name, rule: 'is inside a field that has a value' });
       }
     });
-    yield checked(record.line, account, documentNumber, body, CSV_NAMES, issues);
+    const result = checked(record.line, account, documentNumber, body, CSV_NAMES, issues);
+    // A pattern broken by a decimal comma (a pt-BR spreadsheet's -23,5613991) is said in those words.
+    if (result.issues)
+      result.issues = result.issues.map((issue) => {
+        const index = header!.indexOf(issue.field);
+        const cell = index < 0 ? '' : (record.fields[index] ?? '');
+        return issue.rule.startsWith('must match the pattern') && DECIMAL_COMMA.test(cell.trim())
+          ? { field: issue.field, rule: decimalCommaRule(issue.rule) }
+          : issue;
+      });
+    yield result;
   }
 }
 

@@ -11,6 +11,7 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSoffice } from '../../../scripts/lib/libreoffice.mjs';
 import { csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
@@ -133,6 +134,57 @@ describe('input files LibreOffice Calc writes', () => {
     const result = await updateMany(['--input', saved, '--dry-run']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/line 2: DocumentNumber: has 10 digits, not 11: .*leading zeros.*Text/);
+  });
+});
+
+describe('mistakes with files LibreOffice Calc writes', () => {
+  it('a CPF kept as a number with a format that shows its zeros, saved again by Calc: read as the sheet shows it', async () => {
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    sheet.addRow(['Account', 'DocumentNumber', 'socialName']);
+    // The CPF with a zero put first (valid or not, the check digits decide): its number drops the zero.
+    const withZero = `0${a!.documentNumber.slice(1)}`;
+    const row = sheet.addRow([a!.account, Number(withZero), 'Ana']);
+    row.getCell(2).numFmt = '000\\.000\\.000\\-00';
+    const source = dir.file('formatted-src.xlsx');
+    await workbook.xlsx.writeFile(source);
+    const saved = await calc(source, 'xlsx:Calc MS Excel 2007 XML', 'xlsx');
+    // As Calc shows it, the CPF with its zero.
+    const shown = await cells(await calc(saved, CSV_OUT_UTF8, 'csv'));
+    expect(shown[1]![1]).toBe(
+      `${withZero.slice(0, 3)}.${withZero.slice(3, 6)}.${withZero.slice(6, 9)}-${withZero.slice(9)}`,
+    );
+    const result = await updateMany(['--input', saved, '--dry-run']);
+    // Read with its zero: never the lost-zeros refusal (an invalid CPF is refused for its check digits).
+    expect(result.stdout).not.toMatch(/has 10 digits/);
+    expect(result.stdout).toMatch(/1 line: /);
+  });
+
+  it('a UTF-8 CSV Calc saved, given with --encoding windows-1252: refused whole, nothing sent', async () => {
+    const path = dir.file('utf8-src.csv');
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    await writeFile(path, `Account,DocumentNumber,socialName\n${a!.account},${a!.documentNumber},Conceição\n`);
+    const saved = await calc(path, 'csv:Text - txt - csv (StarCalc):59,34,76,1', 'csv', 'CSV:44,34,76,1,1/2/2/2/3/1');
+    const before = sandbox.requests.length;
+    const refused = await updateMany(['--input', saved, '--encoding', 'windows-1252']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is UTF-8, not Windows-1252: line 2 .*Run again without --encoding/);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('an account of 17 digits Calc took for a number (it keeps 15): refused in the .xlsx and its CSV, nothing sent', async () => {
+    const path = dir.file('long-account.csv');
+    const [a] = sandbox.sandbox.clients[0]!.accounts;
+    await writeFile(path, `Account,DocumentNumber,socialName\n12345678901234567,${a!.documentNumber},Ana\n`);
+    const xlsx = await calc(path, 'xlsx:Calc MS Excel 2007 XML', 'xlsx', 'CSV:44,34,76,1');
+    const csv = await calc(xlsx, 'csv:Text - txt - csv (StarCalc):59,34,76,1', 'csv');
+    const before = sandbox.requests.length;
+    const fromSheet = await updateMany(['--input', xlsx]);
+    expect(fromSheet.stderr).toMatch(/line 2: .*Account: is a number cell of more than 15 digits/);
+    const fromCsv = await updateMany(['--input', csv]);
+    expect(fromCsv.stderr).toMatch(/line 2: .*Account: is a number in scientific notation/);
+    expect(sandbox.requests.length).toBe(before);
   });
 });
 

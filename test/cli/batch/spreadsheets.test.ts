@@ -91,6 +91,58 @@ describe('update-many --input a CSV saved as Windows-1252 with ";"', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.at(-1)).toMatch(/--encoding must be one of utf-8, windows-1252/);
   });
+
+  // The wrong --encoding the other way round: a UTF-8 file (Excel's "CSV UTF-8", with its byte order
+  // mark, or without one) or a UTF-16 file read as Windows-1252 would send `ConceiÃ§Ã£o` for `Conceição`, or
+  // fail on a header of garbled names; refused whole, naming what the file is, nothing sent.
+  it('--encoding windows-1252 on a file that is UTF-8 or UTF-16: refused whole, saying what it is, nothing sent', async () => {
+    const rows = accounts().map((a, i) => `${a.account};${a.documentNumber};${NAMES[i]}`);
+    const text = `Account;DocumentNumber;socialName\r\n${rows.join('\r\n')}\r\n`;
+    const files: [string, Buffer, RegExp][] = [
+      [
+        'utf8.csv',
+        Buffer.from(text, 'utf8'),
+        /is UTF-8, not Windows-1252: line 2 holds an accented letter .*Run again without --encoding/,
+      ],
+      [
+        'utf8-bom.csv',
+        Buffer.from(`\uFEFF${text}`, 'utf8'),
+        /is UTF-8, not Windows-1252: it starts with UTF-8's byte order mark/,
+      ],
+      [
+        'utf16.csv',
+        Buffer.from(`\uFEFF${text}`, 'utf16le'),
+        /is UTF-16 \(a byte order mark FF FE or FE FF\), not Windows-1252/,
+      ],
+    ];
+    const before = puts();
+    for (const [name, bytes, message] of files) {
+      const path = dir.file(name);
+      await writeFile(path, bytes);
+      const args = ['update-many', '--input', path, '--encoding', 'windows-1252', '--base-url', sandbox.url];
+      const result = await run([...args, '--token', token()]);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr.at(-1), name).toMatch(message);
+      expect(result.stderr.join('\n'), name).not.toMatch(/AlÃ|ConceiÃ/);
+      expect(
+        result.stderr.filter((line) => /^line [0-9]+: /.test(line)),
+        name,
+      ).toEqual([]);
+    }
+    expect(puts()).toBe(before);
+    // Without --encoding the UTF-8 files are read, accents intact.
+    const sent = await run([
+      'update-many',
+      '--input',
+      dir.file('utf8-bom.csv'),
+      '--base-url',
+      sandbox.url,
+      '--token',
+      token(),
+    ]);
+    expect(sent.code, sent.stderr.join('\n')).toBe(0);
+    expect(sandbox.sandbox.snapshot().clients[0]!.accounts.map((account) => account.data.socialName)).toEqual(NAMES);
+  });
 });
 
 describe('spreadsheet values', () => {
@@ -134,6 +186,79 @@ describe('spreadsheet values', () => {
     // Row 4's CPF is a number: its leading zero (put there) is gone, and that is said.
     expect(result.stdout).toMatch(leadingZero ? /line 4: DocumentNumber: has 10 digits/ : /line 4: DocumentNumber: /);
     expect(result.stdout).toMatch(/3 lines: 1 valid, 1 invalid|2 lines: 1 valid, 1 invalid/);
+  });
+
+  // A spreadsheet keeps 15 digits of a number: an account of 17 digits typed into a number cell comes
+  // back with its last digits changed (LibreOffice saved 12345678901234567 as 12345678901234600), and a
+  // CSV of it shows the number in scientific notation. Either is another account: refused, nothing sent.
+  it('refuses a number a spreadsheet kept only 15 digits of: a long number cell, a CSV cell in scientific notation', async () => {
+    const [a] = accounts();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    sheet.addRow(['Account', 'DocumentNumber', 'socialName']);
+    sheet.addRow([12345678901234600, a!.documentNumber, 'Ana']);
+    sheet.addRow([{ formula: 'A2+1', result: 12345678901234600 }, a!.documentNumber, 'Bia']);
+    // 15 digits are kept exactly: such a number cell is its digits.
+    sheet.addRow([123456789012345, a!.documentNumber, 'Cris']);
+    const xlsx = dir.file('long.xlsx');
+    await workbook.xlsx.writeFile(xlsx);
+    const csv = dir.file('long.csv');
+    await writeFile(
+      csv,
+      `Account;DocumentNumber;socialName\r\n1,23457E+16;${a!.documentNumber};Ana\r\n1.23456789012346E+016;${a!.documentNumber};Bia\r\n`,
+    );
+    const before = puts();
+    const sheetRun = await run(['update-many', '--input', xlsx, '--base-url', sandbox.url, '--token', token()]);
+    expect(sheetRun.stdout).toMatch(/invalid +2/);
+    for (const line of [2, 3])
+      expect(sheetRun.stderr.join('\n')).toMatch(
+        new RegExp(`line ${line}: Account: is a number cell of more than 15 digits: .*Format the column as Text`),
+      );
+    expect(sheetRun.stderr.join('\n')).not.toMatch(/line 4: Account/);
+    const csvRun = await run(['update-many', '--input', csv, '--base-url', sandbox.url, '--token', token()]);
+    expect(csvRun.code).toBe(1);
+    for (const line of [2, 3])
+      expect(csvRun.stderr.join('\n')).toMatch(
+        new RegExp(`line ${line}: Account: is a number in scientific notation .*Keep the column as text`),
+      );
+    // Only row 4's account (15 digits, no customer of the sandbox's) was sent.
+    expect(puts() - before).toBe(1);
+  });
+
+  // Excel users keep CPFs as numbers with a format that shows their zeros (000.000.000-00): the sheet
+  // shows 012.345.678-90, and that is read; a format of other zeros (0.00) or none shows no zeros.
+  it('reads a CPF or CEP number cell as its format shows it, zeros included; with another format, its lost zeros', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('clientes');
+    const address = ['Rua', '1', 'Centro', 'São Paulo', 'SP'];
+    sheet.addRow([
+      'Account',
+      'DocumentNumber',
+      'address.postalCode',
+      'address.street',
+      'address.number',
+      'address.neighborhood',
+      'address.city',
+      'address.state',
+    ]);
+    const row = (cpfFormat: string | undefined, cepFormat: string | undefined) => {
+      const added = sheet.addRow(['1234567', 1234567890, 1310100, ...address]);
+      if (cpfFormat) added.getCell(2).numFmt = cpfFormat;
+      if (cepFormat) added.getCell(3).numFmt = cepFormat;
+    };
+    row('000\\.000\\.000\\-00', '00000\\-000');
+    row('00000000000', '00000000');
+    row('0.00', '0');
+    row(undefined, undefined);
+    const path = dir.file('formatted.xlsx');
+    await workbook.xlsx.writeFile(path);
+    const result = await run(['update-many', '--input', path, '--dry-run']);
+    expect(result.stdout).not.toMatch(/line [23]:/);
+    for (const line of [4, 5]) {
+      expect(result.stdout).toMatch(new RegExp(`line ${line}: DocumentNumber: has 10 digits, not 11`));
+      expect(result.stdout).toMatch(new RegExp(`line ${line}: address.postalCode: has 7 digits, not 8`));
+    }
+    expect(result.stdout).toMatch(/4 lines: 2 valid, 2 invalid/);
   });
 
   it('says which package to install when ExcelJS is missing', async () => {

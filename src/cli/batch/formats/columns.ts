@@ -54,8 +54,54 @@ const PRINTABLE_NAME = /^[\p{L}_][\p{L}\p{N}_. -]{0,63}$/u;
 /** Whether `name` (a header cell, a JSON key) is a name safe to repeat in a message, not a value. */
 export const isPrintableName = (name: string): boolean => PRINTABLE_NAME.test(name.trim());
 
-/** The nearest known column to `name` (at most a third of its letters apart), for "did you mean". */
+/** A name as spelt loosely: lower case, no accents, no spaces, `_`, `-` or `.` (`Postal Code`, `postal_code`). */
+const loose = (name: string): string =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\s_.-]/g, '');
+
+/**
+ * The names a Brazilian spreadsheet gives these columns (as `loose` spells them), for "did you mean" only:
+ * a column is never taken under another name, but `CPF` or `Telefone` is told which one it is.
+ */
+const PORTUGUESE_NAMES: Readonly<Record<string, string>> = {
+  conta: ACCOUNT,
+  numerodaconta: ACCOUNT,
+  cpf: DOCUMENT_NUMBER,
+  documento: DOCUMENT_NUMBER,
+  telefone: 'phoneNumber',
+  celular: 'phoneNumber',
+  nomesocial: 'socialName',
+  pep: 'isPoliticallyExposedPerson',
+  cep: 'address.postalCode',
+  rua: 'address.street',
+  logradouro: 'address.street',
+  endereco: 'address.street',
+  numero: 'address.number',
+  complemento: 'address.addressComplement',
+  bairro: 'address.neighborhood',
+  cidade: 'address.city',
+  municipio: 'address.city',
+  uf: 'address.state',
+  estado: 'address.state',
+};
+
+/**
+ * The column `name` most likely means, for "did you mean": one spelt the same but for case, accents, spaces,
+ * `_` or `-` (`Document Number`), an address field without its `address.` (`Postal Code`), the Portuguese
+ * name a spreadsheet gives it (`CPF`, `Telefone`, `CEP`), or else the nearest (at most a third of its
+ * letters apart).
+ */
 export function nearestColumn(name: string): string | undefined {
+  const wanted = loose(name);
+  const columns = knownColumns();
+  const spelt =
+    columns.find((column) => loose(column) === wanted) ??
+    columns.find((column) => loose(column.split('.').at(-1)!) === wanted) ??
+    (Object.hasOwn(PORTUGUESE_NAMES, wanted) ? PORTUGUESE_NAMES[wanted] : undefined);
+  if (spelt !== undefined && columns.includes(spelt)) return spelt;
   let best: string | undefined;
   let distance = Number.POSITIVE_INFINITY;
   for (const column of knownColumns()) {

@@ -15,6 +15,16 @@ export interface CsvRecord {
   /** The physical line (from 1) the record starts on. */
   line: number;
   fields: string[];
+  /**
+   * A worksheet's number cells that may not hold the digits typed (indexes from 0): an integer of 16 digits
+   * or more, of which a spreadsheet keeps 15 (the rest become zeros). Never in a CSV record, whose cells are text.
+   */
+  inexact?: number[];
+  /**
+   * A worksheet's number cells shown with leading zeros by their format (`00000000000`, `000.000.000-00`,
+   * `00000-000`): index (from 0) to the number of zeros the format shows, digits included. Never in a CSV record.
+   */
+  shownDigits?: Map<number, number>;
 }
 
 /** A record that stops the reading: its line and what is wrong, in words (never its text). */

@@ -6,6 +6,13 @@
 //
 // Latin-1 (ISO-8859-1) is read as Windows-1252, as the WHATWG Encoding Standard (and so TextDecoder)
 // does: every Latin-1 file that holds text is Windows-1252 text, the same characters on the same bytes.
+//
+// The other way round holds too: a file that is UTF-8 (its byte order mark, or every one of its bytes
+// past ASCII in UTF-8 sequences) read with --encoding windows-1252 would be sent with two or three other
+// letters for each accented one (`Conceição` as `ConceiÃ§Ã£o`), in every line that has one: such a file is
+// refused whole, as is a UTF-16 one whatever the encoding said. Any byte is a Windows-1252 character,
+// so nothing else tells a wrong --encoding; Portuguese text in Windows-1252 has its accented letters
+// beside ASCII ones, which is never UTF-8.
 
 /** The encodings --encoding takes, by the name the help shows, each with its other spellings. */
 export const ENCODINGS = {
@@ -30,10 +37,12 @@ export class EncodingProblem extends Error {
   constructor(
     /** The line (from 1) of the first byte that does not decode. */
     readonly line: number,
-    /** What the bytes most likely are (`UTF-16`, `Windows-1252`). */
+    /** What the bytes most likely are (`UTF-16`, `Windows-1252 (Latin-1)`, `UTF-8`). */
     readonly likely: string,
+    /** The encoding the file was read with. */
+    readonly readAs: InputEncoding = 'utf-8',
   ) {
-    super(`line ${line} is not UTF-8; it looks like ${likely}`);
+    super(`line ${line} is not ${readAs === 'utf-8' ? 'UTF-8' : 'Windows-1252'}; it looks like ${likely}`);
     this.name = 'EncodingProblem';
   }
 }
@@ -41,7 +50,12 @@ export class EncodingProblem extends Error {
 /** The one message for a file that is not UTF-8: the encoding and both fixes. Nothing has been sent. */
 export function encodingMessage(path: string, problem: EncodingProblem): string {
   if (problem.likely === 'UTF-16')
-    return `--input ${path} is UTF-16 (a byte order mark FF FE or FE FF), not UTF-8; nothing was sent: save it as "CSV UTF-8" (in Excel, "CSV UTF-8 (Delimitado por vírgulas)") and run again`;
+    return `--input ${path} is UTF-16 (a byte order mark FF FE or FE FF), not ${problem.readAs === 'utf-8' ? 'UTF-8' : 'Windows-1252'}; nothing was sent: save it as "CSV UTF-8" (in Excel, "CSV UTF-8 (Delimitado por vírgulas)") and run again`;
+  if (problem.likely === 'UTF-8')
+    return (
+      `--input ${path} is UTF-8, not Windows-1252: ${problem.line === 0 ? "it starts with UTF-8's byte order mark (EF BB BF)" : `line ${problem.line} holds an accented letter as UTF-8 writes it`}; ` +
+      'read as Windows-1252, each accented letter would be sent as other letters (ç as Ã§); nothing was sent. Run again without --encoding (UTF-8 is the default)'
+    );
   return (
     `--input ${path} is not UTF-8: line ${problem.line} holds a byte UTF-8 does not have, as a file saved as ` +
     `${problem.likely} has for accented letters (Excel's "CSV (separado por vírgulas)" saves Windows-1252); ` +
@@ -62,15 +76,31 @@ export async function* decodedText(
 ): AsyncGenerator<string> {
   const utf8 = encoding === 'utf-8';
   const decoder = new TextDecoder(encoding, { fatal: utf8, ignoreBOM: true });
+  // Read as Windows-1252: whether the bytes so far are UTF-8 too, and the line of the first one past ASCII.
+  const asUtf8 = utf8 ? undefined : new TextDecoder('utf-8', { fatal: true });
+  let stillUtf8 = !utf8;
+  let firstNonAscii: number | undefined;
   // Lines before the current chunk, to say where a byte that does not decode is.
   let line = 1;
   let first = true;
   for await (const chunk of chunks) {
-    if (first && chunk.byteLength >= 2 && utf8) {
-      const [a, b] = chunk;
-      if ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)) throw new EncodingProblem(1, 'UTF-16');
+    if (first && chunk.byteLength >= 2) {
+      const [a, b, c] = chunk;
+      if ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)) throw new EncodingProblem(1, 'UTF-16', encoding);
+      if (!utf8 && a === 0xef && b === 0xbb && c === 0xbf) throw new EncodingProblem(0, 'UTF-8', encoding);
     }
     first = false;
+    if (stillUtf8) {
+      try {
+        asUtf8!.decode(chunk, { stream: true });
+        if (firstNonAscii === undefined) {
+          const at = chunk.findIndex((byte) => byte >= 0x80);
+          if (at >= 0) firstNonAscii = line + linesBefore(chunk, at);
+        }
+      } catch {
+        stillUtf8 = false;
+      }
+    }
     try {
       const text = decoder.decode(chunk, { stream: true });
       if (text !== '') yield text;
@@ -79,13 +109,23 @@ export async function* decodedText(
     }
     line += linesBefore(chunk, chunk.byteLength);
   }
+  let rest: string;
   try {
-    const rest = decoder.decode();
-    if (rest !== '') yield rest;
+    rest = decoder.decode();
   } catch {
     // A character cut off by the end of the file.
     throw new EncodingProblem(line, 'Windows-1252 (Latin-1)');
   }
+  if (stillUtf8 && firstNonAscii !== undefined) {
+    try {
+      asUtf8!.decode();
+    } catch {
+      stillUtf8 = false;
+    }
+    // Before the last text is given: the caller reads the whole file before sending any of it.
+    if (stillUtf8) throw new EncodingProblem(firstNonAscii, 'UTF-8', encoding);
+  }
+  if (rest !== '') yield rest;
 }
 
 function linesBefore(bytes: Uint8Array, end: number): number {
