@@ -151,6 +151,23 @@ const notAFile = (file: NamedFile, stats: Stats): string =>
   `${named(file)} is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}; give the name of a file to write`;
 
 /**
+ * Writes all of `data`, at `position` (default: where the file stands; at its end for a file opened to
+ * append). A file system that is nearly full writes part of a write and says so only by the count (the
+ * next write gives ENOSPC), so the count is never trusted to be the whole: one `FileHandle.write` that
+ * wrote part of a page would let a journal record a page the file does not hold.
+ */
+export async function writeAll(file: FileHandle, data: string | Uint8Array, position?: number): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  let done = 0;
+  while (done < bytes.byteLength) {
+    const at = position === undefined ? null : position + done;
+    const { bytesWritten } = await file.write(bytes, done, bytes.byteLength - done, at);
+    if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
+
+/**
  * Checks a file the command is to write: not a symbolic link, and a regular file if it exists.
  * Resolves with its stats, or undefined when it does not exist yet.
  */

@@ -685,13 +685,31 @@ export function hideQueryValues(redacted: URL | string): string {
 // closing parenthesis.
 const URL_IN_TEXT = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>)]+/g;
 
+// A query inside free text that is no absolute URL (a provider echoing `/v2/keys?cursor=…`, or `&cursor=…`
+// alone): a name, `=` and a value after `?` or `&`, up to white space, a quote or a closing parenthesis.
+const QUERY_PAIR_IN_TEXT = /([?&])([^\s=&?#"'<>)]+)=([^\s&#"'<>)]*)/g;
+/** A value of the call's query shorter than this is not looked for by value (`limit=5`). */
+const MIN_QUERY_VALUE = 4;
+
 /**
- * Free text (an error's message) with every URL in it as `hideQueryValues` shows one: query names
- * kept, each value `REDACTED`, no fragment. For what a tracing backend keeps, where a query value
- * (an account, a cursor) is not shown at all.
+ * Free text (an error's message, provider text in it) with no query value: every URL as
+ * `hideQueryValues` shows one (query names kept, each value `REDACTED`, no fragment), every `?name=value`
+ * or `&name=value` pair outside one the same way (a relative URL the provider echoed), and each of
+ * `values` (the call's own query values, from 4 characters) wherever it stands, written as it is or
+ * percent-encoded. For what a tracing backend keeps, where a query value (an account, a cursor) is not
+ * shown at all.
  */
-export function hideQueryValuesIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => hideQueryValues(url));
+export function hideQueryValuesIn(text: string, values: readonly string[] = []): string {
+  let shown = text
+    .replace(URL_IN_TEXT, (url) => hideQueryValues(url))
+    .replace(QUERY_PAIR_IN_TEXT, (_, separator: string, name: string) => `${separator}${name}=${HIDDEN_QUERY_VALUE}`);
+  const known = new Set<string>();
+  for (const value of values)
+    if (value.length >= MIN_QUERY_VALUE) for (const form of [value, encodeURIComponent(value)]) known.add(form);
+  // The longest first: a value inside another is not left half shown.
+  for (const value of [...known].sort((a, b) => b.length - a.length))
+    shown = shown.split(value).join(HIDDEN_QUERY_VALUE);
+  return shown;
 }
 
 // `Bearer` and what follows it up to the next path segment, the separator written or encoded.

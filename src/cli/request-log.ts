@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { bodyField, parameterField, UNKNOWN_FIELD } from './contract-fields.js';
 import { escapeControls, redactPath } from '../redact.js';
+import { connectionBounds, SANDBOX_MAX_CONNECTIONS } from '../sandbox/listen.js';
 
 export interface RequestLog {
   url: string;
@@ -108,7 +109,8 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
   const target = new URL(options.target);
   let stopping = false;
   const rendered = new Map<string, Promise<string>>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // The sandbox's bounds on connections (src/sandbox/listen.ts): the request log is what a client reaches.
+  const server = createServer(connectionBounds(), (req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const path = redactPath(req.url);
     // A request a server received always has a method, and an answer always has a status.
@@ -218,6 +220,7 @@ export async function startRequestLog(options: RequestLogOptions): Promise<Reque
       resolve();
     });
   });
+  server.maxConnections = SANDBOX_MAX_CONNECTIONS;
   const { port } = server.address() as AddressInfo;
   let stopped: Promise<void> | undefined;
   return {

@@ -47,6 +47,22 @@ async function loadAdapter(): Promise<typeof import('@hono/node-server')> {
 export const SANDBOX_HEADERS_TIMEOUT_MS = 10_000;
 /** Connections the sandbox holds at once, by default. */
 export const SANDBOX_MAX_CONNECTIONS = 256;
+
+/**
+ * The bounds on connections of every server the package starts on a port (the sandbox here, and the
+ * command line's request log in front of the sandbox, the mock and the docs page): a client holding
+ * connections open (idle, or trickling a head or a body) cannot keep them. Node closes a connection whose
+ * head or request is late, checked this often; `maxConnections` is set on the server once it listens.
+ */
+export function connectionBounds(headersTimeoutMs = SANDBOX_HEADERS_TIMEOUT_MS) {
+  return {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: headersTimeoutMs * 3,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    keepAliveTimeout: Math.min(5_000, headersTimeoutMs),
+  };
+}
+
 // Node's own bounds (http.createServer), checked in one place: a timer must fit, a cap must be a count.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -96,14 +112,8 @@ export async function listen(handle: Handler, options: ListenOptions): Promise<R
   const { headersTimeoutMs = SANDBOX_HEADERS_TIMEOUT_MS, maxConnections = SANDBOX_MAX_CONNECTIONS } = options;
   const log = options.log;
   const server = createAdaptorServer({
-    // A hostile client holding connections open (idle, or trickling a head or a body) cannot keep
-    // them: Node closes a connection whose head or request is late, checked this often.
-    serverOptions: {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: headersTimeoutMs * 3,
-      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-      keepAliveTimeout: Math.min(5_000, headersTimeoutMs),
-    },
+    // A hostile client holding connections open (idle, or trickling a head or a body) cannot keep them.
+    serverOptions: connectionBounds(headersTimeoutMs),
     // By default the adapter swaps the process's global Request and Response for its own: a test's
     // other users of them (msw's `instanceof Response` among them) would then see foreign objects.
     overrideGlobalObjects: false,

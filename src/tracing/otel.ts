@@ -152,7 +152,9 @@ function observeCall(api: Api, start: CallStart): Required<Omit<CallObserver, 'd
   let status: number | undefined;
   // What a span says in words: masked, and no query value of any URL in it (an error's message names
   // the request's URL, whose query holds the account and the cursor).
-  const shown = (text: string) => start.secrets.bounded(hideQueryValuesIn(text));
+  // (and the call's own query values, wherever the provider's text echoes them).
+  const queryValues = url ? [...url.searchParams.values()] : [];
+  const shown = (text: string) => start.secrets.bounded(hideQueryValuesIn(text, queryValues));
 
   const end = (event: CallEvent, error?: unknown) => {
     const failed = error !== undefined || (status ?? 0) >= 400;

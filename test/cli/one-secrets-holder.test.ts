@@ -164,7 +164,7 @@ describe('a hostile provider and token endpoint, through the command line', () =
     expect(code).toBe(1);
     expect(tokens.length).toBeGreaterThan(0);
     // The failure list was printed (each line's provider text, masked).
-    expect(io.stderr.join('\n')).toMatch(/line 1: 422 /);
+    expect(io.stderr.join('\n')).toMatch(/line 1: HTTP 422 /);
     for (const [surface, text] of [
       ['stdout', io.stdout.join('\n')],
       ['stderr', io.stderr.join('\n')],

@@ -1,7 +1,7 @@
 // Issue 34's two properties of the masking rule, over generated text rather than a list of spellings:
 // 1. a CPF written with any script's digits (any character whose Unicode numeric value is one digit,
 //    a keycap too) and any mix of characters that are neither letters nor numbers between its digits
-//    (up to MAX_GAP), as written or percent- or JSON-encoded, reaches no surface: redactText and
+//    (up to the bound SECURITY.md states), as written or percent- or JSON-encoded, reaches no surface: redactText and
 //    friends, an error's message, String, stack, toJSON, util.inspect with showHidden, the logger,
 //    the events, `.withResponse()`'s header fields and the spans;
 // 2. a client secret and a token with spaces, `+`, `/`, `&` and non-ASCII characters, echoed by the
@@ -11,18 +11,27 @@
 // its committed extract scripts/data/ucd-numeric.json) and the runtime's properties, independently of
 // src/redact.ts; so is what the surfaces show. The digits are every character the data gives a
 // Numeric_Value of one decimal digit, of every script (5, ５, ٥, ৫, 𝟓, ①, ⑴, ❶, ², Ⅴ, ፩, Kaktovik 𝋅, 五).
+import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
 import { clientCredentials } from '../../src/auth/client-credentials.js';
 import { BaasApiError, createBaasClient, type BaasEventType } from '../../src/index.js';
-import { MAX_GAP, redactJson, redactMessage, redactPath, redactText, redactUrl } from '../../src/redact.js';
+import { redactJson, redactMessage, redactPath, redactText, redactUrl } from '../../src/redact.js';
 import { categoryOf, DIGITS_BY_VALUE, UCD_DIGITS } from '../redaction/ucd.js';
 import { cpf } from '../support/arbitraries.js';
 import { serialized, startOtel, stopOtel } from '../tracing/otel-setup.js';
 import { type Depth, runsAt } from './depth.js';
 
 const SEED = 34_034;
+// The bound on a gap as SECURITY.md states it, not the code's constant: a rule weakened in
+// src/redact.ts (MAX_GAP lowered) must fail here, not shrink the property with it.
+const MAX_GAP = Number(
+  /up to (\d+) characters that are neither a letter nor a number/.exec(
+    readFileSync(new URL('../../SECURITY.md', import.meta.url), 'utf8').replace(/\*\*/g, ''),
+  )?.[1],
+);
+if (!(MAX_GAP >= 1)) throw new Error('SECURITY.md no longer states the bound on a gap between two digits');
 const EVENT_TYPES: BaasEventType[] = ['request', 'response', 'retry', 'error', 'token', 'drift'];
 
 // ---------------------------------------------------------------------------------------------

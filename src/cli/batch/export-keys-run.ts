@@ -30,6 +30,7 @@ import {
   placeOf,
   WholeFile,
   writableFile,
+  writeAll,
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
@@ -75,7 +76,7 @@ const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose anoth
 const writerTo = (handle: OpenFile): Writable =>
   new Writable({
     write(chunk: Buffer, _encoding, done) {
-      handle.write(chunk).then(() => done(), done);
+      writeAll(handle, chunk).then(() => done(), done);
     },
   });
 
@@ -303,7 +304,7 @@ class ExportKeysCliRun {
 
   private async write(text: string): Promise<void> {
     try {
-      await this.file!.write(text);
+      await writeAll(this.file!, text);
     } catch (error) {
       throw fileProblem(this.outFile, error);
     }
@@ -414,7 +415,8 @@ class ExportKeysCliRun {
     fault ??= reportFault;
     fault = await this.keep(complete, fault);
     io.out(`  elapsed   ${summary.elapsedSeconds} s`);
-    io.out(`  requests  ${n(this.requests)} (${n(summary.requestsPerSecond)} per second, retries included)`);
+    // A letter between the two counts: eleven digits joined by anything else read as a CPF (summary.ts).
+    io.out(`  requests  ${n(this.requests)}, retries included, at ${n(summary.requestsPerSecond)} per second`);
     if (fault !== undefined) return this.failed(fault);
     if (stopper.signal && !complete) {
       // What to do next, last.

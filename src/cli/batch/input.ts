@@ -13,6 +13,7 @@ import {
 import { boundedLines, MAX_RECORD_BYTES, problemRule } from './bounded-input.js';
 import { UsageError } from '../command.js';
 import { redactMessage } from '../../redact.js';
+import { plural } from '../../words.js';
 import {
   ACCOUNT,
   BODY_COLUMNS,
@@ -230,6 +231,8 @@ function setDotted(target: Record<string, unknown>, path: string, value: unknown
 }
 
 const REQUIRED_COLUMNS = [ACCOUNT, DOCUMENT_NUMBER] as const;
+/** Unknown columns a header's refusal names at most; it counts the rest. */
+export const SHOWN_UNKNOWN_COLUMNS = 20;
 
 /**
  * What is wrong with a header row, said once for the file rather than once a line: a first row of data
@@ -242,9 +245,12 @@ export function headerProblem(header: readonly string[]): string | undefined {
     return `it looks like data, not a header row: add a first line naming the columns; ${needs}`;
   const match = matchHeader(header);
   if ('unknown' in match) {
-    const named = match.unknown.map(
-      (cell) => `${shownName(cell)}${cell.nearest ? ` (did you mean ${cell.nearest}?)` : ''}`,
-    );
+    // The first few named, then how many more: a header of 10,000 unknown columns is one line, not 240 kB.
+    const named = match.unknown
+      .slice(0, SHOWN_UNKNOWN_COLUMNS)
+      .map((cell) => `${shownName(cell)}${cell.nearest ? ` (did you mean ${cell.nearest}?)` : ''}`);
+    const more = match.unknown.length - named.length;
+    if (more > 0) named.push(`and ${plural(more, 'more column')}`);
     return `${named.join(', ')} ${match.unknown.length === 1 ? 'is no column' : 'are no columns'} of the update; the columns are ${knownColumns().join(', ')}`;
   }
   const twice = match.columns.find((column, index) => match.columns.indexOf(column) !== index);

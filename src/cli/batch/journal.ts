@@ -24,6 +24,7 @@ import {
   openOwn,
   readBytes,
   writableFile,
+  writeAll,
 } from '../../files.js';
 
 export type JournalKind = 'update-many' | 'export-keys';

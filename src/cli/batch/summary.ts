@@ -91,11 +91,15 @@ export class Tally {
   }
 }
 
-/** The summary's lines, for standard output. */
+/**
+ * The summary's lines, for standard output. Two of our numbers never stand side by side without a letter
+ * between (`503 for 2 lines, 422 for 1 line`, not `503: 2, 422: 1`): eleven digits joined by anything but
+ * letters read as a CPF, and the terminal masks every line it writes.
+ */
 export function summaryLines(summary: Summary): string[] {
   const reasons = Object.entries(summary.failedBy)
     .sort(([, a], [, b]) => b - a)
-    .map(([reason, count]) => `${reason}: ${n(count)}`)
+    .map(([reason, count]) => `${reason} for ${plural(count, 'line')}`)
     .join(', ');
   return [
     `${summary.interrupted ? 'Interrupted' : 'Done'}: ${plural(summary.lines, 'line')}`,
@@ -107,6 +111,6 @@ export function summaryLines(summary: Summary): string[] {
     `  skipped   ${n(summary.skipped)} (done in the journal)`,
     `  invalid   ${n(summary.invalid)}`,
     `  elapsed   ${summary.elapsedSeconds} s`,
-    `  requests  ${n(summary.requests)} (${n(summary.requestsPerSecond)} per second, retries included)`,
+    `  requests  ${n(summary.requests)}, retries included, at ${n(summary.requestsPerSecond)} per second`,
   ];
 }

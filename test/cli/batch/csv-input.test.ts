@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvProblem, csvRecords } from '../../../src/cli/batch/formats/csv-read.js';
-import { CSV_BOOLEAN_FIELDS, headerProblem, readInput } from '../../../src/cli/batch/input.js';
+import { CSV_BOOLEAN_FIELDS, headerProblem, readInput, SHOWN_UNKNOWN_COLUMNS } from '../../../src/cli/batch/input.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
 import { capture } from '../in-process.js';
@@ -171,6 +171,19 @@ describe('a CSV header without Account or DocumentNumber', () => {
     const problem = headerProblem(header);
     expect(problem).toMatch(rule);
     expect(problem).toMatch(/Account(,| and) DocumentNumber/);
+  });
+
+  it('10,000 unknown columns: the first few named, then how many more, in one short line', () => {
+    const unknown = Array.from({ length: 10_000 }, (_, i) => `Col${i}`);
+    const problem = headerProblem(['Account', 'DocumentNumber', ...unknown])!;
+    expect(problem).toContain(`"Col${SHOWN_UNKNOWN_COLUMNS - 1}"`);
+    expect(problem).not.toContain(`"Col${SHOWN_UNKNOWN_COLUMNS}"`);
+    expect(problem).toContain(
+      `and ${(10_000 - SHOWN_UNKNOWN_COLUMNS).toLocaleString('en-US')} more columns are no columns`,
+    );
+    expect(problem.length).toBeLessThan(2000);
+    const one = headerProblem(['Account', 'DocumentNumber', ...unknown.slice(0, SHOWN_UNKNOWN_COLUMNS + 1)])!;
+    expect(one).toContain('and 1 more column are no columns');
   });
 
   it('a header with both is fine, in any order, with any other columns', () => {

@@ -3,7 +3,7 @@
 // they are all listed. In process, against a sandbox on 127.0.0.1:0.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FailedLines, failureText, SHOWN_LINES } from '../../../src/cli/batch/failed-lines.js';
+import { FailedLines, failureText, SHOWN_LINES, statusText } from '../../../src/cli/batch/failed-lines.js';
 import {
   BaasApiError,
   BaasAuthError,
@@ -17,7 +17,7 @@ import { createSandbox } from '../../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/sandbox.js';
 import { capture } from '../in-process.js';
 import { tempDir, updateLine } from './harness.js';
-import { Secrets } from '../../../src/redact.js';
+import { redactMessage, Secrets } from '../../../src/redact.js';
 
 /** An error's context where no secret is known: every rule of the masking still applies. */
 const NONE = { secrets: Secrets.none };
@@ -71,7 +71,7 @@ describe('update-many: the lines not done, on the terminal', () => {
       notDone.slice(0, SHOWN_LINES),
     );
     // Each says why: the status and the provider's title, or the rule the line broke.
-    expect(listed[0]).toMatch(/^ {2}line 1: 404 \S/);
+    expect(listed[0]).toMatch(/^ {2}line 1: HTTP 404 Not Found\b/);
     expect(listed[1]).toMatch(/^ {2}line 2: invalid: documentNumber: /);
     expect(list.at(-1)).toContain(`${notDone.length - SHOWN_LINES} more`);
     expect(list.at(-1)).toContain(report);
@@ -123,10 +123,14 @@ describe('FailedLines', () => {
   it('all shown: the heading gives the count alone and nothing follows the list; nothing at all for none', () => {
     const failed = new FailedLines(() => Secrets.none);
     expect(failed.lines('report.json')).toEqual([]);
-    for (const line of [7, 2, 5]) failed.add(line, '404 Not Found');
+    for (const line of [7, 2, 5]) failed.add(line, 'HTTP 404 Not Found');
     const list = failed.lines('report.json');
     expect(list[0]).toMatch(/^3 lines not done:$/);
-    expect(list.slice(1)).toEqual(['  line 2: 404 Not Found', '  line 5: 404 Not Found', '  line 7: 404 Not Found']);
+    expect(list.slice(1)).toEqual([
+      '  line 2: HTTP 404 Not Found',
+      '  line 5: HTTP 404 Not Found',
+      '  line 7: HTTP 404 Not Found',
+    ]);
   });
 
   it('cut: the heading gives the count and how many are shown', () => {
@@ -146,14 +150,14 @@ describe('failureText', () => {
       new BaasApiError({ status: 422, problem: { type: 'about:blank', title: 'Invalid', violations } }, NONE),
       Secrets.none,
     );
-    expect(text).toMatch(/^422 \/address\/state: .*\(and 1 more\)$/);
+    expect(text).toMatch(/^HTTP 422 Unprocessable Entity: \/address\/state: .*\(and 1 more\)$/);
     expect(text).not.toContain('52998224725');
     expect(
       failureText(
         new BaasApiError({ status: 404, problem: { type: 'about:blank', title: 'Customer not found' } }, NONE),
         Secrets.none,
       ),
-    ).toBe('404 Customer not found');
+    ).toBe('HTTP 404 Not Found: Customer not found');
     expect(
       failureText(
         new BaasApiError({ status: 409, problem: { type: 'about:blank', title: 'z'.repeat(5000) } }, NONE),
@@ -175,7 +179,7 @@ describe('failureText', () => {
         ),
         Secrets.none,
       ),
-    ).toBe('422 /email: x');
+    ).toBe('HTTP 422 Unprocessable Entity: /email: x');
     for (const first of [
       { reason: 'x' },
       { property: '/email' },
@@ -184,17 +188,17 @@ describe('failureText', () => {
     ])
       expect(
         failureText(new BaasApiError({ status: 422, problem: problem({ violations: [first] }) }, NONE), Secrets.none),
-      ).toBe('422 Invalid');
+      ).toBe('HTTP 422 Unprocessable Entity: Invalid');
   });
 
   it('an answer without problem details, or with neither violations nor a title: the status alone', () => {
-    expect(failureText(new BaasApiError({ status: 502 }, NONE), Secrets.none)).toBe('502');
+    expect(failureText(new BaasApiError({ status: 502 }, NONE), Secrets.none)).toBe('HTTP 502 Bad Gateway');
     expect(
       failureText(
         new BaasApiError({ status: 500, problem: { type: 'about:blank', title: 42 } as never }, NONE),
         Secrets.none,
       ),
-    ).toBe('500');
+    ).toBe('HTTP 500 Internal Server Error');
   });
 
   it('a network failure without a code: the kind alone', () => {
@@ -202,10 +206,57 @@ describe('failureText', () => {
   });
 
   it("another error of the client: its status and kind, or its kind; an abort; anything else is 'error'", () => {
-    expect(failureText(new BaasResponseError('not JSON', { status: 200 }, NONE), Secrets.none)).toBe('200 (response)');
+    expect(failureText(new BaasResponseError('not JSON', { status: 200 }, NONE), Secrets.none)).toBe(
+      'HTTP 200 OK (response)',
+    );
     expect(failureText(new BaasAuthError('no token', NONE), Secrets.none)).toBe('auth');
     expect(failureText(new DOMException('stopped', 'AbortError'), Secrets.none)).toBe('aborted');
     expect(failureText(new Error('boom'), Secrets.none)).toBe('error');
     expect(failureText('boom', Secrets.none)).toBe('error');
+  });
+});
+
+// Our own numbers (line, status, count) and a provider's digits never join into the eleven digits of a
+// CPF: `line 1: 422 1234567` read as one would be masked whole, line number and status included. Each
+// line goes through the terminal's masking (redactMessage) as update-many's standard error does.
+describe("the list never joins our numbers with the provider's digits", () => {
+  const onTerminal = (lines: string[]) => lines.map((line) => redactMessage(line));
+  const api = (status: number, title: string, violations?: { property: string; reason: string }[]) =>
+    new BaasApiError({ status, problem: { type: 'about:blank', title, ...(violations ? { violations } : {}) } }, NONE);
+
+  it.each([
+    ['a title of digits', api(422, '1234567')],
+    ['a title of digits and separators', api(422, '12.345-67 8')],
+    ['a violation of digits', api(422, 'Invalid', [{ property: '/7', reason: '123456' }])],
+    ['a status without a name', api(499, '12345')],
+  ])('%s: the line number, the status and the provider digits are shown as they are', (_, error) => {
+    for (const line of [1, 12, 1234, 12_345_678]) {
+      const failed = new FailedLines(() => Secrets.none);
+      failed.add(line, failureText(error, Secrets.none));
+      const [, shown] = onTerminal(failed.lines(undefined));
+      expect(shown).toMatch(new RegExp(`^ {2}line ${line}: HTTP ${error.status} [A-Z]`));
+      expect(shown).not.toContain('*');
+      expect(shown).toContain(error.problem!.violations ? '123456' : error.problem!.title);
+    }
+  });
+
+  it('a CPF in the provider text is still masked, and the line number and status around it are not', () => {
+    const failed = new FailedLines(() => Secrets.none);
+    failed.add(12, failureText(api(422, 'CPF 52998224725 is taken'), Secrets.none));
+    const [, shown] = onTerminal(failed.lines(undefined));
+    expect(shown).toBe('  line 12: HTTP 422 Unprocessable Entity: CPF *********25 is taken');
+  });
+
+  it('a title that only repeats the status name is not said twice; a name for every status by its class', () => {
+    expect(failureText(api(404, ' not found '), Secrets.none)).toBe('HTTP 404 Not Found');
+    expect(statusText(499)).toBe('HTTP 499 Client Error');
+    expect(statusText(599)).toBe('HTTP 599 Server Error');
+    expect(statusText(399)).toBe('HTTP 399 Redirection');
+    expect(statusText(299)).toBe('HTTP 299 Status');
+  });
+
+  it('the count of more violations stands outside the cut provider text', () => {
+    const violations = [{ property: '/a', reason: 'z'.repeat(500) }, ...Array(3).fill({ property: '/b', reason: 'y' })];
+    expect(failureText(api(422, 'Invalid', violations), Secrets.none)).toMatch(/… \(and 3 more\)$|\(and 3 more\)$/);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureOf, type Summary, summaryLines, Tally } from '../../../src/cli/batch/summary.js';
 import { BaasApiError, BaasTimeoutError } from '../../../src/errors.js';
-import { Secrets } from '../../../src/redact.js';
+import { redactMessage, Secrets } from '../../../src/redact.js';
 
 /** An error's context where no secret is known: every rule of the masking still applies. */
 const NONE = { secrets: Secrets.none };
@@ -51,9 +51,19 @@ describe('the summary: what it lists', () => {
   it('the failures by reason, most frequent first; the invalid count and the time', () => {
     const lines = summaryLines(summary);
     expect(lines[0]).toMatch(/^Done: /);
-    expect(lines).toContainEqual(expect.stringMatching(/ network: 3, 503: 2, timeout: 1$/));
+    expect(lines).toContainEqual(expect.stringMatching(/ network for 3 lines, 503 for 2 lines, timeout for 1 line$/));
     expect(lines).toContainEqual(expect.stringMatching(/invalid +145$/));
     expect(lines).toContainEqual(expect.stringMatching(/elapsed +250\.5 s$/));
+  });
+
+  it('no two of its numbers join into a run the terminal would mask as a CPF', () => {
+    const big = {
+      ...summary,
+      failedBy: { '503': 1_234, '422': 1 },
+      requests: 12_345_678,
+      requestsPerSecond: 12.3,
+    };
+    for (const line of summaryLines(big)) expect(redactMessage(line)).toBe(line);
   });
 
   it('no line of failures when none failed; an interrupted run says so first', () => {
