@@ -156,7 +156,7 @@ const notAFile = (file: NamedFile, stats: Stats): string =>
  * next write gives ENOSPC), so the count is never trusted to be the whole: one `FileHandle.write` that
  * wrote part of a page would let a journal record a page the file does not hold.
  */
-export async function writeAll(file: FileHandle, data: string | Uint8Array, position?: number): Promise<void> {
+async function writeAll(file: FileHandle, data: string | Uint8Array, position?: number): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   let done = 0;
   while (done < bytes.byteLength) {
@@ -196,22 +196,17 @@ export class OpenFile {
     this.#handle = handle;
   }
 
-  /** Writes `data` where the file is at (its end, when it was opened to append). */
-  async write(data: string | Uint8Array): Promise<void> {
-    await (typeof data === 'string' ? this.#handle.write(data) : this.#handle.write(data));
+  /** Writes all of `data` where the file is at (its end, when it was opened to append); see writeAll. */
+  write(data: string | Uint8Array): Promise<void> {
+    return writeAll(this.#handle, data);
   }
 
   /**
    * Writes all of `bytes` at `position`: a file system that is nearly full writes part of them and says
    * so only by the count (the next write gives ENOSPC), so the count is never trusted to be the whole.
    */
-  async writeAt(bytes: Uint8Array, position: number): Promise<void> {
-    let done = 0;
-    while (done < bytes.byteLength) {
-      const { bytesWritten } = await this.#handle.write(bytes, done, bytes.byteLength - done, position + done);
-      if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'EIO' });
-      done += bytesWritten;
-    }
+  writeAt(bytes: Uint8Array, position: number): Promise<void> {
+    return writeAll(this.#handle, bytes, position);
   }
 
   /** Writes `text` as the file's whole content. */

@@ -30,7 +30,6 @@ import {
   placeOf,
   WholeFile,
   writableFile,
-  writeAll,
 } from '../../files.js';
 import { EntryProblem, type JournalEntry, JournalWriter, readJournal } from './journal.js';
 import { limitFrom, MAX_LIMIT } from '../../verify/options.js';
@@ -76,7 +75,7 @@ const NEW_OUTPUT = 'export-keys never replaces a file; remove it or choose anoth
 const writerTo = (handle: OpenFile): Writable =>
   new Writable({
     write(chunk: Buffer, _encoding, done) {
-      writeAll(handle, chunk).then(() => done(), done);
+      handle.write(chunk).then(() => done(), done);
     },
   });
 
@@ -304,7 +303,7 @@ class ExportKeysCliRun {
 
   private async write(text: string): Promise<void> {
     try {
-      await writeAll(this.file!, text);
+      await this.file!.write(text);
     } catch (error) {
       throw fileProblem(this.outFile, error);
     }

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { BaasApiError, isBaasError, BaasNetworkError, BaasTimeoutError } from '../../errors.js';
 import type { Secrets } from '../../redact.js';
-import { plural } from '../../words.js';
+import { n, plural } from '../../words.js';
 
 /** Lines listed on the terminal at most: with the heading and the "more" line, ten lines. */
 export const SHOWN_LINES = 8;
@@ -39,7 +39,7 @@ export function failureText(error: unknown, secrets: Secrets): string {
     const violations = error.problem?.violations;
     const first = Array.isArray(violations) ? violations[0] : undefined;
     if (first && typeof first.property === 'string' && typeof first.reason === 'string') {
-      const more = violations!.length > 1 ? ` (and ${violations!.length - 1} more)` : '';
+      const more = violations!.length > 1 ? ` (and ${n(violations!.length - 1)} more)` : '';
       return `${status}: ${secrets.bounded(`${first.property}: ${first.reason}`, PROVIDER_TEXT)}${more}`;
     }
     const title = error.problem?.title;
@@ -86,8 +86,8 @@ export class FailedLines {
         ? []
         : [
             reportFile
-              ? `  … and ${more} more; see ${reportFile}`
-              : `  … and ${more} more; run again with --report FILE to list them all`,
+              ? `  … and ${n(more)} more; see ${reportFile}`
+              : `  … and ${n(more)} more; run again with --report FILE to list them all`,
           ]),
     ];
   }

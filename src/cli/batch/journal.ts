@@ -24,7 +24,6 @@ import {
   openOwn,
   readBytes,
   writableFile,
-  writeAll,
 } from '../../files.js';
 
 export type JournalKind = 'update-many' | 'export-keys';

@@ -5,7 +5,7 @@
 // only a report of the same journal (its settings record the journal's id; a run without a journal
 // replaces only a report written without one), never another run's report, a link or another file.
 // A write that fails (a full disk) is said at once (`onTrouble`), in our words, and stops the run.
-import { type FileError, fileProblem, type NamedFile, type Owned, readHead, WholeFile, writeAll } from '../../files.js';
+import { type FileError, fileProblem, type NamedFile, type Owned, readHead, WholeFile } from '../../files.js';
 
 export interface ReportSettings {
   command: 'update-many' | 'export-keys';
@@ -85,7 +85,7 @@ export class ReportWriter {
     this.chain = this.chain.then(() =>
       this.failure
         ? undefined
-        : writeAll(this.file, text).then(
+        : this.file.write(text).then(
             () => undefined,
             (error: unknown) => {
               this.failure = fileProblem(reportFile(this.whole.file.path), error) as FileError;

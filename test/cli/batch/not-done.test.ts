@@ -88,6 +88,12 @@ describe('update-many: the lines not done, on the terminal', () => {
     ).toEqual(notDone);
   });
 
+  it('a count of more of a thousand or more is written as every other count is (1,092, never 1092)', async () => {
+    const many = Array.from({ length: 1100 }, () => updateLine(badCpf, { socialName: 'Ana' }));
+    const { stderr } = await updateMany(many);
+    expect(listOf(stderr).at(-1)).toContain(`… and ${(1100 - SHOWN_LINES).toLocaleString('en-US')} more;`);
+  });
+
   it('without --report: the "more" line says to run again with --report', async () => {
     const { stderr } = await updateMany(lines);
     expect(listOf(stderr).at(-1)).toContain('--report FILE');

@@ -6,7 +6,7 @@ import { open, readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
-import { writeAll } from '../../../src/files.js';
+import { OpenFile } from '../../../src/files.js';
 import { capture } from '../in-process.js';
 import { type CountingSandbox, countingSandbox, keyIdsOf, tempDir } from './harness.js';
 
@@ -96,14 +96,14 @@ describe('export-keys on a disk that fills mid-page', () => {
   });
 });
 
-describe('writeAll', () => {
+describe('OpenFile writes all', () => {
   it('writes what a short write left, and says a full disk as its error', async () => {
     await diskFullAt(2);
     const path = dir.file('all');
     const handle = await open(path, 'w');
     try {
-      await writeAll(handle, 'a'.repeat(10));
-      await expect(writeAll(handle, 'b'.repeat(1000))).rejects.toMatchObject({ code: 'ENOSPC' });
+      await new OpenFile(handle).write('a'.repeat(10));
+      await expect(new OpenFile(handle).write('b'.repeat(1000))).rejects.toMatchObject({ code: 'ENOSPC' });
     } finally {
       vi.restoreAllMocks();
       await handle.close();
@@ -116,7 +116,7 @@ describe('writeAll', () => {
     vi.spyOn(prototype, 'write').mockResolvedValue({ bytesWritten: 0 });
     const handle = await open(dir.file('none'), 'w');
     try {
-      await expect(writeAll(handle, 'x', 0)).rejects.toMatchObject({ code: 'EIO' });
+      await expect(new OpenFile(handle).writeAt(Buffer.from('x'), 0)).rejects.toMatchObject({ code: 'EIO' });
     } finally {
       vi.restoreAllMocks();
       await handle.close();
